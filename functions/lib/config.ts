@@ -1,0 +1,67 @@
+/**
+ * Environment, read and checked once per cold start. Every other module takes its settings from
+ * here, so a missing or malformed variable fails at start, not halfway through a request.
+ */
+export interface Config {
+  tableName: string;
+  region: string;
+  dynamodbEndpoint?: string;
+  sesEndpoint?: string;
+  mailFrom: string;
+  appUrl: string;
+  /** Local development secret; in the cloud the secret comes from Secrets Manager. */
+  sessionSecret?: string;
+  sessionSecretArn?: string;
+  /** scrypt cost exponent; 17 (N = 2^17) in production, tests may lower it. */
+  passwordHashLog2N: number;
+  retentionDays: number;
+  emailAllowlist?: string[];
+  /** True when mail goes to the local SES sink (aws-ses-v2-local). */
+  localMail: boolean;
+  stage: 'local' | 'cloud';
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return parsed;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const stage = env.STAGE === 'cloud' ? 'cloud' : 'local';
+  const sessionSecretArn = env.SESSION_SECRET_ARN || undefined;
+  const sessionSecret = env.SESSION_SECRET || undefined;
+  if (stage === 'cloud' && !sessionSecretArn) throw new Error('SESSION_SECRET_ARN is required in the cloud');
+  if (stage === 'local' && !sessionSecret && !sessionSecretArn) throw new Error('SESSION_SECRET is required locally');
+  return {
+    tableName: env.TABLE_NAME || 'career-program',
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    sesEndpoint: env.SES_ENDPOINT || undefined,
+    mailFrom: env.MAIL_FROM || 'no-reply@career-program.local',
+    appUrl: (env.APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
+    sessionSecret,
+    sessionSecretArn,
+    passwordHashLog2N: intFrom(env.PASSWORD_HASH_LOG2N, 17, 'PASSWORD_HASH_LOG2N', 10, 20),
+    retentionDays: intFrom(env.RETENTION_DAYS, 30, 'RETENTION_DAYS', 0, 3650),
+    emailAllowlist: env.EMAIL_ALLOWLIST
+      ? env.EMAIL_ALLOWLIST.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)
+      : undefined,
+    localMail: Boolean(env.SES_ENDPOINT) && stage === 'local',
+    stage,
+  };
+}
+
+let cached: Config | undefined;
+/** The process-wide configuration (read on first use, then kept). */
+export function config(): Config {
+  cached ??= readConfig();
+  return cached;
+}
+/** Tests that change the environment call this to re-read it. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,93 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from './config';
+
+/**
+ * Consumed capacity of every DynamoDB call made through this client, summed per request/job.
+ * Benchmarks and logs read it; `ReturnConsumedCapacity: TOTAL` is added to every call.
+ */
+export const capacityMeter = {
+  read: 0,
+  write: 0,
+  calls: 0,
+  reset() {
+    this.read = 0;
+    this.write = 0;
+    this.calls = 0;
+  },
+  snapshot() {
+    return { read: this.read, write: this.write, calls: this.calls };
+  },
+};
+
+type CapacityEntry = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+
+function addCapacity(entries: CapacityEntry | CapacityEntry[] | undefined, kind: 'read' | 'write') {
+  if (!entries) return;
+  for (const entry of Array.isArray(entries) ? entries : [entries]) {
+    const read = entry.ReadCapacityUnits ?? 0;
+    const write = entry.WriteCapacityUnits ?? 0;
+    if (read || write) {
+      capacityMeter.read += read;
+      capacityMeter.write += write;
+    } else {
+      capacityMeter[kind] += entry.CapacityUnits ?? 0;
+    }
+  }
+}
+
+const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+
+/** Scans read the whole table: no request or job path may use one (DESIGN §4). */
+export class ScanForbiddenError extends Error {
+  constructor() {
+    super('DynamoDB Scan is not allowed on request or job paths');
+  }
+}
+
+export function createDocumentClient(overrides: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
+  const cfg = config();
+  const local = Boolean(cfg.dynamodbEndpoint);
+  const client = new DynamoDBClient({
+    region: cfg.region,
+    ...(local
+      ? {
+          endpoint: cfg.dynamodbEndpoint,
+          // DynamoDB Local accepts any credentials; fixed ones keep one shared database.
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
+      : {}),
+    maxAttempts: 4,
+    ...overrides,
+  });
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const commandName = context.commandName ?? '';
+      if (commandName === 'ScanCommand') throw new ScanForbiddenError();
+      const input = args.input as Record<string, unknown>;
+      if (input && input.ReturnConsumedCapacity === undefined && commandName !== 'DescribeTableCommand') {
+        input.ReturnConsumedCapacity = 'TOTAL';
+      }
+      const result = await next(args);
+      const output = result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] };
+      capacityMeter.calls += 1;
+      addCapacity(output?.ConsumedCapacity, READ_COMMANDS.has(commandName) ? 'read' : 'write');
+      return result;
+    },
+    { step: 'initialize', name: 'capacityMeterAndScanGuard' },
+  );
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
+
+let shared: DynamoDBDocumentClient | undefined;
+/** The process-wide document client (created once, reused across invocations). */
+export function db(): DynamoDBDocumentClient {
+  shared ??= createDocumentClient();
+  return shared;
+}
+
+export function tableName(): string {
+  return config().tableName;
+}

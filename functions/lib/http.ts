@@ -1,0 +1,225 @@
+import middy from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpRouterHandler from '@middy/http-router';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import { createError } from '@middy/util';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { z, type ZodType } from 'zod';
+import { routeKey, routesOfGroup, type RouteDef, type RouteGroup } from '../../shared/routes';
+import { config } from './config';
+import { capacityMeter } from './db';
+import { ApiError, forbidden, unauthorized } from './errors';
+import { logger } from './logger';
+import { resolveSession, type ActiveSession } from './session';
+
+/** Request bodies above this are refused with 413 before parsing. */
+export const MAX_BODY_BYTES = 64 * 1024;
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface ApiRequest<Body = unknown, Query = Record<string, string | undefined>> {
+  body: Body;
+  query: Query;
+  params: Record<string, string>;
+  headers: Record<string, string | undefined>;
+  /** Present on `session` and `admin` routes; on `public` routes when a valid cookie came along. */
+  session?: ActiveSession;
+  ip: string;
+  userAgent: string;
+  requestId: string;
+}
+
+export interface ApiResult {
+  status?: number;
+  body?: unknown;
+  /** Set-Cookie values. */
+  cookies?: string[];
+  headers?: Record<string, string>;
+}
+
+export interface RouteImpl<Body = any, Query = any> {
+  body?: ZodType<Body>;
+  query?: ZodType<Query>;
+  handler: (request: ApiRequest<Body, Query>) => Promise<ApiResult>;
+}
+
+/** Typing helper so a route's handler sees its schemas' types. */
+export const defineRoute = <Body = unknown, Query = Record<string, string | undefined>>(
+  impl: RouteImpl<Body, Query>,
+): RouteImpl<Body, Query> => impl;
+
+type Event = APIGatewayProxyEventV2 & { body?: unknown };
+interface RequestState {
+  route?: RouteDef;
+  session?: ActiveSession;
+}
+const requestState = new WeakMap<object, RequestState>();
+
+function allowedOrigins(): Set<string> {
+  const origin = new URL(config().appUrl).origin;
+  return new Set([origin]);
+}
+
+/** Body size limit, CSRF rules (JSON only, same Origin) and an empty body read as `{}`. */
+const requestGuard = (): middy.MiddlewareObj<Event> => ({
+  before: async ({ event }) => {
+    const method = event.requestContext.http.method;
+    const raw = typeof event.body === 'string' ? event.body : '';
+    const size = event.isBase64Encoded ? Math.floor((raw.length * 3) / 4) : Buffer.byteLength(raw);
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'payload_too_large');
+    if (!STATE_CHANGING.has(method)) return;
+    const origin = event.headers?.origin;
+    if (origin && !allowedOrigins().has(origin)) throw forbidden('bad_origin');
+    if (method === 'DELETE' && !raw) return;
+    const contentType = event.headers?.['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(contentType)) throw new ApiError(415, 'unsupported_media_type');
+    if (!raw.trim()) event.body = '{}';
+  },
+});
+
+/** Runs the JSON body parser only where a body is expected. */
+const jsonBody = (): middy.MiddlewareObj<Event> => {
+  const parser = httpJsonBodyParser();
+  return {
+    before: async (request) => {
+      const method = request.event.requestContext.http.method;
+      if (!STATE_CHANGING.has(method) || request.event.body === undefined) return;
+      return parser.before!(request as never);
+    },
+  };
+};
+
+/** Finds the route in the table, then enforces its session and role rule. */
+const accessControl = (routes: Map<string, RouteDef>): middy.MiddlewareObj<Event> => ({
+  before: async ({ event }) => {
+    const route = routes.get(event.routeKey);
+    const state: RequestState = { route };
+    requestState.set(event, state);
+    if (!route) return; // the router answers 404
+    // HTTP API payload v2 moves cookies out of the headers into `event.cookies`.
+    const session = await resolveSession(event.cookies?.join('; ') ?? event.headers?.cookie);
+    state.session = session;
+    if (route.access === 'public') return;
+    if (!session) throw unauthorized();
+    if (route.access === 'admin' && session.user.role !== 'admin') throw forbidden('admin_required');
+  },
+});
+
+/** Maps every error to `{ error: code }`; unexpected ones are logged and answered 500 without internals. */
+const errorMapper = (): middy.MiddlewareObj<Event> => ({
+  onError: async (request) => {
+    const error = request.error as (Error & { statusCode?: number; cause?: { package?: string } }) | null;
+    let mapped: ApiError;
+    if (error instanceof ApiError) mapped = error;
+    else if (error instanceof z.ZodError) mapped = new ApiError(400, 'invalid_request', { fields: fieldsOf(error) });
+    else if (error?.statusCode === 404 && error.cause?.package === '@middy/http-router') mapped = new ApiError(404, 'not_found');
+    else if (error?.statusCode === 415 && /JSON/.test(error.message)) mapped = new ApiError(400, 'invalid_json');
+    else if (error?.statusCode === 415) mapped = new ApiError(415, 'unsupported_media_type');
+    else {
+      logger.error('unexpected error', { error: error as Error });
+      mapped = new ApiError(500, 'internal_error');
+    }
+    if (mapped.statusCode >= 500 && error instanceof ApiError) logger.error('server error', { code: mapped.code });
+    request.error = createError(mapped.statusCode, JSON.stringify(mapped.toBody()), {
+      expose: true,
+      headers: mapped.headers,
+    });
+  },
+});
+
+function fieldsOf(error: z.ZodError): string[] {
+  return [...new Set(error.issues.map((issue) => String(issue.path[0] ?? '')).filter(Boolean))];
+}
+
+/** Logs one line per request with its status and DynamoDB consumed capacity. */
+const accessLog = (): middy.MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> => {
+  const done = (request: middy.Request<Event, APIGatewayProxyStructuredResultV2>) => {
+    logger.info('request', {
+      route: request.event.routeKey,
+      status: request.response?.statusCode,
+      consumed_capacity: capacityMeter.snapshot(),
+    });
+  };
+  return {
+    before: async ({ event }) => {
+      capacityMeter.reset();
+      logger.appendKeys({ request_id: event.requestContext?.requestId });
+    },
+    after: async (request) => done(request),
+    onError: async (request) => {
+      // runs before the error is rendered; log the mapped status from the error itself
+      logger.info('request failed', {
+        route: request.event.routeKey,
+        status: (request.error as { statusCode?: number } | null)?.statusCode,
+        consumed_capacity: capacityMeter.snapshot(),
+      });
+    },
+  };
+};
+
+function toResponse(result: ApiResult, renewedCookie?: string): APIGatewayProxyStructuredResultV2 {
+  const cookies = [...(result.cookies ?? [])];
+  if (renewedCookie && !cookies.some((c) => c.startsWith('__Host-session='))) cookies.push(renewedCookie);
+  return {
+    statusCode: result.status ?? 200,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...result.headers },
+    body: JSON.stringify(result.body ?? { ok: true }),
+    ...(cookies.length ? { cookies } : {}),
+  };
+}
+
+function adapt(impl: RouteImpl) {
+  return async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
+    const state = requestState.get(event) ?? {};
+    const query = { ...(event.queryStringParameters ?? {}) };
+    const request: ApiRequest = {
+      body: impl.body ? impl.body.parse(event.body ?? {}) : event.body,
+      query: impl.query ? impl.query.parse(query) : query,
+      params: (event.pathParameters ?? {}) as Record<string, string>,
+      headers: event.headers ?? {},
+      session: state.session,
+      ip: event.requestContext.http.sourceIp ?? '',
+      userAgent: event.headers?.['user-agent'] ?? event.requestContext.http.userAgent ?? '',
+      requestId: event.requestContext.requestId ?? '',
+    };
+    return toResponse(await impl.handler(request), state.session?.renewedCookie);
+  };
+}
+
+const notImplemented: RouteImpl = {
+  handler: async () => {
+    throw new ApiError(501, 'not_implemented');
+  },
+};
+
+/**
+ * The standard chain, written once, for one endpoint group. `impls` maps each of the group's
+ * route keys (`GET /api/auth/me`) to its implementation; a key that is not in the route table is
+ * a startup error. A table route with no implementation yet answers 501 `not_implemented`.
+ */
+export function createGroupHandler(group: RouteGroup, impls: Record<string, RouteImpl>) {
+  config(); // read and check the environment at cold start
+  const routes = routesOfGroup(group);
+  const byKey = new Map(routes.map((route) => [routeKey(route), route]));
+  for (const key of Object.keys(impls)) if (!byKey.has(key)) throw new Error(`route ${key} is not in the route table`);
+
+  const router = httpRouterHandler(
+    routes.map((route) => ({ method: route.method, path: route.path, handler: adapt(impls[routeKey(route)] ?? notImplemented) })),
+  );
+
+  // Middy runs `before` in this order and `onError`/`after` in reverse: the security headers
+  // are added last of all, after the error handler has rendered the mapped error.
+  return middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(httpSecurityHeaders({ contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } } as never))
+    .use(httpErrorHandler({ logger: false }))
+    .use(errorMapper())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(accessLog())
+    .use(httpHeaderNormalizer())
+    .use(requestGuard())
+    .use(jsonBody())
+    .use(accessControl(byKey))
+    .handler(router as never);
+}

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { config } from './config';
+import { db, tableName } from './db';
+import { keys, ttlIn } from './table';
+import type { UserRecord } from './user-record';
+
+/**
+ * Sessions (DESIGN §5): a jose-signed HS256 token in a `__Host-` cookie. The token carries the
+ * session id and the account's session_version; every request checks both against DynamoDB, so
+ * a lock, delete, logout, password reset or "invalidate sessions" takes effect at once.
+ */
+export const SESSION_COOKIE = '__Host-session';
+export const IDLE_TIMEOUT_SECONDS = 60 * 60;
+export const ABSOLUTE_LIFETIME_SECONDS = 12 * 60 * 60;
+/** A token older than this is re-issued on use, which slides the idle timeout. */
+const RENEW_AFTER_SECONDS = 5 * 60;
+const ISSUER = 'career-program';
+const AUDIENCE = 'career-program-web';
+const ALGORITHM = 'HS256';
+
+let secretKey: Promise<Uint8Array> | undefined;
+const secretsManager = new SecretsManagerClient({});
+
+/** The signing key, read once per cold start (Secrets Manager in the cloud, env locally). */
+function signingKey(): Promise<Uint8Array> {
+  secretKey ??= (async () => {
+    const cfg = config();
+    if (cfg.sessionSecret) return new TextEncoder().encode(cfg.sessionSecret);
+    const result = await secretsManager.send(new GetSecretValueCommand({ SecretId: cfg.sessionSecretArn }));
+    if (!result.SecretString) throw new Error('session secret is empty');
+    return new TextEncoder().encode(result.SecretString);
+  })();
+  secretKey.catch(() => {
+    secretKey = undefined; // let the next request retry instead of caching a failure
+  });
+  return secretKey;
+}
+
+interface SessionClaims {
+  sid: string;
+  ver: number;
+  auth_time: number;
+}
+
+async function signToken(userId: string, claims: SessionClaims, nowSeconds: number): Promise<string> {
+  const expiresAt = Math.min(nowSeconds + IDLE_TIMEOUT_SECONDS, claims.auth_time + ABSOLUTE_LIFETIME_SECONDS);
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: ALGORITHM })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(userId)
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(expiresAt)
+    .sign(await signingKey());
+}
+
+export function sessionCookie(token: string): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${ABSOLUTE_LIFETIME_SECONDS}`;
+}
+
+export function clearedSessionCookie(): string {
+  return `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
+}
+
+/** Starts a new session (a new token at every sign-in) and returns its Set-Cookie value. */
+export async function startSession(user: Pick<UserRecord, 'id' | 'session_version'>): Promise<{ cookie: string; sessionId: string }> {
+  const now = Math.floor(Date.now() / 1000);
+  const sessionId = randomBytes(18).toString('base64url');
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.session(user.id, sessionId),
+        type: 'session',
+        user_id: user.id,
+        created_at: new Date(now * 1000).toISOString(),
+        expires_at: ttlIn(ABSOLUTE_LIFETIME_SECONDS, now * 1000),
+      },
+    }),
+  );
+  const token = await signToken(user.id, { sid: sessionId, ver: user.session_version, auth_time: now }, now);
+  return { cookie: sessionCookie(token), sessionId };
+}
+
+export interface ActiveSession {
+  user: UserRecord;
+  sessionId: string;
+  /** Set when the token was renewed (sliding idle timeout): send it back as Set-Cookie. */
+  renewedCookie?: string;
+}
+
+export function readCookie(cookieHeader: string | undefined, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const index = part.indexOf('=');
+    if (index < 0) continue;
+    if (part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return undefined;
+}
+
+/** Verifies the cookie's token and checks it against the account. Undefined = no valid session. */
+export async function resolveSession(cookies: string | undefined): Promise<ActiveSession | undefined> {
+  const token = readCookie(cookies, SESSION_COOKIE);
+  if (!token) return undefined;
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, await signingKey(), {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ['sub', 'exp', 'iat'],
+    }));
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return undefined;
+    throw error;
+  }
+  const userId = String(payload.sub);
+  const claims = { sid: String(payload.sid), ver: Number(payload.ver), auth_time: Number(payload.auth_time) };
+  const now = Math.floor(Date.now() / 1000);
+  if (!claims.sid || !Number.isFinite(claims.auth_time) || now >= claims.auth_time + ABSOLUTE_LIFETIME_SECONDS) {
+    return undefined;
+  }
+
+  const userKey = keys.user(userId);
+  const sessionKey = keys.session(userId, claims.sid);
+  const result = await db().send(
+    new BatchGetCommand({
+      RequestItems: { [tableName()]: { Keys: [userKey, sessionKey], ConsistentRead: true } },
+    }),
+  );
+  const items = result.Responses?.[tableName()] ?? [];
+  const user = items.find((item) => item.sk === 'PROFILE') as UserRecord | undefined;
+  const session = items.find((item) => item.sk === sessionKey.sk);
+  if (!user || !session) return undefined;
+  if (user.status !== 'active' || user.is_locked) return undefined;
+  if ((user.session_version ?? 0) !== claims.ver) return undefined;
+
+  let renewedCookie: string | undefined;
+  if (now - Number(payload.iat) >= RENEW_AFTER_SECONDS) {
+    renewedCookie = sessionCookie(await signToken(userId, claims, now));
+  }
+  return { user, sessionId: claims.sid, renewedCookie };
+}
+
+/** Ends one session (logout). */
+export async function endSession(userId: string, sessionId: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.session(userId, sessionId) }));
+}
+
+/**
+ * Ends every session of the account by bumping session_version. When `keep` is given (password
+ * change), that session gets a fresh token carrying the new version, so only the others end.
+ */
+export async function endAllSessions(userId: string, keep?: { sessionId: string }): Promise<{ cookie?: string }> {
+  const result = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.user(userId),
+      UpdateExpression: 'ADD session_version :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  if (!keep) return {};
+  const now = Math.floor(Date.now() / 1000);
+  const version = Number(result.Attributes?.session_version);
+  const token = await signToken(userId, { sid: keep.sessionId, ver: version, auth_time: now }, now);
+  return { cookie: sessionCookie(token) };
+}

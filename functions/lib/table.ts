@@ -1,0 +1,51 @@
+/**
+ * The single-table layout: key attribute names, GSI definitions and key builders.
+ * The CDK table (infra/) and the local table setup are built from these same definitions.
+ *
+ * Item kinds (pk / sk):
+ *   USER#<id>            / PROFILE              the account (gsi1: all users newest first, gsi2: users by status)
+ *   EMAIL#<email lower>  / EMAIL                uniqueness guard for an email, holds user_id
+ *   USER#<id>            / SESSION#<sid>        a signed-in session (TTL = absolute expiry)
+ *   USER#<id>            / CODE#<purpose>       a hashed 6-digit code (verify email, 2FA) (TTL)
+ *   CHALLENGE#<id>       / CHALLENGE            a login 2FA challenge (TTL)
+ *   RESET#<token hash>   / RESET                a password reset token (TTL)
+ *   RATE#<scope>#<key>   / WINDOW#<start>       a rate-limit window (TTL)
+ *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry (gsi1: per entity, newest first)
+ *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
+ */
+export const KEY = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttl: 'expires_at',
+} as const;
+
+export interface GsiDef {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+}
+
+/** Generic, sparse GSIs: an item is in an index only when it carries that index's key attributes. */
+export const GSIS: readonly GsiDef[] = [
+  { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+];
+
+export const keys = {
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  email: (email: string) => ({ pk: `EMAIL#${email.trim().toLowerCase()}`, sk: 'EMAIL' }),
+  session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
+  code: (userId: string, purpose: string) => ({ pk: `USER#${userId}`, sk: `CODE#${purpose}` }),
+  challenge: (challengeId: string) => ({ pk: `CHALLENGE#${challengeId}`, sk: 'CHALLENGE' }),
+  resetToken: (tokenHash: string) => ({ pk: `RESET#${tokenHash}`, sk: 'RESET' }),
+  rateWindow: (scope: string, key: string, windowStart: number) => ({
+    pk: `RATE#${scope}#${key}`,
+    sk: `WINDOW#${windowStart}`,
+  }),
+  activity: (day: string, userId: string) => ({ pk: `ACTIVITY#${day}`, sk: `USER#${userId}` }),
+};
+
+/** Seconds since the epoch, the unit DynamoDB TTL reads. */
+export const ttlIn = (seconds: number, now = Date.now()) => Math.floor(now / 1000) + seconds;

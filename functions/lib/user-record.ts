@@ -1,0 +1,44 @@
+/** The account item (pk USER#<id>, sk PROFILE) as stored. */
+export type UserStatus = 'active' | 'locked' | 'deleted';
+export type Role = 'admin' | 'learner';
+export type ReminderFrequency = 'daily' | 'weekly';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  /** Lower-cased, trimmed: the uniqueness and lookup key. */
+  email_lower: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  role: Role;
+  verified: boolean;
+  status: UserStatus;
+  is_locked: boolean;
+  /** Bumped to end every session of the account at once (lock, reset, "invalidate sessions"). */
+  session_version: number;
+  reminder_frequency: ReminderFrequency;
+  created_at: string;
+  updated_at: string;
+  last_login_at?: string;
+  last_progress_at?: string;
+  last_enrollment_at?: string;
+  deleted_at?: string;
+  deleted_reason?: string;
+  /** Optimistic-concurrency counter for read-modify-write updates. */
+  version: number;
+}
+
+/** The user as the SPA sees it (`GET /api/auth/me`): never the hash or internal counters. */
+export function publicUser(user: UserRecord) {
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
+  return {
+    id: user.id,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    name,
+    role: user.role,
+    verified: user.verified,
+  };
+}

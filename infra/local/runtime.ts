@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { assertPortFree, startDynamoDbLocal, startSesLocal } from './processes';
+import { ensureTable } from './table-setup';
+
+/** The local runtime's settings: DESIGN §3's environment contract. */
+export interface RuntimeSettings {
+  port: number;
+  dynamodbPort: number;
+  sesPort: number;
+  dataDir: string;
+  dynamodbEndpoint?: string;
+  sesEndpoint?: string;
+  tableName: string;
+  /** Keep DynamoDB Local's data in memory (tests). */
+  inMemory?: boolean;
+  dev?: boolean;
+  staticDir?: string;
+}
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeSettings {
+  const port = (name: string, fallback: number) => {
+    const value = Number(env[name] ?? fallback);
+    if (!Number.isInteger(value) || value <= 0 || value > 65535) throw new Error(`${name} must be a port number`);
+    return value;
+  };
+  return {
+    port: port('PORT', 3000),
+    dynamodbPort: port('DYNAMODB_PORT', 8000),
+    sesPort: port('SES_PORT', 8005),
+    dataDir: resolve(env.DATA_DIR || '.data'),
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    sesEndpoint: env.SES_ENDPOINT || undefined,
+    tableName: env.TABLE_NAME || 'career-program',
+    staticDir: resolve('web/dist'),
+  };
+}
+
+/** A stable local signing secret, generated once into DATA_DIR (never committed). */
+function localSessionSecret(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'session-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+export interface RunningRuntime {
+  appUrl: string;
+  mailUrl: string;
+  dynamodbEndpoint: string;
+  reported: Record<string, string>;
+  server: Server;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Brings the product up on one machine: DynamoDB Local, the local SES, the table, the seeds,
+ * and one HTTP server for the SPA and `/api` through the real Lambda handlers.
+ */
+export async function startRuntime(settings: RuntimeSettings, log: (line: string) => void = console.log): Promise<RunningRuntime> {
+  const children: ChildProcess[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  try {
+    await assertPortFree(settings.port, 'the app', 'PORT');
+    let dynamodbEndpoint = settings.dynamodbEndpoint;
+    if (!dynamodbEndpoint) {
+      await assertPortFree(settings.dynamodbPort, 'DynamoDB Local', 'DYNAMODB_PORT');
+      children.push(await startDynamoDbLocal(settings.dynamodbPort, settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb')));
+      dynamodbEndpoint = `http://127.0.0.1:${settings.dynamodbPort}`;
+    }
+    let sesEndpoint = settings.sesEndpoint;
+    if (!sesEndpoint) {
+      await assertPortFree(settings.sesPort, 'the local SES / mail viewer', 'SES_PORT');
+      const ses = await startSesLocal(settings.sesPort);
+      closers.push(ses.close);
+      sesEndpoint = `http://127.0.0.1:${settings.sesPort}`;
+    }
+    const appUrl = `http://localhost:${settings.port}`;
+
+    // The Lambda code reads its configuration from the environment once, as in the cloud.
+    Object.assign(process.env, {
+      STAGE: 'local',
+      TABLE_NAME: settings.tableName,
+      DYNAMODB_ENDPOINT: dynamodbEndpoint,
+      SES_ENDPOINT: sesEndpoint,
+      APP_URL: appUrl,
+      AWS_REGION: process.env.AWS_REGION || 'us-east-1',
+      SESSION_SECRET: process.env.SESSION_SECRET || localSessionSecret(settings.dataDir),
+      POWERTOOLS_SERVICE_NAME: 'career-program-local',
+      LOG_LEVEL: process.env.LOG_LEVEL || 'WARN',
+    });
+
+    const dynamo = new DynamoDBClient({
+      endpoint: dynamodbEndpoint,
+      region: process.env.AWS_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const tableState = await ensureTable(dynamo, settings.tableName);
+    dynamo.destroy();
+    if (tableState === 'created') log(`Created table ${settings.tableName} and its indexes.`);
+
+    const { runSeeds } = await import('./seed');
+    const reported = await runSeeds({ log });
+
+    const [{ handler: auth }, { handler: learner }, { handler: admin }, { createApiServer }] = await Promise.all([
+      import('../../functions/groups/auth'),
+      import('../../functions/groups/learner'),
+      import('../../functions/groups/admin'),
+      import('./api-server'),
+    ]);
+    let fallback: Parameters<typeof createApiServer>[0]['fallback'];
+    if (settings.dev) {
+      const { createServer: createVite } = await import('vite');
+      const vite = await createVite({ configFile: resolve('web/vite.config.ts'), server: { middlewareMode: true }, appType: 'spa' });
+      closers.push(() => vite.close());
+      fallback = (req, res) => vite.middlewares(req, res);
+    }
+    const server = createApiServer({
+      handlers: { auth: auth as never, learner: learner as never, admin: admin as never },
+      staticDir: settings.staticDir,
+      fallback,
+    });
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(settings.port, () => resolveListen());
+    });
+    closers.push(
+      () =>
+        new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        }),
+    );
+    return {
+      appUrl,
+      mailUrl: sesEndpoint.replace('127.0.0.1', 'localhost'),
+      dynamodbEndpoint,
+      reported,
+      server,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Idempotent seed steps run by `npm start` (and by tests that boot the runtime) after the table
+ * exists. The accounts issue adds the administrator, the program issue the program content.
+ * Each step may run any number of times without duplicating data.
+ */
+export interface SeedContext {
+  log: (line: string) => void;
+}
+export interface SeedStep {
+  name: string;
+  run: (context: SeedContext) => Promise<Record<string, string> | void>;
+}
+
+export const seedSteps: SeedStep[] = [];
+
+/** Runs every step; returns what steps reported (e.g. the admin email) for the start banner. */
+export async function runSeeds(context: SeedContext): Promise<Record<string, string>> {
+  const reported: Record<string, string> = {};
+  for (const step of seedSteps) Object.assign(reported, (await step.run(context)) ?? {});
+  return reported;
+}

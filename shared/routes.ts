@@ -1,0 +1,102 @@
+/**
+ * The one route table. The CDK stack creates an API route for each entry, each Lambda group
+ * dispatches with it, and the local server serves it. Nothing is listed twice.
+ *
+ * `access`:
+ *  - `public`  — no session needed (the handler may still read one if present);
+ *  - `session` — a valid session cookie is required (401 without one);
+ *  - `admin`   — a valid session of an account with role admin (401 without session, 403 otherwise).
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type RouteGroup = 'auth' | 'learner' | 'admin';
+export type RouteAccess = 'public' | 'session' | 'admin';
+
+export interface RouteDef {
+  method: HttpMethod;
+  path: string;
+  group: RouteGroup;
+  access: RouteAccess;
+}
+
+const r = (method: HttpMethod, path: string, group: RouteGroup, access: RouteAccess): RouteDef => ({
+  method,
+  path,
+  group,
+  access,
+});
+
+export const ROUTES: readonly RouteDef[] = [
+  r('GET', '/api/health', 'auth', 'public'),
+
+  // Session and authentication (SPEC §7)
+  r('GET', '/api/auth/me', 'auth', 'session'),
+  r('POST', '/api/auth/logout', 'auth', 'public'),
+  r('POST', '/api/auth/login', 'auth', 'public'),
+  r('POST', '/api/auth/verify-2fa', 'auth', 'public'),
+  r('POST', '/api/auth/register', 'auth', 'public'),
+  r('POST', '/api/auth/verify-email', 'auth', 'public'),
+  r('POST', '/api/auth/password-reset/request', 'auth', 'public'),
+  r('GET', '/api/auth/password-reset/validate', 'auth', 'public'),
+  r('POST', '/api/auth/password-reset/confirm', 'auth', 'public'),
+
+  // Learner (SPEC §7)
+  r('GET', '/api/dashboard', 'learner', 'session'),
+  r('GET', '/api/dashboard/state', 'learner', 'session'),
+  r('POST', '/api/enroll', 'learner', 'session'),
+  r('GET', '/api/settings/notifications', 'learner', 'session'),
+  r('POST', '/api/settings/notifications', 'learner', 'session'),
+  r('POST', '/api/settings/password', 'learner', 'session'),
+  // Module page (ours: the SPEC does not show it)
+  r('GET', '/api/modules/{slug}', 'learner', 'session'),
+  r('PUT', '/api/modules/{slug}/tasks/{task_id}', 'learner', 'session'),
+
+  // Admin (SPEC §7)
+  r('GET', '/api/admin/summary', 'admin', 'admin'),
+  r('GET', '/api/admin/users', 'admin', 'admin'),
+  r('GET', '/api/admin/users/{id}', 'admin', 'admin'),
+  r('PATCH', '/api/admin/users/{id}', 'admin', 'admin'),
+  r('DELETE', '/api/admin/users/{id}', 'admin', 'admin'),
+  r('POST', '/api/admin/users/{id}/lock', 'admin', 'admin'),
+  r('POST', '/api/admin/users/{id}/unlock', 'admin', 'admin'),
+  r('POST', '/api/admin/users/{id}/actions/invalidate-sessions', 'admin', 'admin'),
+  r('POST', '/api/admin/users/{id}/soft-delete', 'admin', 'admin'),
+  r('POST', '/api/admin/users/{id}/restore', 'admin', 'admin'),
+  r('GET', '/api/admin/users/{id}/hard-delete/preview', 'admin', 'admin'),
+  r('GET', '/api/admin/users/{id}/audit-logs', 'admin', 'admin'),
+  r('POST', '/api/admin/users/{id}/reset-password', 'admin', 'admin'),
+  r('GET', '/api/admin/audit-logs', 'admin', 'admin'),
+  r('POST', '/api/admin/modules/unlock', 'admin', 'admin'),
+  r('POST', '/api/admin/modules/force-complete', 'admin', 'admin'),
+  r('POST', '/api/admin/modules/reopen', 'admin', 'admin'),
+  r('POST', '/api/admin/modules/lock', 'admin', 'admin'),
+];
+
+export const ROUTE_GROUPS: readonly RouteGroup[] = ['auth', 'learner', 'admin'];
+
+/** API Gateway HTTP API route key, e.g. `GET /api/admin/users/{id}`. */
+export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+export const routesOfGroup = (group: RouteGroup): RouteDef[] => ROUTES.filter((route) => route.group === group);
+
+const compiled = ROUTES.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.replace(/\{([a-z_]+)\}/g, '(?<$1>[^/]+)')}/?$`),
+}));
+
+/** Finds the route for a concrete request path, with its path parameters (used by the local server). */
+export function matchRoute(
+  method: string,
+  path: string,
+): { route: RouteDef; params: Record<string, string> } | { route: undefined; methodNotAllowed: boolean } {
+  let pathMatched = false;
+  for (const { route, pattern } of compiled) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    pathMatched = true;
+    if (route.method !== method) continue;
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(match.groups ?? {})) params[name] = decodeURIComponent(value);
+    return { route, params };
+  }
+  return { route: undefined, methodNotAllowed: pathMatched };
+}

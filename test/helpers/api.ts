@@ -1,0 +1,139 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+/**
+ * Integration-test access to the API exactly as the browser sees it: the local server (API
+ * Gateway v2 events → the real group Lambdas) on a free port, and clients with their own
+ * cookie jars. Call `useApi()` at the top of a test file.
+ */
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  setCookies: string[];
+}
+
+export class ApiClient {
+  private readonly cookies = new Map<string, string>();
+  constructor(
+    private readonly baseUrl: string,
+    private readonly defaults: { ip?: string; userAgent?: string } = {},
+  ) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const init: RequestInit = {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+        ...(this.defaults.userAgent ? { 'user-agent': this.defaults.userAgent } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    };
+    const response = await fetch(`${this.baseUrl}${path}`, init);
+    const setCookies = response.headers.getSetCookie();
+    for (const cookie of setCookies) {
+      const [pair, ...attributes] = cookie.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
+      if (expired || !value) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers, setCookies };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+  post<T = any>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body, headers);
+  }
+  put<T = any>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, body, headers);
+  }
+  patch<T = any>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request<T>('PATCH', path, body, headers);
+  }
+  delete<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('DELETE', path, undefined, headers);
+  }
+  cookie(name: string) {
+    return this.cookies.get(name);
+  }
+  setCookie(name: string, value: string) {
+    this.cookies.set(name, value);
+  }
+  clearCookies() {
+    this.cookies.clear();
+  }
+}
+
+export function useApi() {
+  const state: { baseUrl: string; close?: () => Promise<void> } = { baseUrl: '' };
+  beforeAll(async () => {
+    const [{ handler: auth }, { handler: learner }, { handler: admin }, { createApiServer }] = await Promise.all([
+      import('../../functions/groups/auth'),
+      import('../../functions/groups/learner'),
+      import('../../functions/groups/admin'),
+      import('../../infra/local/api-server'),
+    ]);
+    const server = createApiServer({ handlers: { auth: auth as never, learner: learner as never, admin: admin as never } });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    state.close = () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+  });
+  afterAll(async () => state.close?.());
+  return {
+    /** A new client (browser) with an empty cookie jar. */
+    client: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.baseUrl, defaults),
+    get baseUrl() {
+      return state.baseUrl;
+    },
+  };
+}
+
+export interface StoredEmail {
+  subject: string;
+  to: string;
+  text: string;
+  html: string;
+  at: number;
+}
+
+/** Reads what the app sent through the local SES (`GET /store`). */
+export async function emailsTo(address: string, endpoint = inject('sesEndpoint')): Promise<StoredEmail[]> {
+  const response = await fetch(`${endpoint}/store`);
+  const store = (await response.json()) as {
+    emails: Array<{ subject: string; destination: { to: string[] }; body: { text?: string; html?: string }; at: number }>;
+  };
+  return store.emails
+    .filter((email) => email.destination.to.some((to) => to.toLowerCase().includes(address.toLowerCase())))
+    .map((email) => ({ subject: email.subject, to: email.destination.to.join(','), text: email.body.text ?? '', html: email.body.html ?? '', at: email.at }));
+}
+
+/** The newest email to `address` (waits briefly for it), optionally matching a subject. */
+export async function latestEmail(address: string, subject?: RegExp): Promise<StoredEmail> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const emails = (await emailsTo(address)).filter((email) => !subject || subject.test(email.subject));
+    if (emails.length) return emails.sort((a, b) => b.at - a.at)[0];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no email to ${address}${subject ? ` matching ${subject}` : ''}`);
+}
+
+/** The 6-digit code in an email's text. */
+export const codeIn = (email: StoredEmail) => /\b(\d{6})\b/.exec(email.text)?.[1] ?? '';

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { beforeAll, inject } from 'vitest';
+import { ensureTable } from '../../infra/local/table-setup';
+
+/**
+ * Every integration test file gets its own table in the shared DynamoDB Local, so files run in
+ * parallel without seeing each other's data. The environment is set before any app module is
+ * imported (they read it once).
+ */
+const tableName = `test-${randomUUID().slice(0, 8)}`;
+Object.assign(process.env, {
+  STAGE: 'local',
+  TABLE_NAME: tableName,
+  DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+  SES_ENDPOINT: inject('sesEndpoint'),
+  AWS_REGION: 'us-east-1',
+  SESSION_SECRET: 'integration-test-secret-integration-test',
+  APP_URL: 'http://localhost:3000',
+  PASSWORD_HASH_LOG2N: '10',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT',
+});
+
+beforeAll(async () => {
+  const client = new DynamoDBClient({
+    endpoint: inject('dynamodbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensureTable(client, tableName);
+  client.destroy();
+});

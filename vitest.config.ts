@@ -1,0 +1,73 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One `vitest run` runs every suite: unit (domain rules, components), integration (real DynamoDB
+ * Local started once per run), infrastructure (CDK assertions) and end-to-end (headless Debian
+ * Chromium against the local runtime).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'infra/local/**/*.test.ts', 'test/unit/**/*.test.ts'],
+          environment: 'node',
+          env: { STAGE: 'local', SESSION_SECRET: 'unit-test-secret-unit-test-secret', PASSWORD_HASH_LOG2N: '10', LOG_LEVEL: 'SILENT' },
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'web',
+          include: ['web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['test/helpers/web-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/helpers/emulators-global-setup.ts'],
+          setupFiles: ['test/helpers/integration-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/helpers/e2e-global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'bench',
+          include: ['test/bench/**/*.bench.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/helpers/emulators-global-setup.ts'],
+          setupFiles: ['test/helpers/integration-setup.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,13 @@
+import { Link } from 'react-router';
+
+export function LandingRoute() {
+  return (
+    <main className="landing">
+      <h1>Secure career insights</h1>
+      <p>Register, verify your email and sign in with two-factor login to follow the 4-Week Career Program.</p>
+      <Link className="button" to="/register">
+        Get started
+      </Link>
+    </main>
+  );
+}
