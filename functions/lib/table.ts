@@ -12,6 +12,8 @@
  *   RATE#<scope>#<key>   / WINDOW#<start>       a rate-limit window (TTL)
  *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry (gsi1: per entity, newest first)
  *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
+ *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
+ *   STATS#LASTACTIVE     / DAY#<yyyy-mm-dd>      how many accounts were last active that day
  */
 export const KEY = {
   partitionKey: 'pk',
@@ -31,6 +33,7 @@ export const GSIS: readonly GsiDef[] = [
   { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
   { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+  { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
 ];
 
 export const keys = {
@@ -45,6 +48,9 @@ export const keys = {
     sk: `WINDOW#${windowStart}`,
   }),
   activity: (day: string, userId: string) => ({ pk: `ACTIVITY#${day}`, sk: `USER#${userId}` }),
+  audit: (createdAt: string, id: string) => ({ pk: `AUDIT#${createdAt.slice(0, 10)}`, sk: `${createdAt}#${id}` }),
+  statsShard: (shard: number) => ({ pk: `STATS#GLOBAL#${shard}`, sk: 'COUNTERS' }),
+  lastActiveDay: (day: string) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}` }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-export function LandingRoute() {
+export default function LandingRoute() {
   return (
     <main className="landing">
       <h1>Secure career insights</h1>

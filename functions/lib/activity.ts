@@ -1,0 +1,84 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './db';
+import { keys, ttlIn } from './table';
+
+export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
+
+/**
+ * Records that a learner was active today (a login or a task save). Written at most once a day
+ * per learner. It keeps, in the same transaction:
+ *  - ACTIVITY#<day>/USER#<id>: who was active which day (series and per-day drill);
+ *  - the user's `last_active_day` (+ gsi5 USERS#ACTIVE / <day>#<id> for the active cohorts);
+ *  - the STATS#LASTACTIVE histogram (accounts per last-active day): active in the last N days =
+ *    the sum of the last N days' buckets, a fixed-size read (DESIGN §4).
+ * Returns false when the learner was already recorded today.
+ */
+export async function recordActivity(userId: string, now = new Date()): Promise<boolean> {
+  const day = dayOf(now);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day', ConsistentRead: true }),
+    );
+    if (!current.Item) return false;
+    const previous = current.Item.last_active_day as string | undefined;
+    if (previous && previous >= day) return false;
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.user(userId),
+                UpdateExpression: 'SET last_active_day = :day, gsi5pk = :active, gsi5sk = :sk',
+                ConditionExpression: previous ? 'last_active_day = :previous' : 'attribute_not_exists(last_active_day)',
+                ExpressionAttributeValues: {
+                  ':day': day,
+                  ':active': 'USERS#ACTIVE',
+                  ':sk': `${day}#${userId}`,
+                  ...(previous ? { ':previous': previous } : {}),
+                },
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...keys.activity(day, userId), type: 'activity', user_id: userId, day, expires_at: ttlIn(ACTIVITY_TTL_SECONDS, now.getTime()) },
+              },
+            },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.lastActiveDay(day),
+                UpdateExpression: 'ADD #count :one',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+            ...(previous
+              ? [
+                  {
+                    Update: {
+                      TableName: tableName(),
+                      Key: keys.lastActiveDay(previous),
+                      UpdateExpression: 'ADD #count :minus',
+                      ExpressionAttributeNames: { '#count': 'count' },
+                      ExpressionAttributeValues: { ':minus': -1 },
+                    },
+                  },
+                ]
+              : []),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      // Another request recorded the same learner concurrently: read again and decide.
+      if (error instanceof TransactionCanceledException) continue;
+      throw error;
+    }
+  }
+  return false;
+}

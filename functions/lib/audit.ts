@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './db';
+import { keys } from './table';
+
+/**
+ * Audit entries (DESIGN §5): every admin action and every security event. Never edited by the
+ * app (hard delete only replaces personal data with a placeholder).
+ *   pk AUDIT#<day> / sk <created_at>#<id>         by day, newest first within a day
+ *   gsi1 AUDIT#ENTITY#<type>#<id> / <created_at>#<id>   one entity's history (the user drawer)
+ */
+export interface AuditInput {
+  action: string;
+  actor?: { id?: string; email?: string };
+  entityType: string;
+  entityId: string;
+  oldValues?: Record<string, unknown> | null;
+  newValues?: Record<string, unknown> | null;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  created_at: string;
+  action: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  entity_type: string;
+  entity_id: string;
+  old_values: Record<string, unknown> | null;
+  new_values: Record<string, unknown> | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export function auditItem(input: AuditInput, now = new Date()) {
+  const createdAt = now.toISOString();
+  const id = randomUUID();
+  const entry: AuditEntry = {
+    id,
+    created_at: createdAt,
+    action: input.action,
+    actor_user_id: input.actor?.id ?? null,
+    actor_email: input.actor?.email ?? null,
+    entity_type: input.entityType,
+    entity_id: input.entityId,
+    old_values: input.oldValues ?? null,
+    new_values: input.newValues ?? null,
+    ip: input.ip ?? null,
+    user_agent: input.userAgent ? input.userAgent.slice(0, 512) : null,
+  };
+  return {
+    ...keys.audit(createdAt, id),
+    type: 'audit',
+    gsi1pk: `AUDIT#ENTITY#${input.entityType}#${input.entityId}`,
+    gsi1sk: `${createdAt}#${id}`,
+    ...entry,
+  };
+}
+
+/** A TransactWriteItems entry, for an audit entry written atomically with the change it records. */
+export const auditPut = (input: AuditInput) => ({ Put: { TableName: tableName(), Item: auditItem(input) } });
+
+export async function writeAudit(input: AuditInput): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input) }));
+}

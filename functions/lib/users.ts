@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './db';
+import { conflict } from './errors';
+import { keys } from './table';
+import type { Role, UserRecord, UserStatus } from './user-record';
+
+/**
+ * Index keys of a user item, derived from its state; every write of a user item sets them so
+ * the admin lists and cohorts are served from sparse GSIs, never a Scan:
+ *   gsi1  USERS                         all accounts, newest first
+ *   gsi2  USERS#LIVE | USERS#DELETED    the default list (active + locked) and the deleted list
+ *   gsi3  USERS#STATUS#<status>         one status (active, locked, deleted)
+ *   gsi4  USERS#UNVERIFIED              only unverified accounts (sparse)
+ *   gsi5  USERS#ACTIVE / <last active day>#<id>   set by recordActivity (functions/lib/activity.ts)
+ */
+export function userIndexKeys(user: Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified'>) {
+  const newestFirst = `${user.created_at}#${user.id}`;
+  return {
+    gsi1pk: 'USERS',
+    gsi1sk: newestFirst,
+    gsi2pk: user.status === 'deleted' ? 'USERS#DELETED' : 'USERS#LIVE',
+    gsi2sk: newestFirst,
+    gsi3pk: `USERS#STATUS#${user.status}`,
+    gsi3sk: newestFirst,
+    ...(user.verified ? {} : { gsi4pk: 'USERS#UNVERIFIED', gsi4sk: newestFirst }),
+  };
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export async function getUserById(userId: string, consistent = true): Promise<UserRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: consistent }));
+  return result.Item as UserRecord | undefined;
+}
+
+export async function getUserByEmail(email: string): Promise<UserRecord | undefined> {
+  const guard = await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }));
+  const userId = guard.Item?.user_id as string | undefined;
+  return userId ? getUserById(userId) : undefined;
+}
+
+export interface NewUser {
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  role?: Role;
+  verified?: boolean;
+  status?: UserStatus;
+}
+
+/**
+ * Creates the account and its email guard in one transaction: one account per email
+ * (case-insensitive) even under concurrent requests. Throws 409 `already_registered`.
+ */
+export async function insertUser(input: NewUser, extraWrites: NonNullable<TransactWriteCommand['input']['TransactItems']> = []): Promise<UserRecord> {
+  const now = new Date().toISOString();
+  const user: UserRecord = {
+    id: randomUUID(),
+    email: input.email.trim(),
+    email_lower: normalizeEmail(input.email),
+    first_name: input.first_name.trim(),
+    last_name: input.last_name.trim(),
+    password_hash: input.password_hash,
+    role: input.role ?? 'learner',
+    verified: input.verified ?? false,
+    status: input.status ?? 'active',
+    is_locked: false,
+    session_version: 0,
+    reminder_frequency: 'daily',
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.email(user.email), type: 'email', user_id: user.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...extraWrites,
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
+      throw conflict('already_registered');
+    }
+    throw error;
+  }
+  return user;
+}

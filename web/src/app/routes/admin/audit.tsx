@@ -1,0 +1,9 @@
+/** Placeholder: Audit log is built by its issue. */
+export default function Placeholder() {
+  return (
+    <main className="page">
+      <h1>Audit log</h1>
+      <p>This page is not built yet.</p>
+    </main>
+  );
+}

@@ -1,0 +1,9 @@
+/** Placeholder: Forgot password is built by its issue. */
+export default function Placeholder() {
+  return (
+    <main className="page">
+      <h1>Forgot password</h1>
+      <p>This page is not built yet.</p>
+    </main>
+  );
+}

@@ -1,0 +1,40 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, ApiError } from './api-client';
+
+/** The signed-in user as `GET /api/auth/me` answers it (SPEC §3 "User (session)"). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  name: string;
+  role: 'admin' | string;
+  verified: boolean;
+  progress?: {
+    state?: string;
+    percent_complete?: number;
+    program_title?: string;
+    open_module?: unknown;
+  };
+}
+
+/** `null` means signed out: a non-ok answer means logged out (SPEC §7). */
+export async function getMe(): Promise<SessionUser | null> {
+  try {
+    return await api.get<SessionUser>('/api/auth/me');
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: ['auth', 'me'],
+    queryFn: getMe,
+    staleTime: 30_000,
+  });
+
+export const useUser = () => useQuery(meQueryOptions());
+
+export const isAdmin = (user: SessionUser | null | undefined) => user?.role === 'admin';
