@@ -3,6 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { conflict } from './errors';
+import { statsUpdate } from './stats';
 import { keys } from './table';
 import type { Role, UserRecord, UserStatus } from './user-record';
 
@@ -92,6 +93,7 @@ export async function insertUser(input: NewUser, extraWrites: NonNullable<Transa
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          statsUpdate({ users_total: 1, users_verified: user.verified ? 1 : 0 })!,
           ...extraWrites,
         ],
       }),
