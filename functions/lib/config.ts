@@ -8,6 +8,7 @@ export interface Config {
   dynamodbEndpoint?: string;
   sesEndpoint?: string;
   mailFrom: string;
+  /** Local default only: use `appUrl()` from app-url.ts, which also works in the cloud. */
   appUrl: string;
   /** Local development secret; in the cloud the secret comes from Secrets Manager. */
   sessionSecret?: string;

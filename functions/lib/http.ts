@@ -9,6 +9,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { z, type ZodType } from 'zod';
 import { routeKey, routesOfGroup, type RouteDef, type RouteGroup } from '../../shared/routes';
+import { appUrl } from './app-url';
 import { config } from './config';
 import { capacityMeter } from './db';
 import { ApiError, forbidden, unauthorized } from './errors';
@@ -57,10 +58,6 @@ interface RequestState {
 }
 const requestState = new WeakMap<object, RequestState>();
 
-function allowedOrigins(): Set<string> {
-  const origin = new URL(config().appUrl).origin;
-  return new Set([origin]);
-}
 
 /** Body size limit, CSRF rules (JSON only, same Origin) and an empty body read as `{}`. */
 const requestGuard = (): middy.MiddlewareObj<Event> => ({
@@ -71,7 +68,7 @@ const requestGuard = (): middy.MiddlewareObj<Event> => ({
     if (size > MAX_BODY_BYTES) throw new ApiError(413, 'payload_too_large');
     if (!STATE_CHANGING.has(method)) return;
     const origin = event.headers?.origin;
-    if (origin && !allowedOrigins().has(origin)) throw forbidden('bad_origin');
+    if (origin && origin !== new URL(await appUrl()).origin) throw forbidden('bad_origin');
     if (method === 'DELETE' && !raw) return;
     const contentType = event.headers?.['content-type'] ?? '';
     if (!/^application\/json\b/i.test(contentType)) throw new ApiError(415, 'unsupported_media_type');

@@ -111,6 +111,8 @@ export interface ApiServerOptions {
   staticDir?: string;
   /** Dev mode: hands non-API requests to Vite's middleware instead of static files. */
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Served at `/__local/config` so the SPA can point to the mail viewer in local mode. */
+  localConfig?: { mail_viewer_url: string };
 }
 
 /** The local stand-in for CloudFront + API Gateway: `/api/*` → the group Lambdas, the rest → the SPA. */
@@ -139,6 +141,10 @@ export function createApiServer(options: ApiServerOptions): Server {
         if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
         res.writeHead(result.statusCode ?? 200, headers);
         res.end(result.body ?? '');
+        return;
+      }
+      if (url.pathname === '/__local/config' && options.localConfig) {
+        sendJson(res, 200, options.localConfig);
         return;
       }
       if (options.fallback) {

@@ -127,6 +127,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       handlers: { auth: auth as never, learner: learner as never, admin: admin as never },
       staticDir: settings.staticDir,
       fallback,
+      localConfig: { mail_viewer_url: sesEndpoint.replace('127.0.0.1', 'localhost') },
     });
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);

@@ -1,3 +1,6 @@
+import { adminSeedSteps } from './seed-admin';
+import { contentSeedSteps } from './seed-content';
+
 /**
  * Idempotent seed steps run by `npm start` (and by tests that boot the runtime) after the table
  * exists. The accounts issue adds the administrator, the program issue the program content.
@@ -11,7 +14,7 @@ export interface SeedStep {
   run: (context: SeedContext) => Promise<Record<string, string> | void>;
 }
 
-export const seedSteps: SeedStep[] = [];
+export const seedSteps: SeedStep[] = [...adminSeedSteps, ...contentSeedSteps];
 
 /** Runs every step; returns what steps reported (e.g. the admin email) for the start banner. */
 export async function runSeeds(context: SeedContext): Promise<Record<string, string>> {

@@ -1,0 +1,24 @@
+/** Business constants and limits (SPEC §9), shared by the API and the SPA. */
+export const MIN_PASSWORD_LENGTH = 8;
+/** OWASP: allow at least 64 characters; longer inputs are refused to bound hashing work. */
+export const MAX_PASSWORD_LENGTH = 128;
+export const NAME_MIN_LENGTH = 1;
+export const NAME_MAX_LENGTH = 100;
+export const CODE_LENGTH = 6;
+export const CODE_TTL_MINUTES = 10;
+export const CODE_MAX_ATTEMPTS = 5;
+export const RESET_TOKEN_TTL_MINUTES = 60;
+export const ENROLL_REDIRECT_MS = 1600;
+export const DEFAULT_PROGRAM_TITLE = '4-Week Career Program';
+export const REMINDER_FREQUENCIES = ['daily', 'weekly'] as const;
+export const DEFAULT_REMINDER_FREQUENCY = 'daily';
+export const PAGE_SIZES = [25, 50, 100] as const;
+export const USERS_DEFAULT_PAGE_SIZE = 25;
+export const AUDIT_DEFAULT_PAGE_SIZE = 50;
+export const USER_AUDIT_PAGE_SIZE = 25;
+export const SEARCH_DEBOUNCE_MS = 350;
+export const ADMIN_REFRESH_MS = 60_000;
+export const DEFAULT_RETENTION_DAYS = 30;
+export const AUDIT_PREVIEW_CHARS = 160;
+export const USER_AGENT_PREVIEW_CHARS = 64;
+export const CHART_HEIGHT_PX = 280;
