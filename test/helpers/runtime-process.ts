@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../infra/local/processes';
+
+/**
+ * Runs the local runtime exactly as `npm start` does (a separate process, DESIGN §3's env
+ * contract) on free ports, for end-to-end tests and restart tests.
+ */
+export interface RuntimeProcess {
+  appUrl: string;
+  sesUrl: string;
+  dataDir: string;
+  env: Record<string, string>;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startRuntimeProcess(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RuntimeProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'career-program-'));
+  const env: Record<string, string> = {
+    PORT: String(await freePort()),
+    DYNAMODB_PORT: String(await freePort()),
+    SES_PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'e2e-Admin-Password-2026',
+    PASSWORD_HASH_LOG2N: '12',
+    ...options.env,
+  };
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const appUrl = `http://localhost:${env.PORT}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the runtime exited (${child.exitCode}):\n${output}`);
+    const ok = await fetch(`${appUrl}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the runtime did not become healthy:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    appUrl,
+    sesUrl: `http://localhost:${env.SES_PORT}`,
+    dataDir,
+    env,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGINT');
+      }),
+  };
+}

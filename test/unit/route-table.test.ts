@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { matchRoute, ROUTES, routeKey, type RouteGroup } from '../../shared/routes';
+
+/** Every call of SPEC.md §7, read from the spec itself so none is forgotten. */
+function specCalls(): Array<{ key: string; group: RouteGroup }> {
+  const spec = readFileSync(join(process.cwd(), '..', 'shared', 'SPEC.md'), 'utf8');
+  const section = spec.slice(spec.indexOf('## 7.'), spec.indexOf('## 8.'));
+  const groups: Record<string, RouteGroup> = { 'Session and authentication': 'auth', Learner: 'learner', Admin: 'admin' };
+  const calls: Array<{ key: string; group: RouteGroup }> = [];
+  let group: RouteGroup | undefined;
+  for (const line of section.split('\n')) {
+    const heading = /^### (.+)$/.exec(line);
+    if (heading) group = groups[heading[1].trim()];
+    const row = /^\| (GET|POST|PUT|PATCH|DELETE) (\/api\/[^|]+?) \|/.exec(line);
+    if (!row || !group) continue;
+    const [, method, rest] = row;
+    // "/api/admin/users/{id}/lock and /unlock", "/api/admin/modules/unlock, /force-complete, …"
+    const [first, ...siblings] = rest.split(/,\s*|\s+and\s+/).map((p) => p.trim().split('?')[0]);
+    const base = first.slice(0, first.lastIndexOf('/'));
+    calls.push({ key: `${method} ${first}`, group });
+    for (const sibling of siblings) calls.push({ key: `${method} ${base}${sibling}`, group });
+  }
+  return calls;
+}
+
+describe('the route table', () => {
+  const calls = specCalls();
+
+  it('reads every call of SPEC §7', () => {
+    expect(calls.length).toBe(33); // 9 auth + 6 learner + 18 admin
+  });
+
+  it('has every SPEC §7 call, in its group', () => {
+    const table = new Map(ROUTES.map((route) => [routeKey(route), route]));
+    for (const call of calls) {
+      expect(table.has(call.key), call.key).toBe(true);
+      expect(table.get(call.key)!.group, call.key).toBe(call.group);
+    }
+  });
+
+  it('has the health check and no duplicate route', () => {
+    expect(ROUTES.some((route) => routeKey(route) === 'GET /api/health' && route.access === 'public')).toBe(true);
+    const keys = ROUTES.map(routeKey);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('requires the admin role on every admin route and a session on every learner route', () => {
+    for (const route of ROUTES) {
+      if (route.group === 'admin') expect(route.access, routeKey(route)).toBe('admin');
+      if (route.group === 'learner') expect(route.access, routeKey(route)).toBe('session');
+    }
+    expect(ROUTES.find((route) => routeKey(route) === 'GET /api/auth/me')?.access).toBe('session');
+  });
+
+  it('matches concrete paths to routes with their parameters', () => {
+    const match = matchRoute('GET', '/api/admin/users/abc-123/audit-logs');
+    expect(match.route && routeKey(match.route)).toBe('GET /api/admin/users/{id}/audit-logs');
+    expect(match.route && 'params' in match ? match.params : {}).toEqual({ id: 'abc-123' });
+    expect(matchRoute('DELETE', '/api/health')).toEqual({ route: undefined, methodNotAllowed: true });
+    expect(matchRoute('GET', '/api/nope')).toEqual({ route: undefined, methodNotAllowed: false });
+  });
+});
