@@ -1,0 +1,73 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { badRequest } from './errors';
+import { createGroupHandler, defineRoute } from './http';
+
+const context = { awsRequestId: 'req-1', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+
+function event(method: string, body?: string, headers: Record<string, string> = {}): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: `${method} /api/health`,
+    rawPath: '/api/health',
+    rawQueryString: '',
+    headers,
+    body,
+    isBase64Encoded: false,
+    requestContext: {
+      http: { method, path: '/api/health', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
+      requestId: 'req-1',
+      routeKey: `${method} /api/health`,
+    },
+  } as unknown as APIGatewayProxyEventV2;
+}
+
+const run = (impl: Parameters<typeof defineRoute>[0], input = event('GET')) =>
+  createGroupHandler('auth', { 'GET /api/health': impl })(input, context) as Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
+
+describe('the standard middy chain', () => {
+  it('answers an unexpected error with a bare 500 and no internals', async () => {
+    const response = await run({
+      handler: async () => {
+        throw new Error('db password is hunter2');
+      },
+    });
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({ error: 'internal_error' });
+    expect(response.body).not.toContain('hunter2');
+  });
+
+  it('maps typed errors to their status and code, with details', async () => {
+    const response = await run({
+      handler: async () => {
+        throw badRequest('missing_fields', { fields: ['email'] });
+      },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ error: 'missing_fields', fields: ['email'] });
+  });
+
+  it('validates the query with the route schema (400 invalid_request with the fields)', async () => {
+    const response = await run({ query: z.object({ page: z.coerce.number().int().min(1) }), handler: async () => ({}) });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ error: 'invalid_request', fields: ['page'] });
+  });
+
+  it('adds security headers to successes and failures', async () => {
+    const ok = await run({ handler: async () => ({ body: { ok: true } }) });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['X-Content-Type-Options']).toBe('nosniff');
+    expect(ok.headers['Cache-Control']).toBe('no-store');
+    const failed = await run({
+      handler: async () => {
+        throw new Error('boom');
+      },
+    });
+    expect(failed.headers['X-Content-Type-Options']).toBe('nosniff');
+  });
+
+  it('refuses a route key that is not in the route table at startup', () => {
+    expect(() => createGroupHandler('auth', { 'GET /api/unknown': { handler: async () => ({}) } })).toThrow(/not in the route table/);
+  });
+});
