@@ -9,7 +9,8 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
 /**
  * Records that a learner was active today (a login or a task save). Written at most once a day
  * per learner. It keeps, in the same transaction:
- *  - ACTIVITY#<day>/USER#<id>: who was active which day (series and per-day drill);
+ *  - ACTIVITY#<day>/USER#<id>: who was active which day;
+ *  - STATS#DAILYACTIVE/DAY#<day>: how many distinct learners were active that day (the charts);
  *  - the user's `last_active_day` (+ gsi5 USERS#ACTIVE / <day>#<id> for the active cohorts);
  *  - the STATS#LASTACTIVE histogram (accounts per last-active day): active in the last N days =
  *    the sum of the last N days' buckets, a fixed-size read (DESIGN §4).
@@ -46,6 +47,16 @@ export async function recordActivity(userId: string, now = new Date()): Promise<
               Put: {
                 TableName: tableName(),
                 Item: { ...keys.activity(day, userId), type: 'activity', user_id: userId, day, expires_at: ttlIn(ACTIVITY_TTL_SECONDS, now.getTime()) },
+              },
+            },
+            {
+              // distinct learners active that day (the admin charts' series)
+              Update: {
+                TableName: tableName(),
+                Key: keys.dailyActive(day),
+                UpdateExpression: 'ADD #count :one',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1 },
               },
             },
             {

@@ -10,10 +10,12 @@
  *   CHALLENGE#<id>       / CHALLENGE            a login 2FA challenge (TTL)
  *   RESET#<token hash>   / RESET                a password reset token (TTL)
  *   RATE#<scope>#<key>   / WINDOW#<start>       a rate-limit window (TTL)
+ *   RATE#login_backoff#<email lower> / STATE    consecutive failed logins and the next allowed try (TTL)
  *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry (gsi1: per entity, newest first)
  *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
  *   STATS#LASTACTIVE     / DAY#<yyyy-mm-dd>      how many accounts were last active that day
+ *   STATS#DAILYACTIVE    / DAY#<yyyy-mm-dd>      how many distinct learners were active that day
  */
 export const KEY = {
   partitionKey: 'pk',
@@ -47,10 +49,12 @@ export const keys = {
     pk: `RATE#${scope}#${key}`,
     sk: `WINDOW#${windowStart}`,
   }),
+  loginBackoff: (email: string) => ({ pk: `RATE#login_backoff#${email.trim().toLowerCase()}`, sk: 'STATE' }),
   activity: (day: string, userId: string) => ({ pk: `ACTIVITY#${day}`, sk: `USER#${userId}` }),
   audit: (createdAt: string, id: string) => ({ pk: `AUDIT#${createdAt.slice(0, 10)}`, sk: `${createdAt}#${id}` }),
   statsShard: (shard: number) => ({ pk: `STATS#GLOBAL#${shard}`, sk: 'COUNTERS' }),
   lastActiveDay: (day: string) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}` }),
+  dailyActive: (day: string) => ({ pk: 'STATS#DAILYACTIVE', sk: `DAY#${day}` }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */
