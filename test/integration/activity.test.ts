@@ -1,0 +1,43 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { recordActivity } from '../../functions/lib/activity';
+import { db, tableName } from '../../functions/lib/db';
+import { keys } from '../../functions/lib/table';
+import { createTestUser } from '../helpers/users';
+
+const count = async (key: { pk: string; sk: string }) =>
+  Number((await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item?.count ?? 0);
+
+describe('recordActivity', () => {
+  it('counts a learner once a day and moves their last-active bucket forward', async () => {
+    const user = await createTestUser();
+    const monday = new Date('2026-03-02T09:00:00Z');
+    const tuesday = new Date('2026-03-03T09:00:00Z');
+
+    expect(await recordActivity(user.id, monday)).toBe(true);
+    expect(await recordActivity(user.id, new Date('2026-03-02T18:00:00Z'))).toBe(false);
+    expect(await count(keys.dailyActive('2026-03-02'))).toBe(1);
+    expect(await count(keys.lastActiveDay('2026-03-02'))).toBe(1);
+
+    expect(await recordActivity(user.id, tuesday)).toBe(true);
+    expect(await count(keys.dailyActive('2026-03-03'))).toBe(1);
+    expect(await count(keys.lastActiveDay('2026-03-02'))).toBe(0);
+    expect(await count(keys.lastActiveDay('2026-03-03'))).toBe(1);
+
+    const profile = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(user.id) }));
+    expect(profile.Item).toMatchObject({ last_active_day: '2026-03-03', gsi5pk: 'USERS#ACTIVE', gsi5sk: `2026-03-03#${user.id}` });
+  });
+
+  it('counts concurrent first activities of the same learner once', async () => {
+    const user = await createTestUser();
+    const day = new Date('2026-04-10T10:00:00Z');
+    const results = await Promise.all(Array.from({ length: 5 }, () => recordActivity(user.id, day)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await count(keys.dailyActive('2026-04-10'))).toBe(1);
+    expect(await count(keys.lastActiveDay('2026-04-10'))).toBe(1);
+  });
+
+  it('ignores an unknown account', async () => {
+    expect(await recordActivity('no-such-user', new Date('2026-05-01T00:00:00Z'))).toBe(false);
+  });
+});
