@@ -1,15 +1,23 @@
-import { Link, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
+import { SiteHeader } from './site-header';
 
-/** Placeholder layout: the accounts issue adds the full header (signed-in state, links, Log out). */
+/**
+ * Every page: a skip link, the header, the page itself and a footer. Pages render their own
+ * <main>; the wrapper is only the skip link's focus target.
+ */
 export default function RootLayout() {
   return (
-    <>
-      <header className="site-header">
-        <Link to="/" className="brand">
-          Career Program
-        </Link>
-      </header>
-      <Outlet />
-    </>
+    <div className="app-shell">
+      <a className="skip-link" href="#content">
+        Skip to main content
+      </a>
+      <SiteHeader />
+      <div id="content" className="app-content" tabIndex={-1}>
+        <Outlet />
+      </div>
+      <footer className="site-footer">
+        <p>Career Program · 4-Week Career Program</p>
+      </footer>
+    </div>
   );
 }

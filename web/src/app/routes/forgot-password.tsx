@@ -1,9 +1,10 @@
-/** Placeholder: Forgot password is built by its issue. */
-export default function Placeholder() {
+import { ForgotPasswordForm } from '../../features/auth/components/forgot-password-form';
+
+export default function ForgotPasswordRoute() {
   return (
-    <main className="page">
+    <main className="page page--narrow">
       <h1>Forgot password</h1>
-      <p>This page is not built yet.</p>
+      <ForgotPasswordForm />
     </main>
   );
 }

@@ -1,9 +1,10 @@
-/** Placeholder: Log in is built by its issue. */
-export default function Placeholder() {
+import { LoginForm } from '../../features/auth/components/login-form';
+
+export default function LoginRoute() {
   return (
-    <main className="page">
+    <main className="page page--narrow">
       <h1>Log in</h1>
-      <p>This page is not built yet.</p>
+      <LoginForm />
     </main>
   );
 }

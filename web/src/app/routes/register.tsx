@@ -1,9 +1,10 @@
-/** Placeholder: Register is built by its issue. */
-export default function Placeholder() {
+import { RegisterForm } from '../../features/auth/components/register-form';
+
+export default function RegisterRoute() {
   return (
-    <main className="page">
+    <main className="page page--narrow">
       <h1>Register</h1>
-      <p>This page is not built yet.</p>
+      <RegisterForm />
     </main>
   );
 }

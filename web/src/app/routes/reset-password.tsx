@@ -1,9 +1,10 @@
-/** Placeholder: Reset password is built by its issue. */
-export default function Placeholder() {
+import { ResetPasswordForm } from '../../features/auth/components/reset-password-form';
+
+export default function ResetPasswordRoute() {
   return (
-    <main className="page">
+    <main className="page page--narrow">
       <h1>Reset password</h1>
-      <p>This page is not built yet.</p>
+      <ResetPasswordForm />
     </main>
   );
 }

@@ -1,0 +1,71 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { me, mockFetch, renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import RootLayout from './root-layout';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const routes = [{ element: <RootLayout />, children: [{ path: '/', element: stub('home') }, { path: '/settings', element: stub('settings') }] }];
+
+const navLinks = () =>
+  within(screen.getByRole('navigation', { name: 'Main' }))
+    .queryAllByRole('link')
+    .map((a) => [a.textContent, a.getAttribute('href')]);
+
+describe('RootLayout header', () => {
+  it('offers Log in and Register when signed out', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
+    renderRoutes(routes, '/');
+    await screen.findByRole('link', { name: 'Log in' });
+    expect(screen.getByRole('link', { name: 'Career Program' }).getAttribute('href')).toBe('/');
+    expect(navLinks()).toEqual([
+      ['Log in', '/login'],
+      ['Register', '/register'],
+    ]);
+    expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Skip to main content' }).getAttribute('href')).toBe('#content');
+  });
+
+  it('shows a learner their email, Dashboard, Settings and Log out, without admin links', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 200, body: me() } });
+    renderRoutes(routes, '/');
+    expect(await screen.findByText('Signed in as ada@example.com')).toBeTruthy();
+    expect(navLinks()).toEqual([
+      ['Dashboard', '/dashboard'],
+      ['Settings', '/settings'],
+    ]);
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+  });
+
+  it('adds Admin, Users and Audit for an admin', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 200, body: me({ role: 'admin', email: 'root@example.com' }) } });
+    renderRoutes(routes, '/');
+    expect(await screen.findByText('Signed in as root@example.com')).toBeTruthy();
+    expect(navLinks()).toEqual([
+      ['Dashboard', '/dashboard'],
+      ['Admin', '/admin/dashboard'],
+      ['Users', '/admin/users'],
+      ['Audit', '/admin/audit'],
+      ['Settings', '/settings'],
+    ]);
+  });
+
+  it('logs out, goes home and shows the signed-out links', async () => {
+    let signedIn = true;
+    const api = mockFetch({
+      'GET /api/auth/me': () => (signedIn ? { status: 200, body: me() } : { status: 401, body: {} }),
+      'POST /api/auth/logout': () => {
+        signedIn = false;
+        return { status: 200, body: { ok: true } };
+      },
+    });
+    renderRoutes(routes, '/settings');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/'));
+    expect(await screen.findByRole('link', { name: 'Log in' })).toBeTruthy();
+    expect(screen.queryByText(/Signed in as/)).toBeNull();
+    expect(api.callsTo('POST /api/auth/logout')).toHaveLength(1);
+  });
+});

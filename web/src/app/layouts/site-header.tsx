@@ -1,0 +1,45 @@
+import { Link, NavLink, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { paths } from '../../config/paths';
+import { useLogout } from '../../features/auth/api/logout';
+import { isAdmin, useUser } from '../../lib/auth';
+
+/** SPEC §2 Header: the product title, then the signed-in or signed-out links. */
+export function SiteHeader() {
+  const { data: user, isPending } = useUser();
+  const logout = useLogout();
+  const navigate = useNavigate();
+
+  const signOut = () => logout.mutate(undefined, { onSettled: () => navigate(paths.home, { replace: true }) });
+
+  return (
+    <header className="site-header">
+      <Link to={paths.home} className="brand">
+        Career Program
+      </Link>
+      {/* Nothing until the session is known, so signed-in users never see a flash of "Log in". */}
+      {isPending ? null : user ? (
+        <nav className="site-nav" aria-label="Main">
+          <span className="site-nav__who">Signed in as {user.email}</span>
+          <NavLink to={paths.dashboard}>Dashboard</NavLink>
+          {isAdmin(user) ? (
+            <>
+              <NavLink to={paths.admin.dashboard}>Admin</NavLink>
+              <NavLink to={paths.admin.users}>Users</NavLink>
+              <NavLink to={paths.admin.audit}>Audit</NavLink>
+            </>
+          ) : null}
+          <NavLink to={paths.settings}>Settings</NavLink>
+          <Button variant="secondary" onClick={signOut} disabled={logout.isPending}>
+            Log out
+          </Button>
+        </nav>
+      ) : (
+        <nav className="site-nav" aria-label="Main">
+          <NavLink to={paths.login}>Log in</NavLink>
+          <NavLink to={paths.register}>Register</NavLink>
+        </nav>
+      )}
+    </header>
+  );
+}

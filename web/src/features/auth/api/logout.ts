@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { meQueryOptions } from '../../../lib/auth';
+
+export const logout = () => api.post<Record<string, unknown>>('/api/auth/logout');
+
+/**
+ * Signs out, then forgets every cached server answer so the next person at this browser never
+ * sees the previous user's data; the profile becomes "signed out" at once, and is re-read to
+ * confirm (if the call failed the cookie may still be valid, and the header will say so).
+ */
+export const useLogout = () => {
+  const queryClient = useQueryClient();
+  const meKey = meQueryOptions().queryKey;
+  const forget = () => {
+    queryClient.removeQueries({ predicate: (query) => JSON.stringify(query.queryKey) !== JSON.stringify(meKey) });
+    queryClient.setQueryData(meKey, null);
+    // Not awaited: the caller's own onSettled (navigation) should not wait for the re-read.
+    void queryClient.invalidateQueries({ queryKey: meKey });
+  };
+  return useMutation({ mutationFn: logout, onSettled: forget });
+};

@@ -1,0 +1,224 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH } from '../../../../../shared/constants';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { PasswordField } from '../../../components/ui/password-field';
+import { TextField } from '../../../components/ui/text-field';
+import { paths } from '../../../config/paths';
+import { useRegister, type RegisterInput } from '../api/register';
+import { useVerifyEmail } from '../api/verify-email';
+import {
+  CORRECT_FIELDS,
+  registerErrorView,
+  registerTexts,
+  verifyEmailErrorMessage,
+  type RegisterField,
+} from '../utils/error-messages';
+import { CodeField } from './code-field';
+import { LocalMailNote } from './local-mail-note';
+
+type FieldErrors = Partial<Record<RegisterField, string>>;
+
+const FIELD_ORDER: RegisterField[] = ['first_name', 'last_name', 'email', 'password', 'passwordConfirm'];
+
+/** SPEC §5 checks, run before sending so most mistakes never need a round trip. */
+export function validateRegistration(input: RegisterInput): FieldErrors {
+  const errors: FieldErrors = {};
+  const first = input.first_name.trim();
+  const last = input.last_name.trim();
+  if (!first) errors.first_name = registerTexts.firstNameRequired;
+  else if (first.length > NAME_MAX_LENGTH) errors.first_name = registerTexts.firstNameInvalid;
+  if (!last) errors.last_name = registerTexts.lastNameRequired;
+  else if (last.length > NAME_MAX_LENGTH) errors.last_name = registerTexts.lastNameInvalid;
+  if (!input.email.trim()) errors.email = registerTexts.emailRequired;
+  if (input.password.length < MIN_PASSWORD_LENGTH) errors.password = registerTexts.weakPassword;
+  if (input.password !== input.passwordConfirm) errors.passwordConfirm = registerTexts.passwordMismatch;
+  return errors;
+}
+
+/** Three steps (SPEC §2 Register, §4): the form, the emailed verification code, then done. */
+export function RegisterForm() {
+  const register = useRegister();
+  const verify = useVerifyEmail();
+  const [step, setStep] = useState<'form' | 'verify' | 'complete'>('form');
+  const [values, setValues] = useState<RegisterInput>({ first_name: '', last_name: '', email: '', password: '', passwordConfirm: '' });
+  const [showPasswords, setShowPasswords] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const inputs = useRef<Partial<Record<RegisterField, HTMLInputElement | null>>>({});
+  const codeRef = useRef<HTMLInputElement>(null);
+  const doneRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (step === 'verify') codeRef.current?.focus();
+    if (step === 'complete') doneRef.current?.focus();
+  }, [step]);
+
+  const passwordsDiffer = values.password !== values.passwordConfirm;
+  const set = (field: RegisterField) => (event: { target: { value: string } }) => {
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+    setFieldErrors((current) => ({ ...current, [field]: undefined }));
+  };
+  const focusFirstInvalid = (errors: FieldErrors) => {
+    const first = FIELD_ORDER.find((field) => errors[field]);
+    if (first) inputs.current[first]?.focus();
+  };
+
+  const submitForm = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setNotice(null);
+    const errors = validateRegistration(values);
+    if (Object.keys(errors).length) {
+      setFieldErrors(errors);
+      setError(CORRECT_FIELDS);
+      focusFirstInvalid(errors);
+      return;
+    }
+    const input = { ...values, first_name: values.first_name.trim(), last_name: values.last_name.trim(), email: values.email.trim() };
+    register.mutate(input, {
+      onSuccess: () => {
+        setValues((current) => ({ ...current, password: '', passwordConfirm: '' }));
+        setStep('verify');
+      },
+      onError: (failure) => {
+        const view = registerErrorView(failure);
+        if (view.verificationPending) {
+          setValues((current) => ({ ...current, password: '', passwordConfirm: '' }));
+          setNotice(view.message ?? null);
+          setStep('verify');
+          return;
+        }
+        setFieldErrors(view.fields);
+        setError(view.message ?? null);
+        focusFirstInvalid(view.fields);
+      },
+    });
+  };
+
+  const submitCode = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    verify.mutate(
+      { email: values.email.trim(), code },
+      {
+        onSuccess: () => setStep('complete'),
+        onError: (failure) => setError(verifyEmailErrorMessage(failure)),
+      },
+    );
+  };
+
+  if (step === 'complete') {
+    return (
+      <section className="card form" aria-labelledby="register-done-heading">
+        <h2 id="register-done-heading" ref={doneRef} tabIndex={-1}>
+          Email verified
+        </h2>
+        <FormAlert tone="success">Your email is verified. You can now log in.</FormAlert>
+        <div className="form__actions">
+          <Link className="button button--primary" to={paths.login}>
+            Go to login
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  if (step === 'verify') {
+    return (
+      <form className="card form" onSubmit={submitCode} noValidate aria-labelledby="register-verify-heading">
+        <h2 id="register-verify-heading">Verify your email</h2>
+        <FormAlert tone="info">{notice}</FormAlert>
+        <p>Enter the 6-digit code we sent to {values.email.trim()}. It expires in 10 minutes.</p>
+        <LocalMailNote />
+        <FormAlert>{error}</FormAlert>
+        <CodeField ref={codeRef} label="Verification code" value={code} onChange={setCode} />
+        <div className="form__actions">
+          <Button type="submit" disabled={code.length === 0 || verify.isPending}>
+            {verify.isPending ? 'Verifying…' : 'Verify email'}
+          </Button>
+        </div>
+      </form>
+    );
+  }
+
+  return (
+    <form className="card form" onSubmit={submitForm} noValidate aria-label="Register">
+      <FormAlert>{error}</FormAlert>
+      <div className="form__row">
+        <TextField
+          ref={(el) => void (inputs.current.first_name = el)}
+          label="First name"
+          name="first_name"
+          autoComplete="given-name"
+          maxLength={NAME_MAX_LENGTH}
+          value={values.first_name}
+          onChange={set('first_name')}
+          error={fieldErrors.first_name}
+          required
+        />
+        <TextField
+          ref={(el) => void (inputs.current.last_name = el)}
+          label="Last name"
+          name="last_name"
+          autoComplete="family-name"
+          maxLength={NAME_MAX_LENGTH}
+          value={values.last_name}
+          onChange={set('last_name')}
+          error={fieldErrors.last_name}
+          required
+        />
+      </div>
+      <TextField
+        ref={(el) => void (inputs.current.email = el)}
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={values.email}
+        onChange={set('email')}
+        error={fieldErrors.email}
+        required
+      />
+      <PasswordField
+        ref={(el) => void (inputs.current.password = el)}
+        label="Password"
+        name="password"
+        autoComplete="new-password"
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+        value={values.password}
+        onChange={set('password')}
+        error={fieldErrors.password}
+        visible={showPasswords}
+        onVisibleChange={setShowPasswords}
+        alsoControls={['register-password-confirm']}
+        required
+      />
+      <PasswordField
+        ref={(el) => void (inputs.current.passwordConfirm = el)}
+        inputId="register-password-confirm"
+        label="Confirm password"
+        name="passwordConfirm"
+        autoComplete="new-password"
+        value={values.passwordConfirm}
+        onChange={set('passwordConfirm')}
+        // Say why Register is disabled as soon as the confirmation is typed.
+        error={fieldErrors.passwordConfirm ?? (values.passwordConfirm && passwordsDiffer ? registerTexts.passwordMismatch : undefined)}
+        visible={showPasswords}
+        hideToggle
+        required
+      />
+      <div className="form__actions">
+        <Button type="submit" disabled={passwordsDiffer || register.isPending}>
+          {register.isPending ? 'Registering…' : 'Register'}
+        </Button>
+      </div>
+      <p>
+        Already registered? <Link to={paths.login}>Log in</Link>
+      </p>
+    </form>
+  );
+}

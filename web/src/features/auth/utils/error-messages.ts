@@ -1,0 +1,147 @@
+import { MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH, NAME_MIN_LENGTH } from '../../../../../shared/constants';
+import { ApiError } from '../../../lib/api-client';
+
+/**
+ * Turns API failures into the SPEC §8 texts. Known codes map to fixed texts; an unknown code falls
+ * back to the server's human `message` when it sent one, else the screen's default text. A raw
+ * code like "invalid_request" is never shown to a person.
+ */
+function serverText(error: unknown, known: Record<string, string>, fallback: string): string {
+  if (!(error instanceof ApiError)) return fallback;
+  if (error.code && known[error.code]) return known[error.code];
+  const message = error.body.message;
+  return typeof message === 'string' && message.trim() ? message : fallback;
+}
+
+export const THROTTLED = 'Please wait a moment before trying again.';
+
+export function loginErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 403 && error.body.needsVerification) return 'Please verify your email before logging in.';
+    return serverText(error, { invalid_credentials: 'Invalid email or password.', throttled: THROTTLED }, 'Invalid email or password.');
+  }
+  return 'Unable to log in right now. Please try again.';
+}
+
+export const MISSING_CHALLENGE = 'Missing login challenge. Please restart the login process.';
+
+export function verifyTwoFactorErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    return serverText(
+      error,
+      { invalid_code: 'Incorrect or expired code.', throttled: THROTTLED, challenge_missing: MISSING_CHALLENGE },
+      'Incorrect or expired code.',
+    );
+  }
+  return 'Unable to verify your login code. Please try again.';
+}
+
+export const FIELD_REQUIRED = 'This field is required.';
+export const CORRECT_FIELDS = 'Please correct the highlighted fields.';
+
+/** SPEC §5 register validation texts, shared by the client-side checks and the server's codes. */
+export const registerTexts = {
+  firstNameRequired: 'First name is required.',
+  firstNameInvalid: `First name must be ${NAME_MIN_LENGTH}-${NAME_MAX_LENGTH} characters.`,
+  lastNameRequired: 'Last name is required.',
+  lastNameInvalid: `Last name must be ${NAME_MIN_LENGTH}-${NAME_MAX_LENGTH} characters.`,
+  emailRequired: 'Email is required.',
+  weakPassword: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+  passwordMismatch: 'Passwords do not match.',
+  alreadyRegistered: 'This email is already registered.',
+  verificationPending: 'Please verify your email to continue.',
+} as const;
+
+export type RegisterField = 'first_name' | 'last_name' | 'email' | 'password' | 'passwordConfirm';
+
+/** What a failed registration shows: a form-level message and messages under single fields. */
+export interface RegisterErrorView {
+  message?: string;
+  fields: Partial<Record<RegisterField, string>>;
+  /** The server already holds an unverified account: move on to code entry. */
+  verificationPending?: boolean;
+}
+
+const REGISTER_FIELDS: RegisterField[] = ['first_name', 'last_name', 'email', 'password', 'passwordConfirm'];
+
+export function registerErrorView(error: unknown): RegisterErrorView {
+  if (!(error instanceof ApiError)) return { message: 'Unable to register. Please try again.', fields: {} };
+  switch (error.code) {
+    case 'missing_fields': {
+      const listed = Array.isArray(error.body.fields) ? error.body.fields : [];
+      const fields: RegisterErrorView['fields'] = {};
+      for (const name of listed) {
+        if (REGISTER_FIELDS.includes(name as RegisterField)) fields[name as RegisterField] = FIELD_REQUIRED;
+      }
+      return { message: CORRECT_FIELDS, fields };
+    }
+    case 'weak_password':
+      return { message: registerTexts.weakPassword, fields: { password: registerTexts.weakPassword } };
+    case 'password_mismatch':
+      return { message: registerTexts.passwordMismatch, fields: { passwordConfirm: registerTexts.passwordMismatch } };
+    case 'first_name_required':
+      return { message: CORRECT_FIELDS, fields: { first_name: registerTexts.firstNameRequired } };
+    case 'first_name_invalid':
+      return { message: CORRECT_FIELDS, fields: { first_name: registerTexts.firstNameInvalid } };
+    case 'last_name_required':
+      return { message: CORRECT_FIELDS, fields: { last_name: registerTexts.lastNameRequired } };
+    case 'last_name_invalid':
+      return { message: CORRECT_FIELDS, fields: { last_name: registerTexts.lastNameInvalid } };
+    case 'already_registered':
+      return { message: registerTexts.alreadyRegistered, fields: {} };
+    case 'verification_pending':
+      return { message: registerTexts.verificationPending, fields: {}, verificationPending: true };
+    case 'throttled':
+      return { message: THROTTLED, fields: {} };
+    default:
+      return { message: serverText(error, {}, 'Unable to register. Please try again.'), fields: {} };
+  }
+}
+
+export function verifyEmailErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'invalid_code') return 'Invalid or expired code.';
+  if (error instanceof ApiError && error.code === 'throttled') return THROTTLED;
+  return 'Unable to verify email right now. Please try again.';
+}
+
+export const RESET_REQUESTED = "If an account exists, we've sent a reset link.";
+export const RESET_REQUEST_FAILED = 'Unable to request a password reset right now. Please try again.';
+
+export const resetTexts = {
+  invalidLink: 'This password reset link is invalid or has expired.',
+  requestNew: 'Please request a new one.',
+  tooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
+  mismatch: 'Passwords must match.',
+  weak: `Choose a stronger password with at least ${MIN_PASSWORD_LENGTH} characters.`,
+  failed: 'Unable to reset your password right now. Please try again.',
+} as const;
+
+/** `invalidLink` tells the screen to disable the form and offer a new request. */
+export function resetErrorView(error: unknown): { message: string; invalidLink?: boolean } {
+  if (error instanceof ApiError) {
+    if (error.code === 'invalid_or_expired') return { message: resetTexts.invalidLink, invalidLink: true };
+    if (error.code === 'weak_password') return { message: resetTexts.weak };
+    if (error.code === 'password_mismatch') return { message: resetTexts.mismatch };
+    if (error.code === 'throttled') return { message: THROTTLED };
+  }
+  return { message: resetTexts.failed };
+}
+
+export const changePasswordTexts = {
+  currentRequired: 'Current password is required.',
+  tooShort: `New password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+  mismatch: 'Passwords do not match.',
+  incorrectCurrent: 'Current password is incorrect.',
+  failed: 'Unable to update password.',
+  success: 'Password updated successfully.',
+} as const;
+
+export function changePasswordErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'invalid_current_password') return changePasswordTexts.incorrectCurrent;
+    if (error.code === 'weak_password') return changePasswordTexts.tooShort;
+    if (error.code === 'password_mismatch') return changePasswordTexts.mismatch;
+    if (error.code === 'throttled') return THROTTLED;
+  }
+  return changePasswordTexts.failed;
+}
