@@ -1,9 +1,5 @@
-/** Placeholder: Dashboard is built by its issue. */
-export default function Placeholder() {
-  return (
-    <main className="page">
-      <h1>Dashboard</h1>
-      <p>This page is not built yet.</p>
-    </main>
-  );
+import { DashboardView } from '../../features/program/components/dashboard-view';
+
+export default function DashboardRoute() {
+  return <DashboardView />;
 }

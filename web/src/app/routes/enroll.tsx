@@ -1,9 +1,5 @@
-/** Placeholder: Preparing your journey is built by its issue. */
-export default function Placeholder() {
-  return (
-    <main className="page">
-      <h1>Preparing your journey</h1>
-      <p>This page is not built yet.</p>
-    </main>
-  );
+import { EnrollPanel } from '../../features/program/components/enroll-panel';
+
+export default function EnrollRoute() {
+  return <EnrollPanel />;
 }

@@ -1,9 +1,7 @@
-/** Placeholder: Module is built by its issue. */
-export default function Placeholder() {
-  return (
-    <main className="page">
-      <h1>Module</h1>
-      <p>This page is not built yet.</p>
-    </main>
-  );
+import { useParams } from 'react-router';
+import { ModuleView } from '../../features/program/components/module-view';
+
+export default function ModuleRoute() {
+  const { slug = '' } = useParams();
+  return <ModuleView slug={slug} />;
 }

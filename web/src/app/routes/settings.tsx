@@ -1,9 +1,15 @@
-/** Placeholder: Settings is built by its issue. */
-export default function Placeholder() {
+import { ChangePasswordForm } from '../../features/auth/components/change-password-form';
+import { NotificationPreferences } from '../../features/notifications/components/notification-preferences';
+
+export default function SettingsRoute() {
   return (
-    <main className="page">
+    <main className="settings-page">
       <h1>Settings</h1>
-      <p>This page is not built yet.</p>
+      <section className="settings-section" aria-labelledby="change-password-title">
+        <h2 id="change-password-title">Change password</h2>
+        <ChangePasswordForm />
+      </section>
+      <NotificationPreferences />
     </main>
   );
 }

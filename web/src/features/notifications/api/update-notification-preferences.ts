@@ -1,0 +1,30 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { NotificationPreferences } from '../../../../../shared/program-types';
+import { api } from '../../../lib/api-client';
+import { notificationPreferencesQueryOptions } from './get-notification-preferences';
+
+export const updateNotificationPreferences = (preferences: NotificationPreferences) =>
+  api.post<unknown>('/api/settings/notifications', preferences);
+
+/**
+ * The choice applies at once (SPEC §4): the cache takes the new value before the call and gets
+ * the previous one back if the call fails.
+ */
+export function useUpdateNotificationPreferences() {
+  const queryClient = useQueryClient();
+  const { queryKey } = notificationPreferencesQueryOptions();
+  return useMutation({
+    mutationFn: updateNotificationPreferences,
+    onMutate: async (next) => {
+      await queryClient.cancelQueries({ queryKey });
+      const previous = queryClient.getQueryData(queryKey);
+      queryClient.setQueryData(queryKey, next);
+      return { previous };
+    },
+    onError: (_error, _next, context) => {
+      if (context?.previous) queryClient.setQueryData(queryKey, context.previous);
+    },
+    // Not returned: the learner's feedback should not wait for the confirming refetch.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey }),
+  });
+}

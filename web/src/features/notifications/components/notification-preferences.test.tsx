@@ -1,0 +1,95 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { meQueryOptions, type SessionUser } from '../../../lib/auth';
+import { NotificationPreferences } from './notification-preferences';
+
+type Answer = { status: number; body: unknown };
+
+/**
+ * fetch stub: the first GET answers `get`; later GETs (refetches after a save) never answer, so
+ * what the radios show afterwards comes from the component's own handling. Each POST waits until
+ * the test settles it.
+ */
+function stubApi(get: Answer) {
+  const posts: Array<{ body: unknown; settle: (answer: Answer) => void }> = [];
+  let gets = 0;
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) !== '/api/settings/notifications') throw new Error(`Unexpected ${String(input)}`);
+    const answer =
+      init?.method === 'POST'
+        ? await new Promise<Answer>((settle) => posts.push({ body: JSON.parse(String(init.body)), settle }))
+        : gets++ === 0
+          ? get
+          : await new Promise<Answer>(() => {});
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return posts;
+}
+
+function renderPreferences() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const user: SessionUser = { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'L', name: 'Ada L', role: 'learner', verified: true };
+  client.setQueryData(meQueryOptions().queryKey, user);
+  render(
+    <QueryClientProvider client={client}>
+      <NotificationPreferences />
+    </QueryClientProvider>,
+  );
+}
+
+const radio = (name: string) => screen.getByRole('radio', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('NotificationPreferences', () => {
+  it('shows the saved choice and where reminders go', async () => {
+    stubApi({ status: 200, body: { reminder_frequency: 'weekly' } });
+    renderPreferences();
+    expect(screen.getByRole('heading', { name: 'Notification preferences' })).toBeTruthy();
+    await waitFor(() => expect(radio('Weekly').checked).toBe(true));
+    expect(radio('Daily').checked).toBe(false);
+    expect(screen.getByText(/primary account email/).textContent).toContain('ada@example.com');
+  });
+
+  it('applies a change at once and confirms it', async () => {
+    const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily' } });
+    renderPreferences();
+    await waitFor(() => expect(radio('Daily').checked).toBe(true));
+
+    await userEvent.click(radio('Weekly'));
+    // Optimistic: checked before the server has answered.
+    expect(radio('Weekly').checked).toBe(true);
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0].body).toEqual({ reminder_frequency: 'weekly' });
+    expect(screen.queryByText('Preferences updated.')).toBeNull();
+
+    posts[0].settle({ status: 200, body: { reminder_frequency: 'weekly' } });
+    expect(await screen.findByText('Preferences updated.')).toBeTruthy();
+  });
+
+  it('reverts and says so when the update fails', async () => {
+    const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily' } });
+    renderPreferences();
+    await waitFor(() => expect(radio('Daily').checked).toBe(true));
+
+    await userEvent.click(radio('Weekly'));
+    expect(radio('Weekly').checked).toBe(true);
+    await waitFor(() => expect(posts).toHaveLength(1));
+    posts[0].settle({ status: 500, body: { error: 'internal_error' } });
+
+    expect((await screen.findByRole('alert')).textContent).toBe('Unable to update notification preferences.');
+    expect(radio('Daily').checked).toBe(true);
+    expect(radio('Weekly').checked).toBe(false);
+    expect(screen.queryByText('Preferences updated.')).toBeNull();
+  });
+
+  it('says when the preferences cannot be loaded', async () => {
+    stubApi({ status: 500, body: { error: 'internal_error' } });
+    renderPreferences();
+    expect((await screen.findByRole('alert')).textContent).toBe('Unable to load notification preferences.');
+    expect(screen.queryByRole('radio')).toBeNull();
+  });
+});

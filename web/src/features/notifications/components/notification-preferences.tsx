@@ -1,0 +1,70 @@
+import { REMINDER_FREQUENCIES } from '../../../../../shared/constants';
+import type { ReminderFrequency } from '../../../../../shared/program-types';
+import { useUser } from '../../../lib/auth';
+import { useNotificationPreferences } from '../api/get-notification-preferences';
+import { useUpdateNotificationPreferences } from '../api/update-notification-preferences';
+import '../notifications.css';
+
+const LABELS: Record<ReminderFrequency, { title: string; hint: string }> = {
+  daily: { title: 'Daily', hint: 'A short reminder each day.' },
+  weekly: { title: 'Weekly', hint: 'One reminder a week.' },
+};
+
+/** 'Notification preferences': daily or weekly reminder emails (SPEC §2 Settings). */
+export function NotificationPreferences() {
+  const { data: user } = useUser();
+  const preferences = useNotificationPreferences();
+  const update = useUpdateNotificationPreferences();
+  const current = preferences.data?.reminder_frequency;
+
+  return (
+    <section className="np-card" aria-labelledby="notification-preferences-title">
+      <h2 id="notification-preferences-title">Notification preferences</h2>
+      {preferences.isPending ? (
+        <p className="np-muted" role="status">
+          Loading preferences…
+        </p>
+      ) : preferences.isError ? (
+        <p className="np-error" role="alert">
+          Unable to load notification preferences.
+        </p>
+      ) : (
+        <fieldset className="np-options">
+          <legend>Reminder emails</legend>
+          {REMINDER_FREQUENCIES.map((frequency) => (
+            <label key={frequency} className={`np-option ${current === frequency ? 'np-option--checked' : ''}`}>
+              <input
+                type="radio"
+                name="reminder_frequency"
+                value={frequency}
+                checked={current === frequency}
+                onChange={() => update.mutate({ reminder_frequency: frequency })}
+              />
+              <span>
+                <span className="np-option__title">{LABELS[frequency].title}</span>
+                <span className="np-option__hint">{LABELS[frequency].hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <p className="np-note">
+        {user?.email ? (
+          <>
+            Reminders are sent to your primary account email, <strong>{user.email}</strong>.
+          </>
+        ) : (
+          'Reminders are sent to your primary account email.'
+        )}
+      </p>
+      <div aria-live="polite" className="np-status">
+        {update.isSuccess && <p className="np-success">Preferences updated.</p>}
+      </div>
+      {update.isError && (
+        <p className="np-error" role="alert">
+          Unable to update notification preferences.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { EnrollResponse } from '../../../../../shared/program-types';
+import { api } from '../../../lib/api-client';
+import { meQueryOptions } from '../../../lib/auth';
+import { dashboardQueryOptions } from './get-dashboard';
+import { dashboardStateQueryOptions } from './get-dashboard-state';
+
+export const enroll = () => api.post<EnrollResponse>('/api/enroll');
+
+/** Enrolling changes the dashboard and the session user's progress: refetch them. */
+export function useEnroll() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: enroll,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: dashboardQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: dashboardStateQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }),
+      ]),
+  });
+}

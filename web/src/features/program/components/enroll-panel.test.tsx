@@ -1,0 +1,59 @@
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ENROLL_REDIRECT_MS } from '../../../../../shared/constants';
+import { callsTo, mockApi, renderRoute } from '../testing/test-utils';
+import { EnrollPanel } from './enroll-panel';
+
+const flush = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('EnrollPanel', () => {
+  it('enrolls once (even in StrictMode), shows the message, then goes to the dashboard after 1.6 s', async () => {
+    vi.useFakeTimers();
+    const fetchMock = mockApi({ 'POST /api/enroll': () => ({ body: { message: 'You are in!' } }) });
+    renderRoute(<EnrollPanel />, { path: '/enroll', strict: true });
+
+    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(true);
+
+    await flush(10);
+    expect(screen.getByText('You are in!')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(1);
+
+    await flush(ENROLL_REDIRECT_MS - 100);
+    expect(screen.queryByRole('heading', { name: 'Dashboard page' })).toBeNull();
+    await flush(100);
+    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeTruthy();
+  });
+
+  it('uses the default success text when the server sends no message', async () => {
+    mockApi({ 'POST /api/enroll': () => ({ body: {} }) });
+    renderRoute(<EnrollPanel />, { path: '/enroll' });
+    expect(await screen.findByText('Welcome to the 4-Week Career Program!')).toBeTruthy();
+  });
+
+  it('shows the failure text, stays, and keeps the button usable', async () => {
+    vi.useFakeTimers();
+    mockApi({ 'POST /api/enroll': () => ({ status: 500, body: { error: 'internal_error' } }) });
+    renderRoute(<EnrollPanel />, { path: '/enroll' });
+    await flush(10);
+    expect(screen.getByRole('alert').textContent).toBe('Unable to enroll in the program.');
+    await flush(ENROLL_REDIRECT_MS * 2);
+    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
+    const button = screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    await act(async () => button.click());
+    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeTruthy();
+  });
+
+  it("shows the server's own message when it sends one", async () => {
+    mockApi({ 'POST /api/enroll': () => ({ status: 409, body: { error: 'closed', message: 'Enrollment is closed.' } }) });
+    renderRoute(<EnrollPanel />, { path: '/enroll' });
+    expect((await screen.findByRole('alert')).textContent).toBe('Enrollment is closed.');
+  });
+});

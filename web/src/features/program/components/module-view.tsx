@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import type { ModulePage, TaskSave } from '../../../../../shared/program-types';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { useModule } from '../api/get-module';
+import { ModuleCompletePanel } from './module-complete-panel';
+import { ModuleSections } from './module-sections';
+import { ModuleLoadError, ModuleLocked, ModuleNotFound } from './module-status-views';
+import { CheckboxTask } from './checkbox-task';
+import { ProgressBar } from './progress-bar';
+import { TextTask } from './text-task';
+import '../program.css';
+
+type ErrorView = { kind: 'redirect'; to: string } | { kind: 'locked'; requires?: { slug?: string; title?: string } } | { kind: 'missing' } | { kind: 'failed' };
+
+/** What a failed module load means for the learner. */
+function errorView(error: unknown): ErrorView {
+  if (!(error instanceof ApiError)) return { kind: 'failed' };
+  if (error.status === 403 && error.code === 'module_locked') {
+    return { kind: 'locked', requires: error.body.requires as { slug?: string; title?: string } | undefined };
+  }
+  if (error.status === 401 || error.status === 403) return { kind: 'redirect', to: paths.login };
+  if (error.status === 404) return error.code === 'not_enrolled' ? { kind: 'redirect', to: paths.enroll } : { kind: 'missing' };
+  return { kind: 'failed' };
+}
+
+function ModuleContent({ page: { module, next_module, percent_complete, program_title } }: { page: ModulePage }) {
+  const [justCompleted, setJustCompleted] = useState(false);
+  const onSaved = (result: TaskSave) => {
+    if (result.completed_now) setJustCompleted(true);
+  };
+  const required = module.tasks.filter((task) => task.required);
+  const requiredDone = required.filter((task) => task.done).length;
+
+  return (
+    <main className="pg-page pg-module-page">
+      <nav aria-label="Breadcrumb" className="pg-breadcrumb">
+        <ol>
+          <li>
+            <Link to={paths.dashboard}>Dashboard</Link>
+          </li>
+          <li>{`Week ${module.week_number}${module.week_title ? `: ${module.week_title}` : ''}`}</li>
+          <li aria-current="page">{module.title}</li>
+        </ol>
+      </nav>
+
+      <header className="pg-module-header">
+        <p className="pg-eyebrow">{`Week ${module.week_number} • Module ${module.position}`}</p>
+        <h1>{module.title}</h1>
+        {module.summary && <p className="pg-lead">{module.summary}</p>}
+        <ProgressBar percent={percent_complete} label={`${program_title || 'Program'} progress`} />
+      </header>
+
+      <div className="pg-module-layout">
+        <article className="pg-card pg-reading">
+          <ModuleSections sections={module.sections} />
+        </article>
+
+        <section className="pg-card pg-tasks" aria-labelledby="tasks-title">
+          <h2 id="tasks-title">Your tasks</h2>
+          {required.length > 0 && (
+            <p className="pg-muted" aria-live="polite">{`${requiredDone} of ${required.length} required tasks done`}</p>
+          )}
+          <ul className="pg-task-list">
+            {module.tasks.map((task) =>
+              task.type === 'text' ? (
+                <TextTask key={task.task_id} slug={module.slug} task={task} onSaved={onSaved} />
+              ) : (
+                <CheckboxTask key={task.task_id} slug={module.slug} task={task} onSaved={onSaved} />
+              ),
+            )}
+          </ul>
+        </section>
+      </div>
+
+      {module.state === 'completed' && (
+        <ModuleCompletePanel title={module.title} nextModule={next_module} justCompleted={justCompleted} programTitle={program_title} />
+      )}
+    </main>
+  );
+}
+
+/** /modules/{slug}: the module's material and tasks, or why it cannot be shown. */
+export function ModuleView({ slug }: { slug: string }) {
+  const query = useModule(slug);
+  if (query.isPending) {
+    return (
+      <main className="pg-page">
+        <p className="pg-muted" role="status" aria-live="polite">
+          <span className="pg-spinner" aria-hidden="true" /> Loading module…
+        </p>
+      </main>
+    );
+  }
+  if (query.isError) {
+    const view = errorView(query.error);
+    if (view.kind === 'redirect') return <Navigate to={view.to} replace />;
+    if (view.kind === 'locked') return <ModuleLocked requires={view.requires} />;
+    if (view.kind === 'missing') return <ModuleNotFound />;
+    return <ModuleLoadError onRetry={() => void query.refetch()} />;
+  }
+  return <ModuleContent key={slug} page={query.data} />;
+}

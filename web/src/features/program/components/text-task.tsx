@@ -1,0 +1,84 @@
+import { useRef, useState } from 'react';
+import { TASK_ANSWER_MAX_LENGTH, type LearnerTask, type TaskSave } from '../../../../../shared/program-types';
+import { useSaveTask } from '../api/save-task';
+
+
+/**
+ * A written-answer task. The draft lives here, not in the query cache, so a failed save or a
+ * background refetch never throws away what the learner typed. Saves on blur and on Save.
+ */
+export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerTask; onSaved: (result: TaskSave) => void }) {
+  const save = useSaveTask(slug);
+  const [draft, setDraft] = useState(task.answer ?? '');
+  const [saved, setSaved] = useState(task.answer ?? '');
+  // The text of the save in flight: blur followed by a click on Save must not send it twice.
+  const inFlight = useRef<string | null>(null);
+  const inputId = `task-${task.task_id}`;
+  const dirty = draft !== saved;
+
+  const submit = (force = false) => {
+    if (inFlight.current === draft) return;
+    if (!dirty && !force) return;
+    const answer = draft;
+    inFlight.current = answer;
+    save.mutate(
+      { taskId: task.task_id, answer },
+      {
+        onSuccess: (result) => {
+          setSaved(result.task.answer ?? answer);
+          onSaved(result);
+        },
+        onSettled: () => {
+          inFlight.current = null;
+        },
+      },
+    );
+  };
+
+  let status = '';
+  if (save.isPending) status = 'Saving…';
+  else if (save.isError) status = '';
+  else if (dirty) status = 'Unsaved changes';
+  else if (save.isSuccess) status = 'Saved';
+
+  return (
+    <li className={`pg-task ${task.done ? 'pg-task--done' : ''}`}>
+      <label htmlFor={inputId} className="pg-task__title">
+        {task.label}
+        {task.required && <span className="pg-required">Required</span>}
+        {task.done && <span className="pg-badge pg-badge--completed">Done</span>}
+      </label>
+      {task.hint && (
+        <p id={`${inputId}-desc`} className="pg-task__desc">
+          {task.hint}
+        </p>
+      )}
+      <textarea
+        id={inputId}
+        className="pg-textarea"
+        rows={4}
+        maxLength={TASK_ANSWER_MAX_LENGTH}
+                aria-describedby={task.hint ? `${inputId}-desc` : undefined}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={() => submit()}
+      />
+      <div className="pg-task__actions">
+        <button type="button" className="pg-button pg-button--secondary" onClick={() => submit(true)}>
+          Save
+        </button>
+        <span className="pg-task__status" aria-live="polite">
+          {status}
+        </span>
+      </div>
+      {save.isError && (
+        <div className="pg-error pg-error--row" role="alert">
+          <span>Couldn’t save your answer. Your text is kept here.</span>
+          <button type="button" className="pg-button pg-button--small" onClick={() => submit(true)}>
+            Retry
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

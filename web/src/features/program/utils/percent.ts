@@ -1,0 +1,15 @@
+/**
+ * Learner progress as shown (SPEC §9): clamped to 0-100 and rounded to one decimal. Anything
+ * that is not a finite number (a missing field, NaN) reads as 0 rather than breaking the bar.
+ */
+export function clampPercent(value: unknown): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) return 0;
+  const clamped = Math.min(100, Math.max(0, n));
+  return Math.round(clamped * 10) / 10;
+}
+
+/** '{n}% complete'. */
+export function percentCompleteText(value: unknown): string {
+  return `${clampPercent(value)}% complete`;
+}
