@@ -1,0 +1,41 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { GSIS, KEY } from '../../functions/lib/table';
+
+/**
+ * The single DynamoDB table. Keys and indexes come from functions/lib/table.ts, the same
+ * definitions the code and the local table setup use, so the three cannot drift apart.
+ */
+export class DataTable extends Construct {
+  readonly table: Table;
+  /** The table's and each index's ARN: what a grant names, instead of a `/index/*` wildcard. */
+  readonly resourceArns: string[];
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: KEY.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: KEY.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: KEY.ttl,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      // Accounts and progress must survive a stack deletion or an accidental replacement.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const gsi of GSIS) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.indexName,
+        partitionKey: { name: gsi.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: gsi.sortKey, type: AttributeType.STRING },
+        // ALL: list pages read whole items from the index, without a GetItem per row.
+        projectionType: ProjectionType.ALL,
+      });
+    }
+    this.resourceArns = [
+      this.table.tableArn,
+      ...GSIS.map((gsi) => `${this.table.tableArn}/index/${gsi.indexName}`),
+    ];
+  }
+}

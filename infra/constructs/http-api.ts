@@ -1,0 +1,67 @@
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ROUTES, type RouteGroup } from '../../shared/routes';
+
+export interface AppHttpApiProps {
+  /** The Lambda of each endpoint group; every route of shared/routes.ts goes to its group's one. */
+  groups: Record<RouteGroup, IFunction>;
+}
+
+/**
+ * The HTTP API: one route per entry of the shared route table, each to its group's Lambda
+ * (payload format 2.0). Authentication is the session cookie, checked in the Lambda's middy
+ * chain, so the routes carry no API Gateway authorizer.
+ */
+export class AppHttpApi extends Construct {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+
+  constructor(scope: Construct, id: string, props: AppHttpApiProps) {
+    super(scope, id);
+    this.api = new HttpApi(this, 'Api', { createDefaultStage: false, description: 'Career program API' });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      // A ceiling against floods; the per-user and per-IP limits live in the handlers.
+      throttle: { rateLimit: 100, burstLimit: 200 },
+      // The default format: request id, source IP, route, status, latency and more.
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
+    });
+
+    const integrations = new Map<RouteGroup, HttpLambdaIntegration>();
+    for (const route of ROUTES) {
+      let integration = integrations.get(route.group);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${route.group}-integration`, props.groups[route.group], {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+          // One invoke permission per function for the whole API instead of one per route:
+          // ~40 per-route statements would crowd the Lambda resource policy's size limit.
+          scopePermissionToRoute: false,
+        });
+        integrations.set(route.group, integration);
+      }
+      this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
+    }
+
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Authorization is the session cookie, verified in each Lambda\'s middy chain according to the route\'s access (public, session, admin) in shared/routes.ts; public routes such as login and register must accept anonymous calls.',
+    });
+  }
+}

@@ -1,0 +1,211 @@
+import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+
+/** The Content-Security-Policy of the SPA: own scripts only; inline styles because React sets style attributes. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+/**
+ * SPA fallback, as a viewer-request function on the S3 behaviour only: any path whose last
+ * segment has no file extension is a client route and gets /index.html. Not CloudFront error
+ * responses: those apply to the whole distribution and would turn the API's JSON 403/404
+ * (`admin_required`, `not_found` …) into a 200 HTML page.
+ */
+export const SPA_FALLBACK_FUNCTION = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.split('/').pop();
+  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+export interface SiteProps {
+  /** Directory with the built SPA (index.html and assets/). */
+  siteDir: string;
+  /** Host name of the HTTP API, e.g. `abc123.execute-api.eu-west-1.amazonaws.com`. */
+  apiDomainName: string;
+}
+
+/**
+ * The web front door: a private S3 bucket for the SPA behind CloudFront (Origin Access Control),
+ * `/api/*` forwarded uncached to the HTTP API on the same origin so the session cookie is
+ * first-party, security headers on every response, and the build uploaded on each deploy.
+ */
+export class Site extends Construct {
+  readonly bucket: Bucket;
+  readonly logBucket: Bucket;
+  readonly distribution: Distribution;
+  readonly deployment: BucketDeployment;
+
+  constructor(scope: Construct, id: string, props: SiteProps) {
+    super(scope, id);
+
+    // Access logs of the bucket and of CloudFront. CloudFront's standard logs are delivered
+    // through an ACL, hence ObjectOwnership.BUCKET_OWNER_PREFERRED rather than ACLs disabled.
+    this.logBucket = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      serverAccessLogsBucket: this.logBucket,
+      serverAccessLogsPrefix: 's3/',
+      // Only build output lives here: it is rebuilt from source, so it goes with the stack.
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Career program security headers',
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365 * 2),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+      },
+    });
+
+    const spaFallback = new CloudFrontFunction(this, 'SpaFallback', {
+      code: FunctionCode.fromInline(SPA_FALLBACK_FUNCTION),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Serve index.html for client-side routes',
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Career program',
+      defaultRootObject: 'index.html',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: this.logBucket,
+      logFilePrefix: 'cloudfront/',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: securityHeaders,
+        functionAssociations: [{ function: spaFallback, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        '/api/*': {
+          origin: new HttpOrigin(props.apiDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // Cookies, query strings and headers reach the API; Host must be the API's own.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: securityHeaders,
+        },
+      },
+    });
+
+    this.deployment = new BucketDeployment(this, 'Deploy', {
+      sources: [Source.asset(props.siteDir)],
+      destinationBucket: this.bucket,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      memoryLimit: 512,
+      logGroup: new LogGroup(this, 'DeployLogs', {
+        retention: RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+    });
+
+    this.acknowledgeNagFindings();
+  }
+
+  /** cdk-nag findings that are accepted here, each with the reason it is acceptable. */
+  private acknowledgeNagFindings(): void {
+    Validations.of(this.logBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log bucket itself; logging it into itself would log its own log writes.',
+    });
+    Validations.of(this.distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'The distribution uses the default *.cloudfront.net certificate, with which CloudFront cannot pin a minimum TLS version; a custom domain with an ACM certificate (TLSv1.2_2021) lifts this.',
+      },
+      { id: 'AwsSolutions-CFR1', reason: 'No geo restriction: learners may sign in from any country.' },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'No WAF web ACL for now: the API stage is throttled and login, registration and codes are rate-limited per IP and per account in the handlers.',
+      },
+    );
+
+    // BucketDeployment's provider is a CDK-managed singleton Lambda at stack level.
+    const stack = Stack.of(this);
+    const provider = stack.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+    if (!provider) return;
+    // cdk-nag names a finding by the resolved text: literals when the stack has an env, else <AWS::…>.
+    const pseudo = (value: string, name: string) => (Token.isUnresolved(value) ? `<AWS::${name}>` : value);
+    const siteBucketId = stack.getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    const managedBy = 'Role and policy of the aws-cdk-lib BucketDeployment provider (CDK-managed, deploy time only)';
+    Validations.of(provider).acknowledge(
+      { id: 'AwsSolutions-L1', reason: 'The runtime of the BucketDeployment provider is chosen and updated by aws-cdk-lib.' },
+      {
+        // Managed policy ARNs always carry the partition pseudo parameter, whatever the stack env.
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: `${managedBy}: the managed policy only lets it write its logs.`,
+      },
+      ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((action) => ({
+        id: `AwsSolutions-IAM5[Action::${action}]`,
+        reason: `${managedBy}: it copies the build from the CDK asset bucket to the site bucket and prunes stale files.`,
+      })),
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:${pseudo(stack.partition, 'Partition')}:s3:::cdk-hnb659fds-assets-${pseudo(stack.account, 'AccountId')}-${pseudo(stack.region, 'Region')}/*]`,
+        reason: `${managedBy}: reads the zipped build from the CDK bootstrap asset bucket.`,
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${siteBucketId}.Arn>/*]`,
+        reason: `${managedBy}: writes and prunes objects of the site bucket only.`,
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: `${managedBy}: cloudfront:CreateInvalidation/GetInvalidation, which it requests without resource scoping.`,
+      },
+    );
+  }
+}

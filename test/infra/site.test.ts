@@ -1,0 +1,197 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { AllowedMethods, CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION } from '../../infra/constructs/site';
+import { type SynthesizedStack, synthStack } from './synth-stack';
+
+// This file's stack also takes the optional settings (domain identity, allowlist) and a region.
+let s: SynthesizedStack;
+beforeAll(() => {
+  s = synthStack({
+    mailFrom: 'hello@example.org',
+    sesDomain: 'example.org',
+    emailAllowlist: 'a@example.org',
+    // Region-bound, as `cdk synth` makes it: cdk-nag then names some findings with literals.
+    env: { region: 'eu-west-1' },
+  });
+});
+
+const distributionConfig = () =>
+  s.template.findResources('AWS::CloudFront::Distribution')[s.idOf(s.stack.site.distribution)].Properties
+    .DistributionConfig;
+
+describe('site bucket', () => {
+  it('is private, encrypted and refuses plain HTTP', () => {
+    const bucket = s.template.findResources('AWS::S3::Bucket')[s.idOf(s.stack.site.bucket)];
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0]).toMatchObject({
+      ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' },
+    });
+    s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: s.idOf(s.stack.site.bucket) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('is readable by this distribution only (Origin Access Control)', () => {
+    s.template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: s.idOf(s.stack.site.bucket) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 's3:GetObject',
+            Principal: { Service: 'cloudfront.amazonaws.com' },
+            Condition: { StringEquals: { 'AWS:SourceArn': Match.anyValue() } },
+          }),
+        ]),
+      },
+    });
+    const s3Origin = distributionConfig().Origins.find((o: { S3OriginConfig?: unknown }) => o.S3OriginConfig);
+    expect(s3Origin.DomainName).toEqual({ 'Fn::GetAtt': [s.idOf(s.stack.site.bucket), 'RegionalDomainName'] });
+    expect(s3Origin.OriginAccessControlId).toBeDefined();
+  });
+});
+
+describe('distribution', () => {
+  it('serves the default behaviour from S3 over HTTPS, with the SPA fallback function', () => {
+    const config = distributionConfig();
+    const s3Origin = config.Origins.find((o: { S3OriginConfig?: unknown }) => o.S3OriginConfig);
+    const functions = s.template.findResources('AWS::CloudFront::Function', {
+      Properties: { FunctionCode: SPA_FALLBACK_FUNCTION, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } },
+    });
+    expect(Object.keys(functions)).toHaveLength(1);
+    expect(config.DefaultRootObject).toBe('index.html');
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      TargetOriginId: s3Origin.Id,
+      ViewerProtocolPolicy: 'redirect-to-https',
+      FunctionAssociations: [
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [Object.keys(functions)[0], 'FunctionARN'] } },
+      ],
+    });
+  });
+
+  it('forwards /api/* to the HTTP API uncached, with cookies, query strings and headers but not Host', () => {
+    const config = distributionConfig();
+    const api = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    expect(api).toMatchObject({
+      CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
+      OriginRequestPolicyId: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
+      ViewerProtocolPolicy: 'https-only',
+    });
+    expect([...api.AllowedMethods].sort()).toEqual([...AllowedMethods.ALLOW_ALL.methods].sort());
+    const apiOrigin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
+    expect(apiOrigin).toMatchObject({
+      DomainName: { 'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [s.idOf(s.stack.api.api), 'ApiEndpoint'] }] }] },
+      CustomOriginConfig: { OriginProtocolPolicy: 'https-only' },
+    });
+  });
+
+  it('has no custom error responses, so the API’s JSON 403/404 reach the browser unchanged', () => {
+    // Error responses are distribution-wide: a 403/404 → /index.html rule would also rewrite
+    // `{"error":"admin_required"}` or `{"error":"not_found"}` from /api/* into a 200 HTML page.
+    expect(distributionConfig().CustomErrorResponses).toBeUndefined();
+  });
+
+  it('logs requests to the access-log bucket', () => {
+    expect(distributionConfig().Logging).toMatchObject({
+      Bucket: { 'Fn::GetAtt': [s.idOf(s.stack.site.logBucket), 'RegionalDomainName'] },
+    });
+  });
+});
+
+describe('SPA fallback function', () => {
+  // The exact code CloudFront runs (cloudfront-js-2.0 accepts this ES5 subset as is).
+  const handler = new Function(`${SPA_FALLBACK_FUNCTION}; return handler;`)() as (event: {
+    request: { uri: string };
+  }) => { uri: string };
+  const uriFor = (uri: string) => handler({ request: { uri } }).uri;
+
+  it('sends client routes to /index.html', () => {
+    expect(uriFor('/')).toBe('/index.html');
+    expect(uriFor('/admin/users')).toBe('/index.html');
+    expect(uriFor('/modules/week-1')).toBe('/index.html');
+    expect(uriFor('/reset-password')).toBe('/index.html');
+  });
+
+  it('leaves files alone', () => {
+    expect(uriFor('/index.html')).toBe('/index.html');
+    expect(uriFor('/assets/index-Ab12.js')).toBe('/assets/index-Ab12.js');
+    expect(uriFor('/favicon.svg')).toBe('/favicon.svg');
+  });
+});
+
+describe('security headers', () => {
+  it('sends HSTS, the SPA CSP, nosniff, DENY framing and a referrer policy on both behaviours', () => {
+    const policies = s.template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+    expect(Object.keys(policies)).toHaveLength(1);
+    const [id, policy] = Object.entries(policies)[0];
+    const headers = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
+    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toBe(CONTENT_SECURITY_POLICY);
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(headers.ReferrerPolicy.ReferrerPolicy).toBe('strict-origin-when-cross-origin');
+    const config = distributionConfig();
+    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: id });
+    expect(config.CacheBehaviors[0].ResponseHeadersPolicyId).toEqual({ Ref: id });
+  });
+
+  it('has a CSP that allows only own scripts and no framing', () => {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "object-src 'none'",
+    ]) {
+      expect(CONTENT_SECURITY_POLICY.split('; ')).toContain(directive);
+    }
+    expect(CONTENT_SECURITY_POLICY).not.toContain("'unsafe-eval'");
+  });
+});
+
+describe('deployment of the built SPA', () => {
+  it('uploads the build to the bucket and invalidates the distribution', () => {
+    s.template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DestinationBucketName: { Ref: s.idOf(s.stack.site.bucket) },
+      DistributionId: { Ref: s.idOf(s.stack.site.distribution) },
+      DistributionPaths: ['/*'],
+      Prune: true,
+    });
+  });
+
+  it('fails loudly when the site directory does not exist (build the web first)', () => {
+    expect(() => synthStack({ siteDir: '/nonexistent/web/dist' })).toThrow(/nonexistent/);
+  });
+});
+
+describe('context settings', () => {
+  it('verifies the SES domain when one is given, and mails from the configured sender', () => {
+    s.template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'example.org' });
+    const fn = s.template.findResources('AWS::Lambda::Function')[s.idOf(s.stack.functions.auth.fn)];
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      MAIL_FROM: 'hello@example.org',
+      EMAIL_ALLOWLIST: 'a@example.org',
+    });
+  });
+
+  it('still passes cdk-nag', () => {
+    const report = new AwsSolutionsChecks().validateScope(s.stack);
+    expect(report.violations.map((v) => v.ruleName)).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { type CareerProgramStackProps, CareerProgramStack } from '../../infra/stack';
+
+export interface SynthesizedStack {
+  stack: CareerProgramStack;
+  template: Template;
+  /** Logical ID of a construct's CloudFormation resource, e.g. of `stack.functions.auth.fn`. */
+  idOf(construct: { node: { defaultChild?: unknown } }): string;
+}
+
+/**
+ * Builds the real stack the way `cdk synth` does (cdk.json's feature flags) but without
+ * bundling the Lambdas (esbuild would take most of the time and is proven by `npm run synth`),
+ * with a throwaway site directory instead of web/dist.
+ */
+export function synthStack(props: CareerProgramStackProps = {}): SynthesizedStack {
+  const cdkJson = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
+  const siteDir = mkdtempSync(path.join(tmpdir(), 'site-'));
+  writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
+  const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new CareerProgramStack(app, 'TestStack', { siteDir, ...props });
+  const template = Template.fromStack(stack);
+  return {
+    stack,
+    template,
+    idOf: (construct) => stack.getLogicalId(construct.node.defaultChild as never),
+  };
+}
+
+/** All statements of all AWS::IAM::Policy resources, with the policy's logical ID. */
+export function policyStatements(template: Template): Array<{ policyId: string; statement: Record<string, unknown> }> {
+  const out: Array<{ policyId: string; statement: Record<string, unknown> }> = [];
+  for (const [policyId, policy] of Object.entries(template.findResources('AWS::IAM::Policy'))) {
+    for (const statement of policy.Properties.PolicyDocument.Statement) out.push({ policyId, statement });
+  }
+  return out;
+}
+
+export const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
