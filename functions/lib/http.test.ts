@@ -71,3 +71,11 @@ describe('the standard middy chain', () => {
     expect(() => createGroupHandler('auth', { 'GET /api/unknown': { handler: async () => ({}) } })).toThrow(/not in the route table/);
   });
 });
+
+describe('clientIp', () => {
+  const base = { requestContext: { http: { sourceIp: '130.176.1.1' } } } as never;
+  it('uses the source IP locally', async () => {
+    const { clientIp } = await import('./http');
+    expect(clientIp({ ...(base as object), headers: { 'cloudfront-viewer-address': '198.51.100.10:46532' } } as never)).toBe('130.176.1.1');
+  });
+});

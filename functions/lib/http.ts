@@ -119,8 +119,9 @@ const errorMapper = (): middy.MiddlewareObj<Event> => ({
       mapped = new ApiError(500, 'internal_error');
     }
     if (mapped.statusCode >= 500 && error instanceof ApiError) logger.error('server error', { code: mapped.code });
-    request.error = createError(mapped.statusCode, JSON.stringify(mapped.toBody()), {
-      expose: true,
+    // middy's createError reads only `expose` from its options: the headers (e.g. Retry-After)
+    // must be set on the error itself for http-error-handler to send them.
+    request.error = Object.assign(createError(mapped.statusCode, JSON.stringify(mapped.toBody()), { expose: true }), {
       headers: mapped.headers,
     });
   },
@@ -167,6 +168,17 @@ function toResponse(result: ApiResult, renewedCookie?: string): APIGatewayProxyS
   };
 }
 
+/**
+ * The viewer's address. Behind CloudFront the API sees an edge address as the source IP;
+ * CloudFront puts the viewer's `ip:port` in CloudFront-Viewer-Address (it overwrites any value
+ * a client sends), so in the cloud that header is preferred.
+ */
+export function clientIp(event: Pick<Event, 'headers' | 'requestContext'>): string {
+  const viewer = config().stage === 'cloud' ? event.headers?.['cloudfront-viewer-address'] : undefined;
+  if (viewer && viewer.lastIndexOf(':') > 0) return viewer.slice(0, viewer.lastIndexOf(':'));
+  return event.requestContext.http.sourceIp ?? '';
+}
+
 function adapt(impl: RouteImpl) {
   return async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = requestState.get(event) ?? {};
@@ -177,7 +189,7 @@ function adapt(impl: RouteImpl) {
       params: (event.pathParameters ?? {}) as Record<string, string>,
       headers: event.headers ?? {},
       session: state.session,
-      ip: event.requestContext.http.sourceIp ?? '',
+      ip: clientIp(event),
       userAgent: event.headers?.['user-agent'] ?? event.requestContext.http.userAgent ?? '',
       requestId: event.requestContext.requestId ?? '',
     };

@@ -11,7 +11,10 @@ import {
   HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
   PriceClass,
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
@@ -21,6 +24,9 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+
+/** Viewer headers the API reads (CSRF Origin check, JSON content type, audit user agent, client IP). */
+export const API_FORWARDED_HEADERS = ['Origin', 'Content-Type', 'Accept', 'User-Agent', 'Referer', 'CloudFront-Viewer-Address'];
 
 /** The Content-Security-Policy of the SPA: own scripts only; inline styles because React sets style attributes. */
 export const CONTENT_SECURITY_POLICY = [
@@ -106,6 +112,15 @@ export class Site extends Construct {
       },
     });
 
+    // Not the managed AllViewerExceptHostHeader: it does not carry CloudFront-Viewer-Address,
+    // which the API needs for per-IP rate limits and audit IPs (the source IP is an edge node).
+    const apiOriginRequests = new OriginRequestPolicy(this, 'ApiOriginRequests', {
+      comment: 'API: all cookies and query strings, the headers the API reads and the viewer address; never Host',
+      cookieBehavior: OriginRequestCookieBehavior.all(),
+      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
+      headerBehavior: OriginRequestHeaderBehavior.allowList(...API_FORWARDED_HEADERS),
+    });
+
     const spaFallback = new CloudFrontFunction(this, 'SpaFallback', {
       code: FunctionCode.fromInline(SPA_FALLBACK_FUNCTION),
       runtime: FunctionRuntime.JS_2_0,
@@ -134,7 +149,7 @@ export class Site extends Construct {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           // Cookies, query strings and headers reach the API; Host must be the API's own.
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          originRequestPolicy: apiOriginRequests,
           responseHeadersPolicy: securityHeaders,
         },
       },

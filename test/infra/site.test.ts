@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { AllowedMethods, CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION } from '../../infra/constructs/site';
@@ -86,9 +86,17 @@ describe('distribution', () => {
     const api = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
     expect(api).toMatchObject({
       CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
-      OriginRequestPolicyId: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
       ViewerProtocolPolicy: 'https-only',
     });
+    const policies = s.template.findResources('AWS::CloudFront::OriginRequestPolicy');
+    const [policyId, policy] = Object.entries(policies)[0] as [string, { Properties: { OriginRequestPolicyConfig: Record<string, any> } }];
+    expect(api.OriginRequestPolicyId).toEqual({ Ref: policyId });
+    const policyConfig = policy.Properties.OriginRequestPolicyConfig;
+    expect(policyConfig.CookiesConfig).toEqual({ CookieBehavior: 'all' });
+    expect(policyConfig.QueryStringsConfig).toEqual({ QueryStringBehavior: 'all' });
+    expect(policyConfig.HeadersConfig.HeaderBehavior).toBe('whitelist');
+    expect(policyConfig.HeadersConfig.Headers).toEqual(expect.arrayContaining(['Origin', 'Content-Type', 'CloudFront-Viewer-Address']));
+    expect(policyConfig.HeadersConfig.Headers.map((h: string) => h.toLowerCase())).not.toContain('host');
     expect([...api.AllowedMethods].sort()).toEqual([...AllowedMethods.ALLOW_ALL.methods].sort());
     const apiOrigin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
     expect(apiOrigin).toMatchObject({
