@@ -1,7 +1,23 @@
+import { login } from '../accounts/routes/login';
+import { logout } from '../accounts/routes/logout';
+import { me } from '../accounts/routes/me';
+import { passwordResetConfirm, passwordResetRequest, passwordResetValidate } from '../accounts/routes/password-reset';
+import { register } from '../accounts/routes/register';
+import { verifyTwoFactor } from '../accounts/routes/verify-2fa';
+import { verifyEmail } from '../accounts/routes/verify-email';
 import { createGroupHandler } from '../lib/http';
 import { health } from './health';
 
 /** Lambda entry for the `auth` endpoint group: every `auth` route of shared/routes.ts. */
 export const handler = createGroupHandler('auth', {
   'GET /api/health': health,
+  'GET /api/auth/me': me,
+  'POST /api/auth/logout': logout,
+  'POST /api/auth/login': login,
+  'POST /api/auth/verify-2fa': verifyTwoFactor,
+  'POST /api/auth/register': register,
+  'POST /api/auth/verify-email': verifyEmail,
+  'POST /api/auth/password-reset/request': passwordResetRequest,
+  'GET /api/auth/password-reset/validate': passwordResetValidate,
+  'POST /api/auth/password-reset/confirm': passwordResetConfirm,
 });

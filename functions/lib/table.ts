@@ -16,6 +16,24 @@
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
  *   STATS#LASTACTIVE     / DAY#<yyyy-mm-dd>      how many accounts were last active that day
  *   STATS#DAILYACTIVE    / DAY#<yyyy-mm-dd>      how many distinct learners were active that day
+ *   PROGRAM#<program>    / META                 program content version marker (hash, title, counts)
+ *   PROGRAM#<program>    / MODULE#<ww>#<pp>     a copy of one module's content (seeded, for tools)
+ *   USER#<id>            / ENROLLMENT#<program> an enrollment: status, percent_complete, counts,
+ *                                               open_module_id, enrolled_at, week1_completed_at,
+ *                                               version; gsi3 REMIND#daily#<shard> or
+ *                                               REMIND#weekly#<weekday>#<shard> / <user id> only
+ *                                               while reminders are due (sparse)
+ *   USER#<id>            / PROGRESS#<program>#<module id>   one module's status (open, completed,
+ *                                               locked), started_at, completed_at
+ *   USER#<id>            / TASK#<program>#<module id>#<task id>  one task's done flag and answer
+ *   USER#<id>            / REMINDER#<yyyy-mm-dd> a reminder was sent that day (TTL)
+ *   STATS#ENROLLDAY      / DAY#<yyyy-mm-dd>      enrollments of that enroll day and how many of
+ *                                               them completed week 1 within 7 days (drop-off)
+ *   USERSEARCH#<c>       / <value>#<id>#<field>  admin prefix search: one item per lower-cased
+ *                                               email, first and last name of an account
+ *                                               (<c> = the value's first character)
+ *   ENROLLMENT items also carry gsi4 WEEK1#PENDING / <enrolled_at>#<user id> until week 1 is
+ *   completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
  */
 export const KEY = {
   partitionKey: 'pk',
@@ -55,6 +73,26 @@ export const keys = {
   statsShard: (shard: number) => ({ pk: `STATS#GLOBAL#${shard}`, sk: 'COUNTERS' }),
   lastActiveDay: (day: string) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}` }),
   dailyActive: (day: string) => ({ pk: 'STATS#DAILYACTIVE', sk: `DAY#${day}` }),
+  programMeta: (programId: string) => ({ pk: `PROGRAM#${programId}`, sk: 'META' }),
+  programModule: (programId: string, week: number, position: number) => ({
+    pk: `PROGRAM#${programId}`,
+    sk: `MODULE#${String(week).padStart(2, '0')}#${String(position).padStart(2, '0')}`,
+  }),
+  enrollment: (userId: string, programId: string) => ({ pk: `USER#${userId}`, sk: `ENROLLMENT#${programId}` }),
+  moduleProgress: (userId: string, programId: string, moduleId: string) => ({
+    pk: `USER#${userId}`,
+    sk: `PROGRESS#${programId}#${moduleId}`,
+  }),
+  taskAnswer: (userId: string, programId: string, moduleId: string, taskId: string) => ({
+    pk: `USER#${userId}`,
+    sk: `TASK#${programId}#${moduleId}#${taskId}`,
+  }),
+  reminderSent: (userId: string, day: string) => ({ pk: `USER#${userId}`, sk: `REMINDER#${day}` }),
+  enrollDay: (day: string) => ({ pk: 'STATS#ENROLLDAY', sk: `DAY#${day}` }),
+  userSearch: (value: string, userId: string, field: string) => ({
+    pk: `USERSEARCH#${value.slice(0, 1)}`,
+    sk: `${value}#${userId}#${field}`,
+  }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

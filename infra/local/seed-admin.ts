@@ -1,4 +1,22 @@
 import type { SeedStep } from './seed';
 
-/** The administrator of DESIGN §3 (the accounts issue fills this in). */
-export const adminSeedSteps: SeedStep[] = [];
+/**
+ * The administrator of DESIGN §3: ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD
+ * or a random strong password, reported as `adminPassword` only when created now, so the start
+ * banner prints it once. Idempotent: an existing account is left as it is.
+ */
+export const adminSeedSteps: SeedStep[] = [
+  {
+    name: 'administrator',
+    run: async ({ log }): Promise<Record<string, string>> => {
+      // Imported here: the app modules read the environment, which the runtime sets first.
+      const { ensureAdmin } = await import('../../functions/accounts/admin-account');
+      const adminEmail = (process.env.ADMIN_EMAIL || 'admin@example.com').trim();
+      const result = await ensureAdmin(adminEmail, process.env.ADMIN_PASSWORD || undefined);
+      if (!result.created) return { adminEmail };
+      log(`Created the administrator ${adminEmail}.`);
+      // A password the operator chose is not echoed back.
+      return process.env.ADMIN_PASSWORD ? { adminEmail } : { adminEmail, adminPassword: result.password! };
+    },
+  },
+];

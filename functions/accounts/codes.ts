@@ -1,0 +1,107 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES } from '../../shared/constants';
+import { db, tableName } from '../lib/db';
+import { badRequest } from '../lib/errors';
+import { ttlIn } from '../lib/table';
+
+/**
+ * One-time 6-digit codes (email verification, login 2FA) — DESIGN §5: random digits, stored
+ * only as an HMAC with a per-code salt, 10-minute life, single use, at most 5 wrong tries.
+ * The item holding a code is given by its key (USER#/CODE#verify_email, CHALLENGE#<id>).
+ */
+export const CODE_TTL_SECONDS = CODE_TTL_MINUTES * 60;
+
+export interface StoredCode {
+  code_hash: string;
+  code_salt: string;
+  /** Seconds since the epoch; also the table's TTL attribute (DynamoDB deletes lazily, so it is checked too). */
+  expires_at: number;
+  attempts: number;
+}
+
+type Key = { pk: string; sk: string };
+
+export function generateCode(): string {
+  return String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
+}
+
+export function hashCode(code: string, salt: string): string {
+  return createHmac('sha256', Buffer.from(salt, 'base64')).update(code).digest('base64');
+}
+
+/** A fresh code and what to store for it. */
+export function newCode(now = Date.now()): { code: string; stored: StoredCode } {
+  const code = generateCode();
+  const salt = randomBytes(16).toString('base64');
+  return { code, stored: { code_hash: hashCode(code, salt), code_salt: salt, expires_at: ttlIn(CODE_TTL_SECONDS, now), attempts: 0 } };
+}
+
+export type CodeCheck = 'ok' | 'wrong' | 'expired' | 'dead';
+
+/** Pure decision on a submitted code; the caller records a wrong try or consumes the code. */
+export function checkCode(stored: StoredCode, submitted: string, now = Date.now()): CodeCheck {
+  if (Math.floor(now / 1000) >= stored.expires_at) return 'expired';
+  if ((stored.attempts ?? 0) >= CODE_MAX_ATTEMPTS) return 'dead';
+  if (!/^\d{6}$/.test(submitted)) return 'wrong';
+  const expected = Buffer.from(stored.code_hash, 'base64');
+  const actual = Buffer.from(hashCode(submitted, stored.code_salt), 'base64');
+  return expected.length === actual.length && timingSafeEqual(expected, actual) ? 'ok' : 'wrong';
+}
+
+/** Stores a new code at `key` (replacing any earlier one, which is dead from now on). */
+export async function issueCode(key: Key, extra: Record<string, unknown> = {}): Promise<string> {
+  const { code, stored } = newCode();
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, ...extra, ...stored, created_at: new Date().toISOString() } }));
+  return code;
+}
+
+const invalidCode = () => badRequest('invalid_code');
+
+/**
+ * Checks and, when right, consumes the code at `key`; returns the stored item (with the
+ * caller's extra attributes). Wrong, expired, dead, missing or already used: 400 `invalid_code`,
+ * one answer for all so nothing is learned from it.
+ */
+export async function consumeCode(
+  key: Key,
+  submitted: string,
+  /** An extra check on the item (e.g. the challenge belongs to this email); failing it counts as a wrong try. */
+  belongs: (item: Record<string, unknown>) => boolean = () => true,
+): Promise<Record<string, unknown>> {
+  const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  const item = found.Item as (StoredCode & Record<string, unknown>) | undefined;
+  if (!item) throw invalidCode();
+  let verdict = checkCode(item, submitted);
+  if (verdict === 'ok' && !belongs(item)) verdict = 'wrong';
+  if (verdict === 'expired' || verdict === 'dead') throw invalidCode();
+  try {
+    if (verdict === 'wrong') {
+      // Counted only against this very code (a newer code starts again at 0 tries).
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'ADD attempts :one',
+          ConditionExpression: 'code_hash = :hash',
+          ExpressionAttributeValues: { ':one': 1, ':hash': item.code_hash },
+        }),
+      );
+      throw invalidCode();
+    }
+    // Single use even under concurrent checks: only one conditional delete can succeed.
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: key,
+        ConditionExpression: 'code_hash = :hash AND attempts < :max',
+        ExpressionAttributeValues: { ':hash': item.code_hash, ':max': CODE_MAX_ATTEMPTS },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw invalidCode();
+    throw error;
+  }
+  return item;
+}

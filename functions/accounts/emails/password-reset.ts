@@ -1,0 +1,27 @@
+import { RESET_TOKEN_TTL_MINUTES } from '../../../shared/constants';
+import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
+
+/** The reset link (requested by the learner or sent by an administrator). */
+export function passwordResetEmail(to: string, firstName: string, link: string): EmailMessage {
+  const subject = 'Reset your password';
+  const hours = RESET_TOKEN_TTL_MINUTES / 60;
+  const validity = `${hours} hour${hours === 1 ? '' : 's'}`;
+  const text = [
+    `Hello ${firstName},`,
+    '',
+    'Use this link to choose a new password:',
+    link,
+    '',
+    `The link is valid for ${validity} and can be used once.`,
+    'If you did not ask for a password reset, you can ignore this email: your password stays the same.',
+  ].join('\n');
+  const html = emailLayout(
+    subject,
+    `<p>Hello ${escapeHtml(firstName)},</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#2563eb;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">Choose a new password</a></p>
+<p>Or paste this address into your browser: ${escapeHtml(link)}</p>
+<p>The link is valid for ${validity} and can be used once.</p>
+<p>If you did not ask for a password reset, you can ignore this email: your password stays the same.</p>`,
+  );
+  return { to, subject, text, html };
+}

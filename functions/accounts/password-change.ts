@@ -1,0 +1,54 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPut } from '../lib/audit';
+import { db, tableName } from '../lib/db';
+import { badRequest, conflict } from '../lib/errors';
+import { endAllSessions } from '../lib/session';
+import { keys } from '../lib/table';
+import type { UserRecord } from '../lib/user-record';
+import { accountAudit, type Caller } from './context';
+import { assertStrongPassword, hashPassword, verifyPassword } from './passwords';
+import { consume } from './rate-limit';
+
+/**
+ * Change password from the settings page: the current password is required; on success every
+ * other session ends and the current one gets a fresh cookie (returned here).
+ */
+export async function changePassword(
+  user: UserRecord,
+  sessionId: string,
+  input: { current_password: string; new_password: string; confirm_new_password: string },
+  caller: Caller,
+): Promise<{ cookie?: string }> {
+  assertStrongPassword(input.new_password, user.email);
+  if (input.new_password !== input.confirm_new_password) throw badRequest('password_mismatch');
+  // Bounds guessing of the current password by someone holding a stolen session.
+  await consume('passwordChangesPerUser', user.id);
+  if (!input.current_password || !(await verifyPassword(input.current_password, user.password_hash))) {
+    throw badRequest('invalid_current_password');
+  }
+  const passwordHash = await hashPassword(input.new_password);
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.user(user.id),
+              UpdateExpression: 'SET password_hash = :hash, updated_at = :now ADD version :one',
+              // Optimistic: a concurrent change or reset wins, this one is refused.
+              ConditionExpression: 'password_hash = :old',
+              ExpressionAttributeValues: { ':hash': passwordHash, ':old': user.password_hash, ':now': new Date().toISOString(), ':one': 1 },
+            },
+          },
+          auditPut(accountAudit('auth.password_changed', user, caller, { new: { other_sessions_ended: true } })),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) throw conflict('password_changed_concurrently');
+    throw error;
+  }
+  return endAllSessions(user.id, { sessionId });
+}

@@ -1,0 +1,56 @@
+import { checkRegistration, type RegistrationInput } from '../../shared/account-rules';
+import { ApiError, badRequest, conflict } from '../lib/errors';
+import { writeAudit } from '../lib/audit';
+import { getUserByEmail, insertUser, normalizeEmail } from '../lib/users';
+import { accountAudit, type Caller } from './context';
+import { assertStrongPassword, hashPassword } from './passwords';
+import { consume } from './rate-limit';
+import { resendVerificationCode, sendFirstVerificationCode } from './verification';
+
+/**
+ * Registration (SPEC §5, §8): validates as the form does plus the common-password rule, then
+ * creates the unverified account and emails a verification code. An address that is already
+ * registered answers `already_registered`, or `verification_pending` (with a fresh code,
+ * unless resends are throttled) while it is unverified.
+ */
+export async function register(input: RegistrationInput, caller: Caller): Promise<void> {
+  const problem = checkRegistration(input);
+  if (problem) {
+    const { error, ...details } = problem;
+    throw badRequest(error, details);
+  }
+  const email = (input.email as string).trim();
+  const password = input.password as string;
+  assertStrongPassword(password, email);
+
+  await consume('registerPerIp', caller.ip);
+  await consume('registerPerEmail', normalizeEmail(email));
+
+  const existing = await getUserByEmail(email);
+  if (existing) await answerExisting(existing);
+
+  let user;
+  try {
+    user = await insertUser({
+      email,
+      first_name: input.first_name as string,
+      last_name: input.last_name as string,
+      password_hash: await hashPassword(password),
+    });
+  } catch (error) {
+    // Lost a race with a concurrent registration of the same address: answer like a repeat.
+    if (error instanceof ApiError && error.code === 'already_registered') {
+      const winner = await getUserByEmail(email);
+      if (winner && !winner.verified) throw conflict('verification_pending');
+    }
+    throw error;
+  }
+  await writeAudit(accountAudit('auth.register', user, caller, { new: { email: user.email, first_name: user.first_name, last_name: user.last_name } }));
+  await sendFirstVerificationCode(user);
+}
+
+async function answerExisting(existing: NonNullable<Awaited<ReturnType<typeof getUserByEmail>>>): Promise<never> {
+  if (existing.verified || existing.status !== 'active' || existing.is_locked) throw conflict('already_registered');
+  await resendVerificationCode(existing);
+  throw conflict('verification_pending');
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { changePassword as change } from '../password-change';
+import { callerOf } from './caller';
+
+const body = z.object({
+  current_password: z.string().max(1024).default(''),
+  new_password: z.string().default(''),
+  confirm_new_password: z.string().default(''),
+});
+
+/**
+ * `POST /api/settings/password` (learner group, session route). The current session stays,
+ * with a fresh cookie; every other session ends.
+ */
+export const changePassword = defineRoute({
+  body,
+  handler: async (req) => {
+    const session = req.session!;
+    const { cookie } = await change(session.user, session.sessionId, req.body, callerOf(req));
+    return { body: { ok: true }, cookies: cookie ? [cookie] : [] };
+  },
+});

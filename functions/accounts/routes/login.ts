@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { startLogin } from '../login';
+import { callerOf } from './caller';
+
+const body = z.object({ email: z.string().max(320), password: z.string().max(1024) });
+
+/** `POST /api/auth/login` (step 1) → `{ two_factor_pending: true, challenge_id }`, no session yet. */
+export const login = defineRoute({
+  body,
+  handler: async (req) => {
+    const { challengeId } = await startLogin(req.body, callerOf(req));
+    return { body: { two_factor_pending: true, challenge_id: challengeId } };
+  },
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { confirmPasswordReset, requestPasswordReset, validateResetToken } from '../password-reset';
+import { callerOf } from './caller';
+
+/** `POST /api/auth/password-reset/request` → always `{ ok: true }` (no enumeration). */
+export const passwordResetRequest = defineRoute({
+  body: z.object({ email: z.string().max(320) }),
+  handler: async (req) => {
+    await requestPasswordReset(req.body.email, callerOf(req));
+    return { body: { ok: true } };
+  },
+});
+
+/** `GET /api/auth/password-reset/validate?token=` → `{ ok: true }` or 400 `invalid_or_expired`. */
+export const passwordResetValidate = defineRoute({
+  query: z.object({ token: z.string().optional() }),
+  handler: async (req) => {
+    await validateResetToken(req.query.token);
+    return { body: { ok: true } };
+  },
+});
+
+/** `POST /api/auth/password-reset/confirm` → `{ ok: true }`; every session of the account ends. */
+export const passwordResetConfirm = defineRoute({
+  body: z.object({ token: z.string().optional(), password: z.string().default(''), password2: z.string().default('') }),
+  handler: async (req) => {
+    await confirmPasswordReset(req.body, callerOf(req));
+    return { body: { ok: true } };
+  },
+});

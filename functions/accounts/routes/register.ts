@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { register as registerAccount } from '../registration';
+import { callerOf } from './caller';
+
+/** Every field optional here: the domain reports empty ones with the SPEC's own codes. */
+const body = z.object({
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  email: z.string().optional(),
+  password: z.string().optional(),
+  passwordConfirm: z.string().optional(),
+});
+
+/** `POST /api/auth/register` → 201 `{ ok, verification_pending }`. */
+export const register = defineRoute({
+  body,
+  handler: async (req) => {
+    await registerAccount(req.body, callerOf(req));
+    return { status: 201, body: { ok: true, verification_pending: true } };
+  },
+});

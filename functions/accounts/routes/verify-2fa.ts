@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { publicUser } from '../../lib/user-record';
+import { finishLogin } from '../login';
+import { callerOf } from './caller';
+
+const body = z.object({ email: z.string().max(320), code: z.string().max(32), challenge_id: z.string().max(128) });
+
+/** `POST /api/auth/verify-2fa` (step 2) → the session cookie and `{ ok, user }`. */
+export const verifyTwoFactor = defineRoute({
+  body,
+  handler: async (req) => {
+    const { user, cookie } = await finishLogin(req.body, callerOf(req));
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie] };
+  },
+});

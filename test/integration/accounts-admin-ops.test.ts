@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../functions/accounts/passwords';
+import { db, tableName } from '../../functions/lib/db';
+import { getUserByEmail } from '../../functions/lib/users';
+import { adminSeedSteps } from '../../infra/local/seed-admin';
+import { useApi } from '../helpers/api';
+import { createTestUser } from '../helpers/users';
+
+const api = useApi();
+const execFileAsync = promisify(execFile);
+/** The operator command as `npm run make-admin` runs it (tsx), without npx's start-up cost. */
+const makeAdmin = (email: string, env: NodeJS.ProcessEnv) =>
+  execFileAsync(process.execPath, ['--import', 'tsx', 'infra/ops/make-admin.ts', email], { env });
+const seed = () => adminSeedSteps[0].run({ log: () => undefined });
+
+async function usersWithEmail(email: string) {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :users',
+      FilterExpression: 'email_lower = :email',
+      ExpressionAttributeValues: { ':users': 'USERS', ':email': email },
+    }),
+  );
+  return result.Items ?? [];
+}
+
+describe('administrator operations', () => {
+  it('seeds one verified administrator, idempotently, reporting a random password only once', async () => {
+    const adminEmail = `admin-${randomUUID().slice(0, 8)}@example.com`;
+    process.env.ADMIN_EMAIL = adminEmail;
+    delete process.env.ADMIN_PASSWORD;
+    try {
+      const first = await seed();
+      expect(first).toEqual({ adminEmail, adminPassword: expect.stringMatching(/^[\w-]{24}$/) });
+      const second = await seed();
+      expect(second).toEqual({ adminEmail });
+      expect(await usersWithEmail(adminEmail)).toHaveLength(1);
+
+      const admin = (await getUserByEmail(adminEmail))!;
+      expect(admin).toMatchObject({ role: 'admin', verified: true, status: 'active' });
+      expect(await verifyPassword((first as Record<string, string>).adminPassword, admin.password_hash)).toBe(true);
+      // The administrator signs in like anyone else (step 1 accepts the password).
+      const login = await api.client().post('/api/auth/login', { email: adminEmail, password: (first as Record<string, string>).adminPassword });
+      expect(login.status).toBe(200);
+      expect(login.body.two_factor_pending).toBe(true);
+    } finally {
+      delete process.env.ADMIN_EMAIL;
+    }
+  });
+
+  it('uses ADMIN_PASSWORD when given, without echoing it', async () => {
+    const adminEmail = `admin-${randomUUID().slice(0, 8)}@example.com`;
+    Object.assign(process.env, { ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: 'operator chosen secret' });
+    try {
+      expect(await seed()).toEqual({ adminEmail });
+      expect(await verifyPassword('operator chosen secret', (await getUserByEmail(adminEmail))!.password_hash)).toBe(true);
+    } finally {
+      delete process.env.ADMIN_EMAIL;
+      delete process.env.ADMIN_PASSWORD;
+    }
+  });
+
+  it('promotes an existing account with the make-admin command, writing an audit entry', async () => {
+    const user = await createTestUser();
+    const env = { ...process.env, TABLE_NAME: tableName(), LOG_LEVEL: 'SILENT' };
+    const { stdout } = await makeAdmin(user.email.toUpperCase(), env);
+    expect(stdout).toContain(`${user.email} is now an administrator`);
+    expect((await getUserByEmail(user.email))!.role).toBe('admin');
+
+    const audit = await db().send(
+      new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${user.id}` } }),
+    );
+    expect(audit.Items?.find((item) => item.action === 'user.role_changed')).toMatchObject({ old_values: { role: 'learner' }, new_values: { role: 'admin' } });
+
+    const again = await makeAdmin(user.email, env);
+    expect(again.stdout).toContain('was already an administrator');
+
+    const missing = await makeAdmin('nobody@example.com', env).catch((error) => error);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no account with the email nobody@example.com');
+  }, 90_000);
+});

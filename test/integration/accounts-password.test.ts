@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword, verifyPassword } from '../../functions/accounts/passwords';
+import { changePassword } from '../../functions/accounts/routes/change-password';
+import { db, tableName } from '../../functions/lib/db';
+import { createGroupHandler } from '../../functions/lib/http';
+import { getUserByEmail, getUserById, insertUser } from '../../functions/lib/users';
+import { ApiClient, emailsTo, latestEmail } from '../helpers/api';
+import { signIn } from '../helpers/users';
+
+/**
+ * The real HTTP chain, with the learner group carrying only this issue's route (the lead wires
+ * `changePassword` into functions/groups/learner.ts).
+ */
+const state: { baseUrl: string; close?: () => Promise<void> } = { baseUrl: '' };
+beforeAll(async () => {
+  const [{ handler: auth }, { handler: admin }, { createApiServer }] = await Promise.all([
+    import('../../functions/groups/auth'),
+    import('../../functions/groups/admin'),
+    import('../../infra/local/api-server'),
+  ]);
+  const learner = createGroupHandler('learner', { 'POST /api/settings/password': changePassword });
+  const server = createApiServer({ handlers: { auth: auth as never, learner: learner as never, admin: admin as never } });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections()));
+});
+afterAll(async () => state.close?.());
+const client = () => new ApiClient(state.baseUrl, { userAgent: 'password-test' });
+
+const PASSWORD = 'copper meadow violin';
+const NEW_PASSWORD = 'saffron glacier piano';
+
+async function makeUser(status: 'active' | 'locked' = 'active') {
+  const email = `pw-${randomUUID().slice(0, 8)}@example.com`;
+  const user = await insertUser({ email, first_name: 'Barbara', last_name: 'Liskov', password_hash: await hashPassword(PASSWORD), verified: true, status });
+  return { email, user };
+}
+
+async function auditActions(userId: string): Promise<string[]> {
+  const result = await db().send(
+    new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` } }),
+  );
+  return (result.Items ?? []).map((item) => item.action);
+}
+
+async function requestToken(email: string): Promise<string> {
+  const response = await client().post('/api/auth/password-reset/request', { email });
+  expect(response.status).toBe(200);
+  const mail = await latestEmail(email, /Reset your password/);
+  expect(mail.text).toMatch(/valid for 1 hour/);
+  const link = /(http\S+reset-password\?token=\S+)/.exec(mail.text)![1];
+  expect(link.startsWith('http://localhost:3000/reset-password?token=')).toBe(true);
+  return decodeURIComponent(new URL(link).searchParams.get('token')!);
+}
+
+describe('password reset', () => {
+  it('answers an unknown email exactly like a real one, and sends nothing', async () => {
+    const { email } = await makeUser();
+    const unknown = `nobody-${randomUUID().slice(0, 8)}@example.com`;
+    const real = await client().post('/api/auth/password-reset/request', { email });
+    const none = await client().post('/api/auth/password-reset/request', { email: unknown });
+    expect(none.status).toBe(real.status);
+    expect(none.body).toEqual(real.body);
+    expect(real.body).toEqual({ ok: true });
+    expect(await emailsTo(unknown)).toEqual([]);
+    expect((await emailsTo(email)).length).toBe(1);
+  });
+
+  it('sends nothing to a locked account', async () => {
+    const { email } = await makeUser('locked');
+    expect((await client().post('/api/auth/password-reset/request', { email })).body).toEqual({ ok: true });
+    expect(await emailsTo(email)).toEqual([]);
+  });
+
+  it('validates tokens: a real one is ok, a made-up or missing one is invalid_or_expired', async () => {
+    const { email } = await makeUser();
+    const token = await requestToken(email);
+    expect((await client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`)).body).toEqual({ ok: true });
+    const madeUp = await client().get('/api/auth/password-reset/validate?token=abc');
+    expect(madeUp.status).toBe(400);
+    expect(madeUp.body).toEqual({ error: 'invalid_or_expired' });
+    expect((await client().get('/api/auth/password-reset/validate')).body).toEqual({ error: 'invalid_or_expired' });
+  });
+
+  it('refuses weak and mismatched passwords, then resets once, ending every session', async () => {
+    const { email, user } = await makeUser();
+    const older = client();
+    await signIn(older, user);
+    expect((await older.get('/api/auth/me')).status).toBe(200);
+
+    const token = await requestToken(email);
+    const weak = await client().post('/api/auth/password-reset/confirm', { token, password: 'password1', password2: 'password1' });
+    expect(weak.status).toBe(400);
+    expect(weak.body).toEqual({ error: 'weak_password' });
+    expect((await client().post('/api/auth/password-reset/confirm', { token, password: email, password2: email })).body).toEqual({ error: 'weak_password' });
+    expect((await client().post('/api/auth/password-reset/confirm', { token, password: 'short', password2: 'short' })).body).toEqual({ error: 'weak_password' });
+    const mismatch = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: `${NEW_PASSWORD}x` });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body).toEqual({ error: 'password_mismatch' });
+
+    const done = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ ok: true });
+    expect(await verifyPassword(NEW_PASSWORD, (await getUserById(user.id))!.password_hash)).toBe(true);
+    expect((await older.get('/api/auth/me')).status).toBe(401);
+
+    // Single use.
+    const again = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ error: 'invalid_or_expired' });
+    expect((await client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`)).body).toEqual({ error: 'invalid_or_expired' });
+
+    // The new password signs in.
+    expect((await client().post('/api/auth/login', { email, password: NEW_PASSWORD })).status).toBe(200);
+    expect(await auditActions(user.id)).toEqual(expect.arrayContaining(['auth.password_reset_requested', 'auth.password_reset']));
+  });
+
+  it('refuses an expired token', async () => {
+    const { email } = await makeUser();
+    const token = await requestToken(email);
+    const { createHash } = await import('node:crypto');
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `RESET#${createHash('sha256').update(token).digest('base64url')}`, sk: 'RESET' },
+        UpdateExpression: 'SET expires_at = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    expect((await client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`)).body).toEqual({ error: 'invalid_or_expired' });
+    const confirm = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
+    expect(confirm.status).toBe(400);
+    expect(confirm.body).toEqual({ error: 'invalid_or_expired' });
+  });
+});
+
+describe('POST /api/settings/password', () => {
+  it('needs a session', async () => {
+    expect((await client().post('/api/settings/password', {})).status).toBe(401);
+  });
+
+  it('answers invalid_current_password, weak_password and password_mismatch', async () => {
+    const { user } = await makeUser();
+    const session = client();
+    await signIn(session, user);
+    const wrongCurrent = await session.post('/api/settings/password', { current_password: 'not it at all', new_password: NEW_PASSWORD, confirm_new_password: NEW_PASSWORD });
+    expect(wrongCurrent.status).toBe(400);
+    expect(wrongCurrent.body).toEqual({ error: 'invalid_current_password' });
+    const weak = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: 'qwerty123', confirm_new_password: 'qwerty123' });
+    expect(weak.status).toBe(400);
+    expect(weak.body).toEqual({ error: 'weak_password' });
+    const mismatch = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_new_password: 'something else' });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body).toEqual({ error: 'password_mismatch' });
+    expect(await verifyPassword(PASSWORD, (await getUserById(user.id))!.password_hash)).toBe(true);
+  });
+
+  it('changes the password, keeps the current session and ends the others', async () => {
+    const { email, user } = await makeUser();
+    const current = client();
+    const other = client();
+    await signIn(current, user);
+    await signIn(other, user);
+    const changed = await current.post('/api/settings/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_new_password: NEW_PASSWORD });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toEqual({ ok: true });
+    expect(changed.setCookies.some((c) => c.startsWith('__Host-session=') && !/Max-Age=0/i.test(c))).toBe(true);
+
+    expect((await current.get('/api/auth/me')).status).toBe(200);
+    expect((await other.get('/api/auth/me')).status).toBe(401);
+    const stored = (await getUserByEmail(email))!;
+    expect(await verifyPassword(NEW_PASSWORD, stored.password_hash)).toBe(true);
+    expect(await auditActions(user.id)).toContain('auth.password_changed');
+  });
+});
