@@ -1,7 +1,24 @@
 import { createGroupHandler } from '../lib/http';
+import {
+  dashboardRoute,
+  dashboardStateRoute,
+  enrollRoute,
+  getNotificationsRoute,
+  modulePageRoute,
+  setNotificationsRoute,
+  taskSaveRoute,
+} from '../program/routes';
 
-
-/** Lambda entry for the `learner` endpoint group: every `learner` route of shared/routes.ts. */
+/**
+ * Lambda entry for the `learner` endpoint group: every `learner` route of shared/routes.ts.
+ * `POST /api/settings/password` belongs to the accounts feature (wired by the lead).
+ */
 export const handler = createGroupHandler('learner', {
-
+  'POST /api/enroll': enrollRoute,
+  'GET /api/dashboard': dashboardRoute,
+  'GET /api/dashboard/state': dashboardStateRoute,
+  'GET /api/modules/{slug}': modulePageRoute,
+  'PUT /api/modules/{slug}/tasks/{task_id}': taskSaveRoute,
+  'GET /api/settings/notifications': getNotificationsRoute,
+  'POST /api/settings/notifications': setNotificationsRoute,
 });

@@ -1,10 +1,15 @@
+import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
+import { runReminders } from '../program/reminders';
 
 /**
- * Scheduled reminders Lambda (EventBridge). The program issue implements the job itself;
- * until then it only records that it ran.
+ * Scheduled reminders Lambda (EventBridge, daily): emails learners who have modules left,
+ * daily or weekly by their preference (functions/program/reminders.ts). Returns and logs
+ * { considered, sent, skipped, failed } with the DynamoDB capacity the run consumed.
  */
 export const handler = async () => {
-  logger.warn('reminders job: not implemented yet');
-  return { sent: 0 };
+  capacityMeter.reset();
+  const summary = await runReminders({ now: new Date() });
+  logger.info('reminders job', { ...summary, consumed_capacity: capacityMeter.snapshot() });
+  return summary;
 };

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { ModuleSection } from '../../shared/program-types';
+import programMeta from './content/program.json';
+import week1 from './content/week-1.json';
+import week2 from './content/week-2.json';
+import week3 from './content/week-3.json';
+import week4 from './content/week-4.json';
+
+/**
+ * The 4-Week Career Program content. It ships in the Lambda bundle (JSON imports, no table read
+ * per request); the seed (seed-content.ts) copies it to the table with a content hash so the
+ * deployed version is visible and re-seeding is idempotent. Learner progress is stored per
+ * module id, so content edits (reordering, new modules, new tasks) never lose progress: states
+ * are derived from this content plus the stored progress (progress.ts).
+ */
+
+/** A section body block: a paragraph, or a list of bullet points. */
+const blockSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
+const taskSchema = z
+  .object({
+    task_id: z.string().regex(/^[a-z0-9-]+$/),
+    type: z.enum(['checkbox', 'text']),
+    label: z.string().min(1),
+    hint: z.string(),
+    required: z.boolean(),
+  })
+  .strict();
+
+const moduleSchema = z
+  .object({
+    module_id: z.string().regex(/^[a-z0-9-]+$/),
+    slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+    position: z.number().int().min(1),
+    title: z.string().min(1),
+    summary: z.string().min(1),
+    sections: z.array(z.object({ heading: z.string().min(1), body: z.array(blockSchema).min(1) }).strict()).min(1),
+    tasks: z.array(taskSchema),
+  })
+  .strict();
+
+const weekSchema = z
+  .object({
+    week_number: z.number().int(),
+    title: z.string().min(1),
+    summary: z.string().min(1),
+    modules: z.array(moduleSchema),
+  })
+  .strict();
+
+const programSchema = z
+  .object({
+    program_id: z.string().regex(/^[a-z0-9-]+$/),
+    title: z.string().min(1),
+    description: z.string().min(1),
+    weeks: z.array(weekSchema),
+  })
+  .strict();
+
+export type ProgramContent = z.infer<typeof programSchema>;
+export type ContentWeek = z.infer<typeof weekSchema>;
+export type ContentModule = z.infer<typeof moduleSchema>;
+export type ContentTask = z.infer<typeof taskSchema>;
+
+/** A module placed in the program: its week and its index in program order. */
+export interface ProgramModule extends ContentModule {
+  week_number: number;
+  week_title: string;
+  /** 0-based index in program order (week by week, position by position). */
+  order: number;
+}
+
+export interface Program {
+  id: string;
+  title: string;
+  description: string;
+  weeks: ContentWeek[];
+  /** Every module in program order. */
+  modules: ProgramModule[];
+  bySlug: Map<string, ProgramModule>;
+  byId: Map<string, ProgramModule>;
+  /** Hash of the content: the seed's version marker. */
+  hash: string;
+}
+
+/** Content rules beyond the schema; returns every problem found (empty = valid). */
+export function contentProblems(content: ProgramContent): string[] {
+  const problems: string[] = [];
+  const weekNumbers = content.weeks.map((week) => week.week_number);
+  if (weekNumbers.join(',') !== '1,2,3,4') problems.push(`weeks must be 1..4 in order, got ${weekNumbers.join(',')}`);
+  const slugs = new Set<string>();
+  const ids = new Set<string>();
+  for (const week of content.weeks) {
+    if (week.modules.length < 2 || week.modules.length > 3) problems.push(`week ${week.week_number} must have 2 or 3 modules`);
+    week.modules.forEach((module, index) => {
+      const where = `week ${week.week_number} module ${module.module_id}`;
+      if (module.position !== index + 1) problems.push(`${where}: position ${module.position}, expected ${index + 1}`);
+      if (slugs.has(module.slug)) problems.push(`${where}: duplicate slug ${module.slug}`);
+      if (ids.has(module.module_id)) problems.push(`${where}: duplicate module id`);
+      slugs.add(module.slug);
+      ids.add(module.module_id);
+      if (module.tasks.length < 2 || module.tasks.length > 4) problems.push(`${where}: must have 2 to 4 tasks`);
+      if (!module.tasks.some((task) => task.required)) problems.push(`${where}: needs at least one required task`);
+      const taskIds = new Set(module.tasks.map((task) => task.task_id));
+      if (taskIds.size !== module.tasks.length) problems.push(`${where}: duplicate task id`);
+    });
+  }
+  return problems;
+}
+
+/** Validates raw content and builds the lookups; throws on any problem. */
+export function buildProgram(raw: unknown): Program {
+  const content = programSchema.parse(raw);
+  const problems = contentProblems(content);
+  if (problems.length) throw new Error(`invalid program content:\n${problems.join('\n')}`);
+  const modules: ProgramModule[] = content.weeks.flatMap((week) =>
+    week.modules.map((module) => ({ ...module, week_number: week.week_number, week_title: week.title, order: 0 })),
+  );
+  modules.forEach((module, index) => (module.order = index));
+  return {
+    id: content.program_id,
+    title: content.title,
+    description: content.description,
+    weeks: content.weeks,
+    modules,
+    bySlug: new Map(modules.map((module) => [module.slug, module])),
+    byId: new Map(modules.map((module) => [module.module_id, module])),
+    hash: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16),
+  };
+}
+
+/** The raw content as stored in the repo. */
+export const rawProgramContent = { ...programMeta, weeks: [week1, week2, week3, week4] };
+
+let cached: Program | undefined;
+/** The program (validated once per cold start). */
+export function program(): Program {
+  cached ??= buildProgram(rawProgramContent);
+  return cached;
+}
+
+/** Section body blocks as plain text: paragraphs separated by a blank line, bullets as '- ' lines. */
+export function sectionText(section: ContentModule['sections'][number]): ModuleSection {
+  const body = section.body
+    .map((block) => (typeof block === 'string' ? block : block.map((item) => `- ${item}`).join('\n')))
+    .join('\n\n');
+  return { heading: section.heading, body };
+}

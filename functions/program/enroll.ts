@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../lib/db';
+import { enrollmentCreatedWrites, statsUpdate, week1PendingIndexKeys } from '../lib/stats';
+import { keys } from '../lib/table';
+import type { UserRecord } from '../lib/user-record';
+import { program } from './content';
+import { reminderIndexKeys } from './reminder-index';
+import type { EnrollmentRecord } from './store';
+
+export const ENROLL_MESSAGE = 'Welcome to the 4-Week Career Program!';
+
+/**
+ * Enrolls the learner: one enrollment per learner per program, whatever the number of
+ * concurrent calls (the conditional Put cancels the whole transaction, stats included, when the
+ * enrollment exists). The first module opens; the rest are locked (no item = locked).
+ * Returns false when the learner was already enrolled.
+ */
+export async function enroll(user: UserRecord, now = new Date()): Promise<boolean> {
+  const content = program();
+  const at = now.toISOString();
+  const first = content.modules[0];
+  const enrollment: EnrollmentRecord = {
+    ...keys.enrollment(user.id, content.id),
+    type: 'enrollment',
+    id: randomUUID(),
+    user_id: user.id,
+    program_id: content.id,
+    program_title: content.title,
+    status: 'active',
+    percent_complete: 0,
+    completed_count: 0,
+    module_count: content.modules.length,
+    open_module_id: first.module_id,
+    enrolled_at: at,
+    updated_at: at,
+    version: 1,
+    ...reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', at),
+    ...week1PendingIndexKeys(user.id, at), // admin week-1 drop-off cohort until week 1 is done on time
+  };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: enrollment, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.moduleProgress(user.id, content.id, first.module_id),
+                type: 'module_progress',
+                user_id: user.id,
+                program_id: content.id,
+                module_id: first.module_id,
+                status: 'open',
+                started_at: at,
+              },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.user(user.id),
+              UpdateExpression: 'SET last_enrollment_at = :at ADD version :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':at': at, ':one': 1 },
+            },
+          },
+          statsUpdate({ enrollments_total: 1, modules_total: content.modules.length, enrollment_percent_sum: 0 })!,
+          ...enrollmentCreatedWrites(at),
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      return false;
+    }
+    throw error;
+  }
+}

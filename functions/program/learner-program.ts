@@ -1,0 +1,141 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../lib/db';
+import { notFound } from '../lib/errors';
+import { logger } from '../lib/logger';
+import { statsUpdate, week1CompletedWrites, week1OnTime } from '../lib/stats';
+import { keys } from '../lib/table';
+import type { UserRecord } from '../lib/user-record';
+import { program, type Program } from './content';
+import { deriveProgress, weekCompleted, type DerivedProgress, type StoredProgress } from './progress';
+import { reminderIndexKeys } from './reminder-index';
+import { getEnrollment, listProgress, type EnrollmentRecord } from './store';
+
+export interface LearnerProgram {
+  content: Program;
+  enrollment: EnrollmentRecord;
+  stored: Map<string, StoredProgress>;
+  derived: DerivedProgress;
+}
+
+/** The learner's enrollment, stored progress and derived states; 404 `not_enrolled` without enrollment. */
+export async function loadLearnerProgram(user: UserRecord): Promise<LearnerProgram> {
+  const content = program();
+  const [enrollment, stored] = await Promise.all([getEnrollment(user.id, content.id), listProgress(user.id, content.id)]);
+  if (!enrollment) throw notFound('not_enrolled');
+  const derived = deriveProgress(content, stored);
+  if (isStale(enrollment, derived)) await reconcileEnrollment(user, enrollment, derived, content);
+  return { content, enrollment, stored, derived };
+}
+
+/** Enrollment attributes that follow from the derived progress (kept on the item for admin views and stats). */
+export function enrollmentAggregates(derived: DerivedProgress) {
+  return {
+    status: derived.open ? ('active' as const) : ('completed' as const),
+    percent_complete: derived.percent,
+    completed_count: derived.completed,
+    module_count: derived.total,
+    open_module_id: derived.open?.module_id,
+  };
+}
+
+function isStale(enrollment: EnrollmentRecord, derived: DerivedProgress): boolean {
+  const expected = enrollmentAggregates(derived);
+  return (
+    enrollment.status !== expected.status ||
+    enrollment.percent_complete !== expected.percent_complete ||
+    enrollment.completed_count !== expected.completed_count ||
+    enrollment.module_count !== expected.module_count ||
+    enrollment.open_module_id !== expected.open_module_id
+  );
+}
+
+/** Rounds a percent delta to one decimal so float noise does not accumulate in the counters. */
+export const roundDelta = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * Builds the enrollment Update + stats deltas that move the stored aggregates to `derived`.
+ * Guarded by the enrollment's version, so two concurrent writers cannot both apply a delta.
+ */
+export function enrollmentTransition(
+  user: UserRecord,
+  enrollment: EnrollmentRecord,
+  derived: DerivedProgress,
+  content: Program,
+  now: Date,
+) {
+  const next = enrollmentAggregates(derived);
+  const at = now.toISOString();
+  const set = [
+    '#status = :status',
+    'percent_complete = :percent',
+    'completed_count = :completed',
+    'module_count = :total',
+    'updated_at = :at',
+    'version = version + :one',
+  ];
+  const remove: string[] = [];
+  const values: Record<string, unknown> = {
+    ':status': next.status,
+    ':percent': next.percent_complete,
+    ':completed': next.completed_count,
+    ':total': next.module_count,
+    ':at': at,
+    ':one': 1,
+    ':version': enrollment.version,
+  };
+  if (next.open_module_id) {
+    set.push('open_module_id = :open');
+    values[':open'] = next.open_module_id;
+  } else remove.push('open_module_id');
+  const week1Now = weekCompleted(content, derived.states, 1) && !enrollment.week1_completed_at;
+  if (week1Now) {
+    set.push('week1_completed_at = if_not_exists(week1_completed_at, :at)');
+    // admin week-1 drop-off (lib/stats.ts): completed on time → leaves the drop-off index
+    if (week1OnTime(enrollment.enrolled_at, at)) remove.push('gsi4pk', 'gsi4sk');
+  }
+  if (next.status === 'completed') {
+    set.push('completed_at = if_not_exists(completed_at, :at)');
+    remove.push('gsi3pk', 'gsi3sk'); // no reminders once the program is finished
+  } else {
+    const index = reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', enrollment.enrolled_at);
+    set.push('gsi3pk = :gsi3pk', 'gsi3sk = :gsi3sk');
+    values[':gsi3pk'] = index.gsi3pk;
+    values[':gsi3sk'] = index.gsi3sk;
+    remove.push('completed_at');
+  }
+  return {
+    enrollmentUpdate: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.enrollment(user.id, enrollment.program_id),
+        UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: values,
+      },
+    },
+    stats: statsUpdate({
+      modules_completed_total: next.completed_count - (enrollment.completed_count ?? 0),
+      modules_total: next.module_count - (enrollment.module_count ?? 0),
+      enrollment_percent_sum: roundDelta(next.percent_complete - (enrollment.percent_complete ?? 0)),
+    }),
+    /** Week-1 drop-off counters of a first week-1 completion (add to the same transaction). */
+    week1: week1Now ? week1CompletedWrites(enrollment.enrolled_at, at) : [],
+  };
+}
+
+/**
+ * The content changed since the enrollment's aggregates were written (a module added or
+ * removed): bring them and the stats up to date. Best effort: a concurrent writer that bumped
+ * the version has already written fresher aggregates.
+ */
+async function reconcileEnrollment(user: UserRecord, enrollment: EnrollmentRecord, derived: DerivedProgress, content: Program) {
+  const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, new Date());
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] }));
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return;
+    logger.warn('enrollment reconcile failed', { error: error as Error });
+  }
+}

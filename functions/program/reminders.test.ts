@@ -1,0 +1,134 @@
+import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { program } from './content';
+import { reminderShard } from './reminder-index';
+import { forEachBounded, isThrottling, runReminders, sendWithRetry } from './reminders';
+
+/** The job against mocked DynamoDB and SES: retries, isolation of failures, once-a-day markers. */
+const dynamo = mockClient(DynamoDBDocumentClient);
+const ses = mockClient(SESClient);
+afterAll(() => {
+  dynamo.restore();
+  ses.restore();
+});
+
+const content = program();
+const now = new Date('2030-03-05T09:00:00Z');
+const throttle = () => Object.assign(new Error('Rate exceeded'), { name: 'Throttling' });
+const noSleep = async () => {};
+
+function learner(id: string) {
+  return {
+    user: { pk: `USER#${id}`, sk: 'PROFILE', id, email: `${id}@example.com`, first_name: id, status: 'active', is_locked: false, verified: true, reminder_frequency: 'daily' },
+    enrollment: {
+      user_id: id,
+      program_id: content.id,
+      status: 'active',
+      enrolled_at: '2030-03-01T10:00:00Z',
+      gsi3pk: `REMIND#daily#${reminderShard(id)}`,
+      gsi3sk: id,
+    },
+  };
+}
+
+function withLearners(ids: string[]) {
+  const people = ids.map(learner);
+  dynamo.on(QueryCommand).callsFake((input) => {
+    if (input.IndexName === 'gsi3') {
+      return { Items: people.filter((p) => p.enrollment.gsi3pk === input.ExpressionAttributeValues[':partition']).map((p) => p.enrollment) };
+    }
+    return { Items: [{ module_id: content.modules[0].module_id, status: 'open' }] };
+  });
+  dynamo.on(GetCommand).callsFake((input) => ({ Item: people.find((p) => p.user.pk === input.Key.pk)?.user }));
+  dynamo.on(PutCommand).resolves({});
+  dynamo.on(DeleteCommand).resolves({});
+  dynamo.on(UpdateCommand).resolves({});
+}
+
+const message = { to: 'a@example.com', subject: 's', text: 't', html: '<p>h</p>' };
+
+beforeEach(() => {
+  dynamo.reset();
+  ses.reset();
+});
+
+describe('sendWithRetry', () => {
+  it('retries SES throttling with backoff, then succeeds', async () => {
+    ses.on(SendEmailCommand).rejectsOnce(throttle()).rejectsOnce(Object.assign(new Error('x'), { name: 'TooManyRequestsException' })).resolves({ MessageId: 'm' });
+    const waits: number[] = [];
+    await expect(sendWithRetry(message, { sleep: async (ms) => void waits.push(ms), backoffMs: 100 })).resolves.toBe('sent');
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(3);
+    expect(waits).toHaveLength(2);
+    expect(waits[1]).toBeGreaterThan(waits[0] / 2); // grows: 50-100 ms, then 100-200 ms
+    expect(waits[1]).toBeGreaterThanOrEqual(100);
+  });
+
+  it('gives up after maxAttempts and does not retry other errors', async () => {
+    ses.on(SendEmailCommand).rejects(throttle());
+    await expect(sendWithRetry(message, { sleep: noSleep, maxAttempts: 3 })).rejects.toThrow('Rate exceeded');
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(3);
+    ses.reset();
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error('Email address is not verified'), { name: 'MessageRejected' }));
+    await expect(sendWithRetry(message, { sleep: noSleep })).rejects.toThrow('not verified');
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+  });
+
+  it('recognises every throttling error shape', () => {
+    expect(isThrottling({ name: 'ThrottlingException' })).toBe(true);
+    expect(isThrottling({ name: 'Error', Code: 'Throttling' })).toBe(true);
+    expect(isThrottling({ name: 'MessageRejected' })).toBe(false);
+    expect(isThrottling(null)).toBe(false);
+  });
+});
+
+describe('forEachBounded', () => {
+  it('never runs more than the limit at once and runs every item', async () => {
+    let running = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    await forEachBounded([...Array(12).keys()], 5, async (item) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.push(item);
+      running -= 1;
+    });
+    expect(peak).toBe(5);
+    expect(seen.sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
+  });
+});
+
+describe('runReminders', () => {
+  it('emails every due learner, retrying throttling, and one failing address does not stop the batch', async () => {
+    withLearners(['ann', 'bob', 'cat', 'dan']);
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ok' });
+    ses.on(SendEmailCommand, { Destination: { ToAddresses: ['bob@example.com'] } }).rejects(Object.assign(new Error('rejected'), { name: 'MessageRejected' }));
+    ses.on(SendEmailCommand, { Destination: { ToAddresses: ['cat@example.com'] } }).rejectsOnce(throttle()).resolves({ MessageId: 'ok' });
+
+    const summary = await runReminders({ now, sleep: noSleep });
+    expect(summary).toEqual({ considered: 4, sent: 3, skipped: 0, failed: 1 });
+    const recipients = ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input.Destination?.ToAddresses?.[0]);
+    expect(recipients.filter((to) => to === 'cat@example.com')).toHaveLength(2); // throttled once, then sent
+    expect(recipients).toContain('ann@example.com');
+    expect(recipients).toContain('dan@example.com');
+    // bob's once-a-day marker is released so a rerun can try again
+    const deletes = dynamo.commandCalls(DeleteCommand).map((call) => call.args[0].input.Key);
+    expect(deletes).toEqual([{ pk: 'USER#bob', sk: 'REMINDER#2030-03-05' }]);
+    // the marker is claimed conditionally before each send
+    const markers = dynamo.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(markers).toHaveLength(4);
+    expect(markers.every((input) => input.ConditionExpression === 'attribute_not_exists(pk)')).toBe(true);
+  });
+
+  it('reads recipients only by Query on the reminder index', async () => {
+    withLearners(['eve']);
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ok' });
+    await runReminders({ now, sleep: noSleep });
+    const indexQueries = dynamo.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName === 'gsi3');
+    expect(indexQueries).toHaveLength(20); // 10 daily shards + 10 shards of today's weekly partition
+    const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':partition']);
+    expect(partitions).toContain('REMIND#weekly#2#0'); // 2030-03-05 is a Tuesday
+  });
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { TASK_ANSWER_MAX_LENGTH } from '../../shared/program-types';
+import { defineRoute, type ApiRequest } from '../lib/http';
+import type { UserRecord } from '../lib/user-record';
+import { dashboardState, dashboardSummary } from './dashboard';
+import { enroll, ENROLL_MESSAGE } from './enroll';
+import { loadLearnerProgram } from './learner-program';
+import { getModulePage } from './module-page';
+import { getNotificationPreferences, setNotificationPreferences } from './notifications';
+import { saveTask } from './task-save';
+
+/** Thin handlers of the learner group: parse → domain → response. Every route needs a session. */
+const learnerOf = (request: ApiRequest<any, any>): UserRecord => request.session!.user;
+
+export const enrollRoute = defineRoute({
+  handler: async (request) => {
+    await enroll(learnerOf(request));
+    return { body: { message: ENROLL_MESSAGE } };
+  },
+});
+
+export const dashboardRoute = defineRoute({
+  handler: async (request) => ({ body: dashboardSummary(await loadLearnerProgram(learnerOf(request))) }),
+});
+
+export const dashboardStateRoute = defineRoute({
+  handler: async (request) => ({ body: dashboardState(await loadLearnerProgram(learnerOf(request))) }),
+});
+
+export const modulePageRoute = defineRoute({
+  handler: async (request) => ({ body: await getModulePage(learnerOf(request), request.params.slug) }),
+});
+
+const taskSaveBody = z
+  .object({
+    done: z.boolean().optional(),
+    answer: z.string().trim().max(TASK_ANSWER_MAX_LENGTH).optional(),
+  })
+  .strict();
+
+export const taskSaveRoute = defineRoute({
+  body: taskSaveBody,
+  handler: async (request) => ({
+    body: await saveTask(learnerOf(request), request.params.slug, request.params.task_id, request.body),
+  }),
+});
+
+export const getNotificationsRoute = defineRoute({
+  handler: async (request) => ({ body: getNotificationPreferences(learnerOf(request)) }),
+});
+
+// Validated by the domain, not zod: any other value answers 400 `invalid_reminder_frequency`.
+export const setNotificationsRoute = defineRoute({
+  handler: async (request) => {
+    const body = (request.body ?? {}) as { reminder_frequency?: unknown };
+    return { body: await setNotificationPreferences(learnerOf(request), body.reminder_frequency) };
+  },
+});

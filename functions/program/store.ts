@@ -1,0 +1,76 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../lib/db';
+import { keys } from '../lib/table';
+import type { StoredProgress } from './progress';
+
+/**
+ * Reads of a learner's program items (all under pk USER#<id>, see functions/lib/table.ts):
+ * one GetItem for the enrollment, one Query for module progress, one Query for a module's task
+ * answers. Every read is bounded by the size of the program.
+ */
+export interface EnrollmentRecord {
+  pk: string;
+  sk: string;
+  type: 'enrollment';
+  id: string;
+  user_id: string;
+  program_id: string;
+  program_title: string;
+  status: 'active' | 'completed';
+  percent_complete: number;
+  completed_count: number;
+  module_count: number;
+  open_module_id?: string;
+  enrolled_at: string;
+  updated_at: string;
+  completed_at?: string;
+  week1_completed_at?: string;
+  version: number;
+  gsi3pk?: string;
+  gsi3sk?: string;
+}
+
+export interface TaskRecord {
+  task_id: string;
+  module_id: string;
+  done: boolean;
+  answer?: string;
+  updated_at: string;
+}
+
+export async function getEnrollment(userId: string, programId: string): Promise<EnrollmentRecord | undefined> {
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.enrollment(userId, programId), ConsistentRead: true }),
+  );
+  return result.Item as EnrollmentRecord | undefined;
+}
+
+/** Every item of `userId` whose sort key starts with `prefix` (paginated; bounded by the program size). */
+async function queryUserPrefix(userId: string, prefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': prefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+export async function listProgress(userId: string, programId: string): Promise<Map<string, StoredProgress>> {
+  const items = await queryUserPrefix(userId, `PROGRESS#${programId}#`);
+  return new Map(items.map((item) => [String(item.module_id), item as unknown as StoredProgress]));
+}
+
+export async function listTaskAnswers(userId: string, programId: string, moduleId: string): Promise<Map<string, TaskRecord>> {
+  const items = await queryUserPrefix(userId, `TASK#${programId}#${moduleId}#`);
+  return new Map(items.map((item) => [String(item.task_id), item as unknown as TaskRecord]));
+}

@@ -1,0 +1,77 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { db, tableName } from '../../functions/lib/db';
+import { readStats } from '../../functions/lib/stats';
+import { keys } from '../../functions/lib/table';
+import { program } from '../../functions/program/content';
+import { seedProgramContent } from '../../functions/program/seed-content';
+import { handler as seedJob } from '../../functions/jobs/seed';
+import { useApi } from '../helpers/api';
+import { createTestUser, signIn } from '../helpers/users';
+import { finishModule } from './program-helpers';
+
+const api = useApi();
+const content = program();
+
+const programItems = async () =>
+  (
+    await db().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `PROGRAM#${content.id}` }, ConsistentRead: true }),
+    )
+  ).Items ?? [];
+
+describe('program content seed', () => {
+  it('loads the content once; re-running writes nothing; a changed version rewrites it and drops stale modules', async () => {
+    expect(await seedProgramContent()).toMatchObject({ status: 'created', modules: content.modules.length, version: content.hash });
+    const items = await programItems();
+    expect(items).toHaveLength(content.modules.length + 1);
+    expect(items.find((item) => item.sk === 'META')).toMatchObject({ title: '4-Week Career Program', content_hash: content.hash, module_count: content.modules.length });
+
+    expect(await seedJob()).toMatchObject({ status: 'unchanged' });
+    expect(await programItems()).toHaveLength(content.modules.length + 1);
+
+    // An older deployment left another version and a module that no longer exists.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.programMeta(content.id), UpdateExpression: 'SET content_hash = :old', ExpressionAttributeValues: { ':old': 'old-version' } }));
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.programModule(content.id, 4, 9), type: 'program_module', module_id: 'retired' } }));
+    expect(await seedProgramContent()).toMatchObject({ status: 'updated' });
+    const after = await programItems();
+    expect(after).toHaveLength(content.modules.length + 1);
+    expect(after.some((item) => item.module_id === 'retired')).toBe(false);
+  });
+});
+
+describe('a content change', () => {
+  it('keeps the learner progress and brings the enrollment aggregates and stats up to date on the next read', async () => {
+    const user = await createTestUser();
+    const client = api.client();
+    await signIn(client, user);
+    await client.post('/api/enroll');
+    await finishModule(client, content.modules[0].slug);
+
+    // As if the enrollment was written when the program had one module fewer and progress
+    // existed on a module since removed from the content.
+    const key = keys.enrollment(user.id, content.id);
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET module_count = :count, percent_complete = :percent',
+        ExpressionAttributeValues: { ':count': content.modules.length - 1, ':percent': 11.1 },
+      }),
+    );
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.moduleProgress(user.id, content.id, 'retired-module'), module_id: 'retired-module', status: 'completed' } }));
+    const before = await readStats();
+
+    const state = await client.get('/api/dashboard/state');
+    const percent = Math.round((1 / content.modules.length) * 1000) / 10;
+    expect(state.body.percent_complete).toBe(percent);
+    expect(state.body.open_module.slug).toBe(content.modules[1].slug);
+    expect(state.body.grid[0].modules[0].state).toBe('completed');
+
+    const enrollment = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
+    expect(enrollment).toMatchObject({ module_count: content.modules.length, percent_complete: percent, completed_count: 1 });
+    const after = await readStats();
+    expect(after.modules_total - before.modules_total).toBe(1);
+    expect(Math.round((after.enrollment_percent_sum - before.enrollment_percent_sum) * 10) / 10).toBe(Math.round((percent - 11.1) * 10) / 10);
+  });
+});

@@ -1,0 +1,126 @@
+import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { capacityMeter, db, tableName } from '../../functions/lib/db';
+import { keys } from '../../functions/lib/table';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { program } from '../../functions/program/content';
+import { runReminders } from '../../functions/program/reminders';
+import { emailsTo, useApi } from '../helpers/api';
+import { createTestUser, signIn } from '../helpers/users';
+import { finishProgram, setUserFields } from './program-helpers';
+
+const api = useApi();
+const content = program();
+const DAY = 24 * 3600 * 1000;
+const noSleep = async () => {};
+
+/** One learner per case the job must tell apart. */
+const people: Record<string, UserRecord> = {};
+let enrolledAt: Date;
+
+async function learner(name: string, options: { verified?: boolean; enroll?: boolean; weekly?: boolean } = {}) {
+  const user = await createTestUser({ first_name: name, verified: options.verified ?? true });
+  const client = api.client();
+  await signIn(client, user);
+  if (options.enroll !== false) expect((await client.post('/api/enroll')).status).toBe(200);
+  if (options.weekly) expect((await client.post('/api/settings/notifications', { reminder_frequency: 'weekly' })).status).toBe(200);
+  people[name] = user;
+  return { user, client };
+}
+
+const reminders = async (name: string) => (await emailsTo(people[name].email)).filter((email) => /^Next up: /.test(email.subject));
+
+beforeAll(async () => {
+  enrolledAt = new Date();
+  await learner('Daisy');
+  await learner('Wendy', { weekly: true });
+  await learner('Uma', { verified: false });
+  await learner('Larry');
+  await learner('Dora');
+  await learner('Nora', { enroll: false });
+  const { client: finisher } = await learner('Fiona');
+  await finishProgram(finisher);
+  // What admin actions do to an account after enrollment:
+  await setUserFields(people.Larry.id, { status: 'locked', is_locked: true });
+  await setUserFields(people.Dora.id, { status: 'deleted', deleted_at: new Date().toISOString() });
+}, 120_000);
+
+describe('the reminder job', () => {
+  it('emails only verified, active, enrolled learners with modules left who are due today', async () => {
+    const tomorrow = new Date(enrolledAt.getTime() + DAY);
+    const summary = await runReminders({ now: tomorrow, sleep: noSleep });
+    // Daisy, Uma, Larry and Dora are in the daily partitions. Wendy's weekly partition (her
+    // enrollment weekday) is not read on another weekday; Fiona left the index on completion;
+    // Nora never enrolled.
+    expect(summary).toEqual({ considered: 4, sent: 1, skipped: 3, failed: 0 });
+
+    const [email] = await reminders('Daisy');
+    expect(email).toBeDefined();
+    const open = content.modules[0];
+    expect(email.subject).toBe(`Next up: ${open.title}`);
+    expect(email.text).toContain('Hi Daisy,');
+    expect(email.text).toContain("You're 0% of the way through the 4-Week Career Program.");
+    expect(email.text).toContain(`Week 1 • ${open.title}`);
+    expect(email.text).toContain(`http://localhost:3000/modules/${open.slug}`);
+    expect(email.text).toContain('http://localhost:3000/settings');
+    expect(email.text).toContain('every day');
+    expect(email.html).toContain(`href="http://localhost:3000/modules/${open.slug}"`);
+    expect(email.html).toContain('href="http://localhost:3000/settings"');
+
+    for (const name of ['Wendy', 'Uma', 'Larry', 'Dora', 'Nora', 'Fiona']) expect(await reminders(name), name).toEqual([]);
+  });
+
+  it('sends nothing twice when rerun the same day', async () => {
+    const tomorrow = new Date(enrolledAt.getTime() + DAY);
+    const summary = await runReminders({ now: tomorrow, sleep: noSleep });
+    expect(summary).toEqual({ considered: 4, sent: 0, skipped: 4, failed: 0 });
+    expect(await reminders('Daisy')).toHaveLength(1);
+  });
+
+  it('reminds weekly learners on their weekday, a week later, with the right wording', async () => {
+    const nextWeek = new Date(enrolledAt.getTime() + 7 * DAY);
+    const summary = await runReminders({ now: nextWeek, sleep: noSleep });
+    expect(summary).toEqual({ considered: 5, sent: 2, skipped: 3, failed: 0 });
+    expect(await reminders('Daisy')).toHaveLength(2);
+    const weekly = await reminders('Wendy');
+    expect(weekly).toHaveLength(1);
+    expect(weekly[0].text).toContain('once a week');
+  });
+
+  it('reads with Query and GetItem only, never a Scan', async () => {
+    const send = vi.spyOn(db(), 'send');
+    capacityMeter.reset();
+    try {
+      await runReminders({ now: new Date(enrolledAt.getTime() + 2 * DAY), sleep: noSleep });
+      const commands = send.mock.calls.map(([command]) => command.constructor.name);
+      expect(commands).not.toContain('ScanCommand');
+      const reads = commands.filter((name) => !['PutCommand', 'UpdateCommand', 'DeleteCommand'].includes(name));
+      expect(new Set(reads)).toEqual(new Set(['QueryCommand', 'GetCommand']));
+      expect(capacityMeter.calls).toBe(commands.length);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
+  it('retries SES throttling and still sends', async () => {
+    const ses = mockClient(SESClient);
+    try {
+      ses.on(SendEmailCommand).rejectsOnce(Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' })).resolves({ MessageId: 'mocked' });
+      const summary = await runReminders({ now: new Date(enrolledAt.getTime() + 3 * DAY), sleep: noSleep });
+      expect(summary).toMatchObject({ sent: 1, failed: 0 });
+      const calls = ses.commandCalls(SendEmailCommand);
+      expect(calls).toHaveLength(2);
+      expect(calls.every((call) => call.args[0].input.Destination?.ToAddresses?.[0] === people.Daisy.email)).toBe(true);
+    } finally {
+      ses.restore();
+    }
+  });
+
+  it('keeps the completed learner out of the index', async () => {
+    const enrollment = await db().send(new GetCommand({ TableName: tableName(), Key: keys.enrollment(people.Fiona.id, content.id) }));
+    expect(enrollment.Item?.status).toBe('completed');
+    expect(enrollment.Item?.gsi3pk).toBeUndefined();
+  });
+});
