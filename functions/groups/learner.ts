@@ -1,3 +1,4 @@
+import { changePassword } from '../accounts/routes/change-password';
 import { createGroupHandler } from '../lib/http';
 import {
   dashboardRoute,
@@ -11,7 +12,7 @@ import {
 
 /**
  * Lambda entry for the `learner` endpoint group: every `learner` route of shared/routes.ts.
- * `POST /api/settings/password` belongs to the accounts feature (wired by the lead).
+ * `POST /api/settings/password` is implemented by the accounts feature.
  */
 export const handler = createGroupHandler('learner', {
   'POST /api/enroll': enrollRoute,
@@ -21,4 +22,5 @@ export const handler = createGroupHandler('learner', {
   'PUT /api/modules/{slug}/tasks/{task_id}': taskSaveRoute,
   'GET /api/settings/notifications': getNotificationsRoute,
   'POST /api/settings/notifications': setNotificationsRoute,
+  'POST /api/settings/password': changePassword,
 });

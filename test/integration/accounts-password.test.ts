@@ -1,34 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '../../functions/accounts/passwords';
-import { changePassword } from '../../functions/accounts/routes/change-password';
 import { db, tableName } from '../../functions/lib/db';
-import { createGroupHandler } from '../../functions/lib/http';
 import { getUserByEmail, getUserById, insertUser } from '../../functions/lib/users';
-import { ApiClient, emailsTo, latestEmail } from '../helpers/api';
+import { emailsTo, latestEmail, useApi } from '../helpers/api';
 import { signIn } from '../helpers/users';
 
-/**
- * The real HTTP chain, with the learner group carrying only this issue's route (the lead wires
- * `changePassword` into functions/groups/learner.ts).
- */
-const state: { baseUrl: string; close?: () => Promise<void> } = { baseUrl: '' };
-beforeAll(async () => {
-  const [{ handler: auth }, { handler: admin }, { createApiServer }] = await Promise.all([
-    import('../../functions/groups/auth'),
-    import('../../functions/groups/admin'),
-    import('../../infra/local/api-server'),
-  ]);
-  const learner = createGroupHandler('learner', { 'POST /api/settings/password': changePassword });
-  const server = createApiServer({ handlers: { auth: auth as never, learner: learner as never, admin: admin as never } });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections()));
-});
-afterAll(async () => state.close?.());
-const client = () => new ApiClient(state.baseUrl, { userAgent: 'password-test' });
+const api = useApi();
+const client = () => api.client({ userAgent: 'password-test' });
 
 const PASSWORD = 'copper meadow violin';
 const NEW_PASSWORD = 'saffron glacier piano';
