@@ -1,9 +1,6 @@
-/** Placeholder: Audit log is built by its issue. */
-export default function Placeholder() {
-  return (
-    <main className="page">
-      <h1>Audit log</h1>
-      <p>This page is not built yet.</p>
-    </main>
-  );
+import { AuditLogPage } from '../../../features/admin-audit/components/audit-log-page';
+
+/** /admin/audit (SPEC §2 "Audit log"). */
+export default function AdminAuditRoute() {
+  return <AuditLogPage />;
 }

@@ -1,9 +1,6 @@
-/** Placeholder: Admin Dashboard is built by its issue. */
-export default function Placeholder() {
-  return (
-    <main className="page">
-      <h1>Admin Dashboard</h1>
-      <p>This page is not built yet.</p>
-    </main>
-  );
+import { AdminDashboardView } from '../../../features/admin-dashboard/components/admin-dashboard-view';
+
+/** /admin/dashboard (SPEC §2 "Admin dashboard"). */
+export default function AdminDashboardRoute() {
+  return <AdminDashboardView />;
 }

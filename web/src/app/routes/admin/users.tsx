@@ -1,9 +1,6 @@
-/** Placeholder: Users is built by its issue. */
-export default function Placeholder() {
-  return (
-    <main className="page">
-      <h1>Users</h1>
-      <p>This page is not built yet.</p>
-    </main>
-  );
+import { UsersPage } from '../../../features/admin-users/components/users-page';
+
+/** /admin/users (SPEC §2 "Admin users"). */
+export default function AdminUsersRoute() {
+  return <UsersPage />;
 }

@@ -1,0 +1,48 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, queryString } from '../../../lib/api-client';
+
+export interface AuditLogEntry {
+  id: string;
+  created_at?: string | null;
+  action?: string | null;
+  old_values?: unknown;
+  new_values?: unknown;
+  actor_email?: string | null;
+  actor_user_id?: string | null;
+  entity_type?: string | null;
+  entity_id?: string | null;
+  ip?: string | null;
+  user_agent?: string | null;
+}
+
+export interface AuditLogPage {
+  items: AuditLogEntry[];
+  total: number;
+  has_next: boolean;
+}
+
+export interface AuditFilters {
+  actor: string;
+  entity_type: string;
+  entity_id: string;
+  action: string;
+  date_from: string;
+  date_to: string;
+}
+
+export interface AuditLogParams extends AuditFilters {
+  page: number;
+  pageSize: number;
+}
+
+export const getAuditLogs = ({ page, pageSize, ...filters }: AuditLogParams) =>
+  api.get<AuditLogPage>(`/api/admin/audit-logs${queryString({ page, page_size: pageSize, ...filters })}`);
+
+export const auditLogsQueryOptions = (params: AuditLogParams) =>
+  queryOptions({
+    queryKey: ['admin', 'audit-logs', params],
+    queryFn: () => getAuditLogs(params),
+    placeholderData: keepPreviousData,
+  });
+
+export const useAuditLogs = (params: AuditLogParams) => useQuery(auditLogsQueryOptions(params));

@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import { AUDIT_DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../../../../shared/constants';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadingText } from '../../../components/ui/loading-text';
+import { ApiError } from '../../../lib/api-client';
+import { useAuditLogs, type AuditFilters } from '../api/get-audit-logs';
+import { AuditFiltersBar } from './audit-filters';
+import { AuditTable } from './audit-table';
+import '../admin-audit.css';
+
+const EMPTY: AuditFilters = { actor: '', entity_type: '', entity_id: '', action: '', date_from: '', date_to: '' };
+
+const trimmed = (filters: AuditFilters) =>
+  Object.fromEntries(Object.entries(filters).map(([key, value]) => [key, value.trim()])) as unknown as AuditFilters;
+
+/** SPEC §8: the server's error field, else 'HTTP {status}', else the named fallback. */
+function loadError(error: unknown): string {
+  if (error instanceof ApiError) return error.code ?? `HTTP ${error.status}`;
+  return 'Failed to load audit logs';
+}
+
+/**
+ * /admin/audit. Filters are applied trimmed, once typing pauses (the same 350 ms as user search),
+ * so each keystroke does not cost a request; any filter or page-size change returns to page 1.
+ */
+export function AuditLogPage() {
+  const [draft, setDraft] = useState<AuditFilters>(EMPTY);
+  const [applied, setApplied] = useState<AuditFilters>(EMPTY);
+  const [pageSize, setPageSize] = useState<number>(AUDIT_DEFAULT_PAGE_SIZE);
+
+  useEffect(() => {
+    const next = trimmed(draft);
+    if (JSON.stringify(next) === JSON.stringify(applied)) return;
+    const timer = setTimeout(() => setApplied(next), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [draft, applied]);
+
+  const view = JSON.stringify([applied, pageSize]);
+  const [paging, setPaging] = useState({ view, page: 1 });
+  const page = paging.view === view ? paging.page : 1;
+
+  const logs = useAuditLogs({ ...applied, page, pageSize });
+
+  const clear = () => {
+    setDraft(EMPTY);
+    setApplied(EMPTY);
+  };
+
+  return (
+    <main className="page admin-audit">
+      <h1>Audit log</h1>
+      <AuditFiltersBar
+        values={draft}
+        onChange={(key, value) => setDraft((current) => ({ ...current, [key]: value }))}
+        onClear={clear}
+        pageSize={pageSize}
+        onPageSize={setPageSize}
+      />
+      {logs.isPending ? (
+        <LoadingText>Loading audit log…</LoadingText>
+      ) : logs.isError ? (
+        <FormAlert>{loadError(logs.error)}</FormAlert>
+      ) : (
+        <>
+          <AuditTable items={logs.data.items} />
+          <nav className="audit-pagination" aria-label="Audit log pages">
+            <span>Total: {logs.data.total}</span>
+            <Button variant="secondary" disabled={page <= 1} onClick={() => setPaging({ view, page: page - 1 })}>
+              Previous
+            </Button>
+            <span aria-live="polite">Page {page}</span>
+            <Button variant="secondary" disabled={!logs.data.has_next} onClick={() => setPaging({ view, page: page + 1 })}>
+              Next
+            </Button>
+          </nav>
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+import { AUDIT_PREVIEW_CHARS, USER_AGENT_PREVIEW_CHARS } from '../../../../../shared/constants';
+
+/** JSON preview cut to 160 characters: 157 plus '…' (SPEC §9). */
+export function jsonPreview(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > AUDIT_PREVIEW_CHARS ? `${text.slice(0, AUDIT_PREVIEW_CHARS - 3)}…` : text;
+}
+
+/** The first 64 characters of the user agent (SPEC §2). */
+export const agentPreview = (agent: string | null | undefined) => (agent ? agent.slice(0, USER_AGENT_PREVIEW_CHARS) : '');
+
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+export const actorText = (email: string | null | undefined, userId: string | null | undefined) => email || userId || '—';
+
+export function targetText(type: string | null | undefined, id: string | null | undefined): string {
+  if (!type && !id) return '—';
+  return [type, id ? `#${id}` : ''].filter(Boolean).join(' ');
+}

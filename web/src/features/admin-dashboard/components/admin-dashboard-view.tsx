@@ -1,0 +1,96 @@
+import { lazy, Suspense } from 'react';
+import { LoadingText } from '../../../components/ui/loading-text';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { ApiError } from '../../../lib/api-client';
+import { useSummary, type AdminSummary, type DailyCount } from '../api/get-summary';
+import { count, fractionPercent, percent, shortMonthDay } from '../utils/format';
+import { MetricCard } from './metric-card';
+import '../admin-dashboard.css';
+
+// Victory stays out of every other bundle: this import is the only way the chart code loads.
+const ActivesChart = lazy(() => import('./actives-chart'));
+
+/** SPEC §8: the server's error field, else 'HTTP {status}', else the named fallback. */
+function summaryError(error: unknown): string {
+  if (error instanceof ApiError) return error.code ?? `HTTP ${error.status}`;
+  return 'Failed to load admin summary';
+}
+
+function ChartPanel({ title, data }: { title: string; data: DailyCount[] }) {
+  const id = `chart-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <figure className="chart-panel" aria-labelledby={id}>
+      <h2 id={id} className="chart-panel__title">
+        {title}
+      </h2>
+      <Suspense fallback={<p className="chart-panel__loading">Loading chart…</p>}>
+        <ActivesChart data={data} label={title} />
+      </Suspense>
+      {/* The same numbers as text, for screen readers. */}
+      <table className="visually-hidden">
+        <caption>{title} by day</caption>
+        <tbody>
+          {data.map((point) => (
+            <tr key={point.date}>
+              <th scope="row">{shortMonthDay(point.date)}</th>
+              <td>{point.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+function Cards({ summary }: { summary: AdminSummary }) {
+  const { cards, drill } = summary;
+  return (
+    <div className="metric-grid">
+      <MetricCard title="Users" value={count(cards.total_users)} subtitle={`${count(cards.active_7d)} active (7d)`} />
+      <MetricCard title="Enrollments" value={count(cards.total_enrollments)} subtitle="Across all programs" />
+      <MetricCard
+        title="Avg Completion"
+        value={percent(cards.avg_completion)}
+        subtitle={`Aggregate: ${percent(summary.completion?.aggregate_pct)}`}
+      />
+      <MetricCard title="Active 7d" value={count(cards.active_7d)} to={drill?.active_7d} />
+      <MetricCard title="Active 30d" value={count(cards.active_30d)} to={drill?.active_30d} />
+      <MetricCard
+        title="Verification Rate"
+        value={fractionPercent(cards.verification_rate)}
+        subtitle="Click to view unverified accounts"
+        to={drill?.unverified}
+      />
+      <MetricCard
+        title="Week-1 Drop-off"
+        value={fractionPercent(cards.week1_dropoff)}
+        subtitle={summary.dropoff_method === '7d' ? '7-day completion window' : 'Overall completion window'}
+        to={drill?.week1_dropoff}
+      />
+    </div>
+  );
+}
+
+/** /admin/dashboard: seven metric cards and two activity charts, refreshed every minute. */
+export function AdminDashboardView() {
+  const summary = useSummary();
+  return (
+    <main className="page admin-dashboard">
+      <h1>Admin Dashboard</h1>
+      {summary.isPending ? (
+        <LoadingText>Loading admin dashboard…</LoadingText>
+      ) : summary.isError ? (
+        <FormAlert>Error loading admin dashboard: {summaryError(summary.error)}</FormAlert>
+      ) : (
+        <>
+          <p className="note">As of {new Date(summary.data.as_of_utc).toLocaleString()}</p>
+          <Cards summary={summary.data} />
+          <div className="chart-grid">
+            <ChartPanel title="7-Day Actives" data={summary.data.series?.actives_7d_daily ?? []} />
+            <ChartPanel title="30-Day Actives" data={summary.data.series?.actives_30d_daily ?? []} />
+          </div>
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,27 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, queryString } from '../../../lib/api-client';
+import type { AdminUserListItem, Paged } from '../types';
+
+export interface UsersListParams {
+  page: number;
+  pageSize: number;
+  query: string;
+  filter: string;
+  status: string;
+}
+
+/** Every list page shares this prefix, so one invalidation refreshes whichever page is shown. */
+export const usersListQueryKey = ['admin', 'users', 'list'] as const;
+
+export const getUsers = ({ page, pageSize, query, filter, status }: UsersListParams) =>
+  api.get<Paged<AdminUserListItem>>(`/api/admin/users${queryString({ page, page_size: pageSize, query, filter, status })}`);
+
+export const usersQueryOptions = (params: UsersListParams) =>
+  queryOptions({
+    queryKey: [...usersListQueryKey, params],
+    queryFn: () => getUsers(params),
+    // Keep the current rows on screen while the next page loads instead of flashing empty.
+    placeholderData: keepPreviousData,
+  });
+
+export const useUsers = (params: UsersListParams) => useQuery(usersQueryOptions(params));

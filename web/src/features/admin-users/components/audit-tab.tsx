@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadingText } from '../../../components/ui/loading-text';
+import { useUserAuditLogs } from '../api/get-user-audit-logs';
+import { errorText } from '../utils/error-text';
+import { formatDateTime, jsonPreview } from '../utils/format';
+import { Pagination } from './pagination';
+
+/** The user's own audit trail, 25 entries a page (SPEC §9). */
+export function AuditTab({ userId }: { userId: string }) {
+  const [page, setPage] = useState(1);
+  const audit = useUserAuditLogs(userId, page);
+  if (audit.isPending) return <LoadingText>Loading audit entries…</LoadingText>;
+  if (audit.isError) return <FormAlert>{errorText(audit.error, 'Failed to load audit events')}</FormAlert>;
+  const { items, total, has_next } = audit.data;
+  return (
+    <div>
+      {items.length === 0 ? (
+        <p className="admin-empty">No audit entries yet.</p>
+      ) : (
+        <div className="admin-table-scroll">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Action</th>
+                <th scope="col">Before</th>
+                <th scope="col">After</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{formatDateTime(entry.created_at)}</td>
+                  <td>{entry.action || '—'}</td>
+                  <td className="admin-table__json">{jsonPreview(entry.old_values)}</td>
+                  <td className="admin-table__json">{jsonPreview(entry.new_values)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination label="Audit pages" total={total} page={page} hasNext={has_next} onPage={setPage} />
+    </div>
+  );
+}

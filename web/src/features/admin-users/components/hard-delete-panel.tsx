@@ -1,0 +1,83 @@
+import { useId, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { TextField } from '../../../components/ui/text-field';
+import { ApiError } from '../../../lib/api-client';
+import { useHardDeletePreview } from '../api/get-hard-delete-preview';
+import { useHardDeleteUser } from '../api/hard-delete-user';
+import type { AdminUserDetail } from '../types';
+import { errorText } from '../utils/error-text';
+import { formatDate } from '../utils/format';
+
+export const retentionText = (date: string) => `Retention window active until ${formatDate(date)}.`;
+
+function hardDeleteError(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'retention_active' && typeof error.body.available_on === 'string') {
+    return retentionText(error.body.available_on);
+  }
+  return errorText(error, 'Failed to hard delete user');
+}
+
+function ImpactPreview({ userId }: { userId: string }) {
+  const preview = useHardDeletePreview(userId, true);
+  if (preview.isPending) return <p role="status">Loading impact preview…</p>;
+  if (preview.isError) return <FormAlert>{errorText(preview.error, 'Failed to load impact preview')}</FormAlert>;
+  const counts = Object.entries(preview.data?.counts ?? {});
+  if (counts.length === 0) return <p>No related records.</p>;
+  return (
+    <dl className="admin-facts">
+      {counts.map(([kind, count]) => (
+        <div key={kind} className="admin-facts__row">
+          <dt>{kind}</dt>
+          <dd>{count}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * Irreversible removal. Allowed only for a soft-deleted account whose retention window has passed,
+ * and only after the admin types the account's email (SPEC §4, §5). The server checks all of it again.
+ */
+export function HardDeletePanel({ user, onDeleted, id }: { user: AdminUserDetail; onDeleted: () => void; id: string }) {
+  const [typed, setTyped] = useState('');
+  const hardDelete = useHardDeleteUser(user.id);
+  const headingId = useId();
+  const confirmation = typed.trim();
+  const deleted = user.status === 'deleted';
+  const ready = deleted && user.hard_delete_ready === true;
+  const matches = confirmation === user.email;
+  const mismatch = confirmation !== '' && !matches;
+
+  return (
+    <div id={id} className="admin-hard-delete" role="region" aria-labelledby={headingId}>
+      <h4 id={headingId}>Hard delete</h4>
+      <p>Permanently removes the account and these records:</p>
+      <ImpactPreview userId={user.id} />
+      {!deleted ? <p className="note">Soft-delete the account before a hard delete.</p> : null}
+      {deleted && !ready ? (
+        <FormAlert tone="info">
+          <p>Retention window has not expired yet.</p>
+          {user.hard_delete_available_at ? <p>{retentionText(user.hard_delete_available_at)}</p> : null}
+        </FormAlert>
+      ) : null}
+      <TextField
+        label="Type the user's email to confirm"
+        type="email"
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        autoComplete="off"
+        error={mismatch ? 'Email confirmation does not match.' : undefined}
+      />
+      {hardDelete.isError ? <FormAlert>{hardDeleteError(hardDelete.error)}</FormAlert> : null}
+      <Button
+        variant="danger"
+        disabled={!ready || !matches || hardDelete.isPending}
+        onClick={() => hardDelete.mutate(confirmation, { onSuccess: onDeleted })}
+      >
+        {hardDelete.isPending ? 'Deleting…' : 'Hard delete user'}
+      </Button>
+    </div>
+  );
+}

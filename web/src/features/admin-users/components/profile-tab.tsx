@@ -1,0 +1,94 @@
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/text-field';
+import { useUpdateUser } from '../api/update-user';
+import type { AdminUserDetail } from '../types';
+import { errorText } from '../utils/error-text';
+import { formatDate, formatDateTime } from '../utils/format';
+import type { Notify } from './notice';
+import { ResetPasswordButton } from './reset-password-button';
+import { userStatusLabel } from './status-badge';
+
+const verifiedText = (verified: boolean | null | undefined) => (verified === true ? 'Yes' : verified === false ? 'No' : '—');
+
+function Facts({ rows }: { rows: [string, string][] }) {
+  return (
+    <dl className="admin-facts">
+      {rows.map(([term, value]) => (
+        <div key={term} className="admin-facts__row">
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function EditProfileForm({ user, notify }: { user: AdminUserDetail; notify: Notify }) {
+  const [firstName, setFirstName] = useState(user.first_name ?? '');
+  const [lastName, setLastName] = useState(user.last_name ?? '');
+  const [email, setEmail] = useState(user.email);
+  const update = useUpdateUser(user.id);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    notify(null);
+    update.mutate(
+      { first_name: firstName.trim(), last_name: lastName.trim(), email: email.trim() },
+      {
+        onSuccess: () => notify({ tone: 'success', text: 'Profile updated.' }),
+        onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to update user') }),
+      },
+    );
+  };
+
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <TextField label="First name" value={firstName} onChange={(e) => setFirstName(e.target.value)} autoComplete="off" />
+      <TextField label="Last name" value={lastName} onChange={(e) => setLastName(e.target.value)} autoComplete="off" />
+      <TextField label="Email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+      <div className="form__actions">
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save changes'}
+        </Button>
+        <ResetPasswordButton userId={user.id} notify={notify} />
+      </div>
+    </form>
+  );
+}
+
+export function ProfileTab({ user, notify }: { user: AdminUserDetail; notify: Notify }) {
+  const activity = user.recent_activity ?? {};
+  return (
+    <div className="admin-drawer__sections">
+      <section aria-labelledby="admin-facts-heading">
+        <h3 id="admin-facts-heading">Account facts</h3>
+        <Facts
+          rows={[
+            ['Email', user.email],
+            ['Status', userStatusLabel(user.status, user.is_locked)],
+            ['Role', user.role || '—'],
+            ['Verified', verifiedText(user.verified)],
+            ['Registered', formatDate(user.created_at)],
+            ['Last login', formatDateTime(user.last_login_at)],
+          ]}
+        />
+      </section>
+      <section aria-labelledby="admin-edit-heading">
+        <h3 id="admin-edit-heading">Edit profile</h3>
+        {/* Re-keyed on the server's values so a refetch after saving shows what was stored. */}
+        <EditProfileForm key={`${user.first_name}|${user.last_name}|${user.email}`} user={user} notify={notify} />
+      </section>
+      <section aria-labelledby="admin-activity-heading">
+        <h3 id="admin-activity-heading">Recent activity</h3>
+        <Facts
+          rows={[
+            ['Last login', formatDateTime(activity.last_login_at ?? user.last_login_at)],
+            ['Last progress', formatDateTime(activity.last_progress_at)],
+            ['Last enrollment', formatDateTime(activity.last_enrollment_at)],
+          ]}
+        />
+      </section>
+    </div>
+  );
+}

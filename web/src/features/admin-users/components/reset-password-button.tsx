@@ -1,0 +1,28 @@
+import { Button } from '../../../components/ui/button';
+import { useSendPasswordReset } from '../api/send-password-reset';
+import { errorText } from '../utils/error-text';
+import type { Notice, Notify } from './notice';
+
+/** SPEC §8: each delivery outcome has its own text; sandbox and allowlist are informational. */
+export function resetOutcome(delivery: string | undefined): Notice {
+  if (delivery === 'sent') return { tone: 'success', text: 'Reset email sent.' };
+  if (delivery === 'sandbox') return { tone: 'info', text: 'Reset email sent to AHA sandbox.' };
+  if (delivery === 'allowlist_block') return { tone: 'info', text: 'Email suppressed by allowlist.' };
+  return { tone: 'error', text: 'Failed to send reset email.' };
+}
+
+export function ResetPasswordButton({ userId, notify }: { userId: string; notify: Notify }) {
+  const reset = useSendPasswordReset(userId);
+  const send = () => {
+    notify(null);
+    reset.mutate(undefined, {
+      onSuccess: (result) => notify(resetOutcome(result?.delivery)),
+      onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to send reset email.') }),
+    });
+  };
+  return (
+    <Button variant="secondary" onClick={send} disabled={reset.isPending}>
+      {reset.isPending ? 'Sending…' : 'Send password reset'}
+    </Button>
+  );
+}

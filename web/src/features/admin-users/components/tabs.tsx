@@ -1,0 +1,63 @@
+import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+
+export interface TabDef<K extends string> {
+  key: K;
+  label: string;
+}
+
+export interface TabsProps<K extends string> {
+  tabs: TabDef<K>[];
+  active: K;
+  onChange: (key: K) => void;
+  label: string;
+  children: ReactNode;
+}
+
+/** WAI-ARIA tabs: only the selected tab is in the Tab order; arrows, Home and End move between tabs. */
+export function Tabs<K extends string>({ tabs, active, onChange, label, children }: TabsProps<K>) {
+  const id = useId();
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const activeIndex = Math.max(0, tabs.findIndex((tab) => tab.key === active));
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const last = tabs.length - 1;
+    const target =
+      event.key === 'ArrowRight' ? (activeIndex === last ? 0 : activeIndex + 1)
+      : event.key === 'ArrowLeft' ? (activeIndex === 0 ? last : activeIndex - 1)
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? last
+      : undefined;
+    if (target === undefined) return;
+    event.preventDefault();
+    onChange(tabs[target].key);
+    buttons.current[target]?.focus();
+  };
+
+  return (
+    <div className="admin-tabs">
+      <div role="tablist" aria-label={label} className="admin-tabs__list" onKeyDown={onKeyDown}>
+        {tabs.map((tab, index) => (
+          <button
+            key={tab.key}
+            ref={(element) => {
+              buttons.current[index] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${tab.key}`}
+            aria-selected={tab.key === active}
+            aria-controls={`${id}-panel`}
+            tabIndex={tab.key === active ? 0 : -1}
+            className="admin-tabs__tab"
+            onClick={() => onChange(tab.key)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${active}`} tabIndex={0} className="admin-tabs__panel">
+        {children}
+      </div>
+    </div>
+  );
+}

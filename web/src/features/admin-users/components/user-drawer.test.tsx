@@ -1,0 +1,377 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderAt, type Handler } from '../testing/test-utils';
+import { formatDate } from '../utils/format';
+import { UserDrawer } from './user-drawer';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+const detail = (overrides: Record<string, unknown> = {}) => ({
+  id: 'u1',
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  status: 'active',
+  is_locked: false,
+  role: 'learner',
+  verified: true,
+  created_at: '2025-11-01T09:00:00Z',
+  last_login_at: null,
+  recent_activity: { last_login_at: null, last_progress_at: null, last_enrollment_at: null },
+  retention_days: 30,
+  deleted_at: null,
+  deleted_reason: null,
+  hard_delete_ready: false,
+  hard_delete_available_at: null,
+  enrollments: [],
+  ...overrides,
+});
+
+const enrollment = (modules: unknown[]) => ({ id: 'e1', program_id: 'p1', program_title: null, status: 'active', modules });
+
+function open(user: Record<string, unknown>, handlers: Record<string, Handler> = {}) {
+  const api = mockFetch({ 'GET /api/admin/users/u1': { body: user }, ...handlers });
+  const onClose = vi.fn();
+  const view = renderAt('/admin/users', <UserDrawer userId="u1" onClose={onClose} />);
+  return { api, onClose, view, user: userEvent.setup() };
+}
+
+const notice = async (text: string) => expect((await screen.findByText(text)).closest('.alert')).toBeTruthy();
+
+describe('UserDrawer shell', () => {
+  it('is a labelled modal with banners for locked, soft-deleted and unverified accounts', async () => {
+    open(detail({ status: 'deleted', is_locked: true, verified: false }));
+    const dialog = screen.getByRole('dialog', { name: 'User u1' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(await screen.findByText('Account is locked.')).toBeTruthy();
+    expect(screen.getByText('Account is soft-deleted. Restore to re-enable access.')).toBeTruthy();
+    expect(screen.getByText('Email address is unverified.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Restore' })).toBeTruthy();
+  });
+
+  it('shows no banners for an active verified account', async () => {
+    open(detail());
+    await screen.findByText('Account facts');
+    expect(screen.queryByText('Account is locked.')).toBeNull();
+    expect(screen.queryByText(/soft-deleted/)).toBeNull();
+    expect(screen.queryByText('Email address is unverified.')).toBeNull();
+  });
+
+  it('closes on Escape, on the overlay and on the close button', async () => {
+    const { onClose, user } = open(detail());
+    await screen.findByText('Account facts');
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByTestId('drawer-overlay'));
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onClose).toHaveBeenCalledTimes(3);
+  });
+
+  it('moves between tabs with the arrow keys', async () => {
+    const { user } = open(detail());
+    await screen.findByText('Account facts');
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Profile', 'Modules', 'Security', 'Audit']);
+    tabs[0].focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Modules' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Modules' }));
+    expect(screen.getByText('No enrollments yet.')).toBeTruthy();
+    await user.keyboard('{ArrowLeft}{ArrowLeft}');
+    expect(screen.getByRole('tab', { name: 'Audit' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it("reports a failed load with the server's error field", async () => {
+    open(detail(), { 'GET /api/admin/users/u1': { status: 404, body: { error: 'not_found' } } });
+    expect((await screen.findByRole('alert')).textContent).toBe('not_found');
+  });
+});
+
+describe('UserDrawer profile', () => {
+  it('shows the facts and saves the trimmed profile', async () => {
+    const { api, user } = open(detail({ verified: null }), { 'PATCH /api/admin/users/u1': { body: {} } });
+    await screen.findByText('Account facts');
+    const facts = screen.getByText('Account facts').parentElement as HTMLElement;
+    expect(within(facts).getByText('Verified').nextSibling?.textContent).toBe('—');
+    const first = screen.getByLabelText('First name');
+    await user.clear(first);
+    await user.type(first, ' Augusta ');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await notice('Profile updated.');
+    expect(api.callsTo('PATCH /api/admin/users/u1')[0].body).toEqual({ first_name: 'Augusta', last_name: 'Lovelace', email: 'ada@example.com' });
+    expect((screen.getByLabelText('Email') as HTMLInputElement).type).toBe('email');
+  });
+
+  it('falls back to HTTP {status} when saving fails without an error field', async () => {
+    const { user } = open(detail(), { 'PATCH /api/admin/users/u1': { status: 500 } });
+    await user.click(await screen.findByRole('button', { name: 'Save changes' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('HTTP 500');
+  });
+
+  it.each([
+    ['sent', 'Reset email sent.', 'alert--success'],
+    ['sandbox', 'Reset email sent to AHA sandbox.', 'alert--info'],
+    ['allowlist_block', 'Email suppressed by allowlist.', 'alert--info'],
+    ['bounced', 'Failed to send reset email.', 'alert--error'],
+  ])('reports reset delivery %s', async (delivery, text, tone) => {
+    const { user } = open(detail(), { 'POST /api/admin/users/u1/reset-password': { body: { delivery } } });
+    await user.click(await screen.findByRole('button', { name: 'Send password reset' }));
+    expect((await screen.findByText(text)).className).toContain(tone);
+  });
+});
+
+describe('UserDrawer security', () => {
+  it('locks the account, says so and reloads the user', async () => {
+    let locked = false;
+    const { api, user } = open(detail(), {
+      'GET /api/admin/users/u1': () => ({ body: detail({ status: locked ? 'locked' : 'active', is_locked: locked }) }),
+      'POST /api/admin/users/u1/lock': () => {
+        locked = true;
+        return { body: {} };
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    await user.click(screen.getByRole('button', { name: 'Lock account' }));
+    await notice('Account locked.');
+    expect(api.callsTo('POST /api/admin/users/u1/lock')).toHaveLength(1);
+    expect(await screen.findByText('Account is locked.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Unlock account' })).toBeTruthy();
+  });
+
+  it('reports a failed lock toggle', async () => {
+    const { user } = open(detail({ is_locked: true }), { 'POST /api/admin/users/u1/unlock': { status: 409, body: { error: 'conflict' } } });
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    await user.click(screen.getByRole('button', { name: 'Unlock account' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('conflict');
+  });
+
+  it('invalidates tokens', async () => {
+    const { user } = open(detail(), { 'POST /api/admin/users/u1/actions/invalidate-sessions': { body: {} } });
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    await user.click(screen.getByRole('button', { name: 'Invalidate tokens' }));
+    await notice('Tokens invalidated.');
+  });
+
+  it('sends the soft-delete reason only when given', async () => {
+    let status = 'active';
+    const { api, user } = open(detail(), {
+      'GET /api/admin/users/u1': () => ({ body: detail({ status }) }),
+      'POST /api/admin/users/u1/soft-delete': () => {
+        status = 'deleted';
+        return { body: { status, deleted_at: '2025-11-23T10:00:00Z', deleted_reason: null } };
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    await user.type(screen.getByLabelText('Soft-delete reason (optional)'), '   ');
+    await user.click(screen.getByRole('button', { name: 'Soft-delete account' }));
+    await notice('User soft-deleted.');
+    expect(api.callsTo('POST /api/admin/users/u1/soft-delete')[0].body).toEqual({});
+    // Soft-delete is now disabled and restore offered, in the panel and in the banner.
+    expect((screen.getByRole('button', { name: 'Soft-delete account' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('button', { name: 'Restore account' })).toBeTruthy();
+  });
+
+  it('sends a typed soft-delete reason', async () => {
+    const { api, user } = open(detail(), { 'POST /api/admin/users/u1/soft-delete': { body: { status: 'deleted' } } });
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    await user.type(screen.getByLabelText('Soft-delete reason (optional)'), ' spam ');
+    await user.click(screen.getByRole('button', { name: 'Soft-delete account' }));
+    await notice('User soft-deleted.');
+    expect(api.callsTo('POST /api/admin/users/u1/soft-delete')[0].body).toEqual({ reason: 'spam' });
+  });
+
+  it('restores from the banner', async () => {
+    let status = 'deleted';
+    const { user } = open(detail(), {
+      'GET /api/admin/users/u1': () => ({ body: detail({ status }) }),
+      'POST /api/admin/users/u1/restore': () => {
+        status = 'active';
+        return { body: { status } };
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Restore' }));
+    await notice('User restored.');
+    await waitFor(() => expect(screen.queryByText(/soft-deleted\. Restore/)).toBeNull());
+  });
+});
+
+describe('UserDrawer hard delete', () => {
+  const preview = { 'GET /api/admin/users/u1/hard-delete/preview': { body: { counts: { sessions: 2, audit_entries: 5 } } } };
+
+  async function showPanel(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    await user.click(screen.getByRole('button', { name: 'Advanced: Hard delete' }));
+    expect(screen.getByRole('button', { name: 'Hide hard delete options' }).getAttribute('aria-expanded')).toBe('true');
+  }
+
+  it('shows the impact and stays disabled until the typed email matches', async () => {
+    const { user } = open(detail({ status: 'deleted', hard_delete_ready: true }), preview);
+    await showPanel(user);
+    expect(await screen.findByText('sessions')).toBeTruthy();
+    expect(screen.getByText('audit_entries').nextSibling?.textContent).toBe('5');
+    const button = () => screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement;
+    expect(button().disabled).toBe(true);
+    const input = screen.getByLabelText("Type the user's email to confirm");
+    await user.type(input, 'ada@example.org');
+    expect(screen.getByText('Email confirmation does not match.')).toBeTruthy();
+    expect(button().disabled).toBe(true);
+    await user.clear(input);
+    await user.type(input, 'ada@example.com');
+    expect(screen.queryByText('Email confirmation does not match.')).toBeNull();
+    expect(button().disabled).toBe(false);
+  });
+
+  it('stays disabled while the retention window runs', async () => {
+    const { user } = open(
+      detail({ status: 'deleted', hard_delete_ready: false, hard_delete_available_at: '2025-12-20T00:00:00Z' }),
+      preview,
+    );
+    await showPanel(user);
+    expect(screen.getByText('Retention window has not expired yet.')).toBeTruthy();
+    expect(screen.getByText(`Retention window active until ${formatDate('2025-12-20T00:00:00Z')}.`)).toBeTruthy();
+    await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
+    expect((screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('stays disabled for an account that is not soft-deleted', async () => {
+    const { user } = open(detail({ status: 'active', hard_delete_ready: true }), preview);
+    await showPanel(user);
+    await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
+    expect((screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("shows the server's retention date on 409 retention_active", async () => {
+    const { user } = open(detail({ status: 'deleted', hard_delete_ready: true }), {
+      ...preview,
+      'DELETE /api/admin/users/u1': { status: 409, body: { error: 'retention_active', available_on: '2025-12-24' } },
+    });
+    await showPanel(user);
+    await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Hard delete user' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(`Retention window active until ${new Date(2025, 11, 24).toLocaleDateString()}.`);
+  });
+
+  it('deletes with the confirmation email and closes the drawer', async () => {
+    const { api, onClose, user } = open(detail({ status: 'deleted', hard_delete_ready: true }), {
+      ...preview,
+      'DELETE /api/admin/users/u1': { status: 204 },
+    });
+    await showPanel(user);
+    await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Hard delete user' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.callsTo('DELETE /api/admin/users/u1')[0].url).toBe('/api/admin/users/u1?confirm_email=ada%40example.com');
+  });
+
+  it('reports a failed impact preview', async () => {
+    const { user } = open(detail({ status: 'deleted' }), { 'GET /api/admin/users/u1/hard-delete/preview': { status: 500 } });
+    await showPanel(user);
+    expect((await screen.findByRole('alert')).textContent).toBe('HTTP 500');
+  });
+});
+
+describe('UserDrawer modules', () => {
+  const modules = [
+    { id: 'm3', title: 'Networking', week_number: 2, position: 1, status: 'locked' },
+    { module_id: 'm2', title: 'Resume', week_no: 1, module_number: 2, status: 'locked' },
+    { module_id: 'm1', title: 'Goals', week: 1, order_in_week: 1, status: 'completed', completed_at: '2025-11-02T10:00:00Z' },
+  ];
+
+  it('lists modules in program order and offers the right actions', async () => {
+    const { user } = open(detail({ enrollments: [enrollment(modules)] }));
+    await user.click(await screen.findByRole('tab', { name: 'Modules' }));
+    expect(screen.getByRole('heading', { name: 'Enrollment e1' })).toBeTruthy();
+    expect(screen.getByText(/Program p1/)).toBeTruthy();
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['Goals', 'Resume', 'Networking']);
+    const goals = within(rows[0]);
+    expect((goals.getByRole('button', { name: 'Force complete' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((goals.getByRole('button', { name: 'Reopen' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((within(rows[1]).getByRole('button', { name: 'Lock' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('unlocks the first locked module in program order', async () => {
+    const { api, user } = open(detail({ enrollments: [enrollment(modules)] }), {
+      'POST /api/admin/modules/unlock': { body: { ok: true, message: 'done' } },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Modules' }));
+    await user.click(screen.getByRole('button', { name: 'Unlock next module' }));
+    await notice('Module unlocked.');
+    expect(api.callsTo('POST /api/admin/modules/unlock')[0].body).toEqual({ user_id: 'u1', module_id: 'm2' });
+  });
+
+  it('says when there is no locked module to unlock', async () => {
+    const { api, user } = open(detail({ enrollments: [enrollment([modules[2]])] }));
+    await user.click(await screen.findByRole('tab', { name: 'Modules' }));
+    await user.click(screen.getByRole('button', { name: 'Unlock next module' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('No locked modules to unlock.');
+    expect(api.callsTo('POST /api/admin/modules/unlock')).toHaveLength(0);
+  });
+
+  it('asks before reopening and does nothing when declined', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const { api, user } = open(detail({ enrollments: [enrollment(modules)] }), {
+      'POST /api/admin/modules/reopen': { body: { ok: true } },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Modules' }));
+    const reopenGoals = () => within(screen.getAllByRole('row')[1]).getByRole('button', { name: 'Reopen' });
+    await user.click(reopenGoals());
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(api.callsTo('POST /api/admin/modules/reopen')).toHaveLength(0);
+    await user.click(reopenGoals());
+    await notice('Module reopened.');
+    expect(api.callsTo('POST /api/admin/modules/reopen')[0].body).toEqual({ user_id: 'u1', module_id: 'm1' });
+  });
+
+  it('force-completes without asking and reports the server message on failure', async () => {
+    const confirm = vi.spyOn(window, 'confirm');
+    const { user } = open(detail({ enrollments: [enrollment(modules)] }), {
+      'POST /api/admin/modules/force-complete': { status: 400, body: { error: 'invalid_state', message: 'Module already complete' } },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Modules' }));
+    await user.click(within(screen.getAllByRole('row')[2]).getByRole('button', { name: 'Force complete' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Module already complete');
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it('refuses a module without an identifier', async () => {
+    const { user } = open(detail({ enrollments: [enrollment([{ title: 'Mystery', week_no: 1, status: 'open' }])] }));
+    await user.click(await screen.findByRole('tab', { name: 'Modules' }));
+    await user.click(screen.getByRole('button', { name: 'Force complete' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Module identifier unavailable for override.');
+  });
+});
+
+describe('UserDrawer audit', () => {
+  it('pages the user audit 25 at a time', async () => {
+    const { api, user } = open(detail(), {
+      'GET /api/admin/users/u1/audit-logs': (call) => ({
+        body: {
+          items: [{ id: `a-${call.url}`, created_at: '2025-11-23T10:00:00Z', action: 'user.lock', old_values: { a: 'x'.repeat(200) }, new_values: null }],
+          total: 30,
+          has_next: call.url.includes('page=1'),
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Audit' }));
+    const cell = (await screen.findByText('user.lock')).nextSibling as HTMLElement;
+    expect(cell.textContent).toHaveLength(158);
+    expect(cell.textContent?.endsWith('…')).toBe(true);
+    expect(screen.getByText('Total: 30')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2');
+    expect(api.callsTo('GET /api/admin/users/u1/audit-logs').map((c) => c.url)).toEqual([
+      '/api/admin/users/u1/audit-logs?page=1&page_size=25',
+      '/api/admin/users/u1/audit-logs?page=2&page_size=25',
+    ]);
+  });
+
+  it('says when there are no entries', async () => {
+    const { user } = open(detail(), { 'GET /api/admin/users/u1/audit-logs': { body: { items: [], total: 0, has_next: false } } });
+    await user.click(await screen.findByRole('tab', { name: 'Audit' }));
+    expect(await screen.findByText('No audit entries yet.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,88 @@
+import { useId, useState } from 'react';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadingText } from '../../../components/ui/loading-text';
+import { useAdminUser } from '../api/get-user';
+import type { AdminUserDetail } from '../types';
+import { errorText } from '../utils/error-text';
+import { AuditTab } from './audit-tab';
+import { useFocusTrap } from './focus-trap';
+import { ModulesTab } from './modules-tab';
+import type { Notice } from './notice';
+import { ProfileTab } from './profile-tab';
+import { RestoreButton } from './restore-button';
+import { isUserLocked, SecurityTab } from './security-tab';
+import { Tabs, type TabDef } from './tabs';
+
+type TabKey = 'profile' | 'modules' | 'security' | 'audit';
+
+const TABS: TabDef<TabKey>[] = [
+  { key: 'profile', label: 'Profile' },
+  { key: 'modules', label: 'Modules' },
+  { key: 'security', label: 'Security' },
+  { key: 'audit', label: 'Audit' },
+];
+
+function Banners({ user, notify }: { user: AdminUserDetail; notify: (notice: Notice | null) => void }) {
+  return (
+    <div className="admin-banners">
+      {isUserLocked(user) ? <p className="admin-banner admin-banner--warn">Account is locked.</p> : null}
+      {user.status === 'deleted' ? (
+        <div className="admin-banner admin-banner--danger">
+          <p>Account is soft-deleted. Restore to re-enable access.</p>
+          <RestoreButton userId={user.id} notify={notify} label="Restore" />
+        </div>
+      ) : null}
+      {user.verified === false ? <p className="admin-banner admin-banner--info">Email address is unverified.</p> : null}
+    </div>
+  );
+}
+
+function DrawerBody({ userId, onClose }: { userId: string; onClose: () => void }) {
+  const user = useAdminUser(userId);
+  const [tab, setTab] = useState<TabKey>('profile');
+  const [notice, setNotice] = useState<Notice | null>(null);
+
+  if (user.isPending) return <LoadingText>Loading user…</LoadingText>;
+  if (user.isError) return <FormAlert>{errorText(user.error, 'Failed to load user')}</FormAlert>;
+  const data = user.data;
+  return (
+    <>
+      <Banners user={data} notify={setNotice} />
+      <div className="admin-notice">{notice ? <FormAlert tone={notice.tone}>{notice.text}</FormAlert> : null}</div>
+      <Tabs tabs={TABS} active={tab} onChange={setTab} label="User details">
+        {tab === 'profile' ? <ProfileTab user={data} notify={setNotice} /> : null}
+        {tab === 'modules' ? <ModulesTab user={data} notify={setNotice} /> : null}
+        {tab === 'security' ? <SecurityTab user={data} notify={setNotice} onDeleted={onClose} /> : null}
+        {tab === 'audit' ? <AuditTab userId={data.id} /> : null}
+      </Tabs>
+    </>
+  );
+}
+
+/** A modal side panel over the users list: overlay click, Escape and the close button close it. */
+export function UserDrawer({ userId, onClose }: { userId: string; onClose: () => void }) {
+  const titleId = useId();
+  const { ref, onKeyDown } = useFocusTrap<HTMLDivElement>(onClose);
+  return (
+    <div className="admin-drawer">
+      <div className="admin-drawer__overlay" data-testid="drawer-overlay" aria-hidden="true" onClick={onClose} />
+      <div
+        ref={ref}
+        className="admin-drawer__panel"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
+        <header className="admin-drawer__header">
+          <h2 id={titleId}>User {userId}</h2>
+          <button type="button" className="button button--secondary" onClick={onClose} aria-label="Close">
+            ×
+          </button>
+        </header>
+        <DrawerBody userId={userId} onClose={onClose} />
+      </div>
+    </div>
+  );
+}

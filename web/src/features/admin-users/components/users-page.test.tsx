@@ -1,0 +1,188 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderAt, type FetchCall } from '../testing/test-utils';
+import { UsersPage } from './users-page';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const item = (overrides: Record<string, unknown> = {}) => ({
+  id: 'u1',
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  status: 'active',
+  is_locked: false,
+  created_at: '2025-11-01T09:00:00Z',
+  last_login_at: null,
+  role: 'learner',
+  completion_pct: 33.333,
+  enrollments: 1,
+  ...overrides,
+});
+
+const list = (items: unknown[], extra: Record<string, unknown> = {}) => ({ body: { items, total: items.length, has_next: false, ...extra } });
+
+const params = (call: FetchCall) => Object.fromEntries(new URL(call.url, 'http://x').searchParams);
+const lastList = (api: ReturnType<typeof mockFetch>) => params(api.callsTo('GET /api/admin/users').at(-1) as FetchCall);
+const location = () => screen.getByTestId('location').textContent;
+
+describe('UsersPage table', () => {
+  it('shows the columns, a Deleted badge and locked/active derived from is_locked', async () => {
+    mockFetch({
+      'GET /api/admin/users': list([
+        item(),
+        item({ id: 'u2', email: 'bob@example.com', status: 'deleted' }),
+        item({ id: 'u3', email: 'cy@example.com', status: '', is_locked: true }),
+        item({ id: 'u4', email: 'di@example.com', status: null, is_locked: false, first_name: null }),
+      ]),
+    });
+    renderAt('/admin/users', <UsersPage />);
+    const row = async (email: string) => [...((await screen.findByText(email)).closest('tr') as HTMLTableRowElement).cells].map((c) => c.textContent);
+    expect(await row('ada@example.com')).toEqual([
+      'ada@example.com',
+      'Ada',
+      'Lovelace',
+      'active',
+      new Date('2025-11-01T09:00:00Z').toLocaleDateString(),
+      '—',
+      'learner',
+      '33.3',
+      '1',
+    ]);
+    expect((await row('bob@example.com'))[3]).toBe('Deleted');
+    expect(screen.getByText('Deleted', { selector: 'td span' }).className).toContain('admin-badge--deleted');
+    expect((await row('cy@example.com'))[3]).toBe('locked');
+    expect((await row('di@example.com'))[1]).toBe('—');
+    expect((await row('di@example.com'))[3]).toBe('active');
+    expect(screen.getByText('Total: 4')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('says so when nothing matches', async () => {
+    mockFetch({ 'GET /api/admin/users': list([]) });
+    renderAt('/admin/users', <UsersPage />);
+    expect(await screen.findByText('No users found.')).toBeTruthy();
+  });
+
+  it("shows the server's error, else HTTP {status}", async () => {
+    mockFetch({ 'GET /api/admin/users': { status: 503 } });
+    renderAt('/admin/users', <UsersPage />);
+    expect((await screen.findByRole('alert')).textContent).toBe('HTTP 503');
+  });
+});
+
+describe('UsersPage address', () => {
+  it('reads q, filter and status from the address (unknown status treated as empty)', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': list([]) });
+    renderAt('/admin/users?filter=unverified&q=ada&status=bogus', <UsersPage />);
+    await screen.findByText('No users found.');
+    expect(lastList(api)).toEqual({ page: '1', page_size: '25', query: 'ada', filter: 'unverified' });
+    expect((screen.getByLabelText('Cohort') as HTMLSelectElement).value).toBe('unverified');
+    expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('');
+    expect((screen.getByPlaceholderText('Search email or name') as HTMLInputElement).value).toBe('ada');
+  });
+
+  it('links status Deleted with the deleted cohort both ways, replacing the address', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': list([]) });
+    const { router } = renderAt('/admin/users', <UsersPage />);
+    const user = userEvent.setup();
+    await screen.findByText('No users found.');
+
+    await user.selectOptions(screen.getByLabelText('Status'), 'deleted');
+    await waitFor(() => expect(location()).toBe('/admin/users?status=deleted&filter=deleted'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect((screen.getByLabelText('Cohort') as HTMLSelectElement).value).toBe('deleted');
+    await waitFor(() => expect(lastList(api)).toMatchObject({ status: 'deleted', filter: 'deleted' }));
+
+    // Leaving deleted on the cohort clears the linked status.
+    await user.selectOptions(screen.getByLabelText('Cohort'), 'active7d');
+    await waitFor(() => expect(location()).toBe('/admin/users?filter=active7d'));
+
+    // Choosing the deleted cohort sets the status; leaving it on the status clears the cohort.
+    await user.selectOptions(screen.getByLabelText('Cohort'), 'deleted');
+    await waitFor(() => expect(location()).toBe('/admin/users?filter=deleted&status=deleted'));
+    await user.selectOptions(screen.getByLabelText('Status'), 'all');
+    await waitFor(() => expect(location()).toBe('/admin/users?status=all'));
+    expect((screen.getByLabelText('Include deleted') as HTMLInputElement).checked).toBe(true);
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it("'Include deleted' sets status all and clearing it empties the status", async () => {
+    mockFetch({ 'GET /api/admin/users': list([]) });
+    renderAt('/admin/users', <UsersPage />);
+    const user = userEvent.setup();
+    await screen.findByText('No users found.');
+    await user.click(screen.getByLabelText('Include deleted'));
+    await waitFor(() => expect(location()).toBe('/admin/users?status=all'));
+    await user.click(screen.getByLabelText('Include deleted'));
+    await waitFor(() => expect(location()).toBe('/admin/users'));
+  });
+
+  it('returns to page 1 on a filter or page-size change', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': list([item()], { total: 60, has_next: true }) });
+    renderAt('/admin/users', <UsersPage />);
+    const user = userEvent.setup();
+    await screen.findByText('ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Page 2')).toBeTruthy();
+    await waitFor(() => expect(lastList(api).page).toBe('2'));
+
+    await user.selectOptions(screen.getByLabelText('Cohort'), 'active30d');
+    expect(await screen.findByText('Page 1')).toBeTruthy();
+    await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '25', filter: 'active30d' }));
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2');
+    await user.selectOptions(screen.getByLabelText('Rows per page'), '50');
+    expect(await screen.findByText('Page 1')).toBeTruthy();
+    await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '50', filter: 'active30d' }));
+  });
+
+  it('applies the search 350 ms after typing stops, trimmed, on page 1, replacing the address', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': list([item()], { total: 60, has_next: true }) });
+    const { router } = renderAt('/admin/users', <UsersPage />);
+    const user = userEvent.setup();
+    await screen.findByText('ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2');
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const box = screen.getByPlaceholderText('Search email or name');
+    fireEvent.change(box, { target: { value: ' ad' } });
+    act(() => vi.advanceTimersByTime(200));
+    fireEvent.change(box, { target: { value: ' ada ' } });
+    act(() => vi.advanceTimersByTime(349));
+    expect(location()).toBe('/admin/users');
+    act(() => vi.advanceTimersByTime(1));
+    expect(location()).toBe('/admin/users?q=ada');
+    expect(router.state.historyAction).toBe('REPLACE');
+    vi.useRealTimers();
+
+    await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '25', query: 'ada' }));
+    expect(screen.getByText('Page 1')).toBeTruthy();
+    // Only the final text was ever sent.
+    expect(api.callsTo('GET /api/admin/users').some((call) => params(call).query === 'ad')).toBe(false);
+  });
+
+  it('opens the drawer on row click and on Enter', async () => {
+    mockFetch({
+      'GET /api/admin/users': list([item()]),
+      'GET /api/admin/users/u1': { body: { id: 'u1', email: 'ada@example.com', status: 'active', verified: true, enrollments: [] } },
+    });
+    renderAt('/admin/users', <UsersPage />);
+    const user = userEvent.setup();
+    const row = (await screen.findByText('ada@example.com')).closest('tr') as HTMLElement;
+    await user.click(row);
+    expect(screen.getByRole('dialog', { name: 'User u1' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Focus went back to the row that opened it; Enter opens it again.
+    expect(document.activeElement).toBe(row);
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: 'User u1' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { USERS_DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadingText } from '../../../components/ui/loading-text';
+import { useUsers } from '../api/get-users';
+import { useDebouncedSearch } from '../hooks/use-debounced-search';
+import { useUsersAddress } from '../hooks/use-users-address';
+import { errorText } from '../utils/error-text';
+import { Pagination } from './pagination';
+import { UserDrawer } from './user-drawer';
+import { UsersFilters } from './users-filters';
+import { UsersTable } from './users-table';
+import '../admin-users.css';
+
+/** /admin/users: filters kept in the address, a paged table, and the user drawer. */
+export function UsersPage() {
+  const { q, filter, status, setQuery, setFilter, setStatus } = useUsersAddress();
+  const [search, setSearch] = useDebouncedSearch(q, setQuery);
+  const [pageSize, setPageSize] = useState<number>(USERS_DEFAULT_PAGE_SIZE);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  // The page belongs to one combination of filters: any change of them lands on page 1 again.
+  const view = JSON.stringify([q, filter, status, pageSize]);
+  const [paging, setPaging] = useState({ view, page: 1 });
+  const page = paging.view === view ? paging.page : 1;
+
+  const users = useUsers({ page, pageSize, query: q, filter, status });
+
+  return (
+    <main className="page admin-users">
+      <h1>Users</h1>
+      <UsersFilters
+        search={search}
+        onSearch={setSearch}
+        status={status}
+        onStatus={setStatus}
+        filter={filter}
+        onFilter={setFilter}
+        pageSize={pageSize}
+        onPageSize={setPageSize}
+      />
+      {users.isPending ? (
+        <LoadingText>Loading users…</LoadingText>
+      ) : users.isError ? (
+        <FormAlert>{errorText(users.error, 'Failed to load users')}</FormAlert>
+      ) : (
+        <>
+          <UsersTable users={users.data.items} onOpen={setOpenId} />
+          <Pagination
+            label="Users pages"
+            total={users.data.total}
+            page={page}
+            hasNext={users.data.has_next}
+            onPage={(next) => setPaging({ view, page: next })}
+          />
+        </>
+      )}
+      {openId ? <UserDrawer userId={openId} onClose={() => setOpenId(null)} /> : null}
+    </main>
+  );
+}

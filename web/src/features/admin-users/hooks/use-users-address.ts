@@ -1,0 +1,58 @@
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+
+export const STATUS_VALUES = ['', 'all', 'deleted', 'active', 'locked'] as const;
+export const FILTER_VALUES = ['', 'active7d', 'active30d', 'unverified', 'week1_dropoff', 'deleted'] as const;
+
+export interface UsersAddress {
+  q: string;
+  filter: string;
+  status: string;
+}
+
+const pick = (value: string | null, allowed: readonly string[]) => (value && allowed.includes(value) ? value : '');
+
+/**
+ * q, filter and status live in the address (SPEC §2) so drill links and reloads land on the same
+ * view. Every change replaces the history entry: typing a search must not fill the back button.
+ */
+export function useUsersAddress() {
+  const [params, setParams] = useSearchParams();
+  const address: UsersAddress = {
+    q: params.get('q') ?? '',
+    // SPEC §5: a status outside the known set is treated as empty; the same guard keeps the filter sane.
+    filter: pick(params.get('filter'), FILTER_VALUES),
+    status: pick(params.get('status'), STATUS_VALUES),
+  };
+
+  const update = useCallback(
+    (change: Partial<UsersAddress>) =>
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          for (const [key, value] of Object.entries(change)) {
+            if (value) next.set(key, value);
+            else next.delete(key);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  /** Status 'deleted' and the 'deleted' cohort mean the same view: choosing one sets the other. */
+  const setStatus = (status: string) => {
+    if (status === 'deleted') update({ status, filter: 'deleted' });
+    else update({ status, ...(address.filter === 'deleted' ? { filter: '' } : {}) });
+  };
+
+  const setFilter = (filter: string) => {
+    if (filter === 'deleted') update({ filter, status: 'deleted' });
+    else update({ filter, ...(address.status === 'deleted' ? { status: '' } : {}) });
+  };
+
+  const setQuery = (q: string) => update({ q });
+
+  return { ...address, setStatus, setFilter, setQuery };
+}

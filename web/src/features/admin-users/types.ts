@@ -1,0 +1,84 @@
+/** Shapes of the admin user endpoints (SPEC §3 "User list item", "User detail", "Admin module"). */
+export interface AdminUserListItem {
+  id: string;
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  status?: string | null;
+  is_locked?: boolean;
+  created_at?: string | null;
+  last_login_at?: string | null;
+  role?: string | null;
+  completion_pct?: number | null;
+  enrollments?: number | null;
+}
+
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  has_next: boolean;
+}
+
+/** The server may spell a module's week and order in several ways; `normalizeModule` reads them all. */
+export interface AdminModuleRaw {
+  module_id?: string;
+  id?: string;
+  title?: string | null;
+  week_no?: number;
+  week?: number;
+  week_number?: number;
+  weekNumber?: number;
+  module_number?: number;
+  order_in_week?: number;
+  position?: number;
+  moduleNumber?: number;
+  status?: string | null;
+  started_at?: string | null;
+  completed_at?: string | null;
+}
+
+export interface AdminEnrollment {
+  id: string;
+  program_id?: string | null;
+  program_title?: string | null;
+  status?: string | null;
+  modules?: AdminModuleRaw[];
+}
+
+export interface AdminUserDetail {
+  id: string;
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  status?: string | null;
+  is_locked?: boolean;
+  role?: string | null;
+  verified?: boolean | null;
+  created_at?: string | null;
+  last_login_at?: string | null;
+  recent_activity?: {
+    last_login_at?: string | null;
+    last_progress_at?: string | null;
+    last_enrollment_at?: string | null;
+  } | null;
+  retention_days?: number | null;
+  deleted_at?: string | null;
+  deleted_reason?: string | null;
+  hard_delete_ready?: boolean;
+  hard_delete_available_at?: string | null;
+  enrollments?: AdminEnrollment[];
+}
+
+export interface AuditEntry {
+  id: string;
+  created_at?: string | null;
+  action?: string | null;
+  old_values?: unknown;
+  new_values?: unknown;
+  actor_email?: string | null;
+  actor_user_id?: string | null;
+  entity_type?: string | null;
+  entity_id?: string | null;
+  ip?: string | null;
+  user_agent?: string | null;
+}
