@@ -1,7 +1,37 @@
+import { auditLogRoute } from '../admin/routes/audit-logs';
+import { forceCompleteModuleRoute, lockModuleRoute, reopenModuleRoute, unlockModuleRoute } from '../admin/routes/modules';
+import { summary } from '../admin/routes/summary';
+import {
+  hardDeletePreviewRoute,
+  invalidateSessionsRoute,
+  lockRoute,
+  resetPasswordRoute,
+  restoreRoute,
+  softDeleteRoute,
+  unlockRoute,
+  userAuditLogRoute,
+} from '../admin/routes/user-actions';
+import { hardDeleteRoute, listUsersRoute, updateUserRoute, userDetailRoute } from '../admin/routes/users';
 import { createGroupHandler } from '../lib/http';
-
 
 /** Lambda entry for the `admin` endpoint group: every `admin` route of shared/routes.ts. */
 export const handler = createGroupHandler('admin', {
-
+  'GET /api/admin/summary': summary,
+  'GET /api/admin/users': listUsersRoute,
+  'GET /api/admin/users/{id}': userDetailRoute,
+  'PATCH /api/admin/users/{id}': updateUserRoute,
+  'DELETE /api/admin/users/{id}': hardDeleteRoute,
+  'POST /api/admin/users/{id}/lock': lockRoute,
+  'POST /api/admin/users/{id}/unlock': unlockRoute,
+  'POST /api/admin/users/{id}/actions/invalidate-sessions': invalidateSessionsRoute,
+  'POST /api/admin/users/{id}/soft-delete': softDeleteRoute,
+  'POST /api/admin/users/{id}/restore': restoreRoute,
+  'GET /api/admin/users/{id}/hard-delete/preview': hardDeletePreviewRoute,
+  'GET /api/admin/users/{id}/audit-logs': userAuditLogRoute,
+  'POST /api/admin/users/{id}/reset-password': resetPasswordRoute,
+  'GET /api/admin/audit-logs': auditLogRoute,
+  'POST /api/admin/modules/unlock': unlockModuleRoute,
+  'POST /api/admin/modules/force-complete': forceCompleteModuleRoute,
+  'POST /api/admin/modules/reopen': reopenModuleRoute,
+  'POST /api/admin/modules/lock': lockModuleRoute,
 });

@@ -14,7 +14,10 @@ export type StatsField =
   | 'enrollments_total'
   | 'enrollment_percent_sum' // sum of every enrollment's percent_complete (for the average)
   | 'modules_completed_total' // completed modules across all enrollments
-  | 'modules_total'; // modules across all enrollments
+  | 'modules_total' // modules across all enrollments
+  | 'users_locked' // accounts with status locked (users_total − users_locked = active)
+  | 'users_deleted' // soft-deleted accounts (not yet hard-deleted)
+  | 'week1_on_time_total'; // enrollments whose week 1 was completed within 7 days of enrolling
 
 type TransactItem = { Update: { TableName: string; Key: Record<string, string>; UpdateExpression: string; ExpressionAttributeValues: Record<string, number>; ExpressionAttributeNames: Record<string, string> } };
 
@@ -57,9 +60,70 @@ export async function readStats(): Promise<Record<StatsField, number>> {
     enrollment_percent_sum: 0,
     modules_completed_total: 0,
     modules_total: 0,
+    users_locked: 0,
+    users_deleted: 0,
+    week1_on_time_total: 0,
   };
   for (const item of result.Responses?.[tableName()] ?? []) {
     for (const field of Object.keys(totals) as StatsField[]) totals[field] += Number(item[field] ?? 0);
   }
   return totals;
 }
+
+/**
+ * Week-1 drop-off (admin summary) = enrollments at least 7 days old whose week 1 was not
+ * completed within 7 days of enrolling ÷ enrollments at least 7 days old. Kept with fixed-size
+ * reads: the cumulative totals (enrollments_total, week1_on_time_total) minus the last 7
+ * enroll-day buckets (STATS#ENROLLDAY / DAY#<enroll day>: `enrolled`, `week1_on_time`), which
+ * hold the enrollments that are not mature yet. Hook-ups for the program's writes:
+ *  - enrolling: `enrollmentCreatedWrites(enrolledAt)` + `week1PendingIndexKeys(...)` on the item;
+ *  - week 1 completed (first time): `week1CompletedWrites(enrolledAt, completedAt)` and REMOVE
+ *    gsi4pk, gsi4sk when it returns on-time writes (a late completion stays a drop-off).
+ */
+export const WEEK1_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+/** Adds to the enroll-day bucket of `enrolledAt` (a TransactWriteItems entry). */
+export function enrollDayUpdate(enrolledAt: string, deltas: { enrolled?: number; week1_on_time?: number }) {
+  const entries = Object.entries(deltas).filter(([, delta]) => delta);
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const parts = entries.map(([field, delta], index) => {
+    names[`#f${index}`] = field;
+    values[`:d${index}`] = delta as number;
+    return `#f${index} :d${index}`;
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.enrollDay(enrolledAt.slice(0, 10)),
+      UpdateExpression: `ADD ${parts.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** The counters a new enrollment adds (besides the program's own enrollments_total/modules_total). */
+export function enrollmentCreatedWrites(enrolledAt: string) {
+  return [enrollDayUpdate(enrolledAt, { enrolled: 1 })];
+}
+
+/** True when week 1 was completed within 7 days of enrolling. */
+export const week1OnTime = (enrolledAt: string, completedAt: string) =>
+  Date.parse(completedAt) - Date.parse(enrolledAt) <= WEEK1_WINDOW_MS;
+
+/** The counters of a first week-1 completion: none when it came too late (it stays a drop-off). */
+export function week1CompletedWrites(enrolledAt: string, completedAt: string) {
+  if (!week1OnTime(enrolledAt, completedAt)) return [];
+  return [statsUpdate({ week1_on_time_total: 1 })!, enrollDayUpdate(enrolledAt, { week1_on_time: 1 })];
+}
+
+/**
+ * Sparse index of enrollments whose week 1 is not completed on time (gsi4 on the ENROLLMENT
+ * item): the week-1 drop-off cohort is the part older than 7 days, newest enrollments first.
+ */
+export const WEEK1_PENDING_PK = 'WEEK1#PENDING';
+export const week1PendingIndexKeys = (userId: string, enrolledAt: string) => ({
+  gsi4pk: WEEK1_PENDING_PK,
+  gsi4sk: `${enrolledAt}#${userId}`,
+});

@@ -31,6 +31,28 @@ export function userIndexKeys(user: Pick<UserRecord, 'id' | 'created_at' | 'stat
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+export type SearchField = 'email' | 'first_name' | 'last_name';
+export const SEARCH_FIELDS: readonly SearchField[] = ['email', 'first_name', 'last_name'];
+
+/** The lower-cased value the admin search matches a prefix of. */
+export const searchValue = (user: Pick<UserRecord, SearchField>, field: SearchField) =>
+  (field === 'email' ? user.email : user[field]).trim().toLowerCase();
+
+/**
+ * The admin prefix-search items of an account (USERSEARCH#<first char> / <value>#<id>#<field>),
+ * written with the account, rewritten when a searched field changes, deleted on hard delete.
+ * `created_at` is immutable, so results can be ordered newest first without reading profiles.
+ */
+export function searchItems(user: Pick<UserRecord, 'id' | 'created_at' | SearchField>) {
+  return SEARCH_FIELDS.filter((field) => searchValue(user, field)).map((field) => ({
+    ...keys.userSearch(searchValue(user, field), user.id, field),
+    type: 'usersearch',
+    user_id: user.id,
+    field,
+    created_at: user.created_at,
+  }));
+}
+
 export async function getUserById(userId: string, consistent = true): Promise<UserRecord | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: consistent }));
   return result.Item as UserRecord | undefined;
@@ -93,7 +115,12 @@ export async function insertUser(input: NewUser, extraWrites: NonNullable<Transa
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          statsUpdate({ users_total: 1, users_verified: user.verified ? 1 : 0 })!,
+          statsUpdate(
+            user.status === 'deleted'
+              ? { users_deleted: 1 }
+              : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 },
+          )!,
+          ...searchItems(user).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
           ...extraWrites,
         ],
       }),

@@ -1,0 +1,61 @@
+import { program, type Program } from '../program/content';
+import { deriveProgress, type StoredProgress } from '../program/progress';
+import { getEnrollment, listProgress, type EnrollmentRecord } from '../program/store';
+import type { ModuleState } from '../../shared/program-types';
+
+/** SPEC §3 "Admin module". */
+export interface AdminModule {
+  module_id: string;
+  title: string;
+  week_no: number;
+  module_number: number;
+  status: ModuleState;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+/** SPEC §3 "Enrollment" as the drawer shows it. */
+export interface AdminEnrollment {
+  id: string;
+  program_id: string;
+  program_title: string;
+  status: string;
+  percent_complete: number;
+  enrolled_at: string;
+  modules: AdminModule[];
+}
+
+/** Module rows with the states the learner sees (derived as in the learner API). */
+export function adminModules(content: Program, stored: Map<string, StoredProgress>): AdminModule[] {
+  const derived = deriveProgress(content, stored);
+  return content.modules.map((module) => ({
+    module_id: module.module_id,
+    title: module.title,
+    week_no: module.week_number,
+    module_number: module.position,
+    status: derived.states.get(module.module_id) ?? 'locked',
+    started_at: stored.get(module.module_id)?.started_at ?? null,
+    completed_at: stored.get(module.module_id)?.completed_at ?? null,
+  }));
+}
+
+export function adminEnrollment(enrollment: EnrollmentRecord, stored: Map<string, StoredProgress>): AdminEnrollment {
+  const content = program();
+  return {
+    id: enrollment.id,
+    program_id: enrollment.program_id,
+    program_title: enrollment.program_title ?? content.title,
+    status: enrollment.status,
+    percent_complete: enrollment.percent_complete ?? 0,
+    enrolled_at: enrollment.enrolled_at,
+    modules: adminModules(content, stored),
+  };
+}
+
+/** The account's enrollments (one program today: one GetItem and one bounded Query). */
+export async function enrollmentsOf(userId: string): Promise<AdminEnrollment[]> {
+  const content = program();
+  const enrollment = await getEnrollment(userId, content.id);
+  if (!enrollment) return [];
+  return [adminEnrollment(enrollment, await listProgress(userId, content.id))];
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { overrideModule, type ModuleAction } from '../module-overrides';
+import { adminCallerOf } from './caller';
+
+/** `POST /api/admin/modules/{unlock,force-complete,reopen,lock}` {user_id, module_id} */
+const moduleRoute = (action: ModuleAction) =>
+  defineRoute({
+    body: z.object({ user_id: z.unknown().optional(), module_id: z.unknown().optional() }),
+    handler: async (req) => ({ body: await overrideModule(action, req.body, adminCallerOf(req)) }),
+  });
+
+export const unlockModuleRoute = moduleRoute('unlock');
+export const forceCompleteModuleRoute = moduleRoute('force_complete');
+export const reopenModuleRoute = moduleRoute('reopen');
+export const lockModuleRoute = moduleRoute('lock');

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { hardDeleteUser } from '../hard-delete';
+import { listUsers } from '../user-list';
+import { userDetail } from '../user-detail';
+import { updateProfile } from '../user-profile';
+import { adminCallerOf } from './caller';
+
+const text = z.string().optional();
+
+/** `GET /api/admin/users?page&page_size&query&filter&status` (unknown values fall back to defaults). */
+export const listUsersRoute = defineRoute({
+  query: z.object({ page: text, page_size: text, query: text, filter: text, status: text }),
+  handler: async (req) => ({ body: await listUsers(req.query) }),
+});
+
+/** `GET /api/admin/users/{id}` */
+export const userDetailRoute = defineRoute({ handler: async (req) => ({ body: await userDetail(req.params.id) }) });
+
+/** `PATCH /api/admin/users/{id}` → the updated detail. Field checks (with the SPEC's codes) are the domain's. */
+export const updateUserRoute = defineRoute({
+  body: z.object({ first_name: z.unknown().optional(), last_name: z.unknown().optional(), email: z.unknown().optional() }),
+  handler: async (req) => {
+    await updateProfile(req.params.id, req.body, adminCallerOf(req));
+    return { body: await userDetail(req.params.id) };
+  },
+});
+
+/** `DELETE /api/admin/users/{id}?confirm_email=` */
+export const hardDeleteRoute = defineRoute({
+  query: z.object({ confirm_email: text }),
+  handler: async (req) => ({ body: await hardDeleteUser(req.params.id, req.query.confirm_email, adminCallerOf(req)) }),
+});

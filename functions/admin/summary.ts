@@ -1,0 +1,90 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dayOf } from '../lib/activity';
+import { db, tableName } from '../lib/db';
+import { readStats } from '../lib/stats';
+
+/**
+ * `GET /api/admin/summary` (SPEC §2 "Admin dashboard", §3 "Admin summary"). It reads a fixed set
+ * of items kept up to date by the writes, whatever the number of accounts:
+ *  - the 10 STATS#GLOBAL shards (one BatchGet): users, verified, enrollments, percent and module sums;
+ *  - STATS#LASTACTIVE, the last 30 day buckets (one Query): active 7d/30d = accounts whose last
+ *    active day is in the window (distinct learners);
+ *  - STATS#DAILYACTIVE, the last 30 days (one Query): the two charts;
+ *  - STATS#ENROLLDAY, the last 7 enroll days (one Query): enrollments not yet 7 days old, taken
+ *    out of the week-1 drop-off's cumulative totals.
+ */
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface AdminSummary {
+  as_of_utc: string;
+  dropoff_method: '7d';
+  cards: {
+    total_users: number;
+    total_enrollments: number;
+    avg_completion: number;
+    active_7d: number;
+    active_30d: number;
+    verification_rate: number;
+    week1_dropoff: number;
+  };
+  completion: { aggregate_pct: number };
+  drill: { active_7d: string; active_30d: string; unverified: string; week1_dropoff: string };
+  series: { actives_7d_daily: Array<{ date: string; count: number }>; actives_30d_daily: Array<{ date: string; count: number }> };
+}
+
+/** The last `n` UTC days, oldest first, ending today. */
+export const lastDays = (n: number, now: Date) => Array.from({ length: n }, (_, index) => dayOf(new Date(now.getTime() - (n - 1 - index) * DAY_MS)));
+
+async function dayCounts(pk: string, fromDay: string, toDay: string): Promise<Map<string, Record<string, number>>> {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': `DAY#${fromDay}`, ':to': `DAY#${toDay}` },
+    }),
+  );
+  return new Map((result.Items ?? []).map((item) => [String(item.sk).slice(4), item as Record<string, number>]));
+}
+
+const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.max(0, part / whole)) : 0);
+const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+
+export async function adminSummary(now = new Date()): Promise<AdminSummary> {
+  const days30 = lastDays(30, now);
+  const days7 = days30.slice(-7);
+  const [stats, lastActive, dailyActive, enrollDays] = await Promise.all([
+    readStats(),
+    dayCounts('STATS#LASTACTIVE', days30[0], days30[29]),
+    dayCounts('STATS#DAILYACTIVE', days30[0], days30[29]),
+    dayCounts('STATS#ENROLLDAY', days7[0], days7[6]),
+  ]);
+  const sum = (days: string[], counts: Map<string, Record<string, number>>, field: string) =>
+    days.reduce((total, day) => total + Number(counts.get(day)?.[field] ?? 0), 0);
+
+  // Enrollments of the last 7 enroll days are not mature: their week 1 is still running.
+  const mature = stats.enrollments_total - sum(days7, enrollDays, 'enrolled');
+  const matureOnTime = stats.week1_on_time_total - sum(days7, enrollDays, 'week1_on_time');
+  const series = (days: string[]) => days.map((date) => ({ date, count: Math.max(0, Number(dailyActive.get(date)?.count ?? 0)) }));
+
+  return {
+    as_of_utc: now.toISOString(),
+    dropoff_method: '7d',
+    cards: {
+      total_users: stats.users_total,
+      total_enrollments: stats.enrollments_total,
+      avg_completion: stats.enrollments_total > 0 ? oneDecimal(stats.enrollment_percent_sum / stats.enrollments_total) : 0,
+      active_7d: Math.max(0, sum(days7, lastActive, 'count')),
+      active_30d: Math.max(0, sum(days30, lastActive, 'count')),
+      verification_rate: ratio(stats.users_verified, stats.users_total),
+      week1_dropoff: ratio(mature - matureOnTime, mature),
+    },
+    completion: { aggregate_pct: stats.modules_total > 0 ? oneDecimal((stats.modules_completed_total / stats.modules_total) * 100) : 0 },
+    drill: {
+      active_7d: '/admin/users?filter=active7d',
+      active_30d: '/admin/users?filter=active30d',
+      unverified: '/admin/users?filter=unverified',
+      week1_dropoff: '/admin/users?filter=week1_dropoff',
+    },
+    series: { actives_7d_daily: series(days7), actives_30d_daily: series(days30) },
+  };
+}

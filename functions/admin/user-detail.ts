@@ -1,0 +1,62 @@
+import { config } from '../lib/config';
+import { notFound } from '../lib/errors';
+import type { UserRecord } from '../lib/user-record';
+import { getUserById } from '../lib/users';
+import { enrollmentsOf, type AdminEnrollment } from './enrollment-view';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** When a soft-deleted account may be hard-deleted: deleted_at + the retention window. */
+export function hardDeleteAvailableAt(user: Pick<UserRecord, 'status' | 'deleted_at'>): Date | null {
+  if (user.status !== 'deleted' || !user.deleted_at) return null;
+  return new Date(Date.parse(user.deleted_at) + config().retentionDays * DAY_MS);
+}
+
+export interface UserDetail {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  status: UserRecord['status'];
+  is_locked: boolean;
+  role: UserRecord['role'];
+  verified: boolean | null;
+  created_at: string;
+  last_login_at: string | null;
+  recent_activity: { last_login_at: string | null; last_progress_at: string | null; last_enrollment_at: string | null };
+  retention_days: number;
+  deleted_at: string | null;
+  deleted_reason: string | null;
+  hard_delete_ready: boolean;
+  hard_delete_available_at: string | null;
+  enrollments: AdminEnrollment[];
+}
+
+export async function userDetail(userId: string, now = new Date()): Promise<UserDetail> {
+  const user = await getUserById(userId);
+  if (!user) throw notFound();
+  const availableAt = hardDeleteAvailableAt(user);
+  return {
+    id: user.id,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    status: user.status,
+    is_locked: Boolean(user.is_locked),
+    role: user.role,
+    verified: typeof user.verified === 'boolean' ? user.verified : null,
+    created_at: user.created_at,
+    last_login_at: user.last_login_at ?? null,
+    recent_activity: {
+      last_login_at: user.last_login_at ?? null,
+      last_progress_at: user.last_progress_at ?? null,
+      last_enrollment_at: user.last_enrollment_at ?? null,
+    },
+    retention_days: config().retentionDays,
+    deleted_at: user.deleted_at ?? null,
+    deleted_reason: user.deleted_reason ?? null,
+    hard_delete_ready: availableAt !== null && now.getTime() >= availableAt.getTime(),
+    hard_delete_available_at: availableAt?.toISOString() ?? null,
+    enrollments: await enrollmentsOf(user.id),
+  };
+}

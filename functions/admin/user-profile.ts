@@ -1,0 +1,86 @@
+import { checkName, isEmailShape } from '../../shared/account-rules';
+import { sendVerificationCode } from '../accounts/verification';
+import { auditPut } from '../lib/audit';
+import { tableName } from '../lib/db';
+import { badRequest, conflict } from '../lib/errors';
+import { statsUpdate } from '../lib/stats';
+import { keys } from '../lib/table';
+import type { UserRecord } from '../lib/user-record';
+import { normalizeEmail, searchItems, userIndexKeys } from '../lib/users';
+import { adminAudit, type AdminCaller } from './context';
+import { mutateUser } from './user-mutation';
+
+export interface ProfilePatch {
+  first_name?: unknown;
+  last_name?: unknown;
+  email?: unknown;
+}
+
+type Changes = Partial<Pick<UserRecord, 'first_name' | 'last_name' | 'email'>>;
+
+/** The registration rules and codes (shared/account-rules.ts) for the fields that came. */
+function validate(patch: ProfilePatch): Changes {
+  const changes: Changes = {};
+  for (const field of ['first_name', 'last_name'] as const) {
+    if (patch[field] === undefined) continue;
+    const problem = checkName(patch[field]);
+    if (problem) throw badRequest(`${field}_${problem}`);
+    changes[field] = (patch[field] as string).trim();
+  }
+  if (patch.email !== undefined) {
+    if (typeof patch.email !== 'string' || !patch.email.trim()) throw badRequest('email_required');
+    if (!isEmailShape(patch.email)) throw badRequest('invalid_email');
+    changes.email = patch.email.trim();
+  }
+  if (!Object.keys(changes).length) throw badRequest('missing_fields', { fields: ['first_name', 'last_name', 'email'] });
+  return changes;
+}
+
+/**
+ * Edits names and email. A new email moves the EMAIL# uniqueness guard in the same transaction
+ * (taken → 409 `email_taken`), makes the account unverified and sends a verification code to
+ * the new address. The search items of changed fields are rewritten.
+ */
+export async function updateProfile(userId: string, patch: ProfilePatch, caller: AdminCaller): Promise<void> {
+  const wanted = validate(patch);
+  const emailChanged = await mutateUser(userId, (user) => {
+    const changes: Changes = {};
+    for (const [field, value] of Object.entries(wanted) as [keyof Changes, string][]) if (user[field] !== value) changes[field] = value;
+    const newEmail = changes.email !== undefined && normalizeEmail(changes.email) !== user.email_lower ? changes.email : undefined;
+    const after = { ...user, ...changes };
+    const oldSearch = searchItems(user);
+    const newSearch = searchItems(after);
+    const newSks = new Set(newSearch.map((item) => item.sk));
+    const oldSks = new Set(oldSearch.map((item) => item.sk));
+    const extra = [
+      ...oldSearch.filter((item) => !newSks.has(item.sk)).map((item) => ({ Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk } } })),
+      ...newSearch.filter((item) => !oldSks.has(item.sk)).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
+    ];
+    const guardIndex = extra.length;
+    const set: Record<string, unknown> = { ...changes };
+    if (newEmail) {
+      extra.push(
+        { Put: { TableName: tableName(), Item: { ...keys.email(newEmail), type: 'email', user_id: user.id }, ConditionExpression: 'attribute_not_exists(pk)' } } as never,
+        { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'user_id = :id', ExpressionAttributeValues: { ':id': user.id } } } as never,
+      );
+      set.email_lower = normalizeEmail(newEmail);
+      set.verified = false;
+      const { gsi4pk, gsi4sk } = userIndexKeys({ ...user, verified: false });
+      Object.assign(set, { gsi4pk, gsi4sk });
+      if (user.verified && user.status !== 'deleted') extra.push(statsUpdate({ users_verified: -1 })! as never);
+    } else if (changes.email !== undefined) {
+      set.email = changes.email; // only the letter case changed: same guard, same verification
+    }
+    const before = Object.fromEntries(Object.keys(changes).map((field) => [field, user[field as keyof Changes]]));
+    if (newEmail) Object.assign(before, { verified: user.verified });
+    const afterValues = { ...changes, ...(newEmail ? { verified: false } : {}) };
+    extra.push(auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })) as never);
+    return {
+      set,
+      extra,
+      onExtraConflict: newEmail ? { index: guardIndex, error: conflict('email_taken') } : undefined,
+      result: newEmail ? { ...after, email: newEmail } : undefined,
+    };
+  });
+  if (emailChanged) await sendVerificationCode(emailChanged);
+}
