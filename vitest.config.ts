@@ -53,6 +53,8 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['test/helpers/e2e-global-setup.ts'],
           fileParallelism: false,
+          // The browser waits on debounces and network round trips: poll longer than the 1 s default.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

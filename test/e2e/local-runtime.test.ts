@@ -43,6 +43,7 @@ it('prints the app, the mail viewer and the admin email when ready, and the mail
     await expect.poll(() => runtime.output()).toContain('Mail viewer:');
     expect(runtime.output()).toContain(`App:          ${runtime.appUrl}`);
     expect(runtime.output()).toContain(`Mail viewer:  ${runtime.sesUrl}`);
+    expect(runtime.output()).toContain(`Admin email:  ${runtime.env.ADMIN_EMAIL}`);
     const viewer = await fetch(runtime.sesUrl);
     expect(viewer.status).toBe(200);
     const store = await fetch(`${runtime.sesUrl}/store`);

@@ -74,7 +74,7 @@ export function HardDeletePanel({ user, onDeleted, id }: { user: AdminUserDetail
       <Button
         variant="danger"
         disabled={!ready || !matches || hardDelete.isPending}
-        onClick={() => hardDelete.mutate(confirmation, { onSuccess: onDeleted })}
+        onClick={() => hardDelete.mutateAsync(confirmation).then(onDeleted, () => undefined /* shown by hardDelete.isError */)}
       >
         {hardDelete.isPending ? 'Deleting…' : 'Hard delete user'}
       </Button>

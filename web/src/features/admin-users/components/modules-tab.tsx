@@ -4,7 +4,7 @@ import type { AdminEnrollment, AdminUserDetail } from '../types';
 import { overrideErrorText } from '../utils/error-text';
 import { formatDateTime } from '../utils/format';
 import { orderedModules, type AdminModule } from '../utils/modules';
-import type { Notify } from './notice';
+import { reportOutcome, type Notify } from './notice';
 
 const SUCCESS: Record<ModuleOverride, string> = {
   unlock: 'Module unlocked.',
@@ -91,12 +91,12 @@ export function ModulesTab({ user, notify }: { user: AdminUserDetail; notify: No
     if (!module.moduleId) return notify({ tone: 'error', text: 'Module identifier unavailable for override.' });
     const question = CONFIRM[action];
     if (question && !window.confirm(question(module.title))) return;
-    override.mutate(
-      { action, moduleId: module.moduleId },
-      {
-        onSuccess: () => notify({ tone: 'success', text: SUCCESS[action] }),
-        onError: (error) => notify({ tone: 'error', text: overrideErrorText(error) }),
-      },
+    const moduleId = module.moduleId;
+    void reportOutcome(
+      notify,
+      () => override.mutateAsync({ action, moduleId }),
+      () => ({ tone: 'success', text: SUCCESS[action] }),
+      (error) => ({ tone: 'error', text: overrideErrorText(error) }),
     );
   };
 

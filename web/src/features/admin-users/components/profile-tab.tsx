@@ -5,7 +5,7 @@ import { useUpdateUser } from '../api/update-user';
 import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
 import { formatDate, formatDateTime } from '../utils/format';
-import type { Notify } from './notice';
+import { reportOutcome, type Notify } from './notice';
 import { ResetPasswordButton } from './reset-password-button';
 import { userStatusLabel } from './status-badge';
 
@@ -32,13 +32,11 @@ function EditProfileForm({ user, notify }: { user: AdminUserDetail; notify: Noti
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    notify(null);
-    update.mutate(
-      { first_name: firstName.trim(), last_name: lastName.trim(), email: email.trim() },
-      {
-        onSuccess: () => notify({ tone: 'success', text: 'Profile updated.' }),
-        onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to update user') }),
-      },
+    void reportOutcome(
+      notify,
+      () => update.mutateAsync({ first_name: firstName.trim(), last_name: lastName.trim(), email: email.trim() }),
+      () => ({ tone: 'success', text: 'Profile updated.' }),
+      (error) => ({ tone: 'error', text: errorText(error, 'Failed to update user') }),
     );
   };
 

@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button';
 import { useSendPasswordReset } from '../api/send-password-reset';
 import { errorText } from '../utils/error-text';
-import type { Notice, Notify } from './notice';
+import { reportOutcome, type Notice, type Notify } from './notice';
 
 /** SPEC §8: each delivery outcome has its own text; sandbox and allowlist are informational. */
 export function resetOutcome(delivery: string | undefined): Notice {
@@ -13,13 +13,13 @@ export function resetOutcome(delivery: string | undefined): Notice {
 
 export function ResetPasswordButton({ userId, notify }: { userId: string; notify: Notify }) {
   const reset = useSendPasswordReset(userId);
-  const send = () => {
-    notify(null);
-    reset.mutate(undefined, {
-      onSuccess: (result) => notify(resetOutcome(result?.delivery)),
-      onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to send reset email.') }),
-    });
-  };
+  const send = () =>
+    reportOutcome(
+      notify,
+      () => reset.mutateAsync(),
+      (result) => resetOutcome(result?.delivery),
+      (error) => ({ tone: 'error', text: errorText(error, 'Failed to send reset email.') }),
+    );
   return (
     <Button variant="secondary" onClick={send} disabled={reset.isPending}>
       {reset.isPending ? 'Sending…' : 'Send password reset'}

@@ -1,18 +1,18 @@
 import { Button } from '../../../components/ui/button';
 import { useRestoreUser } from '../api/restore-user';
 import { errorText } from '../utils/error-text';
-import type { Notify } from './notice';
+import { reportOutcome, type Notify } from './notice';
 
 /** Offered both in the soft-delete banner and in the Danger zone. */
 export function RestoreButton({ userId, notify, label }: { userId: string; notify: Notify; label: string }) {
   const restore = useRestoreUser(userId);
-  const run = () => {
-    notify(null);
-    restore.mutate(undefined, {
-      onSuccess: () => notify({ tone: 'success', text: 'User restored.' }),
-      onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to restore user') }),
-    });
-  };
+  const run = () =>
+    reportOutcome(
+      notify,
+      () => restore.mutateAsync(),
+      () => ({ tone: 'success', text: 'User restored.' }),
+      (error) => ({ tone: 'error', text: errorText(error, 'Failed to restore user') }),
+    );
   return (
     <Button variant="secondary" onClick={run} disabled={restore.isPending}>
       {restore.isPending ? 'Restoring…' : label}

@@ -7,7 +7,7 @@ import { useUnlockUser } from '../api/unlock-user';
 import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
 import { HardDeletePanel } from './hard-delete-panel';
-import type { Notify } from './notice';
+import { reportOutcome, type Notify } from './notice';
 import { ResetPasswordButton } from './reset-password-button';
 import { RestoreButton } from './restore-button';
 
@@ -18,13 +18,13 @@ function LockToggle({ user, notify }: { user: AdminUserDetail; notify: Notify })
   const unlock = useUnlockUser(user.id);
   const locked = isUserLocked(user);
   const mutation = locked ? unlock : lock;
-  const run = () => {
-    notify(null);
-    mutation.mutate(undefined, {
-      onSuccess: () => notify({ tone: 'success', text: locked ? 'Account unlocked.' : 'Account locked.' }),
-      onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to toggle lock') }),
-    });
-  };
+  const run = () =>
+    reportOutcome(
+      notify,
+      () => mutation.mutateAsync(),
+      () => ({ tone: 'success', text: locked ? 'Account unlocked.' : 'Account locked.' }),
+      (error) => ({ tone: 'error', text: errorText(error, 'Failed to toggle lock') }),
+    );
   const busy = lock.isPending || unlock.isPending;
   return (
     <Button variant="secondary" onClick={run} disabled={busy}>
@@ -35,13 +35,13 @@ function LockToggle({ user, notify }: { user: AdminUserDetail; notify: Notify })
 
 function InvalidateButton({ userId, notify }: { userId: string; notify: Notify }) {
   const invalidate = useInvalidateSessions(userId);
-  const run = () => {
-    notify(null);
-    invalidate.mutate(undefined, {
-      onSuccess: () => notify({ tone: 'success', text: 'Tokens invalidated.' }),
-      onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to invalidate tokens') }),
-    });
-  };
+  const run = () =>
+    reportOutcome(
+      notify,
+      () => invalidate.mutateAsync(),
+      () => ({ tone: 'success', text: 'Tokens invalidated.' }),
+      (error) => ({ tone: 'error', text: errorText(error, 'Failed to invalidate tokens') }),
+    );
   return (
     <Button variant="secondary" onClick={run} disabled={invalidate.isPending}>
       {invalidate.isPending ? 'Invalidating…' : 'Invalidate tokens'}
@@ -55,16 +55,16 @@ function DangerZone({ user, notify, onDeleted }: { user: AdminUserDetail; notify
   const softDelete = useSoftDeleteUser(user.id);
   const id = useId();
   const deleted = user.status === 'deleted';
-  const run = () => {
-    notify(null);
-    softDelete.mutate(reason, {
-      onSuccess: () => {
+  const run = () =>
+    reportOutcome(
+      notify,
+      async () => {
+        await softDelete.mutateAsync(reason);
         setReason('');
-        notify({ tone: 'success', text: 'User soft-deleted.' });
       },
-      onError: (error) => notify({ tone: 'error', text: errorText(error, 'Failed to soft-delete') }),
-    });
-  };
+      () => ({ tone: 'success', text: 'User soft-deleted.' }),
+      (error) => ({ tone: 'error', text: errorText(error, 'Failed to soft-delete') }),
+    );
   return (
     <section className="admin-danger" aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>Danger zone</h3>
