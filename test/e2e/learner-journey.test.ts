@@ -10,7 +10,8 @@ const PASSWORD = 'lantern orchard quietly';
 async function completeTasks(page: Page) {
   for (const checkbox of await page.getByRole('checkbox').all()) {
     if (!(await checkbox.isChecked())) {
-      await checkbox.check();
+      // A controlled input: it shows the saved state once the save starts, so click and wait.
+      await checkbox.click();
       await expect.poll(() => checkbox.isChecked()).toBe(true);
     }
   }
@@ -75,7 +76,7 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
 
   // Reminders: weekly, kept after a reload
   await page.goto('/settings');
-  await page.getByLabel(/Weekly/).check();
+  await page.getByLabel(/Weekly/).click(); // controlled: applied as the save starts
   await expect.poll(() => page.getByText('Preferences updated.').isVisible()).toBe(true);
   await page.reload();
   await expect.poll(() => page.getByLabel(/Weekly/).isChecked()).toBe(true);

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderAt } from '../testing/test-utils';
+import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
 import { AuditLogPage } from './audit-log-page';
 
 afterEach(() => vi.unstubAllGlobals());

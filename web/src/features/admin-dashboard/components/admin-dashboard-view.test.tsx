@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderAt } from '../testing/test-utils';
+import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
 import { integerTicks, shortMonthDay } from '../utils/format';
 import { AdminDashboardView } from './admin-dashboard-view';
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderAt, type FetchCall } from '../testing/test-utils';
+import { mockFetch, renderAt, type FetchCall } from '../../../testing/admin-test-utils';
 import { UsersPage } from './users-page';
 
 afterEach(() => {

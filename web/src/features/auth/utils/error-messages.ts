@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH, NAME_MIN_LENGTH } from '../../../../../shared/constants';
+// SPEC texts are written out exactly (they state the limits of shared/constants.ts: 8, 1-100).
 import { ApiError } from '../../../lib/api-client';
 
 /**
@@ -42,11 +42,11 @@ export const CORRECT_FIELDS = 'Please correct the highlighted fields.';
 /** SPEC §5 register validation texts, shared by the client-side checks and the server's codes. */
 export const registerTexts = {
   firstNameRequired: 'First name is required.',
-  firstNameInvalid: `First name must be ${NAME_MIN_LENGTH}-${NAME_MAX_LENGTH} characters.`,
+  firstNameInvalid: 'First name must be 1-100 characters.',
   lastNameRequired: 'Last name is required.',
-  lastNameInvalid: `Last name must be ${NAME_MIN_LENGTH}-${NAME_MAX_LENGTH} characters.`,
+  lastNameInvalid: 'Last name must be 1-100 characters.',
   emailRequired: 'Email is required.',
-  weakPassword: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+  weakPassword: 'Password must be at least 8 characters.',
   passwordMismatch: 'Passwords do not match.',
   alreadyRegistered: 'This email is already registered.',
   verificationPending: 'Please verify your email to continue.',
@@ -110,9 +110,9 @@ export const RESET_REQUEST_FAILED = 'Unable to request a password reset right no
 export const resetTexts = {
   invalidLink: 'This password reset link is invalid or has expired.',
   requestNew: 'Please request a new one.',
-  tooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
+  tooShort: 'Password must be at least 8 characters long.',
   mismatch: 'Passwords must match.',
-  weak: `Choose a stronger password with at least ${MIN_PASSWORD_LENGTH} characters.`,
+  weak: 'Choose a stronger password with at least 8 characters.',
   failed: 'Unable to reset your password right now. Please try again.',
 } as const;
 
@@ -129,7 +129,7 @@ export function resetErrorView(error: unknown): { message: string; invalidLink?:
 
 export const changePasswordTexts = {
   currentRequired: 'Current password is required.',
-  tooShort: `New password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+  tooShort: 'New password must be at least 8 characters.',
   mismatch: 'Passwords do not match.',
   incorrectCurrent: 'Current password is incorrect.',
   failed: 'Unable to update password.',
