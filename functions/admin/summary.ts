@@ -2,6 +2,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../lib/activity';
 import { db, tableName } from '../lib/db';
 import { readStats } from '../lib/stats';
+import type { AdminSummary } from '../../shared/admin-types';
+
+export type { AdminSummary };
 
 /**
  * `GET /api/admin/summary` (SPEC §2 "Admin dashboard", §3 "Admin summary"). It reads a fixed set
@@ -14,23 +17,6 @@ import { readStats } from '../lib/stats';
  *    out of the week-1 drop-off's cumulative totals.
  */
 const DAY_MS = 24 * 3600 * 1000;
-
-export interface AdminSummary {
-  as_of_utc: string;
-  dropoff_method: '7d';
-  cards: {
-    total_users: number;
-    total_enrollments: number;
-    avg_completion: number;
-    active_7d: number;
-    active_30d: number;
-    verification_rate: number;
-    week1_dropoff: number;
-  };
-  completion: { aggregate_pct: number };
-  drill: { active_7d: string; active_30d: string; unverified: string; week1_dropoff: string };
-  series: { actives_7d_daily: Array<{ date: string; count: number }>; actives_30d_daily: Array<{ date: string; count: number }> };
-}
 
 /** The last `n` UTC days, oldest first, ending today. */
 export const lastDays = (n: number, now: Date) => Array.from({ length: n }, (_, index) => dayOf(new Date(now.getTime() - (n - 1 - index) * DAY_MS)));

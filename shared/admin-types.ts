@@ -1,0 +1,24 @@
+/** Admin API response shapes shared by the admin Lambda and the admin console (SPEC §3). */
+export interface DailyCount {
+  date: string;
+  count: number;
+}
+
+/** `GET /api/admin/summary`. Rates are fractions (0–1); avg_completion and aggregate_pct are percents. */
+export interface AdminSummary {
+  as_of_utc: string;
+  /** '7d' = the 7-day completion window; anything else reads as the overall window. */
+  dropoff_method: '7d' | 'overall';
+  cards: {
+    total_users: number;
+    total_enrollments: number;
+    avg_completion: number;
+    active_7d: number;
+    active_30d: number;
+    verification_rate: number;
+    week1_dropoff: number;
+  };
+  completion: { aggregate_pct: number };
+  drill: { active_7d: string; active_30d: string; unverified: string; week1_dropoff: string };
+  series: { actives_7d_daily: DailyCount[]; actives_30d_daily: DailyCount[] };
+}
