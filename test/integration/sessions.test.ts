@@ -1,0 +1,98 @@
+import { decodeJwt, SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
+import { useApi } from '../helpers/api';
+import { createTestUser } from '../helpers/users';
+
+const api = useApi();
+const secret = new TextEncoder().encode(process.env.SESSION_SECRET);
+const now = () => Math.floor(Date.now() / 1000);
+
+/** A real session (its item exists), then its token's claims to forge variants from. */
+async function realSession() {
+  const user = await createTestUser();
+  const { cookie } = await startSession(user);
+  const token = cookie.split(';')[0].slice(SESSION_COOKIE.length + 1);
+  return { user, token, claims: decodeJwt(token) };
+}
+
+async function meWith(token: string) {
+  const client = api.client();
+  client.setCookie(SESSION_COOKIE, token);
+  return client.get('/api/auth/me');
+}
+
+const sign = (claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256' }) =>
+  new SignJWT(claims).setProtectedHeader(header as { alg: string }).sign(secret);
+
+describe('session tokens', () => {
+  it('accepts the real token', async () => {
+    const { token, user } = await realSession();
+    const response = await meWith(token);
+    expect(response.status).toBe(200);
+    expect(response.body.email).toBe(user.email);
+  });
+
+  it('refuses a tampered token (payload changed, signature kept)', async () => {
+    const { token } = await realSession();
+    const [header, payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url');
+    expect((await meWith(`${header}.${forged}.${signature}`)).status).toBe(401);
+    const flipped = signature.slice(0, -2) + (signature.endsWith('AA') ? 'BB' : 'AA');
+    expect((await meWith(`${header}.${payload}.${flipped}`)).status).toBe(401);
+  });
+
+  it('refuses an unsigned alg:none token with valid claims', async () => {
+    const { token } = await realSession();
+    const payload = token.split('.')[1];
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const response = await meWith(`${none}.${payload}.`);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: 'unauthorized' });
+  });
+
+  it('refuses an expired token (idle timeout passed)', async () => {
+    const { claims } = await realSession();
+    const expired = await sign({ ...claims, iat: now() - 3 * 3600, exp: now() - 60 });
+    expect((await meWith(expired)).status).toBe(401);
+  });
+
+  it('refuses a token past the 12-hour absolute lifetime even if not expired', async () => {
+    const { claims } = await realSession();
+    const old = await sign({ ...claims, auth_time: now() - 13 * 3600, iat: now() - 60, exp: now() + 600 });
+    expect((await meWith(old)).status).toBe(401);
+  });
+
+  it('refuses a token of another issuer or audience, or signed with another key', async () => {
+    const { claims } = await realSession();
+    expect((await meWith(await sign({ ...claims, iss: 'someone-else' }))).status).toBe(401);
+    expect((await meWith(await sign({ ...claims, aud: 'another-app' }))).status).toBe(401);
+    const otherKey = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(40)));
+    expect((await meWith(otherKey)).status).toBe(401);
+  });
+
+  it('renews a token that is a few minutes old (sliding idle timeout) without extending the absolute lifetime', async () => {
+    const { claims } = await realSession();
+    const older = await sign({ ...claims, iat: now() - 10 * 60, exp: now() + 50 * 60 });
+    const client = api.client();
+    client.setCookie(SESSION_COOKIE, older);
+    const response = await client.get('/api/auth/me');
+    expect(response.status).toBe(200);
+    const renewed = response.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+    expect(renewed).toBeDefined();
+    const renewedClaims = decodeJwt(renewed!.split(';')[0].slice(SESSION_COOKIE.length + 1));
+    expect(renewedClaims.exp! - now()).toBeGreaterThan(59 * 60);
+    expect(renewedClaims.auth_time).toBe(claims.auth_time);
+  });
+
+  it('ends the session server-side on logout: the old cookie no longer works', async () => {
+    const { token } = await realSession();
+    const client = api.client();
+    client.setCookie(SESSION_COOKIE, token);
+    const logout = await client.post('/api/auth/logout', {});
+    expect(logout.status).toBe(200);
+    expect(logout.setCookies.some((c) => /^__Host-session=;.*Max-Age=0/.test(c))).toBe(true);
+    expect((await meWith(token)).status).toBe(401);
+  });
+});
