@@ -22,3 +22,18 @@ export interface AdminSummary {
   drill: { active_7d: string; active_30d: string; unverified: string; week1_dropoff: string };
   series: { actives_7d_daily: DailyCount[]; actives_30d_daily: DailyCount[] };
 }
+
+/** One audit entry as the admin API returns it (SPEC §3 "Audit entry"). */
+export interface AuditEntry {
+  id: string;
+  created_at?: string | null;
+  action?: string | null;
+  old_values?: unknown;
+  new_values?: unknown;
+  actor_email?: string | null;
+  actor_user_id?: string | null;
+  entity_type?: string | null;
+  entity_id?: string | null;
+  ip?: string | null;
+  user_agent?: string | null;
+}

@@ -21,11 +21,10 @@ export type StatsField =
 
 type TransactItem = { Update: { TableName: string; Key: Record<string, string>; UpdateExpression: string; ExpressionAttributeValues: Record<string, number>; ExpressionAttributeNames: Record<string, string> } };
 
-/** A TransactWriteItems entry that adds the deltas to one random shard (in the same transaction as the write it counts). */
-export function statsUpdate(deltas: Partial<Record<StatsField, number>>): TransactItem | undefined {
+/** A TransactWriteItems Update that atomically ADDs each non-zero delta to the item at `key`. */
+function addDeltas(key: Record<string, string>, deltas: Record<string, number | undefined>): TransactItem | undefined {
   const entries = Object.entries(deltas).filter(([, delta]) => delta);
   if (!entries.length) return undefined;
-  const shard = Math.floor(Math.random() * STATS_SHARDS);
   const names: Record<string, string> = {};
   const values: Record<string, number> = {};
   const parts = entries.map(([field, delta], index) => {
@@ -36,12 +35,17 @@ export function statsUpdate(deltas: Partial<Record<StatsField, number>>): Transa
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.statsShard(shard),
+      Key: key,
       UpdateExpression: `ADD ${parts.join(', ')}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
   };
+}
+
+/** A TransactWriteItems entry that adds the deltas to one random shard (in the same transaction as the write it counts). */
+export function statsUpdate(deltas: Partial<Record<StatsField, number>>): TransactItem | undefined {
+  return addDeltas(keys.statsShard(Math.floor(Math.random() * STATS_SHARDS)), deltas);
 }
 
 /** Sums every shard: a fixed number of reads whatever the number of users. */
@@ -83,24 +87,9 @@ export async function readStats(): Promise<Record<StatsField, number>> {
 export const WEEK1_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 /** Adds to the enroll-day bucket of `enrolledAt` (a TransactWriteItems entry). */
-export function enrollDayUpdate(enrolledAt: string, deltas: { enrolled?: number; week1_on_time?: number }) {
-  const entries = Object.entries(deltas).filter(([, delta]) => delta);
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = {};
-  const parts = entries.map(([field, delta], index) => {
-    names[`#f${index}`] = field;
-    values[`:d${index}`] = delta as number;
-    return `#f${index} :d${index}`;
-  });
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.enrollDay(enrolledAt.slice(0, 10)),
-      UpdateExpression: `ADD ${parts.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+export function enrollDayUpdate(enrolledAt: string, deltas: { enrolled?: number; week1_on_time?: number }): TransactItem {
+  // Every caller passes a non-zero delta (enrolled ±1 or week1_on_time ±1).
+  return addDeltas(keys.enrollDay(enrolledAt.slice(0, 10)), deltas)!;
 }
 
 /** The counters a new enrollment adds (besides the program's own enrollments_total/modules_total). */
@@ -112,10 +101,14 @@ export function enrollmentCreatedWrites(enrolledAt: string) {
 export const week1OnTime = (enrolledAt: string, completedAt: string) =>
   Date.parse(completedAt) - Date.parse(enrolledAt) <= WEEK1_WINDOW_MS;
 
-/** The counters of a first week-1 completion: none when it came too late (it stays a drop-off). */
-export function week1CompletedWrites(enrolledAt: string, completedAt: string) {
-  if (!week1OnTime(enrolledAt, completedAt)) return [];
-  return [statsUpdate({ week1_on_time_total: 1 })!, enrollDayUpdate(enrolledAt, { week1_on_time: 1 })];
+/**
+ * The counters of a first week-1 completion: none when it came too late (it stays a drop-off).
+ * `stats` must be merged into the transaction's one `statsUpdate` (two shard updates in one
+ * transaction can hit the same shard item, which DynamoDB refuses); `writes` are added as they are.
+ */
+export function week1CompletedWrites(enrolledAt: string, completedAt: string): { stats: Partial<Record<StatsField, number>>; writes: TransactItem[] } {
+  if (!week1OnTime(enrolledAt, completedAt)) return { stats: {}, writes: [] };
+  return { stats: { week1_on_time_total: 1 }, writes: [enrollDayUpdate(enrolledAt, { week1_on_time: 1 })] };
 }
 
 /**

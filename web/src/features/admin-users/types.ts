@@ -1,3 +1,5 @@
+import type { AuditEntry } from '../../../../shared/admin-types';
+
 /** Shapes of the admin user endpoints (SPEC §3 "User list item", "User detail", "Admin module"). */
 export interface AdminUserListItem {
   id: string;
@@ -69,16 +71,4 @@ export interface AdminUserDetail {
   enrollments?: AdminEnrollment[];
 }
 
-export interface AuditEntry {
-  id: string;
-  created_at?: string | null;
-  action?: string | null;
-  old_values?: unknown;
-  new_values?: unknown;
-  actor_email?: string | null;
-  actor_user_id?: string | null;
-  entity_type?: string | null;
-  entity_id?: string | null;
-  ip?: string | null;
-  user_agent?: string | null;
-}
+export type { AuditEntry };

@@ -1,19 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, queryString } from '../../../lib/api-client';
+import type { AuditEntry } from '../../../../../shared/admin-types';
 
-export interface AuditLogEntry {
-  id: string;
-  created_at?: string | null;
-  action?: string | null;
-  old_values?: unknown;
-  new_values?: unknown;
-  actor_email?: string | null;
-  actor_user_id?: string | null;
-  entity_type?: string | null;
-  entity_id?: string | null;
-  ip?: string | null;
-  user_agent?: string | null;
-}
+export type AuditLogEntry = AuditEntry;
 
 export interface AuditLogPage {
   items: AuditLogEntry[];
