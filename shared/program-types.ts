@@ -133,3 +133,11 @@ export interface ModuleLockedError {
 export interface NotificationPreferences {
   reminder_frequency: ReminderFrequency;
 }
+
+/** `progress` of the session user in `GET /api/auth/me` (SPEC §3 "User (session)"). */
+export interface UserProgress {
+  state: 'not_enrolled' | 'active' | 'completed';
+  percent_complete: number;
+  program_title: string;
+  open_module: OpenModule | null;
+}

@@ -89,6 +89,7 @@ describe('the account journey', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email, first_name: 'Ada', role: 'learner', verified: true });
     expect(me.body).not.toHaveProperty('password_hash');
+    expect(me.body.progress).toEqual({ state: 'not_enrolled', percent_complete: 0, program_title: '4-Week Career Program', open_module: null });
 
     const signedIn = await getUserByEmail(email);
     expect(signedIn!.last_login_at).toBeTruthy();

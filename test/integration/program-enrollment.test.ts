@@ -37,6 +37,13 @@ describe('POST /api/enroll', () => {
     expect(enrollment.Item).toMatchObject({ status: 'active', percent_complete: 0, completed_count: 0, module_count: content.modules.length, open_module_id: content.modules[0].module_id });
     expect(Date.parse(enrollment.Item!.enrolled_at)).not.toBeNaN();
     expect((await getUserById(user.id))?.last_enrollment_at).toBe(enrollment.Item!.enrolled_at);
+    const me = await client.get('/api/auth/me');
+    expect(me.body.progress).toEqual({
+      state: 'active',
+      percent_complete: 0,
+      program_title: '4-Week Career Program',
+      open_module: expect.objectContaining({ module_id: content.modules[0].module_id, slug: content.modules[0].slug, state: 'open', week_number: 1, position: 1 }),
+    });
   });
 
   it('enrolls once under concurrent calls', async () => {

@@ -1,7 +1,11 @@
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
+import { progressSnapshot } from '../../program/progress-snapshot';
 
-/** `GET /api/auth/me` (session route: the chain answers 401 without one). */
+/** `GET /api/auth/me` (session route: the chain answers 401 without one): the user and their progress. */
 export const me = defineRoute({
-  handler: async (req) => ({ body: publicUser(req.session!.user) }),
+  handler: async (req) => {
+    const user = req.session!.user;
+    return { body: { ...publicUser(user), progress: await progressSnapshot(user) } };
+  },
 });

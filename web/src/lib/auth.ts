@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { UserProgress } from '../../../shared/program-types';
 import { api, ApiError } from './api-client';
 
 /** The signed-in user as `GET /api/auth/me` answers it (SPEC §3 "User (session)"). */
@@ -10,12 +11,7 @@ export interface SessionUser {
   name: string;
   role: 'admin' | string;
   verified: boolean;
-  progress?: {
-    state?: string;
-    percent_complete?: number;
-    program_title?: string;
-    open_module?: unknown;
-  };
+  progress?: UserProgress;
 }
 
 /** `null` means signed out: a non-ok answer means logged out (SPEC §7). */
