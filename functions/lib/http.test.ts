@@ -79,3 +79,27 @@ describe('clientIp', () => {
     expect(clientIp({ ...(base as object), headers: { 'cloudfront-viewer-address': '198.51.100.10:46532' } } as never)).toBe('130.176.1.1');
   });
 });
+
+describe('AWS throttling', () => {
+  it('answers 503 unavailable with Retry-After when DynamoDB still throttles after the SDK retries', async () => {
+    const { mockClient } = await import('aws-sdk-client-mock');
+    const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { ProvisionedThroughputExceededException } = await import('@aws-sdk/client-dynamodb');
+    const { db } = await import('./db');
+    const dynamo = mockClient(DynamoDBDocumentClient);
+    dynamo.on(GetCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
+    try {
+      const response = await run({
+        handler: async () => {
+          await db().send(new GetCommand({ TableName: 't', Key: { pk: 'x', sk: 'y' } }));
+          return {};
+        },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(JSON.parse(response.body)).toEqual({ error: 'unavailable' });
+      expect(response.headers['Retry-After']).toBe('2');
+    } finally {
+      dynamo.restore();
+    }
+  });
+});

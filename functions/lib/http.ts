@@ -104,6 +104,15 @@ const accessControl = (routes: Map<string, RouteDef>): middy.MiddlewareObj<Event
   },
 });
 
+/** AWS errors that mean "too much traffic right now" (DynamoDB, SES, Secrets Manager, SSM). */
+const THROTTLING_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'Throttling',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+]);
+
 /** Maps every error to `{ error: code }`; unexpected ones are logged and answered 500 without internals. */
 const errorMapper = (): middy.MiddlewareObj<Event> => ({
   onError: async (request) => {
@@ -114,7 +123,11 @@ const errorMapper = (): middy.MiddlewareObj<Event> => ({
     else if (error?.statusCode === 404 && error.cause?.package === '@middy/http-router') mapped = new ApiError(404, 'not_found');
     else if (error?.statusCode === 415 && /JSON/.test(error.message)) mapped = new ApiError(400, 'invalid_json');
     else if (error?.statusCode === 415) mapped = new ApiError(415, 'unsupported_media_type');
-    else {
+    else if (error && THROTTLING_ERRORS.has(error.name)) {
+      // The SDK already retried with backoff: tell the client to come back shortly, not "crashed".
+      logger.warn('AWS throttling after retries', { error_name: error.name });
+      mapped = new ApiError(503, 'unavailable', {}, { 'Retry-After': '2' });
+    } else {
       logger.error('unexpected error', { error: error as Error });
       mapped = new ApiError(500, 'internal_error');
     }
