@@ -3,7 +3,7 @@ import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } 
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
-import { auditPut } from '../lib/audit';
+import { auditActorKey, auditPut } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
@@ -55,15 +55,16 @@ async function activityItems(userId: string, now: Date): Promise<Item[]> {
   return (await batchGet(activityKeys, 'pk,sk,day')) as Item[];
 }
 
-async function auditKeysOf(entity: string): Promise<Item[]> {
+/** Audit entries by target (gsi1 AUDIT#ENTITY#…) or by actor (gsi2 AUDIT#ACTOR#…). */
+async function auditKeysOf(entity: string, indexName: 'gsi1' | 'gsi2' = 'gsi1'): Promise<Item[]> {
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const result = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
+        IndexName: indexName,
+        KeyConditionExpression: `${indexName}pk = :pk`,
         ExpressionAttributeValues: { ':pk': entity },
         ExclusiveStartKey: startKey,
       }),
@@ -98,6 +99,7 @@ export async function hardDeletePreview(userId: string, now = new Date()): Promi
   counts.search_entries = searchItems(user).length;
   counts.activity_days = (await activityItems(userId, now)).length;
   counts.audit_entries = (await auditKeysOf(`AUDIT#ENTITY#user#${userId}`)).length;
+  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'gsi2')).filter((entry) => entry.entity_id !== userId).length;
   return { counts };
 }
 
@@ -115,10 +117,13 @@ function scrub(value: unknown, personal: Set<string>): unknown {
 
 async function anonymiseAudit(user: UserRecord, enrollmentId: string | undefined): Promise<number> {
   const personal = new Set([user.email_lower, user.first_name.toLowerCase(), user.last_name.toLowerCase(), `${user.first_name} ${user.last_name}`.toLowerCase()]);
-  const entries = [
+  const found = [
     ...(await auditKeysOf(`AUDIT#ENTITY#user#${user.id}`)),
     ...(enrollmentId ? await auditKeysOf(`AUDIT#ENTITY#enrollment#${enrollmentId}`) : []),
+    // entries where the account acted on someone else (e.g. an admin who is deleted later)
+    ...(await auditKeysOf(auditActorKey(user.id), 'gsi2')),
   ];
+  const entries = [...new Map(found.map((entry) => [`${entry.pk}|${entry.sk}`, entry])).values()];
   for (const entry of entries) {
     await db().send(
       new UpdateCommand({

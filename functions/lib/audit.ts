@@ -8,7 +8,10 @@ import { keys } from './table';
  * app (hard delete only replaces personal data with a placeholder).
  *   pk AUDIT#<day> / sk <created_at>#<id>         by day, newest first within a day
  *   gsi1 AUDIT#ENTITY#<type>#<id> / <created_at>#<id>   one entity's history (the user drawer)
+ *   gsi2 AUDIT#ACTOR#<user id>    / <created_at>#<id>   what one account did (hard delete scrubs it)
  */
+export const auditActorKey = (userId: string) => `AUDIT#ACTOR#${userId}`;
+
 export interface AuditInput {
   action: string;
   actor?: { id?: string; email?: string };
@@ -55,6 +58,7 @@ export function auditItem(input: AuditInput, now = new Date()) {
     type: 'audit',
     gsi1pk: `AUDIT#ENTITY#${input.entityType}#${input.entityId}`,
     gsi1sk: `${createdAt}#${id}`,
+    ...(input.actor?.id ? { gsi2pk: auditActorKey(input.actor.id), gsi2sk: `${createdAt}#${id}` } : {}),
     ...entry,
   };
 }

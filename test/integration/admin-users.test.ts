@@ -263,6 +263,28 @@ describe('hard delete', () => {
   });
 });
 
+describe('hard delete of an account that acted on others', () => {
+  it('scrubs its email from the audit entries it wrote about other accounts', async () => {
+    const otherAdmin = await createTestUser({ role: 'admin', first_name: 'Otto', last_name: 'Operator' });
+    const otherClient = api.client();
+    await signIn(otherClient, otherAdmin);
+    const learner = await createTestUser();
+    expect((await otherClient.post(`/api/admin/users/${learner.id}/lock`, {})).status).toBe(200);
+    const [before] = (await adminClient.get(`/api/admin/users/${learner.id}/audit-logs`)).body.items;
+    expect(before).toMatchObject({ action: 'admin.user.lock', actor_email: otherAdmin.email });
+
+    expect((await adminClient.post(`/api/admin/users/${otherAdmin.id}/soft-delete`, {})).status).toBe(200);
+    await setUserFields(otherAdmin.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
+    const preview = await adminClient.get(`/api/admin/users/${otherAdmin.id}/hard-delete/preview`);
+    expect(preview.body.counts.audit_entries_as_actor).toBe(1);
+    expect((await adminClient.delete(`/api/admin/users/${otherAdmin.id}?confirm_email=${encodeURIComponent(otherAdmin.email)}`)).status).toBe(200);
+
+    const [after] = (await adminClient.get(`/api/admin/users/${learner.id}/audit-logs`)).body.items;
+    expect(after).toMatchObject({ id: before.id, action: 'admin.user.lock', actor_email: 'deleted-user' });
+    expect(JSON.stringify(after)).not.toContain(otherAdmin.email);
+  });
+});
+
 describe('audit log', () => {
   it('filters by actor, action, entity and dates, newest first, with a default 30-day window', async () => {
     const user = await createTestUser();
