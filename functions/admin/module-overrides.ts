@@ -70,6 +70,11 @@ function apply(action: ModuleAction, moduleId: string, stored: Map<string, Progr
     case 'lock':
       if (current === 'locked') throw refuse('already_locked', 'Module is already locked.');
       put(moduleId, { status: 'locked' });
+      // The learner can always go on: with no other open module, the first unfinished one opens
+      // again (progress.ts), so locking it would change nothing. Say so instead of "Module locked.".
+      if (deriveProgress(content, next).states.get(moduleId) !== 'locked') {
+        throw refuse('only_open_module', "This is the learner's only open module: open another module first, then lock this one.");
+      }
       break;
     case 'unlock':
       if (current === 'completed') throw refuse('already_completed', 'Module is already completed.');

@@ -31,6 +31,15 @@ const stateOf = async (client: ApiClient, moduleId: string) =>
   (await client.get('/api/dashboard/state')).body.grid.flatMap((w: { modules: Array<{ module_id: string; state: string }> }) => w.modules).find((m: { module_id: string }) => m.module_id === moduleId)?.state;
 
 describe('module overrides', () => {
+  it("refuses to lock the learner's only open module (it would open again at once) and leaves it open", async () => {
+    const { user, client } = await enrolledLearner();
+    const refused = await override('lock', { user_id: user.id, module_id: m1.module_id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('only_open_module');
+    expect(refused.body.message).toMatch(/only open module/);
+    expect(await stateOf(client, m1.module_id)).toBe('open');
+  });
+
   it('force-completes the open module (the next one opens), reopens, locks and unlocks, as the learner sees it', async () => {
     const { user, client } = await enrolledLearner();
     const before = await readStats();
