@@ -57,7 +57,7 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
   await expect.poll(() => page.getByText('Welcome to the 4-Week Career Program!').isVisible()).toBe(true);
   await page.waitForURL('**/dashboard', { timeout: 10_000 });
   await expect.poll(() => page.getByText('Welcome, Ada!').isVisible()).toBe(true);
-  await expect.poll(() => page.getByText('0% complete', { exact: true }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('0.0% complete', { exact: true }).isVisible()).toBe(true);
   const nextUpBefore = (await page.getByText(/Week 1 • Next up: /).textContent())!.trim();
   expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
 
@@ -71,8 +71,8 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
   // The dashboard's progress and next module changed
   await page.goto('/dashboard');
   await expect.poll(() => page.getByText(/Next up: /).textContent()).not.toBe(nextUpBefore);
-  expect(await page.getByText('0% complete', { exact: true }).count()).toBe(0);
-  expect(await page.getByText(/^\d+(\.\d)?% complete$/).textContent()).toMatch(/^(?!0%)/);
+  expect(await page.getByText('0.0% complete', { exact: true }).count()).toBe(0);
+  expect(await page.getByText(/^\d+\.\d% complete$/).textContent()).toMatch(/^(?!0\.0%)/);
 
   // Reminders: weekly, kept after a reload
   await page.goto('/settings');

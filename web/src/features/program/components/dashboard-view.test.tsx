@@ -35,7 +35,7 @@ describe('DashboardView', () => {
     expect(await screen.findByRole('heading', { name: 'Welcome, Grace!' })).toBeTruthy();
     expect(screen.getByText('Program: 4-Week Career Program')).toBeTruthy();
     // The summary's percent wins and is clamped.
-    expect(screen.getByText('100% complete')).toBeTruthy();
+    expect(screen.getByText('100.0% complete')).toBeTruthy();
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
 
     expect(await screen.findByText('Week 1 • Next up: Your story')).toBeTruthy();
@@ -105,7 +105,7 @@ describe('DashboardView', () => {
     expect(await screen.findByText('Unable to load your dashboard right now. Please refresh to try again.')).toBeTruthy();
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
-    expect(await screen.findByText('10% complete')).toBeTruthy();
+    expect(await screen.findByText('10.0% complete')).toBeTruthy();
   });
 
   it('goes to /enroll on 404', async () => {

@@ -85,7 +85,7 @@ describe('ModuleView', () => {
     expect(screen.getByText('Recruiters skim. Make it count.').tagName).toBe('P');
     expect(screen.getByText('Be concrete').tagName).toBe('LI');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('20');
-    expect(screen.getByText('20% complete')).toBeTruthy();
+    expect(screen.getByText('20.0% complete')).toBeTruthy();
     const checkbox = screen.getByRole('checkbox', { name: /Watch the talk/ });
     expect(checkbox.closest('li')!.textContent).toContain('Required');
     expect(screen.getByRole('textbox', { name: /Draft your pitch/ }).closest('li')!.textContent).not.toContain('Required');
@@ -106,7 +106,7 @@ describe('ModuleView', () => {
     expect(within(panel).getByRole('link', { name: 'Continue to next module' }).getAttribute('href')).toBe('/modules/networking');
     expect(within(panel).getByText(/Networking/)).toBeTruthy();
     expect(document.activeElement).toBe(panelHeading);
-    expect(await screen.findByText('30% complete')).toBeTruthy();
+    expect(await screen.findByText('30.0% complete')).toBeTruthy();
     expect(screen.getByText('1 of 1 required tasks done')).toBeTruthy();
   });
 

@@ -21,7 +21,8 @@ describe('clampPercent', () => {
 describe('percentCompleteText', () => {
   it("formats '{n}% complete'", () => {
     expect(percentCompleteText(12.345)).toBe('12.3% complete');
-    expect(percentCompleteText(250)).toBe('100% complete');
-    expect(percentCompleteText(0)).toBe('0% complete');
+    expect(percentCompleteText(250)).toBe('100.0% complete');
+    expect(percentCompleteText(0)).toBe('0.0% complete');
+    expect(percentCompleteText(10)).toBe('10.0% complete');
   });
 });

@@ -9,7 +9,7 @@ export function clampPercent(value: unknown): number {
   return Math.round(clamped * 10) / 10;
 }
 
-/** '{n}% complete'. */
+/** '{n}% complete' with one decimal, as the admin console shows percents ('0.0% complete'). */
 export function percentCompleteText(value: unknown): string {
-  return `${clampPercent(value)}% complete`;
+  return `${clampPercent(value).toFixed(1)}% complete`;
 }
