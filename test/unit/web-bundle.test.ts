@@ -1,0 +1,62 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * DESIGN §7: learner pages must not download admin code, and the chart library loads only on
+ * the admin dashboard. Checked on the production build (npm test builds the SPA first) by
+ * following each chunk's static imports, which the browser fetches with it.
+ */
+const assets = join(process.cwd(), 'web', 'dist', 'assets');
+const read = (file: string) => readFileSync(join(assets, file), 'utf8');
+
+function staticClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of read(file).matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) visit(match[1]);
+  };
+  visit(entry);
+  return seen;
+}
+
+const chunkContaining = (text: string) => {
+  const found = readdirSync(assets).filter((file) => file.endsWith('.js') && read(file).includes(text));
+  expect(found, text).toHaveLength(1);
+  return found[0];
+};
+
+const ADMIN_MARKERS = ['/api/admin/', 'VictoryContainer'];
+
+describe('the production web bundle', () => {
+  it('exists (run `npm run build:web`)', () => {
+    expect(existsSync(join(process.cwd(), 'web', 'dist', 'index.html'))).toBe(true);
+  });
+
+  const learnerPages: Array<[string, string]> = [
+    ['the app shell', 'index'],
+    ['the dashboard', 'Resume your next module'],
+    ['the enroll page', 'Preparing your journey'],
+    ['the module page', 'Your tasks'],
+    ['the settings page', 'Notification preferences'],
+    ['the login page', 'Verify and log in'],
+  ];
+
+  for (const [name, marker] of learnerPages) {
+    it(`loads no admin code or chart library with ${name}`, () => {
+      const entry = marker === 'index' ? /src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(assets, '..', 'index.html'), 'utf8'))![1] : chunkContaining(marker);
+      for (const file of staticClosure(entry)) {
+        for (const adminMarker of ADMIN_MARKERS) expect(read(file), `${file} (${name}) contains ${adminMarker}`).not.toContain(adminMarker);
+      }
+    });
+  }
+
+  it('keeps the chart library in its own chunk, loaded by the admin dashboard on demand', () => {
+    const chart = chunkContaining('VictoryContainer');
+    const adminDashboard = chunkContaining('7-Day Actives');
+    expect(staticClosure(adminDashboard).has(chart)).toBe(false);
+    // a dynamic import (Vite's preload helper names the chunk in a template literal)
+    expect(read(adminDashboard)).toContain(`./${chart}\``);
+  });
+});
