@@ -77,7 +77,7 @@ export async function finishLogin(
       ExpressionAttributeValues: { ':now': now },
     }),
   );
-  await recordActivity(user.id);
+  await recordActivity(user);
   await writeAudit(accountAudit('auth.login', user, caller));
   return { user: { ...user, last_login_at: now }, cookie };
 }

@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { keys, ttlIn } from './table';
+import type { UserRecord } from './user-record';
 
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
@@ -15,15 +16,26 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
  *  - the STATS#LASTACTIVE histogram (accounts per last-active day): active in the last N days =
  *    the sum of the last N days' buckets, a fixed-size read (DESIGN §4).
  * Returns false when the learner was already recorded today.
+ *
+ * Callers that hold the account just read (the session user) pass it: its last_active_day saves
+ * the read on this hot path (every task save). A stale value only fails the condition, and the
+ * retry reads the item.
  */
-export async function recordActivity(userId: string, now = new Date()): Promise<boolean> {
+export async function recordActivity(account: string | Pick<UserRecord, 'id' | 'last_active_day'>, now = new Date()): Promise<boolean> {
   const day = dayOf(now);
+  const userId = typeof account === 'string' ? account : account.id;
+  let known = typeof account === 'string' ? undefined : { last_active_day: account.last_active_day };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const current = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day', ConsistentRead: true }),
-    );
-    if (!current.Item) return false;
-    const previous = current.Item.last_active_day as string | undefined;
+    const current =
+      known ??
+      (
+        await db().send(
+          new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day', ConsistentRead: true }),
+        )
+      ).Item;
+    known = undefined;
+    if (!current) return false;
+    const previous = current.last_active_day as string | undefined;
     if (previous && previous >= day) return false;
     try {
       await db().send(
@@ -34,7 +46,10 @@ export async function recordActivity(userId: string, now = new Date()): Promise<
                 TableName: tableName(),
                 Key: keys.user(userId),
                 UpdateExpression: 'SET last_active_day = :day, gsi5pk = :active, gsi5sk = :sk',
-                ConditionExpression: previous ? 'last_active_day = :previous' : 'attribute_not_exists(last_active_day)',
+                // attribute_exists(pk): never create a stub item for an account deleted meanwhile
+                ConditionExpression: previous
+                  ? 'attribute_exists(pk) AND last_active_day = :previous'
+                  : 'attribute_exists(pk) AND attribute_not_exists(last_active_day)',
                 ExpressionAttributeValues: {
                   ':day': day,
                   ':active': 'USERS#ACTIVE',

@@ -23,6 +23,8 @@ export interface UserRecord {
   last_login_at?: string;
   last_progress_at?: string;
   last_enrollment_at?: string;
+  /** UTC day of the last login or task activity (functions/lib/activity.ts). */
+  last_active_day?: string;
   deleted_at?: string;
   deleted_reason?: string;
   /** Optimistic-concurrency counter for read-modify-write updates. */

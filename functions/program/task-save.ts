@@ -34,7 +34,7 @@ export async function saveTask(user: UserRecord, slug: string, taskId: string, i
   let learner = await loadLearnerProgram(user);
   assertNotLocked(learner, module);
   await writeTask(user, learner, saved, now);
-  await recordActivity(user.id, now);
+  await recordActivity(user, now);
 
   for (let attempt = 0; attempt < COMPLETION_ATTEMPTS; attempt++) {
     if (attempt > 0) learner = await loadLearnerProgram(user);

@@ -37,6 +37,24 @@ describe('recordActivity', () => {
     expect(await count(keys.lastActiveDay('2026-04-10'))).toBe(1);
   });
 
+  it('uses the account the caller holds, and copes when its last active day is stale', async () => {
+    const user = await createTestUser();
+    expect(await recordActivity(user, new Date('2026-06-01T10:00:00Z'))).toBe(true);
+    // `user` still says it was never active: the condition fails, the retry reads the item
+    expect(await recordActivity(user, new Date('2026-06-02T10:00:00Z'))).toBe(true);
+    expect(await recordActivity({ ...user, last_active_day: '2026-06-02' }, new Date('2026-06-02T18:00:00Z'))).toBe(false);
+    expect(await count(keys.lastActiveDay('2026-06-01'))).toBe(0);
+    expect(await count(keys.lastActiveDay('2026-06-02'))).toBe(1);
+    expect(await count(keys.dailyActive('2026-06-02'))).toBe(1);
+  });
+
+  it('never creates an item for an account that is gone', async () => {
+    const ghost = { id: 'gone-account', last_active_day: undefined };
+    expect(await recordActivity(ghost, new Date('2026-05-01T00:00:00Z'))).toBe(false);
+    const item = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user('gone-account') }));
+    expect(item.Item).toBeUndefined();
+  });
+
   it('ignores an unknown account', async () => {
     expect(await recordActivity('no-such-user', new Date('2026-05-01T00:00:00Z'))).toBe(false);
   });
