@@ -1,0 +1,33 @@
+import type { ReactElement } from 'react';
+import { Navigate } from 'react-router';
+import { FormAlert } from '../../components/ui/form-alert';
+import { LoadingText } from '../../components/ui/loading-text';
+import { paths } from '../../config/paths';
+import { useUser, type SessionUser } from '../../lib/auth';
+
+/**
+ * What both gates show before they know the user: `checkingText` while checking, an error when
+ * the check itself failed (a network failure is not "signed out", so no bounce to /login), and
+ * a redirect to /login when signed out. `user` is set once a signed-in user is known.
+ */
+export function useSessionCheck(checkingText: string): { user: SessionUser; element?: undefined } | { user?: undefined; element: ReactElement } {
+  const { data: user, isPending, isError } = useUser();
+  if (isPending)
+    return {
+      element: (
+        <main className="page">
+          <LoadingText>{checkingText}</LoadingText>
+        </main>
+      ),
+    };
+  if (isError)
+    return {
+      element: (
+        <main className="page">
+          <FormAlert>Unable to check your session right now. Please refresh to try again.</FormAlert>
+        </main>
+      ),
+    };
+  if (!user) return { element: <Navigate to={paths.login} replace /> };
+  return { user };
+}
