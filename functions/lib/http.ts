@@ -25,7 +25,7 @@ export interface ApiRequest<Body = unknown, Query = Record<string, string | unde
   query: Query;
   params: Record<string, string>;
   headers: Record<string, string | undefined>;
-  /** Present on `session` and `admin` routes; on `public` routes when a valid cookie came along. */
+  /** Present on `session` and `admin` routes; on a `public` route with `optionalSession` when a valid cookie came along. */
   session?: ActiveSession;
   ip: string;
   userAgent: string;
@@ -41,6 +41,8 @@ export interface ApiResult {
 }
 
 export interface RouteImpl<Body = any, Query = any> {
+  /** A public route that uses the session when there is one (logout). Others skip the lookup. */
+  optionalSession?: boolean;
   body?: ZodType<Body>;
   query?: ZodType<Query>;
   handler: (request: ApiRequest<Body, Query>) => Promise<ApiResult>;
@@ -89,12 +91,14 @@ const jsonBody = (): middy.MiddlewareObj<Event> => {
 };
 
 /** Finds the route in the table, then enforces its session and role rule. */
-const accessControl = (routes: Map<string, RouteDef>): middy.MiddlewareObj<Event> => ({
+const accessControl = (routes: Map<string, RouteDef>, optionalSession: Set<string>): middy.MiddlewareObj<Event> => ({
   before: async ({ event }) => {
     const route = routes.get(event.routeKey);
     const state: RequestState = { route };
     requestState.set(event, state);
     if (!route) return; // the router answers 404
+    // Public routes (register, login, health…) do not read the account unless they use it.
+    if (route.access === 'public' && !optionalSession.has(event.routeKey)) return;
     // HTTP API payload v2 moves cookies out of the headers into `event.cookies`.
     const session = await resolveSession(event.cookies?.join('; ') ?? event.headers?.cookie);
     state.session = session;
@@ -242,6 +246,6 @@ export function createGroupHandler(group: RouteGroup, impls: Record<string, Rout
     .use(httpHeaderNormalizer())
     .use(requestGuard())
     .use(jsonBody())
-    .use(accessControl(byKey))
+    .use(accessControl(byKey, new Set(Object.keys(impls).filter((key) => impls[key].optionalSession))))
     .handler(router as never);
 }

@@ -1,5 +1,6 @@
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { capacityMeter } from '../../functions/lib/db';
 import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import { useApi } from '../helpers/api';
 import { createTestUser } from '../helpers/users';
@@ -84,6 +85,17 @@ describe('session tokens', () => {
     const renewedClaims = decodeJwt(renewed!.split(';')[0].slice(SESSION_COOKIE.length + 1));
     expect(renewedClaims.exp! - now()).toBeGreaterThan(59 * 60);
     expect(renewedClaims.auth_time).toBe(claims.auth_time);
+  });
+
+  it('does not look the session up on public routes that do not use it', async () => {
+    const { claims } = await realSession();
+    const client = api.client();
+    client.setCookie(SESSION_COOKIE, await sign({ ...claims, iat: now() - 10 * 60, exp: now() + 50 * 60 }));
+    const health = await client.get('/api/health');
+    expect(health.status).toBe(200);
+    expect(capacityMeter.calls).toBe(1); // DescribeTable only: no session read
+    expect(health.setCookies).toEqual([]); // so no renewal either
+    expect((await client.get('/api/auth/me')).setCookies.length).toBe(1);
   });
 
   it('ends the session server-side on logout: the old cookie no longer works', async () => {

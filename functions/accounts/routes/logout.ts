@@ -6,6 +6,7 @@ import { callerOf } from './caller';
 
 /** `POST /api/auth/logout`: ends this session server-side; 200 and a cleared cookie in any case. */
 export const logout = defineRoute({
+  optionalSession: true,
   handler: async (req) => {
     const session = req.session;
     if (session) {
