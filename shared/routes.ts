@@ -87,7 +87,9 @@ const compiled = ROUTES.map((route) => ({
 export function matchRoute(
   method: string,
   path: string,
-): { route: RouteDef; params: Record<string, string> } | { route: undefined; methodNotAllowed: boolean } {
+):
+  | { route: RouteDef; params: Record<string, string> }
+  | { route: undefined; methodNotAllowed: boolean; malformedPath?: true } {
   let pathMatched = false;
   for (const { route, pattern } of compiled) {
     const match = pattern.exec(path);
@@ -95,7 +97,14 @@ export function matchRoute(
     pathMatched = true;
     if (route.method !== method) continue;
     const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(match.groups ?? {})) params[name] = decodeURIComponent(value);
+    for (const [name, value] of Object.entries(match.groups ?? {})) {
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch {
+        // `%` without two hex digits: the client's mistake (400), answered before any access check.
+        return { route: undefined, methodNotAllowed: false, malformedPath: true };
+      }
+    }
     return { route, params };
   }
   return { route: undefined, methodNotAllowed: pathMatched };

@@ -123,6 +123,10 @@ export function createApiServer(options: ApiServerOptions): Server {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
       if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
         const match = matchRoute(req.method ?? 'GET', url.pathname);
+        if (!match.route && match.malformedPath) {
+          sendJson(res, 400, { error: 'invalid_path' });
+          return;
+        }
         if (!match.route) {
           sendJson(res, match.methodNotAllowed ? 405 : 404, { error: match.methodNotAllowed ? 'method_not_allowed' : 'not_found' });
           return;

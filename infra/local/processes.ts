@@ -45,6 +45,32 @@ export async function waitFor(check: () => Promise<boolean>, what: string, timeo
   }
 }
 
+/** Resolves once nothing listens on `port` any more (a stopped child may free it a moment after it exits). */
+export async function waitForPortFree(port: number, timeoutMs = 10_000): Promise<void> {
+  const free = () =>
+    new Promise<boolean>((resolve) => {
+      const probe: Server = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(true)));
+    });
+  await waitFor(free, `port ${port} to be freed`, timeoutMs);
+}
+
+/**
+ * Stops a child process and waits until it has exited (SIGKILL after `graceMs`) and, when given,
+ * its port is free again: a restart right after must not find the port still taken.
+ */
+export async function stopChild(child: ChildProcess, port?: number, graceMs = 5_000): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+  if (port !== undefined) await waitForPortFree(port);
+}
+
 /** Finds a free TCP port (tests run beside a developer's `npm start`). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -92,6 +118,13 @@ export async function startSesLocal(port: number): Promise<{ close: () => Promis
   const instance = await server({ port, host: '0.0.0.0' });
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health-check`)).ok, 'the local SES endpoint');
   return {
-    close: () => new Promise<void>((resolve) => instance.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        instance.close(() => resolve());
+        // Keep-alive connections (the mail viewer in a browser) would hold the port open.
+        (instance as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await waitForPortFree(port);
+    },
   };
 }

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { assertPortFree, startDynamoDbLocal, startSesLocal } from './processes';
+import { assertPortFree, startDynamoDbLocal, startSesLocal, stopChild, waitForPortFree } from './processes';
 import { ensureTable } from './table-setup';
 
 /** The local runtime's settings: DESIGN §3's environment contract. */
@@ -62,18 +62,20 @@ export interface RunningRuntime {
  * and one HTTP server for the SPA and `/api` through the real Lambda handlers.
  */
 export async function startRuntime(settings: RuntimeSettings, log: (line: string) => void = console.log): Promise<RunningRuntime> {
-  const children: ChildProcess[] = [];
+  const children: Array<{ child: ChildProcess; port: number }> = [];
   const closers: Array<() => Promise<void>> = [];
+  // Waits for every child to exit and its port to be free, so a restart can reuse the ports.
   const stop = async () => {
     for (const close of closers.reverse()) await close().catch(() => undefined);
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    for (const { child, port } of children) await stopChild(child, port).catch(() => undefined);
   };
   try {
     await assertPortFree(settings.port, 'the app', 'PORT');
     let dynamodbEndpoint = settings.dynamodbEndpoint;
     if (!dynamodbEndpoint) {
       await assertPortFree(settings.dynamodbPort, 'DynamoDB Local', 'DYNAMODB_PORT');
-      children.push(await startDynamoDbLocal(settings.dynamodbPort, settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb')));
+      const dynamoDbLocal = await startDynamoDbLocal(settings.dynamodbPort, settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'));
+      children.push({ child: dynamoDbLocal, port: settings.dynamodbPort });
       dynamodbEndpoint = `http://127.0.0.1:${settings.dynamodbPort}`;
     }
     let sesEndpoint = settings.sesEndpoint;
@@ -138,7 +140,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
         new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();
-        }),
+        }).then(() => waitForPortFree(settings.port)),
     );
     return {
       appUrl,

@@ -24,7 +24,9 @@ it('keeps data written before a restart (DynamoDB Local persists in DATA_DIR)', 
     await first.stop();
   }
 
-  const second = await startRuntimeProcess({ dataDir, env: { DYNAMODB_PORT: first.env.DYNAMODB_PORT } });
+  // Same three ports: stopping must have waited for DynamoDB Local, the mail server and the app to free them.
+  const { PORT, DYNAMODB_PORT, SES_PORT } = first.env;
+  const second = await startRuntimeProcess({ dataDir, env: { PORT, DYNAMODB_PORT, SES_PORT } });
   try {
     const client = documentClient(second.env.DYNAMODB_PORT);
     const read = await client.send(new GetCommand({ TableName: 'career-program', Key: { pk: item.pk, sk: item.sk } }));

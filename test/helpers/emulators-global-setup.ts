@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { freePort, startDynamoDbLocal, startSesLocal } from '../../infra/local/processes';
+import { freePort, startDynamoDbLocal, startSesLocal, stopChild } from '../../infra/local/processes';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +18,6 @@ export default async function setup(project: TestProject) {
   project.provide('sesEndpoint', `http://127.0.0.1:${sesPort}`);
   return async () => {
     await ses.close();
-    dynamo.kill('SIGTERM');
+    await stopChild(dynamo, dynamodbPort);
   };
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../infra/local/processes';
+import { freePort, waitForPortFree } from '../../infra/local/processes';
 
 /**
  * Runs the local runtime exactly as `npm start` does (a separate process, DESIGN §3's env
@@ -54,15 +54,20 @@ export async function startRuntimeProcess(options: { dataDir?: string; env?: Rec
     dataDir,
     env,
     output: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
+    // Ctrl-C as a person would; the runtime waits for DynamoDB Local and the mail server itself.
+    // The ports are checked here too so that a restart test never races a late exit.
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGINT');
         });
-        child.kill('SIGINT');
-      }),
+      }
+      for (const port of [env.PORT, env.DYNAMODB_PORT, env.SES_PORT]) await waitForPortFree(Number(port));
+    },
   };
 }

@@ -62,3 +62,10 @@ describe('the route table', () => {
     expect(matchRoute('GET', '/api/nope')).toEqual({ route: undefined, methodNotAllowed: false });
   });
 });
+
+describe('a malformed percent escape in a path', () => {
+  it('is reported as malformed (the server answers 400), not thrown', () => {
+    expect(matchRoute('GET', '/api/modules/%')).toEqual({ route: undefined, methodNotAllowed: false, malformedPath: true });
+    expect(matchRoute('POST', '/api/admin/users/%/unlock')).toEqual({ route: undefined, methodNotAllowed: false, malformedPath: true });
+  });
+});
