@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,29 @@ describe('Lambda bundles', () => {
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
       .filter((file) => /import \{[^}]*\bz\b[^}]*\} from 'zod'/.test(readFileSync(path.join(REPO_ROOT, 'functions', file), 'utf8')));
     expect(named, "use `import * as z from 'zod'`").toEqual([]);
+  });
+
+  it('the bundled auth handler refuses a common password with the list beside index.js', () => {
+    // A real request through the bundle, local-stage env (no AWS): the password check runs before any database call.
+    const event = {
+      version: '2.0',
+      routeKey: 'POST /api/auth/register',
+      rawPath: '/api/auth/register',
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json', 'user-agent': 'bundle-test' },
+      body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'sunshine1', passwordConfirm: 'sunshine1' }),
+      isBase64Encoded: false,
+      requestContext: { http: { method: 'POST', path: '/api/auth/register', sourceIp: '203.0.113.9', userAgent: 'bundle-test' }, requestId: 'r-1', routeKey: 'POST /api/auth/register' },
+    };
+    const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
+    const child = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), NODE_NO_WARNINGS: '1', STAGE: 'local', SESSION_SECRET: 'bundle-test-secret-bundle-test-secret', APP_URL: 'http://localhost:3000', LOG_LEVEL: 'SILENT' },
+    });
+    expect(child.stderr).toBe('');
+    const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ error: 'weak_password' });
   });
 
   it(`import in ≤ ${IMPORT_BUDGET_MS} ms of CPU each (median of 7 fresh node processes, Lambda environment)`, () => {
