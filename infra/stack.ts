@@ -6,7 +6,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '../shared/routes';
-import { AppFunction, bindAppUrl, bindSendEmail, bindSessionSecret, bindTable, REPO_ROOT } from './constructs/app-function';
+import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindSendEmail, bindSessionSecret, bindTable, REPO_ROOT } from './constructs/app-function';
 import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
 import { RemindersSchedule } from './constructs/reminders-schedule';
@@ -79,10 +79,10 @@ export class CareerProgramStack extends Stack {
       RETENTION_DAYS: String(props.retentionDays ?? 30),
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
     };
-    const make = (id: string, entry: string, serviceName: string, timeout = Duration.seconds(10)) =>
-      new AppFunction(this, id, { entry, serviceName, environment, timeout });
+    const make = (id: string, entry: string, serviceName: string, timeout = Duration.seconds(10), memorySize?: number) =>
+      new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize });
 
-    const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth');
+    const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth', Duration.seconds(10), AUTH_MEMORY_MB);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));

@@ -11,5 +11,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // Every browser the app supports has <link rel="modulepreload">: no polyfill in the first load.
+    modulePreload: { polyfill: false },
   },
 });

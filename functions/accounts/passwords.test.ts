@@ -1,4 +1,7 @@
+import { statSync } from 'node:fs';
+import { dictionary } from '@zxcvbn-ts/language-common';
 import { describe, expect, it } from 'vitest';
+import { commonPasswordList } from '../../infra/ops/generate-common-passwords';
 import { readConfig } from '../lib/config';
 import { COMMON_PASSWORD_COUNT, assertStrongPassword, commonPasswords, hashPassword, isCommonPassword, SCRYPT_P, SCRYPT_R, verifyPassword } from './passwords';
 
@@ -47,6 +50,20 @@ describe('password policy', () => {
     }
     expect(() => assertStrongPassword('Password1', 'a@example.com')).toThrow('weak_password');
     expect(isCommonPassword('copper meadow violin')).toBe(false);
+  });
+
+  it('refuses every one of the 10,000 most common passwords of @zxcvbn-ts/language-common (compact generated list)', () => {
+    const top = dictionary['passwords-common'].slice(0, 10_000);
+    expect(top).toHaveLength(10_000);
+    for (const common of top) expect(isCommonPassword(common), common).toBe(true);
+    expect(isCommonPassword(dictionary['passwords-common'][20_000] + ' but longer')).toBe(false);
+    expect(isCommonPassword('')).toBe(false);
+  });
+
+  it('ships the generated list up to date (npx tsx infra/ops/generate-common-passwords.ts)', () => {
+    // Compared decoded: brotli's bytes may differ between zlib versions, the list must not.
+    expect([...commonPasswords()].sort()).toEqual(commonPasswordList());
+    expect(statSync(new URL('./common-passwords.br', import.meta.url)).size).toBeLessThan(30_000);
   });
 
   it('refuses the email itself', () => {

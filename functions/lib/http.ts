@@ -7,11 +7,13 @@ import httpSecurityHeaders from '@middy/http-security-headers';
 import { createError } from '@middy/util';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 import { routeKey, routesOfGroup, type RouteDef, type RouteGroup } from '../../shared/routes';
 import { appUrl } from './app-url';
 import { config } from './config';
 import { capacityMeter } from './db';
+import { readSecretsDuringInit } from './init-reads';
 import { ApiError, forbidden, unauthorized } from './errors';
 import { logger } from './logger';
 import { resolveSession, type ActiveSession } from './session';
@@ -227,6 +229,7 @@ const notImplemented: RouteImpl = {
  */
 export function createGroupHandler(group: RouteGroup, impls: Record<string, RouteImpl>) {
   config(); // read and check the environment at cold start
+  void readSecretsDuringInit();
   const routes = routesOfGroup(group);
   const byKey = new Map(routes.map((route) => [routeKey(route), route]));
   for (const key of Object.keys(impls)) if (!byKey.has(key)) throw new Error(`route ${key} is not in the route table`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ModuleSection } from '../../shared/program-types';
 import programMeta from './content/program.json';
 import week1 from './content/week-1.json';

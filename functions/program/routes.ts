@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TASK_ANSWER_MAX_LENGTH } from '../../shared/program-types';
 import { defineRoute, type ApiRequest } from '../lib/http';
 import type { UserRecord } from '../lib/user-record';

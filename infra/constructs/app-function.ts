@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
@@ -18,14 +18,50 @@ export interface AppFunctionProps {
   /** Variables every function shares (table, secret, mail sender …). */
   environment: Record<string, string>;
   description?: string;
-  /** Default 1024 MB: scrypt at N = 2^17 needs 128 MB of its own and the CPU that comes with memory. */
+  /**
+   * Default 1024 MB: scrypt at N = 2^17 needs 128 MB of its own and the CPU that comes with
+   * memory. The auth function, which hashes on every login and registration, gets
+   * AUTH_MEMORY_MB (one full vCPU).
+   */
   memorySize?: number;
   timeout?: Duration;
 }
 
+/** Lambda gives one full vCPU at 1,769 MB: scrypt (CPU-bound) runs at full speed from there. */
+export const AUTH_MEMORY_MB = 1769;
+
+/**
+ * What esbuild does to every function (docs/lean-builds.md has the figures and the reasons):
+ * minified, ESM sources preferred (`module` before `main`: better tree-shaking), no source maps
+ * (`--enable-source-maps` parses megabytes of map at start-up and slows every stack trace; the
+ * names esbuild keeps are enough to read a trace), and the AWS SDK v3 left to the Lambda
+ * runtime, which ships it: bundling our four clients alone would take ~340 KB of a 250 KB
+ * budget. Exported for the bundle-size test (test/infra/lambda-bundles.test.ts).
+ */
+export const LEAN_BUNDLING = {
+  forceDockerBundling: false, // esbuild from node_modules: synth needs no Docker
+  format: OutputFormat.CJS,
+  target: 'node22',
+  minify: true,
+  keepNames: true,
+  sourceMap: false,
+  mainFields: ['module', 'main'],
+  bundleAwsSDK: false,
+  externalModules: ['@aws-sdk/*'],
+  // Data files read at run time sit beside index.js (functions/accounts/passwords.ts).
+  define: { 'import.meta.dirname': '__dirname' },
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => [
+      `cp "${path.join(inputDir, 'functions', 'accounts', 'common-passwords.br')}" "${outputDir}"`,
+    ],
+  },
+} satisfies BundlingOptions;
+
 /**
  * One Lambda function with the project defaults: Node.js 22 on arm64, bundled locally by esbuild
- * (no Docker), minified with source maps, its own log group with a retention, and a role that
+ * (no Docker) with LEAN_BUNDLING, its own log group with a retention, and a role that
  * starts with nothing but writing to that log group. Everything else is granted by the `bind*`
  * helpers below, each naming exact resources.
  */
@@ -59,17 +95,8 @@ export class AppFunction extends Construct {
       environment: {
         ...props.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
-        NODE_OPTIONS: '--enable-source-maps',
       },
-      bundling: {
-        forceDockerBundling: false, // esbuild from node_modules: synth needs no Docker
-        format: OutputFormat.CJS,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // The SDK versions the tests ran against, not whatever the runtime ships this month.
-        bundleAwsSDK: true,
-      },
+      bundling: LEAN_BUNDLING,
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',

@@ -128,7 +128,6 @@ describe('functions', () => {
         APP_URL_PARAMETER: parameterName,
         RETENTION_DAYS: '30',
         POWERTOOLS_SERVICE_NAME: `career-program-${name}`,
-        NODE_OPTIONS: '--enable-source-maps',
       });
     }
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { changePassword as change } from '../password-change';
 import { callerOf } from './caller';

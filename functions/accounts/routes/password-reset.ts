@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { confirmPasswordReset, requestPasswordReset, validateResetToken } from '../password-reset';
 import { callerOf } from './caller';

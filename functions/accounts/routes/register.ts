@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { register as registerAccount } from '../registration';
 import { callerOf } from './caller';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { verifyEmail as verify } from '../verification';
 import { callerOf } from './caller';

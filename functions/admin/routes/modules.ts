@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { overrideModule, type ModuleAction } from '../module-overrides';
 import { adminCallerOf } from './caller';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { userAuditLog } from '../audit-log';
 import { hardDeletePreview } from '../hard-delete';

@@ -64,12 +64,18 @@ export function DashboardView() {
         <h1>{`Welcome, ${greetingName(user)}!`}</h1>
         <p className="pg-hero__program">{`Program: ${summary.data.program_title?.trim() || DEFAULT_PROGRAM_TITLE}`}</p>
         <ProgressBar percent={percent} />
-        {state.isPending ? <Loading>Preparing your dashboard…</Loading> : <ResumeCard openModule={state.data.open_module} />}
+        {/* One slot, the same height loading or loaded (docs/lean-builds.md: no layout shift). */}
+        <div className="pg-resume-slot">
+          {state.isPending ? <Loading>Preparing your dashboard…</Loading> : <ResumeCard openModule={state.data.open_module} />}
+        </div>
       </header>
-      <div className="pg-columns">
-        {state.isPending ? <section className="pg-card pg-skeleton" aria-hidden="true" /> : <ProgramProgress grid={state.data.grid} />}
-        <AccountSnapshot user={user} />
-      </div>
+      {/* The cards below the hero appear together once the state is in: nothing on screen moves. */}
+      {state.isPending ? null : (
+        <div className="pg-columns">
+          <ProgramProgress grid={state.data.grid} />
+          <AccountSnapshot user={user} />
+        </div>
+      )}
     </main>
   );
 }

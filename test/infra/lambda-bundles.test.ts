@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MEMORY_MB } from '../../infra/constructs/app-function';
+import { CareerProgramStack } from '../../infra/stack';
+import { KB, type LambdaBundle, lambdaBundles, measureImport, REPO_ROOT, runtimeExternals } from '../helpers/lambda-bundles';
+
+/**
+ * The Lambda bundles as deployed: the real stack synthesized with esbuild bundling (what
+ * `cdk synth` writes to cdk.out), then each product bundle's size and the CPU time `node` takes
+ * to import it with the environment it gets in Lambda (docs/lean-builds.md explains every figure).
+ * The figures are printed so features that add dependencies can see the headroom left.
+ */
+const BUDGET_KB = 250;
+const IMPORT_BUDGET_MS = 50;
+const PRODUCT = ['auth', 'learner', 'admin', 'reminders', 'seed'] as const;
+
+let bundles: Record<(typeof PRODUCT)[number], LambdaBundle>;
+let outdir: string;
+let siteDir: string;
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+  rmSync(siteDir, { recursive: true, force: true });
+});
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(tmpdir(), 'lambda-bundles-'));
+  siteDir = mkdtempSync(path.join(tmpdir(), 'site-'));
+  writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
+  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  // asset metadata on: the CLI sets it, and it names each function's asset directory
+  const app = new App({ outdir, context: { ...cdkJson.context, 'aws:cdk:enable-asset-metadata': true } });
+  const stack = new CareerProgramStack(app, 'BundleStack', { siteDir });
+  app.synth();
+  const byId = new Map(lambdaBundles(outdir, 'BundleStack.template.json').map((bundle) => [bundle.id, bundle]));
+  bundles = Object.fromEntries(
+    PRODUCT.map((name) => [name, byId.get(stack.getLogicalId(stack.functions[name].fn.node.defaultChild as never))!]),
+  ) as typeof bundles;
+}, 240_000);
+
+describe('Lambda bundles', () => {
+  it(`are each ≤ ${BUDGET_KB} KB minified, without source maps`, () => {
+    for (const name of PRODUCT) {
+      const bundle = bundles[name];
+      console.log(
+        `${name.padEnd(9)} index.js ${(bundle.bundleBytes / KB).toFixed(1)} KB (headroom ${(BUDGET_KB - bundle.bundleBytes / KB).toFixed(1)} KB), ` +
+          `asset ${(bundle.assetBytes / KB).toFixed(1)} KB: ${bundle.files.join(', ')}`,
+      );
+      expect(bundle.bundleBytes / KB, `${name} bundle`).toBeLessThanOrEqual(BUDGET_KB);
+      expect(bundle.files.filter((file) => file.endsWith('.map')), name).toEqual([]);
+      expect(bundle.environment.NODE_OPTIONS ?? '', name).not.toContain('source-maps');
+    }
+  });
+
+  it('carry the compact password list instead of the zxcvbn dictionary, and leave the AWS SDK to the runtime', () => {
+    for (const name of PRODUCT) {
+      const bundle = bundles[name];
+      const code = readFileSync(path.join(bundle.dir, 'index.js'), 'utf8');
+      expect(bundle.files, name).toContain('common-passwords.br');
+      expect(code, name).not.toContain('@zxcvbn-ts');
+      // the SDK is required from the runtime, never bundled (its user-agent middleware would be in the code)
+      expect(code, name).not.toContain('x-amz-user-agent');
+      expect(runtimeExternals(path.join(bundle.dir, 'index.js')).length, name).toBeGreaterThan(0);
+    }
+    // zod's locales (~360 KB) stay out: every route imports zod as a namespace (docs/lean-builds.md)
+    const named = readdirSync(path.join(REPO_ROOT, 'functions'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .filter((file) => /import \{[^}]*\bz\b[^}]*\} from 'zod'/.test(readFileSync(path.join(REPO_ROOT, 'functions', file), 'utf8')));
+    expect(named, "use `import * as z from 'zod'`").toEqual([]);
+  });
+
+  it('the bundled auth handler refuses a common password with the list beside index.js', () => {
+    // A real request through the bundle, local-stage env (no AWS): the password check runs before any database call.
+    const event = {
+      version: '2.0',
+      routeKey: 'POST /api/auth/register',
+      rawPath: '/api/auth/register',
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json', 'user-agent': 'bundle-test' },
+      body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'sunshine1', passwordConfirm: 'sunshine1' }),
+      isBase64Encoded: false,
+      requestContext: { http: { method: 'POST', path: '/api/auth/register', sourceIp: '203.0.113.9', userAgent: 'bundle-test' }, requestId: 'r-1', routeKey: 'POST /api/auth/register' },
+    };
+    const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
+    const child = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), NODE_NO_WARNINGS: '1', STAGE: 'local', SESSION_SECRET: 'bundle-test-secret-bundle-test-secret', APP_URL: 'http://localhost:3000', LOG_LEVEL: 'SILENT' },
+    });
+    expect(child.stderr).toBe('');
+    const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ error: 'weak_password' });
+  });
+
+  it(`import in ≤ ${IMPORT_BUDGET_MS} ms of CPU each (median of 7 fresh node processes, Lambda environment)`, () => {
+    for (const name of PRODUCT) {
+      const timing = measureImport(bundles[name], 7);
+      console.log(
+        `${name.padEnd(9)} import ${timing.bundleCpuMs.toFixed(1)} ms CPU, ${timing.bundleMs.toFixed(1)} ms wall; ` +
+          `runtime SDK ${timing.sdkMs.toFixed(1)} ms; whole process − node -e '' ${timing.processOverBaselineMs.toFixed(1)} ms`,
+      );
+      expect(timing.bundleCpuMs, `${name} import`).toBeLessThanOrEqual(IMPORT_BUDGET_MS);
+    }
+  });
+
+  it('gives the auth function one full vCPU for scrypt (1,769 MB), the others the 1,024 MB default', () => {
+    expect(bundles.auth.memorySize).toBe(AUTH_MEMORY_MB);
+    expect(AUTH_MEMORY_MB).toBe(1769);
+    for (const name of PRODUCT.filter((n) => n !== 'auth')) expect(bundles[name].memorySize, name).toBe(1024);
+  });
+});
