@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
@@ -13,6 +13,7 @@ import { keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import { accountAudit, type Caller } from './context';
+import { credentialHash } from './passkey-records';
 import { verifyPassword } from './passwords';
 import { assertNotExhausted, consume, recordFailure } from './rate-limit';
 import { sendSecurityNotice } from './security-notices';
@@ -38,8 +39,6 @@ const CHALLENGE_ID = /^[\w-]{16,64}$/;
 const PASSKEY_ID = /^[\w-]{43}$/;
 
 const webauthn = () => import('@simplewebauthn/server');
-
-export const credentialHash = (credentialId: string) => createHash('sha256').update(credentialId).digest('base64url');
 
 /** The relying party: configured, or the app's own address (localhost locally, CloudFront or a custom domain). */
 export async function relyingParty(): Promise<{ rpID: string; origin: string }> {
@@ -99,23 +98,6 @@ export async function passkeyItems(userId: string): Promise<PasskeyItem[]> {
 export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
   return (await passkeyItems(userId)).map(viewOf).sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
-
-/** How many passkeys an account has (the admin drawer). */
-export async function countPasskeys(userId: string): Promise<number> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :passkey)',
-      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':passkey': 'PASSKEY#' },
-      Select: 'COUNT',
-    }),
-  );
-  return result.Count ?? 0;
-}
-
-/** The lookup items of a set of partition items (hard delete removes them with the passkeys). */
-export const passkeyLookupKeys = (items: Array<{ sk: string }>) =>
-  items.filter((item) => item.sk.startsWith('PASSKEY#')).map((item) => keys.passkeyLookup(item.sk.slice('PASSKEY#'.length)));
 
 async function storeChallenge(purpose: 'register' | 'login', challenge: string, userId?: string): Promise<string> {
   const challengeId = randomBytes(18).toString('base64url');

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { passkeyLookupKeys } from '../accounts/passkeys';
+import { passkeyLookupKeys } from '../accounts/passkey-records';
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';

@@ -1,4 +1,4 @@
-import { countPasskeys } from '../accounts/passkeys';
+import { countPasskeys } from '../accounts/passkey-records';
 import { config } from '../lib/config';
 import { notFound } from '../lib/errors';
 import type { UserRecord } from '../lib/user-record';
