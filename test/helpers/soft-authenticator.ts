@@ -19,8 +19,11 @@ export class SoftAuthenticator {
   counter = 0;
   /** The user handle stored with the credential at registration (what a discoverable credential returns). */
   userHandle = '';
+  /** Whether the authenticator reports user verification (UV flag); tests turn it off. */
+  userVerified: boolean;
 
-  constructor(private readonly options: { userVerified?: boolean } = {}) {
+  constructor(options: { userVerified?: boolean } = {}) {
+    this.userVerified = options.userVerified !== false;
     const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.privateKey = pair.privateKey;
     this.publicKey = pair.publicKey;
@@ -31,7 +34,7 @@ export class SoftAuthenticator {
   }
 
   private flags(extra = 0) {
-    return FLAG_UP | (this.options.userVerified === false ? 0 : FLAG_UV) | extra;
+    return FLAG_UP | (this.userVerified ? FLAG_UV : 0) | extra;
   }
 
   private counterBytes() {
