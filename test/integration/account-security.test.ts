@@ -344,6 +344,8 @@ describe('passkey sign-in', () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toMatchObject({ ok: true, user: { id: user.id, email: user.email } });
     expect(signedIn.setCookies.some((c) => c.startsWith('__Host-session='))).toBe(true);
+    // the browser is remembered for the new-sign-in notice, as after a password sign-in
+    expect(browser.cookie('__Host-browser')).toMatch(/^[\w-]{16,64}$/);
     expect((await browser.get('/api/auth/me')).body.email).toBe(user.email);
     expect((await browser.get('/api/auth/sessions')).body.items.find((s: { current: boolean }) => s.current).device).toBe('Firefox on Linux');
 
