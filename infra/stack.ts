@@ -89,9 +89,10 @@ export class CareerProgramStack extends Stack {
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
     this.functions = { auth, learner, admin, reminders, seed };
 
-    // What each function may touch. Learner routes send no email; the seed only writes content.
+    // What each function may touch. Learner routes mail only the password-changed security
+    // notice (docs/account-security.md); the seed only writes content.
     for (const f of [auth, learner, admin, reminders, seed]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
-    for (const f of [auth, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
+    for (const f of [auth, learner, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
     for (const f of [auth, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
 

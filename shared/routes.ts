@@ -38,6 +38,17 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/auth/password-reset/request', 'auth', 'public'),
   r('GET', '/api/auth/password-reset/validate', 'auth', 'public'),
   r('POST', '/api/auth/password-reset/confirm', 'auth', 'public'),
+  // Account security center (docs/account-security.md)
+  r('GET', '/api/auth/sessions', 'auth', 'session'),
+  r('DELETE', '/api/auth/sessions/{id}', 'auth', 'session'),
+  r('POST', '/api/auth/sessions/revoke-others', 'auth', 'session'),
+  r('GET', '/api/auth/passkeys', 'auth', 'session'),
+  r('POST', '/api/auth/passkeys/registration/options', 'auth', 'session'),
+  r('POST', '/api/auth/passkeys/registration/verify', 'auth', 'session'),
+  r('PATCH', '/api/auth/passkeys/{id}', 'auth', 'session'),
+  r('DELETE', '/api/auth/passkeys/{id}', 'auth', 'session'),
+  r('POST', '/api/auth/passkeys/authentication/options', 'auth', 'public'),
+  r('POST', '/api/auth/passkeys/authentication/verify', 'auth', 'public'),
 
   // Learner (SPEC §7)
   r('GET', '/api/dashboard', 'learner', 'session'),

@@ -66,7 +66,7 @@ export async function finishLogin(
   // Locked, deleted or unverified since the password step: no session.
   if (!user || user.status !== 'active' || isLocked(user) || !user.verified) throw badRequest('invalid_code');
 
-  const { cookie } = await startSession(user);
+  const { cookie } = await startSession(user, caller);
   const now = new Date().toISOString();
   await db().send(
     new UpdateCommand({

@@ -14,6 +14,7 @@ import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { passwordResetEmail } from './emails/password-reset';
+import { sendSecurityNotice } from './security-notices';
 import { assertStrongPassword, hashPassword } from './passwords';
 import { consume, resetLoginFailures } from './rate-limit';
 
@@ -108,4 +109,5 @@ export async function confirmPasswordReset(input: { token?: string; password: st
   }
   // The owner proved control of the inbox: earlier failed sign-ins no longer count.
   await resetLoginFailures(user.email_lower);
+  await sendSecurityNotice(user, 'password_reset', caller);
 }

@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { passkeyLookupKeys } from '../accounts/passkey-records';
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
@@ -83,6 +84,8 @@ const KIND_OF: Array<[prefix: string, kind: string]> = [
   ['TASK#', 'tasks'],
   ['CODE#', 'codes'],
   ['REMINDER#', 'reminders'],
+  ['PASSKEY#', 'passkeys'],
+  ['BROWSER#', 'known_browsers'],
 ];
 const kindOf = (sk: string) => KIND_OF.find(([prefix]) => sk.startsWith(prefix))?.[1] ?? 'other';
 
@@ -234,7 +237,7 @@ export async function hardDeleteUser(userId: string, confirmEmail: string | unde
   const rest = items.filter((item) => item.sk !== 'PROFILE' && item.sk !== enrollment?.sk);
   const activity = await activityItems(userId, now);
   const search = searchItems(user).map(({ pk, sk }) => ({ pk, sk }));
-  await batchDelete([...rest, ...activity, ...search, keys.loginBackoff(user.email)]);
+  await batchDelete([...rest, ...activity, ...search, keys.loginBackoff(user.email), ...passkeyLookupKeys(rest)]);
   // the charts' daily counts no longer include the account
   for (const item of activity) await db().send(new UpdateCommand(dailyActiveDecrement(String(item.day ?? String(item.pk).slice('ACTIVITY#'.length))).Update));
   const auditEntries = await anonymiseAudit(user, enrollment?.id);

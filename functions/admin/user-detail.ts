@@ -1,3 +1,4 @@
+import { countPasskeys } from '../accounts/passkey-records';
 import { config } from '../lib/config';
 import { notFound } from '../lib/errors';
 import type { UserRecord } from '../lib/user-record';
@@ -30,6 +31,8 @@ export interface UserDetail {
   hard_delete_ready: boolean;
   hard_delete_available_at: string | null;
   enrollments: AdminEnrollment[];
+  /** How many passkeys the account has (docs/account-security.md). */
+  passkey_count: number;
 }
 
 export async function userDetail(userId: string, now = new Date()): Promise<UserDetail> {
@@ -58,5 +61,6 @@ export async function userDetail(userId: string, now = new Date()): Promise<User
     hard_delete_ready: availableAt !== null && now.getTime() >= availableAt.getTime(),
     hard_delete_available_at: availableAt?.toISOString() ?? null,
     enrollments: await enrollmentsOf(user.id),
+    passkey_count: await countPasskeys(user.id),
   };
 }

@@ -1,4 +1,5 @@
 import { checkName, isEmailShape } from '../../shared/account-rules';
+import { sendSecurityNotice } from '../accounts/security-notices';
 import { sendVerificationCode } from '../accounts/verification';
 import { auditPut } from '../lib/audit';
 import { tableName } from '../lib/db';
@@ -79,8 +80,14 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
       set,
       extra,
       onExtraConflict: newEmail ? { index: guardIndex, error: conflict('email_taken') } : undefined,
-      result: newEmail ? { ...after, email: newEmail } : undefined,
+      result: newEmail ? { ...after, email: newEmail, previousEmail: user.email } : undefined,
     };
   });
-  if (emailChanged) await sendVerificationCode(emailChanged);
+  if (emailChanged) {
+    await sendVerificationCode(emailChanged);
+    // Security notices to both addresses (docs/account-security.md).
+    const { previousEmail } = emailChanged;
+    await sendSecurityNotice(emailChanged, 'email_changed_old', caller, { to: previousEmail, otherEmail: emailChanged.email });
+    await sendSecurityNotice(emailChanged, 'email_changed_new', caller, { otherEmail: previousEmail });
+  }
 }

@@ -20,6 +20,10 @@ export interface Config {
   /** True when mail goes to the local SES sink (aws-ses-v2-local). */
   localMail: boolean;
   stage: 'local' | 'cloud';
+  /** WebAuthn relying party id (a host name); unset = the host of the app URL. */
+  webauthnRpId?: string;
+  /** WebAuthn expected origin; unset = the origin of the app URL. */
+  webauthnOrigin?: string;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -53,6 +57,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     localMail: Boolean(env.SES_ENDPOINT) && stage === 'local',
     stage,
+    webauthnRpId: env.WEBAUTHN_RP_ID || undefined,
+    webauthnOrigin: env.WEBAUTHN_ORIGIN ? env.WEBAUTHN_ORIGIN.replace(/\/$/, '') : undefined,
   };
 }
 

@@ -32,6 +32,8 @@ export interface ApiRequest<Body = unknown, Query = Record<string, string | unde
   ip: string;
   userAgent: string;
   requestId: string;
+  /** The Cookie header (HTTP API v2 moves cookies into `event.cookies`). */
+  cookies?: string;
 }
 
 export interface ApiResult {
@@ -211,6 +213,7 @@ function adapt(impl: RouteImpl) {
       ip: clientIp(event),
       userAgent: event.headers?.['user-agent'] ?? event.requestContext.http.userAgent ?? '',
       requestId: event.requestContext.requestId ?? '',
+      cookies: event.cookies?.join('; ') ?? event.headers?.cookie,
     };
     return toResponse(await impl.handler(request), state.session?.renewedCookie);
   };

@@ -65,8 +65,17 @@ export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
 }
 
+/** Where a session was started from, kept on its item for "Where you're signed in". */
+export interface SessionOrigin {
+  ip: string;
+  userAgent: string;
+}
+
 /** Starts a new session (a new token at every sign-in) and returns its Set-Cookie value. */
-export async function startSession(user: Pick<UserRecord, 'id' | 'session_version'>): Promise<{ cookie: string; sessionId: string }> {
+export async function startSession(
+  user: Pick<UserRecord, 'id' | 'session_version'>,
+  origin?: SessionOrigin,
+): Promise<{ cookie: string; sessionId: string }> {
   const now = Math.floor(Date.now() / 1000);
   const sessionId = randomBytes(18).toString('base64url');
   await db().send(
@@ -78,6 +87,10 @@ export async function startSession(user: Pick<UserRecord, 'id' | 'session_versio
         user_id: user.id,
         created_at: new Date(now * 1000).toISOString(),
         expires_at: ttlIn(ABSOLUTE_LIFETIME_SECONDS, now * 1000),
+        // For the session list (docs/account-security.md): a session of an older version is over.
+        last_seen_at: new Date(now * 1000).toISOString(),
+        session_version: user.session_version ?? 0,
+        ...(origin ? { ip: origin.ip.slice(0, 64), user_agent: origin.userAgent.slice(0, 512) } : {}),
       },
     }),
   );
@@ -90,6 +103,8 @@ export interface ActiveSession {
   sessionId: string;
   /** Set when the token was renewed (sliding idle timeout): send it back as Set-Cookie. */
   renewedCookie?: string;
+  /** When the person last proved who they are (sign-in, password change), epoch seconds. */
+  authTime: number;
 }
 
 export function readCookie(cookieHeader: string | undefined, name: string): string | undefined {
@@ -142,8 +157,9 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
   let renewedCookie: string | undefined;
   if (now - Number(payload.iat) >= RENEW_AFTER_SECONDS) {
     renewedCookie = sessionCookie(await signToken(userId, claims, now));
+    await touchSession(userId, claims.sid, now);
   }
-  return { user, sessionId: claims.sid, renewedCookie };
+  return { user, sessionId: claims.sid, renewedCookie, authTime: claims.auth_time };
 }
 
 /** Ends one session (logout). */
@@ -170,5 +186,44 @@ export async function endAllSessions(userId: string, keep?: { sessionId: string 
   const now = Math.floor(Date.now() / 1000);
   const version = Number(result.Attributes?.session_version);
   const token = await signToken(userId, { sid: keep.sessionId, ver: version, auth_time: now }, now);
+  await markSessionVersion(userId, keep.sessionId, version);
   return { cookie: sessionCookie(token) };
+}
+
+/**
+ * Records that a session was used: written when its token is renewed (at most every few
+ * minutes), so the list shows a recent "last seen" without a write on every request. The
+ * condition keeps an ended session from coming back.
+ */
+async function touchSession(userId: string, sessionId: string, nowSeconds: number): Promise<void> {
+  await db()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.session(userId, sessionId),
+        UpdateExpression: 'SET last_seen_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': new Date(nowSeconds * 1000).toISOString() },
+      }),
+    )
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+/** The kept session of endAllSessions carries the new version, so the list still shows it. */
+async function markSessionVersion(userId: string, sessionId: string, version: number): Promise<void> {
+  await db()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.session(userId, sessionId),
+        UpdateExpression: 'SET session_version = :version',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':version': version },
+      }),
+    )
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
 }

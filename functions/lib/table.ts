@@ -93,6 +93,16 @@ export const keys = {
     pk: `USERSEARCH#${value.slice(0, 1)}`,
     sk: `${value}#${userId}#${field}`,
   }),
+  // Account security center (docs/account-security.md). Credential ids are long (up to 1023
+  // bytes): keys carry their sha256 (base64url), which is also the passkey's id in the API.
+  /** USER#<id> / PASSKEY#<credential hash>: one WebAuthn credential of the account. */
+  passkey: (userId: string, credentialHash: string) => ({ pk: `USER#${userId}`, sk: `PASSKEY#${credentialHash}` }),
+  /** PASSKEYID#<credential hash> / PASSKEY: which account a credential belongs to (holds user_id). */
+  passkeyLookup: (credentialHash: string) => ({ pk: `PASSKEYID#${credentialHash}`, sk: 'PASSKEY' }),
+  /** WEBAUTHN#<id> / CHALLENGE: a registration or sign-in challenge (TTL, deleted on use). */
+  webauthnChallenge: (challengeId: string) => ({ pk: `WEBAUTHN#${challengeId}`, sk: 'CHALLENGE' }),
+  /** USER#<id> / BROWSER#<cookie hash>: a browser this account has signed in from (TTL). */
+  knownBrowser: (userId: string, browserHash: string) => ({ pk: `USER#${userId}`, sk: `BROWSER#${browserHash}` }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

@@ -184,10 +184,11 @@ describe('IAM (least privilege)', () => {
     );
     expect(sesStatements.length).toBeGreaterThan(0);
     for (const { statement } of sesStatements) expect(statement.Resource).toEqual(identityArn);
-    for (const name of ['auth', 'admin', 'reminders'] as const) {
+    // learner: the password-changed security notice (docs/account-security.md)
+    for (const name of ['auth', 'learner', 'admin', 'reminders'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')), name).toBe(true);
     }
-    for (const name of ['learner', 'seed'] as const) {
+    for (const name of ['seed'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).some((a) => a.startsWith('ses:'))), name).toBe(false);
     }
   });

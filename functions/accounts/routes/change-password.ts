@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { changePassword as change } from '../password-change';
+import { sendSecurityNotice } from '../security-notices';
 import { callerOf } from './caller';
 
 const body = z.object({
@@ -18,6 +19,7 @@ export const changePassword = defineRoute({
   handler: async (req) => {
     const session = req.session!;
     const { cookie } = await change(session.user, session.sessionId, req.body, callerOf(req));
+    await sendSecurityNotice(session.user, 'password_changed', callerOf(req));
     return { body: { ok: true }, cookies: cookie ? [cookie] : [] };
   },
 });

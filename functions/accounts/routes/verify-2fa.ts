@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
+import { recognizeBrowser } from '../known-browsers';
 import { finishLogin } from '../login';
 import { callerOf } from './caller';
 
@@ -11,6 +12,7 @@ export const verifyTwoFactor = defineRoute({
   body,
   handler: async (req) => {
     const { user, cookie } = await finishLogin(req.body, callerOf(req));
-    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie] };
+    const browser = await recognizeBrowser(user, req.cookies, callerOf(req));
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, browser] };
   },
 });

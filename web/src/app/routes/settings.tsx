@@ -1,3 +1,4 @@
+import { SecuritySection } from '../../features/account-security/components/security-section';
 import { ChangePasswordForm } from '../../features/auth/components/change-password-form';
 import { NotificationPreferences } from '../../features/notifications/components/notification-preferences';
 
@@ -9,6 +10,7 @@ export default function SettingsRoute() {
         <h2 id="change-password-title">Change password</h2>
         <ChangePasswordForm />
       </section>
+      <SecuritySection />
       <NotificationPreferences />
     </main>
   );

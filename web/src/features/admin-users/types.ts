@@ -69,6 +69,8 @@ export interface AdminUserDetail {
   hard_delete_ready?: boolean;
   hard_delete_available_at?: string | null;
   enrollments?: AdminEnrollment[];
+  /** How many passkeys the account has (docs/account-security.md). */
+  passkey_count?: number | null;
 }
 
 export type { AuditEntry };

@@ -99,6 +99,11 @@ export function SecurityTab({ user, notify, onDeleted }: { user: AdminUserDetail
   return (
     <div className="admin-drawer__sections">
       <section aria-label="Access">
+        {typeof user.passkey_count === 'number' ? (
+          <p>
+            Passkeys: <strong>{user.passkey_count}</strong>
+          </p>
+        ) : null}
         <div className="admin-actions">
           <InvalidateButton userId={user.id} notify={notify} />
           <LockToggle user={user} notify={notify} />

@@ -148,6 +148,12 @@ describe('UserDrawer security', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('conflict');
   });
 
+  it('shows how many passkeys the account has', async () => {
+    const { user } = open(detail({ passkey_count: 2 }));
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    expect(screen.getByText('Passkeys:').textContent).toBe('Passkeys: 2');
+  });
+
   it('invalidates tokens', async () => {
     const { user } = open(detail(), { 'POST /api/admin/users/u1/actions/invalidate-sessions': { body: {} } });
     await user.click(await screen.findByRole('tab', { name: 'Security' }));

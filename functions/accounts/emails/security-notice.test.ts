@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { securityNoticeEmail } from './security-notice';
+
+const base = {
+  to: 'ada@example.com',
+  firstName: 'Ada <3',
+  at: new Date('2026-03-04T05:06:07Z'),
+  device: 'Chrome on Windows',
+  ip: '203.0.113.7',
+  resetLink: 'https://app.example.com/forgot-password',
+};
+
+describe('security notice emails', () => {
+  it('give the time, device, IP and the "Wasn\'t you?" reset link in text and HTML', () => {
+    const email = securityNoticeEmail({ ...base, event: 'password_changed' });
+    expect(email.subject).toBe('Your password was changed');
+    expect(email.text).toContain('Time: 2026-03-04 05:06 UTC');
+    expect(email.text).toContain('Device: Chrome on Windows');
+    expect(email.text).toContain('Location (IP address): 203.0.113.7');
+    expect(email.text).toContain("Wasn't you? Reset your password:\nhttps://app.example.com/forgot-password");
+    expect(email.html).toContain('<a href="https://app.example.com/forgot-password">Reset your password</a>');
+    expect(email.html).toContain('Hello Ada &lt;3,');
+    expect(email.text).not.toMatch(/unsubscribe/i);
+  });
+
+  it('names what happened for each event', () => {
+    expect(securityNoticeEmail({ ...base, event: 'new_sign_in' }).text).toContain('from a browser it has not used before');
+    expect(securityNoticeEmail({ ...base, event: 'password_reset' }).subject).toBe('Your password was reset');
+    expect(securityNoticeEmail({ ...base, event: 'passkey_added', passkeyName: 'Laptop <key>' }).html).toContain('named &quot;Laptop &lt;key&gt;&quot;');
+    expect(securityNoticeEmail({ ...base, event: 'passkey_removed', passkeyName: 'Phone' }).text).toContain('The passkey named "Phone" was removed');
+    expect(securityNoticeEmail({ ...base, event: 'email_changed_old', otherEmail: 'new@example.com' }).text).toContain('to new@example.com');
+    expect(securityNoticeEmail({ ...base, event: 'email_changed_new', otherEmail: 'old@example.com' }).text).toContain('from old@example.com to this address');
+  });
+});

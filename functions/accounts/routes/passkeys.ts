@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { defineRoute } from '../../lib/http';
+import { publicUser } from '../../lib/user-record';
+import { recognizeBrowser } from '../known-browsers';
+import {
+  finishPasskeyLogin,
+  finishPasskeyRegistration,
+  listPasskeys,
+  removePasskey,
+  renamePasskey,
+  startPasskeyLogin,
+  startPasskeyRegistration,
+} from '../passkeys';
+import { callerOf } from './caller';
+
+const passkeyName = z.string().trim().min(1).max(64);
+/** The browser's JSON-encoded credential; the library checks its inner structure. */
+const credentialResponse = z.object({ id: z.string().max(1400), type: z.string().max(32) }).passthrough();
+
+/** `GET /api/auth/passkeys` → `{ items: [{ id, name, created_at, last_used_at, backed_up }] }`. */
+export const getPasskeys = defineRoute({
+  handler: async (req) => ({ body: { items: await listPasskeys(req.session!.user.id) } }),
+});
+
+/** `POST /api/auth/passkeys/registration/options` `{ current_password? }` → `{ challenge_id, options }`. */
+export const passkeyRegistrationOptions = defineRoute({
+  body: z.object({ current_password: z.string().max(1024).optional() }),
+  handler: async (req) => ({ body: await startPasskeyRegistration(req.session!, req.body.current_password, callerOf(req)) }),
+});
+
+/** `POST /api/auth/passkeys/registration/verify` `{ challenge_id, name, response }` → 201 the new passkey. */
+export const passkeyRegistrationVerify = defineRoute({
+  body: z.object({ challenge_id: z.string().max(128), name: passkeyName, response: credentialResponse }),
+  handler: async (req) => ({ status: 201, body: await finishPasskeyRegistration(req.session!.user, req.body, callerOf(req)) }),
+});
+
+/** `PATCH /api/auth/passkeys/{id}` `{ name }` → the renamed passkey. */
+export const passkeyRename = defineRoute({
+  body: z.object({ name: passkeyName }),
+  handler: async (req) => ({ body: await renamePasskey(req.session!.user, req.params.id ?? '', req.body.name, callerOf(req)) }),
+});
+
+/** `DELETE /api/auth/passkeys/{id}` → `{ ok: true }`. */
+export const passkeyRemove = defineRoute({
+  handler: async (req) => {
+    await removePasskey(req.session!.user, req.params.id ?? '', callerOf(req));
+    return { body: { ok: true } };
+  },
+});
+
+/** `POST /api/auth/passkeys/authentication/options` → `{ challenge_id, options }` (no account named). */
+export const passkeyLoginOptions = defineRoute({
+  handler: async (req) => ({ body: await startPasskeyLogin(callerOf(req)) }),
+});
+
+/** `POST /api/auth/passkeys/authentication/verify` `{ challenge_id, response }` → the session cookie and `{ ok, user }`. */
+export const passkeyLoginVerify = defineRoute({
+  body: z.object({ challenge_id: z.string().max(128), response: credentialResponse }),
+  handler: async (req) => {
+    const caller = callerOf(req);
+    const { user, cookie } = await finishPasskeyLogin(req.body, caller);
+    const browser = await recognizeBrowser(user, req.cookies, caller);
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, browser] };
+  },
+});

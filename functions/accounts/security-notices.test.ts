@@ -1,0 +1,38 @@
+import { MessageRejected, SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { sendSecurityNotice } from './security-notices';
+
+/** A security notice reports a change that already happened: an SES failure must not undo or fail it. */
+const ses = mockClient(SESClient);
+afterAll(() => ses.restore());
+beforeEach(() => ses.reset());
+
+const user = { email: 'ada@example.com', first_name: 'Ada' };
+const caller = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' };
+
+describe('sendSecurityNotice', () => {
+  it('sends the notice with the device and address of the caller', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
+    await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: 'Phone' });
+    const sent = ses.commandCalls(SendEmailCommand)[0].args[0].input;
+    expect(sent.Destination?.ToAddresses).toEqual(['ada@example.com']);
+    expect(sent.Message?.Subject?.Data).toBe('A passkey was added to your account');
+    expect(sent.Message?.Body?.Text?.Data).toContain('Device: Firefox on Linux');
+    expect(sent.Message?.Body?.Text?.Data).toContain('Location (IP address): 203.0.113.9');
+  });
+
+  it('goes to another address when asked (the old address after an email change)', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
+    await sendSecurityNotice(user, 'email_changed_old', caller, { to: 'old@example.com', otherEmail: 'ada@example.com' });
+    expect(ses.commandCalls(SendEmailCommand)[0].args[0].input.Destination?.ToAddresses).toEqual(['old@example.com']);
+  });
+
+  it('does not throw when SES rejects or throttles', async () => {
+    ses.on(SendEmailCommand).rejects(new MessageRejected({ message: 'rejected', $metadata: {} }));
+    await expect(sendSecurityNotice(user, 'password_changed', caller)).resolves.toBeUndefined();
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error('slow down'), { name: 'Throttling' }));
+    await expect(sendSecurityNotice(user, 'new_sign_in', caller)).resolves.toBeUndefined();
+    expect(ses.commandCalls(SendEmailCommand).length).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,36 @@
+import { appUrl } from '../lib/app-url';
+import { deviceLabel } from '../lib/device-label';
+import { logger } from '../lib/logger';
+import type { UserRecord } from '../lib/user-record';
+import type { Caller } from './context';
+import { deliver } from './emails/deliver';
+import { securityNoticeEmail, type SecurityEvent } from './emails/security-notice';
+
+/**
+ * Sends a security notice (docs/account-security.md). The change it reports has already
+ * happened: a mail failure is logged and does not turn the request into an error.
+ */
+export async function sendSecurityNotice(
+  user: Pick<UserRecord, 'email' | 'first_name'>,
+  event: SecurityEvent,
+  caller: Caller,
+  detail: { to?: string; passkeyName?: string; otherEmail?: string } = {},
+): Promise<void> {
+  try {
+    await deliver(
+      securityNoticeEmail({
+        to: detail.to ?? user.email,
+        firstName: user.first_name,
+        event,
+        at: new Date(),
+        device: deviceLabel(caller.userAgent),
+        ip: caller.ip,
+        resetLink: `${await appUrl()}/forgot-password`,
+        passkeyName: detail.passkeyName,
+        otherEmail: detail.otherEmail,
+      }),
+    );
+  } catch (error) {
+    logger.error('security notice failed', { event, error_name: (error as Error)?.name });
+  }
+}

@@ -1,0 +1,130 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { writeAudit } from '../lib/audit';
+import { db, tableName } from '../lib/db';
+import { deviceLabel } from '../lib/device-label';
+import { notFound } from '../lib/errors';
+import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
+import { keys } from '../lib/table';
+import type { UserRecord } from '../lib/user-record';
+import { accountAudit, type Caller } from './context';
+
+/**
+ * "Where you're signed in" (docs/account-security.md): the caller's own live sessions, ending
+ * one, ending all but the current one. Sessions live in the caller's partition
+ * (USER#<id> / SESSION#<sid>), so another person's session id is simply not found there.
+ */
+export interface SessionView {
+  id: string;
+  current: boolean;
+  created_at: string;
+  last_seen_at: string;
+  ip: string;
+  user_agent: string;
+  device: string;
+}
+
+/** Sessions last at most 12 h and sign-ins are rate-limited: a few pages cover any real account. */
+const PAGE_SIZE = 100;
+const MAX_PAGES = 10;
+const SESSION_ID = /^[\w-]{1,64}$/;
+
+interface SessionItem {
+  pk: string;
+  sk: string;
+  created_at?: string;
+  last_seen_at?: string;
+  expires_at?: number;
+  session_version?: number;
+  ip?: string;
+  user_agent?: string;
+}
+
+async function sessionItems(userId: string, projection?: string): Promise<SessionItem[]> {
+  const items: SessionItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
+        ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':session': 'SESSION#' },
+        ConsistentRead: true,
+        Limit: PAGE_SIZE,
+        ExclusiveStartKey: startKey,
+        ...(projection ? { ProjectionExpression: projection } : {}),
+      }),
+    );
+    items.push(...((result.Items ?? []) as SessionItem[]));
+    startKey = result.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  return items;
+}
+
+/**
+ * A session still works when its absolute expiry (the TTL) and its idle timeout (from the last
+ * renewal, `last_seen_at`) have not passed and it belongs to the account's current
+ * session_version (a password change, reset or "invalidate sessions" bumps it).
+ */
+function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, nowMs: number): boolean {
+  if (!item.expires_at || item.expires_at * 1000 <= nowMs) return false;
+  const seen = Date.parse(item.last_seen_at ?? item.created_at ?? '');
+  if (!Number.isFinite(seen) || seen + IDLE_TIMEOUT_SECONDS * 1000 <= nowMs) return false;
+  // Items written before versions were recorded carry none: the token check still guards them.
+  return item.session_version === undefined || item.session_version === (user.session_version ?? 0);
+}
+
+const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => item.sk.slice('SESSION#'.length);
+
+export async function listSessions(user: UserRecord, currentSessionId: string, now = new Date()): Promise<SessionView[]> {
+  const views = (await sessionItems(user.id))
+    .filter((item) => isLive(item, user, now.getTime()) || sessionIdOf(item) === currentSessionId)
+    .map((item) => ({
+      id: sessionIdOf(item),
+      current: sessionIdOf(item) === currentSessionId,
+      created_at: item.created_at ?? '',
+      last_seen_at: item.last_seen_at ?? item.created_at ?? '',
+      ip: item.ip ?? '',
+      user_agent: item.user_agent ?? '',
+      device: deviceLabel(item.user_agent),
+    }));
+  // This device first, then the most recently seen.
+  return views.sort((a, b) => Number(b.current) - Number(a.current) || b.last_seen_at.localeCompare(a.last_seen_at));
+}
+
+/** Ends one of the caller's sessions; `ended_current` tells the route to clear the cookie. */
+export async function revokeSession(user: UserRecord, currentSessionId: string, sessionId: string, caller: Caller): Promise<{ endedCurrent: boolean }> {
+  if (!SESSION_ID.test(sessionId)) throw notFound('session_not_found');
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.session(user.id, sessionId),
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw notFound('session_not_found');
+    throw error;
+  }
+  const endedCurrent = sessionId === currentSessionId;
+  await writeAudit(accountAudit('auth.session_revoked', user, caller, { new: { session: sessionId.slice(0, 6), current: endedCurrent } }));
+  return { endedCurrent };
+}
+
+/** Ends every session of the caller except the current one (their items go: the token check fails). */
+export async function revokeOtherSessions(user: UserRecord, currentSessionId: string, caller: Caller): Promise<{ ended: number }> {
+  const others = (await sessionItems(user.id, 'pk, sk')).filter((item) => sessionIdOf(item) !== currentSessionId);
+  for (let start = 0; start < others.length; start += 25) {
+    let pending = others.slice(start, start + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
+    for (let attempt = 0; pending.length && attempt < 6; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+    }
+    if (pending.length) throw new Error('BatchWriteItem left items unprocessed');
+  }
+  await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: others.length } }));
+  return { ended: others.length };
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { deviceLabel } from './device-label';
+
+describe('deviceLabel', () => {
+  it('names the browser and the operating system', () => {
+    expect(
+      deviceLabel('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'),
+    ).toBe('Chrome on Windows');
+    expect(
+      deviceLabel('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'),
+    ).toBe('Safari on iOS');
+    expect(deviceLabel('Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0')).toBe('Firefox on Linux');
+  });
+
+  it('falls back to plain words for an empty or unknown agent', () => {
+    expect(deviceLabel('')).toBe('Unknown device');
+    expect(deviceLabel(undefined)).toBe('Unknown device');
+    expect(deviceLabel('curl/8.5.0')).not.toBe('');
+  });
+});

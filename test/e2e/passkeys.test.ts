@@ -1,0 +1,98 @@
+import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { expect, inject, it } from 'vitest';
+import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+
+/**
+ * Passkeys end to end (docs/account-security.md): Chromium with a virtual platform authenticator
+ * (DevTools protocol WebAuthn domain) adds a passkey in Settings → Security, signs out, signs in
+ * with it from the login page, then removes it — after which it no longer signs in.
+ */
+const browser = useBrowser();
+const PASSWORD = 'harbor quartz meadow';
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+async function verifiedAccount() {
+  const email = `passkey-${randomUUID().slice(0, 8)}@example.com`;
+  const post = (path: string, body: unknown) =>
+    fetch(`${inject('appUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const since = Date.now();
+  expect((await post('/api/auth/register', { first_name: 'Ada', last_name: 'Lovelace', email, password: PASSWORD, passwordConfirm: PASSWORD })).status).toBe(201);
+  const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
+  expect((await post('/api/auth/verify-email', { email, code })).status).toBe(200);
+  return email;
+}
+
+async function seriousViolations(page: Page) {
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  });
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+it('adds a passkey, signs out, signs in with it, and removes it', async () => {
+  const email = await verifiedAccount();
+  const page = await browser.newPage();
+
+  // A platform authenticator that holds discoverable credentials and verifies the user.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+
+  // Sign in with password + emailed code (a fresh sign-in: no password asked again to add a passkey)
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+  await page.getByRole('button', { name: 'Verify and log in' }).click();
+  await page.waitForURL(/\/(enroll|dashboard)$/);
+
+  // Settings → Security: this device is listed; add a passkey
+  await page.goto('/settings');
+  await page.getByRole('heading', { name: 'Security' }).waitFor();
+  await expect.poll(() => page.getByText('This device').isVisible()).toBe(true);
+  await page.getByLabel('Passkey name').fill('E2E laptop');
+  const addedSince = Date.now();
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect.poll(() => page.getByText('Passkey "E2E laptop" added.').isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole('list', { name: 'Your passkeys' }).getByText('E2E laptop').isVisible()).toBe(true);
+  expect(await page.getByRole('list', { name: 'Your passkeys' }).textContent()).toContain('Last used never');
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0].isResidentCredential).toBe(true);
+  expect((await waitForEmail(email, addedSince, /A passkey was added/)).text).toContain('named "E2E laptop"');
+  expect(await seriousViolations(page), '/settings with the Security section').toEqual([]);
+
+  // Sign out, then sign in with the passkey alone (no email, no password, no code)
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/settings'));
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await page.waitForURL(/\/(enroll|dashboard)$/);
+
+  await page.goto('/settings');
+  await expect.poll(() => page.getByRole('list', { name: 'Your passkeys' }).getByText(/Last used (?!never)/).isVisible()).toBe(true);
+
+  // Remove it (after a confirmation): it no longer signs in
+  await page.getByRole('button', { name: 'Remove E2E laptop' }).click();
+  await page.getByRole('button', { name: 'Yes, remove' }).click();
+  await expect.poll(() => page.getByText('You have no passkeys yet.').isVisible()).toBe(true);
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/settings'));
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect
+    .poll(() => page.getByRole('alert').filter({ hasText: 'This passkey is not recognized. Sign in with your email and password.' }).isVisible())
+    .toBe(true);
+  expect(page.url()).toContain('/login');
+  expect(await seriousViolations(page), '/login with the passkey button').toEqual([]);
+});

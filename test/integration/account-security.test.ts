@@ -1,0 +1,479 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt, SignJWT } from 'jose';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../functions/accounts/passwords';
+import { configureRateLimits } from '../../functions/accounts/rate-limit';
+import { db, tableName } from '../../functions/lib/db';
+import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
+import { keys, ttlIn } from '../../functions/lib/table';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { insertUser } from '../../functions/lib/users';
+import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
+import { SoftAuthenticator } from '../helpers/soft-authenticator';
+import { createTestUser, signIn } from '../helpers/users';
+import { setUserFields } from './program-helpers';
+
+const api = useApi();
+const PASSWORD = 'violet tangerine orbit';
+const ORIGIN = 'http://localhost:3000';
+const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const secret = new TextEncoder().encode(process.env.SESSION_SECRET);
+
+afterEach(() => configureRateLimits());
+
+async function makeUser(overrides: { verified?: boolean } = {}): Promise<UserRecord> {
+  return insertUser({
+    email: `sec-${randomUUID().slice(0, 8)}@example.com`,
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    password_hash: await hashPassword(PASSWORD),
+    verified: overrides.verified ?? true,
+  });
+}
+
+/** A client with a real session started from the given browser. */
+async function sessionClient(user: UserRecord, userAgent = CHROME_WINDOWS): Promise<{ client: ApiClient; sessionId: string }> {
+  const client = api.client({ userAgent });
+  const { cookie, sessionId } = await startSession(user, { ip: '203.0.113.9', userAgent });
+  client.setCookie(SESSION_COOKIE, cookie.split(';')[0].slice(SESSION_COOKIE.length + 1));
+  return { client, sessionId };
+}
+
+/** A client whose session was signed in `minutesAgo` (its token's auth_time), for the re-authentication rule. */
+async function staleSignIn(user: UserRecord, minutesAgo: number): Promise<ApiClient> {
+  const client = api.client();
+  const { cookie } = await startSession(user);
+  const claims = decodeJwt(cookie.split(';')[0].slice(SESSION_COOKIE.length + 1));
+  const now = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({ ...claims, auth_time: now - minutesAgo * 60, iat: now })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime(now + 3600)
+    .sign(secret);
+  client.setCookie(SESSION_COOKIE, token);
+  return client;
+}
+
+async function passwordLogin(client: ApiClient, email: string) {
+  const codes = async () => (await emailsTo(email)).filter((e) => /login code/i.test(e.subject));
+  const before = (await codes()).length;
+  const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
+  expect(step1.status).toBe(200);
+  // This sign-in's own code: the store keeps arrival order (its timestamps are too coarse to sort
+  // two sign-ins in the same second).
+  await expect.poll(async () => (await codes()).length, { timeout: 10_000, interval: 100 }).toBe(before + 1);
+  const code = codeIn((await codes()).at(-1)!);
+  const step2 = await client.post('/api/auth/verify-2fa', { email, code, challenge_id: step1.body.challenge_id });
+  expect(step2.status).toBe(200);
+}
+
+async function addPasskey(client: ApiClient, authenticator = new SoftAuthenticator(), name = 'Work laptop') {
+  const options = await client.post('/api/auth/passkeys/registration/options', {});
+  expect(options.status).toBe(200);
+  const response = authenticator.register(options.body.options, ORIGIN);
+  const verified = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name, response });
+  expect(verified.status).toBe(201);
+  return { authenticator, passkey: verified.body as { id: string; name: string } };
+}
+
+async function passkeyLogin(client: ApiClient, authenticator: SoftAuthenticator, overrides: { userHandle?: string } = {}) {
+  const options = await client.post('/api/auth/passkeys/authentication/options', {});
+  expect(options.status).toBe(200);
+  return client.post('/api/auth/passkeys/authentication/verify', {
+    challenge_id: options.body.challenge_id,
+    response: authenticator.authenticate(options.body.options, ORIGIN, overrides),
+  });
+}
+
+const auditActions = async (adminClient: ApiClient, userId: string): Promise<string[]> =>
+  (await adminClient.get(`/api/admin/users/${userId}/audit-logs`)).body.items.map((entry: { action: string }) => entry.action);
+
+let adminClient: ApiClient;
+beforeAll(async () => {
+  const admin = await createTestUser({ role: 'admin', email: `sec-admin-${Date.now()}@example.com` });
+  adminClient = api.client();
+  await signIn(adminClient, admin);
+});
+
+describe('GET /api/auth/sessions', () => {
+  it('lists the caller\'s live sessions with device labels; current only for the calling one', async () => {
+    const user = await makeUser();
+    const laptop = await sessionClient(user, CHROME_WINDOWS);
+    const other = await sessionClient(user, FIREFOX_LINUX);
+    const response = await laptop.client.get('/api/auth/sessions');
+    expect(response.status).toBe(200);
+    const items = response.body.items as Array<Record<string, unknown>>;
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatchObject({ id: laptop.sessionId, current: true, ip: '203.0.113.9', user_agent: CHROME_WINDOWS, device: 'Chrome on Windows' });
+    expect(items[1]).toMatchObject({ id: other.sessionId, current: false, device: 'Firefox on Linux' });
+    for (const item of items) {
+      expect(Object.keys(item).sort()).toEqual(['created_at', 'current', 'device', 'id', 'ip', 'last_seen_at', 'user_agent']);
+      expect(Date.parse(String(item.created_at))).toBeGreaterThan(0);
+      expect(Date.parse(String(item.last_seen_at))).toBeGreaterThan(0);
+    }
+  });
+
+  it('does not list expired, idle or invalidated sessions', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const old = new Date(Date.now() - 2 * 3600 * 1000).toISOString();
+    const put = (sid: string, extra: Record<string, unknown>) =>
+      db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.session(user.id, sid), type: 'session', user_id: user.id, created_at: old, last_seen_at: old, session_version: 0, expires_at: ttlIn(3600), ...extra } }));
+    await put('absolute-expired', { last_seen_at: new Date().toISOString(), expires_at: ttlIn(-60) });
+    await put('idle-expired', {});
+    await put('old-version', { last_seen_at: new Date().toISOString(), session_version: -1 });
+    const response = await client.get('/api/auth/sessions');
+    expect(response.body.items.map((item: { id: string }) => item.id)).toHaveLength(1);
+    expect(response.body.items[0].current).toBe(true);
+  });
+
+  it('needs a session', async () => {
+    expect((await api.client().get('/api/auth/sessions')).status).toBe(401);
+    expect((await api.client().delete('/api/auth/sessions/abc')).status).toBe(401);
+    expect((await api.client().post('/api/auth/sessions/revoke-others', {})).status).toBe(401);
+  });
+});
+
+describe('DELETE /api/auth/sessions/{id}', () => {
+  it('ends another session of the caller (audited); it stops working at once', async () => {
+    const user = await makeUser();
+    const mine = await sessionClient(user);
+    const other = await sessionClient(user, FIREFOX_LINUX);
+    const ended = await mine.client.delete(`/api/auth/sessions/${other.sessionId}`);
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ ok: true });
+    expect((await other.client.get('/api/auth/me')).status).toBe(401);
+    expect((await mine.client.get('/api/auth/me')).status).toBe(200);
+    expect(await auditActions(adminClient, user.id)).toContain('auth.session_revoked');
+  });
+
+  it("answers 404 for another person's session id, and nothing ends", async () => {
+    const user = await makeUser();
+    const stranger = await makeUser();
+    const mine = await sessionClient(user);
+    const theirs = await sessionClient(stranger);
+    const response = await mine.client.delete(`/api/auth/sessions/${theirs.sessionId}`);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'session_not_found' });
+    expect((await theirs.client.get('/api/auth/me')).status).toBe(200);
+    expect((await mine.client.get('/api/auth/me')).status).toBe(200);
+  });
+
+  it('answers 404 for an unknown or malformed id', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    expect((await client.delete('/api/auth/sessions/no-such-session')).body).toEqual({ error: 'session_not_found' });
+    expect((await client.delete(`/api/auth/sessions/${'x'.repeat(100)}`)).status).toBe(404);
+    expect((await client.delete('/api/auth/sessions/a%20b')).status).toBe(404);
+  });
+
+  it('ending the current session signs this browser out (cookie cleared)', async () => {
+    const user = await makeUser();
+    const { client, sessionId } = await sessionClient(user);
+    const response = await client.delete(`/api/auth/sessions/${sessionId}`);
+    expect(response.status).toBe(200);
+    expect(response.setCookies.some((c) => /^__Host-session=;.*Max-Age=0/i.test(c))).toBe(true);
+    expect((await client.get('/api/auth/me')).status).toBe(401);
+  });
+});
+
+describe('POST /api/auth/sessions/revoke-others', () => {
+  it('ends every session but the current one (audited with the count)', async () => {
+    const user = await makeUser();
+    const mine = await sessionClient(user);
+    const others = await Promise.all([sessionClient(user, FIREFOX_LINUX), sessionClient(user), sessionClient(user)]);
+    const stranger = await sessionClient(await makeUser());
+    const response = await mine.client.post('/api/auth/sessions/revoke-others', {});
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ok: true, ended: 3 });
+    for (const other of others) expect((await other.client.get('/api/auth/me')).status).toBe(401);
+    expect((await mine.client.get('/api/auth/me')).status).toBe(200);
+    expect((await stranger.client.get('/api/auth/me')).status).toBe(200);
+    expect((await mine.client.get('/api/auth/sessions')).body.items).toHaveLength(1);
+    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{ action: string; new_values: Record<string, unknown> }>;
+    expect(entries.find((entry) => entry.action === 'auth.sessions_revoked_others')?.new_values).toEqual({ sessions_ended: 3 });
+  });
+
+  it('keeps listing the current session after a password change ended the others', async () => {
+    const user = await makeUser();
+    const mine = await sessionClient(user);
+    const other = await sessionClient(user, FIREFOX_LINUX);
+    const changed = await mine.client.post('/api/settings/password', { current_password: PASSWORD, new_password: 'a brand new passphrase 42', confirm_new_password: 'a brand new passphrase 42' });
+    expect(changed.status).toBe(200);
+    const items = (await mine.client.get('/api/auth/sessions')).body.items as Array<{ id: string; current: boolean }>;
+    expect(items.map((item) => item.id)).toEqual([mine.sessionId]);
+    expect((await other.client.get('/api/auth/me')).status).toBe(401);
+    // and the password-changed notice went out
+    const notice = await latestEmail(user.email, /password was changed/);
+    expect(notice.text).toContain('Device: Chrome on Windows');
+    expect(notice.text).toContain("Wasn't you? Reset your password:\nhttp://localhost:3000/forgot-password");
+  });
+});
+
+describe('passkey registration', () => {
+  it('adds, lists, renames and removes a passkey, with audit entries and notices', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { passkey } = await addPasskey(client, new SoftAuthenticator(), '  Work laptop  ');
+    expect(passkey).toMatchObject({ name: 'Work laptop', last_used_at: null, backed_up: false });
+    expect(passkey.id).toMatch(/^[\w-]{43}$/);
+
+    const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(user.id, passkey.id) }));
+    expect(stored.Item).toMatchObject({ counter: 0, backed_up: false, device_type: 'singleDevice', transports: ['internal'] });
+    expect(String(stored.Item?.public_key).length).toBeGreaterThan(40);
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toMatchObject({ user_id: user.id });
+
+    const list = await client.get('/api/auth/passkeys');
+    expect(list.status).toBe(200);
+    expect(list.body.items).toEqual([{ id: passkey.id, name: 'Work laptop', created_at: expect.any(String), last_used_at: null, backed_up: false }]);
+    expect((await latestEmail(user.email, /passkey was added/)).text).toContain('named "Work laptop"');
+
+    const renamed = await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Desk key' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe('Desk key');
+    expect((await client.get('/api/auth/passkeys')).body.items[0].name).toBe('Desk key');
+
+    expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.passkey_count).toBe(1);
+
+    const removed = await client.delete(`/api/auth/passkeys/${passkey.id}`);
+    expect(removed.status).toBe(200);
+    expect((await client.get('/api/auth/passkeys')).body.items).toEqual([]);
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
+    expect((await latestEmail(user.email, /passkey was removed/)).text).toContain('named "Desk key"');
+    expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.passkey_count).toBe(0);
+    expect(await auditActions(adminClient, user.id)).toEqual(expect.arrayContaining(['auth.passkey_added', 'auth.passkey_renamed', 'auth.passkey_removed']));
+  });
+
+  it('needs the current password again, or a sign-in in the last 5 minutes', async () => {
+    const user = await makeUser();
+    const stale = await staleSignIn(user, 6);
+    const refused = await stale.post('/api/auth/passkeys/registration/options', {});
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'reauthentication_required' });
+    const wrong = await stale.post('/api/auth/passkeys/registration/options', { current_password: 'not my password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ error: 'invalid_current_password' });
+    const right = await stale.post('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
+    expect(right.status).toBe(200);
+    expect(right.body.options).toMatchObject({
+      rp: { id: 'localhost' },
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      attestation: 'none',
+    });
+    expect(Buffer.from(right.body.options.user.id, 'base64url').toString()).toBe(user.id);
+    const recent = await staleSignIn(user, 2);
+    expect((await recent.post('/api/auth/passkeys/registration/options', {})).status).toBe(200);
+  });
+
+  it('uses a challenge once, only for its own account, and refuses a bad answer', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const authenticator = new SoftAuthenticator();
+    const options = await client.post('/api/auth/passkeys/registration/options', {});
+    const response = authenticator.register(options.body.options, ORIGIN);
+
+    // someone else's session cannot use this challenge (and it is then gone)
+    const other = await sessionClient(await makeUser());
+    const foreign = await other.client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name: 'Mine', response });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toEqual({ error: 'invalid_challenge' });
+
+    const second = await client.post('/api/auth/passkeys/registration/options', {});
+    const again = authenticator.register(second.body.options, ORIGIN);
+    const ok = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: second.body.challenge_id, name: 'Phone', response: again });
+    expect(ok.status).toBe(201);
+    const replay = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: second.body.challenge_id, name: 'Phone', response: again });
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ error: 'invalid_challenge' });
+
+    const third = await client.post('/api/auth/passkeys/registration/options', {});
+    const wrongOrigin = new SoftAuthenticator().register(third.body.options, 'https://evil.example');
+    const bad = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: third.body.challenge_id, name: 'Evil', response: wrongOrigin });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'passkey_verification_failed' });
+
+    const fourth = await client.post('/api/auth/passkeys/registration/options', {});
+    const noUv = new SoftAuthenticator({ userVerified: false }).register(fourth.body.options, ORIGIN);
+    expect((await client.post('/api/auth/passkeys/registration/verify', { challenge_id: fourth.body.challenge_id, name: 'No UV', response: noUv })).body).toEqual({ error: 'passkey_verification_failed' });
+
+    expect((await client.post('/api/auth/passkeys/registration/verify', { challenge_id: 'short', name: 'x', response: again })).body).toEqual({ error: 'invalid_challenge' });
+    expect((await client.get('/api/auth/passkeys')).body.items).toHaveLength(1);
+  });
+
+  it('validates names and answers 404 for passkeys of other accounts (nothing changes)', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const options = await client.post('/api/auth/passkeys/registration/options', {});
+    const noName = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name: '   ', response: new SoftAuthenticator().register(options.body.options, ORIGIN) });
+    expect(noName.status).toBe(400);
+    expect(noName.body).toMatchObject({ error: 'invalid_request', fields: ['name'] });
+    const { passkey } = await addPasskey(client);
+    expect((await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'x'.repeat(65) })).body).toMatchObject({ error: 'invalid_request' });
+
+    const stranger = await sessionClient(await makeUser());
+    const rename = await stranger.client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Stolen' });
+    expect(rename.status).toBe(404);
+    expect(rename.body).toEqual({ error: 'passkey_not_found' });
+    const remove = await stranger.client.delete(`/api/auth/passkeys/${passkey.id}`);
+    expect(remove.status).toBe(404);
+    expect((await client.get('/api/auth/passkeys')).body.items).toEqual([expect.objectContaining({ id: passkey.id, name: 'Work laptop' })]);
+    expect((await client.delete('/api/auth/passkeys/not-an-id')).status).toBe(404);
+  });
+
+  it('refuses a second registration of the same credential', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator } = await addPasskey(client);
+    const options = await client.post('/api/auth/passkeys/registration/options', {});
+    expect(options.body.options.excludeCredentials).toEqual([expect.objectContaining({ id: authenticator.id })]);
+    const duplicate = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name: 'Again', response: authenticator.register(options.body.options, ORIGIN) });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toEqual({ error: 'passkey_exists' });
+  });
+});
+
+describe('passkey sign-in', () => {
+  it('signs in with a discoverable passkey instead of password + code; counter and last use stored', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator, passkey } = await addPasskey(client);
+
+    const browser = api.client({ userAgent: FIREFOX_LINUX });
+    const signedIn = await passkeyLogin(browser, authenticator);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toMatchObject({ ok: true, user: { id: user.id, email: user.email } });
+    expect(signedIn.setCookies.some((c) => c.startsWith('__Host-session='))).toBe(true);
+    // the browser is remembered for the new-sign-in notice, as after a password sign-in
+    expect(browser.cookie('__Host-browser')).toMatch(/^[\w-]{16,64}$/);
+    expect((await browser.get('/api/auth/me')).body.email).toBe(user.email);
+    expect((await browser.get('/api/auth/sessions')).body.items.find((s: { current: boolean }) => s.current).device).toBe('Firefox on Linux');
+
+    const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(user.id, passkey.id) }));
+    expect(stored.Item?.counter).toBe(1);
+    expect(stored.Item?.last_used_at).toEqual(expect.any(String));
+    expect((await client.get('/api/auth/passkeys')).body.items[0].last_used_at).toEqual(expect.any(String));
+    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{ action: string; new_values: Record<string, unknown> }>;
+    expect(entries.find((entry) => entry.action === 'auth.login')?.new_values).toMatchObject({ method: 'passkey' });
+  });
+
+  it('uses a sign-in challenge once', async () => {
+    const user = await makeUser();
+    const { authenticator } = await addPasskey((await sessionClient(user)).client);
+    const browser = api.client();
+    const options = await browser.post('/api/auth/passkeys/authentication/options', {});
+    expect(options.body.options).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
+    expect(options.body.options.allowCredentials ?? []).toEqual([]);
+    const answer = authenticator.authenticate(options.body.options, ORIGIN);
+    expect((await browser.post('/api/auth/passkeys/authentication/verify', { challenge_id: options.body.challenge_id, response: answer })).status).toBe(200);
+    const replay = await api.client().post('/api/auth/passkeys/authentication/verify', { challenge_id: options.body.challenge_id, response: answer });
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ error: 'invalid_challenge' });
+  });
+
+  it('refuses an unknown credential, a wrong user handle, a cloned counter and a missing user verification', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator } = await addPasskey(client);
+    const unknown = await passkeyLogin(api.client(), new SoftAuthenticator());
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual({ error: 'invalid_credentials' });
+    const otherHandle = Buffer.from((await makeUser()).id).toString('base64url');
+    expect((await passkeyLogin(api.client(), authenticator, { userHandle: otherHandle })).status).toBe(401);
+
+    expect((await passkeyLogin(api.client(), authenticator)).status).toBe(200);
+    authenticator.counter = 0; // a clone that replays an old counter value
+    expect((await passkeyLogin(api.client(), authenticator)).body).toEqual({ error: 'invalid_credentials' });
+
+    // registered with user verification, then answers without it
+    authenticator.counter = 10;
+    authenticator.userVerified = false;
+    expect((await passkeyLogin(api.client(), authenticator)).body).toEqual({ error: 'invalid_credentials' });
+    authenticator.userVerified = true;
+    expect((await passkeyLogin(api.client(), authenticator)).status).toBe(200);
+  });
+
+  it('refuses locked, deleted and unverified accounts the same way as a password sign-in', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator } = await addPasskey(client);
+
+    await setUserFields(user.id, { is_locked: true, status: 'locked' });
+    const locked = await passkeyLogin(api.client(), authenticator);
+    expect(locked.status).toBe(403);
+    expect(locked.body).toEqual({ error: 'account_locked' });
+
+    await setUserFields(user.id, { is_locked: false, status: 'active', verified: false });
+    const unverified = await passkeyLogin(api.client(), authenticator);
+    expect(unverified.status).toBe(403);
+    expect(unverified.body).toMatchObject({ error: 'email_not_verified' });
+
+    await setUserFields(user.id, { verified: true, status: 'deleted' });
+    const deleted = await passkeyLogin(api.client(), authenticator);
+    expect(deleted.status).toBe(401);
+    expect(deleted.body).toEqual({ error: 'invalid_credentials' });
+    expect(locked.setCookies.concat(unverified.setCookies, deleted.setCookies).some((c) => c.startsWith('__Host-session='))).toBe(false);
+  });
+
+  it("an admin's Invalidate tokens ends passkey sessions too", async () => {
+    const user = await makeUser();
+    const { authenticator } = await addPasskey((await sessionClient(user)).client);
+    const browser = api.client();
+    expect((await passkeyLogin(browser, authenticator)).status).toBe(200);
+    expect((await adminClient.post(`/api/admin/users/${user.id}/actions/invalidate-sessions`, {})).status).toBe(200);
+    expect((await browser.get('/api/auth/me')).status).toBe(401);
+  });
+
+  it('hard delete removes the credentials and their lookup items', async () => {
+    const user = await makeUser();
+    const { passkey } = await addPasskey((await sessionClient(user)).client);
+    expect((await adminClient.post(`/api/admin/users/${user.id}/soft-delete`, {})).status).toBe(200);
+    await setUserFields(user.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
+    const preview = await adminClient.get(`/api/admin/users/${user.id}/hard-delete/preview`);
+    expect(preview.body.counts.passkeys).toBe(1);
+    const done = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`);
+    expect(done.status).toBe(200);
+    expect(done.body.counts.passkeys).toBe(1);
+    const partition = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${user.id}` } }));
+    expect(partition.Items).toEqual([]);
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
+  });
+});
+
+describe('security notices', () => {
+  it('a sign-in from a browser the account has not used before sends a notice; a known one does not', async () => {
+    const user = await makeUser();
+    const first = api.client({ userAgent: CHROME_WINDOWS });
+    await passwordLogin(first, user.email); // the first browser: nothing to compare with
+    expect((await emailsTo(user.email)).filter((e) => /New sign-in/.test(e.subject))).toHaveLength(0);
+    expect(first.cookie('__Host-browser')).toMatch(/^[\w-]{16,64}$/);
+
+    await passwordLogin(first, user.email); // same browser again
+    expect((await emailsTo(user.email)).filter((e) => /New sign-in/.test(e.subject))).toHaveLength(0);
+
+    const second = api.client({ userAgent: FIREFOX_LINUX });
+    await passwordLogin(second, user.email);
+    const notice = await latestEmail(user.email, /New sign-in/);
+    expect(notice.text).toContain('Device: Firefox on Linux');
+    expect(notice.text).toMatch(/Location \(IP address\): \S+/);
+    expect(notice.text).toMatch(/Time: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(notice.html).toContain('Reset your password</a>');
+  });
+
+  it('a password reset sends a notice', async () => {
+    const user = await makeUser();
+    expect((await api.client().post('/api/auth/password-reset/request', { email: user.email })).status).toBe(200);
+    const link = (await latestEmail(user.email, /Reset your password/)).text.match(/token=([\w%-]+)/)![1];
+    const confirmed = await api.client().post('/api/auth/password-reset/confirm', { token: decodeURIComponent(link), password: 'another good passphrase 7', password2: 'another good passphrase 7' });
+    expect(confirmed.status).toBe(200);
+    expect((await latestEmail(user.email, /password was reset/)).text).toContain('Every session was signed out');
+  });
+
+  it('an email change by an administrator notifies the old and the new address', async () => {
+    const user = await makeUser();
+    const newAddress = `moved-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await adminClient.patch(`/api/admin/users/${user.id}`, { email: newAddress })).status).toBe(200);
+    expect((await latestEmail(user.email, /email address was changed/)).text).toContain(`to ${newAddress}`);
+    expect((await latestEmail(newAddress, /email address was changed/)).text).toContain(`from ${user.email} to this address`);
+  });
+});

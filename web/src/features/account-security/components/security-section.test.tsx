@@ -1,0 +1,155 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
+import { SecuritySection } from './security-section';
+
+const startRegistration = vi.fn();
+vi.mock('@simplewebauthn/browser', () => ({ startRegistration: (...args: unknown[]) => startRegistration(...args) }));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  startRegistration.mockReset();
+});
+
+const session = (id: string, current: boolean, device: string) => ({
+  id,
+  current,
+  created_at: '2026-01-02T08:00:00Z',
+  last_seen_at: '2026-01-02T09:00:00Z',
+  ip: '203.0.113.7',
+  user_agent: 'UA',
+  device,
+});
+const passkey = { id: 'p'.repeat(43), name: 'Work laptop', created_at: '2026-01-01T10:00:00Z', last_used_at: null, backed_up: false };
+
+describe('Settings → Security: sessions', () => {
+  it('shows "This device" for the current session and a Sign out button for the others', async () => {
+    let sessions = [session('s1', true, 'Chrome on Windows'), session('s2', false, 'Firefox on Linux')];
+    const api = mockFetch({
+      'GET /api/auth/sessions': () => ({ body: { items: sessions } }),
+      'DELETE /api/auth/sessions/s2': () => {
+        sessions = sessions.slice(0, 1);
+        return { body: { ok: true } };
+      },
+      'GET /api/auth/passkeys': { body: { items: [] } },
+    });
+    renderAt('/settings', <SecuritySection />);
+    const list = await screen.findByRole('list', { name: 'Signed-in sessions' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0].textContent).toContain('Chrome on Windows');
+    expect(within(rows[0]).getByText('This device')).toBeTruthy();
+    expect(within(rows[0]).queryByRole('button')).toBeNull();
+    expect(rows[1].textContent).toContain('IP 203.0.113.7');
+    await userEvent.click(within(rows[1]).getByRole('button', { name: /^Sign out Firefox on Linux/ }));
+    expect(await screen.findByText('Signed out Firefox on Linux.')).toBeTruthy();
+    expect(api.callsTo('DELETE /api/auth/sessions/s2')).toHaveLength(1);
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Signed-in sessions' })).getAllByRole('listitem')).toHaveLength(1));
+    expect(screen.getByText('You are not signed in anywhere else.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Sign out everywhere else' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('signs out everywhere else and reports failures', async () => {
+    const api = mockFetch({
+      'GET /api/auth/sessions': { body: { items: [session('s1', true, 'Chrome on Windows'), session('s2', false, 'Safari on iOS'), session('s3', false, 'Edge on Windows')] } },
+      'POST /api/auth/sessions/revoke-others': { body: { ok: true, ended: 2 } },
+      'DELETE /api/auth/sessions/s2': { status: 404, body: { error: 'session_not_found' } },
+      'GET /api/auth/passkeys': { body: { items: [] } },
+    });
+    renderAt('/settings', <SecuritySection />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
+    expect(await screen.findByText('Signed out 2 other sessions.')).toBeTruthy();
+    expect(api.callsTo('POST /api/auth/sessions/revoke-others')).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: /^Sign out Safari on iOS/ }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This session has already ended.');
+  });
+
+  it('says when the sessions cannot be loaded', async () => {
+    mockFetch({ 'GET /api/auth/sessions': { status: 500, body: { error: 'internal_error' } }, 'GET /api/auth/passkeys': { body: { items: [] } } });
+    renderAt('/settings', <SecuritySection />);
+    expect(await screen.findByText('Unable to load your sessions.')).toBeTruthy();
+  });
+});
+
+describe('Settings → Security: passkeys', () => {
+  it('lists passkeys with created and last used, renames and removes after confirmation', async () => {
+    let items = [passkey];
+    const api = mockFetch({
+      'GET /api/auth/sessions': { body: { items: [session('s1', true, 'Chrome on Windows')] } },
+      'GET /api/auth/passkeys': () => ({ body: { items } }),
+      [`PATCH /api/auth/passkeys/${passkey.id}`]: (call) => {
+        items = [{ ...passkey, name: (call.body as { name: string }).name }];
+        return { body: items[0] };
+      },
+      [`DELETE /api/auth/passkeys/${passkey.id}`]: () => {
+        items = [];
+        return { body: { ok: true } };
+      },
+    });
+    renderAt('/settings', <SecuritySection />);
+    const list = await screen.findByRole('list', { name: 'Your passkeys' });
+    expect(list.textContent).toContain('Work laptop');
+    expect(list.textContent).toContain('Last used never');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Rename Work laptop' }));
+    const field = screen.getByLabelText('New name');
+    await userEvent.clear(field);
+    await userEvent.type(field, 'Desk key');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Passkey renamed to "Desk key".')).toBeTruthy();
+    expect(api.callsTo(`PATCH /api/auth/passkeys/${passkey.id}`)[0].body).toEqual({ name: 'Desk key' });
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove Desk key' }));
+    expect(api.callsTo(`DELETE /api/auth/passkeys/${passkey.id}`)).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, remove' }));
+    expect(await screen.findByText('Passkey "Desk key" removed.')).toBeTruthy();
+    expect(await screen.findByText('You have no passkeys yet.')).toBeTruthy();
+  });
+
+  it('adds a passkey, asking for the current password when the sign-in is not recent', async () => {
+    let optionsCalls = 0;
+    const api = mockFetch({
+      'GET /api/auth/sessions': { body: { items: [session('s1', true, 'Chrome on Windows')] } },
+      'GET /api/auth/passkeys': { body: { items: [] } },
+      'POST /api/auth/passkeys/registration/options': (call) => {
+        optionsCalls += 1;
+        if (!(call.body as { current_password?: string }).current_password) return { status: 403, body: { error: 'reauthentication_required' } };
+        return { body: { challenge_id: 'c'.repeat(24), options: { challenge: 'abc' } } };
+      },
+      'POST /api/auth/passkeys/registration/verify': (call) => ({ status: 201, body: { ...passkey, name: (call.body as { name: string }).name } }),
+    });
+    startRegistration.mockResolvedValue({ id: 'cred', type: 'public-key' });
+    renderAt('/settings', <SecuritySection />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Give the passkey a name, such as "Work laptop".');
+    await userEvent.type(screen.getByLabelText('Passkey name'), 'Phone');
+    await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('For your security, enter your current password to add a passkey.');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Current password')));
+    await userEvent.type(screen.getByLabelText('Current password'), 'my password');
+    await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect(await screen.findByText('Passkey "Phone" added.')).toBeTruthy();
+    expect(optionsCalls).toBe(2);
+    expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: { challenge: 'abc' } });
+    expect(api.callsTo('POST /api/auth/passkeys/registration/verify')[0].body).toEqual({
+      challenge_id: 'c'.repeat(24),
+      name: 'Phone',
+      response: { id: 'cred', type: 'public-key' },
+    });
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+  });
+
+  it('explains a cancelled passkey dialog', async () => {
+    mockFetch({
+      'GET /api/auth/sessions': { body: { items: [] } },
+      'GET /api/auth/passkeys': { body: { items: [] } },
+      'POST /api/auth/passkeys/registration/options': { body: { challenge_id: 'c'.repeat(24), options: { challenge: 'abc' } } },
+    });
+    startRegistration.mockRejectedValue(Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' }));
+    renderAt('/settings', <SecuritySection />);
+    await userEvent.type(await screen.findByLabelText('Passkey name'), 'Phone');
+    await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The passkey request was cancelled or timed out.');
+  });
+});

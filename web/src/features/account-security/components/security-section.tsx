@@ -1,0 +1,14 @@
+import '../account-security.css';
+import { PasskeysPanel } from './passkeys-panel';
+import { SessionsList } from './sessions-list';
+
+/** Settings → Security (docs/account-security.md): where you're signed in, and passkeys. */
+export function SecuritySection() {
+  return (
+    <section className="settings-section sec-section" aria-labelledby="security-title">
+      <h2 id="security-title">Security</h2>
+      <SessionsList />
+      <PasskeysPanel />
+    </section>
+  );
+}
