@@ -83,20 +83,21 @@ export class CareerProgramStack extends Stack {
       new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize });
 
     const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth', Duration.seconds(10), AUTH_MEMORY_MB);
+    const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', Duration.seconds(10), AUTH_MEMORY_MB);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
-    this.functions = { auth, learner, admin, reminders, seed };
+    this.functions = { auth, passkeys, learner, admin, reminders, seed };
 
     // What each function may touch. Learner routes mail only the password-changed security
     // notice (docs/account-security.md); the seed only writes content.
-    for (const f of [auth, learner, admin, reminders, seed]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
-    for (const f of [auth, learner, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
-    for (const f of [auth, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
-    for (const f of [auth, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
+    for (const f of [auth, passkeys, learner, admin, reminders, seed]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
+    for (const f of [auth, passkeys, learner, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
+    for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
+    for (const f of [auth, passkeys, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
 
-    this.api = new AppHttpApi(this, 'Http', { groups: { auth: auth.fn, learner: learner.fn, admin: admin.fn } });
+    this.api = new AppHttpApi(this, 'Http', { groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn } });
 
     this.site = new Site(this, 'Site', {
       siteDir: props.siteDir ?? path.join(REPO_ROOT, 'web', 'dist'),

@@ -8,7 +8,7 @@
  *  - `admin`   — a valid session of an account with role admin (401 without session, 403 otherwise).
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type RouteGroup = 'auth' | 'learner' | 'admin';
+export type RouteGroup = 'auth' | 'passkeys' | 'learner' | 'admin';
 export type RouteAccess = 'public' | 'session' | 'admin';
 
 export interface RouteDef {
@@ -42,13 +42,13 @@ export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/auth/sessions', 'auth', 'session'),
   r('DELETE', '/api/auth/sessions/{id}', 'auth', 'session'),
   r('POST', '/api/auth/sessions/revoke-others', 'auth', 'session'),
-  r('GET', '/api/auth/passkeys', 'auth', 'session'),
-  r('POST', '/api/auth/passkeys/registration/options', 'auth', 'session'),
-  r('POST', '/api/auth/passkeys/registration/verify', 'auth', 'session'),
-  r('PATCH', '/api/auth/passkeys/{id}', 'auth', 'session'),
-  r('DELETE', '/api/auth/passkeys/{id}', 'auth', 'session'),
-  r('POST', '/api/auth/passkeys/authentication/options', 'auth', 'public'),
-  r('POST', '/api/auth/passkeys/authentication/verify', 'auth', 'public'),
+  r('GET', '/api/auth/passkeys', 'passkeys', 'session'),
+  r('POST', '/api/auth/passkeys/registration/options', 'passkeys', 'session'),
+  r('POST', '/api/auth/passkeys/registration/verify', 'passkeys', 'session'),
+  r('PATCH', '/api/auth/passkeys/{id}', 'passkeys', 'session'),
+  r('DELETE', '/api/auth/passkeys/{id}', 'passkeys', 'session'),
+  r('POST', '/api/auth/passkeys/authentication/options', 'passkeys', 'public'),
+  r('POST', '/api/auth/passkeys/authentication/verify', 'passkeys', 'public'),
 
   // Learner (SPEC §7)
   r('GET', '/api/dashboard', 'learner', 'session'),
@@ -82,7 +82,12 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/admin/modules/lock', 'admin', 'admin'),
 ];
 
-export const ROUTE_GROUPS: readonly RouteGroup[] = ['auth', 'learner', 'admin'];
+/**
+ * `passkeys` is its own Lambda: the WebAuthn library and its certificate parsers weigh more than
+ * the whole sign-in path, so they stay out of the `auth` bundle every login loads
+ * (docs/lean-builds.md).
+ */
+export const ROUTE_GROUPS: readonly RouteGroup[] = ['auth', 'passkeys', 'learner', 'admin'];
 
 /** API Gateway HTTP API route key, e.g. `GET /api/admin/users/{id}`. */
 export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>): string => `${route.method} ${route.path}`;

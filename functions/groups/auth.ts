@@ -1,15 +1,6 @@
 import { login } from '../accounts/routes/login';
 import { logout } from '../accounts/routes/logout';
 import { me } from '../accounts/routes/me';
-import {
-  getPasskeys,
-  passkeyLoginOptions,
-  passkeyLoginVerify,
-  passkeyRegistrationOptions,
-  passkeyRegistrationVerify,
-  passkeyRemove,
-  passkeyRename,
-} from '../accounts/routes/passkeys';
 import { passwordResetConfirm, passwordResetRequest, passwordResetValidate } from '../accounts/routes/password-reset';
 import { register } from '../accounts/routes/register';
 import { deleteSession, getSessions, revokeOthers } from '../accounts/routes/sessions';
@@ -33,11 +24,4 @@ export const handler = createGroupHandler('auth', {
   'GET /api/auth/sessions': getSessions,
   'DELETE /api/auth/sessions/{id}': deleteSession,
   'POST /api/auth/sessions/revoke-others': revokeOthers,
-  'GET /api/auth/passkeys': getPasskeys,
-  'POST /api/auth/passkeys/registration/options': passkeyRegistrationOptions,
-  'POST /api/auth/passkeys/registration/verify': passkeyRegistrationVerify,
-  'PATCH /api/auth/passkeys/{id}': passkeyRename,
-  'DELETE /api/auth/passkeys/{id}': passkeyRemove,
-  'POST /api/auth/passkeys/authentication/options': passkeyLoginOptions,
-  'POST /api/auth/passkeys/authentication/verify': passkeyLoginVerify,
 });

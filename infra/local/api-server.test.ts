@@ -5,7 +5,7 @@ import { createApiServer } from './api-server';
 /** The local stand-in for API Gateway answers a client's malformed path itself, before any handler. */
 describe('the local API server', () => {
   const handler = vi.fn(async () => ({ statusCode: 200, body: '{}' }));
-  const server = createApiServer({ handlers: { auth: handler, learner: handler, admin: handler } });
+  const server = createApiServer({ handlers: { auth: handler, passkeys: handler, learner: handler, admin: handler } });
   let base = '';
 
   beforeAll(async () => {

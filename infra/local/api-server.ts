@@ -3,9 +3,9 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { GroupHandler } from './group-handlers';
 import { matchRoute, routeKey, type RouteDef, type RouteGroup } from '../../shared/routes';
 
-type GroupHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

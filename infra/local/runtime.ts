@@ -112,12 +112,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     const { runSeeds } = await import('./seed');
     const reported = await runSeeds({ log });
 
-    const [{ handler: auth }, { handler: learner }, { handler: admin }, { createApiServer }] = await Promise.all([
-      import('../../functions/groups/auth'),
-      import('../../functions/groups/learner'),
-      import('../../functions/groups/admin'),
-      import('./api-server'),
-    ]);
+    const [handlers, { createApiServer }] = await Promise.all([import('./group-handlers').then((m) => m.loadGroupHandlers()), import('./api-server')]);
     let fallback: Parameters<typeof createApiServer>[0]['fallback'];
     if (settings.dev) {
       const { createServer: createVite } = await import('vite');
@@ -126,7 +121,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       fallback = (req, res) => vite.middlewares(req, res);
     }
     const server = createApiServer({
-      handlers: { auth: auth as never, learner: learner as never, admin: admin as never },
+      handlers,
       staticDir: settings.staticDir,
       fallback,
       localConfig: { mail_viewer_url: sesEndpoint.replace('127.0.0.1', 'localhost') },

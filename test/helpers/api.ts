@@ -81,13 +81,8 @@ export class ApiClient {
 export function useApi() {
   const state: { baseUrl: string; close?: () => Promise<void> } = { baseUrl: '' };
   beforeAll(async () => {
-    const [{ handler: auth }, { handler: learner }, { handler: admin }, { createApiServer }] = await Promise.all([
-      import('../../functions/groups/auth'),
-      import('../../functions/groups/learner'),
-      import('../../functions/groups/admin'),
-      import('../../infra/local/api-server'),
-    ]);
-    const server = createApiServer({ handlers: { auth: auth as never, learner: learner as never, admin: admin as never } });
+    const [handlers, { createApiServer }] = await Promise.all([import('../../infra/local/group-handlers').then((m) => m.loadGroupHandlers()), import('../../infra/local/api-server')]);
+    const server = createApiServer({ handlers });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     state.close = () =>

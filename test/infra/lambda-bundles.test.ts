@@ -15,8 +15,14 @@ import { KB, type LambdaBundle, lambdaBundles, measureImport, REPO_ROOT, runtime
  * The figures are printed so features that add dependencies can see the headroom left.
  */
 const BUDGET_KB = 250;
+/**
+ * The one exception: the passkeys function carries @simplewebauthn/server and its ASN.1 and X.509
+ * parsers (~300 KB minified, required for WebAuthn). It is a function of its own so that the
+ * sign-in path (`auth`) stays lean; its import time is held to the same 50 ms (docs/lean-builds.md).
+ */
+const BUDGETS_KB: Partial<Record<(typeof PRODUCT)[number], number>> = { passkeys: 560 };
 const IMPORT_BUDGET_MS = 50;
-const PRODUCT = ['auth', 'learner', 'admin', 'reminders', 'seed'] as const;
+const PRODUCT = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed'] as const;
 
 let bundles: Record<(typeof PRODUCT)[number], LambdaBundle>;
 let outdir: string;
@@ -41,14 +47,15 @@ beforeAll(() => {
 }, 240_000);
 
 describe('Lambda bundles', () => {
-  it(`are each ≤ ${BUDGET_KB} KB minified, without source maps`, () => {
+  it(`are each ≤ ${BUDGET_KB} KB minified (passkeys: its own stated budget), without source maps`, () => {
     for (const name of PRODUCT) {
       const bundle = bundles[name];
+      const budget = BUDGETS_KB[name] ?? BUDGET_KB;
       console.log(
-        `${name.padEnd(9)} index.js ${(bundle.bundleBytes / KB).toFixed(1)} KB (headroom ${(BUDGET_KB - bundle.bundleBytes / KB).toFixed(1)} KB), ` +
+        `${name.padEnd(9)} index.js ${(bundle.bundleBytes / KB).toFixed(1)} KB (headroom ${(budget - bundle.bundleBytes / KB).toFixed(1)} KB), ` +
           `asset ${(bundle.assetBytes / KB).toFixed(1)} KB: ${bundle.files.join(', ')}`,
       );
-      expect(bundle.bundleBytes / KB, `${name} bundle`).toBeLessThanOrEqual(BUDGET_KB);
+      expect(bundle.bundleBytes / KB, `${name} bundle`).toBeLessThanOrEqual(budget);
       expect(bundle.files.filter((file) => file.endsWith('.map')), name).toEqual([]);
       expect(bundle.environment.NODE_OPTIONS ?? '', name).not.toContain('source-maps');
     }
@@ -105,9 +112,10 @@ describe('Lambda bundles', () => {
     }
   });
 
-  it('gives the auth function one full vCPU for scrypt (1,769 MB), the others the 1,024 MB default', () => {
+  it('gives the functions that check passwords on their main path (auth; passkeys re-asks it) one full vCPU for scrypt (1,769 MB), the others the 1,024 MB default', () => {
     expect(bundles.auth.memorySize).toBe(AUTH_MEMORY_MB);
+    expect(bundles.passkeys.memorySize).toBe(AUTH_MEMORY_MB);
     expect(AUTH_MEMORY_MB).toBe(1769);
-    for (const name of PRODUCT.filter((n) => n !== 'auth')) expect(bundles[name].memorySize, name).toBe(1024);
+    for (const name of PRODUCT.filter((n) => n !== 'auth' && n !== 'passkeys')) expect(bundles[name].memorySize, name).toBe(1024);
   });
 });

@@ -12,7 +12,7 @@ beforeAll(() => {
   s = synthStack();
 });
 
-const OUR_FUNCTIONS = ['auth', 'learner', 'admin', 'reminders', 'seed'] as const;
+const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed'] as const;
 
 describe('table', () => {
   it('is on-demand, with PITR, TTL, deletion protection, kept on stack deletion', () => {
@@ -185,7 +185,7 @@ describe('IAM (least privilege)', () => {
     expect(sesStatements.length).toBeGreaterThan(0);
     for (const { statement } of sesStatements) expect(statement.Resource).toEqual(identityArn);
     // learner: the password-changed security notice (docs/account-security.md)
-    for (const name of ['auth', 'learner', 'admin', 'reminders'] as const) {
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminders'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')), name).toBe(true);
     }
     for (const name of ['seed'] as const) {
@@ -198,7 +198,7 @@ describe('IAM (least privilege)', () => {
     for (const { statement } of policyStatements(s.template)) {
       if (actionsOf(statement).includes('secretsmanager:GetSecretValue')) expect(statement.Resource).toEqual(secretRef);
     }
-    for (const name of ['auth', 'learner', 'admin'] as const) {
+    for (const name of ['auth', 'passkeys', 'learner', 'admin'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(true);
     }
     for (const name of ['reminders', 'seed'] as const) {
@@ -209,7 +209,7 @@ describe('IAM (least privilege)', () => {
   it('grants ssm:GetParameter on the one app-url parameter ARN, without referencing the parameter', () => {
     const parameterId = s.idOf(s.stack.appUrlParameter);
     const parameterName: string = s.template.findResources('AWS::SSM::Parameter')[parameterId].Properties.Name;
-    for (const name of ['auth', 'learner', 'admin', 'reminders'] as const) {
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminders'] as const) {
       const statement = statementsOf(name).find((st) => actionsOf(st).includes('ssm:GetParameter'));
       expect(JSON.stringify(statement?.Resource), name).toContain(`:parameter${parameterName}`);
       expect(JSON.stringify(statement?.Resource)).not.toContain('*');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';

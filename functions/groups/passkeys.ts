@@ -1,0 +1,25 @@
+import {
+  getPasskeys,
+  passkeyLoginOptions,
+  passkeyLoginVerify,
+  passkeyRegistrationOptions,
+  passkeyRegistrationVerify,
+  passkeyRemove,
+  passkeyRename,
+} from '../accounts/routes/passkeys';
+import { createGroupHandler } from '../lib/http';
+
+/**
+ * Lambda entry for the `passkeys` endpoint group (docs/account-security.md): adding, listing,
+ * renaming and removing passkeys, and signing in with one. Apart from `auth` so that the
+ * WebAuthn library never weighs on the password sign-in's cold start.
+ */
+export const handler = createGroupHandler('passkeys', {
+  'GET /api/auth/passkeys': getPasskeys,
+  'POST /api/auth/passkeys/registration/options': passkeyRegistrationOptions,
+  'POST /api/auth/passkeys/registration/verify': passkeyRegistrationVerify,
+  'PATCH /api/auth/passkeys/{id}': passkeyRename,
+  'DELETE /api/auth/passkeys/{id}': passkeyRemove,
+  'POST /api/auth/passkeys/authentication/options': passkeyLoginOptions,
+  'POST /api/auth/passkeys/authentication/verify': passkeyLoginVerify,
+});
