@@ -30,6 +30,8 @@ export interface UserDetail {
   hard_delete_ready: boolean;
   hard_delete_available_at: string | null;
   enrollments: AdminEnrollment[];
+  /** SES reported a hard bounce or a spam complaint for the address (functions/lib/email-suppression.ts). */
+  email_suppressed: 'bounce' | 'complaint' | null;
 }
 
 export async function userDetail(userId: string, now = new Date()): Promise<UserDetail> {
@@ -58,5 +60,6 @@ export async function userDetail(userId: string, now = new Date()): Promise<User
     hard_delete_ready: availableAt !== null && now.getTime() >= availableAt.getTime(),
     hard_delete_available_at: availableAt?.toISOString() ?? null,
     enrollments: await enrollmentsOf(user.id),
+    email_suppressed: user.email_suppressed ?? null,
   };
 }

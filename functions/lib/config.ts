@@ -20,6 +20,8 @@ export interface Config {
   /** True when mail goes to the local SES sink (aws-ses-v2-local). */
   localMail: boolean;
   stage: 'local' | 'cloud';
+  /** SES configuration set every email is sent with: its event destination reports bounces and complaints (docs/runbook.md). */
+  sesConfigurationSet?: string;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -53,6 +55,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     localMail: Boolean(env.SES_ENDPOINT) && stage === 'local',
     stage,
+    sesConfigurationSet: env.SES_CONFIGURATION_SET || undefined,
   };
 }
 
