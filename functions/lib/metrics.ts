@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../shared/metric-names';
 import { logger } from './logger';
 
 /**
@@ -15,30 +16,7 @@ import { logger } from './logger';
  * event and admin action) and the email sender; the rest where the event happens (rate limits,
  * codes, enrollments, completions, reminders, bounces).
  */
-export const METRICS_NAMESPACE = 'CareerProgram';
-export const METRICS_SERVICE = 'career-program';
-
-export const METRIC = {
-  registrations: 'Registrations',
-  verifications: 'Verifications',
-  signIns: 'SignIns',
-  failedSignIns: 'FailedSignIns',
-  loginBackoffs: 'LoginBackoffs',
-  lockouts: 'RateLimitLockouts',
-  wrongCodes: 'WrongCodes',
-  passwordResets: 'PasswordResets',
-  enrollments: 'Enrollments',
-  moduleCompletions: 'ModuleCompletions',
-  remindersSent: 'RemindersSent',
-  remindersFailed: 'RemindersFailed',
-  emailsSent: 'EmailsSent',
-  emailsFailed: 'EmailsFailed',
-  emailsBounced: 'EmailsBounced',
-  emailsComplained: 'EmailsComplained',
-  adminActions: 'AdminActions',
-  hardDeletes: 'HardDeletes',
-} as const;
-export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+export { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../shared/metric-names';
 
 /** Off outside the cloud (local runtime, tests) unless POWERTOOLS_METRICS_DISABLED says otherwise. */
 if (process.env.STAGE !== 'cloud' && process.env.POWERTOOLS_METRICS_DISABLED === undefined) {

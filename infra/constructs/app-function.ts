@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -21,6 +21,8 @@ export interface AppFunctionProps {
   /** Default 1024 MB: scrypt at N = 2^17 needs 128 MB of its own and the CPU that comes with memory. */
   memorySize?: number;
   timeout?: Duration;
+  /** Log retention; default one month (infra/stage.ts sets it per stage). */
+  logRetention?: RetentionDays;
 }
 
 /**
@@ -36,7 +38,7 @@ export class AppFunction extends Construct {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
     this.logGroup = new LogGroup(this, 'Logs', {
-      retention: RetentionDays.ONE_MONTH,
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     // Our own role instead of the default one: the default attaches the AWS managed
@@ -56,6 +58,9 @@ export class AppFunction extends Construct {
       description: props.description,
       role,
       logGroup: this.logGroup,
+      // X-Ray by the runtime, without the Powertools Tracer SDK in the bundle (docs/runbook.md
+      // "Tracing": measured sizes and what the trade-off costs).
+      tracing: Tracing.ACTIVE,
       environment: {
         ...props.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
@@ -70,6 +75,11 @@ export class AppFunction extends Construct {
         // The SDK versions the tests ran against, not whatever the runtime ships this month.
         bundleAwsSDK: true,
       },
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing: Lambda adds xray:PutTraceSegments and xray:PutTelemetryRecords, which X-Ray does not scope to a resource. Every other grant (bind* helpers) names exact ARNs.',
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
