@@ -12,6 +12,7 @@ import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
 import { Monitoring } from './constructs/monitoring';
+import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
 import { Site } from './constructs/site';
 import { stageSettings, type StageName } from './stage';
@@ -183,6 +184,8 @@ export class CareerProgramStack extends Stack {
       reminderDeadLetterQueue: props.reminderDeadLetterQueue,
       webAclName: props.webAclName,
     });
+    // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
+    new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.apiEndpoint, description: 'HTTP API (direct)' });

@@ -258,10 +258,15 @@ export class Monitoring extends Construct {
     dashboard.addWidgets(
       graph('Lambda throttles', perFunction((f) => f.fn.metricThrottles({ period: FIVE_MINUTES, label: f.name }))),
       graph('Lambda duration p99 (ms)', perFunction((f) => f.fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99', label: f.name }))),
-      graph('DynamoDB throttles and system errors', [m.tableThrottles, m.tableSystemErrors], [
+      graph('DynamoDB consumed capacity', [
         props.table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'RCU' }),
         props.table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, label: 'WCU' }),
       ]),
+    );
+    // Two widgets: both expressions name their per-operation metrics alike (getitem, …).
+    dashboard.addWidgets(
+      new GraphWidget({ title: 'DynamoDB throttled requests', left: [m.tableThrottles], width: 12, height: 6 }),
+      new GraphWidget({ title: 'DynamoDB system errors', left: [m.tableSystemErrors], width: 12, height: 6 }),
     );
     const ses = (metricName: string) => new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Sum', period: FIVE_MINUTES, label: metricName });
     dashboard.addWidgets(

@@ -12,7 +12,7 @@ beforeAll(() => {
   s = synthStack();
 });
 
-const OUR_FUNCTIONS = ['auth', 'learner', 'admin', 'reminders', 'seed'] as const;
+const OUR_FUNCTIONS = ['auth', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
 
 describe('table', () => {
   it('is on-demand, with PITR, TTL, deletion protection, kept on stack deletion', () => {
@@ -102,7 +102,7 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  it('run Node.js 22 on arm64 with their own log group kept one month', () => {
+  it('run Node.js 22 on arm64 with their own log group kept as the stage says (prod: three months)', () => {
     for (const name of OUR_FUNCTIONS) {
       const fn = s.template.findResources('AWS::Lambda::Function')[s.idOf(s.stack.functions[name].fn)];
       expect(fn.Properties, name).toMatchObject({
@@ -112,7 +112,7 @@ describe('functions', () => {
         LoggingConfig: { LogGroup: { Ref: s.idOf(s.stack.functions[name].logGroup) } },
       });
       const logGroup = s.template.findResources('AWS::Logs::LogGroup')[s.idOf(s.stack.functions[name].logGroup)];
-      expect(logGroup.Properties.RetentionInDays).toBe(30);
+      expect(logGroup.Properties.RetentionInDays).toBe(90);
     }
   });
 
@@ -127,6 +127,7 @@ describe('functions', () => {
         MAIL_FROM: 'no-reply@example.com',
         APP_URL_PARAMETER: parameterName,
         RETENTION_DAYS: '30',
+        SES_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.configurationSet) },
         POWERTOOLS_SERVICE_NAME: `career-program-${name}`,
         NODE_OPTIONS: '--enable-source-maps',
       });
