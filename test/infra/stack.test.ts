@@ -128,7 +128,7 @@ describe('functions', () => {
         APP_URL_PARAMETER: parameterName,
         RETENTION_DAYS: '30',
         SES_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.configurationSet) },
-        POWERTOOLS_SERVICE_NAME: `career-program-${name}`,
+        POWERTOOLS_SERVICE_NAME: `career-program-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
         NODE_OPTIONS: '--enable-source-maps',
       });
     }
