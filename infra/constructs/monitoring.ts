@@ -17,7 +17,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -50,7 +50,7 @@ export interface MonitoringProps {
   /**
    * Name of the web ACL in front of the site. Its BlockedRequests metric lives in the ACL's
    * region (us-east-1 for CloudFront): the alarm only sees it when this stack is there too;
-   * otherwise build it in the companion stack with `wafBlockedRequests` (docs/runbook.md).
+   * otherwise build it in the companion stack with `wafBlocksAlarm` (docs/runbook.md).
    */
   webAclName?: string;
   /** Failed sign-ins per 5 minutes that count as a spike; default 50. */
@@ -70,6 +70,48 @@ export function businessMetric(name: MetricName, period = FIVE_MINUTES, label?: 
 /** WAF blocked requests of a web ACL (all rules), for this stack or the us-east-1 companion. */
 export function wafBlockedRequests(webAclName: string, period = FIVE_MINUTES): Metric {
   return new Metric({ namespace: 'AWS/WAFV2', metricName: 'BlockedRequests', dimensionsMap: { WebACL: webAclName, Rule: 'ALL' }, statistic: 'Sum', period });
+}
+
+interface AlarmSpec {
+  threshold: number;
+  meaning: string;
+  /** Section anchor in docs/runbook.md. */
+  runbook: string;
+  evaluationPeriods?: number;
+  datapointsToAlarm?: number;
+  comparisonOperator?: ComparisonOperator;
+}
+
+/** One alarm the project's way: meaning + runbook link in the description, the topic on ALARM and OK. */
+export function operatorAlarm(scope: Construct, id: string, metric: IMetric, spec: AlarmSpec, topic: ITopic, runbookUrl = 'docs/runbook.md'): Alarm {
+  const alarm = new Alarm(scope, id, {
+    metric,
+    threshold: spec.threshold,
+    evaluationPeriods: spec.evaluationPeriods ?? 1,
+    datapointsToAlarm: spec.datapointsToAlarm,
+    comparisonOperator: spec.comparisonOperator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    // No data means no traffic, no errors: not an incident.
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+    alarmDescription: `${spec.meaning}\nRunbook: ${runbookUrl}#${spec.runbook}`,
+  });
+  alarm.addAlarmAction(new SnsAction(topic));
+  alarm.addOkAction(new SnsAction(topic));
+  return alarm;
+}
+
+const WAF_BLOCKS: AlarmSpec = {
+  threshold: 100,
+  meaning: 'The web application firewall blocked over 100 requests in 5 minutes: an attack, or a rule blocking real learners.',
+  runbook: 'waf-blocks',
+};
+
+/**
+ * The WAF blocks alarm on its own, for the stack that holds the web ACL when that is not this one
+ * (a CloudFront web ACL lives in us-east-1, and an alarm only sees metrics of its own region):
+ * give it a topic in that region (subscribed to the same email).
+ */
+export function wafBlocksAlarm(scope: Construct, id: string, props: { webAclName: string; topic: ITopic; runbookUrl?: string }): Alarm {
+  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclName), WAF_BLOCKS, props.topic, props.runbookUrl);
 }
 
 /**
@@ -196,34 +238,14 @@ export class Monitoring extends Construct {
       runbook: 'failed-sign-in-spike',
     });
     if (props.webAclName) {
-      this.alarm('WafBlocks', wafBlockedRequests(props.webAclName), {
-        threshold: 100,
-        meaning: 'The web application firewall blocked over 100 requests in 5 minutes: an attack, or a rule blocking real learners.',
-        runbook: 'waf-blocks',
-      });
+      this.alarm('WafBlocks', wafBlockedRequests(props.webAclName), WAF_BLOCKS);
     }
 
     this.dashboard = this.buildDashboard(props, { requests, serverErrors, clientErrors, errorRate, tableThrottles, tableSystemErrors, bounceRate, complaintRate });
   }
 
-  /** One alarm with its description (meaning + runbook link) and the topic on ALARM and OK. */
-  private alarm(
-    id: string,
-    metric: IMetric,
-    options: { threshold: number; meaning: string; runbook: string; evaluationPeriods?: number; datapointsToAlarm?: number; comparisonOperator?: ComparisonOperator },
-  ): Alarm {
-    const alarm = new Alarm(this, id, {
-      metric,
-      threshold: options.threshold,
-      evaluationPeriods: options.evaluationPeriods ?? 1,
-      datapointsToAlarm: options.datapointsToAlarm,
-      comparisonOperator: options.comparisonOperator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      // No data means no traffic, no errors: not an incident.
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: `${options.meaning}\nRunbook: ${this.runbookUrl}#${options.runbook}`,
-    });
-    alarm.addAlarmAction(new SnsAction(this.topic));
-    alarm.addOkAction(new SnsAction(this.topic));
+  private alarm(id: string, metric: IMetric, spec: AlarmSpec): Alarm {
+    const alarm = operatorAlarm(this, id, metric, spec, this.topic, this.runbookUrl);
     this.alarms.push(alarm);
     return alarm;
   }

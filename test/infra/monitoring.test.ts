@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { type SynthesizedStack, synthStack } from './synth-stack';
 
@@ -163,6 +166,20 @@ describe('alarms', () => {
       expect(a.AlarmDescription).toMatch(/\nRunbook: https:\/\/git\.example\.com\/career-program\/blob\/main\/docs\/runbook\.md#[a-z0-9-]+$/);
       expect(ANCHORS.has(String(a.AlarmDescription).split('#').pop()!)).toBe(true);
     }
+  });
+
+  it('the WAF alarm can be built alone for the us-east-1 companion stack, the same way', () => {
+    const companion = new Stack(new App(), 'Edge', { env: { region: 'us-east-1' } });
+    const topic = new Topic(companion, 'Alarms');
+    wafBlocksAlarm(companion, 'WafBlocks', { webAclName: 'career-program-site', topic });
+    Template.fromStack(companion).hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/WAFV2',
+      MetricName: 'BlockedRequests',
+      Threshold: 100,
+      AlarmActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as never) }],
+      OKActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as never) }],
+      AlarmDescription: Match.stringLikeRegexp('Runbook: docs/runbook.md#waf-blocks$'),
+    });
   });
 
   it('mail the alarmEmail context address through one encrypted-in-transit SNS topic', () => {
