@@ -113,7 +113,7 @@ export class CareerProgramStack extends Stack {
 
     // What each function may touch. Learner routes send no email; the seed only writes content.
     for (const f of [auth, learner, admin, reminders, seed, mailEvents]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
-    for (const f of [auth, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
+    for (const f of [auth, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
     for (const f of [auth, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
 

@@ -104,9 +104,17 @@ export function bindTable(fn: NodejsFunction, tableResourceArns: string[], acces
   );
 }
 
-/** Sending mail as the stack's one SES identity. */
-export function bindSendEmail(fn: NodejsFunction, identityArn: string): void {
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identityArn] }));
+/**
+ * Sending mail as the stack's one SES identity; with a configuration set, SES authorizes the
+ * send against the set too, so its ARN is granted alongside.
+ */
+export function bindSendEmail(fn: NodejsFunction, identityArn: string, configurationSetArn?: string): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      resources: configurationSetArn ? [identityArn, configurationSetArn] : [identityArn],
+    }),
+  );
 }
 
 /** Reading the session signing secret (functions/lib/session.ts, once per cold start). */

@@ -1,3 +1,4 @@
+import { Stack } from 'aws-cdk-lib';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -17,6 +18,8 @@ import { Construct } from 'constructs';
  */
 export class MailEvents extends Construct {
   readonly configurationSet: ConfigurationSet;
+  /** What a sender is granted besides the identity (infra/constructs/app-function.ts bindSendEmail). */
+  readonly configurationSetArn: string;
   readonly topic: Topic;
   readonly key: Key;
 
@@ -25,6 +28,11 @@ export class MailEvents extends Construct {
     this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
       // Bounce and complaint rates of this product's mail, besides the account-wide figures.
       reputationMetrics: true,
+    });
+    this.configurationSetArn = Stack.of(this).formatArn({
+      service: 'ses',
+      resource: 'configuration-set',
+      resourceName: this.configurationSet.configurationSetName,
     });
 
     this.key = new Key(this, 'TopicKey', {

@@ -179,13 +179,14 @@ describe('IAM (least privilege)', () => {
     }
   });
 
-  it('allows ses:SendEmail only on the SES identity, and only to the functions that mail', () => {
-    const identityArn = s.stack.resolve(s.stack.mailIdentity.emailIdentityArn);
+  it('allows ses:SendEmail only on the SES identity and its configuration set, and only to the functions that mail', () => {
+    const identityArn = [s.stack.resolve(s.stack.mailIdentity.emailIdentityArn), s.stack.resolve(s.stack.mailEvents.configurationSetArn)];
     const sesStatements = policyStatements(s.template).filter(({ statement }) =>
       actionsOf(statement).some((action) => action.startsWith('ses:')),
     );
     expect(sesStatements.length).toBeGreaterThan(0);
-    for (const { statement } of sesStatements) expect(statement.Resource).toEqual(identityArn);
+    for (const { statement } of sesStatements) expect(asList(statement.Resource)).toEqual(expect.arrayContaining(identityArn));
+    for (const { statement } of sesStatements) expect(asList(statement.Resource)).toHaveLength(identityArn.length);
     for (const name of ['auth', 'admin', 'reminders'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')), name).toBe(true);
     }
