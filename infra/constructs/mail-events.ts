@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -38,6 +38,8 @@ export class MailEvents extends Construct {
     this.key = new Key(this, 'TopicKey', {
       description: 'SES bounce and complaint events (recipient addresses)',
       enableKeyRotation: true,
+      // Only messages in flight are encrypted with it: nothing to read back once the stack is gone.
+      removalPolicy: RemovalPolicy.DESTROY,
     });
     this.key.addToResourcePolicy(
       new PolicyStatement({

@@ -87,7 +87,9 @@ export class Site extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(90) }],
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Logs are evidence after an incident: prod keeps them; a dev stack takes them along.
+      removalPolicy: props.retainBucket ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !props.retainBucket,
     });
 
     this.bucket = new Bucket(this, 'Bucket', {

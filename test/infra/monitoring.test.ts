@@ -283,7 +283,9 @@ describe('stages', () => {
     expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     const bucket = dev.template.findResources('AWS::S3::Bucket')[dev.idOf(dev.stack.site.bucket)] as Resource;
     expect(bucket.DeletionPolicy).toBe('Delete');
-    expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(1);
+    expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(2); // site and access logs
+    const retained = Object.entries(dev.template.toJSON().Resources as Record<string, Resource>).filter(([, r]) => r.DeletionPolicy === 'Retain');
+    expect(retained.map(([id]) => id)).toEqual([]);
     dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 } });
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup')) as Resource[];
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(14);
