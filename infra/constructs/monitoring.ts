@@ -136,7 +136,7 @@ export class Monitoring extends Construct {
     const serverErrors = props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
     const clientErrors = props.api.metricClientError({ period: FIVE_MINUTES, statistic: 'Sum' });
     const errorRate = new MathExpression({
-      // Under 20 requests a single 5xx is noise for a rate; the function errors alarms still see it.
+      // Under 20 requests in 5 minutes a rate is noise; a crashing function still trips its errors alarm.
       expression: 'IF(requests >= 20, 100 * errors / requests, 0)',
       usingMetrics: { requests, errors: serverErrors },
       period: FIVE_MINUTES,
