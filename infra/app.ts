@@ -1,10 +1,12 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { CareerProgramStack } from './stack';
+import { stageSettings } from './stage';
 
 /**
  * CDK entry (cdk.json). Settings come from context, e.g.
  *   npx cdk deploy -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
+ *   npx cdk deploy -c stage=dev -c alarmEmail=ops@example.org -c runbookUrl=https://…/docs/runbook.md
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -12,8 +14,14 @@ const context = (key: string): string | undefined => {
   return value === undefined || value === null || value === '' ? undefined : String(value);
 };
 
-new CareerProgramStack(app, 'CareerProgramStack', {
-  description: 'Career program: SPA, HTTP API, Lambdas, DynamoDB, SES',
+// -c stage=dev|prod (infra/stage.ts): prod keeps the established stack name; dev gets its own.
+const stage = stageSettings(context('stage')).name;
+new CareerProgramStack(app, stage === 'prod' ? 'CareerProgramStack' : 'CareerProgramStack-dev', {
+  description: `Career program (${stage}): SPA, HTTP API, Lambdas, DynamoDB, SES`,
+  stage,
+  alarmEmail: context('alarmEmail'),
+  runbookUrl: context('runbookUrl'),
+  webAclName: context('webAclName'),
   mailFrom: context('mailFrom'),
   sesDomain: context('sesDomain'),
   emailAllowlist: context('emailAllowlist'),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
@@ -9,8 +10,12 @@ import type { RouteGroup } from '../shared/routes';
 import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindSendEmail, bindSessionSecret, bindTable, REPO_ROOT } from './constructs/app-function';
 import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
+import { MailEvents } from './constructs/mail-events';
+import { Monitoring } from './constructs/monitoring';
+import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
 import { Site } from './constructs/site';
+import { stageSettings, type StageName } from './stage';
 
 export interface CareerProgramStackProps extends StackProps {
   /** The built SPA; default `web/dist` (tests pass a temporary directory). */
@@ -23,6 +28,17 @@ export interface CareerProgramStackProps extends StackProps {
   retentionDays?: number;
   /** Comma-separated addresses: when set, email goes to these only (a staging safety net). */
   emailAllowlist?: string;
+  /** `dev` (torn down whole) or `prod` (keeps data; default): infra/stage.ts. */
+  stage?: StageName;
+  /** Receives the alarms (an SNS email subscription to confirm once). */
+  alarmEmail?: string;
+  /** Where docs/runbook.md is read; alarm descriptions link `<runbookUrl>#<section>`. */
+  runbookUrl?: string;
+  /** For the reminder fan-out: its queue and dead-letter queue get age and depth alarms. */
+  reminderQueue?: IQueue;
+  reminderDeadLetterQueue?: IQueue;
+  /** The site's WAF web ACL name: a blocked-requests alarm (see Monitoring for the region caveat). */
+  webAclName?: string;
 }
 
 /**
@@ -31,7 +47,7 @@ export interface CareerProgramStackProps extends StackProps {
  */
 export class CareerProgramStack extends Stack {
   readonly data: DataTable;
-  readonly functions: Record<RouteGroup | 'reminders' | 'seed', AppFunction>;
+  readonly functions: Record<RouteGroup | 'reminders' | 'seed' | 'mailEvents', AppFunction>;
   readonly api: AppHttpApi;
   readonly site: Site;
   readonly sessionSecret: Secret;
@@ -39,12 +55,15 @@ export class CareerProgramStack extends Stack {
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
   readonly seedTrigger: Trigger;
+  readonly mailEvents: MailEvents;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: CareerProgramStackProps = {}) {
     super(scope, id, props);
     const mailFrom = props.mailFrom ?? 'no-reply@example.com';
+    const stage = stageSettings(props.stage);
 
-    this.data = new DataTable(this, 'Data');
+    this.data = new DataTable(this, 'Data', { removalPolicy: stage.dataRemovalPolicy, deletionProtection: stage.deletionProtection });
 
     this.sessionSecret = new Secret(this, 'SessionSecret', {
       description: 'Signing key of session tokens',
@@ -59,6 +78,7 @@ export class CareerProgramStack extends Stack {
     this.mailIdentity = new EmailIdentity(this, 'MailIdentity', {
       identity: props.sesDomain ? Identity.domain(props.sesDomain) : Identity.email(mailFrom),
     });
+    this.mailEvents = new MailEvents(this, 'MailEvents');
 
     // The functions learn the site URL from this parameter at run time. A fixed name lets their
     // grant be written without referencing the parameter, which depends on the distribution,
@@ -77,10 +97,11 @@ export class CareerProgramStack extends Stack {
       MAIL_FROM: mailFrom,
       APP_URL_PARAMETER: appUrlParameterName,
       RETENTION_DAYS: String(props.retentionDays ?? 30),
+      SES_CONFIGURATION_SET: this.mailEvents.configurationSet.configurationSetName,
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
     };
     const make = (id: string, entry: string, serviceName: string, timeout = Duration.seconds(10), memorySize?: number) =>
-      new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize });
+      new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize, logRetention: stage.logRetention });
 
     const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth', Duration.seconds(10), AUTH_MEMORY_MB);
     const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', Duration.seconds(10), AUTH_MEMORY_MB);
@@ -88,21 +109,28 @@ export class CareerProgramStack extends Stack {
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
-    this.functions = { auth, passkeys, learner, admin, reminders, seed };
+    const mailEvents = make('MailEventsFunction', 'functions/jobs/ses-events.ts', 'career-program-mail-events', Duration.seconds(30));
+    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents };
 
     // What each function may touch. Learner routes mail only the password-changed security
     // notice (docs/account-security.md); the seed only writes content.
-    for (const f of [auth, passkeys, learner, admin, reminders, seed]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
-    for (const f of [auth, passkeys, learner, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
+    for (const f of [auth, passkeys, learner, admin, reminders, seed, mailEvents]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
+    for (const f of [auth, passkeys, learner, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
     for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
 
-    this.api = new AppHttpApi(this, 'Http', { groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn } });
+    this.api = new AppHttpApi(this, 'Http', {
+      groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },
+      throttle: stage.apiThrottle,
+      logRetention: stage.logRetention,
+    });
 
     this.site = new Site(this, 'Site', {
       siteDir: props.siteDir ?? path.join(REPO_ROOT, 'web', 'dist'),
       // apiEndpoint is https://<id>.execute-api.<region>.amazonaws.com: the origin wants the host alone.
       apiDomainName: Fn.select(2, Fn.split('/', this.api.api.apiEndpoint)),
+      retainBucket: stage.name === 'prod',
+      logRetention: stage.logRetention,
     });
     const siteUrl = `https://${this.site.distribution.distributionDomainName}`;
 
@@ -123,8 +151,47 @@ export class CareerProgramStack extends Stack {
       timeout: Duration.minutes(2),
     });
 
+    // ---- Operability (docs/runbook.md): bounce handling, alarms, dashboard -------------------
+    this.mailEvents.subscribe(mailEvents.fn);
+    const monitored = (name: string, f: AppFunction, extra: { errorsRunbook?: string; errorsMeaning?: string } = {}) => ({
+      name,
+      fn: f.fn,
+      timeout: f.fn.timeout ?? Duration.seconds(3),
+      logGroup: f.logGroup,
+      ...extra,
+    });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      alarmEmail: props.alarmEmail,
+      runbookUrl: props.runbookUrl,
+      api: this.api.api,
+      table: this.data.table,
+      functions: [
+        monitored('auth', auth),
+        monitored('learner', learner),
+        monitored('admin', admin),
+        monitored('reminders', reminders, {
+          errorsRunbook: 'reminders-failing',
+          errorsMeaning: 'The daily reminder job failed (an unhandled error or a timeout): some or all learners were not reminded today.',
+        }),
+        monitored('seed', seed, {
+          errorsRunbook: 'seed-failed',
+          errorsMeaning: 'The deploy-time content seed (CloudFormation trigger) failed: the deployment rolls back or the program content is stale.',
+        }),
+        monitored('mailEvents', mailEvents, {
+          errorsRunbook: 'bounce-handler-errors',
+          errorsMeaning: 'The SES bounce/complaint handler failed: bounced or complaining addresses are not being marked, so reminders still go to them.',
+        }),
+      ],
+      reminderQueue: props.reminderQueue,
+      reminderDeadLetterQueue: props.reminderDeadLetterQueue,
+      webAclName: props.webAclName,
+    });
+    // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
+    new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
+
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.apiEndpoint, description: 'HTTP API (direct)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table' });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch operations dashboard' });
   }
 }

@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES } from '../../shared/constants';
 import { db, tableName } from '../lib/db';
+import { count, METRIC } from '../lib/metrics';
 import { badRequest } from '../lib/errors';
 import { ttlIn } from '../lib/table';
 
@@ -57,7 +58,11 @@ export async function issueCode(key: Key, extra: Record<string, unknown> = {}): 
   return code;
 }
 
-const invalidCode = () => badRequest('invalid_code');
+/** Every refusal counts as a wrong code (WrongCodes in docs/runbook.md): the caller learns nothing more. */
+const invalidCode = () => {
+  count(METRIC.wrongCodes);
+  return badRequest('invalid_code');
+};
 
 /**
  * Checks and, when right, consumes the code at `key`; returns the stored item (with the

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
+import { count, METRIC } from '../lib/metrics';
 import { throttled } from '../lib/errors';
 import { keys } from '../lib/table';
 
@@ -58,7 +59,10 @@ export async function consume(name: LimitName, key: string, now = Date.now()): P
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw throttled(window.retryAfter);
+    if (error instanceof ConditionalCheckFailedException) {
+      count(METRIC.lockouts);
+      throw throttled(window.retryAfter);
+    }
     throw error;
   }
 }
@@ -80,7 +84,10 @@ export async function assertNotExhausted(name: LimitName, key: string, now = Dat
   const found = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.rateWindow(name, key.toLowerCase(), window.start), ConsistentRead: true }),
   );
-  if (Number(found.Item?.count ?? 0) >= window.limit) throw throttled(window.retryAfter);
+  if (Number(found.Item?.count ?? 0) >= window.limit) {
+    count(METRIC.lockouts);
+    throw throttled(window.retryAfter);
+  }
 }
 
 /** Records one failure (never throws `throttled`: the next try is refused by assertNotExhausted). */
@@ -120,7 +127,10 @@ export function backoffSeconds(failures: number): number {
 export async function assertLoginAllowed(email: string, now = Date.now()): Promise<void> {
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.loginBackoff(email), ConsistentRead: true }));
   const nextAllowedAt = Number(found.Item?.next_allowed_at ?? 0);
-  if (now < nextAllowedAt) throw throttled(Math.ceil((nextAllowedAt - now) / 1000));
+  if (now < nextAllowedAt) {
+    count(METRIC.loginBackoffs);
+    throw throttled(Math.ceil((nextAllowedAt - now) / 1000));
+  }
 }
 
 export async function recordLoginFailure(email: string, now = Date.now()): Promise<number> {

@@ -33,6 +33,8 @@ export interface UserDetail {
   enrollments: AdminEnrollment[];
   /** How many passkeys the account has (docs/account-security.md). */
   passkey_count: number;
+  /** SES reported a hard bounce or a spam complaint for the address (functions/lib/email-suppression.ts). */
+  email_suppressed: 'bounce' | 'complaint' | null;
 }
 
 export async function userDetail(userId: string, now = new Date()): Promise<UserDetail> {
@@ -62,5 +64,6 @@ export async function userDetail(userId: string, now = new Date()): Promise<User
     hard_delete_available_at: availableAt?.toISOString() ?? null,
     enrollments: await enrollmentsOf(user.id),
     passkey_count: await countPasskeys(user.id),
+    email_suppressed: user.email_suppressed ?? null,
   };
 }

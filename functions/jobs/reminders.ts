@@ -1,5 +1,6 @@
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
+import { count, METRIC, metrics } from '../lib/metrics';
 import { runReminders } from '../program/reminders';
 
 /**
@@ -9,7 +10,13 @@ import { runReminders } from '../program/reminders';
  */
 export const handler = async () => {
   capacityMeter.reset();
-  const summary = await runReminders({ now: new Date() });
-  logger.info('reminders job', { ...summary, consumed_capacity: capacityMeter.snapshot() });
-  return summary;
+  try {
+    const summary = await runReminders({ now: new Date() });
+    logger.info('reminders job', { ...summary, consumed_capacity: capacityMeter.snapshot() });
+    count(METRIC.remindersSent, summary.sent);
+    count(METRIC.remindersFailed, summary.failed);
+    return summary;
+  } finally {
+    metrics.publishStoredMetrics(); // also the emails' own counters (functions/lib/metrics.ts)
+  }
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
+import { count, metricsOfAuditAction } from './metrics';
 import { keys } from './table';
 
 /**
@@ -63,9 +64,19 @@ export function auditItem(input: AuditInput, now = new Date()) {
   };
 }
 
-/** A TransactWriteItems entry, for an audit entry written atomically with the change it records. */
-export const auditPut = (input: AuditInput) => ({ Put: { TableName: tableName(), Item: auditItem(input) } });
+/** Every audited event is also a business metric (docs/runbook.md), counted here once for all callers. */
+const countAudited = (action: string) => metricsOfAuditAction(action).forEach((name) => count(name));
+
+/**
+ * A TransactWriteItems entry, for an audit entry written atomically with the change it records.
+ * Counted when built: a transaction refused after this (a lost race) over-counts by one.
+ */
+export const auditPut = (input: AuditInput) => {
+  countAudited(input.action);
+  return { Put: { TableName: tableName(), Item: auditItem(input) } };
+};
 
 export async function writeAudit(input: AuditInput): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input) }));
+  countAudited(input.action);
 }

@@ -24,6 +24,8 @@ export interface Config {
   webauthnRpId?: string;
   /** WebAuthn expected origin; unset = the origin of the app URL. */
   webauthnOrigin?: string;
+  /** SES configuration set every email is sent with: its event destination reports bounces and complaints (docs/runbook.md). */
+  sesConfigurationSet?: string;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -59,6 +61,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stage,
     webauthnRpId: env.WEBAUTHN_RP_ID || undefined,
     webauthnOrigin: env.WEBAUTHN_ORIGIN ? env.WEBAUTHN_ORIGIN.replace(/\/$/, '') : undefined,
+    sesConfigurationSet: env.SES_CONFIGURATION_SET || undefined,
   };
 }
 

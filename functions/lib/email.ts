@@ -1,5 +1,6 @@
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { config } from './config';
+import { count, METRIC } from './metrics';
 
 export interface EmailMessage {
   to: string;
@@ -39,6 +40,7 @@ export async function sendEmail(message: EmailMessage): Promise<Delivery> {
   await ses().send(
     new SendEmailCommand({
       Source: cfg.mailFrom,
+      ...(cfg.sesConfigurationSet ? { ConfigurationSetName: cfg.sesConfigurationSet } : {}),
       Destination: { ToAddresses: [message.to] },
       Message: {
         Subject: { Data: message.subject, Charset: 'UTF-8' },
@@ -48,7 +50,11 @@ export async function sendEmail(message: EmailMessage): Promise<Delivery> {
         },
       },
     }),
-  );
+  ).catch((error: unknown) => {
+    count(METRIC.emailsFailed);
+    throw error;
+  });
+  count(METRIC.emailsSent);
   return cfg.localMail ? 'sandbox' : 'sent';
 }
 

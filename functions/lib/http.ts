@@ -6,6 +6,7 @@ import httpRouterHandler from '@middy/http-router';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import { createError } from '@middy/util';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import type { ZodType } from 'zod';
@@ -16,6 +17,7 @@ import { capacityMeter } from './db';
 import { readSecretsDuringInit } from './init-reads';
 import { ApiError, forbidden, unauthorized } from './errors';
 import { logger } from './logger';
+import { metrics } from './metrics';
 import { resolveSession, type ActiveSession } from './session';
 
 /** Request bodies above this are refused with 413 before parsing. */
@@ -248,6 +250,8 @@ export function createGroupHandler(group: RouteGroup, impls: Record<string, Rout
     .use(httpErrorHandler({ logger: false }))
     .use(errorMapper())
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    // Flushes the business metrics of this request (functions/lib/metrics.ts), errors included.
+    .use(logMetrics(metrics))
     .use(accessLog())
     .use(httpHeaderNormalizer())
     .use(requestGuard())

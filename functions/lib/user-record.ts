@@ -2,6 +2,8 @@
 export type UserStatus = 'active' | 'locked' | 'deleted';
 export type Role = 'admin' | 'learner';
 export type ReminderFrequency = 'daily' | 'weekly';
+/** Why mail to the address is held back: a hard bounce or a spam complaint. */
+export type EmailSuppression = 'bounce' | 'complaint';
 
 export interface UserRecord {
   id: string;
@@ -27,6 +29,9 @@ export interface UserRecord {
   last_active_day?: string;
   deleted_at?: string;
   deleted_reason?: string;
+  /** Set by the SES bounce/complaint handler (functions/lib/email-suppression.ts): reminders stop. */
+  email_suppressed?: EmailSuppression;
+  email_suppressed_at?: string;
   /** Optimistic-concurrency counter for read-modify-write updates. */
   version: number;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
+import { count, METRIC } from '../lib/metrics';
 import { enrollmentCreatedWrites, statsUpdate, week1PendingIndexKeys } from '../lib/stats';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -72,6 +73,7 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
         ],
       }),
     );
+    count(METRIC.enrollments);
     return true;
   } catch (error) {
     if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {

@@ -4,6 +4,7 @@ import { dayOf } from '../lib/activity';
 import { appUrl } from '../lib/app-url';
 import { db, tableName } from '../lib/db';
 import { sendEmail, type Delivery, type EmailMessage } from '../lib/email';
+import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
 import { keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -128,6 +129,8 @@ async function remindOne(enrollment: EnrollmentRecord, partition: string, now: D
   if (!user) return 'skipped';
   // Admin actions (lock, delete) and verification change the user item only: check it now.
   if (user.status !== 'active' || user.is_locked || !user.verified) return 'skipped';
+  // SES reported the address as hard-bounced or complaining: optional mail stops.
+  if (isEmailSuppressed(user)) return 'skipped';
   const content = program();
   const derived = deriveProgress(content, await listProgress(user.id, content.id));
   if (!derived.open || enrollment.status === 'completed') {

@@ -3,6 +3,7 @@ import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import type { TaskSave, TaskSaveRequest } from '../../shared/program-types';
 import { recordActivity } from '../lib/activity';
 import { db, tableName } from '../lib/db';
+import { count, METRIC } from '../lib/metrics';
 import { badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -127,6 +128,7 @@ async function completeModule(user: UserRecord, learner: LearnerProgram, module:
         ],
       }),
     );
+    count(METRIC.moduleCompletions);
     return updated;
   } catch (error) {
     if (error instanceof TransactionCanceledException) return null;

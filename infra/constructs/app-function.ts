@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -25,6 +25,8 @@ export interface AppFunctionProps {
    */
   memorySize?: number;
   timeout?: Duration;
+  /** Log retention; default one month (infra/stage.ts sets it per stage). */
+  logRetention?: RetentionDays;
 }
 
 /** Lambda gives one full vCPU at 1,769 MB: scrypt (CPU-bound) runs at full speed from there. */
@@ -72,7 +74,7 @@ export class AppFunction extends Construct {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
     this.logGroup = new LogGroup(this, 'Logs', {
-      retention: RetentionDays.ONE_MONTH,
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     // Our own role instead of the default one: the default attaches the AWS managed
@@ -92,11 +94,19 @@ export class AppFunction extends Construct {
       description: props.description,
       role,
       logGroup: this.logGroup,
+      // X-Ray by the runtime, without the Powertools Tracer SDK in the bundle (docs/runbook.md
+      // "Tracing": measured sizes and what the trade-off costs).
+      tracing: Tracing.ACTIVE,
       environment: {
         ...props.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
       },
       bundling: LEAN_BUNDLING,
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing: Lambda adds xray:PutTraceSegments and xray:PutTelemetryRecords, which X-Ray does not scope to a resource. Every other grant (bind* helpers) names exact ARNs.',
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
@@ -121,9 +131,17 @@ export function bindTable(fn: NodejsFunction, tableResourceArns: string[], acces
   );
 }
 
-/** Sending mail as the stack's one SES identity. */
-export function bindSendEmail(fn: NodejsFunction, identityArn: string): void {
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identityArn] }));
+/**
+ * Sending mail as the stack's one SES identity; with a configuration set, SES authorizes the
+ * send against the set too, so its ARN is granted alongside.
+ */
+export function bindSendEmail(fn: NodejsFunction, identityArn: string, configurationSetArn?: string): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      resources: configurationSetArn ? [identityArn, configurationSetArn] : [identityArn],
+    }),
+  );
 }
 
 /** Reading the session signing secret (functions/lib/session.ts, once per cold start). */

@@ -7,12 +7,19 @@ import { GSIS, KEY } from '../../functions/lib/table';
  * The single DynamoDB table. Keys and indexes come from functions/lib/table.ts, the same
  * definitions the code and the local table setup use, so the three cannot drift apart.
  */
+export interface DataTableProps {
+  /** Default RETAIN: accounts and progress survive a stack deletion (infra/stage.ts). */
+  removalPolicy?: RemovalPolicy;
+  /** Default true. */
+  deletionProtection?: boolean;
+}
+
 export class DataTable extends Construct {
   readonly table: Table;
   /** The table's and each index's ARN: what a grant names, instead of a `/index/*` wildcard. */
   readonly resourceArns: string[];
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DataTableProps = {}) {
     super(scope, id);
     this.table = new Table(this, 'Table', {
       partitionKey: { name: KEY.partitionKey, type: AttributeType.STRING },
@@ -20,9 +27,9 @@ export class DataTable extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: KEY.ttl,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      // Accounts and progress must survive a stack deletion or an accidental replacement.
-      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: props.deletionProtection ?? true,
+      // Accounts and progress must survive a stack deletion or an accidental replacement (prod).
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     for (const gsi of GSIS) {
       this.table.addGlobalSecondaryIndex({

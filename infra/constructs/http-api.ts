@@ -15,6 +15,10 @@ import { ROUTES, type RouteGroup } from '../../shared/routes';
 export interface AppHttpApiProps {
   /** The Lambda of each endpoint group; every route of shared/routes.ts goes to its group's one. */
   groups: Record<RouteGroup, IFunction>;
+  /** Stage ceiling; default 100 requests per second, burst 200 (infra/stage.ts sizes it per stage). */
+  throttle?: { rateLimit: number; burstLimit: number };
+  /** Access-log retention; default one month. */
+  logRetention?: RetentionDays;
 }
 
 /**
@@ -31,14 +35,14 @@ export class AppHttpApi extends Construct {
     this.api = new HttpApi(this, 'Api', { createDefaultStage: false, description: 'Career program API' });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: RetentionDays.ONE_MONTH,
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
       // A ceiling against floods; the per-user and per-IP limits live in the handlers.
-      throttle: { rateLimit: 100, burstLimit: 200 },
+      throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
       // The default format: request id, source IP, route, status, latency and more.
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
     });

@@ -59,6 +59,10 @@ export interface SiteProps {
   siteDir: string;
   /** Host name of the HTTP API, e.g. `abc123.execute-api.eu-west-1.amazonaws.com`. */
   apiDomainName: string;
+  /** Keep the site bucket on stack deletion (prod, infra/stage.ts); default: it goes with the stack. */
+  retainBucket?: boolean;
+  /** Retention of the deployment log group; default one month. */
+  logRetention?: RetentionDays;
 }
 
 /**
@@ -83,7 +87,9 @@ export class Site extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(90) }],
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Logs are evidence after an incident: prod keeps them; a dev stack takes them along.
+      removalPolicy: props.retainBucket ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !props.retainBucket,
     });
 
     this.bucket = new Bucket(this, 'Bucket', {
@@ -92,9 +98,10 @@ export class Site extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       serverAccessLogsBucket: this.logBucket,
       serverAccessLogsPrefix: 's3/',
-      // Only build output lives here: it is rebuilt from source, so it goes with the stack.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
+      // Only build output lives here: it is rebuilt from source, so a dev stack takes it along;
+      // prod keeps it so a deleted stack still serves a page until the next deploy.
+      removalPolicy: props.retainBucket ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !props.retainBucket,
     });
 
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
@@ -162,7 +169,7 @@ export class Site extends Construct {
       distributionPaths: ['/*'],
       memoryLimit: 512,
       logGroup: new LogGroup(this, 'DeployLogs', {
-        retention: RetentionDays.ONE_MONTH,
+        retention: props.logRetention ?? RetentionDays.ONE_MONTH,
         removalPolicy: RemovalPolicy.DESTROY,
       }),
     });

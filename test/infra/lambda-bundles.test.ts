@@ -22,7 +22,7 @@ const BUDGET_KB = 250;
  */
 const BUDGETS_KB: Partial<Record<(typeof PRODUCT)[number], number>> = { passkeys: 560 };
 const IMPORT_BUDGET_MS = 50;
-const PRODUCT = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed'] as const;
+const PRODUCT = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
 
 let bundles: Record<(typeof PRODUCT)[number], LambdaBundle>;
 let outdir: string;

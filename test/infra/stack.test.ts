@@ -12,7 +12,7 @@ beforeAll(() => {
   s = synthStack();
 });
 
-const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed'] as const;
+const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
 
 describe('table', () => {
   it('is on-demand, with PITR, TTL, deletion protection, kept on stack deletion', () => {
@@ -102,7 +102,7 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  it('run Node.js 22 on arm64 with their own log group kept one month', () => {
+  it('run Node.js 22 on arm64 with their own log group kept as the stage says (prod: three months)', () => {
     for (const name of OUR_FUNCTIONS) {
       const fn = s.template.findResources('AWS::Lambda::Function')[s.idOf(s.stack.functions[name].fn)];
       expect(fn.Properties, name).toMatchObject({
@@ -112,7 +112,7 @@ describe('functions', () => {
         LoggingConfig: { LogGroup: { Ref: s.idOf(s.stack.functions[name].logGroup) } },
       });
       const logGroup = s.template.findResources('AWS::Logs::LogGroup')[s.idOf(s.stack.functions[name].logGroup)];
-      expect(logGroup.Properties.RetentionInDays).toBe(30);
+      expect(logGroup.Properties.RetentionInDays).toBe(90);
     }
   });
 
@@ -127,7 +127,8 @@ describe('functions', () => {
         MAIL_FROM: 'no-reply@example.com',
         APP_URL_PARAMETER: parameterName,
         RETENTION_DAYS: '30',
-        POWERTOOLS_SERVICE_NAME: `career-program-${name}`,
+        SES_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.configurationSet) },
+        POWERTOOLS_SERVICE_NAME: `career-program-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
       });
     }
   });
@@ -177,13 +178,14 @@ describe('IAM (least privilege)', () => {
     }
   });
 
-  it('allows ses:SendEmail only on the SES identity, and only to the functions that mail', () => {
-    const identityArn = s.stack.resolve(s.stack.mailIdentity.emailIdentityArn);
+  it('allows ses:SendEmail only on the SES identity and its configuration set, and only to the functions that mail', () => {
+    const identityArn = [s.stack.resolve(s.stack.mailIdentity.emailIdentityArn), s.stack.resolve(s.stack.mailEvents.configurationSetArn)];
     const sesStatements = policyStatements(s.template).filter(({ statement }) =>
       actionsOf(statement).some((action) => action.startsWith('ses:')),
     );
     expect(sesStatements.length).toBeGreaterThan(0);
-    for (const { statement } of sesStatements) expect(statement.Resource).toEqual(identityArn);
+    for (const { statement } of sesStatements) expect(asList(statement.Resource)).toEqual(expect.arrayContaining(identityArn));
+    for (const { statement } of sesStatements) expect(asList(statement.Resource)).toHaveLength(identityArn.length);
     // learner: the password-changed security notice (docs/account-security.md)
     for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminders'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')), name).toBe(true);

@@ -58,6 +58,8 @@ export interface AdminUserDetail {
   verified?: boolean | null;
   created_at?: string | null;
   last_login_at?: string | null;
+  /** SES reported a hard bounce ('bounce') or a spam complaint ('complaint') for the address. */
+  email_suppressed?: 'bounce' | 'complaint' | null;
   recent_activity?: {
     last_login_at?: string | null;
     last_progress_at?: string | null;

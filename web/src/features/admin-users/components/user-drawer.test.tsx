@@ -61,6 +61,23 @@ describe('UserDrawer shell', () => {
     expect(screen.queryByText('Email address is unverified.')).toBeNull();
   });
 
+  it('shows "Email bouncing" for a hard-bounced address and "Marked as spam" for a complaint', async () => {
+    const first = open(detail({ email_suppressed: 'bounce' }));
+    expect(await screen.findByText('Email bouncing')).toBeTruthy();
+    expect(screen.queryByText('Marked as spam')).toBeNull();
+    first.view.unmount();
+    open(detail({ email_suppressed: 'complaint' }));
+    expect(await screen.findByText('Marked as spam')).toBeTruthy();
+    expect(screen.queryByText('Email bouncing')).toBeNull();
+  });
+
+  it('shows no mail banner when SES reported nothing', async () => {
+    open(detail({ email_suppressed: null }));
+    await screen.findByText('Account facts');
+    expect(screen.queryByText('Email bouncing')).toBeNull();
+    expect(screen.queryByText('Marked as spam')).toBeNull();
+  });
+
   it('closes on Escape, on the overlay and on the close button', async () => {
     const { onClose, user } = open(detail());
     await screen.findByText('Account facts');

@@ -33,6 +33,8 @@ function Banners({ user, notify }: { user: AdminUserDetail; notify: (notice: Not
         </div>
       ) : null}
       {user.verified === false ? <p className="admin-banner admin-banner--info">Email address is unverified.</p> : null}
+      {user.email_suppressed === 'bounce' ? <p className="admin-banner admin-banner--warn">Email bouncing</p> : null}
+      {user.email_suppressed === 'complaint' ? <p className="admin-banner admin-banner--warn">Marked as spam</p> : null}
     </div>
   );
 }

@@ -1,0 +1,68 @@
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { ConfigurationSet, ConfigurationSetEventDestination, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+
+/**
+ * Bounce and complaint handling (docs/runbook.md "Bounces and complaints"): every email is sent
+ * with this configuration set (env SES_CONFIGURATION_SET), whose event destination publishes
+ * Bounce and Complaint events to an SNS topic; `subscribe` attaches the handler Lambda
+ * (functions/jobs/ses-events.ts) that marks the accounts.
+ *
+ * The topic carries recipient addresses, so it is encrypted with a customer-managed key that
+ * SES may use to publish; SNS decrypts before invoking Lambda, so the handler needs no key grant.
+ */
+export class MailEvents extends Construct {
+  readonly configurationSet: ConfigurationSet;
+  /** What a sender is granted besides the identity (infra/constructs/app-function.ts bindSendEmail). */
+  readonly configurationSetArn: string;
+  readonly topic: Topic;
+  readonly key: Key;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
+      // Bounce and complaint rates of this product's mail, besides the account-wide figures.
+      reputationMetrics: true,
+    });
+    this.configurationSetArn = Stack.of(this).formatArn({
+      service: 'ses',
+      resource: 'configuration-set',
+      resourceName: this.configurationSet.configurationSetName,
+    });
+
+    this.key = new Key(this, 'TopicKey', {
+      description: 'SES bounce and complaint events (recipient addresses)',
+      enableKeyRotation: true,
+      // Only messages in flight are encrypted with it: nothing to read back once the stack is gone.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.key.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('ses.amazonaws.com')],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'], // in a key policy, "*" is this key
+      }),
+    );
+    this.topic = new Topic(this, 'Topic', {
+      displayName: 'SES bounces and complaints',
+      masterKey: this.key,
+      enforceSSL: true,
+    });
+
+    new ConfigurationSetEventDestination(this, 'BouncesAndComplaints', {
+      configurationSet: this.configurationSet,
+      destination: EventDestination.snsTopic(this.topic),
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT],
+    });
+  }
+
+  /** The handler that marks bounced and complaining addresses. */
+  subscribe(handler: IFunction): void {
+    this.topic.addSubscription(new LambdaSubscription(handler));
+  }
+}

@@ -1,0 +1,322 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  LogQueryWidget,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../shared/metric-names';
+
+/** One of the stack's Lambdas, as monitoring needs it. */
+export interface MonitoredFunction {
+  /** Short name used in alarm ids and widget labels, e.g. `auth`. */
+  name: string;
+  fn: IFunction;
+  timeout: Duration;
+  logGroup: ILogGroup;
+  /** Runbook section of its errors alarm; default `function-errors`. */
+  errorsRunbook?: string;
+  /** What its errors mean, when more specific than "the function failed". */
+  errorsMeaning?: string;
+}
+
+export interface MonitoringProps {
+  /** Subscribed to the alarm topic by email (context `alarmEmail`); the address must confirm once. */
+  alarmEmail?: string;
+  /** Where docs/runbook.md is read (e.g. the repository's web view); alarm descriptions append `#section`. */
+  runbookUrl?: string;
+  api: IHttpApi;
+  table: ITable;
+  functions: MonitoredFunction[];
+  /** The reminder fan-out queue and its dead-letter queue, once reminders run through SQS. */
+  reminderQueue?: IQueue;
+  reminderDeadLetterQueue?: IQueue;
+  /**
+   * Name of the web ACL in front of the site. Its BlockedRequests metric lives in the ACL's
+   * region (us-east-1 for CloudFront): the alarm only sees it when this stack is there too;
+   * otherwise build it in the companion stack with `wafBlocksAlarm` (docs/runbook.md).
+   */
+  webAclName?: string;
+  /** Failed sign-ins per 5 minutes that count as a spike; default 50. */
+  failedSignInsPerFiveMinutes?: number;
+}
+
+/** The DynamoDB operations the code issues (functions/lib/db.ts never scans). */
+const TABLE_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchGetItem', 'BatchWriteItem', 'TransactWriteItems'];
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** A business metric of functions/lib/metrics.ts (EMF, one namespace, `service` dimension only). */
+export function businessMetric(name: MetricName, period = FIVE_MINUTES, label?: string): Metric {
+  return new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: METRICS_SERVICE }, statistic: 'Sum', period, label });
+}
+
+/** WAF blocked requests of a web ACL (all rules), for this stack or the us-east-1 companion. */
+export function wafBlockedRequests(webAclName: string, period = FIVE_MINUTES): Metric {
+  return new Metric({ namespace: 'AWS/WAFV2', metricName: 'BlockedRequests', dimensionsMap: { WebACL: webAclName, Rule: 'ALL' }, statistic: 'Sum', period });
+}
+
+interface AlarmSpec {
+  threshold: number;
+  meaning: string;
+  /** Section anchor in docs/runbook.md. */
+  runbook: string;
+  evaluationPeriods?: number;
+  datapointsToAlarm?: number;
+  comparisonOperator?: ComparisonOperator;
+}
+
+/** One alarm the project's way: meaning + runbook link in the description, the topic on ALARM and OK. */
+export function operatorAlarm(scope: Construct, id: string, metric: IMetric, spec: AlarmSpec, topic: ITopic, runbookUrl = 'docs/runbook.md'): Alarm {
+  const alarm = new Alarm(scope, id, {
+    metric,
+    threshold: spec.threshold,
+    evaluationPeriods: spec.evaluationPeriods ?? 1,
+    datapointsToAlarm: spec.datapointsToAlarm,
+    comparisonOperator: spec.comparisonOperator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    // No data means no traffic, no errors: not an incident.
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+    alarmDescription: `${spec.meaning}\nRunbook: ${runbookUrl}#${spec.runbook}`,
+  });
+  alarm.addAlarmAction(new SnsAction(topic));
+  alarm.addOkAction(new SnsAction(topic));
+  return alarm;
+}
+
+const WAF_BLOCKS: AlarmSpec = {
+  threshold: 100,
+  meaning: 'The web application firewall blocked over 100 requests in 5 minutes: an attack, or a rule blocking real learners.',
+  runbook: 'waf-blocks',
+};
+
+/**
+ * The WAF blocks alarm on its own, for the stack that holds the web ACL when that is not this one
+ * (a CloudFront web ACL lives in us-east-1, and an alarm only sees metrics of its own region):
+ * give it a topic in that region (subscribed to the same email).
+ */
+export function wafBlocksAlarm(scope: Construct, id: string, props: { webAclName: string; topic: ITopic; runbookUrl?: string }): Alarm {
+  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclName), WAF_BLOCKS, props.topic, props.runbookUrl);
+}
+
+/**
+ * Alarms, their SNS topic and the operations dashboard (docs/runbook.md has a section per alarm:
+ * what it means, first checks with Logs Insights queries, what to do). Every alarm notifies the
+ * one topic on ALARM and again on OK, so the operator also learns when it is over.
+ */
+export class Monitoring extends Construct {
+  readonly topic: Topic;
+  readonly dashboard: Dashboard;
+  readonly alarms: Alarm[] = [];
+  private readonly runbookUrl: string;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    this.runbookUrl = props.runbookUrl ?? 'docs/runbook.md';
+    this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Career program alarms', enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    // ---- API --------------------------------------------------------------------------------
+    const requests = props.api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const serverErrors = props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const clientErrors = props.api.metricClientError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const errorRate = new MathExpression({
+      // Under 20 requests in 5 minutes a rate is noise; a crashing function still trips its errors alarm.
+      expression: 'IF(requests >= 20, 100 * errors / requests, 0)',
+      usingMetrics: { requests, errors: serverErrors },
+      period: FIVE_MINUTES,
+      label: '5xx rate (%)',
+    });
+    this.alarm('Api5xxRate', errorRate, {
+      threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      meaning: 'More than 1 % of API requests answered 5xx in 2 of the last 3 five-minute periods: learners see "Something went wrong".',
+      runbook: 'api-5xx-rate',
+    });
+    const latencyP95 = props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p95' });
+    this.alarm('ApiLatencyP95', latencyP95, {
+      threshold: 2000,
+      evaluationPeriods: 3,
+      meaning: 'The 95th percentile of API latency stayed above 2 s for 15 minutes: pages feel slow or time out.',
+      runbook: 'api-latency-p95',
+    });
+
+    // ---- Functions --------------------------------------------------------------------------
+    for (const f of props.functions) {
+      const label = capitalize(f.name);
+      this.alarm(`${label}Errors`, f.fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+        threshold: 1,
+        meaning: f.errorsMeaning ?? `The ${f.name} Lambda failed (an unhandled error or a timeout, not a mapped 4xx/5xx answer).`,
+        runbook: f.errorsRunbook ?? 'function-errors',
+      });
+      this.alarm(`${label}Throttles`, f.fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+        threshold: 1,
+        meaning: `Lambda refused to run the ${f.name} function for lack of concurrency: those requests failed with 5xx or were retried.`,
+        runbook: 'function-throttles',
+      });
+      const limitMs = f.timeout.toMilliseconds();
+      this.alarm(`${label}DurationNearTimeout`, f.fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99' }), {
+        threshold: Math.round(limitMs * 0.8),
+        meaning: `The ${f.name} function's p99 duration passed 80 % of its ${limitMs / 1000} s timeout: next it times out.`,
+        runbook: 'function-duration',
+      });
+    }
+
+    // ---- DynamoDB ---------------------------------------------------------------------------
+    const tableThrottles = props.table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS as never, period: FIVE_MINUTES });
+    this.alarm('TableThrottles', tableThrottles, {
+      threshold: 1,
+      meaning: 'DynamoDB throttled requests on the table (a hot partition or an account limit): the API answers 503 "unavailable".',
+      runbook: 'dynamodb-throttles',
+    });
+    const tableSystemErrors = props.table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS as never, period: FIVE_MINUTES });
+    this.alarm('TableSystemErrors', tableSystemErrors, {
+      threshold: 1,
+      meaning: 'DynamoDB answered 500 (its own failure) to the table requests.',
+      runbook: 'dynamodb-system-errors',
+    });
+
+    // ---- SES reputation (account-wide figures SES itself acts on) ---------------------------
+    const bounceRate = new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', statistic: 'Maximum', period: Duration.hours(1) });
+    this.alarm('SesBounceRate', bounceRate, {
+      threshold: 0.05,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      meaning: 'The SES bounce rate is above 5 %. At 10 % SES may pause sending for the account: sign-in codes would stop.',
+      runbook: 'ses-bounce-rate',
+    });
+    const complaintRate = new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.ComplaintRate', statistic: 'Maximum', period: Duration.hours(1) });
+    this.alarm('SesComplaintRate', complaintRate, {
+      threshold: 0.001,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      meaning: 'The SES complaint rate is above 0.1 %. At 0.5 % SES may pause sending for the account.',
+      runbook: 'ses-complaint-rate',
+    });
+
+    // ---- Reminders ----------------------------------------------------------------------------
+    this.alarm('RemindersFailed', businessMetric(METRIC.remindersFailed, Duration.days(1)), {
+      threshold: 5,
+      meaning: 'Five or more reminder emails failed for good today (after the SES throttling retries).',
+      runbook: 'reminders-failing',
+    });
+    if (props.reminderQueue) {
+      this.alarm('ReminderQueueAge', props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }), {
+        threshold: 3600,
+        evaluationPeriods: 2,
+        meaning: 'A reminder has waited in the queue for over an hour: the senders are failing or throttled.',
+        runbook: 'reminder-queue-age',
+      });
+    }
+    if (props.reminderDeadLetterQueue) {
+      this.alarm('ReminderDeadLetters', props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }), {
+        threshold: 1,
+        meaning: 'Reminder messages failed every retry and sit in the dead-letter queue: those learners were not reminded.',
+        runbook: 'reminder-dead-letters',
+      });
+    }
+
+    // ---- Security -----------------------------------------------------------------------------
+    const failedSignIns = businessMetric(METRIC.failedSignIns);
+    this.alarm('FailedSignInSpike', failedSignIns, {
+      threshold: props.failedSignInsPerFiveMinutes ?? 50,
+      meaning: 'Failed sign-ins spiked within 5 minutes: possibly credential stuffing (many accounts, few IPs) or a broken login page.',
+      runbook: 'failed-sign-in-spike',
+    });
+    if (props.webAclName) {
+      this.alarm('WafBlocks', wafBlockedRequests(props.webAclName), WAF_BLOCKS);
+    }
+
+    this.dashboard = this.buildDashboard(props, { requests, serverErrors, clientErrors, errorRate, tableThrottles, tableSystemErrors, bounceRate, complaintRate });
+  }
+
+  private alarm(id: string, metric: IMetric, spec: AlarmSpec): Alarm {
+    const alarm = operatorAlarm(this, id, metric, spec, this.topic, this.runbookUrl);
+    this.alarms.push(alarm);
+    return alarm;
+  }
+
+  private buildDashboard(
+    props: MonitoringProps,
+    m: Record<'requests' | 'serverErrors' | 'clientErrors' | 'errorRate' | 'tableThrottles' | 'tableSystemErrors' | 'bounceRate' | 'complaintRate', IMetric>,
+  ): Dashboard {
+    const stack = Stack.of(this);
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: `${stack.stackName}-operations`,
+      defaultInterval: Duration.hours(24),
+    });
+    const width = 8;
+    const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width, height: 6 });
+    const perFunction = (pick: (f: MonitoredFunction) => IMetric) => props.functions.map(pick);
+    const business = (names: MetricName[]) => names.map((name) => businessMetric(name, FIVE_MINUTES, name));
+
+    dashboard.addWidgets(
+      new TextWidget({ markdown: `# Career program operations\nEach alarm links its section of the runbook: ${this.runbookUrl}`, width: 24, height: 2 }),
+    );
+    dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
+    dashboard.addWidgets(
+      graph('API requests and errors', [m.requests, m.clientErrors, m.serverErrors], [m.errorRate]),
+      graph('API latency (ms)', [
+        props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p50', label: 'p50' }),
+        props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p95', label: 'p95' }),
+        props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99', label: 'p99' }),
+      ]),
+      graph('Lambda errors', perFunction((f) => f.fn.metricErrors({ period: FIVE_MINUTES, label: f.name }))),
+    );
+    dashboard.addWidgets(
+      graph('Lambda throttles', perFunction((f) => f.fn.metricThrottles({ period: FIVE_MINUTES, label: f.name }))),
+      graph('Lambda duration p99 (ms)', perFunction((f) => f.fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99', label: f.name }))),
+      graph('DynamoDB consumed capacity', [
+        props.table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'RCU' }),
+        props.table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, label: 'WCU' }),
+      ]),
+    );
+    // Two widgets: both expressions name their per-operation metrics alike (getitem, …).
+    dashboard.addWidgets(
+      new GraphWidget({ title: 'DynamoDB throttled requests', left: [m.tableThrottles], width: 12, height: 6 }),
+      new GraphWidget({ title: 'DynamoDB system errors', left: [m.tableSystemErrors], width: 12, height: 6 }),
+    );
+    const ses = (metricName: string) => new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Sum', period: FIVE_MINUTES, label: metricName });
+    dashboard.addWidgets(
+      graph('SES sending (account)', [ses('Send'), ses('Delivery'), ses('Bounce'), ses('Complaint'), ses('Reject')]),
+      graph('SES reputation (bounce 5 %, complaint 0.1 % alarms)', [m.bounceRate], [m.complaintRate]),
+      graph('Mail (product)', business([METRIC.emailsSent, METRIC.emailsFailed, METRIC.emailsBounced, METRIC.emailsComplained, METRIC.remindersSent, METRIC.remindersFailed])),
+    );
+    dashboard.addWidgets(
+      graph('Sign-in security', business([METRIC.signIns, METRIC.failedSignIns, METRIC.loginBackoffs, METRIC.lockouts, METRIC.wrongCodes])),
+      graph('Learners', business([METRIC.registrations, METRIC.verifications, METRIC.passwordResets, METRIC.enrollments, METRIC.moduleCompletions])),
+      graph('Administration', business([METRIC.adminActions, METRIC.hardDeletes])),
+    );
+    const optional: GraphWidget[] = [];
+    if (props.reminderQueue) optional.push(graph('Reminder queue: oldest message (s)', [props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES })]));
+    if (props.reminderDeadLetterQueue) optional.push(graph('Reminder dead letters', [props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES })]));
+    if (props.webAclName) optional.push(graph('WAF blocked requests', [wafBlockedRequests(props.webAclName)]));
+    if (optional.length) dashboard.addWidgets(...optional);
+    dashboard.addWidgets(
+      new LogQueryWidget({
+        title: 'Latest errors (all functions)',
+        logGroupNames: props.functions.map((f) => f.logGroup.logGroupName),
+        queryLines: ['fields @timestamp, service, message, error.message, route, status', 'filter level = "ERROR"', 'sort @timestamp desc', 'limit 50'],
+        width: 24,
+        height: 6,
+      }),
+    );
+    return dashboard;
+  }
+}
+
+const capitalize = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);

@@ -1,0 +1,49 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+/**
+ * Deployment stages (`npx cdk deploy -c stage=dev|prod`, docs/runbook.md "Deploy").
+ *
+ * prod keeps what cannot be rebuilt: the table (accounts, progress, audit) and the site bucket
+ * survive a stack deletion, the table refuses deletion, the API is sized for real traffic and
+ * logs are kept longer. dev can be torn down completely with `cdk destroy`.
+ */
+export type StageName = 'dev' | 'prod';
+
+export interface StageSettings {
+  name: StageName;
+  /** Table and site bucket on stack deletion. */
+  dataRemovalPolicy: RemovalPolicy;
+  /** DynamoDB deletion protection. */
+  deletionProtection: boolean;
+  /** HTTP API stage ceiling (requests per second, burst); per-user and per-IP limits live in the handlers. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+  /** Every log group of the stack. */
+  logRetention: RetentionDays;
+}
+
+export const STAGES: Record<StageName, StageSettings> = {
+  prod: {
+    name: 'prod',
+    dataRemovalPolicy: RemovalPolicy.RETAIN,
+    deletionProtection: true,
+    // ~10 000 learners: a busy minute is well under 100 requests per second; the burst absorbs
+    // a class signing in at once. Raise with the Lambda concurrency quota (docs/runbook.md).
+    apiThrottle: { rateLimit: 200, burstLimit: 400 },
+    logRetention: RetentionDays.THREE_MONTHS,
+  },
+  dev: {
+    name: 'dev',
+    dataRemovalPolicy: RemovalPolicy.DESTROY,
+    deletionProtection: false,
+    apiThrottle: { rateLimit: 20, burstLimit: 40 },
+    logRetention: RetentionDays.TWO_WEEKS,
+  },
+};
+
+/** The settings of `-c stage=…`; prod when unset, so a bare deploy never risks data. */
+export function stageSettings(value: string | undefined): StageSettings {
+  const name = value ?? 'prod';
+  if (name !== 'dev' && name !== 'prod') throw new Error(`stage must be "dev" or "prod", got "${name}"`);
+  return STAGES[name];
+}

@@ -1,0 +1,29 @@
+/**
+ * Names of the business metrics (functions/lib/metrics.ts emits them; infra/constructs/monitoring.ts
+ * alarms on and charts them): one namespace, one fixed `service` dimension. docs/runbook.md
+ * explains each.
+ */
+export const METRICS_NAMESPACE = 'CareerProgram';
+export const METRICS_SERVICE = 'career-program';
+
+export const METRIC = {
+  registrations: 'Registrations',
+  verifications: 'Verifications',
+  signIns: 'SignIns',
+  failedSignIns: 'FailedSignIns',
+  loginBackoffs: 'LoginBackoffs',
+  lockouts: 'RateLimitLockouts',
+  wrongCodes: 'WrongCodes',
+  passwordResets: 'PasswordResets',
+  enrollments: 'Enrollments',
+  moduleCompletions: 'ModuleCompletions',
+  remindersSent: 'RemindersSent',
+  remindersFailed: 'RemindersFailed',
+  emailsSent: 'EmailsSent',
+  emailsFailed: 'EmailsFailed',
+  emailsBounced: 'EmailsBounced',
+  emailsComplained: 'EmailsComplained',
+  adminActions: 'AdminActions',
+  hardDeletes: 'HardDeletes',
+} as const;
+export type MetricName = (typeof METRIC)[keyof typeof METRIC];

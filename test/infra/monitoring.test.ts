@@ -1,0 +1,305 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
+import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
+import { type SynthesizedStack, synthStack } from './synth-stack';
+
+/**
+ * Operability of the stack (docs/runbook.md): every alarm with its metric, threshold and action,
+ * tracing and log retention on every function, the dashboard, the SES configuration set and its
+ * bounce handler, and the dev/prod stages.
+ */
+const FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
+const RUNBOOK = readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8');
+/** GitHub-style anchors of the runbook's headings. */
+const ANCHORS = new Set(
+  [...RUNBOOK.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1].trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')),
+);
+
+let prod: SynthesizedStack;
+let full: SynthesizedStack;
+beforeAll(() => {
+  prod = synthStack();
+  // The optional wiring of the reminder fan-out and the WAF, as the lead will pass it.
+  const queues = new Stack(new App(), 'Queues');
+  full = synthStack({
+    alarmEmail: 'ops@example.com',
+    runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
+    reminderQueue: Queue.fromQueueArn(queues, 'Q', 'arn:aws:sqs:eu-west-1:123456789012:reminders'),
+    reminderDeadLetterQueue: Queue.fromQueueArn(queues, 'D', 'arn:aws:sqs:eu-west-1:123456789012:reminders-dlq'),
+    webAclName: 'career-program-site',
+  });
+});
+
+type Resource = { Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+const alarmsOf = (s: SynthesizedStack) => s.template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>;
+const alarm = (s: SynthesizedStack, id: string): Resource['Properties'] => {
+  const found = Object.entries(alarmsOf(s)).find(([logicalId]) => logicalId.startsWith(`Monitoring${id}`));
+  expect(found, id).toBeDefined();
+  return found![1].Properties;
+};
+const topicRef = (s: SynthesizedStack) => ({ Ref: s.idOf(s.stack.monitoring.topic) });
+const fnRef = (s: SynthesizedStack, name: (typeof FUNCTIONS)[number]) => ({ Ref: s.idOf(s.stack.functions[name].fn) });
+/** Metric names an alarm (plain or math) reads. */
+const metricNames = (props: Resource['Properties']): string[] =>
+  props.MetricName ? [props.MetricName] : (props.Metrics ?? []).flatMap((m: any) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : []));
+
+describe('alarms', () => {
+  it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
+    const alarms = Object.values(alarmsOf(prod));
+    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1);
+    for (const { Properties: a } of alarms) {
+      expect(a.AlarmActions, a.AlarmDescription).toEqual([topicRef(prod)]);
+      expect(a.OKActions).toEqual([topicRef(prod)]);
+      expect(a.TreatMissingData).toBe('notBreaching');
+      const [meaning, link] = String(a.AlarmDescription).split('\nRunbook: ');
+      expect(meaning.length).toBeGreaterThan(30);
+      expect(link).toMatch(/^docs\/runbook\.md#[a-z0-9-]+$/);
+      expect(ANCHORS.has(link.split('#')[1]), link).toBe(true);
+    }
+  });
+
+  it('API: 5xx rate above 1 % (2 of 3 five-minute periods) and p95 latency above 2 s', () => {
+    const rate = alarm(prod, 'Api5xxRate');
+    expect(rate).toMatchObject({ Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 2, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    const expression = rate.Metrics.find((m: any) => m.Expression);
+    expect(expression.Expression).toBe('IF(requests >= 20, 100 * errors / requests, 0)');
+    expect(metricNames(rate).sort()).toEqual(['5xx', 'Count']);
+    for (const m of rate.Metrics.filter((x: any) => x.MetricStat)) {
+      expect(m.MetricStat.Metric.Namespace).toBe('AWS/ApiGateway');
+      expect(m.MetricStat.Metric.Dimensions).toEqual([{ Name: 'ApiId', Value: { Ref: prod.idOf(prod.stack.api.api) } }]);
+    }
+    expect(alarm(prod, 'ApiLatencyP95')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      ExtendedStatistic: 'p95',
+      Threshold: 2000,
+      EvaluationPeriods: 3,
+    });
+  });
+
+  it('every function: errors, throttles, and p99 duration at 80 % of its timeout', () => {
+    for (const name of FUNCTIONS) {
+      const label = name.charAt(0).toUpperCase() + name.slice(1);
+      const dims = [{ Name: 'FunctionName', Value: fnRef(prod, name) }];
+      expect(alarm(prod, `${label}Errors`), name).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Statistic: 'Sum', Threshold: 1, Dimensions: dims });
+      expect(alarm(prod, `${label}Throttles`), name).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Threshold: 1, Dimensions: dims });
+      const timeoutMs = prod.stack.functions[name].fn.timeout!.toMilliseconds();
+      expect(alarm(prod, `${label}DurationNearTimeout`), name).toMatchObject({
+        MetricName: 'Duration',
+        ExtendedStatistic: 'p99',
+        Threshold: Math.round(timeoutMs * 0.8),
+        Dimensions: dims,
+      });
+    }
+    // Until the reminder fan-out exists, the reminder job's errors are the reminders alarm; the
+    // seed trigger's failure is the seed function's errors.
+    expect(alarm(prod, 'RemindersErrors').AlarmDescription).toMatch(/#reminders-failing$/);
+    expect(alarm(prod, 'SeedErrors').AlarmDescription).toMatch(/#seed-failed$/);
+    expect(alarm(prod, 'MailEventsErrors').AlarmDescription).toMatch(/#bounce-handler-errors$/);
+  });
+
+  it('DynamoDB: throttled requests and system errors over the operations the code uses', () => {
+    for (const [id, metricName] of [['TableThrottles', 'ThrottledRequests'], ['TableSystemErrors', 'SystemErrors']]) {
+      const a = alarm(prod, id);
+      expect(a.Threshold).toBe(1);
+      const names = metricNames(a);
+      expect(names.length).toBeGreaterThanOrEqual(8);
+      expect(new Set(names)).toEqual(new Set([metricName]));
+      for (const m of a.Metrics.filter((x: any) => x.MetricStat)) {
+        expect(m.MetricStat.Metric.Namespace).toBe('AWS/DynamoDB');
+        expect(m.MetricStat.Metric.Dimensions).toContainEqual({ Name: 'TableName', Value: { Ref: prod.idOf(prod.stack.data.table) } });
+      }
+      expect(a.Metrics.map((m: any) => m.MetricStat?.Metric.Dimensions.find((d: any) => d.Name === 'Operation')?.Value).filter(Boolean)).not.toContain('Scan');
+    }
+  });
+
+  it('SES: bounce rate above 5 % and complaint rate above 0.1 % (reputation metrics)', () => {
+    expect(alarm(prod, 'SesBounceRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.05, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarm(prod, 'SesComplaintRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001, ComparisonOperator: 'GreaterThanThreshold' });
+  });
+
+  it('business metrics: failed reminders per day and a failed sign-in spike', () => {
+    expect(alarm(prod, 'RemindersFailed')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.remindersFailed,
+      Dimensions: [{ Name: 'service', Value: 'career-program' }],
+      Period: 86400,
+      Threshold: 5,
+    });
+    expect(alarm(prod, 'FailedSignInSpike')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.failedSignIns,
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 50,
+    });
+  });
+
+  it('queue age, dead letters and WAF blocks exist only once their resources are passed', () => {
+    const ids = (s: SynthesizedStack) => Object.keys(alarmsOf(s)).join(' ');
+    for (const id of ['ReminderQueueAge', 'ReminderDeadLetters', 'WafBlocks']) expect(ids(prod)).not.toContain(id);
+    expect(alarm(full, 'ReminderQueueAge')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: 'reminders' }],
+      Threshold: 3600,
+    });
+    expect(alarm(full, 'ReminderDeadLetters')).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: 'reminders-dlq' }],
+      Threshold: 1,
+    });
+    expect(alarm(full, 'WafBlocks')).toMatchObject({
+      Namespace: 'AWS/WAFV2',
+      MetricName: 'BlockedRequests',
+      Dimensions: [{ Name: 'Rule', Value: 'ALL' }, { Name: 'WebACL', Value: 'career-program-site' }],
+      Threshold: 100,
+    });
+    for (const { Properties: a } of Object.values(alarmsOf(full))) {
+      expect(a.AlarmDescription).toMatch(/\nRunbook: https:\/\/git\.example\.com\/career-program\/blob\/main\/docs\/runbook\.md#[a-z0-9-]+$/);
+      expect(ANCHORS.has(String(a.AlarmDescription).split('#').pop()!)).toBe(true);
+    }
+  });
+
+  it('the WAF alarm can be built alone for the us-east-1 companion stack, the same way', () => {
+    const companion = new Stack(new App(), 'Edge', { env: { region: 'us-east-1' } });
+    const topic = new Topic(companion, 'Alarms');
+    wafBlocksAlarm(companion, 'WafBlocks', { webAclName: 'career-program-site', topic });
+    Template.fromStack(companion).hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/WAFV2',
+      MetricName: 'BlockedRequests',
+      Threshold: 100,
+      AlarmActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as never) }],
+      OKActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as never) }],
+      AlarmDescription: Match.stringLikeRegexp('Runbook: docs/runbook.md#waf-blocks$'),
+    });
+  });
+
+  it('mail the alarmEmail context address through one encrypted-in-transit SNS topic', () => {
+    expect(prod.template.findResources('AWS::SNS::Subscription', { Properties: { Protocol: 'email' } })).toEqual({});
+    full.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: full.idOf(full.stack.monitoring.topic) },
+    });
+  });
+});
+
+describe('tracing and logs', () => {
+  it('every product function has active X-Ray tracing and may write traces', () => {
+    const fns = prod.template.findResources('AWS::Lambda::Function');
+    for (const name of FUNCTIONS) {
+      expect(fns[prod.idOf(prod.stack.functions[name].fn)].Properties.TracingConfig, name).toEqual({ Mode: 'Active' });
+    }
+    const xray = Object.values(prod.template.findResources('AWS::IAM::Policy')).filter((p: any) =>
+      p.Properties.PolicyDocument.Statement.some((st: any) => [st.Action].flat().includes('xray:PutTraceSegments')),
+    );
+    expect(xray.length).toBe(FUNCTIONS.length);
+  });
+
+  it('every Lambda in the stack, the CDK-managed ones included, logs to a log group with a retention', () => {
+    for (const s of [prod, synthStack({ stage: 'dev' })]) {
+      const groups = s.template.findResources('AWS::Logs::LogGroup') as Record<string, Resource>;
+      for (const [id, group] of Object.entries(groups)) expect(group.Properties.RetentionInDays, id).toBeGreaterThan(0);
+      for (const [id, fn] of Object.entries(s.template.findResources('AWS::Lambda::Function') as Record<string, Resource>)) {
+        const ref = fn.Properties.LoggingConfig?.LogGroup?.Ref;
+        expect(groups[ref], id).toBeDefined();
+      }
+    }
+  });
+});
+
+describe('dashboard', () => {
+  it('charts the API, every function, DynamoDB, SES, the business metrics and the alarms', () => {
+    const dashboards = Object.values(prod.template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
+    for (const text of ['AWS/ApiGateway', '5xx', 'Latency', 'AWS/Lambda', 'ThrottledRequests', 'SystemErrors', 'Reputation.BounceRate', 'Reputation.ComplaintRate', 'filter level = ']) {
+      expect(body, text).toContain(text);
+    }
+    for (const name of Object.values(METRIC)) expect(body, name).toContain(`\\"${name}\\"`);
+    for (const name of FUNCTIONS) expect(body, name).toContain(prod.idOf(prod.stack.functions[name].fn));
+    expect(body).toContain(METRICS_NAMESPACE);
+    // The alarm status widget lists every alarm.
+    for (const a of prod.stack.monitoring.alarms) expect(body).toContain(prod.idOf(a));
+  });
+});
+
+describe('SES configuration set and bounce handling', () => {
+  it('sends every email with the configuration set, whose bounces and complaints reach the handler', () => {
+    const setId = prod.idOf(prod.stack.mailEvents.configurationSet);
+    prod.template.hasResourceProperties('AWS::SES::ConfigurationSet', { ReputationOptions: { ReputationMetricsEnabled: true } });
+    prod.template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: { Ref: setId },
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: ['bounce', 'complaint'],
+        SnsDestination: { TopicARN: { Ref: prod.idOf(prod.stack.mailEvents.topic) } },
+      },
+    });
+    prod.template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [prod.idOf(prod.stack.mailEvents.key), 'Arn'] },
+    });
+    prod.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'lambda',
+      TopicArn: { Ref: prod.idOf(prod.stack.mailEvents.topic) },
+      Endpoint: { 'Fn::GetAtt': [prod.idOf(prod.stack.functions.mailEvents.fn), 'Arn'] },
+    });
+    const policies = JSON.stringify(prod.template.findResources('AWS::SNS::TopicPolicy'));
+    expect(policies).toContain('ses.amazonaws.com');
+    const keyPolicy = JSON.stringify(prod.template.findResources('AWS::KMS::Key'));
+    expect(keyPolicy).toContain('ses.amazonaws.com');
+    for (const name of FUNCTIONS) {
+      const fn = prod.template.findResources('AWS::Lambda::Function')[prod.idOf(prod.stack.functions[name].fn)];
+      expect(fn.Properties.Environment.Variables.SES_CONFIGURATION_SET, name).toEqual({ Ref: setId });
+    }
+  });
+});
+
+describe('stages', () => {
+  it('prod keeps the table and the site bucket, protects the table and sizes the API for production', () => {
+    const [table] = Object.values(prod.template.findResources('AWS::DynamoDB::Table')) as Resource[];
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    const bucket = prod.template.findResources('AWS::S3::Bucket')[prod.idOf(prod.stack.site.bucket)] as Resource;
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(prod.template.findResources('Custom::S3AutoDeleteObjects')).toEqual({});
+    prod.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 } });
+  });
+
+  it('dev can be torn down: nothing retained, no deletion protection, smaller throttles and retention', () => {
+    const dev = synthStack({ stage: 'dev' });
+    const [table] = Object.values(dev.template.findResources('AWS::DynamoDB::Table')) as Resource[];
+    expect(table.DeletionPolicy).toBe('Delete');
+    expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    const bucket = dev.template.findResources('AWS::S3::Bucket')[dev.idOf(dev.stack.site.bucket)] as Resource;
+    expect(bucket.DeletionPolicy).toBe('Delete');
+    expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(2); // site and access logs
+    const retained = Object.entries(dev.template.toJSON().Resources as Record<string, Resource>).filter(([, r]) => r.DeletionPolicy === 'Retain');
+    expect(retained.map(([id]) => id)).toEqual([]);
+    dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 } });
+    const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup')) as Resource[];
+    for (const group of groups) expect(group.Properties.RetentionInDays).toBe(14);
+    expect(new AwsSolutionsChecks().validateScope(dev.stack).violations.map((v) => v.ruleName)).toEqual([]);
+  });
+
+  it('refuses an unknown stage', () => {
+    expect(() => synthStack({ stage: 'staging' as never })).toThrow(/stage must be "dev" or "prod"/);
+  });
+});
+
+describe('cdk-nag', () => {
+  it('stays clean with every optional alarm wired', () => {
+    const report = new AwsSolutionsChecks().validateScope(full.stack);
+    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+  });
+});
