@@ -3,6 +3,7 @@ import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import type { TaskSave, TaskSaveRequest } from '../../shared/program-types';
 import { recordActivity } from '../lib/activity';
 import { db, tableName } from '../lib/db';
+import { failedConditions, withWriteRetries } from '../lib/retry';
 import { badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -116,7 +117,8 @@ async function completeModule(user: UserRecord, learner: LearnerProgram, module:
   });
 
   try {
-    await db().send(
+    // Only conflicts and throttling are retried here (jittered); a failed condition means another writer won.
+    await withWriteRetries(() => db().send(
       new TransactWriteCommand({
         TransactItems: [
           progressUpdate(module, 'completed', 'open'),
@@ -126,10 +128,10 @@ async function completeModule(user: UserRecord, learner: LearnerProgram, module:
           ...week1,
         ],
       }),
-    );
+    ));
     return updated;
   } catch (error) {
-    if (error instanceof TransactionCanceledException) return null;
+    if (error instanceof TransactionCanceledException && failedConditions(error).length) return null;
     throw error;
   }
 }
