@@ -20,6 +20,14 @@ export interface Config {
   /** True when mail goes to the local SES sink (aws-ses-v2-local). */
   localMail: boolean;
   stage: 'local' | 'cloud';
+  /** SQS queue of hard-delete continuations (unset locally: the local runtime runs them in-process). */
+  purgeQueueUrl?: string;
+  /** SQS queue of reminder shard work (unset locally: in-process, functions/lib/queue.ts). */
+  reminderQueueUrl?: string;
+  /** Reminder emails per second across all workers (SES's account send rate; 14 by default). */
+  reminderSendRate: number;
+  /** Reminder workers running at once (the SQS event source's maximum concurrency). */
+  reminderWorkers: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -53,6 +61,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     localMail: Boolean(env.SES_ENDPOINT) && stage === 'local',
     stage,
+    purgeQueueUrl: env.PURGE_QUEUE_URL || undefined,
+    reminderQueueUrl: env.REMINDER_QUEUE_URL || undefined,
+    reminderSendRate: intFrom(env.REMINDER_SEND_RATE, 14, 'REMINDER_SEND_RATE', 1, 100_000),
+    reminderWorkers: intFrom(env.REMINDER_WORKERS, 2, 'REMINDER_WORKERS', 1, 1000),
   };
 }
 
