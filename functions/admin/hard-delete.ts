@@ -6,7 +6,7 @@ import { auditActorKey, auditPut } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
-import { failedConditions, withWriteRetries } from '../lib/retry';
+import { backoffDelay, failedConditions, withWriteRetries } from '../lib/retry';
 import { dayCounterUpdate, enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
 import { GSIS, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -128,36 +128,66 @@ function auditSources(userId: string, enrollmentId: string | undefined): Array<{
   ];
 }
 
-/** Scrubs one audit entry (idempotent: a scrubbed entry scrubs to itself). */
-async function anonymiseEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+/** The scrubbed values of one audit entry (idempotent: a scrubbed entry scrubs to itself). */
+function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Record<string, unknown> {
   // The account's own requests: its address and browser are personal data too.
   const own = entry.actor_user_id === user.id || (entry.actor_user_id == null && entry.entity_id === user.id);
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: { pk: entry.pk, sk: entry.sk },
-      UpdateExpression: `SET old_values = :old, new_values = :new, actor_email = :actor${own ? ', ip = :null, user_agent = :null' : ''}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: {
-        ':old': scrub(entry.old_values ?? null, personal),
-        ':new': scrub(entry.new_values ?? null, personal),
-        ':actor': entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : (entry.actor_email ?? null),
-        ...(own ? { ':null': null } : {}),
-      },
-    }),
-  );
+  return {
+    old_values: scrub(entry.old_values ?? null, personal),
+    new_values: scrub(entry.new_values ?? null, personal),
+    actor_email: entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : (entry.actor_email ?? null),
+    ...(own ? { ip: null, user_agent: null } : {}),
+  };
+}
+
+/**
+ * Scrubs a page of audit entries. The indexes project whole entries, and entries are never
+ * edited otherwise, so the scrubbed entries are written back 25 per BatchWriteItem call; an
+ * entry read without its attributes (a narrower projection) is updated field by field.
+ */
+async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+  const whole = entries.filter((entry) => entry.type === 'audit' && typeof entry.created_at === 'string' && 'action' in entry);
+  const partial = entries.filter((entry) => !whole.includes(entry));
+  await batchWrite(whole.map((entry) => ({ PutRequest: { Item: { ...entry, ...scrubbedEntry(entry, user, personal) } } })));
+  for (const entry of partial) {
+    const full = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined;
+    if (!full) continue;
+    const scrubbed = scrubbedEntry(full, user, personal);
+    const names = Object.keys(scrubbed);
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: entry.pk, sk: entry.sk },
+        UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
+      }),
+    ).catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
+  }
+}
+
+type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } } | { PutRequest: { Item: Record<string, unknown> } };
+
+/** BatchWriteItem, 25 per call, several calls at once, unprocessed items retried with backoff. */
+async function batchWrite(requests: WriteRequest[]): Promise<void> {
+  const chunks: WriteRequest[][] = [];
+  for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
+  await eachBounded(chunks, 4, async (chunk) => {
+    let pending = chunk;
+    for (let attempt = 0; pending.length && attempt < 8; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, 50, 2_000)));
+      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
+    }
+    if (pending.length) throw new Error('BatchWriteItem left items unprocessed');
+  });
 }
 
 async function batchDelete(items: Array<{ pk: string; sk: string }>): Promise<void> {
-  for (let start = 0; start < items.length; start += 25) {
-    let pending = items.slice(start, start + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
-    for (let attempt = 0; pending.length && attempt < 6; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-    }
-    if (pending.length) throw new Error('BatchWriteItem left items unprocessed');
-  }
+  await batchWrite(items.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
 }
 
 /** Runs `task` on every item with at most `limit` at once. */
@@ -390,7 +420,7 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
         );
         const personal = new Set([user.email_lower, user.first_name.toLowerCase(), user.last_name.toLowerCase(), `${user.first_name} ${user.last_name}`.toLowerCase()]);
         const entries = (page.Items ?? []) as Item[];
-        await eachBounded(entries, 10, (entry) => anonymiseEntry(entry, user, personal));
+        await anonymiseEntries(entries, user, personal);
         job.counts.audit_entries_anonymised += entries.length;
         job.cursor = page.LastEvaluatedKey;
         if (!job.cursor) job.position = (job.position ?? 0) + 1;
