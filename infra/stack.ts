@@ -10,6 +10,7 @@ import { AppFunction, bindAppUrl, bindSendEmail, bindSessionSecret, bindTable, R
 import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
 import { RemindersSchedule } from './constructs/reminders-schedule';
+import { WorkQueue } from './constructs/work-queue';
 import { Site } from './constructs/site';
 
 export interface CareerProgramStackProps extends StackProps {
@@ -23,6 +24,10 @@ export interface CareerProgramStackProps extends StackProps {
   retentionDays?: number;
   /** Comma-separated addresses: when set, email goes to these only (a staging safety net). */
   emailAllowlist?: string;
+  /** SES's account send rate (emails per second) the reminder workers share; 14 by default. */
+  reminderSendRate?: number;
+  /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
+  reminderWorkers?: number;
 }
 
 /**
@@ -31,7 +36,11 @@ export interface CareerProgramStackProps extends StackProps {
  */
 export class CareerProgramStack extends Stack {
   readonly data: DataTable;
-  readonly functions: Record<RouteGroup | 'reminders' | 'seed', AppFunction>;
+  readonly functions: Record<RouteGroup | 'reminders' | 'seed' | 'reminderWorker' | 'purge', AppFunction>;
+  /** Reminder slices: queue, dead-letter queue (alarms on age and depth go on these). */
+  readonly reminderQueue: WorkQueue;
+  /** Hard-delete continuations: queue, dead-letter queue. */
+  readonly purgeQueue: WorkQueue;
   readonly api: AppHttpApi;
   readonly site: Site;
   readonly sessionSecret: Secret;
@@ -87,13 +96,29 @@ export class CareerProgramStack extends Stack {
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
-    this.functions = { auth, learner, admin, reminders, seed };
+    // Background work (docs/scale-writes.md): reminder slices and hard-delete continuations.
+    const workerTimeout = Duration.minutes(15);
+    const reminderWorker = make('ReminderWorkerFunction', 'functions/jobs/reminder-worker.ts', 'career-program-reminder-worker', workerTimeout);
+    const purge = make('PurgeFunction', 'functions/jobs/purge.ts', 'career-program-purge', workerTimeout);
+    this.functions = { auth, learner, admin, reminders, seed, reminderWorker, purge };
+
+    const reminderWorkers = props.reminderWorkers ?? 2;
+    this.reminderQueue = new WorkQueue(this, 'ReminderQueue', { workerTimeout });
+    this.reminderQueue.attachWorker(reminderWorker.fn, reminderWorkers);
+    for (const f of [reminders, reminderWorker]) this.reminderQueue.bindSend(f.fn, 'REMINDER_QUEUE_URL');
+    // each worker sends at REMINDER_SEND_RATE / REMINDER_WORKERS: together the account's SES rate
+    reminderWorker.fn.addEnvironment('REMINDER_SEND_RATE', String(props.reminderSendRate ?? 14));
+    reminderWorker.fn.addEnvironment('REMINDER_WORKERS', String(reminderWorkers));
+    this.purgeQueue = new WorkQueue(this, 'PurgeQueue', { workerTimeout });
+    this.purgeQueue.attachWorker(purge.fn, 2);
+    for (const f of [admin, purge]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
 
     // What each function may touch. Learner routes send no email; the seed only writes content.
-    for (const f of [auth, learner, admin, reminders, seed]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
-    for (const f of [auth, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
+    // The daily schedule only queues the day's slices: no table, no mail.
+    for (const f of [auth, learner, admin, seed, reminderWorker, purge]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
+    for (const f of [auth, admin, reminderWorker]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
     for (const f of [auth, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
-    for (const f of [auth, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
+    for (const f of [auth, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
 
     this.api = new AppHttpApi(this, 'Http', { groups: { auth: auth.fn, learner: learner.fn, admin: admin.fn } });
 
