@@ -109,6 +109,8 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
 
     const { runSeeds } = await import('./seed');
     const reported = await runSeeds({ log });
+    // background work (purge continuations) in this process, as the SQS workers do in the cloud
+    await (await import('./background-work')).registerLocalWorkers();
 
     const [{ handler: auth }, { handler: learner }, { handler: admin }, { createApiServer }] = await Promise.all([
       import('../../functions/groups/auth'),
