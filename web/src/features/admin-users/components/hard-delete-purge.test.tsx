@@ -64,7 +64,7 @@ describe('UserDrawer background purge', () => {
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Purge complete. The account and its data are gone.'), { timeout: 5_000 });
     await user.click(screen.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-  });
+  }, 15_000); // one real 2 s poll
 
   it('shows a purge already running when the account is opened', async () => {
     const { api, user } = open(detail({ status: 'purging' }), {
