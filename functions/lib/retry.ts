@@ -50,6 +50,9 @@ export interface RetryOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Process-wide tallies (logs, the burst test): retries made, and operations that ran out of tries. */
+export const retryCounters = { retries: 0, exhausted: 0 };
+
 /** The wait before retry number `retry` (0-based): full jitter, capped. */
 export const backoffDelay = (retry: number, baseMs: number, capMs: number, random: () => number = Math.random) =>
   Math.floor(random() * Math.min(capMs, baseMs * 2 ** retry));
@@ -64,7 +67,12 @@ export async function withWriteRetries<T>(operation: (attempt: number) => Promis
     try {
       return await operation(attempt);
     } catch (error) {
-      if (!isTransientAwsError(error) || attempt + 1 >= attempts) throw error;
+      if (!isTransientAwsError(error)) throw error;
+      if (attempt + 1 >= attempts) {
+        retryCounters.exhausted += 1;
+        throw error;
+      }
+      retryCounters.retries += 1;
       await sleep(backoffDelay(attempt, baseMs, capMs, random));
     }
   }

@@ -1,6 +1,9 @@
 import { request as httpRequest } from 'node:http';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { hashPassword } from '../../functions/accounts/passwords';
+import { db } from '../../functions/lib/db';
+import { retryCounters } from '../../functions/lib/retry';
 import { program } from '../../functions/program/content';
 import { percentComplete } from '../../functions/program/progress';
 import type { LearnerTask, ModulePage } from '../../shared/program-types';
@@ -14,6 +17,10 @@ import { doneBody } from './program-helpers';
  * address (the per-IP limits stay out of the way). The counters they share are write-sharded and
  * their transactions retried with jitter: no answer may be a 5xx, and the admin summary must be
  * exact right afterwards (the counters are written synchronously: the settle time is zero).
+ *
+ * DynamoDB Local runs transactions one after another and never reports a conflict, so the test
+ * adds them: every 4th TransactWriteItems call is cancelled with `TransactionConflict` before it
+ * reaches the database, as DynamoDB does under contention. The jittered retries must absorb them.
  */
 const api = useApi();
 const LEARNERS = 200;
@@ -72,6 +79,21 @@ async function loginCodes(): Promise<Map<string, string>> {
 
 describe('200 simultaneous first logins, enrollments and module completions', () => {
   it('answers no 5xx and leaves every admin summary figure exact', async () => {
+    let transactions = 0;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand' && ++transactions % 4 === 0) {
+          const items = (args.input as { TransactItems: unknown[] }).TransactItems;
+          throw new TransactionCanceledException({
+            message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+            $metadata: {},
+            CancellationReasons: items.map((_, index) => ({ Code: index === items.length - 1 ? 'TransactionConflict' : 'None' })),
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'simulatedConflicts' },
+    );
     const passwordHash = await hashPassword(PASSWORD);
     const admin = await createTestUser({ role: 'admin' });
     // registrations in a burst too (insertUser adds to the same counter shards)
@@ -105,6 +127,10 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
       }),
     );
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(retryCounters.exhausted).toBe(0);
+    expect(retryCounters.retries).toBeGreaterThanOrEqual(Math.floor(transactions / 4) - 1);
+    db().middlewareStack.remove('simulatedConflicts');
+    console.log(`write burst: ${statuses.length} requests, ${transactions} transactions, ${retryCounters.retries} jittered retries`);
 
     const adminClient = api.client();
     await signIn(adminClient, admin);
