@@ -74,6 +74,9 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
     const adminClient = api.client();
     await signIn(adminClient, admin);
     const caller = { admin, ip: '203.0.113.1', userAgent: 'AdminBrowser' };
+    const unknown = await adminClient.get('/api/admin/users/00000000-0000-0000-0000-000000000000/hard-delete/status');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'not_found' });
     const baseline = await readStats();
     const now = new Date();
     const today = dayOf(now);
