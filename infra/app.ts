@@ -7,6 +7,7 @@ import { stageSettings } from './stage';
  * CDK entry (cdk.json). Settings come from context, e.g.
  *   npx cdk deploy -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
  *   npx cdk deploy -c stage=dev -c alarmEmail=ops@example.org -c runbookUrl=https://…/docs/runbook.md
+ *   (reminders: -c reminderSendRate=<SES emails/s> -c reminderWorkers=<workers at once>)
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -26,6 +27,9 @@ new CareerProgramStack(app, stage === 'prod' ? 'CareerProgramStack' : 'CareerPro
   sesDomain: context('sesDomain'),
   emailAllowlist: context('emailAllowlist'),
   retentionDays: context('retentionDays') ? Number(context('retentionDays')) : undefined,
+  // raise with SES's account send rate: -c reminderSendRate=200 -c reminderWorkers=10
+  reminderSendRate: context('reminderSendRate') ? Number(context('reminderSendRate')) : undefined,
+  reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
@@ -14,6 +13,7 @@ import { MailEvents } from './constructs/mail-events';
 import { Monitoring } from './constructs/monitoring';
 import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
+import { WorkQueue } from './constructs/work-queue';
 import { Site } from './constructs/site';
 import { stageSettings, type StageName } from './stage';
 
@@ -34,11 +34,12 @@ export interface CareerProgramStackProps extends StackProps {
   alarmEmail?: string;
   /** Where docs/runbook.md is read; alarm descriptions link `<runbookUrl>#<section>`. */
   runbookUrl?: string;
-  /** For the reminder fan-out: its queue and dead-letter queue get age and depth alarms. */
-  reminderQueue?: IQueue;
-  reminderDeadLetterQueue?: IQueue;
   /** The site's WAF web ACL name: a blocked-requests alarm (see Monitoring for the region caveat). */
   webAclName?: string;
+  /** SES's account send rate (emails per second) the reminder workers share; 14 by default. */
+  reminderSendRate?: number;
+  /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
+  reminderWorkers?: number;
 }
 
 /**
@@ -47,7 +48,11 @@ export interface CareerProgramStackProps extends StackProps {
  */
 export class CareerProgramStack extends Stack {
   readonly data: DataTable;
-  readonly functions: Record<RouteGroup | 'reminders' | 'seed' | 'mailEvents', AppFunction>;
+  readonly functions: Record<RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge', AppFunction>;
+  /** Reminder slices: queue, dead-letter queue (alarms on age and depth go on these). */
+  readonly reminderQueue: WorkQueue;
+  /** Hard-delete continuations: queue, dead-letter queue. */
+  readonly purgeQueue: WorkQueue;
   readonly api: AppHttpApi;
   readonly site: Site;
   readonly sessionSecret: Secret;
@@ -110,14 +115,30 @@ export class CareerProgramStack extends Stack {
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
     const mailEvents = make('MailEventsFunction', 'functions/jobs/ses-events.ts', 'career-program-mail-events', Duration.seconds(30));
-    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents };
+    // Background work (docs/scale-writes.md): reminder slices and hard-delete continuations.
+    const workerTimeout = Duration.minutes(15);
+    const reminderWorker = make('ReminderWorkerFunction', 'functions/jobs/reminder-worker.ts', 'career-program-reminder-worker', workerTimeout);
+    const purge = make('PurgeFunction', 'functions/jobs/purge.ts', 'career-program-purge', workerTimeout);
+    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge };
+
+    const reminderWorkers = props.reminderWorkers ?? 2;
+    this.reminderQueue = new WorkQueue(this, 'ReminderQueue', { workerTimeout });
+    this.reminderQueue.attachWorker(reminderWorker.fn, reminderWorkers);
+    for (const f of [reminders, reminderWorker]) this.reminderQueue.bindSend(f.fn, 'REMINDER_QUEUE_URL');
+    // each worker sends at REMINDER_SEND_RATE / REMINDER_WORKERS: together the account's SES rate
+    reminderWorker.fn.addEnvironment('REMINDER_SEND_RATE', String(props.reminderSendRate ?? 14));
+    reminderWorker.fn.addEnvironment('REMINDER_WORKERS', String(reminderWorkers));
+    this.purgeQueue = new WorkQueue(this, 'PurgeQueue', { workerTimeout });
+    this.purgeQueue.attachWorker(purge.fn, 2);
+    for (const f of [admin, purge]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
 
     // What each function may touch. Learner routes mail only the password-changed security
-    // notice (docs/account-security.md); the seed only writes content.
-    for (const f of [auth, passkeys, learner, admin, reminders, seed, mailEvents]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
-    for (const f of [auth, passkeys, learner, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
+    // notice (docs/account-security.md); the seed only writes content; the daily schedule only
+    // queues the day's slices: no table, no mail.
+    for (const f of [auth, passkeys, learner, admin, seed, mailEvents, reminderWorker, purge]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
+    for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
     for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
-    for (const f of [auth, passkeys, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
+    for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
 
     this.api = new AppHttpApi(this, 'Http', {
       groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },
@@ -167,12 +188,18 @@ export class CareerProgramStack extends Stack {
       table: this.data.table,
       functions: [
         monitored('auth', auth),
+        monitored('passkeys', passkeys),
         monitored('learner', learner),
         monitored('admin', admin),
         monitored('reminders', reminders, {
           errorsRunbook: 'reminders-failing',
-          errorsMeaning: 'The daily reminder job failed (an unhandled error or a timeout): some or all learners were not reminded today.',
+          errorsMeaning: 'The daily reminder schedule failed to queue the day\'s slices (an unhandled error or a timeout): no learner is reminded today until it runs.',
         }),
+        monitored('reminderWorker', reminderWorker, {
+          errorsRunbook: 'reminders-failing',
+          errorsMeaning: 'A reminder worker failed on a slice (an unhandled error or a timeout): SQS redelivers it, and after 5 tries it lands in the dead-letter queue.',
+        }),
+        monitored('purge', purge),
         monitored('seed', seed, {
           errorsRunbook: 'seed-failed',
           errorsMeaning: 'The deploy-time content seed (CloudFormation trigger) failed: the deployment rolls back or the program content is stale.',
@@ -182,8 +209,8 @@ export class CareerProgramStack extends Stack {
           errorsMeaning: 'The SES bounce/complaint handler failed: bounced or complaining addresses are not being marked, so reminders still go to them.',
         }),
       ],
-      reminderQueue: props.reminderQueue,
-      reminderDeadLetterQueue: props.reminderDeadLetterQueue,
+      reminderQueue: this.reminderQueue.queue,
+      reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
       webAclName: props.webAclName,
     });
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.

@@ -80,6 +80,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/admin/modules/force-complete', 'admin', 'admin'),
   r('POST', '/api/admin/modules/reopen', 'admin', 'admin'),
   r('POST', '/api/admin/modules/lock', 'admin', 'admin'),
+  r('GET', '/api/admin/users/{id}/hard-delete/status', 'admin', 'admin'),
 ];
 
 /**

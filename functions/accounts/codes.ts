@@ -1,6 +1,9 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { failedConditions, withWriteRetries } from '../lib/retry';
+
+type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
 import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES } from '../../shared/constants';
 import { db, tableName } from '../lib/db';
 import { count, METRIC } from '../lib/metrics';
@@ -74,6 +77,12 @@ export async function consumeCode(
   submitted: string,
   /** An extra check on the item (e.g. the challenge belongs to this email); failing it counts as a wrong try. */
   belongs: (item: Record<string, unknown>) => boolean = () => true,
+  /**
+   * Writes that must happen with the consumption or not at all (verify-email marks the account
+   * verified): one transaction, retried on conflicts, so a failed write never spends the code.
+   * A cancellation by one of these writes' conditions is rethrown for the caller to decide.
+   */
+  alongWith: TransactItem[] = [],
 ): Promise<Record<string, unknown>> {
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   const item = found.Item as (StoredCode & Record<string, unknown>) | undefined;
@@ -96,16 +105,19 @@ export async function consumeCode(
       throw invalidCode();
     }
     // Single use even under concurrent checks: only one conditional delete can succeed.
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: key,
-        ConditionExpression: 'code_hash = :hash AND attempts < :max',
-        ExpressionAttributeValues: { ':hash': item.code_hash, ':max': CODE_MAX_ATTEMPTS },
-      }),
-    );
+    const consume = {
+      TableName: tableName(),
+      Key: key,
+      ConditionExpression: 'code_hash = :hash AND attempts < :max',
+      ExpressionAttributeValues: { ':hash': item.code_hash, ':max': CODE_MAX_ATTEMPTS },
+    };
+    if (alongWith.length) {
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [{ Delete: consume }, ...alongWith] })));
+    } else {
+      await db().send(new DeleteCommand(consume));
+    }
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw invalidCode();
+    if (error instanceof ConditionalCheckFailedException || failedConditions(error).includes(0)) throw invalidCode();
     throw error;
   }
   return item;

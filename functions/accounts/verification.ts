@@ -1,8 +1,7 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPut } from '../lib/audit';
-import { db, tableName } from '../lib/db';
+import { tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
+import { failedConditions } from '../lib/retry';
 import { statsUpdate } from '../lib/stats';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -46,31 +45,32 @@ export async function verifyEmail(input: { email: string; code: string }, caller
   const user = await getUserByEmail(input.email);
   // An unknown, deleted or already verified account has no code to check: the same generic answer.
   if (!user || user.verified || user.status === 'deleted') throw badRequest('invalid_code');
-  await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), input.code.trim());
   const now = new Date().toISOString();
+  // The code is spent in the same transaction that verifies the account (retried with jitter on
+  // conflicts): either both happen or neither, so a 503 leaves the code usable for a retry.
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.user(user.id),
-              // Leaving the unverified cohort: the sparse gsi4 keys go (users.ts userIndexKeys).
-              UpdateExpression: 'SET verified = :true, updated_at = :now ADD version :one REMOVE gsi4pk, gsi4sk',
-              ConditionExpression: 'attribute_exists(pk) AND verified = :false AND #status <> :deleted',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now, ':one': 1, ':deleted': 'deleted' },
-            },
-          },
-          statsUpdate({ users_verified: 1 })!,
-          auditPut(accountAudit('auth.email_verified', user, caller, { old: { verified: false }, new: { verified: true } })),
-        ],
-      }),
-    );
+    await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), input.code.trim(), undefined, [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.user(user.id),
+          // Leaving the unverified cohort: the sparse gsi4 keys go (users.ts userIndexKeys).
+          UpdateExpression: 'SET verified = :true, updated_at = :now ADD version :one REMOVE gsi4pk, gsi4sk',
+          ConditionExpression: 'attribute_exists(pk) AND verified = :false AND #status <> :deleted',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now, ':one': 1, ':deleted': 'deleted' },
+        },
+      },
+      statsUpdate({ users_verified: 1 })!,
+      auditPut(accountAudit('auth.email_verified', user, caller, { old: { verified: false }, new: { verified: true } })),
+    ]);
   } catch (error) {
-    // Verified concurrently by another request with the same code: already done.
-    if (error instanceof TransactionCanceledException || error instanceof ConditionalCheckFailedException) return;
+    // The account changed meanwhile: verified by another request (done), or deleted (no code to check).
+    if (failedConditions(error).includes(1)) {
+      const fresh = await getUserByEmail(input.email);
+      if (fresh?.verified && fresh.status !== 'deleted') return;
+      throw badRequest('invalid_code');
+    }
     throw error;
   }
 }

@@ -1,14 +1,15 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { passkeyLookupKeys } from '../accounts/passkey-records';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
 import { auditActorKey, auditPut } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
-import { enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
-import { keys } from '../lib/table';
+import { enqueue } from '../lib/queue';
+import { backoffDelay, failedConditions, withWriteRetries } from '../lib/retry';
+import { dayCounterUpdate, enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
+import { GSIS, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { batchGet } from './batch-get';
@@ -118,87 +119,198 @@ function scrub(value: unknown, personal: Set<string>): unknown {
   return value;
 }
 
-async function anonymiseAudit(user: UserRecord, enrollmentId: string | undefined): Promise<number> {
-  const personal = new Set([user.email_lower, user.first_name.toLowerCase(), user.last_name.toLowerCase(), `${user.first_name} ${user.last_name}`.toLowerCase()]);
-  const found = [
-    ...(await auditKeysOf(`AUDIT#ENTITY#user#${user.id}`)),
-    ...(enrollmentId ? await auditKeysOf(`AUDIT#ENTITY#enrollment#${enrollmentId}`) : []),
+type Cursor = Record<string, unknown> | undefined;
+
+/** Sources of the account's audit entries: by target (the account, its enrollment), by actor. */
+function auditSources(userId: string, enrollmentId: string | undefined): Array<{ pk: string; index: 'gsi1' | 'gsi2' }> {
+  return [
+    { pk: `AUDIT#ENTITY#user#${userId}`, index: 'gsi1' },
+    ...(enrollmentId ? [{ pk: `AUDIT#ENTITY#enrollment#${enrollmentId}`, index: 'gsi1' as const }] : []),
     // entries where the account acted on someone else (e.g. an admin who is deleted later)
-    ...(await auditKeysOf(auditActorKey(user.id), 'gsi2')),
+    { pk: auditActorKey(userId), index: 'gsi2' },
   ];
-  const entries = [...new Map(found.map((entry) => [`${entry.pk}|${entry.sk}`, entry])).values()];
-  for (const entry of entries) {
+}
+
+/** The scrubbed values of one audit entry (idempotent: a scrubbed entry scrubs to itself). */
+function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Record<string, unknown> {
+  // The account's own requests: its address and browser are personal data too.
+  const own = entry.actor_user_id === user.id || (entry.actor_user_id == null && entry.entity_id === user.id);
+  return {
+    old_values: scrub(entry.old_values ?? null, personal),
+    new_values: scrub(entry.new_values ?? null, personal),
+    actor_email: entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : (entry.actor_email ?? null),
+    ...(own ? { ip: null, user_agent: null } : {}),
+  };
+}
+
+/**
+ * Scrubs a page of audit entries. The indexes project whole entries, and entries are never
+ * edited otherwise, so the scrubbed entries are written back 25 per BatchWriteItem call; an
+ * entry read without its attributes (a narrower projection) is updated field by field.
+ */
+async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+  const whole = entries.filter((entry) => entry.type === 'audit' && typeof entry.created_at === 'string' && 'action' in entry);
+  const partial = entries.filter((entry) => !whole.includes(entry));
+  await batchWrite(whole.map((entry) => ({ PutRequest: { Item: { ...entry, ...scrubbedEntry(entry, user, personal) } } })));
+  for (const entry of partial) {
+    const full = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined;
+    if (!full) continue;
+    const scrubbed = scrubbedEntry(full, user, personal);
+    const names = Object.keys(scrubbed);
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: entry.pk, sk: entry.sk },
-        UpdateExpression: 'SET old_values = :old, new_values = :new, actor_email = :actor',
+        UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':old': scrub(entry.old_values ?? null, personal),
-          ':new': scrub(entry.new_values ?? null, personal),
-          ':actor': entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : (entry.actor_email ?? null),
-        },
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
       }),
-    );
+    ).catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
   }
-  return entries.length;
 }
 
-async function batchDelete(items: Item[]): Promise<void> {
-  for (let start = 0; start < items.length; start += 25) {
-    let pending = items.slice(start, start + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
-    for (let attempt = 0; pending.length && attempt < 6; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } } | { PutRequest: { Item: Record<string, unknown> } };
+
+/** BatchWriteItem, 25 per call, several calls at once, unprocessed items retried with backoff. */
+async function batchWrite(requests: WriteRequest[]): Promise<void> {
+  const chunks: WriteRequest[][] = [];
+  for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
+  await eachBounded(chunks, 4, async (chunk) => {
+    let pending = chunk;
+    for (let attempt = 0; pending.length && attempt < 8; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, 50, 2_000)));
+      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
     }
     if (pending.length) throw new Error('BatchWriteItem left items unprocessed');
-  }
+  });
 }
 
-const dailyActiveDecrement = (day: string) => ({
-  Update: {
-    TableName: tableName(),
-    Key: keys.dailyActive(day),
-    UpdateExpression: 'ADD #count :minus',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':minus': -1 },
-  },
-});
+async function batchDelete(items: Array<{ pk: string; sk: string }>): Promise<void> {
+  await batchWrite(items.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
+}
 
-export async function hardDeleteUser(userId: string, confirmEmail: string | undefined, caller: AdminCaller, now = new Date()): Promise<{ deleted: true; counts: Record<string, number> }> {
-  assertNotSelf(caller, userId);
-  const user = await getUserById(userId);
-  if (!user) throw notFound();
-  if (user.status !== 'deleted') throw conflict('not_deleted');
-  const availableAt = hardDeleteAvailableAt(user)!;
-  if (now.getTime() < availableAt.getTime()) throw conflict('retention_active', { available_on: dayOf(availableAt) });
-  if (!confirmEmail || confirmEmail.trim().toLowerCase() !== user.email_lower) throw badRequest('email_mismatch');
+/** Runs `task` on every item with at most `limit` at once. */
+async function eachBounded<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await task(items[next++]);
+  }));
+}
 
+/**
+ * Hard delete as a purge job (docs/scale-writes.md). The request marks the account `purging`
+ * in one transaction that also takes it out of every aggregate, removes it from every list and
+ * index (user indexes, search items, email guard, enrollment) and writes the audit entry. Then
+ * the steps run, each idempotent and checkpointed in PURGE#<id>/JOB:
+ *   partition  every USER#<id> item except the profile (sessions, codes, progress, tasks…)
+ *   activity   the ACTIVITY#<day> items of the 401 days they can live, each deleted with the
+ *              day counter's −1 in one conditional transaction (counted exactly once)
+ *   audit      personal data in the account's audit entries replaced by ANONYMOUS
+ *   finish     the login back-off, then the profile LAST, and the job marked done
+ * Small accounts finish inside the request. Otherwise the job continues in the background (the
+ * purge queue), and a delayed safety message sent before the first step finishes it even when
+ * the request dies; an admin's rerun resumes it too.
+ */
+export type PurgeStep = 'partition' | 'activity' | 'audit' | 'finish';
+const STEPS: PurgeStep[] = ['partition', 'activity', 'audit', 'finish'];
+export const PURGE_JOB_TTL_SECONDS = 90 * 24 * 3600;
+/** Time the request gives the purge before handing it to the background (the API Lambda has 10 s). */
+export const INLINE_BUDGET_MS = 5_000;
+/** The safety continuation comes after the request surely ended. */
+const SAFETY_DELAY_SECONDS = 60;
+const PAGE = 100;
+const ACTIVITY_CHUNK = 25;
+
+export interface PurgeJob {
+  pk: string;
+  sk: string;
+  type: 'purge_job';
+  user_id: string;
+  status: 'purging' | 'done';
+  step: PurgeStep;
+  cursor?: Cursor;
+  /** activity: days done from `started_at`'s day; audit: the source being read */
+  position?: number;
+  enrollment_id?: string;
+  counts: Record<string, number>;
+  started_at: string;
+  updated_at: string;
+  finished_at?: string;
+  expires_at?: number;
+}
+
+export interface PurgeOptions {
+  /** Milliseconds left for this run; the job checkpoints and stops below the margin. */
+  timeLeftMs?: () => number;
+}
+
+async function readJob(userId: string): Promise<PurgeJob | undefined> {
+  return (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(userId), ConsistentRead: true }))).Item as PurgeJob | undefined;
+}
+
+/** `GET …/purge`: where a hard delete stands (no personal data in it). */
+export async function purgeStatus(userId: string): Promise<{ status: PurgeJob['status']; step: PurgeStep; counts: Record<string, number>; started_at: string; finished_at: string | null }> {
+  const job = await readJob(userId);
+  if (!job) throw notFound();
+  return { status: job.status, step: job.step, counts: job.counts, started_at: job.started_at, finished_at: job.finished_at ?? null };
+}
+
+async function checkpoint(job: PurgeJob) {
+  job.updated_at = new Date().toISOString();
+  await db().send(new PutCommand({ TableName: tableName(), Item: job }));
+}
+
+const removeIndexKeys = () => GSIS.flatMap((gsi) => [gsi.partitionKey, gsi.sortKey]).join(', ');
+
+/** The purge's first transaction: marked `purging`, out of every aggregate, list and index. */
+async function startPurge(user: UserRecord, caller: AdminCaller, now: Date): Promise<void> {
   const content = program();
-  const items = await partitionItems(userId);
-  const enrollment = items.find((item) => item.sk === keys.enrollment(userId, content.id).sk) as unknown as (EnrollmentRecord & Item) | undefined;
-  const lastActiveDay = (user as UserRecord & { last_active_day?: string }).last_active_day;
+  const enrollmentKey = keys.enrollment(user.id, content.id);
+  const enrollment = (await db().send(new GetCommand({ TableName: tableName(), Key: enrollmentKey, ConsistentRead: true }))).Item as EnrollmentRecord | undefined;
+  const lastActiveDay = user.last_active_day;
   const onTime = Boolean(enrollment?.week1_completed_at && week1OnTime(enrollment.enrolled_at, enrollment.week1_completed_at));
-
-  // One transaction takes the account out of every aggregate while removing the profile, the
-  // guard and the enrollment: a concurrent second hard delete fails its condition and counts nothing.
-  try {
-    await db().send(
+  const at = now.toISOString();
+  const job: PurgeJob = {
+    ...keys.purgeJob(user.id),
+    type: 'purge_job',
+    user_id: user.id,
+    status: 'purging',
+    step: 'partition',
+    enrollment_id: enrollment?.id,
+    counts: { profile: 1, email_guard: 1, enrollments: enrollment ? 1 : 0, search_entries: searchItems(user).length, activity_days: 0, audit_entries_anonymised: 0 },
+    started_at: at,
+    updated_at: at,
+  };
+  await withWriteRetries(() =>
+    db().send(
       new TransactWriteCommand({
         TransactItems: [
           {
-            Delete: {
+            Update: {
               TableName: tableName(),
-              Key: keys.user(userId),
+              Key: keys.user(user.id),
+              // it vanishes from every list and index at once; the profile itself goes last
+              UpdateExpression: `SET #status = :purging, purge_started_at = :at, updated_at = :at ADD #version :one REMOVE ${removeIndexKeys()}`,
               ConditionExpression: '#status = :deleted AND #version = :version',
               ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-              ExpressionAttributeValues: { ':deleted': 'deleted', ':version': user.version },
+              ExpressionAttributeValues: { ':purging': 'purging', ':deleted': 'deleted', ':version': user.version, ':at': at, ':one': 1 },
             },
           },
-          { Delete: { TableName: tableName(), Key: keys.email(user.email) } },
-          ...(enrollment ? [{ Delete: { TableName: tableName(), Key: { pk: enrollment.pk, sk: enrollment.sk } } }] : []),
+          { Put: { TableName: tableName(), Item: job, ConditionExpression: 'attribute_not_exists(pk) OR #status = :done', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':done': 'done' } } },
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.email(user.email),
+              ConditionExpression: 'attribute_not_exists(pk) OR user_id = :id',
+              ExpressionAttributeValues: { ':id': user.id },
+            },
+          },
+          ...(enrollment ? [{ Delete: { TableName: tableName(), Key: enrollmentKey } }] : []),
+          ...searchItems(user).map(({ pk, sk }) => ({ Delete: { TableName: tableName(), Key: { pk, sk } } })),
           statsUpdate({
             users_deleted: -1,
             ...(enrollment
@@ -212,37 +324,166 @@ export async function hardDeleteUser(userId: string, confirmEmail: string | unde
               : {}),
           })!,
           ...(enrollment ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })] : []),
-          ...(lastActiveDay
-            ? [
-                {
-                  Update: {
-                    TableName: tableName(),
-                    Key: keys.lastActiveDay(lastActiveDay),
-                    UpdateExpression: 'ADD #count :minus',
-                    ExpressionAttributeNames: { '#count': 'count' },
-                    ExpressionAttributeValues: { ':minus': -1 },
-                  },
-                },
-              ]
-            : []),
-          auditPut(adminAudit(caller, 'admin.user.hard_delete', { type: 'user', id: userId }, { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } })),
+          ...(lastActiveDay ? [dayCounterUpdate('LASTACTIVE', lastActiveDay, { count: -1 })!] : []),
+          auditPut(adminAudit(caller, 'admin.user.hard_delete', { type: 'user', id: user.id }, { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } })),
         ],
       }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw new ApiError(409, 'conflict');
+    ),
+  ).catch((error: unknown) => {
+    // a concurrent hard delete (or any change to the account) won the race
+    if (failedConditions(error).length) throw new ApiError(409, 'conflict');
     throw error;
+  });
+}
+
+/** Deletes the ACTIVITY items of these days and takes each out of its day's count, exactly once. */
+async function purgeActivityDays(userId: string, days: string[]): Promise<number> {
+  const found = (await batchGet(days.map((day) => keys.activity(day, userId)), 'pk,sk,day')) as Item[];
+  const writes = (item: Item) => [
+    { Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
+    dayCounterUpdate('DAILYACTIVE', String(item.day ?? item.pk.slice('ACTIVITY#'.length)), { count: -1 })!,
+  ];
+  if (!found.length) return 0;
+  try {
+    await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: found.flatMap(writes) })));
+    return found.length;
+  } catch (error) {
+    if (!failedConditions(error).length) throw error;
   }
+  // Some were deleted by an interrupted earlier run: one by one, skipping those.
+  let deleted = 0;
+  for (const item of found) {
+    try {
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: writes(item) })));
+      deleted += 1;
+    } catch (error) {
+      if (!failedConditions(error).includes(0)) throw error;
+    }
+  }
+  return deleted;
+}
 
-  const rest = items.filter((item) => item.sk !== 'PROFILE' && item.sk !== enrollment?.sk);
-  const activity = await activityItems(userId, now);
-  const search = searchItems(user).map(({ pk, sk }) => ({ pk, sk }));
-  await batchDelete([...rest, ...activity, ...search, keys.loginBackoff(user.email), ...passkeyLookupKeys(rest)]);
-  // the charts' daily counts no longer include the account
-  for (const item of activity) await db().send(new UpdateCommand(dailyActiveDecrement(String(item.day ?? String(item.pk).slice('ACTIVITY#'.length))).Update));
-  const auditEntries = await anonymiseAudit(user, enrollment?.id);
+/**
+ * Runs the purge's remaining steps until done or out of time (then checkpointed: a rerun, the
+ * background worker or the safety message resumes from there). Returns the job.
+ */
+export async function continuePurge(userId: string, options: PurgeOptions = {}): Promise<PurgeJob> {
+  const timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
+  const job = await readJob(userId);
+  if (!job) throw notFound();
+  if (job.status === 'done') return job;
+  const user = (await getUserById(userId)) as (UserRecord & { status: string }) | undefined;
+  const outOfTime = () => timeLeft() < 1_000;
 
-  const counts: Record<string, number> = { profile: 1, email_guard: 1, enrollments: enrollment ? 1 : 0, search_entries: search.length, activity_days: activity.length, audit_entries_anonymised: auditEntries };
-  for (const item of rest) counts[kindOf(item.sk)] = (counts[kindOf(item.sk)] ?? 0) + 1;
-  return { deleted: true, counts };
+  while (job.status === 'purging') {
+    if (outOfTime()) {
+      await checkpoint(job);
+      return job;
+    }
+    if (job.step === 'partition') {
+      const page = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `USER#${userId}` },
+          ProjectionExpression: 'pk, sk',
+          ConsistentRead: true,
+          Limit: PAGE,
+          ExclusiveStartKey: job.cursor,
+        }),
+      );
+      const items = ((page.Items ?? []) as Item[]).filter((item) => item.sk !== 'PROFILE');
+      // passkeys' credential lookups live outside the partition (docs/account-security.md)
+      await batchDelete([...items, ...passkeyLookupKeys(items)]);
+      for (const item of items) job.counts[kindOf(item.sk)] = (job.counts[kindOf(item.sk)] ?? 0) + 1;
+      job.cursor = page.LastEvaluatedKey;
+      if (!job.cursor) Object.assign(job, { step: 'activity', position: 0 });
+    } else if (job.step === 'activity') {
+      // days counted back from the day the purge started: a rerun days later covers the same days
+      const from = job.position ?? 0;
+      const base = Date.parse(job.started_at);
+      const days = Array.from({ length: Math.min(ACTIVITY_CHUNK, ACTIVITY_DAYS - from) }, (_, index) => dayOf(new Date(base - (from + index) * DAY_MS)));
+      job.counts.activity_days += await purgeActivityDays(userId, days);
+      job.position = from + days.length;
+      if (job.position >= ACTIVITY_DAYS) Object.assign(job, { step: 'audit', position: 0, cursor: undefined });
+    } else if (job.step === 'audit') {
+      const sources = auditSources(userId, job.enrollment_id);
+      const source = sources[job.position ?? 0];
+      if (!source || !user) {
+        Object.assign(job, { step: 'finish', cursor: undefined });
+      } else {
+        const page = await db().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: source.index,
+            KeyConditionExpression: `${source.index}pk = :pk`,
+            ExpressionAttributeValues: { ':pk': source.pk },
+            Limit: PAGE,
+            ExclusiveStartKey: job.cursor,
+          }),
+        );
+        const personal = new Set([user.email_lower, user.first_name.toLowerCase(), user.last_name.toLowerCase(), `${user.first_name} ${user.last_name}`.toLowerCase()]);
+        const entries = (page.Items ?? []) as Item[];
+        await anonymiseEntries(entries, user, personal);
+        job.counts.audit_entries_anonymised += entries.length;
+        job.cursor = page.LastEvaluatedKey;
+        if (!job.cursor) job.position = (job.position ?? 0) + 1;
+      }
+    } else {
+      if (user) {
+        await batchDelete([keys.loginBackoff(user.email)]);
+        // the profile last: until now a rerun still had everything it needed
+        await db().send(
+          new DeleteCommand({
+            TableName: tableName(),
+            Key: keys.user(userId),
+            ConditionExpression: 'attribute_not_exists(pk) OR #status = :purging',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':purging': 'purging' },
+          }),
+        );
+      }
+      const at = new Date();
+      Object.assign(job, { status: 'done', cursor: undefined, finished_at: at.toISOString(), expires_at: ttlIn(PURGE_JOB_TTL_SECONDS, at.getTime()) });
+    }
+    await checkpoint(job);
+  }
+  return job;
+}
+
+/** The message the purge worker (functions/jobs/purge.ts) receives. */
+export interface PurgeMessage {
+  user_id: string;
+}
+
+export async function hardDeleteUser(
+  userId: string,
+  confirmEmail: string | undefined,
+  caller: AdminCaller,
+  now = new Date(),
+  options: PurgeOptions = {},
+): Promise<{ deleted: boolean; status: PurgeJob['status']; counts: Record<string, number> }> {
+  assertNotSelf(caller, userId);
+  const user = (await getUserById(userId)) as (UserRecord & { status: string }) | undefined;
+  if (!user) {
+    // a rerun after the purge finished answers what it did
+    const job = await readJob(userId);
+    if (job?.status === 'done') return { deleted: true, status: 'done', counts: job.counts };
+    throw notFound();
+  }
+  if (user.status !== 'deleted' && user.status !== 'purging') throw conflict('not_deleted');
+  if (user.status === 'deleted') {
+    const availableAt = hardDeleteAvailableAt(user)!;
+    if (now.getTime() < availableAt.getTime()) throw conflict('retention_active', { available_on: dayOf(availableAt) });
+  }
+  if (!confirmEmail || confirmEmail.trim().toLowerCase() !== user.email_lower) throw badRequest('email_mismatch');
+
+  if (user.status === 'deleted') await startPurge(user, caller, now);
+  // Sent before any step: even if this request dies, the worker finishes the purge.
+  await enqueue('purge', { user_id: userId } satisfies PurgeMessage, SAFETY_DELAY_SECONDS);
+  const started = Date.now();
+  const job = await continuePurge(userId, { timeLeftMs: options.timeLeftMs ?? (() => INLINE_BUDGET_MS - (Date.now() - started)) });
+  if (job.status === 'done') return { deleted: true, status: 'done', counts: job.counts };
+  await enqueue('purge', { user_id: userId } satisfies PurgeMessage);
+  return { deleted: false, status: 'purging', counts: job.counts };
 }

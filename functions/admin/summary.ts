@@ -1,7 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../lib/activity';
-import { db, tableName } from '../lib/db';
-import { readStats } from '../lib/stats';
+import { readDayCounters, readStats } from '../lib/stats';
 import type { AdminSummary } from '../../shared/admin-types';
 
 export type { AdminSummary };
@@ -15,22 +13,12 @@ export type { AdminSummary };
  *  - STATS#DAILYACTIVE, the last 30 days (one Query): the two charts;
  *  - STATS#ENROLLDAY, the last 7 enroll days (one Query): enrollments not yet 7 days old, taken
  *    out of the week-1 drop-off's cumulative totals.
+ * The day counters are write-sharded (functions/lib/stats.ts readDayCounters sums a day's shards).
  */
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The last `n` UTC days, oldest first, ending today. */
 export const lastDays = (n: number, now: Date) => Array.from({ length: n }, (_, index) => dayOf(new Date(now.getTime() - (n - 1 - index) * DAY_MS)));
-
-async function dayCounts(pk: string, fromDay: string, toDay: string): Promise<Map<string, Record<string, number>>> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': pk, ':from': `DAY#${fromDay}`, ':to': `DAY#${toDay}` },
-    }),
-  );
-  return new Map((result.Items ?? []).map((item) => [String(item.sk).slice(4), item as Record<string, number>]));
-}
 
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.max(0, part / whole)) : 0);
 const oneDecimal = (value: number) => Math.round(value * 10) / 10;
@@ -40,9 +28,9 @@ export async function adminSummary(now = new Date()): Promise<AdminSummary> {
   const days7 = days30.slice(-7);
   const [stats, lastActive, dailyActive, enrollDays] = await Promise.all([
     readStats(),
-    dayCounts('STATS#LASTACTIVE', days30[0], days30[29]),
-    dayCounts('STATS#DAILYACTIVE', days30[0], days30[29]),
-    dayCounts('STATS#ENROLLDAY', days7[0], days7[6]),
+    readDayCounters('LASTACTIVE', days30[0], days30[29]),
+    readDayCounters('DAILYACTIVE', days30[0], days30[29]),
+    readDayCounters('ENROLLDAY', days7[0], days7[6]),
   ]);
   const sum = (days: string[], counts: Map<string, Record<string, number>>, field: string) =>
     days.reduce((total, day) => total + Number(counts.get(day)?.[field] ?? 0), 0);

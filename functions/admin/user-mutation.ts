@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
+import { withWriteRetries } from '../lib/retry';
 import { badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -48,7 +49,7 @@ export async function mutateUser<Result>(userId: string, decide: (user: UserReco
     });
     const update = `SET ${sets.join(', ')} ADD #version :one${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`;
     try {
-      await db().send(
+      await withWriteRetries(() => db().send(
         new TransactWriteCommand({
           TransactItems: [
             {
@@ -64,7 +65,7 @@ export async function mutateUser<Result>(userId: string, decide: (user: UserReco
             ...(change.extra ?? []),
           ],
         }),
-      );
+      ));
       return change.result;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

@@ -11,6 +11,7 @@ import {
   unlockRoute,
   userAuditLogRoute,
 } from '../admin/routes/user-actions';
+import { purgeStatusRoute } from '../admin/routes/purge';
 import { hardDeleteRoute, listUsersRoute, updateUserRoute, userDetailRoute } from '../admin/routes/users';
 import { createGroupHandler } from '../lib/http';
 
@@ -27,6 +28,7 @@ export const handler = createGroupHandler('admin', {
   'POST /api/admin/users/{id}/soft-delete': softDeleteRoute,
   'POST /api/admin/users/{id}/restore': restoreRoute,
   'GET /api/admin/users/{id}/hard-delete/preview': hardDeletePreviewRoute,
+  'GET /api/admin/users/{id}/hard-delete/status': purgeStatusRoute,
   'GET /api/admin/users/{id}/audit-logs': userAuditLogRoute,
   'POST /api/admin/users/{id}/reset-password': resetPasswordRoute,
   'GET /api/admin/audit-logs': auditLogRoute,

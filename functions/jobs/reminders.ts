@@ -1,22 +1,17 @@
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
-import { count, METRIC, metrics } from '../lib/metrics';
-import { runReminders } from '../program/reminders';
+import { enqueueAll } from '../lib/queue';
+import { reminderMessages } from '../program/reminders';
 
 /**
- * Scheduled reminders Lambda (EventBridge, daily): emails learners who have modules left,
- * daily or weekly by their preference (functions/program/reminders.ts). Returns and logs
- * { considered, sent, skipped, failed } with the DynamoDB capacity the run consumed.
+ * Scheduled reminders Lambda (EventBridge, daily): fans the day's reminder work out as one queue
+ * message per index slice (functions/program/reminders.ts); the reminder workers
+ * (functions/jobs/reminder-worker.ts) send. Returns and logs how many slices it queued.
  */
 export const handler = async () => {
   capacityMeter.reset();
-  try {
-    const summary = await runReminders({ now: new Date() });
-    logger.info('reminders job', { ...summary, consumed_capacity: capacityMeter.snapshot() });
-    count(METRIC.remindersSent, summary.sent);
-    count(METRIC.remindersFailed, summary.failed);
-    return summary;
-  } finally {
-    metrics.publishStoredMetrics(); // also the emails' own counters (functions/lib/metrics.ts)
-  }
+  const messages = reminderMessages(new Date());
+  await enqueueAll('reminders', messages);
+  logger.info('reminders scheduled', { slices: messages.length, day: messages[0]?.day });
+  return { slices: messages.length };
 };

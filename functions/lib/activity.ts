@@ -1,6 +1,7 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
+import { failedConditions, withWriteRetries } from './retry';
+import { dayCounterUpdate } from './stats';
 import { keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 
@@ -11,21 +12,25 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
  * Records that a learner was active today (a login or a task save). Written at most once a day
  * per learner. It keeps, in the same transaction:
  *  - ACTIVITY#<day>/USER#<id>: who was active which day;
- *  - STATS#DAILYACTIVE/DAY#<day>: how many distinct learners were active that day (the charts);
+ *  - STATS#DAILYACTIVE/DAY#<day>#<shard>: how many distinct learners were active that day (the charts);
  *  - the user's `last_active_day` (+ gsi5 USERS#ACTIVE / <day>#<id> for the active cohorts);
  *  - the STATS#LASTACTIVE histogram (accounts per last-active day): active in the last N days =
- *    the sum of the last N days' buckets, a fixed-size read (DESIGN §4).
- * Returns false when the learner was already recorded today.
+ *    the sum of the last N days' buckets, a fixed-size read (docs/scale-writes.md).
+ * The day counters are write-sharded (functions/lib/stats.ts): the login wave of a day spreads
+ * over DAY_SHARDS items instead of one. Returns false when the learner was already recorded today.
  *
  * Callers that hold the account just read (the session user) pass it: its last_active_day saves
  * the read on this hot path (every task save). A stale value only fails the condition, and the
- * retry reads the item.
+ * next try reads the item. Conflicts and throttling are retried with jitter (functions/lib/retry.ts);
+ * when they outlast the retries the error goes up (503 `unavailable`): a count is never dropped silently.
  */
 export async function recordActivity(account: string | Pick<UserRecord, 'id' | 'last_active_day'>, now = new Date()): Promise<boolean> {
   const day = dayOf(now);
   const userId = typeof account === 'string' ? account : account.id;
   let known = typeof account === 'string' ? undefined : { last_active_day: account.last_active_day };
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // A lost race (the condition failed) reads again; each read either ends the loop or sees a
+  // newer last_active_day, so a few tries suffice.
+  for (let race = 0; race < 5; race++) {
     const current =
       known ??
       (
@@ -38,73 +43,45 @@ export async function recordActivity(account: string | Pick<UserRecord, 'id' | '
     const previous = current.last_active_day as string | undefined;
     if (previous && previous >= day) return false;
     try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.user(userId),
-                UpdateExpression: 'SET last_active_day = :day, gsi5pk = :active, gsi5sk = :sk',
-                // attribute_exists(pk): never create a stub item for an account deleted meanwhile
-                ConditionExpression: previous
-                  ? 'attribute_exists(pk) AND last_active_day = :previous'
-                  : 'attribute_exists(pk) AND attribute_not_exists(last_active_day)',
-                ExpressionAttributeValues: {
-                  ':day': day,
-                  ':active': 'USERS#ACTIVE',
-                  ':sk': `${day}#${userId}`,
-                  ...(previous ? { ':previous': previous } : {}),
-                },
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...keys.activity(day, userId), type: 'activity', user_id: userId, day, expires_at: ttlIn(ACTIVITY_TTL_SECONDS, now.getTime()) },
-              },
-            },
-            {
-              // distinct learners active that day (the admin charts' series)
-              Update: {
-                TableName: tableName(),
-                Key: keys.dailyActive(day),
-                UpdateExpression: 'ADD #count :one',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.lastActiveDay(day),
-                UpdateExpression: 'ADD #count :one',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-            ...(previous
-              ? [
-                  {
-                    Update: {
-                      TableName: tableName(),
-                      Key: keys.lastActiveDay(previous),
-                      UpdateExpression: 'ADD #count :minus',
-                      ExpressionAttributeNames: { '#count': 'count' },
-                      ExpressionAttributeValues: { ':minus': -1 },
-                    },
-                  },
-                ]
-              : []),
-          ],
-        }),
-      );
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: activityWrites(userId, day, previous, now) })));
       return true;
     } catch (error) {
-      // Another request recorded the same learner concurrently: read again and decide.
-      if (error instanceof TransactionCanceledException) continue;
+      // Another request recorded the same learner concurrently (or the account is gone): read again and decide.
+      if (failedConditions(error).includes(0)) continue;
       throw error;
     }
   }
   return false;
+}
+
+function activityWrites(userId: string, day: string, previous: string | undefined, now: Date) {
+  return [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.user(userId),
+        UpdateExpression: 'SET last_active_day = :day, gsi5pk = :active, gsi5sk = :sk',
+        // attribute_exists(pk): never create a stub item for an account deleted meanwhile
+        ConditionExpression: previous
+          ? 'attribute_exists(pk) AND last_active_day = :previous'
+          : 'attribute_exists(pk) AND attribute_not_exists(last_active_day)',
+        ExpressionAttributeValues: {
+          ':day': day,
+          ':active': 'USERS#ACTIVE',
+          ':sk': `${day}#${userId}`,
+          ...(previous ? { ':previous': previous } : {}),
+        },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.activity(day, userId), type: 'activity', user_id: userId, day, expires_at: ttlIn(ACTIVITY_TTL_SECONDS, now.getTime()) },
+      },
+    },
+    // distinct learners active that day (the admin charts' series)
+    dayCounterUpdate('DAILYACTIVE', day, { count: 1 })!,
+    dayCounterUpdate('LASTACTIVE', day, { count: 1 })!,
+    ...(previous ? [dayCounterUpdate('LASTACTIVE', previous, { count: -1 })!] : []),
+  ];
 }

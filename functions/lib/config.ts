@@ -26,6 +26,14 @@ export interface Config {
   webauthnOrigin?: string;
   /** SES configuration set every email is sent with: its event destination reports bounces and complaints (docs/runbook.md). */
   sesConfigurationSet?: string;
+  /** SQS queue of hard-delete continuations (unset locally: the local runtime runs them in-process). */
+  purgeQueueUrl?: string;
+  /** SQS queue of reminder shard work (unset locally: in-process, functions/lib/queue.ts). */
+  reminderQueueUrl?: string;
+  /** Reminder emails per second across all workers (SES's account send rate; 14 by default). */
+  reminderSendRate: number;
+  /** Reminder workers running at once (the SQS event source's maximum concurrency). */
+  reminderWorkers: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -62,6 +70,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webauthnRpId: env.WEBAUTHN_RP_ID || undefined,
     webauthnOrigin: env.WEBAUTHN_ORIGIN ? env.WEBAUTHN_ORIGIN.replace(/\/$/, '') : undefined,
     sesConfigurationSet: env.SES_CONFIGURATION_SET || undefined,
+    purgeQueueUrl: env.PURGE_QUEUE_URL || undefined,
+    reminderQueueUrl: env.REMINDER_QUEUE_URL || undefined,
+    reminderSendRate: intFrom(env.REMINDER_SEND_RATE, 14, 'REMINDER_SEND_RATE', 1, 100_000),
+    reminderWorkers: intFrom(env.REMINDER_WORKERS, 2, 'REMINDER_WORKERS', 1, 1000),
   };
 }
 

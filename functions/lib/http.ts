@@ -18,6 +18,7 @@ import { readSecretsDuringInit } from './init-reads';
 import { ApiError, forbidden, unauthorized } from './errors';
 import { logger } from './logger';
 import { metrics } from './metrics';
+import { isTransientAwsError } from './retry';
 import { resolveSession, type ActiveSession } from './session';
 
 /** Request bodies above this are refused with 413 before parsing. */
@@ -114,15 +115,6 @@ const accessControl = (routes: Map<string, RouteDef>, optionalSession: Set<strin
   },
 });
 
-/** AWS errors that mean "too much traffic right now" (DynamoDB, SES, Secrets Manager, SSM). */
-const THROTTLING_ERRORS = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'Throttling',
-  'RequestLimitExceeded',
-  'TooManyRequestsException',
-]);
-
 /** Maps every error to `{ error: code }`; unexpected ones are logged and answered 500 without internals. */
 const errorMapper = (): middy.MiddlewareObj<Event> => ({
   onError: async (request) => {
@@ -133,9 +125,10 @@ const errorMapper = (): middy.MiddlewareObj<Event> => ({
     else if (error?.statusCode === 404 && error.cause?.package === '@middy/http-router') mapped = new ApiError(404, 'not_found');
     else if (error?.statusCode === 415 && /JSON/.test(error.message)) mapped = new ApiError(400, 'invalid_json');
     else if (error?.statusCode === 415) mapped = new ApiError(415, 'unsupported_media_type');
-    else if (error && THROTTLING_ERRORS.has(error.name)) {
-      // The SDK already retried with backoff: tell the client to come back shortly, not "crashed".
-      logger.warn('AWS throttling after retries', { error_name: error.name });
+    else if (error && isTransientAwsError(error)) {
+      // Throttling or write conflicts that outlived the SDK's and withWriteRetries' jittered
+      // retries (functions/lib/retry.ts): tell the client to come back shortly, not "crashed".
+      logger.warn('AWS throttling or write conflict after retries', { error_name: error.name });
       mapped = new ApiError(503, 'unavailable', {}, { 'Retry-After': '2' });
     } else {
       logger.error('unexpected error', { error: error as Error });

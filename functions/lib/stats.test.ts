@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { week1CompletedWrites } from './stats';
+import { DAY_SHARDS, dayCounterUpdate, week1CompletedWrites } from './stats';
 
 describe('week-1 completion counters', () => {
   const enrolledAt = '2026-03-02T09:00:00.000Z';
@@ -8,10 +8,26 @@ describe('week-1 completion counters', () => {
     const { stats, writes } = week1CompletedWrites(enrolledAt, '2026-03-08T09:00:00.000Z');
     expect(stats).toEqual({ week1_on_time_total: 1 });
     expect(writes).toHaveLength(1);
-    expect(writes[0].Update.Key).toEqual({ pk: 'STATS#ENROLLDAY', sk: 'DAY#2026-03-02' });
+    expect(writes[0].Update.Key.pk).toBe('STATS#ENROLLDAY');
+    expect(writes[0].Update.Key.sk).toMatch(/^DAY#2026-03-02#\d{2}$/); // a write shard of the enroll day
   });
 
   it('counts nothing for a completion after the 7-day window (it stays a drop-off)', () => {
     expect(week1CompletedWrites(enrolledAt, '2026-03-09T09:00:01.000Z')).toEqual({ stats: {}, writes: [] });
+  });
+});
+
+describe('day counters', () => {
+  it('spread a day over its write shards so a burst does not hit one item', () => {
+    const keys = new Set(Array.from({ length: 400 }, () => dayCounterUpdate('DAILYACTIVE', '2026-03-02', { count: 1 })!.Update.Key.sk));
+    expect(keys.size).toBe(DAY_SHARDS);
+    for (const sk of keys) expect(sk).toMatch(/^DAY#2026-03-02#(0\d|1[0-5])$/);
+  });
+
+  it('add only non-zero deltas, and nothing at all when every delta is zero', () => {
+    const update = dayCounterUpdate('ENROLLDAY', '2026-03-02', { enrolled: -1, week1_on_time: 0 })!;
+    expect(update.Update.UpdateExpression).toBe('ADD #f0 :d0');
+    expect(update.Update.ExpressionAttributeValues).toEqual({ ':d0': -1 });
+    expect(dayCounterUpdate('LASTACTIVE', '2026-03-02', { count: 0 })).toBeUndefined();
   });
 });

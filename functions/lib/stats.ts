@@ -1,12 +1,17 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { keys } from './table';
 
 /**
- * Aggregates kept by writes (DESIGN §4): atomic ADD counters, write-sharded so a burst of
- * registrations does not hammer one item. The admin summary reads the fixed set of shards.
+ * Aggregates kept by writes (docs/scale-writes.md): atomic ADD counters in the same transaction
+ * as the write they count, so every admin figure is exact at once. They are write-sharded so a
+ * burst of learners (registrations, first logins, completions) spreads over many items instead
+ * of conflicting on one; a conflict or throttle left is retried with jitter
+ * (functions/lib/retry.ts). The admin summary reads the fixed set of shards.
  */
 export const STATS_SHARDS = 10;
+/** Shards of each day counter (STATS#DAILYACTIVE / LASTACTIVE / ENROLLDAY, one set per day). */
+export const DAY_SHARDS = 16;
 
 export type StatsField =
   | 'users_total' // accounts not deleted
@@ -86,10 +91,55 @@ export async function readStats(): Promise<Record<StatsField, number>> {
  */
 export const WEEK1_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
-/** Adds to the enroll-day bucket of `enrolledAt` (a TransactWriteItems entry). */
+/** Adds to the enroll-day bucket of `enrolledAt` (a TransactWriteItems entry on a random shard of that day). */
 export function enrollDayUpdate(enrolledAt: string, deltas: { enrolled?: number; week1_on_time?: number }): TransactItem {
   // Every caller passes a non-zero delta (enrolled ±1 or week1_on_time ±1).
-  return addDeltas(keys.enrollDay(enrolledAt.slice(0, 10)), deltas)!;
+  return dayCounterUpdate('ENROLLDAY', enrolledAt.slice(0, 10), deltas)!;
+}
+
+export type DayCounter = 'DAILYACTIVE' | 'LASTACTIVE' | 'ENROLLDAY';
+const dayShardKey: Record<DayCounter, (day: string, shard: number) => Record<string, string>> = {
+  DAILYACTIVE: keys.dailyActiveShard,
+  LASTACTIVE: keys.lastActiveDayShard,
+  ENROLLDAY: keys.enrollDayShard,
+};
+
+/**
+ * A TransactWriteItems entry adding `deltas` to a random shard of `day`'s counter: concurrent
+ * learners of the same day (the login wave) mostly touch different items. Sums are exact
+ * whatever shard a delta lands on (a −1 may go to another shard than its +1).
+ */
+export function dayCounterUpdate(counter: DayCounter, day: string, deltas: Record<string, number | undefined>): TransactItem | undefined {
+  return addDeltas(dayShardKey[counter](day, Math.floor(Math.random() * DAY_SHARDS)), deltas);
+}
+
+/**
+ * A day counter over [fromDay, toDay], per day: the sum of the day's shards (and of the
+ * unsharded `DAY#<day>` item older writes kept). One Query of at most days × (DAY_SHARDS + 1)
+ * small items, whatever the number of learners.
+ */
+export async function readDayCounters(counter: DayCounter, fromDay: string, toDay: string): Promise<Map<string, Record<string, number>>> {
+  const totals = new Map<string, Record<string, number>>();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        // '~' sorts after every shard suffix ('#00'…'#15') of the last day
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': `STATS#${counter}`, ':from': `DAY#${fromDay}`, ':to': `DAY#${toDay}~` },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      const day = String(item.sk).slice(4, 14);
+      const sum = totals.get(day) ?? {};
+      for (const [field, value] of Object.entries(item)) if (typeof value === 'number' && field !== 'expires_at') sum[field] = (sum[field] ?? 0) + value;
+      totals.set(day, sum);
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return totals;
 }
 
 /** The counters a new enrollment adds (besides the program's own enrollments_total/modules_total). */

@@ -32,6 +32,10 @@
  *   USERSEARCH#<c>       / <value>#<id>#<field>  admin prefix search: one item per lower-cased
  *                                               email, first and last name of an account
  *                                               (<c> = the value's first character)
+ *   STATS#<DAILYACTIVE|LASTACTIVE|ENROLLDAY> / DAY#<yyyy-mm-dd>#<shard>  the same day counters,
+ *                                               write-sharded (a day's value = the sum of its items)
+ *   PURGE#<user id>      / JOB                  a hard delete in progress: its step and checkpoint
+ *   JOB#reminders#<day>  / PART#<partition>     the reminder fan-out's checkpoint per index partition
  *   ENROLLMENT items also carry gsi4 WEEK1#PENDING / <enrolled_at>#<user id> until week 1 is
  *   completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
  */
@@ -103,6 +107,15 @@ export const keys = {
   webauthnChallenge: (challengeId: string) => ({ pk: `WEBAUTHN#${challengeId}`, sk: 'CHALLENGE' }),
   /** USER#<id> / BROWSER#<cookie hash>: a browser this account has signed in from (TTL). */
   knownBrowser: (userId: string, browserHash: string) => ({ pk: `USER#${userId}`, sk: `BROWSER#${browserHash}` }),
+  // Write-sharded day counters (functions/lib/stats.ts dayCounterUpdate): a burst of learners
+  // adds to many items of the day instead of one hot item; readers sum `DAY#<day>` and its shards.
+  dailyActiveShard: (day: string, shard: number) => ({ pk: 'STATS#DAILYACTIVE', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
+  lastActiveDayShard: (day: string, shard: number) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
+  enrollDayShard: (day: string, shard: number) => ({ pk: 'STATS#ENROLLDAY', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
+  // Hard delete in the background (functions/admin/purge.ts): the job's state and checkpoint.
+  purgeJob: (userId: string) => ({ pk: `PURGE#${userId}`, sk: 'JOB' }),
+  // Reminder fan-out (functions/program/reminder-fanout.ts): one checkpoint per day and index partition.
+  reminderCheckpoint: (day: string, partition: string) => ({ pk: `JOB#reminders#${day}`, sk: `PART#${partition}` }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

@@ -1,5 +1,6 @@
 /** The account item (pk USER#<id>, sk PROFILE) as stored. */
-export type UserStatus = 'active' | 'locked' | 'deleted';
+/** `purging`: a hard delete is under way (functions/admin/hard-delete.ts); the account is out of every list and cannot sign in. */
+export type UserStatus = 'active' | 'locked' | 'deleted' | 'purging';
 export type Role = 'admin' | 'learner';
 export type ReminderFrequency = 'daily' | 'weekly';
 /** Why mail to the address is held back: a hard bounce or a spam complaint. */

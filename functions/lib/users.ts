@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
+import { withWriteRetries } from './retry';
 import { conflict } from './errors';
 import { statsUpdate } from './stats';
 import { keys } from './table';
@@ -98,7 +99,8 @@ export async function insertUser(input: NewUser, extraWrites: NonNullable<Transa
     version: 1,
   };
   try {
-    await db().send(
+    // A registration wave conflicts on the counter shards: retried with jitter (functions/lib/retry.ts).
+    await withWriteRetries(() => db().send(
       new TransactWriteCommand({
         TransactItems: [
           {
@@ -124,7 +126,7 @@ export async function insertUser(input: NewUser, extraWrites: NonNullable<Transa
           ...extraWrites,
         ],
       }),
-    );
+    ));
   } catch (error) {
     if (error instanceof TransactionCanceledException && error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
       throw conflict('already_registered');

@@ -3,6 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { count, METRIC } from '../lib/metrics';
+import { withWriteRetries } from '../lib/retry';
 import { enrollmentCreatedWrites, statsUpdate, week1PendingIndexKeys } from '../lib/stats';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -41,7 +42,8 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
     ...week1PendingIndexKeys(user.id, at), // admin week-1 drop-off cohort until week 1 is done on time
   };
   try {
-    await db().send(
+    // Conflicts on the counter shards (an enrollment wave) are retried with jitter; a 503 when they outlast the retries.
+    await withWriteRetries(() => db().send(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: tableName(), Item: enrollment, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -72,7 +74,7 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
           ...enrollmentCreatedWrites(at),
         ],
       }),
-    );
+    ));
     count(METRIC.enrollments);
     return true;
   } catch (error) {

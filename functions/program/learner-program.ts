@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
+import { withWriteRetries } from '../lib/retry';
 import { notFound } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { statsUpdate, week1CompletedWrites, week1OnTime } from '../lib/stats';
@@ -135,7 +136,7 @@ export function enrollmentTransition(
 async function reconcileEnrollment(user: UserRecord, enrollment: EnrollmentRecord, derived: DerivedProgress, content: Program) {
   const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, new Date());
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] }));
+    await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] })));
   } catch (error) {
     if (error instanceof TransactionCanceledException) return;
     logger.warn('enrollment reconcile failed', { error: error as Error });

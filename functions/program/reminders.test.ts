@@ -1,5 +1,5 @@
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { program } from './content';
@@ -26,6 +26,8 @@ function learner(id: string) {
       user_id: id,
       program_id: content.id,
       status: 'active',
+      open_module_id: content.modules[0].module_id,
+      percent_complete: 0,
       enrolled_at: '2030-03-01T10:00:00Z',
       gsi3pk: `REMIND#daily#${reminderShard(id)}`,
       gsi3sk: id,
@@ -37,11 +39,16 @@ function withLearners(ids: string[]) {
   const people = ids.map(learner);
   dynamo.on(QueryCommand).callsFake((input) => {
     if (input.IndexName === 'gsi3') {
-      return { Items: people.filter((p) => p.enrollment.gsi3pk === input.ExpressionAttributeValues[':partition']).map((p) => p.enrollment) };
+      const values = input.ExpressionAttributeValues;
+      return { Items: people.filter((p) => p.enrollment.gsi3pk === values[':partition'] && p.enrollment.gsi3sk.startsWith(values[':prefix'])).map((p) => p.enrollment) };
     }
     return { Items: [{ module_id: content.modules[0].module_id, status: 'open' }] };
   });
-  dynamo.on(GetCommand).callsFake((input) => ({ Item: people.find((p) => p.user.pk === input.Key.pk)?.user }));
+  dynamo.on(GetCommand).resolves({}); // no checkpoint yet
+  dynamo.on(BatchGetCommand).callsFake((input) => {
+    const [table, request] = Object.entries(input.RequestItems as Record<string, { Keys: Array<{ pk: string }> }>)[0];
+    return { Responses: { [table]: people.filter((p) => request.Keys.some((key) => key.pk === p.user.pk)).map((p) => p.user) } };
+  });
   dynamo.on(PutCommand).resolves({});
   dynamo.on(DeleteCommand).resolves({});
   dynamo.on(UpdateCommand).resolves({});
@@ -127,8 +134,12 @@ describe('runReminders', () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'ok' });
     await runReminders({ now, sleep: noSleep });
     const indexQueries = dynamo.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName === 'gsi3');
-    expect(indexQueries).toHaveLength(20); // 10 daily shards + 10 shards of today's weekly partition
+    // (10 daily shards + 10 shards of today's weekly partition) × 16 slices by the id's first hex digit
+    expect(indexQueries).toHaveLength(320);
     const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':partition']);
     expect(partitions).toContain('REMIND#weekly#2#0'); // 2030-03-05 is a Tuesday
+    expect(new Set(indexQueries.map((call) => `${call.args[0].input.ExpressionAttributeValues?.[':partition']}|${call.args[0].input.ExpressionAttributeValues?.[':prefix']}`)).size).toBe(320);
+    // one account read per learner, batched per page
+    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(1);
   });
 });

@@ -1,14 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../lib/activity';
 import { appUrl } from '../lib/app-url';
+import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
 import { sendEmail, type Delivery, type EmailMessage } from '../lib/email';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
 import { keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { getUserById } from '../lib/users';
 import { program } from './content';
 import { deriveProgress } from './progress';
 import { reminderEmail } from './reminder-email';
@@ -16,20 +16,27 @@ import { reminderIndexKeys, reminderPartitions, weekdayOf } from './reminder-ind
 import { listProgress, type EnrollmentRecord } from './store';
 
 /**
- * The reminder job (run daily by EventBridge; `npm run reminders` locally).
+ * Reminders that fan out (docs/scale-writes.md).
  *
- * Who: learners in the sparse reminder index (reminder-index.ts), re-checked at send time
- * against the user item (verified, active, not locked) and their progress (a module left).
- * Daily learners get one reminder a day; weekly learners one a week, on the UTC weekday they
- * enrolled. Recipients are read page by page by Query (never a Scan) and sent with bounded
- * concurrency; SES throttling is retried with exponential backoff; a failed address is counted
- * and the batch goes on.
+ * Who: learners in the sparse reminder index (reminder-index.ts). The daily schedule splits the
+ * day's index partitions (every daily shard, today's weekly shards) into messages of one
+ * partition and one first hex digit of the user id (20 × 16 = 320), queued (SQS, with a DLQ);
+ * workers (bounded concurrency) read their slice page by page by Query — never a Scan — and
+ * send at the configured rate (SES's account send rate over the number of workers). Per page
+ * they read the learners' accounts in one BatchGetItem: with the enrollment (the index item:
+ * open module, percent, status) that is everything the email needs, one read per learner.
+ * The account is re-checked at send time: locked, unverified, deleted or purging learners get
+ * nothing; learners who finished leave the index.
+ *
+ * Resume: after every page the slice's checkpoint (JOB#reminders#<day> / PART#<slice>) keeps
+ * the index cursor; a worker near its timeout enqueues its own continuation, a crashed one is
+ * redelivered by SQS, and both start from the checkpoint.
  *
  * Once per day: a REMINDER#<day> marker is written with a condition BEFORE sending. Writing it
- * first makes a rerun (or an overlapping run) skip that learner: at most one reminder a day,
- * even if a run crashes between the marker and the send (then that learner misses one
- * reminder, which is better than spamming). When the send fails for good, the marker is deleted
- * so a rerun can try again.
+ * first makes a rerun, a redelivery or an overlapping worker skip that learner: at most one
+ * reminder a day, even if a worker crashes between the marker and the send (then that learner
+ * misses one reminder, which is better than spamming). When the send fails for good, the marker
+ * is deleted so a rerun can try again.
  */
 export interface ReminderSummary {
   considered: number;
@@ -40,7 +47,7 @@ export interface ReminderSummary {
 
 export interface ReminderOptions {
   now?: Date;
-  /** Emails in flight at once. */
+  /** Emails in flight at once within one worker. */
   concurrency?: number;
   /** Attempts per email when SES throttles. */
   maxAttempts?: number;
@@ -49,6 +56,22 @@ export interface ReminderOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Called for each email sent (the local runner prints them). */
   onSent?: (message: EmailMessage) => void;
+  /** Emails per second of one worker (default: REMINDER_SEND_RATE / REMINDER_WORKERS). */
+  ratePerSecond?: number;
+  /** Slices processed at once by `runReminders` (default REMINDER_WORKERS). */
+  workers?: number;
+  /** Milliseconds the worker has left; it checkpoints and stops below a margin. */
+  timeLeftMs?: () => number;
+}
+
+/** One unit of queued reminder work: a slice of one index partition for one day. */
+export interface ReminderSliceMessage {
+  day: string;
+  /** The run's time (ISO): due-ness and the once-a-day marker use it. */
+  now: string;
+  partition: string;
+  /** First hex digit of the user ids (gsi3sk) in the slice. */
+  prefix: string;
 }
 
 const PAGE_SIZE = 100;
@@ -87,53 +110,167 @@ export async function forEachBounded<T>(items: T[], limit: number, task: (item: 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** User ids are random UUIDs (users.ts): their first hex digit splits a partition into 16 slices. */
+export const SLICE_PREFIXES = '0123456789abcdef'.split('');
+const CHECKPOINT_TTL_SECONDS = 3 * 24 * 3600;
+const STOP_MARGIN_MS = 15_000;
+
+/** The day's work: every partition the day reads (reminder-index.ts) × every slice. */
+export function reminderMessages(now: Date): ReminderSliceMessage[] {
+  const day = dayOf(now);
+  return reminderPartitions(now).flatMap((partition) => SLICE_PREFIXES.map((prefix) => ({ day, now: now.toISOString(), partition, prefix })));
+}
+
+/** Paces sends to `perSecond` (one worker's share of the account's send rate). */
+export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
+  const interval = 1000 / perSecond;
+  let next = 0;
+  return async () => {
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + interval;
+    if (at > now) await sleep(at - now);
+  };
+}
+
+type ReminderUser = Pick<UserRecord, 'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'email_suppressed'>;
+
+async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
+  const users = new Map<string, ReminderUser>();
+  let pending: Record<string, unknown>[] = ids.map((id) => keys.user(id));
+  for (let attempt = 0; pending.length; attempt++) {
+    if (attempt > 6) throw new Error('BatchGetItem left keys unprocessed');
+    if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+    const result = await db().send(
+      new BatchGetCommand({
+        RequestItems: {
+          [tableName()]: {
+            Keys: pending,
+            ProjectionExpression: 'id, email, first_name, #status, is_locked, verified, reminder_frequency, email_suppressed',
+            ExpressionAttributeNames: { '#status': 'status' },
+          },
+        },
+      }),
+    );
+    for (const item of result.Responses?.[tableName()] ?? []) users.set(String(item.id), item as ReminderUser);
+    pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+  }
+  return users;
+}
+
+/**
+ * Works through one slice from its checkpoint: page by page, one BatchGetItem of accounts per
+ * page, sends paced to the worker's rate. Returns what it did and whether the slice is finished
+ * (false: out of time, checkpointed; the caller enqueues the continuation).
+ */
+export async function processReminderSlice(message: ReminderSliceMessage, options: ReminderOptions = {}): Promise<ReminderSummary & { finished: boolean }> {
+  const now = new Date(message.now);
+  const summary: ReminderSummary = { considered: 0, sent: 0, skipped: 0, failed: 0 };
+  const checkpointKey = keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`);
+  const checkpoint = (await db().send(new GetCommand({ TableName: tableName(), Key: checkpointKey, ConsistentRead: true }))).Item;
+  if (checkpoint?.done) return { ...summary, finished: true };
+  const sleep = options.sleep ?? defaultSleep;
+  const cfg = config();
+  const pace = pacer(options.ratePerSecond ?? cfg.reminderSendRate / cfg.reminderWorkers, sleep);
+  const timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
+  const baseUrl = await appUrl();
+  let startKey = checkpoint?.cursor as Record<string, unknown> | undefined;
+  do {
+    if (timeLeft() < STOP_MARGIN_MS) return { ...summary, finished: false };
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :partition AND begins_with(gsi3sk, :prefix)',
+        ExpressionAttributeValues: { ':partition': message.partition, ':prefix': message.prefix },
+        Limit: PAGE_SIZE,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const enrollments = (page.Items ?? []) as EnrollmentRecord[];
+    const users = enrollments.length ? await readUsers(enrollments.map((enrollment) => enrollment.user_id)) : new Map<string, ReminderUser>();
+    const before = { ...summary };
+    await forEachBounded(enrollments, options.concurrency ?? 10, async (enrollment) => {
+      summary.considered += 1;
+      try {
+        const outcome = await remindOne(enrollment, users.get(enrollment.user_id), message.partition, now, baseUrl, options, pace);
+        summary[outcome] += 1;
+      } catch (error) {
+        summary.failed += 1;
+        logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
+      }
+    });
+    startKey = page.LastEvaluatedKey;
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: checkpointKey,
+        UpdateExpression: 'SET #type = :type, #cursor = :cursor, #done = :done, expires_at = :ttl ADD considered :c, sent :s, skipped :k, failed :f',
+        ExpressionAttributeNames: { '#type': 'type', '#cursor': 'cursor', '#done': 'done' },
+        ExpressionAttributeValues: {
+          ':type': 'reminder_checkpoint',
+          ':cursor': startKey ?? null,
+          ':done': !startKey,
+          ':ttl': ttlIn(CHECKPOINT_TTL_SECONDS, now.getTime()),
+          ':c': summary.considered - before.considered,
+          ':s': summary.sent - before.sent,
+          ':k': summary.skipped - before.skipped,
+          ':f': summary.failed - before.failed,
+        },
+      }),
+    );
+  } while (startKey);
+  return { ...summary, finished: true };
+}
+
+/**
+ * Runs the day's reminders in this process: the same messages the schedule queues, handled by
+ * the same slice worker (`npm run reminders`, tests, the benchmark).
+ */
 export async function runReminders(options: ReminderOptions = {}): Promise<ReminderSummary> {
   const now = options.now ?? new Date();
   const summary: ReminderSummary = { considered: 0, sent: 0, skipped: 0, failed: 0 };
-  const baseUrl = await appUrl();
-  for (const partition of reminderPartitions(now)) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'gsi3',
-          KeyConditionExpression: 'gsi3pk = :partition',
-          ExpressionAttributeValues: { ':partition': partition },
-          Limit: PAGE_SIZE,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      startKey = page.LastEvaluatedKey;
-      const enrollments = (page.Items ?? []) as EnrollmentRecord[];
-      await forEachBounded(enrollments, options.concurrency ?? 5, async (enrollment) => {
-        summary.considered += 1;
-        try {
-          const outcome = await remindOne(enrollment, partition, now, baseUrl, options);
-          summary[outcome] += 1;
-        } catch (error) {
-          summary.failed += 1;
-          logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
-        }
-      });
-    } while (startKey);
-  }
+  const workers = options.workers ?? config().reminderWorkers;
+  await forEachBounded(reminderMessages(now), workers, async (message) => {
+    try {
+      const done = await processReminderSlice(message, options);
+      for (const field of ['considered', 'sent', 'skipped', 'failed'] as const) summary[field] += done[field];
+    } catch (error) {
+      summary.failed += 1;
+      logger.error('reminder slice failed', { partition: message.partition, prefix: message.prefix, error: error as Error });
+    }
+  });
   logger.info('reminders done', { ...summary, day: dayOf(now) });
   return summary;
 }
 
 type Outcome = 'sent' | 'skipped';
 
-async function remindOne(enrollment: EnrollmentRecord, partition: string, now: Date, baseUrl: string, options: ReminderOptions): Promise<Outcome> {
-  const user = await getUserById(enrollment.user_id, false);
+async function remindOne(
+  enrollment: EnrollmentRecord,
+  user: ReminderUser | undefined,
+  partition: string,
+  now: Date,
+  baseUrl: string,
+  options: ReminderOptions,
+  pace: () => Promise<void>,
+): Promise<Outcome> {
   if (!user) return 'skipped';
-  // Admin actions (lock, delete) and verification change the user item only: check it now.
+  // Admin actions (lock, delete, purge) and verification change the user item only: check it now.
   if (user.status !== 'active' || user.is_locked || !user.verified) return 'skipped';
   // SES reported the address as hard-bounced or complaining: optional mail stops.
   if (isEmailSuppressed(user)) return 'skipped';
   const content = program();
-  const derived = deriveProgress(content, await listProgress(user.id, content.id));
-  if (!derived.open || enrollment.status === 'completed') {
+  // The index item carries the open module and the percent (kept by every progress write).
+  let open = enrollment.open_module_id ? content.modules.find((module) => module.module_id === enrollment.open_module_id) : undefined;
+  let percent = enrollment.percent_complete ?? 0;
+  if (!open && enrollment.status !== 'completed') {
+    // an enrollment written before open_module_id existed: derive it (rare, extra reads)
+    const derived = deriveProgress(content, await listProgress(user.id, content.id));
+    open = derived.open ?? undefined;
+    percent = derived.percent;
+  }
+  if (!open || enrollment.status === 'completed') {
     await removeFromIndex(enrollment);
     return 'skipped';
   }
@@ -148,13 +285,14 @@ async function remindOne(enrollment: EnrollmentRecord, partition: string, now: D
   const message = reminderEmail({
     to: user.email,
     firstName: user.first_name,
-    module: derived.open,
-    percent: derived.percent,
+    module: open,
+    percent,
     frequency,
     programTitle: content.title,
     baseUrl,
   });
   try {
+    await pace();
     const delivery = await sendWithRetry(message, options);
     if (delivery === 'allowlist_block') return 'skipped';
     options.onSent?.(message);
@@ -166,7 +304,7 @@ async function remindOne(enrollment: EnrollmentRecord, partition: string, now: D
 }
 
 /** The once-a-day marker; false when this learner was already reminded today. */
-async function claimDay(user: UserRecord, day: string, now: Date): Promise<boolean> {
+async function claimDay(user: Pick<UserRecord, 'id'>, day: string, now: Date): Promise<boolean> {
   try {
     await db().send(
       new PutCommand({

@@ -4,6 +4,7 @@ import type { TaskSave, TaskSaveRequest } from '../../shared/program-types';
 import { recordActivity } from '../lib/activity';
 import { db, tableName } from '../lib/db';
 import { count, METRIC } from '../lib/metrics';
+import { failedConditions, withWriteRetries } from '../lib/retry';
 import { badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -117,7 +118,8 @@ async function completeModule(user: UserRecord, learner: LearnerProgram, module:
   });
 
   try {
-    await db().send(
+    // Only conflicts and throttling are retried here (jittered); a failed condition means another writer won.
+    await withWriteRetries(() => db().send(
       new TransactWriteCommand({
         TransactItems: [
           progressUpdate(module, 'completed', 'open'),
@@ -127,11 +129,11 @@ async function completeModule(user: UserRecord, learner: LearnerProgram, module:
           ...week1,
         ],
       }),
-    );
+    ));
     count(METRIC.moduleCompletions);
     return updated;
   } catch (error) {
-    if (error instanceof TransactionCanceledException) return null;
+    if (error instanceof TransactionCanceledException && failedConditions(error).length) return null;
     throw error;
   }
 }

@@ -111,6 +111,8 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
 
     const { runSeeds } = await import('./seed');
     const reported = await runSeeds({ log });
+    // background work (purge continuations) in this process, as the SQS workers do in the cloud
+    await (await import('./background-work')).registerLocalWorkers();
 
     const [handlers, { createApiServer }] = await Promise.all([import('./group-handlers').then((m) => m.loadGroupHandlers()), import('./api-server')]);
     let fallback: Parameters<typeof createApiServer>[0]['fallback'];

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
@@ -15,7 +14,7 @@ import { type SynthesizedStack, synthStack } from './synth-stack';
  * tracing and log retention on every function, the dashboard, the SES configuration set and its
  * bounce handler, and the dev/prod stages.
  */
-const FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
+const FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge'] as const;
 const RUNBOOK = readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8');
 /** GitHub-style anchors of the runbook's headings. */
 const ANCHORS = new Set(
@@ -26,13 +25,10 @@ let prod: SynthesizedStack;
 let full: SynthesizedStack;
 beforeAll(() => {
   prod = synthStack();
-  // The optional wiring of the reminder fan-out and the WAF, as the lead will pass it.
-  const queues = new Stack(new App(), 'Queues');
+  // With the optional WAF alarm (the reminder queue's alarms are always there: the stack owns the queue).
   full = synthStack({
     alarmEmail: 'ops@example.com',
     runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
-    reminderQueue: Queue.fromQueueArn(queues, 'Q', 'arn:aws:sqs:eu-west-1:123456789012:reminders'),
-    reminderDeadLetterQueue: Queue.fromQueueArn(queues, 'D', 'arn:aws:sqs:eu-west-1:123456789012:reminders-dlq'),
     webAclName: 'career-program-site',
   });
 });
@@ -53,7 +49,8 @@ const metricNames = (props: Resource['Properties']): string[] =>
 describe('alarms', () => {
   it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
-    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1);
+    // API 2, per function 3, DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2
+    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2);
     for (const { Properties: a } of alarms) {
       expect(a.AlarmActions, a.AlarmDescription).toEqual([topicRef(prod)]);
       expect(a.OKActions).toEqual([topicRef(prod)]);
@@ -142,18 +139,19 @@ describe('alarms', () => {
     });
   });
 
-  it('queue age, dead letters and WAF blocks exist only once their resources are passed', () => {
+  it('the reminder queue always has its age and dead-letter alarms; WAF blocks only once a web ACL is passed', () => {
     const ids = (s: SynthesizedStack) => Object.keys(alarmsOf(s)).join(' ');
-    for (const id of ['ReminderQueueAge', 'ReminderDeadLetters', 'WafBlocks']) expect(ids(prod)).not.toContain(id);
-    expect(alarm(full, 'ReminderQueueAge')).toMatchObject({
+    expect(ids(prod)).not.toContain('WafBlocks');
+    const queueName = (queue: { queue: unknown }) => ({ 'Fn::GetAtt': [prod.idOf(queue.queue as never), 'QueueName'] });
+    expect(alarm(prod, 'ReminderQueueAge')).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: 'reminders' }],
+      Dimensions: [{ Name: 'QueueName', Value: queueName(prod.stack.reminderQueue) }],
       Threshold: 3600,
     });
-    expect(alarm(full, 'ReminderDeadLetters')).toMatchObject({
+    expect(alarm(prod, 'ReminderDeadLetters')).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: 'reminders-dlq' }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue as never), 'QueueName'] } }],
       Threshold: 1,
     });
     expect(alarm(full, 'WafBlocks')).toMatchObject({

@@ -12,7 +12,18 @@ beforeAll(() => {
   s = synthStack();
 });
 
-const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
+const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge'] as const;
+/** Functions that read or write the table (the daily schedule only queues work). */
+const TABLE_FUNCTIONS = OUR_FUNCTIONS.filter((name) => name !== 'reminders');
+const queueUrl = (queue: { queue: { node: { defaultChild?: unknown } } }) => ({ Ref: s.idOf(queue.queue) });
+/** What each function gets beyond the common environment: the queues it sends to, the reminder rate. */
+const extraEnvironment = (name: (typeof OUR_FUNCTIONS)[number]): Record<string, unknown> =>
+  ({
+    admin: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
+    purge: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
+    reminders: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue) },
+    reminderWorker: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue), REMINDER_SEND_RATE: '14', REMINDER_WORKERS: '2' },
+  })[name as string] ?? {};
 
 describe('table', () => {
   it('is on-demand, with PITR, TTL, deletion protection, kept on stack deletion', () => {
@@ -129,6 +140,7 @@ describe('functions', () => {
         RETENTION_DAYS: '30',
         SES_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.configurationSet) },
         POWERTOOLS_SERVICE_NAME: `career-program-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+        ...extraEnvironment(name),
       });
     }
   });
@@ -158,7 +170,7 @@ describe('IAM (least privilege)', () => {
     const dynamo = policyStatements(s.template).filter(({ statement }) =>
       actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
     );
-    expect(dynamo.length).toBeGreaterThanOrEqual(OUR_FUNCTIONS.length);
+    expect(dynamo.length).toBeGreaterThanOrEqual(TABLE_FUNCTIONS.length);
     for (const { statement } of dynamo) {
       expect(actionsOf(statement)).not.toContain('dynamodb:Scan');
       expect(actionsOf(statement).some((action) => action.includes('*'))).toBe(false);
@@ -168,7 +180,8 @@ describe('IAM (least privilege)', () => {
 
   it('grants table access on the table and each GSI by name', () => {
     const tableArn = { 'Fn::GetAtt': [s.idOf(s.stack.data.table), 'Arn'] };
-    for (const name of OUR_FUNCTIONS) {
+    expect(statementsOf('reminders').some((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')))).toBe(false);
+    for (const name of TABLE_FUNCTIONS) {
       const statement = statementsOf(name).find((st) => actionsOf(st).includes('dynamodb:Query'));
       expect(statement?.Resource, name).toEqual([
         tableArn,
@@ -187,10 +200,10 @@ describe('IAM (least privilege)', () => {
     for (const { statement } of sesStatements) expect(asList(statement.Resource)).toEqual(expect.arrayContaining(identityArn));
     for (const { statement } of sesStatements) expect(asList(statement.Resource)).toHaveLength(identityArn.length);
     // learner: the password-changed security notice (docs/account-security.md)
-    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminders'] as const) {
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')), name).toBe(true);
     }
-    for (const name of ['seed'] as const) {
+    for (const name of ['seed', 'reminders', 'purge', 'mailEvents'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).some((a) => a.startsWith('ses:'))), name).toBe(false);
     }
   });
@@ -203,7 +216,7 @@ describe('IAM (least privilege)', () => {
     for (const name of ['auth', 'passkeys', 'learner', 'admin'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(true);
     }
-    for (const name of ['reminders', 'seed'] as const) {
+    for (const name of ['reminders', 'seed', 'reminderWorker', 'purge'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(false);
     }
   });
@@ -211,7 +224,7 @@ describe('IAM (least privilege)', () => {
   it('grants ssm:GetParameter on the one app-url parameter ARN, without referencing the parameter', () => {
     const parameterId = s.idOf(s.stack.appUrlParameter);
     const parameterName: string = s.template.findResources('AWS::SSM::Parameter')[parameterId].Properties.Name;
-    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminders'] as const) {
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
       const statement = statementsOf(name).find((st) => actionsOf(st).includes('ssm:GetParameter'));
       expect(JSON.stringify(statement?.Resource), name).toContain(`:parameter${parameterName}`);
       expect(JSON.stringify(statement?.Resource)).not.toContain('*');
@@ -258,6 +271,44 @@ describe('jobs', () => {
       FunctionName: remindersArn,
       SourceArn: { 'Fn::GetAtt': [s.idOf(s.stack.schedule.rule), 'Arn'] },
     });
+  });
+
+  it('fans reminders and purges out over SQS: dead-letter queues, bounded worker concurrency, partial batch failures', () => {
+    for (const [work, worker, concurrency] of [
+      [s.stack.reminderQueue, s.stack.functions.reminderWorker, 2],
+      [s.stack.purgeQueue, s.stack.functions.purge, 2],
+    ] as const) {
+      const queue = s.template.findResources('AWS::SQS::Queue')[s.idOf(work.queue)];
+      expect(queue.Properties).toMatchObject({
+        VisibilityTimeout: 900 * 6,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [s.idOf(work.deadLetterQueue), 'Arn'] }, maxReceiveCount: 5 },
+      });
+      s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: s.idOf(worker.fn) },
+        EventSourceArn: { 'Fn::GetAtt': [s.idOf(work.queue), 'Arn'] },
+        BatchSize: 1,
+        ScalingConfig: { MaximumConcurrency: concurrency },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const fn = s.template.findResources('AWS::Lambda::Function')[s.idOf(worker.fn)];
+      expect(fn.Properties.Timeout).toBe(900);
+    }
+    // only the functions that enqueue may send, each to its own queue
+    const actionsOf = (statement: Record<string, unknown>) => asList(statement.Action as string | string[]);
+    const sends = policyStatements(s.template).filter(({ statement }) => actionsOf(statement).includes('sqs:SendMessage'));
+    const senders = (queue: typeof s.stack.reminderQueue) =>
+      sends.filter(({ statement }) => JSON.stringify(statement.Resource) === JSON.stringify({ 'Fn::GetAtt': [s.idOf(queue.queue), 'Arn'] })).length;
+    expect(senders(s.stack.reminderQueue)).toBe(2);
+    expect(senders(s.stack.purgeQueue)).toBe(2);
+    expect(sends).toHaveLength(4);
+  });
+
+  it('sends reminders at a configured rate shared by the configured number of workers', () => {
+    const custom = synthStack({ reminderSendRate: 200, reminderWorkers: 10 });
+    const fn = custom.template.findResources('AWS::Lambda::Function')[custom.idOf(custom.stack.functions.reminderWorker.fn)];
+    expect(fn.Properties.Environment.Variables).toMatchObject({ REMINDER_SEND_RATE: '200', REMINDER_WORKERS: '10' });
+    custom.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 10 } });
   });
 
   it('runs the seed function as a deploy-time trigger after the table exists', () => {

@@ -2,11 +2,15 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { recordActivity } from '../../functions/lib/activity';
 import { db, tableName } from '../../functions/lib/db';
+import { readDayCounters, type DayCounter } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
 import { createTestUser } from '../helpers/users';
 
-const count = async (key: { pk: string; sk: string }) =>
-  Number((await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item?.count ?? 0);
+/** A day counter's value: the sum of its write shards (functions/lib/stats.ts). */
+const count = async (key: { pk: string; sk: string }) => {
+  const day = key.sk.slice(4);
+  return Number((await readDayCounters(key.pk.slice('STATS#'.length) as DayCounter, day, day)).get(day)?.count ?? 0);
+};
 
 describe('recordActivity', () => {
   it('counts a learner once a day and moves their last-active bucket forward', async () => {

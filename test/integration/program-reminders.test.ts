@@ -1,12 +1,13 @@
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
-import { runReminders } from '../../functions/program/reminders';
+import { reminderShard } from '../../functions/program/reminder-index';
+import { processReminderSlice, reminderMessages, runReminders } from '../../functions/program/reminders';
 import { emailsTo, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishProgram, setUserFields } from './program-helpers';
@@ -74,22 +75,39 @@ describe('the reminder job', () => {
 
   it('sends nothing twice when rerun the same day', async () => {
     const tomorrow = new Date(enrolledAt.getTime() + DAY);
+    // every slice's checkpoint says done: a rerun reads nothing
     const summary = await runReminders({ now: tomorrow, sleep: noSleep });
-    expect(summary).toEqual({ considered: 4, sent: 0, skipped: 4, failed: 0 });
+    expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
+    // a redelivery that starts a slice over (its checkpoint lost): the once-a-day marker holds
+    for (const message of reminderMessages(tomorrow)) {
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`) }));
+    }
+    const again = await runReminders({ now: tomorrow, sleep: noSleep });
+    expect(again).toEqual({ considered: 4, sent: 0, skipped: 4, failed: 0 });
     expect(await reminders('Daisy')).toHaveLength(1);
+  });
+
+  it('resumes a slice from its checkpoint after a crash, without mailing anyone twice', async () => {
+    const day = new Date(enrolledAt.getTime() + 4 * DAY);
+    const daisy = reminderMessages(day).find((m) => m.partition === `REMIND#daily#${reminderShard(people.Daisy.id)}` && people.Daisy.id.startsWith(m.prefix))!;
+    // out of time before the first page: checkpointed, not finished (the worker queues the rest)
+    expect(await processReminderSlice(daisy, { sleep: noSleep, timeLeftMs: () => 0 })).toMatchObject({ finished: false, considered: 0 });
+    expect(await processReminderSlice(daisy, { sleep: noSleep })).toMatchObject({ finished: true, sent: 1 });
+    expect(await processReminderSlice(daisy, { sleep: noSleep })).toMatchObject({ finished: true, considered: 0 });
+    expect(await reminders('Daisy')).toHaveLength(2);
   });
 
   it('reminds weekly learners on their weekday, a week later, with the right wording', async () => {
     const nextWeek = new Date(enrolledAt.getTime() + 7 * DAY);
     const summary = await runReminders({ now: nextWeek, sleep: noSleep });
     expect(summary).toEqual({ considered: 5, sent: 2, skipped: 3, failed: 0 });
-    expect(await reminders('Daisy')).toHaveLength(2);
+    expect(await reminders('Daisy')).toHaveLength(3);
     const weekly = await reminders('Wendy');
     expect(weekly).toHaveLength(1);
     expect(weekly[0].text).toContain('once a week');
   });
 
-  it('reads with Query and GetItem only, never a Scan', async () => {
+  it('reads with Query, BatchGetItem and GetItem only, never a Scan: one account read per learner', async () => {
     const send = vi.spyOn(db(), 'send');
     capacityMeter.reset();
     try {
@@ -97,7 +115,9 @@ describe('the reminder job', () => {
       const commands = send.mock.calls.map(([command]) => command.constructor.name);
       expect(commands).not.toContain('ScanCommand');
       const reads = commands.filter((name) => !['PutCommand', 'UpdateCommand', 'DeleteCommand'].includes(name));
-      expect(new Set(reads)).toEqual(new Set(['QueryCommand', 'GetCommand']));
+      // Query (index pages), BatchGet (the page's accounts), Get (each slice's checkpoint)
+      expect(new Set(reads)).toEqual(new Set(['QueryCommand', 'BatchGetCommand', 'GetCommand']));
+      expect(reads.filter((name) => name === 'GetCommand')).toHaveLength(reminderMessages(new Date()).length);
       expect(capacityMeter.calls).toBe(commands.length);
     } finally {
       send.mockRestore();

@@ -29,5 +29,9 @@ export const updateUserRoute = defineRoute({
 /** `DELETE /api/admin/users/{id}?confirm_email=` */
 export const hardDeleteRoute = defineRoute({
   query: z.object({ confirm_email: text }),
-  handler: async (req) => ({ body: await hardDeleteUser(req.params.id, req.query.confirm_email, adminCallerOf(req)) }),
+  handler: async (req) => {
+    const result = await hardDeleteUser(req.params.id, req.query.confirm_email, adminCallerOf(req));
+    // 202: a heavy account's purge goes on in the background (GET …/hard-delete/status follows it)
+    return { status: result.deleted ? 200 : 202, body: result };
+  },
 });

@@ -3,8 +3,14 @@ import { api, queryString } from '../../../lib/api-client';
 import { usersListQueryKey } from './get-users';
 import { userPath, userQueryOptions } from './get-user';
 
+/** `deleted: false, status: 'purging'` (202): a heavy account's purge goes on in the background. */
+export interface HardDeleteResult {
+  deleted: boolean;
+  status: 'purging' | 'done';
+}
+
 export const hardDeleteUser = (id: string, confirmEmail: string) =>
-  api.delete<unknown>(`${userPath(id)}${queryString({ confirm_email: confirmEmail })}`);
+  api.delete<HardDeleteResult | undefined>(`${userPath(id)}${queryString({ confirm_email: confirmEmail })}`);
 
 export function useHardDeleteUser(id: string) {
   const queryClient = useQueryClient();

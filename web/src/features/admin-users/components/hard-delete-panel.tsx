@@ -5,6 +5,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { ApiError } from '../../../lib/api-client';
 import { useHardDeletePreview } from '../api/get-hard-delete-preview';
 import { useHardDeleteUser } from '../api/hard-delete-user';
+import { usePurgeStatus } from '../api/get-purge-status';
 import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
 import { formatDate } from '../utils/format';
@@ -36,12 +37,28 @@ function ImpactPreview({ userId }: { userId: string }) {
   );
 }
 
+/** A purge running in the background: in progress, then done (polled). */
+function PurgeProgress({ userId, onDeleted }: { userId: string; onDeleted: () => void }) {
+  const purge = usePurgeStatus(userId, true);
+  if (purge.isError) return <FormAlert>{errorText(purge.error, 'Failed to load the purge status')}</FormAlert>;
+  if (purge.data?.status === 'done') {
+    return (
+      <div className="admin-actions">
+        <p role="status">Purge complete. The account and its data are gone.</p>
+        <Button onClick={onDeleted}>Done</Button>
+      </div>
+    );
+  }
+  return <p role="status">Purge in progress… The account is already out of every list and cannot sign in.</p>;
+}
+
 /**
  * Irreversible removal. Allowed only for a soft-deleted account whose retention window has passed,
  * and only after the admin types the account's email (SPEC §4, §5). The server checks all of it again.
  */
 export function HardDeletePanel({ user, onDeleted, id }: { user: AdminUserDetail; onDeleted: () => void; id: string }) {
   const [typed, setTyped] = useState('');
+  const [purging, setPurging] = useState(user.status === 'purging');
   const hardDelete = useHardDeleteUser(user.id);
   const headingId = useId();
   const confirmation = typed.trim();
@@ -49,6 +66,15 @@ export function HardDeletePanel({ user, onDeleted, id }: { user: AdminUserDetail
   const ready = deleted && user.hard_delete_ready === true;
   const matches = confirmation === user.email;
   const mismatch = confirmation !== '' && !matches;
+
+  if (purging) {
+    return (
+      <div id={id} className="admin-hard-delete" role="region" aria-labelledby={headingId}>
+        <h4 id={headingId}>Hard delete</h4>
+        <PurgeProgress userId={user.id} onDeleted={onDeleted} />
+      </div>
+    );
+  }
 
   return (
     <div id={id} className="admin-hard-delete" role="region" aria-labelledby={headingId}>
@@ -74,7 +100,12 @@ export function HardDeletePanel({ user, onDeleted, id }: { user: AdminUserDetail
       <Button
         variant="danger"
         disabled={!ready || !matches || hardDelete.isPending}
-        onClick={() => hardDelete.mutateAsync(confirmation).then(onDeleted, () => undefined /* shown by hardDelete.isError */)}
+        onClick={() =>
+          hardDelete.mutateAsync(confirmation).then(
+            (result) => (result?.status === 'purging' ? setPurging(true) : onDeleted()),
+            () => undefined /* shown by hardDelete.isError */,
+          )
+        }
       >
         {hardDelete.isPending ? 'Deleting…' : 'Hard delete user'}
       </Button>

@@ -1,0 +1,53 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface WorkQueueProps {
+  /** The worker's timeout: the queue's visibility timeout is six times it (AWS's advice for Lambda). */
+  workerTimeout: Duration;
+  /** Receives before a message goes to the dead-letter queue. */
+  maxReceiveCount?: number;
+}
+
+/**
+ * A queue of background work with its dead-letter queue and a worker Lambda of bounded
+ * concurrency (docs/scale-writes.md). Both queues are public so alarms (queue age, DLQ depth)
+ * can be added on them.
+ */
+export class WorkQueue extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: WorkQueueProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount ?? 5 },
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter queue of the work queue beside it; a DLQ of a DLQ would only move the same messages again.',
+    });
+  }
+
+  /** The worker: one message at a time, at most `maxConcurrency` workers at once, partial batch failures reported. */
+  attachWorker(worker: IFunction, maxConcurrency: number): void {
+    worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, maxConcurrency, reportBatchItemFailures: true }));
+  }
+
+  /** Least privilege: lets `fn` send to the work queue (and nothing else on it). */
+  bindSend(fn: IFunction, environmentName: string): void {
+    this.queue.grantSendMessages(fn);
+    (fn as IFunction & { addEnvironment(key: string, value: string): void }).addEnvironment(environmentName, this.queue.queueUrl);
+  }
+}

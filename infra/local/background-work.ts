@@ -1,0 +1,18 @@
+/**
+ * The local stand-in for the SQS workers (docs/scale-writes.md): the same worker functions,
+ * registered as in-process consumers of functions/lib/queue.ts. A hard delete that outgrows its
+ * request continues here exactly as the purge worker Lambda would continue it in the cloud, and
+ * reminder slices (were they queued) run through the same slice worker.
+ */
+export async function registerLocalWorkers(): Promise<void> {
+  const [{ registerLocalConsumer, enqueue }, { runPurgeMessage }, { processReminderSlice }] = await Promise.all([
+    import('../../functions/lib/queue'),
+    import('../../functions/jobs/purge'),
+    import('../../functions/program/reminders'),
+  ]);
+  registerLocalConsumer('purge', (message) => runPurgeMessage(message, () => 60_000));
+  registerLocalConsumer('reminders', async (message) => {
+    const result = await processReminderSlice(message);
+    if (!result.finished) await enqueue('reminders', message);
+  });
+}

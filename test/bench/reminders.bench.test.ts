@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, describe, expect, it } from 'vitest';
+import { capacityMeter, db, tableName } from '../../functions/lib/db';
+import { keys } from '../../functions/lib/table';
+import { userIndexKeys } from '../../functions/lib/users';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { program } from '../../functions/program/content';
+import { reminderIndexKeys } from '../../functions/program/reminder-index';
+import { runReminders } from '../../functions/program/reminders';
+
+/**
+ * `npm run bench:reminders` (docs/scale-writes.md): 100,000 due learners in DynamoDB Local
+ * (BENCH_LEARNERS to change it), SES answering instantly (a stub), the reminder slices run by
+ * the same worker code as in the cloud, unpaced, REMINDER_BENCH_WORKERS slices at once
+ * (default 4). Prints learners per second on this machine, the capacity per learner, and the
+ * time the stack needs for 1,000,000 learners at SES rates of 14/s and 200/s.
+ */
+const LEARNERS = Number(process.env.BENCH_LEARNERS ?? 100_000);
+const WORKERS = Number(process.env.REMINDER_BENCH_WORKERS ?? 4);
+const content = program();
+const ses = mockClient(SESClient);
+afterAll(() => ses.restore());
+
+function learnerItems(index: number, enrolledAt: string): Record<string, unknown>[] {
+  const user: UserRecord = {
+    id: randomUUID(),
+    email: `due-${index}@example.com`,
+    email_lower: `due-${index}@example.com`,
+    first_name: `Due${index}`,
+    last_name: 'Learner',
+    password_hash: 'not-a-real-hash',
+    role: 'learner',
+    verified: true,
+    status: 'active',
+    is_locked: false,
+    session_version: 0,
+    reminder_frequency: 'daily',
+    created_at: enrolledAt,
+    updated_at: enrolledAt,
+    version: 1,
+  };
+  return [
+    { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
+    {
+      ...keys.enrollment(user.id, content.id),
+      type: 'enrollment',
+      id: randomUUID(),
+      user_id: user.id,
+      program_id: content.id,
+      program_title: content.title,
+      status: 'active',
+      percent_complete: 0,
+      completed_count: 0,
+      module_count: content.modules.length,
+      open_module_id: content.modules[0].module_id,
+      enrolled_at: enrolledAt,
+      updated_at: enrolledAt,
+      version: 1,
+      ...reminderIndexKeys(user.id, 'daily', enrolledAt),
+    },
+  ];
+}
+
+async function seed(count: number, enrolledAt: string) {
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const start = next;
+      next += 12;
+      if (start >= count) return;
+      const items = Array.from({ length: Math.min(12, count - start) }, (_, i) => learnerItems(start + i, enrolledAt)).flat();
+      let pending = items.map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length) {
+        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+const hours = (seconds: number) => `${(seconds / 3600).toFixed(1)} h`;
+
+describe('reminders at scale', () => {
+  it(`sends to ${LEARNERS.toLocaleString('en-US')} due learners once each`, async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'bench' });
+    const now = new Date();
+    const seedStart = Date.now();
+    await seed(LEARNERS, new Date(now.getTime() - 2 * 24 * 3600 * 1000).toISOString());
+    const seedSeconds = (Date.now() - seedStart) / 1000;
+
+    capacityMeter.reset();
+    const start = Date.now();
+    const summary = await runReminders({ now, ratePerSecond: 1_000_000, workers: WORKERS, sleep: async () => {} });
+    const seconds = (Date.now() - start) / 1000;
+    const cost = capacityMeter.snapshot();
+
+    expect(summary).toEqual({ considered: LEARNERS, sent: LEARNERS, skipped: 0, failed: 0 });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(LEARNERS);
+    // a rerun the same day sends nothing (every slice checkpointed done)
+    expect(await runReminders({ now, ratePerSecond: 1_000_000, workers: WORKERS })).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
+    // one once-a-day marker per learner (spot check of one slice's partition)
+    const some = await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :p', ExpressionAttributeValues: { ':p': 'REMIND#daily#0' }, Limit: 5 }));
+    expect(some.Items?.length).toBeGreaterThan(0);
+
+    const perSecond = LEARNERS / seconds;
+    const million = 1_000_000;
+    const report = {
+      learners: LEARNERS,
+      workers: WORKERS,
+      seed_seconds: Math.round(seedSeconds),
+      run_seconds: Math.round(seconds * 10) / 10,
+      learners_per_second_here: Math.round(perSecond),
+      read_units_per_learner: Math.round((cost.read / LEARNERS) * 100) / 100,
+      write_units_per_learner: Math.round((cost.write / LEARNERS) * 100) / 100,
+      calls_per_learner: Math.round((cost.calls / LEARNERS) * 100) / 100,
+      // the stack is bound by SES's send rate whenever the workers process faster than it
+      one_million_at_14_per_second: hours(million / Math.min(14, perSecond)),
+      one_million_at_200_per_second: hours(million / Math.min(200, perSecond)),
+    };
+    console.log(`reminders benchmark ${JSON.stringify(report, null, 2)}`);
+  }, 3 * 3600 * 1000);
+});

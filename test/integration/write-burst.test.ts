@@ -1,0 +1,151 @@
+import { request as httpRequest } from 'node:http';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { hashPassword } from '../../functions/accounts/passwords';
+import { db } from '../../functions/lib/db';
+import { retryCounters } from '../../functions/lib/retry';
+import { program } from '../../functions/program/content';
+import { percentComplete } from '../../functions/program/progress';
+import type { LearnerTask, ModulePage } from '../../shared/program-types';
+import { codeIn, useApi } from '../helpers/api';
+import { createTestUser, signIn } from '../helpers/users';
+import { doneBody } from './program-helpers';
+
+/**
+ * A burst at DynamoDB Local (docs/scale-writes.md): 200 learners at once sign in for the first
+ * time (password + emailed code), enroll and complete their first module, each from its own
+ * address (the per-IP limits stay out of the way). The counters they share are write-sharded and
+ * their transactions retried with jitter: no answer may be a 5xx, and the admin summary must be
+ * exact right afterwards (the counters are written synchronously: the settle time is zero).
+ *
+ * DynamoDB Local runs transactions one after another and never reports a conflict, so the test
+ * adds them: every 4th TransactWriteItems call is cancelled with `TransactionConflict` before it
+ * reaches the database, as DynamoDB does under contention. The jittered retries must absorb them.
+ */
+const api = useApi();
+const LEARNERS = 200;
+const PASSWORD = 'burst of learners at dawn';
+const content = program();
+const first = content.modules[0];
+
+interface Reply {
+  status: number;
+  body: any;
+}
+
+/** A minimal browser: its own source address (127.0.1.x) and session cookie. */
+function learnerClient(index: number) {
+  const localAddress = `127.0.${1 + Math.floor(index / 250)}.${1 + (index % 250)}`;
+  let cookie = '';
+  const base = new URL(api.baseUrl);
+  const send = (method: string, path: string, body?: unknown) =>
+    new Promise<Reply>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = httpRequest(
+        {
+          host: base.hostname,
+          port: base.port,
+          path,
+          method,
+          localAddress,
+          headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const session = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('__Host-session='));
+            if (session) cookie = session.split(';')[0];
+            const text = Buffer.concat(chunks).toString();
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  return { send };
+}
+
+async function loginCodes(): Promise<Map<string, string>> {
+  const response = await fetch(`${inject('sesEndpoint')}/store`);
+  const store = (await response.json()) as { emails: Array<{ destination: { to: string[] }; body: { text?: string }; at: number }> };
+  const codes = new Map<string, string>();
+  for (const email of [...store.emails].sort((a, b) => a.at - b.at)) {
+    codes.set(email.destination.to[0].toLowerCase(), codeIn({ text: email.body.text ?? '' } as never));
+  }
+  return codes;
+}
+
+describe('200 simultaneous first logins, enrollments and module completions', () => {
+  it('answers no 5xx and leaves every admin summary figure exact', async () => {
+    let transactions = 0;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand' && ++transactions % 4 === 0) {
+          const items = (args.input as { TransactItems: unknown[] }).TransactItems;
+          throw new TransactionCanceledException({
+            message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+            $metadata: {},
+            CancellationReasons: items.map((_, index) => ({ Code: index === items.length - 1 ? 'TransactionConflict' : 'None' })),
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'simulatedConflicts' },
+    );
+    const passwordHash = await hashPassword(PASSWORD);
+    const admin = await createTestUser({ role: 'admin' });
+    // registrations in a burst too (insertUser adds to the same counter shards)
+    const learners = await Promise.all(Array.from({ length: LEARNERS }, () => createTestUser({ password_hash: passwordHash })));
+    const clients = learners.map((_, index) => learnerClient(index));
+    const statuses: number[] = [];
+    const record = (reply: Reply, what: string) => {
+      statuses.push(reply.status);
+      expect(reply.status, `${what}: ${JSON.stringify(reply.body)}`).toBe(200);
+      return reply;
+    };
+
+    // the password step for everyone (each mails a code)…
+    const challenges = await Promise.all(
+      learners.map(async (learner, index) => record(await clients[index].send('POST', '/api/auth/login', { email: learner.email, password: PASSWORD }), 'login').body.challenge_id as string),
+    );
+    const codes = await loginCodes();
+
+    // …then, all at once: first sign-in (the day's first activity), enrollment, first module done
+    await Promise.all(
+      learners.map(async (learner, index) => {
+        const client = clients[index];
+        record(await client.send('POST', '/api/auth/verify-2fa', { email: learner.email, code: codes.get(learner.email_lower), challenge_id: challenges[index] }), 'verify-2fa');
+        record(await client.send('POST', '/api/enroll', {}), 'enroll');
+        const page = record(await client.send('GET', `/api/modules/${first.slug}`), 'module').body as ModulePage;
+        let completed = false;
+        for (const task of page.module.tasks.filter((t: LearnerTask) => t.required)) {
+          completed = record(await client.send('PUT', `/api/modules/${first.slug}/tasks/${task.task_id}`, doneBody(task)), 'task').body.completed_now || completed;
+        }
+        expect(completed).toBe(true);
+      }),
+    );
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(retryCounters.exhausted).toBe(0);
+    expect(retryCounters.retries).toBeGreaterThanOrEqual(Math.floor(transactions / 4) - 1);
+    db().middlewareStack.remove('simulatedConflicts');
+    console.log(`write burst: ${statuses.length} requests, ${transactions} transactions, ${retryCounters.retries} jittered retries`);
+
+    const adminClient = api.client();
+    await signIn(adminClient, admin);
+    const summary = (await adminClient.get('/api/admin/summary')).body;
+    const M = content.modules.length;
+    expect(summary.cards).toEqual({
+      total_users: LEARNERS + 1,
+      total_enrollments: LEARNERS,
+      avg_completion: Math.round(percentComplete(1, M) * 10) / 10,
+      active_7d: LEARNERS,
+      active_30d: LEARNERS,
+      verification_rate: 1,
+      week1_dropoff: 0,
+    });
+    expect(summary.completion).toEqual({ aggregate_pct: Math.round((1 / M) * 1000) / 10 });
+    expect(summary.series.actives_7d_daily.at(-1).count).toBe(LEARNERS);
+  }, 240_000);
+});
