@@ -6,6 +6,7 @@ import { register } from '../accounts/routes/register';
 import { verifyTwoFactor } from '../accounts/routes/verify-2fa';
 import { verifyEmail } from '../accounts/routes/verify-email';
 import { createGroupHandler } from '../lib/http';
+import { verifyCertificateRoute } from '../program/public-routes';
 import { health } from './health';
 
 /** Lambda entry for the `auth` endpoint group: every `auth` route of shared/routes.ts. */
@@ -20,4 +21,5 @@ export const handler = createGroupHandler('auth', {
   'POST /api/auth/password-reset/request': passwordResetRequest,
   'GET /api/auth/password-reset/validate': passwordResetValidate,
   'POST /api/auth/password-reset/confirm': passwordResetConfirm,
+  'GET /api/certificates/{code}': verifyCertificateRoute,
 });
