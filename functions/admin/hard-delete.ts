@@ -83,7 +83,12 @@ const KIND_OF: Array<[prefix: string, kind: string]> = [
   ['TASK#', 'tasks'],
   ['CODE#', 'codes'],
   ['REMINDER#', 'reminders'],
+  ['CERTIFICATE#', 'certificates'],
 ];
+
+/** Items outside the account's partition that one of its items points to (the certificate's public copy). */
+const linkedItems = (items: Item[]) =>
+  items.filter((item) => item.sk.startsWith('CERTIFICATE#') && item.verification_code).map((item) => keys.certificate(String(item.verification_code)));
 const kindOf = (sk: string) => KIND_OF.find(([prefix]) => sk.startsWith(prefix))?.[1] ?? 'other';
 
 /** `GET …/hard-delete/preview`: what a hard delete would remove (and keep anonymised). */
@@ -234,7 +239,7 @@ export async function hardDeleteUser(userId: string, confirmEmail: string | unde
   const rest = items.filter((item) => item.sk !== 'PROFILE' && item.sk !== enrollment?.sk);
   const activity = await activityItems(userId, now);
   const search = searchItems(user).map(({ pk, sk }) => ({ pk, sk }));
-  await batchDelete([...rest, ...activity, ...search, keys.loginBackoff(user.email)]);
+  await batchDelete([...rest, ...linkedItems(rest), ...activity, ...search, keys.loginBackoff(user.email)]);
   // the charts' daily counts no longer include the account
   for (const item of activity) await db().send(new UpdateCommand(dailyActiveDecrement(String(item.day ?? String(item.pk).slice('ACTIVITY#'.length))).Update));
   const auditEntries = await anonymiseAudit(user, enrollment?.id);
