@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matchRoute, ROUTES, routeKey, type RouteGroup } from '../../shared/routes';
 
-/** Every call of SPEC.md §7, read from the spec itself so none is forgotten. */
+/** Every call of docs/product.md §7 (the product's own reference), read from it so none is forgotten. */
 function specCalls(): Array<{ key: string; group: RouteGroup }> {
-  const spec = readFileSync(join(process.cwd(), '..', 'shared', 'SPEC.md'), 'utf8');
+  const spec = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'product.md'), 'utf8');
   const section = spec.slice(spec.indexOf('## 7.'), spec.indexOf('## 8.'));
   const groups: Record<string, RouteGroup> = { 'Session and authentication': 'auth', Learner: 'learner', Admin: 'admin' };
   const calls: Array<{ key: string; group: RouteGroup }> = [];
@@ -28,11 +28,11 @@ function specCalls(): Array<{ key: string; group: RouteGroup }> {
 describe('the route table', () => {
   const calls = specCalls();
 
-  it('reads every call of SPEC §7', () => {
+  it('reads every call of docs/product.md §7', () => {
     expect(calls.length).toBe(33); // 9 auth + 6 learner + 18 admin
   });
 
-  it('has every SPEC §7 call, in its group', () => {
+  it('has every docs/product.md §7 call, in its group', () => {
     const table = new Map(ROUTES.map((route) => [routeKey(route), route]));
     for (const call of calls) {
       expect(table.has(call.key), call.key).toBe(true);
