@@ -13,6 +13,8 @@ export const routes = [
       { path: '/register', lazy: lazyRoute(() => import('./routes/register')) },
       { path: '/forgot-password', lazy: lazyRoute(() => import('./routes/forgot-password')) },
       { path: '/reset-password', lazy: lazyRoute(() => import('./routes/reset-password')) },
+      { path: '/account-deleted', lazy: lazyRoute(() => import('./routes/account-deleted')) },
+      { path: '/certificates/:code', lazy: lazyRoute(() => import('./routes/certificate-check')) },
       {
         lazy: lazyRoute(() => import('./guards/session-gate')),
         children: [
@@ -20,6 +22,7 @@ export const routes = [
           { path: '/enroll', lazy: lazyRoute(() => import('./routes/enroll')) },
           { path: '/settings', lazy: lazyRoute(() => import('./routes/settings')) },
           { path: '/modules/:slug', lazy: lazyRoute(() => import('./routes/module')) },
+          { path: '/certificate', lazy: lazyRoute(() => import('./routes/certificate')) },
         ],
       },
       {
