@@ -141,3 +141,26 @@ export interface UserProgress {
   program_title: string;
   open_module: OpenModule | null;
 }
+
+/** `GET /api/certificate`: the signed-in learner's certificate of completion. */
+export interface CertificateView {
+  verification_code: string;
+  first_name: string;
+  last_name: string;
+  program_title: string;
+  completed_at: string;
+  issued_at: string;
+  /** The public page where anyone can check the certificate. */
+  verify_url: string;
+}
+
+/** `GET /api/certificates/{code}`: what anyone may check, without signing in. */
+export interface PublicCertificate {
+  verification_code: string;
+  name: string;
+  program_title: string;
+  completed_at: string;
+  issued_at: string;
+  status: 'valid' | 'revoked';
+  revoked_at: string | null;
+}

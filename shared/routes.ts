@@ -49,6 +49,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('DELETE', '/api/auth/passkeys/{id}', 'passkeys', 'session'),
   r('POST', '/api/auth/passkeys/authentication/options', 'passkeys', 'public'),
   r('POST', '/api/auth/passkeys/authentication/verify', 'passkeys', 'public'),
+  // Anyone can check a certificate by its code (docs/product.md#certificates)
+  r('GET', '/api/certificates/{code}', 'auth', 'public'),
 
   // Learner (SPEC §7)
   r('GET', '/api/dashboard', 'learner', 'session'),
@@ -60,6 +62,10 @@ export const ROUTES: readonly RouteDef[] = [
   // Module page (ours: the SPEC does not show it)
   r('GET', '/api/modules/{slug}', 'learner', 'session'),
   r('PUT', '/api/modules/{slug}/tasks/{task_id}', 'learner', 'session'),
+  // Account data and certificate (docs/product.md#account-data, #certificates)
+  r('GET', '/api/account/export', 'learner', 'session'),
+  r('POST', '/api/account/delete', 'learner', 'session'),
+  r('GET', '/api/certificate', 'learner', 'session'),
 
   // Admin (SPEC §7)
   r('GET', '/api/admin/summary', 'admin', 'admin'),
@@ -75,6 +81,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/admin/users/{id}/hard-delete/preview', 'admin', 'admin'),
   r('GET', '/api/admin/users/{id}/audit-logs', 'admin', 'admin'),
   r('POST', '/api/admin/users/{id}/reset-password', 'admin', 'admin'),
+  r('POST', '/api/admin/users/{id}/certificate/revoke', 'admin', 'admin'),
   r('GET', '/api/admin/audit-logs', 'admin', 'admin'),
   r('POST', '/api/admin/modules/unlock', 'admin', 'admin'),
   r('POST', '/api/admin/modules/force-complete', 'admin', 'admin'),

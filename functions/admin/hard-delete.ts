@@ -87,7 +87,12 @@ const KIND_OF: Array<[prefix: string, kind: string]> = [
   ['REMINDER#', 'reminders'],
   ['PASSKEY#', 'passkeys'],
   ['BROWSER#', 'known_browsers'],
+  ['CERTIFICATE#', 'certificates'],
 ];
+
+/** Items outside the account's partition that one of its items points to (the certificate's public copy). */
+const linkedItems = (items: Item[]) =>
+  items.filter((item) => item.sk.startsWith('CERTIFICATE#') && item.verification_code).map((item) => keys.certificate(String(item.verification_code)));
 const kindOf = (sk: string) => KIND_OF.find(([prefix]) => sk.startsWith(prefix))?.[1] ?? 'other';
 
 /** `GET …/hard-delete/preview`: what a hard delete would remove (and keep anonymised). */
@@ -386,15 +391,15 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk',
           ExpressionAttributeValues: { ':pk': `USER#${userId}` },
-          ProjectionExpression: 'pk, sk',
+          ProjectionExpression: 'pk, sk, verification_code',
           ConsistentRead: true,
           Limit: PAGE,
           ExclusiveStartKey: job.cursor,
         }),
       );
       const items = ((page.Items ?? []) as Item[]).filter((item) => item.sk !== 'PROFILE');
-      // passkeys' credential lookups live outside the partition (docs/account-security.md)
-      await batchDelete([...items, ...passkeyLookupKeys(items)]);
+      // passkeys' credential lookups and the certificate's public copy live outside the partition
+      await batchDelete([...items, ...passkeyLookupKeys(items), ...linkedItems(items)]);
       for (const item of items) job.counts[kindOf(item.sk)] = (job.counts[kindOf(item.sk)] ?? 0) + 1;
       job.cursor = page.LastEvaluatedKey;
       if (!job.cursor) Object.assign(job, { step: 'activity', position: 0 });

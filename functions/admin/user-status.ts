@@ -1,5 +1,5 @@
 import { sendPasswordReset } from '../accounts/password-reset';
-import { auditPut, writeAudit } from '../lib/audit';
+import { auditPut, writeAudit, type AuditInput } from '../lib/audit';
 import type { Delivery } from '../lib/email';
 import { conflict, notFound } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
@@ -7,7 +7,7 @@ import { statsUpdate } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { getUserById, userIndexKeys } from '../lib/users';
 import { adminAudit, type AdminCaller } from './context';
-import { assertNotSelf, mutateUser } from './user-mutation';
+import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
 
 /**
  * Account status actions of the user drawer (SPEC §4 "User status"). Each is one transaction:
@@ -77,35 +77,46 @@ export interface SoftDeleteResult {
 
 export async function softDeleteUser(userId: string, reason: string | undefined, caller: AdminCaller): Promise<SoftDeleteResult> {
   assertNotSelf(caller, userId);
+  return mutateUser(userId, (user) =>
+    softDeleteChange(user, reason, (values) => adminAudit(caller, 'admin.user.soft_delete', { type: 'user', id: user.id }, values)),
+  );
+}
+
+/**
+ * The one soft-delete write, whoever asks (an admin, or the learner from Settings): status,
+ * deleted_at and reason, every session ended, the per-status counters and the audit entry, in
+ * one transaction (through `mutateUser`).
+ */
+export function softDeleteChange(
+  user: UserRecord,
+  reason: string | undefined,
+  audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
+): UserChange<SoftDeleteResult> {
+  if (user.status === 'deleted') throw conflict('already_deleted');
   const deletedReason = reason?.trim() ? reason.trim() : null;
-  return mutateUser(userId, (user) => {
-    if (user.status === 'deleted') throw conflict('already_deleted');
-    const deletedAt = new Date().toISOString();
-    const result: SoftDeleteResult = { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason };
-    return {
-      set: {
-        ...statusSet(user, 'deleted'),
-        deleted_at: deletedAt,
-        ...(deletedReason ? { deleted_reason: deletedReason } : {}),
-        // a deleted account has no session (the session check also refuses non-active accounts)
-        session_version: (user.session_version ?? 0) + 1,
-      },
-      remove: deletedReason ? [] : ['deleted_reason'],
-      extra: [
-        // users_total counts accounts not deleted (stats.ts)
-        statsUpdate({
-          users_total: -1,
-          users_verified: user.verified ? -1 : 0,
-          users_locked: user.status === 'locked' ? -1 : 0,
-          users_deleted: 1,
-        })!,
-        auditPut(
-          adminAudit(caller, 'admin.user.soft_delete', { type: 'user', id: user.id }, { old: facts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } }),
-        ),
-      ],
-      result,
-    };
-  });
+  const deletedAt = new Date().toISOString();
+  const result: SoftDeleteResult = { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason };
+  return {
+    set: {
+      ...statusSet(user, 'deleted'),
+      deleted_at: deletedAt,
+      ...(deletedReason ? { deleted_reason: deletedReason } : {}),
+      // a deleted account has no session (the session check also refuses non-active accounts)
+      session_version: (user.session_version ?? 0) + 1,
+    },
+    remove: deletedReason ? [] : ['deleted_reason'],
+    extra: [
+      // users_total counts accounts not deleted (stats.ts)
+      statsUpdate({
+        users_total: -1,
+        users_verified: user.verified ? -1 : 0,
+        users_locked: user.status === 'locked' ? -1 : 0,
+        users_deleted: 1,
+      })!,
+      auditPut(audit({ old: facts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
+    ],
+    result,
+  };
 }
 
 /** Back to active (a lock before the delete is not restored: the admin can lock again). */

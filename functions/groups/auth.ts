@@ -7,6 +7,7 @@ import { deleteSession, getSessions, revokeOthers } from '../accounts/routes/ses
 import { verifyTwoFactor } from '../accounts/routes/verify-2fa';
 import { verifyEmail } from '../accounts/routes/verify-email';
 import { createGroupHandler } from '../lib/http';
+import { verifyCertificateRoute } from '../program/public-routes';
 import { health } from './health';
 
 /** Lambda entry for the `auth` endpoint group: every `auth` route of shared/routes.ts. */
@@ -24,4 +25,5 @@ export const handler = createGroupHandler('auth', {
   'GET /api/auth/sessions': getSessions,
   'DELETE /api/auth/sessions/{id}': deleteSession,
   'POST /api/auth/sessions/revoke-others': revokeOthers,
+  'GET /api/certificates/{code}': verifyCertificateRoute,
 });

@@ -1,6 +1,8 @@
+import { deleteAccountRoute, exportAccountRoute } from '../accounts/routes/account-data';
 import { changePassword } from '../accounts/routes/change-password';
 import { createGroupHandler } from '../lib/http';
 import {
+  certificateRoute,
   dashboardRoute,
   dashboardStateRoute,
   enrollRoute,
@@ -23,4 +25,7 @@ export const handler = createGroupHandler('learner', {
   'GET /api/settings/notifications': getNotificationsRoute,
   'POST /api/settings/notifications': setNotificationsRoute,
   'POST /api/settings/password': changePassword,
+  'GET /api/account/export': exportAccountRoute,
+  'POST /api/account/delete': deleteAccountRoute,
+  'GET /api/certificate': certificateRoute,
 });

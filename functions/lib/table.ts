@@ -29,6 +29,9 @@
  *   USER#<id>            / REMINDER#<yyyy-mm-dd> a reminder was sent that day (TTL)
  *   STATS#ENROLLDAY      / DAY#<yyyy-mm-dd>      enrollments of that enroll day and how many of
  *                                               them completed week 1 within 7 days (drop-off)
+ *   USER#<id>            / CERTIFICATE#<program> the learner's certificate of completion (code, names,
+ *                                               completed_at, revoked_at); CERT#<code> / CERTIFICATE
+ *                                               is its public copy for verification by code
  *   USERSEARCH#<c>       / <value>#<id>#<field>  admin prefix search: one item per lower-cased
  *                                               email, first and last name of an account
  *                                               (<c> = the value's first character)
@@ -93,6 +96,10 @@ export const keys = {
   }),
   reminderSent: (userId: string, day: string) => ({ pk: `USER#${userId}`, sk: `REMINDER#${day}` }),
   enrollDay: (day: string) => ({ pk: 'STATS#ENROLLDAY', sk: `DAY#${day}` }),
+  /** A learner's certificate of completion for a program (holds its public verification code). */
+  userCertificate: (userId: string, programId: string) => ({ pk: `USER#${userId}`, sk: `CERTIFICATE#${programId}` }),
+  /** The public copy of a certificate, looked up by its verification code (no session needed). */
+  certificate: (code: string) => ({ pk: `CERT#${code}`, sk: 'CERTIFICATE' }),
   userSearch: (value: string, userId: string, field: string) => ({
     pk: `USERSEARCH#${value.slice(0, 1)}`,
     sk: `${value}#${userId}#${field}`,

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { TASK_ANSWER_MAX_LENGTH } from '../../shared/program-types';
 import { defineRoute, type ApiRequest } from '../lib/http';
 import type { UserRecord } from '../lib/user-record';
+import { callerOf } from '../accounts/routes/caller';
+import { getOrIssueCertificate } from './certificate';
 import { dashboardState, dashboardSummary } from './dashboard';
 import { enroll, ENROLL_MESSAGE } from './enroll';
 import { loadLearnerProgram } from './learner-program';
@@ -56,3 +58,9 @@ export const setNotificationsRoute = defineRoute({
     return { body: await setNotificationPreferences(learnerOf(request), body.reminder_frequency) };
   },
 });
+
+/** `GET /api/certificate` → the learner's certificate (403 `program_not_completed` before the end). */
+export const certificateRoute = defineRoute({
+  handler: async (request) => ({ body: await getOrIssueCertificate(learnerOf(request), callerOf(request)) }),
+});
+

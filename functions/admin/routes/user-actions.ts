@@ -3,6 +3,7 @@ import { defineRoute } from '../../lib/http';
 import { userAuditLog } from '../audit-log';
 import { hardDeletePreview } from '../hard-delete';
 import { adminPasswordReset, invalidateSessions, lockUser, restoreUser, softDeleteUser, unlockUser } from '../user-status';
+import { revokeCertificate } from '../certificate-revoke';
 import { adminCallerOf } from './caller';
 
 /** `POST /api/admin/users/{id}/lock` → `{ ok, status, is_locked }` (already locked → 409 `already_locked`). */
@@ -46,4 +47,10 @@ export const hardDeletePreviewRoute = defineRoute({ handler: async (req) => ({ b
 export const userAuditLogRoute = defineRoute({
   query: z.object({ page: z.string().optional(), page_size: z.string().optional() }),
   handler: async (req) => ({ body: await userAuditLog(req.params.id, req.query) }),
+});
+
+/** `POST /api/admin/users/{id}/certificate/revoke` {reason?} → `{ ok, verification_code, revoked_at }` */
+export const revokeCertificateRoute = defineRoute({
+  body: z.object({ reason: z.string().max(1000).nullish() }),
+  handler: async (req) => ({ body: { ok: true, ...(await revokeCertificate(req.params.id, req.body.reason ?? undefined, adminCallerOf(req))) } }),
 });

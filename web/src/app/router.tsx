@@ -25,6 +25,8 @@ export const routes: RouteObject[] = [
       { path: '/register', ...lazyRoute(() => import('./routes/register')) },
       { path: '/forgot-password', ...lazyRoute(() => import('./routes/forgot-password')) },
       { path: '/reset-password', ...lazyRoute(() => import('./routes/reset-password')) },
+      { path: '/account-deleted', ...lazyRoute(() => import('./routes/account-deleted')) },
+      { path: '/certificates/:code', ...lazyRoute(() => import('./routes/certificate-check')) },
       {
         ...lazyRoute(() => import('./guards/session-gate')),
         children: [
@@ -32,6 +34,7 @@ export const routes: RouteObject[] = [
           { path: '/enroll', ...lazyRoute(() => import('./routes/enroll')) },
           { path: '/settings', ...lazyRoute(() => import('./routes/settings')) },
           { path: '/modules/:slug', ...lazyRoute(() => import('./routes/module')) },
+          { path: '/certificate', ...lazyRoute(() => import('./routes/certificate')) },
         ],
       },
       {

@@ -9,6 +9,9 @@ export const paths = {
   enroll: '/enroll',
   settings: '/settings',
   module: (slug: string) => `/modules/${encodeURIComponent(slug)}`,
+  certificate: '/certificate',
+  certificateCheck: (code: string) => `/certificates/${encodeURIComponent(code)}`,
+  accountDeleted: (eraseOn: string) => `/account-deleted?erase_on=${encodeURIComponent(eraseOn)}`,
   admin: {
     dashboard: '/admin/dashboard',
     users: '/admin/users',

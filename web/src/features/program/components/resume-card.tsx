@@ -14,9 +14,14 @@ export function ResumeCard({ openModule }: { openModule: OpenModule | null }) {
           Resume your next module
         </Link>
       ) : (
-        <button type="button" className="pg-button" disabled>
-          Resume your next module
-        </button>
+        <>
+          <button type="button" className="pg-button" disabled>
+            Resume your next module
+          </button>
+          <Link className="pg-resume__certificate" to={paths.certificate}>
+            View your certificate
+          </Link>
+        </>
       )}
     </div>
   );

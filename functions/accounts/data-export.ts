@@ -1,0 +1,81 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../lib/audit';
+import { db, tableName } from '../lib/db';
+import { publicUser, type UserRecord } from '../lib/user-record';
+
+/**
+ * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
+ * in one JSON document a person can read and another service can import. Secrets (password hash,
+ * code and token hashes) and internal keys are never included.
+ *
+ * Reads: one paged Query over the account's own partition (profile, sessions, enrollment,
+ * progress, task answers) and one paged Query of the account's audit history (its entity index),
+ * both bounded by what one account holds. The audit history is capped at MAX_AUDIT_ENTRIES (the
+ * retention TTL keeps it far below that); `audit_truncated` says so if it ever is reached.
+ */
+export const EXPORT_FORMAT_VERSION = 1;
+export const MAX_AUDIT_ENTRIES = 20_000;
+
+type Item = Record<string, unknown>;
+
+const pick = (item: Item, fields: readonly string[]) =>
+  Object.fromEntries(fields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]]));
+
+const ENROLLMENT_FIELDS = ['id', 'program_id', 'program_title', 'status', 'percent_complete', 'completed_count', 'module_count', 'enrolled_at', 'completed_at', 'updated_at'] as const;
+const PROGRESS_FIELDS = ['program_id', 'module_id', 'status', 'started_at', 'completed_at', 'updated_at'] as const;
+const TASK_FIELDS = ['program_id', 'module_id', 'task_id', 'done', 'answer', 'updated_at'] as const;
+const SESSION_FIELDS = ['created_at', 'last_seen_at', 'ip', 'user_agent', 'device'] as const;
+const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = ['id', 'created_at', 'action', 'actor_email', 'actor_user_id', 'entity_type', 'entity_id', 'old_values', 'new_values', 'ip', 'user_agent'];
+
+async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0], cap = Number.POSITIVE_INFINITY): Promise<{ items: Item[]; truncated: boolean }> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length < cap);
+  return { items: items.slice(0, cap), truncated: Boolean(startKey) || items.length > cap };
+}
+
+export async function exportAccountData(user: UserRecord, now = new Date()) {
+  const [own, audit] = await Promise.all([
+    queryAll({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${user.id}` }, ConsistentRead: true }),
+    queryAll(
+      {
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${user.id}` },
+        ScanIndexForward: false,
+      },
+      MAX_AUDIT_ENTRIES,
+    ),
+  ]);
+  const ofKind = (prefix: string) => own.items.filter((item) => String(item.sk).startsWith(prefix));
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  return {
+    format_version: EXPORT_FORMAT_VERSION,
+    exported_at: now.toISOString(),
+    profile: {
+      ...publicUser(user),
+      status: user.status,
+      created_at: user.created_at,
+      updated_at: user.updated_at,
+      last_login_at: user.last_login_at ?? null,
+      last_progress_at: user.last_progress_at ?? null,
+      last_enrollment_at: user.last_enrollment_at ?? null,
+    },
+    notification_preferences: { reminder_frequency: user.reminder_frequency },
+    enrollments: ofKind('ENROLLMENT#').map((item) => pick(item, ENROLLMENT_FIELDS)),
+    progress: ofKind('PROGRESS#').map((item) => pick(item, PROGRESS_FIELDS)),
+    task_answers: ofKind('TASK#').map((item) => pick(item, TASK_FIELDS)),
+    sessions: ofKind('SESSION#')
+      .filter((item) => Number(item.expires_at ?? 0) > nowSeconds)
+      .map((item) => ({ ...pick(item, SESSION_FIELDS), expires_at: new Date(Number(item.expires_at) * 1000).toISOString() })),
+    audit_entries: audit.items.map((item) => pick(item, AUDIT_FIELDS)),
+    audit_truncated: audit.truncated,
+  };
+}
+
+export type AccountExport = Awaited<ReturnType<typeof exportAccountData>>;

@@ -1,0 +1,30 @@
+import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
+
+/**
+ * Confirms a learner's own "Delete my account": when the data will be erased (the retention
+ * period) and how to change one's mind (an administrator can restore the account until then).
+ * No free text the learner typed is repeated: only dates.
+ */
+export function accountDeletionEmail(to: string, eraseOn: string, retentionDays: number): EmailMessage {
+  const subject = 'Your account has been deleted';
+  const text = [
+    'Hello,',
+    '',
+    'As you asked, your Career Program account has been deleted. You have been signed out everywhere and can no longer sign in.',
+    '',
+    `Your data will be erased for good on ${eraseOn} (${retentionDays} days from today).`,
+    '',
+    `Changed your mind? Reply to this email or contact the administrator before ${eraseOn}: they can restore your account, with your progress, until then.`,
+    '',
+    'If you did not delete your account yourself, contact the administrator at once.',
+  ].join('\n');
+  const html = emailLayout(
+    subject,
+    `<p>Hello,</p>
+<p>As you asked, your Career Program account has been deleted. You have been signed out everywhere and can no longer sign in.</p>
+<p>Your data will be erased for good on <strong>${escapeHtml(eraseOn)}</strong> (${retentionDays} days from today).</p>
+<p>Changed your mind? Reply to this email or contact the administrator before ${escapeHtml(eraseOn)}: they can restore your account, with your progress, until then.</p>
+<p>If you did not delete your account yourself, contact the administrator at once.</p>`,
+  );
+  return { to, subject, text, html };
+}

@@ -1,0 +1,138 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { hashPassword } from '../../functions/accounts/passwords';
+import { db, tableName } from '../../functions/lib/db';
+import { readStats } from '../../functions/lib/stats';
+import { keys } from '../../functions/lib/table';
+import { getUserById } from '../../functions/lib/users';
+import { program } from '../../functions/program/content';
+import { latestEmail, useApi } from '../helpers/api';
+import { createTestUser, signIn } from '../helpers/users';
+import { finishModule } from './program-helpers';
+
+const api = useApi();
+const PASSWORD = 'a-long-and-private-passphrase';
+
+async function learnerWithPassword(overrides: Parameters<typeof createTestUser>[0] = {}) {
+  const user = await createTestUser({ password_hash: await hashPassword(PASSWORD), ...overrides });
+  const client = api.client({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' });
+  await signIn(client, user);
+  return { user, client };
+}
+
+describe('GET /api/account/export', () => {
+  it('answers a JSON attachment with the profile, enrollment, progress, task answers, preference, sessions and own audit entries — never a secret', async () => {
+    const { user, client } = await learnerWithPassword();
+    expect((await client.post('/api/enroll')).status).toBe(200);
+    await finishModule(client, program().modules[0].slug);
+    expect((await client.post('/api/settings/notifications', { reminder_frequency: 'weekly' })).status).toBe(200);
+    const change = await client.post('/api/settings/password', { current_password: PASSWORD, new_password: `${PASSWORD}-2`, confirm_new_password: `${PASSWORD}-2` });
+    expect(change.status).toBe(200);
+
+    const response = await client.get('/api/account/export');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="career-program-data-\d{4}-\d{2}-\d{2}\.json"$/);
+    const data = response.body;
+    expect(data.profile).toMatchObject({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, status: 'active' });
+    expect(data.notification_preferences).toEqual({ reminder_frequency: 'weekly' });
+    expect(data.enrollments).toHaveLength(1);
+    expect(data.enrollments[0]).toMatchObject({ program_id: program().id, completed_count: 1 });
+    expect(data.progress.some((p: { module_id: string; status: string }) => p.module_id === program().modules[0].module_id && p.status === 'completed')).toBe(true);
+    expect(data.task_answers.length).toBeGreaterThan(0);
+    expect(data.sessions.length).toBeGreaterThanOrEqual(1);
+    expect(data.audit_entries.map((entry: { action: string }) => entry.action)).toContain('auth.password_changed');
+    expect(data.audit_truncated).toBe(false);
+
+    const text = JSON.stringify(data);
+    expect(text).not.toContain(user.password_hash);
+    expect(text).not.toMatch(/password_hash|code_hash|token_hash|"pk"|"gsi1pk"/);
+  });
+
+  it('needs a session', async () => {
+    const response = await api.client().get('/api/account/export');
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('POST /api/account/delete', () => {
+  it('soft-deletes the account with the reason "requested by the learner", ends every session and emails when the data will be erased', async () => {
+    const { user, client } = await learnerWithPassword();
+    const otherDevice = api.client();
+    await signIn(otherDevice, user);
+    const before = await readStats();
+
+    const response = await client.post('/api/account/delete', { password: PASSWORD });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ ok: true, status: 'deleted' });
+    const erase = Date.parse(response.body.erase_after) - Date.parse(response.body.deleted_at);
+    expect(erase).toBe(30 * 24 * 3600 * 1000);
+    expect(response.setCookies.join(';')).toMatch(/__Host-session=;.*Max-Age=0/);
+
+    const stored = await getUserById(user.id);
+    expect(stored).toMatchObject({ status: 'deleted', deleted_reason: 'requested by the learner' });
+    expect((await readStats()).users_deleted - before.users_deleted).toBe(1);
+    expect((await otherDevice.get('/api/auth/me')).status).toBe(401);
+
+    const mail = await latestEmail(user.email, /deleted/);
+    expect(mail.text).toContain(response.body.erase_after.slice(0, 10));
+    expect(mail.text).toMatch(/administrator/);
+    expect(mail.text).toMatch(/restore/);
+  });
+
+  it('an administrator can restore the account until the retention ends', async () => {
+    const { user, client } = await learnerWithPassword();
+    expect((await client.post('/api/account/delete', { password: PASSWORD })).status).toBe(200);
+    const admin = await createTestUser({ role: 'admin' });
+    const adminClient = api.client();
+    await signIn(adminClient, admin);
+    const detail = await adminClient.get(`/api/admin/users/${user.id}`);
+    expect(detail.body).toMatchObject({ status: 'deleted', deleted_reason: 'requested by the learner' });
+    expect((await adminClient.post(`/api/admin/users/${user.id}/restore`)).status).toBe(200);
+    expect((await getUserById(user.id))?.status).toBe('active');
+  });
+
+  it('refuses a wrong or missing password with 400 invalid_password and changes nothing', async () => {
+    const { user, client } = await learnerWithPassword();
+    for (const body of [{ password: 'not-my-password' }, {}]) {
+      const response = await client.post('/api/account/delete', body);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'invalid_password' });
+    }
+    expect(await getUserById(user.id)).toMatchObject({ status: 'active', version: user.version });
+    expect((await client.get('/api/auth/me')).status).toBe(200);
+  });
+
+  it('refuses an administrator (403 admin_self_delete): another admin removes an admin', async () => {
+    const { user, client } = await learnerWithPassword({ role: 'admin' });
+    const response = await client.post('/api/account/delete', { password: PASSWORD });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ error: 'admin_self_delete' });
+    expect((await getUserById(user.id))?.status).toBe('active');
+  });
+
+  it('bounds password guessing with a stolen session (429 throttled after 10 tries an hour)', async () => {
+    const { client } = await learnerWithPassword();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt++) statuses.push((await client.post('/api/account/delete', { password: `guess-${attempt}` })).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('needs a session', async () => {
+    expect((await api.client().post('/api/account/delete', { password: PASSWORD })).status).toBe(401);
+  });
+
+  it('writes the audit entry about the account, by the learner', async () => {
+    const { user, client } = await learnerWithPassword();
+    expect((await client.post('/api/account/delete', { password: PASSWORD })).status).toBe(200);
+    const admin = await createTestUser({ role: 'admin' });
+    const adminClient = api.client();
+    await signIn(adminClient, admin);
+    const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
+    const entry = audit.body.items.find((item: { action: string }) => item.action === 'account.self_delete');
+    expect(entry).toMatchObject({ actor_user_id: user.id, entity_type: 'user', entity_id: user.id, new_values: { status: 'deleted', deleted_reason: 'requested by the learner' } });
+    const guard = await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(user.email) }));
+    expect(guard.Item).toBeDefined(); // soft delete keeps the address reserved until erasure
+  });
+});

@@ -1,0 +1,83 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { me, mockFetch, renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import AccountDeletedRoute from './account-deleted';
+import SettingsRoute from './settings';
+
+const settingsRoutes = () => [
+  { path: '/settings', element: <SettingsRoute /> },
+  { path: '/account-deleted', element: <AccountDeletedRoute /> },
+  { path: '/login', element: stub('/login') },
+];
+
+const baseHandlers = {
+  'GET /api/auth/me': { body: me() },
+  'GET /api/settings/notifications': { body: { reminder_frequency: 'daily' } },
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("Settings → 'Your data'", () => {
+  it('downloads the export as a JSON file named by the day', async () => {
+    const exported = { format_version: 1, exported_at: '2026-11-23T10:00:00.000Z', profile: { email: 'ada@example.com' } };
+    const { callsTo } = mockFetch({ ...baseHandlers, 'GET /api/account/export': { body: exported } });
+    const createObjectURL = vi.fn(() => 'blob:export');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    renderRoutes(settingsRoutes(), '/settings');
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    expect(await screen.findByText('Your data has been downloaded.')).toBeTruthy();
+    expect(callsTo('GET /api/account/export')).toHaveLength(1);
+    expect(click).toHaveBeenCalledTimes(1);
+    const link = click.mock.instances[0] as unknown as HTMLAnchorElement;
+    expect(link.download).toBe('career-program-data-2026-11-23.json');
+    const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
+    expect(JSON.parse(await blob.text())).toEqual(exported);
+  });
+
+  it('says so when the export fails', async () => {
+    mockFetch({ ...baseHandlers, 'GET /api/account/export': { status: 500, body: {} } });
+    renderRoutes(settingsRoutes(), '/settings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    const alert = await screen.findByText('Unable to prepare your data right now. Please try again.');
+    expect(alert.closest('[role="alert"]')).not.toBeNull();
+  });
+
+  it('asks for the password in a dialog; a wrong one is explained and nothing else happens', async () => {
+    const { callsTo } = mockFetch({ ...baseHandlers, 'POST /api/account/delete': { status: 400, body: { error: 'invalid_password' } } });
+    const { router } = renderRoutes(settingsRoutes(), '/settings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Delete my account' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'wrong-password');
+    await userEvent.click(confirm);
+    expect((await within(dialog).findByRole('alert', { hidden: true })).textContent).toBe('That password is not correct. Your account has not been deleted.');
+    expect(callsTo('POST /api/account/delete')[0].body).toEqual({ password: 'wrong-password' });
+    expect(router.state.location.pathname).toBe('/settings');
+  });
+
+  it('after deletion shows the public confirmation with the erase date and forgets the signed-in user', async () => {
+    mockFetch({
+      ...baseHandlers,
+      'POST /api/account/delete': { body: { ok: true, status: 'deleted', deleted_at: '2026-11-23T10:00:00.000Z', erase_after: '2026-12-23T10:00:00.000Z' } },
+    });
+    const { router, queryClient } = renderRoutes(settingsRoutes(), '/settings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'my-password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+
+    expect(await screen.findByRole('heading', { name: 'Your account has been deleted' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/account-deleted');
+    expect(screen.getByText(/administrator can restore your account/)).toBeTruthy();
+    expect(screen.getByText(new Date('2026-12-23T12:00:00Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }))).toBeTruthy();
+    await waitFor(() => expect(queryClient.getQueryData(['auth', 'me'])).toBeNull());
+    expect(queryClient.getQueryData(['notifications', 'preferences'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,5 @@
+import { CertificatePage } from '../../features/certificate/components/certificate-page';
+
+export default function CertificateRoute() {
+  return <CertificatePage />;
+}

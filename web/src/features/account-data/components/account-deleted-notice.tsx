@@ -1,0 +1,20 @@
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
+
+const longDate = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+
+/** Shown after "Delete my account": the learner is signed out, so this lives on a public page. */
+export function AccountDeletedNotice({ eraseOn }: { eraseOn: string | null }) {
+  return (
+    <main className="page account-deleted">
+      <h1>Your account has been deleted</h1>
+      <p>You have been signed out on every device.</p>
+      <p>
+        {eraseOn ? <>Your data will be erased for good on <strong>{longDate(eraseOn)}</strong>.</> : 'Your data will be erased for good after the retention period.'}{' '}
+        Until then an administrator can restore your account if you change your mind. We have sent you an email with the
+        details.
+      </p>
+      <Link to={paths.home}>Go to the home page</Link>
+    </main>
+  );
+}

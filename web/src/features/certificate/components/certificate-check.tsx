@@ -1,0 +1,46 @@
+import { Link } from 'react-router';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadingText } from '../../../components/ui/loading-text';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { usePublicCertificate } from '../api/get-public-certificate';
+import { certificateDate } from '../utils/format';
+import '../certificate.css';
+
+/** `/certificates/{code}`: anyone (an employer, a recruiter) checks a certificate without signing in. */
+export function CertificateCheck({ code }: { code: string }) {
+  const check = usePublicCertificate(code);
+  return (
+    <main className="page cert-check">
+      <h1>Certificate check</h1>
+      {check.isPending ? (
+        <LoadingText>Checking the certificate…</LoadingText>
+      ) : check.isError ? (
+        check.error instanceof ApiError && check.error.status === 404 ? (
+          <FormAlert>No certificate has the code {code}. Check the code and try again.</FormAlert>
+        ) : (
+          <FormAlert>Unable to check the certificate right now. Please try again.</FormAlert>
+        )
+      ) : (
+        <section className={`cert-check__result cert-check__result--${check.data.status}`} aria-label="Result">
+          <p className="cert-check__status" role="status">
+            {check.data.status === 'valid'
+              ? 'This certificate is valid.'
+              : `This certificate was revoked${check.data.revoked_at ? ` on ${certificateDate(check.data.revoked_at)}` : ''}.`}
+          </p>
+          <dl className="cert-check__facts">
+            <dt>Name</dt>
+            <dd>{check.data.name}</dd>
+            <dt>Program</dt>
+            <dd>{check.data.program_title}</dd>
+            <dt>Completed on</dt>
+            <dd>{certificateDate(check.data.completed_at)}</dd>
+            <dt>Verification code</dt>
+            <dd>{check.data.verification_code}</dd>
+          </dl>
+        </section>
+      )}
+      <Link to={paths.home}>About the Career Program</Link>
+    </main>
+  );
+}
