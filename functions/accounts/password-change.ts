@@ -19,6 +19,8 @@ export async function changePassword(
   sessionId: string,
   input: { current_password: string; new_password: string; confirm_new_password: string },
   caller: Caller,
+  /** The kept session's sign-in time, so the new cookie keeps its 12-hour absolute limit. */
+  authTime?: number,
 ): Promise<{ cookie?: string }> {
   assertStrongPassword(input.new_password, user.email);
   if (input.new_password !== input.confirm_new_password) throw badRequest('password_mismatch');
@@ -50,5 +52,5 @@ export async function changePassword(
     if (error instanceof TransactionCanceledException) throw conflict('password_changed_concurrently');
     throw error;
   }
-  return endAllSessions(user.id, { sessionId });
+  return endAllSessions(user.id, { sessionId, authTime });
 }

@@ -17,7 +17,7 @@ export const changePassword = defineRoute({
   body,
   handler: async (req) => {
     const session = req.session!;
-    const { cookie } = await change(session.user, session.sessionId, req.body, callerOf(req));
+    const { cookie } = await change(session.user, session.sessionId, req.body, callerOf(req), session.authTime);
     return { body: { ok: true }, cookies: cookie ? [cookie] : [] };
   },
 });
