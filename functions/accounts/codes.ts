@@ -57,7 +57,16 @@ export async function issueCode(key: Key, extra: Record<string, unknown> = {}): 
   return code;
 }
 
-const invalidCode = () => badRequest('invalid_code');
+export type CodeFailureReason = 'wrong' | 'expired' | 'used_up' | 'missing';
+const FAILURE = Symbol('code failure');
+
+/** The one answer for every failed check; the reason rides along for the audit log only (never sent). */
+const invalidCode = (reason: CodeFailureReason = 'missing', item?: Record<string, unknown>) =>
+  Object.assign(badRequest('invalid_code'), { [FAILURE]: { reason, userId: item?.user_id ? String(item.user_id) : undefined } });
+
+/** Why a code check failed and whose code it was, when `error` came from `consumeCode`. */
+export const codeFailureOf = (error: unknown): { reason: CodeFailureReason; userId?: string } | undefined =>
+  (error as { [FAILURE]?: { reason: CodeFailureReason; userId?: string } } | null)?.[FAILURE];
 
 /**
  * Checks and, when right, consumes the code at `key`; returns the stored item (with the
@@ -75,7 +84,7 @@ export async function consumeCode(
   if (!item) throw invalidCode();
   let verdict = checkCode(item, submitted);
   if (verdict === 'ok' && !belongs(item)) verdict = 'wrong';
-  if (verdict === 'expired' || verdict === 'dead') throw invalidCode();
+  if (verdict === 'expired' || verdict === 'dead') throw invalidCode(verdict === 'dead' ? 'used_up' : 'expired', item);
   try {
     if (verdict === 'wrong') {
       // Counted only against this very code (a newer code starts again at 0 tries).
@@ -88,7 +97,7 @@ export async function consumeCode(
           ExpressionAttributeValues: { ':one': 1, ':hash': item.code_hash },
         }),
       );
-      throw invalidCode();
+      throw invalidCode('wrong', item);
     }
     // Single use even under concurrent checks: only one conditional delete can succeed.
     await db().send(
@@ -100,7 +109,7 @@ export async function consumeCode(
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw invalidCode();
+    if (error instanceof ConditionalCheckFailedException) throw invalidCode('used_up', item);
     throw error;
   }
   return item;

@@ -23,8 +23,8 @@ export async function register(input: RegistrationInput, caller: Caller): Promis
   const password = input.password as string;
   assertStrongPassword(password, email);
 
-  await consume('registerPerIp', caller.ip);
-  await consume('registerPerEmail', normalizeEmail(email));
+  await consume('registerPerIp', caller.ip, caller);
+  await consume('registerPerEmail', normalizeEmail(email), caller);
 
   const existing = await getUserByEmail(email);
   if (existing) await answerExisting(existing);

@@ -42,7 +42,7 @@ export async function resendVerificationCode(user: UserRecord): Promise<boolean>
 }
 
 export async function verifyEmail(input: { email: string; code: string }, caller: Caller): Promise<void> {
-  await consume('codeChecksPerIp', caller.ip);
+  await consume('codeChecksPerIp', caller.ip, caller);
   const user = await getUserByEmail(input.email);
   // An unknown, deleted or already verified account has no code to check: the same generic answer.
   if (!user || user.verified || user.status === 'deleted') throw badRequest('invalid_code');

@@ -4,6 +4,7 @@ import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
 import { auditActorKey, auditPut } from '../lib/audit';
+import { anonymiseAuditEntry } from '../lib/audit-privacy';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
@@ -125,19 +126,12 @@ async function anonymiseAudit(user: UserRecord, enrollmentId: string | undefined
   ];
   const entries = [...new Map(found.map((entry) => [`${entry.pk}|${entry.sk}`, entry])).values()];
   for (const entry of entries) {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: entry.pk, sk: entry.sk },
-        UpdateExpression: 'SET old_values = :old, new_values = :new, actor_email = :actor',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':old': scrub(entry.old_values ?? null, personal),
-          ':new': scrub(entry.new_values ?? null, personal),
-          ':actor': entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : (entry.actor_email ?? null),
-        },
-      }),
-    );
+    // Also clears the entry's IP and user agent (docs/security.md L9).
+    await anonymiseAuditEntry(entry, {
+      oldValues: scrub(entry.old_values ?? null, personal),
+      newValues: scrub(entry.new_values ?? null, personal),
+      actorEmail: entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : ((entry.actor_email as string | null) ?? null),
+    });
   }
   return entries.length;
 }

@@ -10,7 +10,7 @@ const body = z.object({ email: z.string().max(320), code: z.string().max(32), ch
 export const verifyTwoFactor = defineRoute({
   body,
   handler: async (req) => {
-    const { user, cookie } = await finishLogin(req.body, callerOf(req));
-    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie] };
+    const { user, cookie, deviceCookie } = await finishLogin(req.body, callerOf(req));
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie] };
   },
 });
