@@ -131,6 +131,7 @@ async function anonymiseAudit(user: UserRecord, enrollmentId: string | undefined
       oldValues: scrub(entry.old_values ?? null, personal),
       newValues: scrub(entry.new_values ?? null, personal),
       actorEmail: entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : ((entry.actor_email as string | null) ?? null),
+      clearClient: !entry.actor_user_id || entry.actor_user_id === user.id,
     });
   }
   return entries.length;

@@ -10,7 +10,7 @@ import { derivedKey } from './session-keys';
  *   someone else's address: only a keyed hash is stored. The same text always gives the same
  *   hash (an admin can see that one address was tried many times, or compare with an address
  *   they know by hashing it), but the hash cannot be reversed without the key.
- * - A hard delete clears IP and user agent of the account's entries (`anonymiseAuditEntry`).
+ * - A hard delete clears IP and user agent of the account's own entries (`anonymiseAuditEntry`).
  * - Every entry expires after the audit retention (TTL, AUDIT_RETENTION_DAYS, default 400).
  */
 export async function auditEmailHash(typed: string): Promise<string> {
@@ -23,6 +23,12 @@ export interface AuditAnonymisation {
   oldValues: unknown;
   newValues: unknown;
   actorEmail: string | null;
+  /**
+   * Clear IP and user agent: true when they may be the deleted person's (they acted, or no one
+   * signed in did, e.g. a failed sign-in on their account). An admin's own IP on an entry about
+   * the person stays: it is the admin's accountability, not the person's data.
+   */
+  clearClient: boolean;
 }
 
 /**
@@ -35,10 +41,16 @@ export async function anonymiseAuditEntry(key: { pk: string; sk: string }, chang
     new UpdateCommand({
       TableName: tableName(),
       Key: { pk: key.pk, sk: key.sk },
-      UpdateExpression: 'SET old_values = :old, new_values = :new, actor_email = :actor, ip = :null, user_agent = :null',
+      UpdateExpression: `SET old_values = :old, new_values = :new, actor_email = :actor${change.clearClient ? ', ip = :null, user_agent = :null' : ''}`,
       ConditionExpression: 'attribute_exists(pk) AND #type = :audit',
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':old': change.oldValues ?? null, ':new': change.newValues ?? null, ':actor': change.actorEmail, ':null': null, ':audit': 'audit' },
+      ExpressionAttributeValues: {
+        ':old': change.oldValues ?? null,
+        ':new': change.newValues ?? null,
+        ':actor': change.actorEmail,
+        ':audit': 'audit',
+        ...(change.clearClient ? { ':null': null } : {}),
+      },
     }),
   );
 }
