@@ -6,7 +6,8 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '../shared/routes';
-import { AppFunction, bindAppUrl, bindSendEmail, bindSessionSecret, bindTable, REPO_ROOT } from './constructs/app-function';
+import { AppFunction, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTable, REPO_ROOT } from './constructs/app-function';
+import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
 import { RemindersSchedule } from './constructs/reminders-schedule';
@@ -23,6 +24,10 @@ export interface CareerProgramStackProps extends StackProps {
   retentionDays?: number;
   /** Comma-separated addresses: when set, email goes to these only (a staging safety net). */
   emailAllowlist?: string;
+  /** Days audit entries are kept (DynamoDB TTL); default 400 (docs/security.md L9). */
+  auditRetentionDays?: number;
+  /** The CLOUDFRONT web ACL of the us-east-1 companion stack (infra/edge-stack.ts). */
+  webAclArn?: string;
 }
 
 /**
@@ -35,6 +40,10 @@ export class CareerProgramStack extends Stack {
   readonly api: AppHttpApi;
   readonly site: Site;
   readonly sessionSecret: Secret;
+  /** H1: the value CloudFront sends in the origin-verify header; the API checks it first. */
+  readonly originSecret: Secret;
+  /** CloudFront access logs without query strings, when this stack is in us-east-1 (else a companion stack). */
+  readonly accessLogs?: CloudFrontAccessLogs;
   readonly mailIdentity: EmailIdentity;
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
@@ -56,6 +65,16 @@ export class CareerProgramStack extends Stack {
         'Session signing key, read once per cold start: an automatic rotation would sign every user out and leave warm Lambdas with the old key; it is replaced on purpose (new secret value + redeploy) if it leaks.',
     });
 
+    this.originSecret = new Secret(this, 'OriginVerifySecret', {
+      description: 'Header value CloudFront adds to API requests; the API answers nothing else (H1)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(this.originSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotated by hand (new value + deploy, which updates the CloudFront origin header); the API accepts the current and the previous version meanwhile (functions/lib/origin-verify.ts), so nothing is refused during the switch.',
+    });
+
     this.mailIdentity = new EmailIdentity(this, 'MailIdentity', {
       identity: props.sesDomain ? Identity.domain(props.sesDomain) : Identity.email(mailFrom),
     });
@@ -74,6 +93,8 @@ export class CareerProgramStack extends Stack {
       STAGE: 'cloud',
       TABLE_NAME: this.data.table.tableName,
       SESSION_SECRET_ARN: this.sessionSecret.secretArn,
+      ORIGIN_SECRET_ARN: this.originSecret.secretArn,
+      AUDIT_RETENTION_DAYS: String(props.auditRetentionDays ?? 400),
       MAIL_FROM: mailFrom,
       APP_URL_PARAMETER: appUrlParameterName,
       RETENTION_DAYS: String(props.retentionDays ?? 30),
@@ -93,6 +114,7 @@ export class CareerProgramStack extends Stack {
     for (const f of [auth, learner, admin, reminders, seed]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
     for (const f of [auth, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
     for (const f of [auth, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
+    for (const f of [auth, learner, admin]) bindOriginSecret(f.fn, this.originSecret.secretArn);
     for (const f of [auth, learner, admin, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
 
     this.api = new AppHttpApi(this, 'Http', { groups: { auth: auth.fn, learner: learner.fn, admin: admin.fn } });
@@ -101,7 +123,16 @@ export class CareerProgramStack extends Stack {
       siteDir: props.siteDir ?? path.join(REPO_ROOT, 'web', 'dist'),
       // apiEndpoint is https://<id>.execute-api.<region>.amazonaws.com: the origin wants the host alone.
       apiDomainName: Fn.select(2, Fn.split('/', this.api.api.apiEndpoint)),
+      // A dynamic reference: CloudFormation resolves it at deploy time, it is never in the template.
+      originVerifyValue: this.originSecret.secretValue.unsafeUnwrap(),
+      webAclArn: props.webAclArn,
     });
+    if (this.region === 'us-east-1') {
+      this.accessLogs = new CloudFrontAccessLogs(this, 'CloudFrontLogs', {
+        distributionArn: this.distributionArn,
+        bucketArn: this.site.logBucket.bucketArn,
+      });
+    }
     const siteUrl = `https://${this.site.distribution.distributionDomainName}`;
 
     this.appUrlParameter = new StringParameter(this, 'AppUrl', {
@@ -122,7 +153,12 @@ export class CareerProgramStack extends Stack {
     });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.api.apiEndpoint, description: 'HTTP API (direct)' });
+    // No API URL output: the API answers only through CloudFront (H1, docs/security.md).
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table' });
+  }
+
+  /** arn:aws:cloudfront::<account>:distribution/<id> (CloudFront is global: no region). */
+  get distributionArn(): string {
+    return this.formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: this.site.distribution.distributionId });
   }
 }

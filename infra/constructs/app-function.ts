@@ -106,6 +106,11 @@ export function bindSessionSecret(fn: NodejsFunction, secretArn: string): void {
   );
 }
 
+/** Reading the origin-verify secret (functions/lib/origin-verify.ts; current and previous version). */
+export function bindOriginSecret(fn: NodejsFunction, secretArn: string): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }));
+}
+
 /** Reading the site-URL parameter (functions/lib/app-url.ts); the ARN is built from its fixed name. */
 export function bindAppUrl(fn: NodejsFunction, parameterArn: string): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
