@@ -6,7 +6,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '../shared/routes';
-import { AppFunction, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTable, REPO_ROOT } from './constructs/app-function';
+import { AppFunction, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTableAccess, REPO_ROOT } from './constructs/app-function';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
@@ -110,8 +110,24 @@ export class CareerProgramStack extends Stack {
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
     this.functions = { auth, learner, admin, reminders, seed };
 
-    // What each function may touch. Learner routes send no email; the seed only writes content.
-    for (const f of [auth, learner, admin, reminders, seed]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
+    // What each function may touch (L7, docs/security.md), by key prefix of functions/lib/table.ts.
+    // Learner routes send no email; the seed only writes content.
+    const arns = this.data.resourceArns;
+    bindTableAccess(auth.fn, arns, {
+      write: ['USER#', 'EMAIL#', 'USERSEARCH#', 'CHALLENGE#', 'RESET#', 'RATE#', 'ACTIVITY#', 'STATS#'],
+      audit: true,
+      describe: true, // GET /api/health
+    });
+    bindTableAccess(learner.fn, arns, { write: ['USER#', 'RATE#', 'ACTIVITY#', 'STATS#'], read: ['PROGRAM#'], audit: true });
+    // The admin function runs the hard delete, which anonymises audit entries: the audit writer.
+    bindTableAccess(admin.fn, arns, {
+      write: ['USER#', 'EMAIL#', 'USERSEARCH#', 'RESET#', 'RATE#', 'ACTIVITY#', 'STATS#'],
+      read: ['PROGRAM#'],
+      queryIndexes: true,
+      auditWriter: true,
+    });
+    bindTableAccess(reminders.fn, arns, { write: ['USER#'], read: ['PROGRAM#', 'STATS#'], queryIndexes: true });
+    bindTableAccess(seed.fn, arns, { write: ['PROGRAM#'] });
     for (const f of [auth, admin, reminders]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn);
     for (const f of [auth, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, learner, admin]) bindOriginSecret(f.fn, this.originSecret.secretArn);

@@ -64,8 +64,9 @@ export class AppHttpApi extends Construct {
     });
 
     // Per-route ceilings (L8): the unauthenticated calls that cost the most (scrypt, email).
+    // RouteSettings is untyped JSON in the L1: CloudFormation's own (Pascal-case) names.
     (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
-      Object.entries(ROUTE_THROTTLES).map(([key, limit]) => [key, { throttlingRateLimit: limit.rateLimit, throttlingBurstLimit: limit.burstLimit }]),
+      Object.entries(ROUTE_THROTTLES).map(([key, limit]) => [key, { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit }]),
     );
 
     const integrations = new Map<RouteGroup, HttpLambdaIntegration>();
