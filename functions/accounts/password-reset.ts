@@ -35,7 +35,7 @@ const invalidOrExpired = () => badRequest('invalid_or_expired');
 const canReset = (user: UserRecord | undefined): user is UserRecord => Boolean(user && user.status === 'active' && !user.is_locked);
 
 /** Creates a token and emails the link; also used by the admin "Send password reset" action. */
-export async function sendPasswordReset(user: Pick<UserRecord, 'id' | 'email' | 'first_name' | 'session_version'>): Promise<Delivery> {
+export async function sendPasswordReset(user: Pick<UserRecord, 'id' | 'email' | 'first_name' | 'session_version'> & { verified?: boolean }): Promise<Delivery> {
   const token = randomBytes(32).toString('base64url');
   await db().send(
     new PutCommand({
@@ -52,7 +52,8 @@ export async function sendPasswordReset(user: Pick<UserRecord, 'id' | 'email' | 
     }),
   );
   const link = `${await appUrl()}/reset-password?token=${encodeURIComponent(token)}`;
-  return deliver(passwordResetEmail(user.email, user.first_name, link));
+  // An unverified address may not be the registrant's: no name they typed (L5).
+  return deliver(passwordResetEmail(user.email, user.verified === false ? '' : user.first_name, link));
 }
 
 export async function requestPasswordReset(email: string, caller: Caller): Promise<void> {

@@ -267,3 +267,55 @@ describe('L9: privacy of the audit log', () => {
     expect(days).toBeLessThanOrEqual(400);
   });
 });
+
+describe('L4 and L5: registering an address that is not verified yet', () => {
+  const form = (email: string, first: string, last: string, password: string) => ({ first_name: first, last_name: last, email, password, passwordConfirm: password });
+
+  it('lets whoever verifies the address sign in with the password they chose, under their names', async () => {
+    configureRateLimits({ codeResendPerMinute: { limit: 100, windowSeconds: 60 } });
+    const email = newEmail();
+    const squatter = await api.client().post('/api/auth/register', form(email, 'Mallory', 'Squatter', 'squatter chosen words'));
+    expect(squatter.status).toBe(201);
+    const squatterCode = codeIn(await latestEmail(email, /Verify/));
+    const again = await api.client().post('/api/auth/register', form(email, 'Alice', 'Owner', 'owner chosen words'));
+    expect(again.body).toEqual({ error: 'verification_pending' });
+    const emails = await (await import('../helpers/api')).emailsTo(email);
+    expect(emails).toHaveLength(2);
+    // (the store's timestamps are coarse: the owner's code is the one that is not the squatter's)
+    const code = emails.map(codeIn).find((c) => c !== squatterCode)!;
+    expect(code).toBeDefined();
+    expect((await api.client().post('/api/auth/verify-email', { email, code: squatterCode })).body).toEqual({ error: 'invalid_code' });
+    expect((await api.client().post('/api/auth/verify-email', { email, code })).status).toBe(200);
+
+    expect(await outcome(startLogin({ email, password: 'owner chosen words' }, from(strangerIp())))).toBe('ok');
+    expect(await outcome(startLogin({ email, password: 'squatter chosen words' }, from(strangerIp())))).toBe('invalid_credentials');
+    const { getUserByEmail, searchItems } = await import('../../functions/lib/users');
+    const user = (await getUserByEmail(email))!;
+    expect([user.first_name, user.last_name, user.verified]).toEqual(['Alice', 'Owner', true]);
+    // the admin search follows: the old names are gone, the new ones are there
+    for (const item of searchItems(user)) expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }))).Item).toBeDefined();
+    for (const item of searchItems({ ...user, first_name: 'Mallory', last_name: 'Squatter' }).filter((i) => i.field !== 'email')) {
+      expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }))).Item).toBeUndefined();
+    }
+  });
+
+  it('keeps an earlier code working with its own registration when no new code could be sent', async () => {
+    const email = newEmail();
+    await api.client().post('/api/auth/register', form(email, 'Grace', 'Hopper', 'first chosen words'));
+    const code = codeIn(await latestEmail(email, /Verify/));
+    // within the minute: no new code, so nothing of this second registration is kept
+    expect((await api.client().post('/api/auth/register', form(email, 'Other', 'Person', 'second chosen words'))).body).toEqual({ error: 'verification_pending' });
+    expect((await api.client().post('/api/auth/verify-email', { email, code })).status).toBe(200);
+    expect(await outcome(startLogin({ email, password: 'first chosen words' }, from(strangerIp())))).toBe('ok');
+  });
+
+  it('sends verification emails without any name the registrant typed (L5)', async () => {
+    const email = newEmail();
+    await api.client().post('/api/auth/register', form(email, 'Visit evil.example', 'Now', 'plain chosen words'));
+    const mail = await latestEmail(email, /Verify/);
+    expect(mail.text).not.toContain('evil.example');
+    expect(mail.html).not.toContain('evil.example');
+    expect(mail.text.startsWith('Hello,')).toBe(true);
+  });
+});
+
