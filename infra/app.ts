@@ -6,7 +6,7 @@ import { CareerProgramStack } from './stack';
 
 /**
  * CDK entry (cdk.json). Settings come from context, e.g.
- *   npx cdk deploy -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
+ *   npx cdk deploy --all -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -46,7 +46,7 @@ if (linked && region !== 'us-east-1') {
     crossRegionReferences: true,
   });
   new CloudFrontAccessLogs(logs, 'CloudFrontLogs', { distributionArn: main.distributionArn, bucketArn: main.site.logBucket.bucketArn });
-  logs.addDependency(main);
+  logs.addStackDependency(main);
 }
 
 // cdk-nag v3 runs as a policy-validation plugin: synth fails on any unacknowledged error.

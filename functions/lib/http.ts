@@ -63,7 +63,7 @@ interface RequestState {
   session?: ActiveSession;
 }
 const requestState = new WeakMap<object, RequestState>();
-/** Requests that passed the origin check in the cloud: only theirs viewer-address header is trusted. */
+/** Requests that passed the origin check in the cloud: only their viewer-address header is trusted. */
 const viaCloudFront = new WeakSet<object>();
 
 /**

@@ -66,6 +66,6 @@ export class CloudFrontAccessLogs extends Construct {
       recordFields: [...CLOUDFRONT_LOG_FIELDS],
       s3SuffixPath: 'cloudfront/{DistributionId}/{yyyy}/{MM}/{dd}',
     });
-    this.delivery.addDependency(source);
+    this.delivery.addResourceDependency(source);
   }
 }
