@@ -1,7 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildStacks } from '../../infra/app-stacks';
 import { CLOUDFRONT_LOG_FIELDS_LEFT_OUT } from '../../infra/constructs/cloudfront-access-logs';
 import { ROUTE_THROTTLES, STAGE_THROTTLE } from '../../infra/constructs/http-api';
 import { EDGE_RULES, EdgeSecurityStack, WEB_ACL_METRIC } from '../../infra/edge-stack';
@@ -133,3 +137,27 @@ describe('the reset link stays out of CloudFront logs', () => {
     expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
   });
 });
+
+describe('the deployed app: main stack in another region, linked to its us-east-1 companions', () => {
+  const build = () => {
+    const siteDir = mkdtempSync(path.join(tmpdir(), 'site-'));
+    writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    return buildStacks(app, { account: '123456789012', region: 'eu-west-1', props: { siteDir } });
+  };
+
+  it('links the web ACL and delivers CloudFront logs from us-east-1, and passes cdk-nag in every stack', () => {
+    const stacks = build();
+    expect(stacks.edge.region).toBe('us-east-1');
+    expect(stacks.logs?.region).toBe('us-east-1');
+    const main = Template.fromStack(stacks.main);
+    const distribution = Object.values(main.findResources('AWS::CloudFront::Distribution'))[0].Properties.DistributionConfig;
+    expect(JSON.stringify(distribution.WebACLId)).toContain('WebAcl');
+    Template.fromStack(stacks.logs!).hasResourceProperties('AWS::Logs::DeliverySource', { LogType: 'ACCESS_LOGS' });
+    for (const stack of [stacks.edge, stacks.main, stacks.logs!]) {
+      const report = new AwsSolutionsChecks().validateScope(stack);
+      expect(report.violations.map((v) => `${stack.stackName}: ${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    }
+  });
+});
+
