@@ -1,12 +1,11 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { CareerProgramStack } from './stack';
-import { stageSettings } from './stage';
+import { buildStacks } from './app-stacks';
 
 /**
  * CDK entry (cdk.json). Settings come from context, e.g.
- *   npx cdk deploy -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
- *   npx cdk deploy -c stage=dev -c alarmEmail=ops@example.org -c runbookUrl=https://…/docs/runbook.md
+ *   npx cdk deploy --all -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
+ *   npx cdk deploy --all -c stage=dev -c alarmEmail=ops@example.org -c runbookUrl=https://…/docs/runbook.md
  *   (reminders: -c reminderSendRate=<SES emails/s> -c reminderWorkers=<workers at once>)
  */
 const app = new App();
@@ -15,22 +14,23 @@ const context = (key: string): string | undefined => {
   return value === undefined || value === null || value === '' ? undefined : String(value);
 };
 
-// -c stage=dev|prod (infra/stage.ts): prod keeps the established stack name; dev gets its own.
-const stage = stageSettings(context('stage')).name;
-new CareerProgramStack(app, stage === 'prod' ? 'CareerProgramStack' : 'CareerProgramStack-dev', {
-  description: `Career program (${stage}): SPA, HTTP API, Lambdas, DynamoDB, SES`,
-  stage,
-  alarmEmail: context('alarmEmail'),
-  runbookUrl: context('runbookUrl'),
-  webAclName: context('webAclName'),
-  mailFrom: context('mailFrom'),
-  sesDomain: context('sesDomain'),
-  emailAllowlist: context('emailAllowlist'),
-  retentionDays: context('retentionDays') ? Number(context('retentionDays')) : undefined,
-  // raise with SES's account send rate: -c reminderSendRate=200 -c reminderWorkers=10
-  reminderSendRate: context('reminderSendRate') ? Number(context('reminderSendRate')) : undefined,
-  reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+buildStacks(app, {
+  account: process.env.CDK_DEFAULT_ACCOUNT,
+  region: process.env.CDK_DEFAULT_REGION,
+  props: {
+    // -c stage=dev|prod (infra/stage.ts): prod keeps the established stack names; dev gets its own.
+    stage: context('stage') as never,
+    alarmEmail: context('alarmEmail'),
+    runbookUrl: context('runbookUrl'),
+    mailFrom: context('mailFrom'),
+    sesDomain: context('sesDomain'),
+    emailAllowlist: context('emailAllowlist'),
+    retentionDays: context('retentionDays') ? Number(context('retentionDays')) : undefined,
+    auditRetentionDays: context('auditRetentionDays') ? Number(context('auditRetentionDays')) : undefined,
+    // raise with SES's account send rate: -c reminderSendRate=200 -c reminderWorkers=10
+    reminderSendRate: context('reminderSendRate') ? Number(context('reminderSendRate')) : undefined,
+    reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
+  },
 });
 
 // cdk-nag v3 runs as a policy-validation plugin: synth fails on any unacknowledged error.

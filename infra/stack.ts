@@ -6,7 +6,8 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '../shared/routes';
-import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindSendEmail, bindSessionSecret, bindTable, REPO_ROOT } from './constructs/app-function';
+import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTableAccess, REPO_ROOT } from './constructs/app-function';
+import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
@@ -40,6 +41,10 @@ export interface CareerProgramStackProps extends StackProps {
   reminderSendRate?: number;
   /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
   reminderWorkers?: number;
+  /** Days audit entries are kept (DynamoDB TTL); default 400 (docs/security.md L9). */
+  auditRetentionDays?: number;
+  /** The CLOUDFRONT web ACL of the us-east-1 companion stack (infra/edge-stack.ts). */
+  webAclArn?: string;
 }
 
 /**
@@ -56,6 +61,10 @@ export class CareerProgramStack extends Stack {
   readonly api: AppHttpApi;
   readonly site: Site;
   readonly sessionSecret: Secret;
+  /** H1: the value CloudFront sends in the origin-verify header; the API checks it first. */
+  readonly originSecret: Secret;
+  /** CloudFront access logs without query strings, when this stack is in us-east-1 (else a companion stack). */
+  readonly accessLogs?: CloudFrontAccessLogs;
   readonly mailIdentity: EmailIdentity;
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
@@ -80,6 +89,16 @@ export class CareerProgramStack extends Stack {
         'Session signing key, read once per cold start: an automatic rotation would sign every user out and leave warm Lambdas with the old key; it is replaced on purpose (new secret value + redeploy) if it leaks.',
     });
 
+    this.originSecret = new Secret(this, 'OriginVerifySecret', {
+      description: 'Header value CloudFront adds to API requests; the API answers nothing else (H1)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(this.originSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotated by hand (new value + deploy, which updates the CloudFront origin header); the API accepts the current and the previous version meanwhile (functions/lib/origin-verify.ts), so nothing is refused during the switch.',
+    });
+
     this.mailIdentity = new EmailIdentity(this, 'MailIdentity', {
       identity: props.sesDomain ? Identity.domain(props.sesDomain) : Identity.email(mailFrom),
     });
@@ -99,6 +118,8 @@ export class CareerProgramStack extends Stack {
       STAGE: 'cloud',
       TABLE_NAME: this.data.table.tableName,
       SESSION_SECRET_ARN: this.sessionSecret.secretArn,
+      ORIGIN_SECRET_ARN: this.originSecret.secretArn,
+      AUDIT_RETENTION_DAYS: String(props.auditRetentionDays ?? 400),
       MAIL_FROM: mailFrom,
       APP_URL_PARAMETER: appUrlParameterName,
       RETENTION_DAYS: String(props.retentionDays ?? 30),
@@ -132,12 +153,40 @@ export class CareerProgramStack extends Stack {
     this.purgeQueue.attachWorker(purge.fn, 2);
     for (const f of [admin, purge]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
 
-    // What each function may touch. Learner routes mail only the password-changed security
-    // notice (docs/account-security.md); the seed only writes content; the daily schedule only
-    // queues the day's slices: no table, no mail.
-    for (const f of [auth, passkeys, learner, admin, seed, mailEvents, reminderWorker, purge]) bindTable(f.fn, this.data.resourceArns, 'readWrite');
+    // What each function may touch (L7, docs/security.md), by key prefix of functions/lib/table.ts.
+    // The daily schedule only queues the day's slices: no table, no mail.
+    const arns = this.data.resourceArns;
+    bindTableAccess(auth.fn, arns, {
+      write: ['USER#', 'EMAIL#', 'USERSEARCH#', 'CHALLENGE#', 'RESET#', 'RATE#', 'ACTIVITY#', 'STATS#'],
+      read: ['CERT#'], // the public certificate check
+      audit: true,
+      describe: true, // GET /api/health
+    });
+    bindTableAccess(passkeys.fn, arns, { write: ['USER#', 'PASSKEYID#', 'WEBAUTHN#', 'RATE#', 'ACTIVITY#', 'STATS#'], audit: true });
+    // Learners also export their data (their audit history: an index query) and delete their account.
+    bindTableAccess(learner.fn, arns, {
+      write: ['USER#', 'RATE#', 'ACTIVITY#', 'STATS#', 'CERT#', 'USERSEARCH#'],
+      read: ['PROGRAM#'],
+      queryIndexes: true,
+      audit: true,
+    });
+    // The admin function and the purge worker run the hard delete, which anonymises audit entries:
+    // the audit writers.
+    const purgeAccess = {
+      write: ['USER#', 'EMAIL#', 'USERSEARCH#', 'RESET#', 'RATE#', 'ACTIVITY#', 'STATS#', 'PURGE#', 'CERT#', 'PASSKEYID#'],
+      read: ['PROGRAM#'],
+      queryIndexes: true,
+      auditWriter: true,
+    };
+    bindTableAccess(admin.fn, arns, purgeAccess);
+    bindTableAccess(purge.fn, arns, purgeAccess);
+    bindTableAccess(reminderWorker.fn, arns, { write: ['USER#', 'JOB#'], read: ['PROGRAM#', 'STATS#'], queryIndexes: true });
+    bindTableAccess(mailEvents.fn, arns, { write: ['USER#'], read: ['EMAIL#'], audit: true });
+    bindTableAccess(seed.fn, arns, { write: ['PROGRAM#'] });
+    // Learner routes mail security notices (password changed) and the account-deletion notice.
     for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
     for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
+    for (const f of [auth, passkeys, learner, admin]) bindOriginSecret(f.fn, this.originSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
 
     this.api = new AppHttpApi(this, 'Http', {
@@ -152,7 +201,16 @@ export class CareerProgramStack extends Stack {
       apiDomainName: Fn.select(2, Fn.split('/', this.api.api.apiEndpoint)),
       retainBucket: stage.name === 'prod',
       logRetention: stage.logRetention,
+      // A dynamic reference: CloudFormation resolves it at deploy time, it is never in the template.
+      originVerifyValue: this.originSecret.secretValue.unsafeUnwrap(),
+      webAclArn: props.webAclArn,
     });
+    if (this.region === 'us-east-1') {
+      this.accessLogs = new CloudFrontAccessLogs(this, 'CloudFrontLogs', {
+        distributionArn: this.distributionArn,
+        bucketArn: this.site.logBucket.bucketArn,
+      });
+    }
     const siteUrl = `https://${this.site.distribution.distributionDomainName}`;
 
     this.appUrlParameter = new StringParameter(this, 'AppUrl', {
@@ -217,8 +275,13 @@ export class CareerProgramStack extends Stack {
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.api.apiEndpoint, description: 'HTTP API (direct)' });
+    // No API URL output: the API answers only through CloudFront (H1, docs/security.md).
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table' });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch operations dashboard' });
+  }
+
+  /** arn:aws:cloudfront::<account>:distribution/<id> (CloudFront is global: no region). */
+  get distributionArn(): string {
+    return this.formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: this.site.distribution.distributionId });
   }
 }

@@ -27,9 +27,9 @@ export const STAGES: Record<StageName, StageSettings> = {
     name: 'prod',
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
-    // ~10 000 learners: a busy minute is well under 100 requests per second; the burst absorbs
-    // a class signing in at once. Raise with the Lambda concurrency quota (docs/runbook.md).
-    apiThrottle: { rateLimit: 200, burstLimit: 400 },
+    // Sized for a million learners (docs/security.md L8); the sign-in routes have tighter
+    // per-route ceilings (infra/constructs/http-api.ts). Raise with the Lambda concurrency quota.
+    apiThrottle: { rateLimit: 2000, burstLimit: 4000 },
     logRetention: RetentionDays.THREE_MONTHS,
   },
   dev: {

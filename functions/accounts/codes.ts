@@ -61,11 +61,19 @@ export async function issueCode(key: Key, extra: Record<string, unknown> = {}): 
   return code;
 }
 
+export type CodeFailureReason = 'wrong' | 'expired' | 'used_up' | 'missing';
+const FAILURE = Symbol('code failure');
+
+/** The one answer for every failed check; the reason rides along for the audit log only (never sent). */
 /** Every refusal counts as a wrong code (WrongCodes in docs/runbook.md): the caller learns nothing more. */
-const invalidCode = () => {
+const invalidCode = (reason: CodeFailureReason = 'missing', item?: Record<string, unknown>) => {
   count(METRIC.wrongCodes);
-  return badRequest('invalid_code');
+  return Object.assign(badRequest('invalid_code'), { [FAILURE]: { reason, userId: item?.user_id ? String(item.user_id) : undefined } });
 };
+
+/** Why a code check failed and whose code it was, when `error` came from `consumeCode`. */
+export const codeFailureOf = (error: unknown): { reason: CodeFailureReason; userId?: string } | undefined =>
+  (error as { [FAILURE]?: { reason: CodeFailureReason; userId?: string } } | null)?.[FAILURE];
 
 /**
  * Checks and, when right, consumes the code at `key`; returns the stored item (with the
@@ -82,14 +90,14 @@ export async function consumeCode(
    * verified): one transaction, retried on conflicts, so a failed write never spends the code.
    * A cancellation by one of these writes' conditions is rethrown for the caller to decide.
    */
-  alongWith: TransactItem[] = [],
+  alongWith: TransactItem[] | ((item: Record<string, unknown>) => TransactItem[]) = [],
 ): Promise<Record<string, unknown>> {
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   const item = found.Item as (StoredCode & Record<string, unknown>) | undefined;
   if (!item) throw invalidCode();
   let verdict = checkCode(item, submitted);
   if (verdict === 'ok' && !belongs(item)) verdict = 'wrong';
-  if (verdict === 'expired' || verdict === 'dead') throw invalidCode();
+  if (verdict === 'expired' || verdict === 'dead') throw invalidCode(verdict === 'dead' ? 'used_up' : 'expired', item);
   try {
     if (verdict === 'wrong') {
       // Counted only against this very code (a newer code starts again at 0 tries).
@@ -102,7 +110,7 @@ export async function consumeCode(
           ExpressionAttributeValues: { ':one': 1, ':hash': item.code_hash },
         }),
       );
-      throw invalidCode();
+      throw invalidCode('wrong', item);
     }
     // Single use even under concurrent checks: only one conditional delete can succeed.
     const consume = {
@@ -111,13 +119,15 @@ export async function consumeCode(
       ConditionExpression: 'code_hash = :hash AND attempts < :max',
       ExpressionAttributeValues: { ':hash': item.code_hash, ':max': CODE_MAX_ATTEMPTS },
     };
-    if (alongWith.length) {
-      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [{ Delete: consume }, ...alongWith] })));
+    // The writes may depend on what the code item carries (a re-registration's pending names).
+    const writes = typeof alongWith === 'function' ? alongWith(item) : alongWith;
+    if (writes.length) {
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [{ Delete: consume }, ...writes] })));
     } else {
       await db().send(new DeleteCommand(consume));
     }
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException || failedConditions(error).includes(0)) throw invalidCode();
+    if (error instanceof ConditionalCheckFailedException || failedConditions(error).includes(0)) throw invalidCode('used_up', item);
     throw error;
   }
   return item;

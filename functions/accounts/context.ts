@@ -5,6 +5,8 @@ import type { UserRecord } from '../lib/user-record';
 export interface Caller {
   ip: string;
   userAgent: string;
+  /** The request's Cookie header, for the trusted-device cookie of sign-in (trusted-device.ts). */
+  cookies?: string;
 }
 
 /**

@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { writeAudit } from '../lib/audit';
+import { writeAudit, type AuditInput } from '../lib/audit';
+import { auditEmailHash } from '../lib/audit-privacy';
 import { recordActivity } from '../lib/activity';
 import { db, tableName } from '../lib/db';
-import { badRequest, forbidden, unauthorized } from '../lib/errors';
+import { badRequest, forbidden, throttled, unauthorized } from '../lib/errors';
 import { startSession } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
-import { consumeCode, issueCode } from './codes';
+import { codeFailureOf, consumeCode, issueCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
 import { dummyHash, verifyPassword } from './passwords';
-import { assertLoginAllowed, assertNotExhausted, consume, recordFailure, recordLoginFailure, resetLoginFailures } from './rate-limit';
+import { BACKOFF_FREE_FAILURES, backoffSeconds, consume, LoginThrottled, loginSource, reserveLoginAttempt } from './rate-limit';
+import { deviceCookie, trustedDeviceId } from './trusted-device';
 
 /**
  * Two-step sign-in (SPEC §4): the password, then a 6-digit code emailed with a challenge id.
@@ -27,26 +29,36 @@ export async function startLogin(input: { email: string; password: string }, cal
   const email = normalizeEmail(input.email);
   // Started for every login, so the one-off cost of building it never marks an unknown email.
   const fallbackHash = dummyHash();
-  await assertNotExhausted('loginFailuresPerIp', caller.ip);
-  await assertLoginAllowed(email);
-  await assertNotExhausted('loginFailuresPerAccount', email);
-
   const user = email ? await getUserByEmail(email) : undefined;
+  // docs/security.md M1: a browser this account signed in from before is counted on its own.
+  const deviceId = await trustedDeviceId(caller.cookies, user?.id);
+  let reservation;
+  try {
+    reservation = await reserveLoginAttempt(email, loginSource(caller, deviceId), Boolean(deviceId), caller);
+  } catch (error) {
+    if (!(error instanceof LoginThrottled)) throw error;
+    await writeAudit(await loginAudit('auth.login_throttled', user, email, caller, { reason: error.reason, retry_after: error.retryAfter, trusted_device: Boolean(deviceId) }));
+    throw throttled(error.retryAfter);
+  }
+
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await fallbackHash));
   if (!user || !passwordOk || user.status === 'deleted') {
-    await recordLoginFailure(email);
-    await recordFailure('loginFailuresPerAccount', email);
-    await recordFailure('loginFailuresPerIp', caller.ip);
-    await writeAudit(
-      user
-        ? accountAudit('auth.login_failed', user, caller, { new: { reason: passwordOk ? 'deleted' : 'wrong_password' } }, null)
-        : { action: 'auth.login_failed', entityType: 'user', entityId: 'unknown', newValues: { email, reason: 'unknown_email' }, ip: caller.ip, userAgent: caller.userAgent },
-    );
+    // The reservation stays: it is this failure's count.
+    await writeAudit(await loginAudit('auth.login_failed', user, email, caller, { reason: !user ? 'unknown_email' : passwordOk ? 'deleted' : 'wrong_password', trusted_device: Boolean(deviceId) }));
+    if (reservation.failures === BACKOFF_FREE_FAILURES) {
+      await writeAudit(await loginAudit('auth.login_backoff_started', user, email, caller, { failures: reservation.failures, wait_seconds: backoffSeconds(reservation.failures) }));
+    }
     throw unauthorized('invalid_credentials');
   }
-  await resetLoginFailures(email);
-  if (isLocked(user)) throw forbidden('account_locked');
-  if (!user.verified) throw forbidden('email_not_verified', { needsVerification: true });
+  await reservation.release();
+  if (isLocked(user)) {
+    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_locked' } }, null));
+    throw forbidden('account_locked');
+  }
+  if (!user.verified) {
+    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'email_not_verified' } }, null));
+    throw forbidden('email_not_verified', { needsVerification: true });
+  }
 
   const challengeId = randomBytes(18).toString('base64url');
   const code = await issueCode(keys.challenge(challengeId), { type: 'challenge', user_id: user.id, email_lower: user.email_lower });
@@ -54,17 +66,36 @@ export async function startLogin(input: { email: string; password: string }, cal
   return { challengeId };
 }
 
+/**
+ * A sign-in audit entry: about the account when the email names one, else about `unknown` with
+ * the typed text only as a keyed hash (docs/security.md L9: it may be a password typed into the
+ * wrong field, or someone else's address).
+ */
+async function loginAudit(action: string, user: UserRecord | undefined, email: string, caller: Caller, values: Record<string, unknown>): Promise<AuditInput> {
+  if (user) return accountAudit(action, user, caller, { new: values }, null);
+  return { action, entityType: 'user', entityId: 'unknown', newValues: { email_hash: await auditEmailHash(email), ...values }, ip: caller.ip, userAgent: caller.userAgent };
+}
+
 export async function finishLogin(
   input: { email: string; code: string; challenge_id: string },
   caller: Caller,
-): Promise<{ user: UserRecord; cookie: string }> {
-  await consume('codeChecksPerIp', caller.ip);
+): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
+  await consume('codeChecksPerIp', caller.ip, caller);
   if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
   const email = normalizeEmail(input.email);
-  const challenge = await consumeCode(keys.challenge(input.challenge_id), input.code.trim(), (item) => item.email_lower === email);
+  let challenge;
+  try {
+    challenge = await consumeCode(keys.challenge(input.challenge_id), input.code.trim(), (item) => item.email_lower === email);
+  } catch (error) {
+    await auditCodeFailure(error, caller);
+    throw error;
+  }
   const user = await getUserById(String(challenge.user_id));
   // Locked, deleted or unverified since the password step: no session.
-  if (!user || user.status !== 'active' || isLocked(user) || !user.verified) throw badRequest('invalid_code');
+  if (!user || user.status !== 'active' || isLocked(user) || !user.verified) {
+    if (user) await writeAudit(accountAudit('auth.2fa_failed', user, caller, { new: { reason: 'account_not_active' } }, null));
+    throw badRequest('invalid_code');
+  }
 
   const { cookie } = await startSession(user, caller);
   const now = new Date().toISOString();
@@ -79,5 +110,19 @@ export async function finishLogin(
   );
   await recordActivity(user);
   await writeAudit(accountAudit('auth.login', user, caller));
-  return { user: { ...user, last_login_at: now }, cookie };
+  return { user: { ...user, last_login_at: now }, cookie, deviceCookie: await deviceCookie(user.id) };
+}
+
+/** M2: a wrong, expired or used-up sign-in code is a security event of the challenge's account. */
+async function auditCodeFailure(error: unknown, caller: Caller): Promise<void> {
+  const failure = codeFailureOf(error);
+  if (!failure?.userId) return; // no such challenge: nothing names an account
+  await writeAudit({
+    action: 'auth.2fa_failed',
+    entityType: 'user',
+    entityId: failure.userId,
+    newValues: { reason: failure.reason },
+    ip: caller.ip,
+    userAgent: caller.userAgent,
+  });
 }

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { auditPut } from '../lib/audit';
+import { auditPut, writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
@@ -19,12 +19,16 @@ export async function changePassword(
   sessionId: string,
   input: { current_password: string; new_password: string; confirm_new_password: string },
   caller: Caller,
+  /** The kept session's sign-in time, so the new cookie keeps its 12-hour absolute limit. */
+  authTime?: number,
 ): Promise<{ cookie?: string }> {
   assertStrongPassword(input.new_password, user.email);
   if (input.new_password !== input.confirm_new_password) throw badRequest('password_mismatch');
   // Bounds guessing of the current password by someone holding a stolen session.
-  await consume('passwordChangesPerUser', user.id);
+  await consume('passwordChangesPerUser', user.id, caller);
   if (!input.current_password || !(await verifyPassword(input.current_password, user.password_hash))) {
+    // A wrong current password may be someone else at an open session: a security event (M2).
+    await writeAudit(accountAudit('auth.password_change_failed', user, caller, { new: { reason: 'invalid_current_password' } }));
     throw badRequest('invalid_current_password');
   }
   const passwordHash = await hashPassword(input.new_password);
@@ -50,5 +54,5 @@ export async function changePassword(
     if (error instanceof TransactionCanceledException) throw conflict('password_changed_concurrently');
     throw error;
   }
-  return endAllSessions(user.id, { sessionId });
+  return endAllSessions(user.id, { sessionId, authTime });
 }

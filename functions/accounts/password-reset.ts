@@ -16,12 +16,16 @@ import { deliver } from './emails/deliver';
 import { passwordResetEmail } from './emails/password-reset';
 import { sendSecurityNotice } from './security-notices';
 import { assertStrongPassword, hashPassword } from './passwords';
-import { consume, resetLoginFailures } from './rate-limit';
+import { consume } from './rate-limit';
+import { deviceCookie } from './trusted-device';
 
 /**
  * Password reset by emailed link (DESIGN §5): 32 random bytes, only their sha256 stored
  * (RESET#<hash>), 1-hour life, single use. The request answers the same whether or not the
  * account exists; confirming sets the new hash and ends every session.
+ * A token belongs to the account's state when it was made (docs/security.md L1): it carries the
+ * session_version and the email, so every live link dies when the password changes (reset,
+ * change: both bump session_version), the account is locked, or an admin changes the email.
  */
 export const RESET_TTL_SECONDS = RESET_TOKEN_TTL_MINUTES * 60;
 /** Requests take at least this long, so a real account's extra work (write + SES) does not show. */
@@ -32,22 +36,31 @@ const invalidOrExpired = () => badRequest('invalid_or_expired');
 const canReset = (user: UserRecord | undefined): user is UserRecord => Boolean(user && user.status === 'active' && !user.is_locked);
 
 /** Creates a token and emails the link; also used by the admin "Send password reset" action. */
-export async function sendPasswordReset(user: Pick<UserRecord, 'id' | 'email' | 'first_name'>): Promise<Delivery> {
+export async function sendPasswordReset(user: Pick<UserRecord, 'id' | 'email' | 'first_name' | 'session_version'> & { verified?: boolean }): Promise<Delivery> {
   const token = randomBytes(32).toString('base64url');
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.resetToken(hashToken(token)), type: 'reset', user_id: user.id, created_at: new Date().toISOString(), expires_at: ttlIn(RESET_TTL_SECONDS) },
+      Item: {
+        ...keys.resetToken(hashToken(token)),
+        type: 'reset',
+        user_id: user.id,
+        session_version: user.session_version ?? 0,
+        email_lower: user.email.trim().toLowerCase(),
+        created_at: new Date().toISOString(),
+        expires_at: ttlIn(RESET_TTL_SECONDS),
+      },
     }),
   );
   const link = `${await appUrl()}/reset-password?token=${encodeURIComponent(token)}`;
-  return deliver(passwordResetEmail(user.email, user.first_name, link));
+  // An unverified address may not be the registrant's: no name they typed (L5).
+  return deliver(passwordResetEmail(user.email, user.verified === false ? '' : user.first_name, link));
 }
 
 export async function requestPasswordReset(email: string, caller: Caller): Promise<void> {
   const started = Date.now();
-  await consume('resetRequestsPerIp', caller.ip);
-  await consume('resetRequestsPerEmail', normalizeEmail(email));
+  await consume('resetRequestsPerIp', caller.ip, caller);
+  await consume('resetRequestsPerEmail', normalizeEmail(email), caller);
   const user = email.trim() ? await getUserByEmail(email) : undefined;
   if (canReset(user)) {
     try {
@@ -62,22 +75,46 @@ export async function requestPasswordReset(email: string, caller: Caller): Promi
   if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
 }
 
+type ResetItem = { pk: string; user_id: string; session_version?: number; email_lower?: string };
+
 async function findToken(token: string | undefined) {
   if (!token || token.length > 200) return undefined;
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.resetToken(hashToken(token)), ConsistentRead: true }));
   const item = found.Item;
   if (!item || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
-  return item as { pk: string; user_id: string };
+  return item as ResetItem;
 }
 
-export async function validateResetToken(token: string | undefined): Promise<void> {
-  if (!(await findToken(token))) throw invalidOrExpired();
-}
+/** Still the account's state the token was made for (L1). Tokens made before this rule carry no version: dead too. */
+const matchesAccount = (item: ResetItem, user: UserRecord) =>
+  item.session_version === (user.session_version ?? 0) && item.email_lower === user.email_lower;
 
-export async function confirmPasswordReset(input: { token?: string; password: string; password2: string }, caller: Caller): Promise<void> {
-  const item = await findToken(input.token);
+/**
+ * The token's account when the token is live and still matches it; otherwise `invalid_or_expired`
+ * after an audit entry (M2: a bad reset token is a security event; about the account when the
+ * token names one). Checks per IP are limited so guessing tokens is bounded and cannot flood the log.
+ */
+async function liveToken(token: string | undefined, caller: Caller): Promise<{ item: ResetItem; user: UserRecord }> {
+  await consume('resetTokenChecksPerIp', caller.ip, caller);
+  const item = await findToken(token);
   const user = item ? await getUserById(item.user_id) : undefined;
-  if (!item || !canReset(user)) throw invalidOrExpired();
+  if (item && canReset(user) && matchesAccount(item, user)) return { item, user };
+  const reason = !item ? 'unknown_or_expired' : !user ? 'account_gone' : !canReset(user) ? 'account_not_active' : 'password_or_email_changed';
+  await writeAudit(
+    user
+      ? accountAudit('auth.password_reset_token_rejected', user, caller, { new: { reason } }, null)
+      : { action: 'auth.password_reset_token_rejected', entityType: 'user', entityId: 'unknown', newValues: { reason }, ip: caller.ip, userAgent: caller.userAgent },
+  );
+  throw invalidOrExpired();
+}
+
+export async function validateResetToken(token: string | undefined, caller: Caller): Promise<void> {
+  await liveToken(token, caller);
+}
+
+/** Sets the new password; answers a trusted-device cookie for this browser (the owner proved the inbox; M1). */
+export async function confirmPasswordReset(input: { token?: string; password: string; password2: string }, caller: Caller): Promise<{ deviceCookie: string }> {
+  const { user } = await liveToken(input.token, caller);
   assertStrongPassword(input.password, user.email);
   if (input.password !== input.password2) throw badRequest('password_mismatch');
 
@@ -95,8 +132,9 @@ export async function confirmPasswordReset(input: { token?: string; password: st
               // session_version + 1 ends every session at once (what endAllSessions does),
               // here atomically with the new password so no old session outlives it.
               UpdateExpression: 'SET password_hash = :hash, updated_at = :now ADD session_version :one, version :one',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':hash': passwordHash, ':now': new Date().toISOString(), ':one': 1 },
+              // The token's account state must still hold at the write (a concurrent change kills it).
+              ConditionExpression: 'attribute_exists(pk) AND session_version = :version AND email_lower = :email',
+              ExpressionAttributeValues: { ':hash': passwordHash, ':now': new Date().toISOString(), ':one': 1, ':version': user.session_version ?? 0, ':email': user.email_lower },
             },
           },
           auditPut(accountAudit('auth.password_reset', user, caller, { new: { sessions_ended: true } })),
@@ -107,7 +145,6 @@ export async function confirmPasswordReset(input: { token?: string; password: st
     if (error instanceof TransactionCanceledException) throw invalidOrExpired();
     throw error;
   }
-  // The owner proved control of the inbox: earlier failed sign-ins no longer count.
-  await resetLoginFailures(user.email_lower);
   await sendSecurityNotice(user, 'password_reset', caller);
+  return { deviceCookie: await deviceCookie(user.id) };
 }

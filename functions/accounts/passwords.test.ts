@@ -8,7 +8,7 @@ import { COMMON_PASSWORD_COUNT, assertStrongPassword, commonPasswords, hashPassw
 describe('password hashing', () => {
   it('uses OWASP scrypt parameters in production: N = 2^17, r = 8, p = 1', async () => {
     // The production default (no PASSWORD_HASH_LOG2N): tests only lower it through the env.
-    expect(readConfig({ STAGE: 'local', SESSION_SECRET: 'x' }).passwordHashLog2N).toBe(17);
+    expect(readConfig({ STAGE: 'local', SESSION_SECRET: 'x'.repeat(32) }).passwordHashLog2N).toBe(17);
     expect(SCRYPT_R).toBe(8);
     expect(SCRYPT_P).toBe(1);
     // A real production-cost hash (128 MiB of memory): maxmem is raised enough for it.

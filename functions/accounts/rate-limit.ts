@@ -1,14 +1,19 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { writeAudit } from '../lib/audit';
+import { auditEmailHash } from '../lib/audit-privacy';
+import { ipRateKey } from '../lib/client-ip';
 import { db, tableName } from '../lib/db';
 import { count, METRIC } from '../lib/metrics';
 import { throttled } from '../lib/errors';
 import { keys } from '../lib/table';
+import type { Caller } from './context';
 
 /**
  * Rate limits (DESIGN §5) as fixed windows in DynamoDB: one item per scope, key and window
  * (RATE#<scope>#<key> / WINDOW#<start>) counted with an atomic ADD guarded by a condition, so
  * concurrent requests never overshoot. Items carry a TTL and vanish after their window.
+ * Per-IP scopes (`…PerIp`) count an IPv6 address by its /64 (functions/lib/client-ip.ts).
  */
 export interface Limit {
   limit: number;
@@ -20,12 +25,16 @@ const defaults = {
   registerPerIp: { limit: 50, windowSeconds: HOUR },
   registerPerEmail: { limit: 10, windowSeconds: HOUR },
   loginFailuresPerIp: { limit: 100, windowSeconds: HOUR },
-  loginFailuresPerAccount: { limit: 100, windowSeconds: HOUR },
+  // Together at most 100 failures an hour per account (docs/security.md, M1): 90 from browsers
+  // the account does not know, 10 from the account's own trusted devices.
+  loginFailuresPerAccount: { limit: 90, windowSeconds: HOUR },
+  loginFailuresPerAccountTrusted: { limit: 10, windowSeconds: HOUR },
   codeResendPerMinute: { limit: 1, windowSeconds: 60 },
   codeResendPerHour: { limit: 5, windowSeconds: HOUR },
   codeChecksPerIp: { limit: 100, windowSeconds: HOUR },
   resetRequestsPerIp: { limit: 20, windowSeconds: HOUR },
   resetRequestsPerEmail: { limit: 5, windowSeconds: HOUR },
+  resetTokenChecksPerIp: { limit: 100, windowSeconds: HOUR },
   passwordChangesPerUser: { limit: 10, windowSeconds: HOUR },
 } satisfies Record<string, Limit>;
 
@@ -44,14 +53,22 @@ function windowOf(name: LimitName, now: number) {
   return { limit, start, end: start + windowSeconds, retryAfter: Math.max(1, start + windowSeconds - nowSeconds) };
 }
 
-/** Counts one use; 429 `throttled` (with retry_after) when the window is already full. */
-export async function consume(name: LimitName, key: string, now = Date.now()): Promise<void> {
+const isIpScope = (name: LimitName) => name.endsWith('PerIp');
+const scopeKey = (name: LimitName, key: string) => (isIpScope(name) ? ipRateKey(key) : key.toLowerCase());
+const windowKey = (name: LimitName, key: string, start: number) => keys.rateWindow(name, scopeKey(name, key), start);
+
+/**
+ * Counts one use; 429 `throttled` (with retry_after) when the window is already full. The first
+ * refusal of a window is written to the audit log (once per window and key, so a flood cannot
+ * flood the log).
+ */
+export async function consume(name: LimitName, key: string, caller?: Caller, now = Date.now()): Promise<void> {
   const window = windowOf(name, now);
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.rateWindow(name, key.toLowerCase(), window.start),
+        Key: windowKey(name, key, window.start),
         UpdateExpression: 'ADD #count :one SET expires_at = :ttl',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
         ExpressionAttributeNames: { '#count': 'count' },
@@ -61,16 +78,63 @@ export async function consume(name: LimitName, key: string, now = Date.now()): P
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) {
       count(METRIC.lockouts);
+      await auditFirstRefusal(name, key, window.start, caller);
       throw throttled(window.retryAfter);
     }
     throw error;
   }
 }
 
-/** Like `consume`, but answers true/false instead of throwing (a silent limit). */
-export async function tryConsume(name: LimitName, key: string, now = Date.now()): Promise<boolean> {
+/** Gives back one use counted by `consume` (a reservation that turned out not to be a failure). */
+export async function release(name: LimitName, key: string, now = Date.now()): Promise<void> {
+  const window = windowOf(name, now);
   try {
-    await consume(name, key, now);
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: windowKey(name, key, window.start),
+        UpdateExpression: 'ADD #count :minus',
+        ConditionExpression: '#count > :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    // The window rolled over since the reservation: nothing left to give back.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+async function auditFirstRefusal(name: LimitName, key: string, windowStart: number, caller?: Caller): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: windowKey(name, key, windowStart),
+        UpdateExpression: 'SET refusal_audited = :true',
+        ConditionExpression: 'attribute_not_exists(refusal_audited)',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return; // already in the log for this window
+    throw error;
+  }
+  await writeAudit({
+    action: 'security.throttled',
+    entityType: 'rate_limit',
+    entityId: name,
+    // An IP scope names the address block; any other key (an email, an account id) only as a keyed hash.
+    newValues: { limit: name, window_start: new Date(windowStart * 1000).toISOString(), key: isIpScope(name) ? scopeKey(name, key) : await auditEmailHash(key) },
+    ip: caller?.ip,
+    userAgent: caller?.userAgent,
+  });
+}
+
+/** Like `consume`, but answers true/false instead of throwing (a silent limit). */
+export async function tryConsume(name: LimitName, key: string, caller?: Caller, now = Date.now()): Promise<boolean> {
+  try {
+    await consume(name, key, caller, now);
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === 'throttled') return false;
@@ -121,46 +185,104 @@ export function backoffSeconds(failures: number): number {
 }
 
 /**
- * Keyed by the normalized email, not the account, so an unknown email backs off exactly like a
- * real one (nothing to learn from a 429).
+ * Where a login attempt comes from, for the backoff (docs/security.md, M1): a trusted device of
+ * the account (`device:<id>`) or else the caller's address block (`ip:<key>`). The backoff is
+ * kept per account *and* source, so a stranger's failures slow down only that stranger.
  */
-export async function assertLoginAllowed(email: string, now = Date.now()): Promise<void> {
-  const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.loginBackoff(email), ConsistentRead: true }));
-  const nextAllowedAt = Number(found.Item?.next_allowed_at ?? 0);
-  if (now < nextAllowedAt) {
-    count(METRIC.loginBackoffs);
-    throw throttled(Math.ceil((nextAllowedAt - now) / 1000));
+export const loginSource = (caller: Caller, deviceId?: string) => (deviceId ? `device:${deviceId}` : `ip:${ipRateKey(caller.ip)}`);
+
+export interface LoginReservation {
+  /** Failures counted so far for this account and source, this attempt included. */
+  failures: number;
+  /** The password was right: give every counted failure back and clear the backoff. */
+  release: () => Promise<void>;
+}
+
+export class LoginThrottled extends Error {
+  constructor(
+    readonly reason: 'ip' | 'account' | 'backoff',
+    readonly retryAfter: number,
+  ) {
+    super(`login throttled (${reason})`);
   }
 }
 
-export async function recordLoginFailure(email: string, now = Date.now()): Promise<number> {
-  const key = keys.loginBackoff(email);
-  const ttl = Math.floor(now / 1000) + BACKOFF_MEMORY_SECONDS;
-  const counted = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: 'ADD failures :one SET expires_at = :ttl',
-      ExpressionAttributeValues: { ':one': 1, ':ttl': ttl },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  const failures = Number(counted.Attributes?.failures ?? 1);
-  const wait = backoffSeconds(failures);
-  if (wait > 0) {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET next_allowed_at = :next',
-        ExpressionAttributeValues: { ':next': now + wait * 1000 },
-      }),
-    );
+/**
+ * Reserves one login attempt before the password is checked (L8): the attempt is counted as a
+ * failure in every window it belongs to — per IP, per account (trusted or not), and the
+ * account+source backoff — each with a conditional write, so parallel guesses cannot get past
+ * a limit. A right password releases the reservation. Throws LoginThrottled when any window is
+ * full or the backoff has not elapsed (after giving back what it had already reserved).
+ */
+export async function reserveLoginAttempt(email: string, source: string, trusted: boolean, caller: Caller, now = Date.now()): Promise<LoginReservation> {
+  const accountLimit: LimitName = trusted ? 'loginFailuresPerAccountTrusted' : 'loginFailuresPerAccount';
+  const taken: Array<[LimitName, string]> = [];
+  const giveBack = async () => {
+    for (const [name, key] of taken) await release(name, key, now);
+  };
+  try {
+    for (const [name, key, reason] of [
+      ['loginFailuresPerIp', caller.ip, 'ip'],
+      [accountLimit, email, 'account'],
+    ] as const) {
+      try {
+        await consume(name, key, caller, now);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'throttled') throw new LoginThrottled(reason, windowOf(name, now).retryAfter);
+        throw error;
+      }
+      taken.push([name, key]);
+    }
+    const failures = await reserveBackoff(email, source, now);
+    return {
+      failures,
+      release: async () => {
+        await giveBack();
+        await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginBackoff(email, source) }));
+      },
+    };
+  } catch (error) {
+    await giveBack();
+    throw error;
   }
-  return failures;
 }
 
-/** A correct password clears the consecutive failures. */
-export async function resetLoginFailures(email: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginBackoff(email) }));
+/**
+ * The backoff step of a reservation, as an optimistic conditional write on the state item:
+ * refused while the wait runs, else counts the attempt and sets the wait the next one owes.
+ * Two parallel attempts cannot both pass: the second one's condition sees the first's count.
+ */
+async function reserveBackoff(email: string, source: string, now: number): Promise<number> {
+  const key = keys.loginBackoff(email, source);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    const previous = Number(found.Item?.failures ?? 0);
+    const nextAllowedAt = Number(found.Item?.next_allowed_at ?? 0);
+    if (now < nextAllowedAt) {
+      count(METRIC.loginBackoffs);
+      throw new LoginThrottled('backoff', Math.ceil((nextAllowedAt - now) / 1000));
+    }
+    const failures = previous + 1;
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET failures = :failures, next_allowed_at = :next, expires_at = :ttl',
+          ConditionExpression: previous ? 'failures = :previous' : 'attribute_not_exists(failures)',
+          ExpressionAttributeValues: {
+            ':failures': failures,
+            ':next': now + backoffSeconds(failures) * 1000,
+            ':ttl': Math.floor(now / 1000) + BACKOFF_MEMORY_SECONDS,
+            ...(previous ? { ':previous': previous } : {}),
+          },
+        }),
+      );
+      return failures;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // another attempt of the same source won the write: read again
+    }
+  }
+  throw new LoginThrottled('backoff', 1);
 }

@@ -5,7 +5,7 @@ import { getUserByEmail, insertUser, normalizeEmail } from '../lib/users';
 import { accountAudit, type Caller } from './context';
 import { assertStrongPassword, hashPassword } from './passwords';
 import { consume } from './rate-limit';
-import { resendVerificationCode, sendFirstVerificationCode } from './verification';
+import { type PendingRegistration, resendVerificationCode, sendFirstVerificationCode } from './verification';
 
 /**
  * Registration (SPEC §5, §8): validates as the form does plus the common-password rule, then
@@ -23,11 +23,17 @@ export async function register(input: RegistrationInput, caller: Caller): Promis
   const password = input.password as string;
   assertStrongPassword(password, email);
 
-  await consume('registerPerIp', caller.ip);
-  await consume('registerPerEmail', normalizeEmail(email));
+  await consume('registerPerIp', caller.ip, caller);
+  await consume('registerPerEmail', normalizeEmail(email), caller);
 
   const existing = await getUserByEmail(email);
-  if (existing) await answerExisting(existing);
+  if (existing) {
+    await answerExisting(existing, caller, async () => ({
+      password_hash: await hashPassword(password),
+      first_name: (input.first_name as string).trim(),
+      last_name: (input.last_name as string).trim(),
+    }));
+  }
 
   let user;
   try {
@@ -49,8 +55,12 @@ export async function register(input: RegistrationInput, caller: Caller): Promis
   await sendFirstVerificationCode(user);
 }
 
-async function answerExisting(existing: NonNullable<Awaited<ReturnType<typeof getUserByEmail>>>): Promise<never> {
+/**
+ * A repeat of a registered address. Still unverified: a fresh code carries this registration's
+ * password and names, applied when that code verifies the address (L4, docs/security.md).
+ */
+async function answerExisting(existing: NonNullable<Awaited<ReturnType<typeof getUserByEmail>>>, caller: Caller, pending: () => Promise<PendingRegistration>): Promise<never> {
   if (existing.verified || existing.status !== 'active' || existing.is_locked) throw conflict('already_registered');
-  await resendVerificationCode(existing);
+  if (await resendVerificationCode(existing, pending)) await writeAudit(accountAudit('auth.register_repeated', existing, caller, {}, null));
   throw conflict('verification_pending');
 }

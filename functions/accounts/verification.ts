@@ -5,7 +5,7 @@ import { failedConditions } from '../lib/retry';
 import { statsUpdate } from '../lib/stats';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { getUserByEmail } from '../lib/users';
+import { getUserByEmail, searchItems } from '../lib/users';
 import { consumeCode, issueCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
@@ -15,10 +15,26 @@ import { consume, tryConsume } from './rate-limit';
 /** Email verification: the code sent at registration, and marking the account verified. */
 export const VERIFY_EMAIL_PURPOSE = 'verify_email';
 
+/**
+ * A repeated registration of a still-unverified address (docs/security.md L4): the password and
+ * names it chose, kept on the new code's item. Verifying with that code sets them, so whoever
+ * proves the inbox signs in with the password *they* chose, never an earlier registrant's.
+ */
+export interface PendingRegistration {
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+}
+
 /** Issues a new verification code (the previous one dies) and emails it. */
-export async function sendVerificationCode(user: Pick<UserRecord, 'id' | 'email' | 'first_name'>): Promise<void> {
-  const code = await issueCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), { type: 'code', purpose: VERIFY_EMAIL_PURPOSE, user_id: user.id });
-  await deliver(verificationCodeEmail(user.email, user.first_name, code));
+export async function sendVerificationCode(user: Pick<UserRecord, 'id' | 'email' | 'first_name'>, pending?: PendingRegistration): Promise<void> {
+  const code = await issueCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), {
+    type: 'code',
+    purpose: VERIFY_EMAIL_PURPOSE,
+    user_id: user.id,
+    ...(pending ? { pending_registration: pending } : {}),
+  });
+  await deliver(verificationCodeEmail(user.email, code));
 }
 
 /** The first code, at registration: always sent, and counted so a resend right after waits. */
@@ -33,37 +49,63 @@ export async function sendFirstVerificationCode(user: UserRecord): Promise<void>
  * that nothing is sent and the caller still answers `verification_pending`: the earlier code
  * keeps working.
  */
-export async function resendVerificationCode(user: UserRecord): Promise<boolean> {
+export async function resendVerificationCode(user: UserRecord, pending?: () => Promise<PendingRegistration>): Promise<boolean> {
   if (!(await tryConsume('codeResendPerMinute', user.email_lower))) return false;
   if (!(await tryConsume('codeResendPerHour', user.email_lower))) return false;
-  await sendVerificationCode(user);
+  await sendVerificationCode(user, pending ? await pending() : undefined);
   return true;
 }
 
 export async function verifyEmail(input: { email: string; code: string }, caller: Caller): Promise<void> {
-  await consume('codeChecksPerIp', caller.ip);
+  await consume('codeChecksPerIp', caller.ip, caller);
   const user = await getUserByEmail(input.email);
   // An unknown, deleted or already verified account has no code to check: the same generic answer.
   if (!user || user.verified || user.status === 'deleted') throw badRequest('invalid_code');
   const now = new Date().toISOString();
   // The code is spent in the same transaction that verifies the account (retried with jitter on
-  // conflicts): either both happen or neither, so a 503 leaves the code usable for a retry.
-  try {
-    await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), input.code.trim(), undefined, [
+  // conflicts): either both happen or neither, so a 503 leaves the code usable for a retry. A
+  // repeated registration's password and names ride on the code and apply now (docs/security.md L4).
+  const verifyWrites = (item: Record<string, unknown>) => {
+    const pending = item.pending_registration as PendingRegistration | undefined;
+    const renamed = pending ? { ...user, first_name: pending.first_name, last_name: pending.last_name } : user;
+    // The admin search follows new names: old name items go, new ones come (the email item stays).
+    const searchChanges = pending
+      ? [
+          ...searchItems(user).filter((old) => !searchItems(renamed).some((next) => next.sk === old.sk)).map((old) => ({ Delete: { TableName: tableName(), Key: { pk: old.pk, sk: old.sk } } })),
+          ...searchItems(renamed).filter((next) => !searchItems(user).some((old) => old.sk === next.sk)).map((next) => ({ Put: { TableName: tableName(), Item: next } })),
+        ]
+      : [];
+    return [
       {
         Update: {
           TableName: tableName(),
           Key: keys.user(user.id),
           // Leaving the unverified cohort: the sparse gsi4 keys go (users.ts userIndexKeys).
-          UpdateExpression: 'SET verified = :true, updated_at = :now ADD version :one REMOVE gsi4pk, gsi4sk',
+          UpdateExpression: `SET verified = :true, updated_at = :now${pending ? ', password_hash = :hash, first_name = :first, last_name = :last' : ''} ADD version :one REMOVE gsi4pk, gsi4sk`,
           ConditionExpression: 'attribute_exists(pk) AND verified = :false AND #status <> :deleted',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now, ':one': 1, ':deleted': 'deleted' },
+          ExpressionAttributeValues: {
+            ':true': true,
+            ':false': false,
+            ':now': now,
+            ':one': 1,
+            ':deleted': 'deleted',
+            ...(pending ? { ':hash': pending.password_hash, ':first': pending.first_name, ':last': pending.last_name } : {}),
+          },
         },
       },
+      ...searchChanges,
       statsUpdate({ users_verified: 1 })!,
-      auditPut(accountAudit('auth.email_verified', user, caller, { old: { verified: false }, new: { verified: true } })),
-    ]);
+      auditPut(
+        accountAudit('auth.email_verified', user, caller, {
+          old: { verified: false, ...(pending ? { first_name: user.first_name, last_name: user.last_name } : {}) },
+          new: { verified: true, ...(pending ? { first_name: pending.first_name, last_name: pending.last_name, password_replaced: true } : {}) },
+        }),
+      ),
+    ];
+  };
+  try {
+    await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), input.code.trim(), undefined, verifyWrites);
   } catch (error) {
     // The account changed meanwhile: verified by another request (done), or deleted (no code to check).
     if (failedConditions(error).includes(1)) {

@@ -4,6 +4,7 @@ import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
 import { auditActorKey, auditPut } from '../lib/audit';
+import { anonymiseAuditEntry } from '../lib/audit-privacy';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';

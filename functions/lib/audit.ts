@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from './config';
 import { db, tableName } from './db';
 import { count, metricsOfAuditAction } from './metrics';
-import { keys } from './table';
+import { keys, ttlIn } from './table';
 
 /**
  * Audit entries (DESIGN §5): every admin action and every security event. Never edited by the
- * app (hard delete only replaces personal data with a placeholder).
+ * app (hard delete only replaces personal data with a placeholder and clears IP and user agent,
+ * functions/lib/audit-privacy.ts). Each entry expires after the audit retention (TTL).
  *   pk AUDIT#<day> / sk <created_at>#<id>         by day, newest first within a day
  *   gsi1 AUDIT#ENTITY#<type>#<id> / <created_at>#<id>   one entity's history (the user drawer)
  *   gsi2 AUDIT#ACTOR#<user id>    / <created_at>#<id>   what one account did (hard delete scrubs it)
@@ -57,6 +59,8 @@ export function auditItem(input: AuditInput, now = new Date()) {
   return {
     ...keys.audit(createdAt, id),
     type: 'audit',
+    // Retention (docs/security.md L9): DynamoDB's TTL removes the entry after this many days.
+    expires_at: ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime()),
     gsi1pk: `AUDIT#ENTITY#${input.entityType}#${input.entityId}`,
     gsi1sk: `${createdAt}#${id}`,
     ...(input.actor?.id ? { gsi2pk: auditActorKey(input.actor.id), gsi2sk: `${createdAt}#${id}` } : {}),

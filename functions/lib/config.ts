@@ -12,7 +12,13 @@ export interface Config {
   appUrl: string;
   /** Local development secret; in the cloud the secret comes from Secrets Manager. */
   sessionSecret?: string;
+  /** Local only: older signing keys that still verify (comma-separated SESSION_SECRET_PREVIOUS). */
+  sessionSecretPrevious: string[];
   sessionSecretArn?: string;
+  /** Days an audit entry is kept (DynamoDB TTL); docs/security.md L9. */
+  auditRetentionDays: number;
+  /** Cloud: the secret whose value CloudFront sends as the origin-verify header (H1). */
+  originSecretArn?: string;
   /** scrypt cost exponent; 17 (N = 2^17) in production, tests may lower it. */
   passwordHashLog2N: number;
   retentionDays: number;
@@ -51,6 +57,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sessionSecret = env.SESSION_SECRET || undefined;
   if (stage === 'cloud' && !sessionSecretArn) throw new Error('SESSION_SECRET_ARN is required in the cloud');
   if (stage === 'local' && !sessionSecret && !sessionSecretArn) throw new Error('SESSION_SECRET is required locally');
+  // In the cloud the signing key comes from Secrets Manager only: never from a readable variable.
+  if (stage === 'cloud' && sessionSecret) throw new Error('SESSION_SECRET must not be set in the cloud (the key comes from Secrets Manager)');
+  if (sessionSecret && Buffer.byteLength(sessionSecret) < 32) throw new Error('SESSION_SECRET must be at least 32 bytes');
   return {
     tableName: env.TABLE_NAME || 'career-program',
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
@@ -59,7 +68,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'no-reply@career-program.local',
     appUrl: (env.APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
     sessionSecret,
+    sessionSecretPrevious: (env.SESSION_SECRET_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
     sessionSecretArn,
+    auditRetentionDays: intFrom(env.AUDIT_RETENTION_DAYS, 400, 'AUDIT_RETENTION_DAYS', 1, 3650),
+    originSecretArn: env.ORIGIN_SECRET_ARN || undefined,
     passwordHashLog2N: intFrom(env.PASSWORD_HASH_LOG2N, 17, 'PASSWORD_HASH_LOG2N', 10, 20),
     retentionDays: intFrom(env.RETENTION_DAYS, 30, 'RETENTION_DAYS', 0, 3650),
     emailAllowlist: env.EMAIL_ALLOWLIST

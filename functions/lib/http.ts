@@ -12,6 +12,7 @@ import * as z from 'zod';
 import type { ZodType } from 'zod';
 import { routeKey, routesOfGroup, type RouteDef, type RouteGroup } from '../../shared/routes';
 import { appUrl } from './app-url';
+import { writeAudit } from './audit';
 import { config } from './config';
 import { capacityMeter } from './db';
 import { readSecretsDuringInit } from './init-reads';
@@ -19,6 +20,7 @@ import { ApiError, forbidden, unauthorized } from './errors';
 import { logger } from './logger';
 import { metrics } from './metrics';
 import { isTransientAwsError } from './retry';
+import { fromOurCloudFront } from './origin-verify';
 import { resolveSession, type ActiveSession } from './session';
 
 /** Request bodies above this are refused with 413 before parsing. */
@@ -35,7 +37,7 @@ export interface ApiRequest<Body = unknown, Query = Record<string, string | unde
   ip: string;
   userAgent: string;
   requestId: string;
-  /** The Cookie header (HTTP API v2 moves cookies into `event.cookies`). */
+  /** The Cookie header (HTTP API payload v2 passes cookies apart from the headers). */
   cookies?: string;
 }
 
@@ -66,6 +68,21 @@ interface RequestState {
   session?: ActiveSession;
 }
 const requestState = new WeakMap<object, RequestState>();
+/** Requests that passed the origin check in the cloud: only their viewer-address header is trusted. */
+const viaCloudFront = new WeakSet<object>();
+
+/**
+ * H1 (docs/security.md): in the cloud, before anything else, refuse every request that did not
+ * come through our CloudFront distribution (no or wrong origin-verify header): the API's own
+ * execute-api address answers nothing but 403.
+ */
+const originGuard = (): middy.MiddlewareObj<Event> => ({
+  before: async ({ event }) => {
+    if (config().stage !== 'cloud') return;
+    if (!(await fromOurCloudFront(event.headers))) throw forbidden('forbidden');
+    viaCloudFront.add(event);
+  },
+});
 
 
 /** Body size limit, CSRF rules (JSON only, same Origin) and an empty body read as `{}`. */
@@ -111,7 +128,18 @@ const accessControl = (routes: Map<string, RouteDef>, optionalSession: Set<strin
     state.session = session;
     if (route.access === 'public') return;
     if (!session) throw unauthorized();
-    if (route.access === 'admin' && session.user.role !== 'admin') throw forbidden('admin_required');
+    if (route.access === 'admin' && session.user.role !== 'admin') {
+      // A learner at an admin route is a security event (docs/security.md M2).
+      await writeAudit({
+        action: 'security.admin_required',
+        actor: { id: session.user.id, email: session.user.email },
+        entityType: 'route',
+        entityId: event.routeKey,
+        ip: clientIp(event),
+        userAgent: event.headers?.['user-agent'] ?? '',
+      });
+      throw forbidden('admin_required');
+    }
   },
 });
 
@@ -187,10 +215,11 @@ function toResponse(result: ApiResult, renewedCookie?: string): APIGatewayProxyS
 /**
  * The viewer's address. Behind CloudFront the API sees an edge address as the source IP;
  * CloudFront puts the viewer's `ip:port` in CloudFront-Viewer-Address (it overwrites any value
- * a client sends), so in the cloud that header is preferred.
+ * a client sends). The header is trusted only on a request that passed the origin check (H1):
+ * anyone calling the API directly could write any address into it.
  */
 export function clientIp(event: Pick<Event, 'headers' | 'requestContext'>): string {
-  const viewer = config().stage === 'cloud' ? event.headers?.['cloudfront-viewer-address'] : undefined;
+  const viewer = config().stage === 'cloud' && viaCloudFront.has(event) ? event.headers?.['cloudfront-viewer-address'] : undefined;
   if (viewer && viewer.lastIndexOf(':') > 0) return viewer.slice(0, viewer.lastIndexOf(':'));
   return event.requestContext.http.sourceIp ?? '';
 }
@@ -226,7 +255,8 @@ const notImplemented: RouteImpl = {
  * a startup error. A table route with no implementation yet answers 501 `not_implemented`.
  */
 export function createGroupHandler(group: RouteGroup, impls: Record<string, RouteImpl>) {
-  config(); // read and check the environment at cold start
+  // Read and check the environment at cold start; in the cloud the origin check needs its secret.
+  if (config().stage === 'cloud' && !config().originSecretArn) throw new Error('ORIGIN_SECRET_ARN is required in the cloud');
   void readSecretsDuringInit();
   const routes = routesOfGroup(group);
   const byKey = new Map(routes.map((route) => [routeKey(route), route]));
@@ -247,6 +277,7 @@ export function createGroupHandler(group: RouteGroup, impls: Record<string, Rout
     .use(logMetrics(metrics))
     .use(accessLog())
     .use(httpHeaderNormalizer())
+    .use(originGuard())
     .use(requestGuard())
     .use(jsonBody())
     .use(accessControl(byKey, new Set(Object.keys(impls).filter((key) => impls[key].optionalSession))))

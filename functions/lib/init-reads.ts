@@ -1,5 +1,5 @@
 import { appUrl } from './app-url';
-import { signingKey } from './session';
+import { keyRing } from './session-keys';
 
 /**
  * In Lambda, starts reading the session secret (Secrets Manager) and the site URL (SSM) while
@@ -10,5 +10,5 @@ import { signingKey } from './session';
  */
 export function readSecretsDuringInit(env: NodeJS.ProcessEnv = process.env): Promise<unknown> | undefined {
   if (!env.AWS_LAMBDA_FUNCTION_NAME) return undefined;
-  return Promise.allSettled([signingKey(), appUrl()]);
+  return Promise.allSettled([keyRing(), appUrl()]);
 }

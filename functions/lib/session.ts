@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { config } from './config';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTHeaderParameters } from 'jose';
 import { db, tableName } from './db';
+import { keyRing, refreshKeyRing } from './session-keys';
 import { keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 
@@ -21,22 +20,18 @@ const ISSUER = 'career-program';
 const AUDIENCE = 'career-program-web';
 const ALGORITHM = 'HS256';
 
-let secretKey: Promise<Uint8Array> | undefined;
-const secretsManager = new SecretsManagerClient({});
-
-/** The signing key, read once per cold start (Secrets Manager in the cloud, env locally). */
-export function signingKey(): Promise<Uint8Array> {
-  secretKey ??= (async () => {
-    const cfg = config();
-    if (cfg.sessionSecret) return new TextEncoder().encode(cfg.sessionSecret);
-    const result = await secretsManager.send(new GetSecretValueCommand({ SecretId: cfg.sessionSecretArn }));
-    if (!result.SecretString) throw new Error('session secret is empty');
-    return new TextEncoder().encode(result.SecretString);
-  })();
-  secretKey.catch(() => {
-    secretKey = undefined; // let the next request retry instead of caching a failure
-  });
-  return secretKey;
+/**
+ * The key that verifies a token: the one its `kid` names (docs/security.md L6: the newest key
+ * signs, older keys still verify during a rotation). A token without a kid predates key ids
+ * and is checked with the current key.
+ */
+async function verificationKey(header: JWTHeaderParameters): Promise<Uint8Array> {
+  let ring = await keyRing();
+  if (!header.kid) return ring.current.key;
+  if (!ring.byKid.has(header.kid)) ring = await refreshKeyRing();
+  const found = ring.byKid.get(header.kid);
+  if (!found) throw new joseErrors.JWKSNoMatchingKey();
+  return found.key;
 }
 
 interface SessionClaims {
@@ -47,14 +42,15 @@ interface SessionClaims {
 
 async function signToken(userId: string, claims: SessionClaims, nowSeconds: number): Promise<string> {
   const expiresAt = Math.min(nowSeconds + IDLE_TIMEOUT_SECONDS, claims.auth_time + ABSOLUTE_LIFETIME_SECONDS);
+  const { current } = await keyRing();
   return new SignJWT({ ...claims })
-    .setProtectedHeader({ alg: ALGORITHM })
+    .setProtectedHeader({ alg: ALGORITHM, kid: current.kid })
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
     .setSubject(userId)
     .setIssuedAt(nowSeconds)
     .setExpirationTime(expiresAt)
-    .sign(await signingKey());
+    .sign(current.key);
 }
 
 export function sessionCookie(token: string): string {
@@ -103,7 +99,8 @@ export interface ActiveSession {
   sessionId: string;
   /** Set when the token was renewed (sliding idle timeout): send it back as Set-Cookie. */
   renewedCookie?: string;
-  /** When the person last proved who they are (sign-in, password change), epoch seconds. */
+  /** When the person signed in (epoch seconds): the 12-hour absolute limit counts from here, and
+   * adding a passkey accepts a sign-in of the last 5 minutes (docs/account-security.md). */
   authTime: number;
 }
 
@@ -123,7 +120,7 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
   if (!token) return undefined;
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, await signingKey(), {
+    ({ payload } = await jwtVerify(token, verificationKey, {
       algorithms: [ALGORITHM],
       issuer: ISSUER,
       audience: AUDIENCE,
@@ -170,8 +167,9 @@ export async function endSession(userId: string, sessionId: string): Promise<voi
 /**
  * Ends every session of the account by bumping session_version. When `keep` is given (password
  * change), that session gets a fresh token carrying the new version, so only the others end.
+ * The kept session keeps its sign-in time: a password change never extends the 12-hour limit.
  */
-export async function endAllSessions(userId: string, keep?: { sessionId: string }): Promise<{ cookie?: string }> {
+export async function endAllSessions(userId: string, keep?: { sessionId: string; authTime?: number }): Promise<{ cookie?: string }> {
   const result = await db().send(
     new UpdateCommand({
       TableName: tableName(),
@@ -185,7 +183,8 @@ export async function endAllSessions(userId: string, keep?: { sessionId: string 
   if (!keep) return {};
   const now = Math.floor(Date.now() / 1000);
   const version = Number(result.Attributes?.session_version);
-  const token = await signToken(userId, { sid: keep.sessionId, ver: version, auth_time: now }, now);
+  const authTime = keep.authTime !== undefined && Number.isFinite(keep.authTime) ? Math.min(keep.authTime, now) : now;
+  const token = await signToken(userId, { sid: keep.sessionId, ver: version, auth_time: authTime }, now);
   await markSessionVersion(userId, keep.sessionId, version);
   return { cookie: sessionCookie(token) };
 }

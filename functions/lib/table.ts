@@ -10,7 +10,9 @@
  *   CHALLENGE#<id>       / CHALLENGE            a login 2FA challenge (TTL)
  *   RESET#<token hash>   / RESET                a password reset token (TTL)
  *   RATE#<scope>#<key>   / WINDOW#<start>       a rate-limit window (TTL)
- *   RATE#login_backoff#<email lower> / STATE    consecutive failed logins and the next allowed try (TTL)
+ *   RATE#login_backoff#<email lower>[#<source>] / STATE   consecutive failed logins of one account
+ *                                               from one source (device:<id> or ip:<block>) and
+ *                                               the next allowed try (TTL; docs/security.md M1)
  *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry (gsi1: per entity, newest first)
  *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
@@ -74,7 +76,10 @@ export const keys = {
     pk: `RATE#${scope}#${key}`,
     sk: `WINDOW#${windowStart}`,
   }),
-  loginBackoff: (email: string) => ({ pk: `RATE#login_backoff#${email.trim().toLowerCase()}`, sk: 'STATE' }),
+  loginBackoff: (email: string, source?: string) => ({
+    pk: `RATE#login_backoff#${email.trim().toLowerCase()}${source ? `#${source}` : ''}`,
+    sk: 'STATE',
+  }),
   activity: (day: string, userId: string) => ({ pk: `ACTIVITY#${day}`, sk: `USER#${userId}` }),
   audit: (createdAt: string, id: string) => ({ pk: `AUDIT#${createdAt.slice(0, 10)}`, sk: `${createdAt}#${id}` }),
   statsShard: (shard: number) => ({ pk: `STATS#GLOBAL#${shard}`, sk: 'COUNTERS' }),

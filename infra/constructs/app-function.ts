@@ -132,6 +132,50 @@ export function bindTable(fn: NodejsFunction, tableResourceArns: string[], acces
 }
 
 /**
+ * L7 (docs/security.md): what one function may do in the single table, by partition-key prefix
+ * (`dynamodb:LeadingKeys`, e.g. `USER#`, `RATE#`). Audit entries (`AUDIT#`) are apart: a
+ * function that audits may only add them (PutItem); only the audit writer — the function that
+ * runs the hard delete, which anonymises entries — may update them; nobody may delete one
+ * (DynamoDB's TTL does, after the retention).
+ */
+export interface TableAccessSpec {
+  /** Prefixes the function writes (and reads). */
+  write: readonly string[];
+  /** Prefixes it only reads. */
+  read?: readonly string[];
+  /** Queries on the GSIs (they carry other partition keys, so no LeadingKeys condition there). */
+  queryIndexes?: boolean;
+  /** Adds audit entries. */
+  audit?: boolean;
+  /** The one function allowed to rewrite audit entries (hard delete's anonymisation). */
+  auditWriter?: boolean;
+  /** DescribeTable (the health check). */
+  describe?: boolean;
+}
+
+export const AUDIT_PREFIX = 'AUDIT#';
+const TABLE_WRITE_ITEM_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const leadingKeys = (prefixes: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } });
+
+/** Least-privilege table access (see TableAccessSpec); `tableResourceArns` = [table, ...indexes] from DataTable. */
+export function bindTableAccess(fn: NodejsFunction, tableResourceArns: string[], spec: TableAccessSpec): void {
+  const [tableArn, ...indexArns] = tableResourceArns;
+  if (spec.write.includes(AUDIT_PREFIX) || spec.read?.includes(AUDIT_PREFIX)) throw new Error('grant audit access through audit / auditWriter');
+  const readable = [...spec.write, ...(spec.read ?? []), ...(spec.audit || spec.auditWriter ? [AUDIT_PREFIX] : [])];
+  fn.addToRolePolicy(new PolicyStatement({ actions: TABLE_READ_ACTIONS, resources: [tableArn], conditions: leadingKeys(readable) }));
+  if (spec.write.length) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: TABLE_WRITE_ITEM_ACTIONS, resources: [tableArn], conditions: leadingKeys(spec.write) }));
+  }
+  if (spec.audit || spec.auditWriter) {
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: spec.auditWriter ? ['dynamodb:PutItem', 'dynamodb:UpdateItem'] : ['dynamodb:PutItem'], resources: [tableArn], conditions: leadingKeys([AUDIT_PREFIX]) }),
+    );
+  }
+  if (spec.queryIndexes) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexArns }));
+  if (spec.describe) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [tableArn] }));
+}
+
+/**
  * Sending mail as the stack's one SES identity; with a configuration set, SES authorizes the
  * send against the set too, so its ARN is granted alongside.
  */
@@ -149,6 +193,11 @@ export function bindSessionSecret(fn: NodejsFunction, secretArn: string): void {
   fn.addToRolePolicy(
     new PolicyStatement({ actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'], resources: [secretArn] }),
   );
+}
+
+/** Reading the origin-verify secret (functions/lib/origin-verify.ts; current and previous version). */
+export function bindOriginSecret(fn: NodejsFunction, secretArn: string): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }));
 }
 
 /** Reading the site-URL parameter (functions/lib/app-url.ts); the ARN is built from its fixed name. */

@@ -1,5 +1,6 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
+  CfnStage,
   HttpApi,
   HttpMethod,
   HttpStage,
@@ -11,6 +12,24 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteGroup } from '../../shared/routes';
+
+/**
+ * Throttles (requests per second, burst), docs/security.md L8. A million learners, a tenth of
+ * them on a given day, each making about 100 calls in a session, spread over a busy 8 hours with
+ * a 5x peak: 1e5 * 100 / 28 800 s * 5 ≈ 1 700 rps, so the stage allows 2 000 (burst 4 000).
+ * Sign-in is a few calls per learner per day: 1e5 * 2 / 28 800 * 5 ≈ 35 rps, so 100 leaves room.
+ */
+export const STAGE_THROTTLE = { rateLimit: 2000, burstLimit: 4000 };
+export const ROUTE_THROTTLES: Record<string, { rateLimit: number; burstLimit: number }> = {
+  'POST /api/auth/login': { rateLimit: 100, burstLimit: 200 },
+  'POST /api/auth/verify-2fa': { rateLimit: 100, burstLimit: 200 },
+  'POST /api/auth/register': { rateLimit: 50, burstLimit: 100 },
+  'POST /api/auth/verify-email': { rateLimit: 50, burstLimit: 100 },
+  'POST /api/auth/password-reset/request': { rateLimit: 20, burstLimit: 40 },
+  'GET /api/auth/password-reset/validate': { rateLimit: 20, burstLimit: 40 },
+  'POST /api/auth/password-reset/confirm': { rateLimit: 20, burstLimit: 40 },
+  'POST /api/settings/password': { rateLimit: 20, burstLimit: 40 },
+};
 
 export interface AppHttpApiProps {
   /** The Lambda of each endpoint group; every route of shared/routes.ts goes to its group's one. */
@@ -41,11 +60,18 @@ export class AppHttpApi extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      // A ceiling against floods; the per-user and per-IP limits live in the handlers.
-      throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
+      // A ceiling sized for a million learners (docs/security.md L8; dev: smaller, infra/stage.ts);
+      // the per-user and per-IP limits live in the handlers, tighter ceilings per route below.
+      throttle: props.throttle ?? STAGE_THROTTLE,
       // The default format: request id, source IP, route, status, latency and more.
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
     });
+
+    // Per-route ceilings (L8): the unauthenticated calls that cost the most (scrypt, email).
+    // RouteSettings is untyped JSON in the L1: CloudFormation's own (Pascal-case) names.
+    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      Object.entries(ROUTE_THROTTLES).map(([key, limit]) => [key, { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit }]),
+    );
 
     const integrations = new Map<RouteGroup, HttpLambdaIntegration>();
     for (const route of ROUTES) {

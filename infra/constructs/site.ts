@@ -20,10 +20,12 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 
 /** Viewer headers the API reads (CSRF Origin check, JSON content type, audit user agent, client IP). */
 export const API_FORWARDED_HEADERS = ['Origin', 'Content-Type', 'Accept', 'User-Agent', 'Referer', 'CloudFront-Viewer-Address'];
@@ -63,6 +65,13 @@ export interface SiteProps {
   retainBucket?: boolean;
   /** Retention of the deployment log group; default one month. */
   logRetention?: RetentionDays;
+  /**
+   * H1 (docs/security.md): the secret CloudFront sends to the API in the origin-verify header
+   * (a CloudFormation dynamic reference to Secrets Manager, resolved at deploy time).
+   */
+  originVerifyValue: string;
+  /** The WAF web ACL (CLOUDFRONT scope, us-east-1 companion stack) guarding the distribution (L8). */
+  webAclArn?: string;
 }
 
 /**
@@ -91,6 +100,16 @@ export class Site extends Construct {
       removalPolicy: props.retainBucket ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       autoDeleteObjects: !props.retainBucket,
     });
+
+    // CloudFront logging v2 (CloudFrontAccessLogs) writes through the log delivery service.
+    this.logBucket.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('delivery.logs.amazonaws.com')],
+        actions: ['s3:PutObject'],
+        resources: [this.logBucket.arnForObjects('cloudfront/*')],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account, 's3:x-amz-acl': 'bucket-owner-full-control' } },
+      }),
+    );
 
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -139,9 +158,11 @@ export class Site extends Construct {
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
-      enableLogging: true,
-      logBucket: this.logBucket,
-      logFilePrefix: 'cloudfront/',
+      // No legacy standard logging: its records always keep the query string, and the reset
+      // link's `?token=` must not land in a log (docs/security.md). Access logs without query
+      // strings are delivered by CloudFrontAccessLogs (logging v2, field selection).
+      enableLogging: false,
+      webAclId: props.webAclArn,
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -151,7 +172,11 @@ export class Site extends Construct {
       },
       additionalBehaviors: {
         '/api/*': {
-          origin: new HttpOrigin(props.apiDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+          origin: new HttpOrigin(props.apiDomainName, {
+            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+            // H1: the API refuses every request without this header (functions/lib/origin-verify.ts).
+            customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
+          }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
@@ -174,11 +199,11 @@ export class Site extends Construct {
       }),
     });
 
-    this.acknowledgeNagFindings();
+    this.acknowledgeNagFindings(Boolean(props.webAclArn));
   }
 
   /** cdk-nag findings that are accepted here, each with the reason it is acceptable. */
-  private acknowledgeNagFindings(): void {
+  private acknowledgeNagFindings(hasWebAcl: boolean): void {
     Validations.of(this.logBucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason: 'This is the access-log bucket itself; logging it into itself would log its own log writes.',
@@ -191,11 +216,18 @@ export class Site extends Construct {
       },
       { id: 'AwsSolutions-CFR1', reason: 'No geo restriction: learners may sign in from any country.' },
       {
-        id: 'AwsSolutions-CFR2',
+        id: 'AwsSolutions-CFR3',
         reason:
-          'No WAF web ACL for now: the API stage is throttled and login, registration and codes are rate-limited per IP and per account in the handlers.',
+          'Legacy standard logging is off on purpose: it always records query strings (the reset link token). Access logs come from logging v2 with cs-uri-query left out (CloudFrontAccessLogs).',
       },
     );
+    if (!hasWebAcl) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'Synthesized without an AWS account, so the us-east-1 WAF companion stack cannot be linked (cross-region reference); a deploy always links it (infra/app.ts).',
+      });
+    }
 
     // BucketDeployment's provider is a CDK-managed singleton Lambda at stack level.
     const stack = Stack.of(this);

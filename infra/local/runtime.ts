@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { assertPortFree, startDynamoDbLocal, startSesLocal, stopChild, waitForPortFree } from './processes';
+import { assertPortFree, DEFAULT_HOST, isLoopback, reachableHost, startDynamoDbLocal, startSesLocal, stopChild, waitForPortFree } from './processes';
 import { ensureTable } from './table-setup';
 
 /** The local runtime's settings: DESIGN §3's environment contract. */
@@ -16,6 +16,8 @@ export interface RuntimeSettings {
   dynamodbEndpoint?: string;
   sesEndpoint?: string;
   tableName: string;
+  /** Where the app, the mail viewer and DynamoDB Local listen: 127.0.0.1 unless HOST widens it. */
+  host?: string;
   /** Keep DynamoDB Local's data in memory (tests). */
   inMemory?: boolean;
   dev?: boolean;
@@ -36,6 +38,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeSe
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     sesEndpoint: env.SES_ENDPOINT || undefined,
     tableName: env.TABLE_NAME || 'career-program',
+    host: env.HOST || DEFAULT_HOST,
     staticDir: resolve('web/dist'),
   };
 }
@@ -69,21 +72,29 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     for (const close of closers.reverse()) await close().catch(() => undefined);
     for (const { child, port } of children) await stopChild(child, port).catch(() => undefined);
   };
+  const host = settings.host || DEFAULT_HOST;
+  const local = reachableHost(host);
+  if (!isLoopback(host)) {
+    log(
+      `Warning: HOST=${host} makes the app, the mail viewer (every reset link and code) and DynamoDB Local reachable from the network. ` +
+        'Anyone who can reach them can take over any account, the administrator included. Unset HOST to listen on 127.0.0.1 only.',
+    );
+  }
   try {
-    await assertPortFree(settings.port, 'the app', 'PORT');
+    await assertPortFree(settings.port, 'the app', 'PORT', host);
     let dynamodbEndpoint = settings.dynamodbEndpoint;
     if (!dynamodbEndpoint) {
-      await assertPortFree(settings.dynamodbPort, 'DynamoDB Local', 'DYNAMODB_PORT');
-      const dynamoDbLocal = await startDynamoDbLocal(settings.dynamodbPort, settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'));
+      await assertPortFree(settings.dynamodbPort, 'DynamoDB Local', 'DYNAMODB_PORT', host);
+      const dynamoDbLocal = await startDynamoDbLocal(settings.dynamodbPort, settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'), host, log);
       children.push({ child: dynamoDbLocal, port: settings.dynamodbPort });
-      dynamodbEndpoint = `http://127.0.0.1:${settings.dynamodbPort}`;
+      dynamodbEndpoint = `http://${local}:${settings.dynamodbPort}`;
     }
     let sesEndpoint = settings.sesEndpoint;
     if (!sesEndpoint) {
-      await assertPortFree(settings.sesPort, 'the local SES / mail viewer', 'SES_PORT');
-      const ses = await startSesLocal(settings.sesPort);
+      await assertPortFree(settings.sesPort, 'the local SES / mail viewer', 'SES_PORT', host);
+      const ses = await startSesLocal(settings.sesPort, host);
       closers.push(ses.close);
-      sesEndpoint = `http://127.0.0.1:${settings.sesPort}`;
+      sesEndpoint = `http://${local}:${settings.sesPort}`;
     }
     const appUrl = `http://localhost:${settings.port}`;
 
@@ -130,7 +141,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     });
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
-      server.listen(settings.port, () => resolveListen());
+      server.listen(settings.port, host, () => resolveListen());
     });
     closers.push(
       () =>

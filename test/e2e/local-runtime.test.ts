@@ -55,6 +55,45 @@ it('prints the app, the mail viewer and the admin email when ready, and the mail
   }
 });
 
+/** Whether a TCP connection to host:port is accepted. */
+async function accepts(host: string, port: string): Promise<boolean> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+it('listens on 127.0.0.1 only: app, mail viewer and DynamoDB Local (docs/security.md M4)', async () => {
+  const runtime = await startRuntimeProcess();
+  try {
+    for (const port of [runtime.env.PORT, runtime.env.SES_PORT, runtime.env.DYNAMODB_PORT]) {
+      expect(await accepts('127.0.0.1', port)).toBe(true);
+      // Any other address of this machine (on Linux all of 127/8 reaches it) is refused.
+      expect(await accepts('127.0.0.2', port)).toBe(false);
+    }
+    expect(runtime.output()).not.toContain('reachable from the network');
+  } finally {
+    await runtime.stop();
+  }
+});
+
+it('widens to every interface only when HOST asks, with a warning', async () => {
+  const runtime = await startRuntimeProcess({ env: { HOST: '0.0.0.0' } });
+  try {
+    expect(await accepts('127.0.0.2', runtime.env.PORT)).toBe(true);
+    expect(await accepts('127.0.0.2', runtime.env.SES_PORT)).toBe(true);
+    expect(await accepts('127.0.0.2', runtime.env.DYNAMODB_PORT)).toBe(true);
+    expect(runtime.output()).toContain('Warning: HOST=0.0.0.0 makes the app, the mail viewer');
+  } finally {
+    await runtime.stop();
+  }
+});
+
 it('exits non-zero with a clear message when the app port is taken', async () => {
   const { createServer } = await import('node:net');
   const blocker = createServer();

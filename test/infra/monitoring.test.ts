@@ -270,7 +270,7 @@ describe('stages', () => {
     const bucket = prod.template.findResources('AWS::S3::Bucket')[prod.idOf(prod.stack.site.bucket)] as Resource;
     expect(bucket.DeletionPolicy).toBe('Retain');
     expect(prod.template.findResources('Custom::S3AutoDeleteObjects')).toEqual({});
-    prod.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 } });
+    prod.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 } });
   });
 
   it('dev can be torn down: nothing retained, no deletion protection, smaller throttles and retention', () => {

@@ -111,10 +111,8 @@ describe('distribution', () => {
     expect(distributionConfig().CustomErrorResponses).toBeUndefined();
   });
 
-  it('logs requests to the access-log bucket', () => {
-    expect(distributionConfig().Logging).toMatchObject({
-      Bucket: { 'Fn::GetAtt': [s.idOf(s.stack.site.logBucket), 'RegionalDomainName'] },
-    });
+  it('has no legacy standard logging (it would keep the reset link token in the query string)', () => {
+    expect(distributionConfig().Logging).toBeUndefined();
   });
 });
 

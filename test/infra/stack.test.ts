@@ -135,6 +135,8 @@ describe('functions', () => {
         STAGE: 'cloud',
         TABLE_NAME: { Ref: s.idOf(s.stack.data.table) },
         SESSION_SECRET_ARN: { Ref: s.idOf(s.stack.sessionSecret) },
+        ORIGIN_SECRET_ARN: { Ref: s.idOf(s.stack.originSecret) },
+        AUDIT_RETENTION_DAYS: '400',
         MAIL_FROM: 'no-reply@example.com',
         APP_URL_PARAMETER: parameterName,
         RETENTION_DAYS: '30',
@@ -178,16 +180,16 @@ describe('IAM (least privilege)', () => {
     }
   });
 
-  it('grants table access on the table and each GSI by name', () => {
+  it('grants GSI queries on each index by name, only to the functions that query', () => {
     const tableArn = { 'Fn::GetAtt': [s.idOf(s.stack.data.table), 'Arn'] };
     expect(statementsOf('reminders').some((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')))).toBe(false);
-    for (const name of TABLE_FUNCTIONS) {
-      const statement = statementsOf(name).find((st) => actionsOf(st).includes('dynamodb:Query'));
-      expect(statement?.Resource, name).toEqual([
-        tableArn,
-        ...GSIS.map((gsi) => ({ 'Fn::Join': ['', [tableArn, `/index/${gsi.indexName}`]] })),
-      ]);
-      expect(actionsOf(statement!)).toContain('dynamodb:PutItem');
+    for (const name of ['admin', 'purge', 'learner', 'reminderWorker'] as const) {
+      const statement = statementsOf(name).find((st) => actionsOf(st).includes('dynamodb:Query') && JSON.stringify(st.Resource).includes('/index/'));
+      expect(statement?.Resource, name).toEqual(GSIS.map((gsi) => ({ 'Fn::Join': ['', [tableArn, `/index/${gsi.indexName}`]] })));
+      expect(actionsOf(statement!)).toEqual(['dynamodb:Query']);
+    }
+    for (const name of ['auth', 'passkeys', 'seed', 'mailEvents'] as const) {
+      expect(statementsOf(name).some((st) => JSON.stringify(st.Resource).includes('/index/')), name).toBe(false);
     }
   });
 
@@ -208,10 +210,10 @@ describe('IAM (least privilege)', () => {
     }
   });
 
-  it('lets the API functions read the session secret, and nobody else', () => {
-    const secretRef = { Ref: s.idOf(s.stack.sessionSecret) };
+  it('lets the API functions read the session and origin secrets, and nobody else', () => {
+    const secretRefs = [{ Ref: s.idOf(s.stack.sessionSecret) }, { Ref: s.idOf(s.stack.originSecret) }];
     for (const { statement } of policyStatements(s.template)) {
-      if (actionsOf(statement).includes('secretsmanager:GetSecretValue')) expect(statement.Resource).toEqual(secretRef);
+      if (actionsOf(statement).includes('secretsmanager:GetSecretValue')) expect(secretRefs).toContainEqual(statement.Resource);
     }
     for (const name of ['auth', 'passkeys', 'learner', 'admin'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(true);
@@ -324,12 +326,13 @@ describe('jobs', () => {
   });
 });
 
-it('outputs the site URL, API URL and table name', () => {
+it('outputs the site URL and table name, and no API URL (the API answers through CloudFront only)', () => {
   const outputs = s.template.findOutputs('*');
   expect(outputs.SiteUrl.Value).toEqual({
     'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [s.idOf(s.stack.site.distribution), 'DomainName'] }]],
   });
-  expect(outputs.ApiUrl.Value).toEqual({ 'Fn::GetAtt': [s.idOf(s.stack.api.api), 'ApiEndpoint'] });
+  expect(Object.keys(outputs).sort()).toEqual(['DashboardName', 'SiteUrl', 'TableName']);
+  expect(JSON.stringify(outputs)).not.toContain('ApiEndpoint');
   expect(outputs.TableName.Value).toEqual({ Ref: s.idOf(s.stack.data.table) });
 });
 

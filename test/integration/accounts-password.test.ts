@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '../../functions/accounts/passwords';
 import { db, tableName } from '../../functions/lib/db';
+import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import { getUserByEmail, getUserById, insertUser } from '../../functions/lib/users';
 import { emailsTo, latestEmail, useApi } from '../helpers/api';
 import { signIn } from '../helpers/users';
@@ -154,5 +156,27 @@ describe('POST /api/settings/password', () => {
     const stored = (await getUserByEmail(email))!;
     expect(await verifyPassword(NEW_PASSWORD, stored.password_hash)).toBe(true);
     expect(await auditActions(user.id)).toContain('auth.password_changed');
+  });
+
+  it('does not extend the 12-hour absolute limit: the re-issued cookie keeps the sign-in time', async () => {
+    const { user } = await makeUser();
+    const current = client();
+    const { sessionId } = await startSession(user);
+    const signedInAt = Math.floor(Date.now() / 1000) - 11 * 3600;
+    const token = await new SignJWT({ sid: sessionId, ver: user.session_version, auth_time: signedInAt })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('career-program')
+      .setAudience('career-program-web')
+      .setSubject(user.id)
+      .setIssuedAt()
+      .setExpirationTime('30m')
+      .sign(new TextEncoder().encode(process.env.SESSION_SECRET));
+    current.setCookie(SESSION_COOKIE, token);
+    const changed = await current.post('/api/settings/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_new_password: NEW_PASSWORD });
+    expect(changed.status).toBe(200);
+    const cookie = changed.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
+    const claims = decodeJwt(cookie.split(';')[0].slice(SESSION_COOKIE.length + 1));
+    expect(claims.auth_time).toBe(signedInAt);
+    expect(claims.exp).toBeLessThanOrEqual(signedInAt + 12 * 3600);
   });
 });

@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordActivity } from '../../functions/lib/activity';
+import { auditItem } from '../../functions/lib/audit';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
@@ -204,6 +205,9 @@ describe('hard delete', () => {
     await finishModule(learner, program().modules[0].slug);
     await recordActivity(user.id, new Date(Date.now() - 2 * 24 * 3600 * 1000)); // an older day: a no-op after today's task save
     expect((await adminClient.patch(`/api/admin/users/${user.id}`, { last_name: 'Hardcastle' })).status).toBe(200);
+    // an entry of the person's own, with their address and browser (docs/security.md L9)
+    const own = auditItem({ action: 'auth.login', actor: { id: user.id, email: user.email }, entityType: 'user', entityId: user.id, ip: '198.51.100.9', userAgent: 'hilda-browser' });
+    await db().send(new PutCommand({ TableName: tableName(), Item: own }));
 
     const notDeleted = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${user.email}`);
     expect(notDeleted.status).toBe(409);
@@ -222,7 +226,7 @@ describe('hard delete', () => {
     expect(preview.body.counts).toMatchObject({ profile: 1, sessions: 1, enrollments: 1, email_guard: 1, search_entries: 3, activity_days: 1 });
     expect(preview.body.counts.progress).toBeGreaterThanOrEqual(2);
     expect(preview.body.counts.tasks).toBeGreaterThanOrEqual(1);
-    expect(preview.body.counts.audit_entries).toBe(2);
+    expect(preview.body.counts.audit_entries).toBe(3);
 
     const mismatch = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=someone@example.com`);
     expect(mismatch.status).toBe(400);
@@ -254,12 +258,16 @@ describe('hard delete', () => {
 
     // audit entries stay, without personal data
     const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
-    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual(['admin.user.hard_delete', 'admin.user.soft_delete', 'admin.user.update']);
+    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual(['admin.user.hard_delete', 'admin.user.soft_delete', 'auth.login', 'admin.user.update']);
+    // the person's own IP and user agent are cleared; the admin's stay (their accountability)
+    const ownAfter = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: own.pk, sk: own.sk } }))).Item!;
+    expect(ownAfter).toMatchObject({ ip: null, user_agent: null, actor_email: 'deleted-user' });
+    expect(audit.body.items[3].user_agent).toBe('admin-test-agent');
     const text = JSON.stringify(audit.body.items);
     expect(text).not.toContain(user.email);
     expect(text).not.toContain('Hardcase');
     expect(text).not.toContain('Hardcastle');
-    expect(audit.body.items[2]).toMatchObject({ old_values: { last_name: 'deleted-user' }, new_values: { last_name: 'deleted-user' }, actor_email: admin.email });
+    expect(audit.body.items[3]).toMatchObject({ old_values: { last_name: 'deleted-user' }, new_values: { last_name: 'deleted-user' }, actor_email: admin.email });
   });
 });
 

@@ -1,7 +1,9 @@
-import { decodeJwt, SignJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../../functions/lib/config';
 import { capacityMeter } from '../../functions/lib/db';
-import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
+import { endAllSessions, SESSION_COOKIE, startSession } from '../../functions/lib/session';
+import { resetKeyRingForTests } from '../../functions/lib/session-keys';
 import { useApi } from '../helpers/api';
 import { createTestUser } from '../helpers/users';
 
@@ -106,5 +108,44 @@ describe('session tokens', () => {
     expect(logout.status).toBe(200);
     expect(logout.setCookies.some((c) => /^__Host-session=;.*Max-Age=0/.test(c))).toBe(true);
     expect((await meWith(token)).status).toBe(401);
+  });
+});
+
+describe('signing keys (docs/security.md L6)', () => {
+  const original = process.env.SESSION_SECRET!;
+  const useKeys = (current: string, previous?: string) => {
+    process.env.SESSION_SECRET = current;
+    if (previous) process.env.SESSION_SECRET_PREVIOUS = previous;
+    else delete process.env.SESSION_SECRET_PREVIOUS;
+    resetConfigForTests();
+    resetKeyRingForTests();
+  };
+
+  it('rotates without signing anyone out: the new key signs, the old key still verifies, until it is dropped', async () => {
+    const { token } = await realSession();
+    const oldKid = decodeProtectedHeader(token).kid;
+    expect(oldKid).toEqual(expect.any(String));
+    const newKey = 'rotated-session-key-rotated-session-key';
+    try {
+      useKeys(newKey, original);
+      expect((await meWith(token)).status).toBe(200);
+      const fresh = await realSession();
+      expect(decodeProtectedHeader(fresh.token).kid).not.toBe(oldKid);
+      expect((await meWith(fresh.token)).status).toBe(200);
+      useKeys(newKey);
+      expect((await meWith(token)).status).toBe(401);
+      expect((await meWith(fresh.token)).status).toBe(200);
+    } finally {
+      useKeys(original);
+    }
+  });
+
+  it('keeps the sign-in time when a password change re-issues the cookie (no extension of the 12-hour limit)', async () => {
+    const { user, claims } = await realSession();
+    const signedInAt = now() - 11 * 3600;
+    const { cookie } = await endAllSessions(user.id, { sessionId: String(claims.sid), authTime: signedInAt });
+    const reissued = decodeJwt(cookie!.split(';')[0].slice(SESSION_COOKIE.length + 1));
+    expect(reissued.auth_time).toBe(signedInAt);
+    expect(reissued.exp).toBeLessThanOrEqual(signedInAt + 12 * 3600);
   });
 });

@@ -11,10 +11,16 @@ describe('code emails', () => {
     expect(login.html).toContain('Hello Ada &lt;3,');
     expect(login.html).toContain('>123456</strong>');
 
-    const verify = verificationCodeEmail('ada@example.com', 'Ada', '654321');
+    const verify = verificationCodeEmail('ada@example.com', '654321');
     expect(verify.subject).toBe('Verify your email');
     expect(verify.text).toContain('Your verification code is 654321.');
     expect(verify.html).toContain('It is valid for 10 minutes and can be used once.');
     expect(verify.html).toContain('you can ignore this email');
+  });
+
+  it('carry no name to an address that is not confirmed yet (verification), in text or HTML', () => {
+    const verify = verificationCodeEmail('victim@example.com', '654321');
+    expect(verify.text.startsWith('Hello,\n')).toBe(true);
+    expect(verify.html).toContain('<p>Hello,</p>');
   });
 });

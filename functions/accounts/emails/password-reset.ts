@@ -1,13 +1,17 @@
 import { RESET_TOKEN_TTL_MINUTES } from '../../../shared/constants';
 import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
 
-/** The reset link (requested by the learner or sent by an administrator). */
+/**
+ * The reset link (requested by the learner or sent by an administrator). An empty `firstName`
+ * greets with a plain "Hello," (unverified accounts: docs/security.md L5).
+ */
 export function passwordResetEmail(to: string, firstName: string, link: string): EmailMessage {
+  const greeting = firstName ? `Hello ${firstName},` : 'Hello,';
   const subject = 'Reset your password';
   const hours = RESET_TOKEN_TTL_MINUTES / 60;
   const validity = `${hours} hour${hours === 1 ? '' : 's'}`;
   const text = [
-    `Hello ${firstName},`,
+    greeting,
     '',
     'Use this link to choose a new password:',
     link,
@@ -17,7 +21,7 @@ export function passwordResetEmail(to: string, firstName: string, link: string):
   ].join('\n');
   const html = emailLayout(
     subject,
-    `<p>Hello ${escapeHtml(firstName)},</p>
+    `<p>${escapeHtml(greeting)}</p>
 <p><a href="${escapeHtml(link)}" style="display:inline-block;background:#2563eb;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">Choose a new password</a></p>
 <p>Or paste this address into your browser: ${escapeHtml(link)}</p>
 <p>The link is valid for ${validity} and can be used once.</p>

@@ -1,11 +1,14 @@
 import type { EmailMessage } from '../../lib/email';
 import { codeEmail } from './code-email';
 
-/** The email-verification code sent after registration (and on a repeated registration). */
-export const verificationCodeEmail = (to: string, firstName: string, code: string): EmailMessage =>
+/**
+ * The email-verification code sent after registration (and on a repeated registration, or to a
+ * new address an admin set). The address is not confirmed yet, so whoever registered may not own
+ * it: the email holds no text they typed, not even the name (docs/security.md L5).
+ */
+export const verificationCodeEmail = (to: string, code: string): EmailMessage =>
   codeEmail({
     to,
-    firstName,
     code,
     subject: 'Verify your email',
     codeName: 'verification code',

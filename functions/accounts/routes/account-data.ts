@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../../lib/http';
 import { clearedSessionCookie } from '../../lib/session';
 import { exportAccountData } from '../data-export';

@@ -18,7 +18,7 @@ export const changePassword = defineRoute({
   body,
   handler: async (req) => {
     const session = req.session!;
-    const { cookie } = await change(session.user, session.sessionId, req.body, callerOf(req));
+    const { cookie } = await change(session.user, session.sessionId, req.body, callerOf(req), session.authTime);
     await sendSecurityNotice(session.user, 'password_changed', callerOf(req));
     return { body: { ok: true }, cookies: cookie ? [cookie] : [] };
   },

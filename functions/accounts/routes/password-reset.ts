@@ -16,7 +16,7 @@ export const passwordResetRequest = defineRoute({
 export const passwordResetValidate = defineRoute({
   query: z.object({ token: z.string().optional() }),
   handler: async (req) => {
-    await validateResetToken(req.query.token);
+    await validateResetToken(req.query.token, callerOf(req));
     return { body: { ok: true } };
   },
 });
@@ -25,7 +25,7 @@ export const passwordResetValidate = defineRoute({
 export const passwordResetConfirm = defineRoute({
   body: z.object({ token: z.string().optional(), password: z.string().default(''), password2: z.string().default('') }),
   handler: async (req) => {
-    await confirmPasswordReset(req.body, callerOf(req));
-    return { body: { ok: true } };
+    const { deviceCookie } = await confirmPasswordReset(req.body, callerOf(req));
+    return { body: { ok: true }, cookies: [deviceCookie] };
   },
 });

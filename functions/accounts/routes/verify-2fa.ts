@@ -11,8 +11,8 @@ const body = z.object({ email: z.string().max(320), code: z.string().max(32), ch
 export const verifyTwoFactor = defineRoute({
   body,
   handler: async (req) => {
-    const { user, cookie } = await finishLogin(req.body, callerOf(req));
+    const { user, cookie, deviceCookie } = await finishLogin(req.body, callerOf(req));
     const browser = await recognizeBrowser(user, req.cookies, callerOf(req));
-    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, browser] };
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie, browser] };
   },
 });

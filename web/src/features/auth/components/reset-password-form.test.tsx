@@ -100,4 +100,14 @@ describe('ResetPasswordForm', () => {
     expect(screen.getByText(/Please request a new one\./)).toBeTruthy();
     expect(updateButton().disabled).toBe(true);
   });
+
+  it('replaces its history entry once it has read the token: the address keeps no ?token=', async () => {
+    const api = mockFetch({ 'GET /api/auth/password-reset/validate': { status: 200, body: { ok: true } } });
+    const { router } = renderScreen(<ResetPasswordForm />, '/reset-password?token=secret-token');
+    expect(await screen.findByLabelText('New password')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(router.state.location.pathname).toBe('/reset-password');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(api.callsTo('GET /api/auth/password-reset/validate')[0].url).toBe('/api/auth/password-reset/validate?token=secret-token');
+  });
 });

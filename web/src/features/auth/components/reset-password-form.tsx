@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
@@ -16,8 +16,16 @@ import { resetErrorView, resetTexts } from '../utils/error-messages';
  * new password. After success the form stays (disabled) with the success message.
  */
 export function ResetPasswordForm() {
-  const [params] = useSearchParams();
-  const token = params.get('token')?.trim() ?? '';
+  const [params, setParams] = useSearchParams();
+  // Read once, then kept in memory only: the address loses `?token=` (docs/security.md), so the
+  // token stays out of the history, a shared screen and the Referer of any later navigation.
+  const [token] = useState(() => params.get('token')?.trim() ?? '');
+  useEffect(() => {
+    if (!params.has('token')) return;
+    const rest = new URLSearchParams(params);
+    rest.delete('token');
+    setParams(rest, { replace: true });
+  }, [params, setParams]);
   const validation = useValidateResetToken(token);
   const confirm = useConfirmPasswordReset();
   const [password, setPassword] = useState('');

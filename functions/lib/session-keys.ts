@@ -1,0 +1,99 @@
+import { createHash, createHmac } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { config } from './config';
+
+/**
+ * The session signing keys (docs/security.md, L6). A key ring: the first key signs, every key
+ * verifies, each known by a key id (`kid` in the token header). Rotation without signing anyone
+ * out: put the new key first and keep the old one after it until the last token it signed has
+ * expired (12 hours), then drop it.
+ *
+ * Where the ring comes from:
+ * - cloud: only Secrets Manager (SESSION_SECRET_ARN). The secret holds either one key as plain
+ *   text, or JSON `{"keys":[{"kid":"2026-11","secret":"…"},{"kid":"2026-05","secret":"…"}]}`.
+ * - local: SESSION_SECRET (signs), optionally SESSION_SECRET_PREVIOUS (comma-separated, verify).
+ * Every key must be at least 32 bytes.
+ */
+export const MIN_KEY_BYTES = 32;
+/** A token with an unknown kid makes a warm function re-read the secret, at most this often. */
+const REFRESH_AFTER_MS = 60_000;
+
+export interface SigningKey {
+  kid: string;
+  key: Uint8Array;
+}
+export interface KeyRing {
+  current: SigningKey;
+  byKid: Map<string, SigningKey>;
+}
+
+/** A key without an explicit id is named by its own hash (stable, reveals nothing). */
+const derivedKid = (secret: string) => createHash('sha256').update(secret).digest('base64url').slice(0, 12);
+
+function keyOf(secret: string, kid = derivedKid(secret)): SigningKey {
+  const key = new TextEncoder().encode(secret);
+  if (key.length < MIN_KEY_BYTES) throw new Error(`session signing key "${kid}" is ${key.length} bytes; at least ${MIN_KEY_BYTES} are required`);
+  return { kid, key };
+}
+
+function ringOf(keys: SigningKey[]): KeyRing {
+  if (!keys.length) throw new Error('no session signing key');
+  return { current: keys[0], byKid: new Map(keys.map((entry) => [entry.kid, entry])) };
+}
+
+/** Parses the secret's text: one plain key, or the JSON key list (first signs). */
+export function parseKeyRing(text: string, previous: string[] = []): KeyRing {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    const parsed = JSON.parse(trimmed) as { keys?: Array<{ kid?: string; secret?: string }> };
+    if (!Array.isArray(parsed.keys)) throw new Error('session secret JSON must be {"keys":[{"kid","secret"}…]}');
+    return ringOf(parsed.keys.map((entry) => keyOf(String(entry.secret ?? ''), entry.kid ? String(entry.kid) : undefined)));
+  }
+  return ringOf([keyOf(trimmed), ...previous.map((secret) => keyOf(secret))]);
+}
+
+const secretsManager = new SecretsManagerClient({});
+let ring: Promise<KeyRing> | undefined;
+let loadedAt = 0;
+
+async function load(): Promise<KeyRing> {
+  const cfg = config();
+  if (cfg.stage === 'local' && cfg.sessionSecret) return parseKeyRing(cfg.sessionSecret, cfg.sessionSecretPrevious);
+  const result = await secretsManager.send(new GetSecretValueCommand({ SecretId: cfg.sessionSecretArn }));
+  if (!result.SecretString) throw new Error('session secret is empty');
+  return parseKeyRing(result.SecretString);
+}
+
+/** The key ring, read once per cold start (re-read by `refreshKeyRing`). */
+export function keyRing(): Promise<KeyRing> {
+  if (!ring) {
+    loadedAt = Date.now();
+    ring = load();
+    ring.catch(() => {
+      ring = undefined; // let the next request retry instead of caching a failure
+    });
+  }
+  return ring;
+}
+
+/** After a rotation a warm function meets tokens of a newer key: re-read, rate-limited. */
+export async function refreshKeyRing(): Promise<KeyRing> {
+  if (ring && Date.now() - loadedAt < REFRESH_AFTER_MS) return ring;
+  ring = undefined;
+  return keyRing();
+}
+
+/** Tests switch keys: forget the cached ring. */
+export function resetKeyRingForTests(): void {
+  ring = undefined;
+}
+
+/**
+ * A key for another purpose derived from the current signing key (HMAC, domain-separated by
+ * `purpose`), e.g. the keyed hash of typed emails in the audit log. Stable as long as the
+ * current signing key is.
+ */
+export async function derivedKey(purpose: string): Promise<Buffer> {
+  const { current } = await keyRing();
+  return createHmac('sha256', current.key).update(`career-program/${purpose}`).digest();
+}

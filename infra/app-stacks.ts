@@ -1,0 +1,57 @@
+import { Annotations, type App, Stack } from 'aws-cdk-lib';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
+import { wafBlocksAlarm } from './constructs/monitoring';
+import { EdgeSecurityStack } from './edge-stack';
+import { type CareerProgramStackProps, CareerProgramStack } from './stack';
+import { stageSettings } from './stage';
+
+export interface AppStacks {
+  edge: EdgeSecurityStack;
+  main: CareerProgramStack;
+  /** Only when linked and the main stack is not in us-east-1. */
+  logs?: Stack;
+}
+
+/**
+ * The app's stacks. CloudFront's web ACL and log delivery live in us-east-1: small companion
+ * stacks, linked by cross-region references. Those need a known account: every deploy has one;
+ * an offline synth without credentials builds the main stack unlinked and says so.
+ */
+export function buildStacks(app: App, options: { account?: string; region?: string; props?: CareerProgramStackProps }): AppStacks {
+  const { account, region } = options;
+  const linked = Boolean(account);
+  // prod keeps the established stack names; dev gets its own, torn down whole (infra/stage.ts)
+  const stage = stageSettings(options.props?.stage).name;
+  const suffix = stage === 'prod' ? '' : `-${stage}`;
+  const edge = new EdgeSecurityStack(app, `CareerProgramEdge${suffix}`, {
+    description: 'Career program: WAF web ACL for CloudFront (us-east-1)',
+    env: { account, region: 'us-east-1' },
+    crossRegionReferences: linked,
+  });
+  // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topic.
+  const edgeTopic = new Topic(edge, 'AlarmTopic', { displayName: 'Career program edge alarms', enforceSSL: true });
+  if (options.props?.alarmEmail) edgeTopic.addSubscription(new EmailSubscription(options.props.alarmEmail));
+  wafBlocksAlarm(edge, 'WafBlocks', { webAclName: edge.webAclName, topic: edgeTopic, runbookUrl: options.props?.runbookUrl });
+  const main = new CareerProgramStack(app, `CareerProgramStack${suffix}`, {
+    description: `Career program (${stage}): SPA, HTTP API, Lambdas, DynamoDB, SES`,
+    ...options.props,
+    webAclArn: linked ? edge.webAcl.attrArn : undefined,
+    env: { account, region },
+    crossRegionReferences: linked,
+  });
+  if (!linked) Annotations.of(main).addWarningV2('career:edge-unlinked', 'No AWS account: the WAF web ACL and CloudFront access logs are not linked in this synth.');
+
+  let logs: Stack | undefined;
+  if (linked && region !== 'us-east-1') {
+    logs = new Stack(app, `CareerProgramEdgeLogs${suffix}`, {
+      description: 'Career program: CloudFront access logs without query strings (us-east-1)',
+      env: { account, region: 'us-east-1' },
+      crossRegionReferences: true,
+    });
+    new CloudFrontAccessLogs(logs, 'CloudFrontLogs', { distributionArn: main.distributionArn, bucketArn: main.site.logBucket.bucketArn });
+    logs.addStackDependency(main);
+  }
+  return { edge, main, logs };
+}

@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Caller } from '../../functions/accounts/context';
+import { finishLogin, startLogin } from '../../functions/accounts/login';
+import { hashPassword } from '../../functions/accounts/passwords';
+import { configureRateLimits } from '../../functions/accounts/rate-limit';
+import { DEVICE_COOKIE } from '../../functions/accounts/trusted-device';
+import { db, tableName } from '../../functions/lib/db';
+import { keys } from '../../functions/lib/table';
+import { insertUser } from '../../functions/lib/users';
+import { codeIn, latestEmail, useApi } from '../helpers/api';
+import { createTestUser, signIn } from '../helpers/users';
+
+/**
+ * docs/security.md: M1 (no lock-out by strangers, guessing bounded), L8 (atomic reservations),
+ * M2 (security events in the audit log), L1 (reset links die with the password), L9 (privacy).
+ * Sign-in is driven through the domain with explicit callers, so attempts can come from many
+ * addresses; everything else through the API.
+ */
+const api = useApi();
+const PASSWORD = 'amber falcon meadow';
+const newEmail = () => `sec-${randomUUID().slice(0, 8)}@example.com`;
+const from = (ip: string, cookies?: string): Caller => ({ ip, userAgent: 'security-test', cookies });
+let nextIp = 1;
+const strangerIp = () => `203.0.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`;
+
+afterEach(() => configureRateLimits());
+
+async function makeUser(overrides: { verified?: boolean; status?: 'active' | 'locked' } = {}) {
+  const email = newEmail();
+  const user = await insertUser({ email, first_name: 'Ada', last_name: 'Lovelace', password_hash: await hashPassword(PASSWORD), verified: overrides.verified ?? true, status: overrides.status ?? 'active' });
+  return { email, user };
+}
+
+/** The owner's full sign-in from `ip`: returns the device cookie their browser now holds. */
+async function ownerSignsIn(email: string, ip: string): Promise<string> {
+  const { challengeId } = await startLogin({ email, password: PASSWORD }, from(ip));
+  const code = codeIn(await latestEmail(email, /login code/i));
+  const { deviceCookie } = await finishLogin({ email, code, challenge_id: challengeId }, from(ip));
+  return deviceCookie.split(';')[0];
+}
+
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (error: { code?: string }) => error.code ?? 'error',
+  );
+
+async function auditOf(entity: string) {
+  const result = await db().send(
+    new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#${entity}` } }),
+  );
+  return result.Items ?? [];
+}
+
+describe('M1: a stranger cannot lock the owner out', () => {
+  it('backs off only the address that fails: the owner, elsewhere, signs in at once', async () => {
+    const { email } = await makeUser();
+    const stranger = strangerIp();
+    for (let i = 0; i < 5; i++) expect(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(stranger)))).toBe('invalid_credentials');
+    expect(await outcome(startLogin({ email, password: 'guess 6 guess' }, from(stranger)))).toBe('throttled');
+    expect(await outcome(startLogin({ email, password: PASSWORD }, from('198.51.100.20')))).toBe('ok');
+  });
+
+  it('lets the owner in from a trusted device while strangers have filled the account pool', async () => {
+    configureRateLimits({ loginFailuresPerAccount: { limit: 6, windowSeconds: 3600 } });
+    const { email } = await makeUser();
+    const device = await ownerSignsIn(email, '198.51.100.30');
+    for (let i = 0; i < 6; i++) expect(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(strangerIp())))).toBe('invalid_credentials');
+    // The pool for unknown browsers is full: even the right password from a new address waits…
+    expect(await outcome(startLogin({ email, password: PASSWORD }, from(strangerIp())))).toBe('throttled');
+    // …but the owner's own browser is counted apart and gets in, from any address.
+    expect(await outcome(startLogin({ email, password: PASSWORD }, from('192.0.2.77', device)))).toBe('ok');
+  });
+
+  it('makes a completed password reset trust that browser', async () => {
+    const { email } = await makeUser();
+    const client = api.client();
+    await client.post('/api/auth/password-reset/request', { email });
+    const link = /(http\S+reset-password\?token=\S+)/.exec((await latestEmail(email, /Reset your password/)).text)![1];
+    const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
+    const confirmed = await client.post('/api/auth/password-reset/confirm', { token, password: 'cobalt harbor lantern', password2: 'cobalt harbor lantern' });
+    expect(confirmed.status).toBe(200);
+    expect(client.cookie(DEVICE_COOKIE)).toBeTruthy();
+  });
+
+  it('ignores a device cookie of another account or a forged one', async () => {
+    configureRateLimits({ loginFailuresPerAccount: { limit: 1, windowSeconds: 3600 } });
+    const owner = await makeUser();
+    const other = await makeUser();
+    const otherDevice = await ownerSignsIn(other.email, '198.51.100.31');
+    expect(await outcome(startLogin({ email: owner.email, password: 'nope nope nope' }, from(strangerIp())))).toBe('invalid_credentials');
+    expect(await outcome(startLogin({ email: owner.email, password: PASSWORD }, from(strangerIp(), otherDevice)))).toBe('throttled');
+    expect(await outcome(startLogin({ email: owner.email, password: PASSWORD }, from(strangerIp(), `${DEVICE_COOKIE}=eyJhbGciOiJIUzI1NiJ9.e30.x`)))).toBe('throttled');
+  });
+});
+
+describe('M1: guessing stays bounded across all addresses', () => {
+  it('keeps the default pools at 100 failures an hour per account in all', async () => {
+    configureRateLimits();
+    const { rateLimits } = await import('../../functions/accounts/rate-limit');
+    expect(rateLimits.loginFailuresPerAccount.limit + rateLimits.loginFailuresPerAccountTrusted.limit).toBeLessThanOrEqual(100);
+    expect(rateLimits.loginFailuresPerAccount.windowSeconds).toBe(3600);
+    expect(rateLimits.loginFailuresPerAccountTrusted.windowSeconds).toBe(3600);
+  });
+
+  it('checks no more passwords than the pools hold, whatever the addresses and devices', async () => {
+    configureRateLimits({ loginFailuresPerAccount: { limit: 4, windowSeconds: 3600 }, loginFailuresPerAccountTrusted: { limit: 2, windowSeconds: 3600 } });
+    const { email } = await makeUser();
+    const device = await ownerSignsIn(email, '198.51.100.40');
+    const results: string[] = [];
+    for (let i = 0; i < 12; i++) results.push(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(strangerIp()))));
+    for (let i = 0; i < 4; i++) results.push(await outcome(startLogin({ email, password: `guess ${i} again` }, from(strangerIp(), device))));
+    expect(results.filter((r) => r === 'invalid_credentials').length).toBe(6);
+    expect(results.filter((r) => r === 'throttled').length).toBe(10);
+  });
+});
+
+describe('L8: each attempt is reserved before the password is checked', () => {
+  it('lets no more parallel guesses through than the account pool holds', async () => {
+    configureRateLimits({ loginFailuresPerAccount: { limit: 5, windowSeconds: 3600 } });
+    const { email } = await makeUser();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(startLogin({ email, password: `parallel ${i} guess` }, from(strangerIp())))));
+    expect(results.filter((r) => r === 'invalid_credentials').length).toBe(5);
+    expect(results.filter((r) => r === 'throttled').length).toBe(15);
+  });
+
+  it('lets no more parallel guesses from one address through than its backoff allows', async () => {
+    const { email } = await makeUser();
+    const ip = strangerIp();
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => outcome(startLogin({ email, password: `same ${i} source` }, from(ip)))));
+    expect(results.filter((r) => r === 'invalid_credentials').length).toBeLessThanOrEqual(5);
+    const state = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.loginBackoff(email, `ip:${ip}`) }))).Item!;
+    expect(state.failures).toBe(results.filter((r) => r === 'invalid_credentials').length);
+  });
+
+  it('gives the reservation back when the password is right', async () => {
+    configureRateLimits({ loginFailuresPerAccount: { limit: 2, windowSeconds: 3600 } });
+    const { email } = await makeUser();
+    for (let i = 0; i < 5; i++) expect(await outcome(startLogin({ email, password: PASSWORD }, from(strangerIp())))).toBe('ok');
+    expect(await outcome(startLogin({ email, password: 'wrong wrong wrong' }, from(strangerIp())))).toBe('invalid_credentials');
+  });
+});
+
+describe('M2: security events in the audit log', () => {
+  it('records refused sign-ins of locked and unverified accounts, the start of a backoff and the throttled answer', async () => {
+    const locked = await makeUser({ status: 'locked' });
+    const unverified = await makeUser({ verified: false });
+    expect(await outcome(startLogin({ email: locked.email, password: PASSWORD }, from(strangerIp())))).toBe('account_locked');
+    expect(await outcome(startLogin({ email: unverified.email, password: PASSWORD }, from(strangerIp())))).toBe('email_not_verified');
+    expect((await auditOf(`user#${locked.user.id}`)).map((e) => [e.action, e.new_values.reason])).toContainEqual(['auth.login_refused', 'account_locked']);
+    expect((await auditOf(`user#${unverified.user.id}`)).map((e) => [e.action, e.new_values.reason])).toContainEqual(['auth.login_refused', 'email_not_verified']);
+
+    const { email, user } = await makeUser();
+    const ip = strangerIp();
+    for (let i = 0; i < 5; i++) await outcome(startLogin({ email, password: `guess ${i} guess` }, from(ip)));
+    expect(await outcome(startLogin({ email, password: 'guess 6 guess' }, from(ip)))).toBe('throttled');
+    const actions = (await auditOf(`user#${user.id}`)).map((e) => e.action);
+    expect(actions.filter((a) => a === 'auth.login_backoff_started')).toHaveLength(1);
+    expect(actions).toContain('auth.login_throttled');
+  });
+
+  it('records a rate limit the first time its window refuses, once per window', async () => {
+    configureRateLimits({ resetRequestsPerEmail: { limit: 1, windowSeconds: 3600 } });
+    const email = newEmail();
+    const client = api.client({ userAgent: 'throttle-agent' });
+    await client.post('/api/auth/password-reset/request', { email });
+    expect((await client.post('/api/auth/password-reset/request', { email })).status).toBe(429);
+    expect((await client.post('/api/auth/password-reset/request', { email })).status).toBe(429);
+    const entries = (await auditOf('rate_limit#resetRequestsPerEmail')).filter((e) => e.user_agent === 'throttle-agent');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: 'security.throttled', ip: '127.0.0.1' });
+    expect(JSON.stringify(entries[0])).not.toContain(email);
+  });
+
+  it('records wrong and expired sign-in codes against the account', async () => {
+    const { email, user } = await makeUser();
+    const client = api.client();
+    const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
+    const code = codeIn(await latestEmail(email, /login code/i));
+    await client.post('/api/auth/verify-2fa', { email, code: code === '000000' ? '111111' : '000000', challenge_id: step1.body.challenge_id });
+    const failures = (await auditOf(`user#${user.id}`)).filter((e) => e.action === 'auth.2fa_failed');
+    expect(failures.map((e) => e.new_values.reason)).toEqual(['wrong']);
+  });
+
+  it('records a wrong current password, a bad reset token and a learner at an admin route', async () => {
+    const { user } = await makeUser();
+    const learner = api.client();
+    await signIn(learner, user);
+    expect((await learner.post('/api/settings/password', { current_password: 'not my password', new_password: 'cobalt harbor lantern', confirm_new_password: 'cobalt harbor lantern' })).status).toBe(400);
+    expect((await auditOf(`user#${user.id}`)).map((e) => e.action)).toContain('auth.password_change_failed');
+
+    expect((await learner.get('/api/admin/summary')).status).toBe(403);
+    const refusals = await auditOf('route#GET /api/admin/summary');
+    expect(refusals.some((e) => e.action === 'security.admin_required' && e.actor_user_id === user.id)).toBe(true);
+
+    const ua = `bad-token-${randomUUID()}`;
+    expect((await api.client({ userAgent: ua }).get('/api/auth/password-reset/validate?token=made-up')).status).toBe(400);
+    const rejected = (await auditOf('user#unknown')).filter((e) => e.user_agent === ua);
+    expect(rejected.map((e) => e.action)).toEqual(['auth.password_reset_token_rejected']);
+  });
+});
+
+describe('L1: a reset link dies when the password or the email changes', () => {
+  async function requestLink(email: string): Promise<string> {
+    await api.client().post('/api/auth/password-reset/request', { email });
+    const link = /(http\S+reset-password\?token=\S+)/.exec((await latestEmail(email, /Reset your password/)).text)![1];
+    return decodeURIComponent(new URL(link).searchParams.get('token')!);
+  }
+  const validate = (token: string) => api.client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`);
+
+  it('after a password change', async () => {
+    const { email, user } = await makeUser();
+    const token = await requestLink(email);
+    expect((await validate(token)).status).toBe(200);
+    const learner = api.client();
+    await signIn(learner, user);
+    expect((await learner.post('/api/settings/password', { current_password: PASSWORD, new_password: 'cobalt harbor lantern', confirm_new_password: 'cobalt harbor lantern' })).status).toBe(200);
+    expect((await validate(token)).body).toEqual({ error: 'invalid_or_expired' });
+    const confirm = await api.client().post('/api/auth/password-reset/confirm', { token, password: 'saffron river piano', password2: 'saffron river piano' });
+    expect(confirm.body).toEqual({ error: 'invalid_or_expired' });
+  });
+
+  it('after another reset (every other live link dies)', async () => {
+    const { email } = await makeUser();
+    const first = await requestLink(email);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await requestLink(email);
+    expect((await api.client().post('/api/auth/password-reset/confirm', { token: second, password: 'saffron river piano', password2: 'saffron river piano' })).status).toBe(200);
+    expect((await validate(first)).body).toEqual({ error: 'invalid_or_expired' });
+  });
+
+  it('after an admin changes the email', async () => {
+    const { email, user } = await makeUser();
+    const token = await requestLink(email);
+    const admin = await createTestUser({ role: 'admin' });
+    const adminClient = api.client();
+    await signIn(adminClient, admin);
+    expect((await adminClient.patch(`/api/admin/users/${user.id}`, { email: newEmail() })).status).toBe(200);
+    expect((await validate(token)).body).toEqual({ error: 'invalid_or_expired' });
+  });
+});
+
+describe('L9: privacy of the audit log', () => {
+  it('stores what was typed as an email on a failed sign-in only as a keyed hash', async () => {
+    const typed = `typo-${randomUUID().slice(0, 6)}@example.com`;
+    const ua = `hash-${randomUUID()}`;
+    expect(await outcome(startLogin({ email: typed, password: 'some guess here' }, { ip: strangerIp(), userAgent: ua }))).toBe('invalid_credentials');
+    const [entry] = (await auditOf('user#unknown')).filter((e) => e.user_agent === ua);
+    expect(entry.action).toBe('auth.login_failed');
+    expect(JSON.stringify(entry)).not.toContain(typed);
+    expect(entry.new_values.email_hash).toMatch(/^hmac:[\w-]{22}$/);
+    // the same text gives the same hash (repeated tries of one address show as such)
+    const ua2 = `hash-${randomUUID()}`;
+    await outcome(startLogin({ email: typed.toUpperCase(), password: 'other guess here' }, { ip: strangerIp(), userAgent: ua2 }));
+    const [again] = (await auditOf('user#unknown')).filter((e) => e.user_agent === ua2);
+    expect(again.new_values.email_hash).toBe(entry.new_values.email_hash);
+  });
+
+  it('gives every audit entry a TTL of the retention (default 400 days)', async () => {
+    const { user } = await makeUser();
+    await outcome(startLogin({ email: user.email, password: 'wrong guess here' }, from(strangerIp())));
+    const [entry] = await auditOf(`user#${user.id}`);
+    const days = (entry.expires_at - Math.floor(Date.now() / 1000)) / 86400;
+    expect(days).toBeGreaterThan(399.9);
+    expect(days).toBeLessThanOrEqual(400);
+  });
+});
+
+describe('L4 and L5: registering an address that is not verified yet', () => {
+  const form = (email: string, first: string, last: string, password: string) => ({ first_name: first, last_name: last, email, password, passwordConfirm: password });
+
+  it('lets whoever verifies the address sign in with the password they chose, under their names', async () => {
+    configureRateLimits({ codeResendPerMinute: { limit: 100, windowSeconds: 60 } });
+    const email = newEmail();
+    const squatter = await api.client().post('/api/auth/register', form(email, 'Mallory', 'Squatter', 'squatter chosen words'));
+    expect(squatter.status).toBe(201);
+    const squatterCode = codeIn(await latestEmail(email, /Verify/));
+    const again = await api.client().post('/api/auth/register', form(email, 'Alice', 'Owner', 'owner chosen words'));
+    expect(again.body).toEqual({ error: 'verification_pending' });
+    const emails = await (await import('../helpers/api')).emailsTo(email);
+    expect(emails).toHaveLength(2);
+    // (the store's timestamps are coarse: the owner's code is the one that is not the squatter's)
+    const code = emails.map(codeIn).find((c) => c !== squatterCode)!;
+    expect(code).toBeDefined();
+    expect((await api.client().post('/api/auth/verify-email', { email, code: squatterCode })).body).toEqual({ error: 'invalid_code' });
+    expect((await api.client().post('/api/auth/verify-email', { email, code })).status).toBe(200);
+
+    expect(await outcome(startLogin({ email, password: 'owner chosen words' }, from(strangerIp())))).toBe('ok');
+    expect(await outcome(startLogin({ email, password: 'squatter chosen words' }, from(strangerIp())))).toBe('invalid_credentials');
+    const { getUserByEmail, searchItems } = await import('../../functions/lib/users');
+    const user = (await getUserByEmail(email))!;
+    expect([user.first_name, user.last_name, user.verified]).toEqual(['Alice', 'Owner', true]);
+    // the admin search follows: the old names are gone, the new ones are there
+    for (const item of searchItems(user)) expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }))).Item).toBeDefined();
+    for (const item of searchItems({ ...user, first_name: 'Mallory', last_name: 'Squatter' }).filter((i) => i.field !== 'email')) {
+      expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }))).Item).toBeUndefined();
+    }
+  });
+
+  it('keeps an earlier code working with its own registration when no new code could be sent', async () => {
+    const email = newEmail();
+    await api.client().post('/api/auth/register', form(email, 'Grace', 'Hopper', 'first chosen words'));
+    const code = codeIn(await latestEmail(email, /Verify/));
+    // within the minute: no new code, so nothing of this second registration is kept
+    expect((await api.client().post('/api/auth/register', form(email, 'Other', 'Person', 'second chosen words'))).body).toEqual({ error: 'verification_pending' });
+    expect((await api.client().post('/api/auth/verify-email', { email, code })).status).toBe(200);
+    expect(await outcome(startLogin({ email, password: 'first chosen words' }, from(strangerIp())))).toBe('ok');
+  });
+
+  it('sends verification emails without any name the registrant typed (L5)', async () => {
+    const email = newEmail();
+    await api.client().post('/api/auth/register', form(email, 'Visit evil.example', 'Now', 'plain chosen words'));
+    const mail = await latestEmail(email, /Verify/);
+    expect(mail.text).not.toContain('evil.example');
+    expect(mail.html).not.toContain('evil.example');
+    expect(mail.text.startsWith('Hello,')).toBe(true);
+  });
+});
+
