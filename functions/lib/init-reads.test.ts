@@ -22,6 +22,7 @@ beforeEach(() => {
   vi.stubEnv('SESSION_SECRET_ARN', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:session');
   vi.stubEnv('APP_URL', '');
   vi.stubEnv('APP_URL_PARAMETER', '/stack/app-url');
+  vi.stubEnv('ORIGIN_SECRET_ARN', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:origin');
 });
 afterEach(() => {
   vi.unstubAllEnvs();

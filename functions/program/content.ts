@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ModuleSection } from '../../shared/program-types';
 import programMeta from './content/program.json';
 import week1 from './content/week-1.json';
@@ -16,47 +16,39 @@ import week4 from './content/week-4.json';
  */
 
 /** A section body block: a paragraph, or a list of bullet points. */
-const blockSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+const blockSchema = z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]);
 
-const taskSchema = z
-  .object({
-    task_id: z.string().regex(/^[a-z0-9-]+$/),
-    type: z.enum(['checkbox', 'text']),
-    label: z.string().min(1),
-    hint: z.string(),
-    required: z.boolean(),
-  })
-  .strict();
+const taskSchema = z.strictObject({
+  task_id: z.string().check(z.regex(/^[a-z0-9-]+$/)),
+  type: z.enum(['checkbox', 'text']),
+  label: z.string().check(z.minLength(1)),
+  hint: z.string(),
+  required: z.boolean(),
+});
 
-const moduleSchema = z
-  .object({
-    module_id: z.string().regex(/^[a-z0-9-]+$/),
-    slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
-    position: z.number().int().min(1),
-    title: z.string().min(1),
-    summary: z.string().min(1),
-    sections: z.array(z.object({ heading: z.string().min(1), body: z.array(blockSchema).min(1) }).strict()).min(1),
-    tasks: z.array(taskSchema),
-  })
-  .strict();
+const moduleSchema = z.strictObject({
+  module_id: z.string().check(z.regex(/^[a-z0-9-]+$/)),
+  slug: z.string().check(z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)),
+  position: z.int().check(z.minimum(1)),
+  title: z.string().check(z.minLength(1)),
+  summary: z.string().check(z.minLength(1)),
+  sections: z.array(z.strictObject({ heading: z.string().check(z.minLength(1)), body: z.array(blockSchema).check(z.minLength(1)) })).check(z.minLength(1)),
+  tasks: z.array(taskSchema),
+});
 
-const weekSchema = z
-  .object({
-    week_number: z.number().int(),
-    title: z.string().min(1),
-    summary: z.string().min(1),
-    modules: z.array(moduleSchema),
-  })
-  .strict();
+const weekSchema = z.strictObject({
+  week_number: z.int(),
+  title: z.string().check(z.minLength(1)),
+  summary: z.string().check(z.minLength(1)),
+  modules: z.array(moduleSchema),
+});
 
-const programSchema = z
-  .object({
-    program_id: z.string().regex(/^[a-z0-9-]+$/),
-    title: z.string().min(1),
-    description: z.string().min(1),
-    weeks: z.array(weekSchema),
-  })
-  .strict();
+const programSchema = z.strictObject({
+  program_id: z.string().check(z.regex(/^[a-z0-9-]+$/)),
+  title: z.string().check(z.minLength(1)),
+  description: z.string().check(z.minLength(1)),
+  weeks: z.array(weekSchema),
+});
 
 export type ProgramContent = z.infer<typeof programSchema>;
 export type ContentWeek = z.infer<typeof weekSchema>;

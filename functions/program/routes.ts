@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { TASK_ANSWER_MAX_LENGTH } from '../../shared/program-types';
 import { defineRoute, type ApiRequest } from '../lib/http';
 import type { UserRecord } from '../lib/user-record';
@@ -33,12 +33,10 @@ export const modulePageRoute = defineRoute({
   handler: async (request) => ({ body: await getModulePage(learnerOf(request), request.params.slug) }),
 });
 
-const taskSaveBody = z
-  .object({
-    done: z.boolean().optional(),
-    answer: z.string().trim().max(TASK_ANSWER_MAX_LENGTH).optional(),
-  })
-  .strict();
+const taskSaveBody = z.strictObject({
+  done: z.optional(z.boolean()),
+  answer: z.optional(z.string().check(z.trim(), z.maxLength(TASK_ANSWER_MAX_LENGTH))),
+});
 
 export const taskSaveRoute = defineRoute({
   body: taskSaveBody,

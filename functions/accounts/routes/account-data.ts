@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { clearedSessionCookie } from '../../lib/session';
 import { exportAccountData } from '../data-export';
@@ -22,7 +22,7 @@ export const exportAccountRoute = defineRoute({
 
 /** `POST /api/account/delete` {password} → `{ ok, status, deleted_at, erase_after }`; the session ends. */
 export const deleteAccountRoute = defineRoute({
-  body: z.object({ password: z.string().max(1024).default('') }),
+  body: z.object({ password: z._default(z.string().check(z.maxLength(1024)), '') }),
   handler: async (req) => {
     const result = await deleteOwnAccount(req.session!.user, req.body.password, callerOf(req));
     return { body: { ok: true, ...result }, cookies: [clearedSessionCookie()] };

@@ -1,13 +1,13 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { changePassword as change } from '../password-change';
 import { sendSecurityNotice } from '../security-notices';
 import { callerOf } from './caller';
 
 const body = z.object({
-  current_password: z.string().max(1024).default(''),
-  new_password: z.string().default(''),
-  confirm_new_password: z.string().default(''),
+  current_password: z._default(z.string().check(z.maxLength(1024)), ''),
+  new_password: z._default(z.string(), ''),
+  confirm_new_password: z._default(z.string(), ''),
 });
 
 /**

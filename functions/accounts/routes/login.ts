@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { startLogin } from '../login';
 import { callerOf } from './caller';
 
-const body = z.object({ email: z.string().max(320), password: z.string().max(1024) });
+const body = z.object({ email: z.string().check(z.maxLength(320)), password: z.string().check(z.maxLength(1024)) });
 
 /** `POST /api/auth/login` (step 1) → `{ two_factor_pending: true, challenge_id }`, no session yet. */
 export const login = defineRoute({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';
@@ -13,9 +13,9 @@ import {
 } from '../passkeys';
 import { callerOf } from './caller';
 
-const passkeyName = z.string().trim().min(1).max(64);
+const passkeyName = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 /** The browser's JSON-encoded credential; the library checks its inner structure. */
-const credentialResponse = z.object({ id: z.string().max(1400), type: z.string().max(32) }).passthrough();
+const credentialResponse = z.looseObject({ id: z.string().check(z.maxLength(1400)), type: z.string().check(z.maxLength(32)) });
 
 /** `GET /api/auth/passkeys` → `{ items: [{ id, name, created_at, last_used_at, backed_up }] }`. */
 export const getPasskeys = defineRoute({
@@ -24,13 +24,13 @@ export const getPasskeys = defineRoute({
 
 /** `POST /api/auth/passkeys/registration/options` `{ current_password? }` → `{ challenge_id, options }`. */
 export const passkeyRegistrationOptions = defineRoute({
-  body: z.object({ current_password: z.string().max(1024).optional() }),
+  body: z.object({ current_password: z.optional(z.string().check(z.maxLength(1024))) }),
   handler: async (req) => ({ body: await startPasskeyRegistration(req.session!, req.body.current_password, callerOf(req)) }),
 });
 
 /** `POST /api/auth/passkeys/registration/verify` `{ challenge_id, name, response }` → 201 the new passkey. */
 export const passkeyRegistrationVerify = defineRoute({
-  body: z.object({ challenge_id: z.string().max(128), name: passkeyName, response: credentialResponse }),
+  body: z.object({ challenge_id: z.string().check(z.maxLength(128)), name: passkeyName, response: credentialResponse }),
   handler: async (req) => ({ status: 201, body: await finishPasskeyRegistration(req.session!.user, req.body, callerOf(req)) }),
 });
 
@@ -55,7 +55,7 @@ export const passkeyLoginOptions = defineRoute({
 
 /** `POST /api/auth/passkeys/authentication/verify` `{ challenge_id, response }` → the session cookie and `{ ok, user }`. */
 export const passkeyLoginVerify = defineRoute({
-  body: z.object({ challenge_id: z.string().max(128), response: credentialResponse }),
+  body: z.object({ challenge_id: z.string().check(z.maxLength(128)), response: credentialResponse }),
   handler: async (req) => {
     const caller = callerOf(req);
     const { user, cookie } = await finishPasskeyLogin(req.body, caller);

@@ -1,15 +1,15 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { register as registerAccount } from '../registration';
 import { callerOf } from './caller';
 
 /** Every field optional here: the domain reports empty ones with the SPEC's own codes. */
 const body = z.object({
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
-  email: z.string().optional(),
-  password: z.string().optional(),
-  passwordConfirm: z.string().optional(),
+  first_name: z.optional(z.string()),
+  last_name: z.optional(z.string()),
+  email: z.optional(z.string()),
+  password: z.optional(z.string()),
+  passwordConfirm: z.optional(z.string()),
 });
 
 /** `POST /api/auth/register` → 201 `{ ok, verification_pending }`. */

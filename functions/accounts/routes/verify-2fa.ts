@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';
 import { finishLogin } from '../login';
 import { callerOf } from './caller';
 
-const body = z.object({ email: z.string().max(320), code: z.string().max(32), challenge_id: z.string().max(128) });
+const body = z.object({ email: z.string().check(z.maxLength(320)), code: z.string().check(z.maxLength(32)), challenge_id: z.string().check(z.maxLength(128)) });
 
 /** `POST /api/auth/verify-2fa` (step 2) → the session cookie and `{ ok, user }`. */
 export const verifyTwoFactor = defineRoute({

@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { verifyEmail as verify } from '../verification';
 import { callerOf } from './caller';
 
-const body = z.object({ email: z.string().max(320), code: z.string().max(32) });
+const body = z.object({ email: z.string().check(z.maxLength(320)), code: z.string().check(z.maxLength(32)) });
 
 /** `POST /api/auth/verify-email` → `{ ok: true }` or 400 `invalid_code`. */
 export const verifyEmail = defineRoute({

@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { auditLog } from '../audit-log';
 
-const text = z.string().optional();
+const text = z.optional(z.string());
 
 /** `GET /api/admin/audit-logs?page&page_size&actor&entity_type&entity_id&action&date_from&date_to` */
 export const auditLogRoute = defineRoute({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { overrideModule, type ModuleAction } from '../module-overrides';
 import { adminCallerOf } from './caller';
@@ -6,7 +6,7 @@ import { adminCallerOf } from './caller';
 /** `POST /api/admin/modules/{unlock,force-complete,reopen,lock}` {user_id, module_id} */
 const moduleRoute = (action: ModuleAction) =>
   defineRoute({
-    body: z.object({ user_id: z.unknown().optional(), module_id: z.unknown().optional() }),
+    body: z.object({ user_id: z.optional(z.unknown()), module_id: z.optional(z.unknown()) }),
     handler: async (req) => ({ body: await overrideModule(action, req.body, adminCallerOf(req)) }),
   });
 

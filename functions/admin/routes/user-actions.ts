@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { userAuditLog } from '../audit-log';
 import { hardDeletePreview } from '../hard-delete';
@@ -31,7 +31,7 @@ export const resetPasswordRoute = defineRoute({
 
 /** `POST /api/admin/users/{id}/soft-delete` {reason?} → `{ status, deleted_at, deleted_reason }` */
 export const softDeleteRoute = defineRoute({
-  body: z.object({ reason: z.string().max(1000).nullish() }),
+  body: z.object({ reason: z.nullish(z.string().check(z.maxLength(1000))) }),
   handler: async (req) => ({ body: await softDeleteUser(req.params.id, req.body.reason ?? undefined, adminCallerOf(req)) }),
 });
 
@@ -45,12 +45,12 @@ export const hardDeletePreviewRoute = defineRoute({ handler: async (req) => ({ b
 
 /** `GET /api/admin/users/{id}/audit-logs?page` (page size fixed at 25) */
 export const userAuditLogRoute = defineRoute({
-  query: z.object({ page: z.string().optional(), page_size: z.string().optional() }),
+  query: z.object({ page: z.optional(z.string()), page_size: z.optional(z.string()) }),
   handler: async (req) => ({ body: await userAuditLog(req.params.id, req.query) }),
 });
 
 /** `POST /api/admin/users/{id}/certificate/revoke` {reason?} → `{ ok, verification_code, revoked_at }` */
 export const revokeCertificateRoute = defineRoute({
-  body: z.object({ reason: z.string().max(1000).nullish() }),
+  body: z.object({ reason: z.nullish(z.string().check(z.maxLength(1000))) }),
   handler: async (req) => ({ body: { ok: true, ...(await revokeCertificate(req.params.id, req.body.reason ?? undefined, adminCallerOf(req))) } }),
 });

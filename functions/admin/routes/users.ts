@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { hardDeleteUser } from '../hard-delete';
 import { listUsers } from '../user-list';
@@ -6,7 +6,7 @@ import { userDetail } from '../user-detail';
 import { updateProfile } from '../user-profile';
 import { adminCallerOf } from './caller';
 
-const text = z.string().optional();
+const text = z.optional(z.string());
 
 /** `GET /api/admin/users?page&page_size&query&filter&status` (unknown values fall back to defaults). */
 export const listUsersRoute = defineRoute({
@@ -19,7 +19,7 @@ export const userDetailRoute = defineRoute({ handler: async (req) => ({ body: aw
 
 /** `PATCH /api/admin/users/{id}` → the updated detail. Field checks (with the SPEC's codes) are the domain's. */
 export const updateUserRoute = defineRoute({
-  body: z.object({ first_name: z.unknown().optional(), last_name: z.unknown().optional(), email: z.unknown().optional() }),
+  body: z.object({ first_name: z.optional(z.unknown()), last_name: z.optional(z.unknown()), email: z.optional(z.unknown()) }),
   handler: async (req) => {
     await updateProfile(req.params.id, req.body, adminCallerOf(req));
     return { body: await userDetail(req.params.id) };
