@@ -7,7 +7,7 @@ import { auditActorKey, auditPut } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
-import { keys } from '../lib/table';
+import { INDEX, indexAttributes, indexPartition, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { batchGet } from './batch-get';
@@ -55,8 +55,9 @@ async function activityItems(userId: string, now: Date): Promise<Item[]> {
   return (await batchGet(activityKeys, 'pk,sk,day')) as Item[];
 }
 
-/** Audit entries by target (gsi1 AUDIT#ENTITY#…) or by actor (gsi2 AUDIT#ACTOR#…). */
-async function auditKeysOf(entity: string, indexName: 'gsi1' | 'gsi2' = 'gsi1'): Promise<Item[]> {
+/** Audit entries by target (auditByEntity) or by actor (auditByActorId). */
+async function auditKeysOf(entity: string, index: 'auditByEntity' | 'auditByActorId' = 'auditByEntity'): Promise<Item[]> {
+  const { indexName, partitionKey } = INDEX[index];
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -64,7 +65,7 @@ async function auditKeysOf(entity: string, indexName: 'gsi1' | 'gsi2' = 'gsi1'):
       new QueryCommand({
         TableName: tableName(),
         IndexName: indexName,
-        KeyConditionExpression: `${indexName}pk = :pk`,
+        KeyConditionExpression: `${partitionKey} = :pk`,
         ExpressionAttributeValues: { ':pk': entity },
         ExclusiveStartKey: startKey,
       }),
@@ -98,8 +99,8 @@ export async function hardDeletePreview(userId: string, now = new Date()): Promi
   counts.email_guard = 1;
   counts.search_entries = searchItems(user).length;
   counts.activity_days = (await activityItems(userId, now)).length;
-  counts.audit_entries = (await auditKeysOf(`AUDIT#ENTITY#user#${userId}`)).length;
-  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'gsi2')).filter((entry) => entry.entity_id !== userId).length;
+  counts.audit_entries = (await auditKeysOf(indexPartition.auditByEntity('user', userId))).length;
+  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'auditByActorId')).filter((entry) => entry.entity_id !== userId).length;
   return { counts };
 }
 
@@ -118,23 +119,26 @@ function scrub(value: unknown, personal: Set<string>): unknown {
 async function anonymiseAudit(user: UserRecord, enrollmentId: string | undefined): Promise<number> {
   const personal = new Set([user.email_lower, user.first_name.toLowerCase(), user.last_name.toLowerCase(), `${user.first_name} ${user.last_name}`.toLowerCase()]);
   const found = [
-    ...(await auditKeysOf(`AUDIT#ENTITY#user#${user.id}`)),
-    ...(enrollmentId ? await auditKeysOf(`AUDIT#ENTITY#enrollment#${enrollmentId}`) : []),
+    ...(await auditKeysOf(indexPartition.auditByEntity('user', user.id))),
+    ...(enrollmentId ? await auditKeysOf(indexPartition.auditByEntity('enrollment', enrollmentId)) : []),
     // entries where the account acted on someone else (e.g. an admin who is deleted later)
-    ...(await auditKeysOf(auditActorKey(user.id), 'gsi2')),
+    ...(await auditKeysOf(auditActorKey(user.id), 'auditByActorId')),
   ];
   const entries = [...new Map(found.map((entry) => [`${entry.pk}|${entry.sk}`, entry])).values()];
+  // an anonymised actor's email also leaves the actor-email indexes (it is their partition key)
+  const actorIndexAttributes = [...indexAttributes('auditByActor'), ...indexAttributes('auditByActorDomain')].join(', ');
   for (const entry of entries) {
+    const anonymiseActor = entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase());
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: entry.pk, sk: entry.sk },
-        UpdateExpression: 'SET old_values = :old, new_values = :new, actor_email = :actor',
+        UpdateExpression: `SET old_values = :old, new_values = :new, actor_email = :actor${anonymiseActor ? ` REMOVE ${actorIndexAttributes}` : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: {
           ':old': scrub(entry.old_values ?? null, personal),
           ':new': scrub(entry.new_values ?? null, personal),
-          ':actor': entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : (entry.actor_email ?? null),
+          ':actor': anonymiseActor ? ANONYMOUS : (entry.actor_email ?? null),
         },
       }),
     );

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
-import { keys, ttlIn } from './table';
+import { INDEX, indexKeys, keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -12,7 +12,7 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
  * per learner. It keeps, in the same transaction:
  *  - ACTIVITY#<day>/USER#<id>: who was active which day;
  *  - STATS#DAILYACTIVE/DAY#<day>: how many distinct learners were active that day (the charts);
- *  - the user's `last_active_day` (+ gsi5 USERS#ACTIVE / <day>#<id> for the active cohorts);
+ *  - the user's `last_active_day` (+ its usersByActivity index keys, for the active cohorts);
  *  - the STATS#LASTACTIVE histogram (accounts per last-active day): active in the last N days =
  *    the sum of the last N days' buckets, a fixed-size read (DESIGN §4).
  * Returns false when the learner was already recorded today.
@@ -21,22 +21,25 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
  * the read on this hot path (every task save). A stale value only fails the condition, and the
  * retry reads the item.
  */
-export async function recordActivity(account: string | Pick<UserRecord, 'id' | 'last_active_day'>, now = new Date()): Promise<boolean> {
+export async function recordActivity(account: string | (Pick<UserRecord, 'id' | 'last_active_day'> & Partial<Pick<UserRecord, 'status'>>), now = new Date()): Promise<boolean> {
   const day = dayOf(now);
   const userId = typeof account === 'string' ? account : account.id;
-  let known = typeof account === 'string' ? undefined : { last_active_day: account.last_active_day };
+  // without the status (the index partition) the item is read
+  let known = typeof account === 'string' || !account.status ? undefined : { last_active_day: account.last_active_day, status: account.status };
   for (let attempt = 0; attempt < 3; attempt++) {
     const current =
       known ??
       (
         await db().send(
-          new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day', ConsistentRead: true }),
+          new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day, #status', ExpressionAttributeNames: { '#status': 'status' }, ConsistentRead: true }),
         )
       ).Item;
     known = undefined;
     if (!current) return false;
     const previous = current.last_active_day as string | undefined;
     if (previous && previous >= day) return false;
+    const status = String(current.status ?? 'active');
+    const activeKeys = indexKeys.usersByActivity({ id: userId, status }, day);
     try {
       await db().send(
         new TransactWriteCommand({
@@ -45,15 +48,18 @@ export async function recordActivity(account: string | Pick<UserRecord, 'id' | '
               Update: {
                 TableName: tableName(),
                 Key: keys.user(userId),
-                UpdateExpression: 'SET last_active_day = :day, gsi5pk = :active, gsi5sk = :sk',
-                // attribute_exists(pk): never create a stub item for an account deleted meanwhile
+                UpdateExpression: 'SET last_active_day = :day, #activePk = :activePk, #activeSk = :activeSk',
+                // attribute_exists(pk): never create a stub item for an account deleted meanwhile;
+                // the status condition keeps the index partition (the status) current under a race
                 ConditionExpression: previous
-                  ? 'attribute_exists(pk) AND last_active_day = :previous'
-                  : 'attribute_exists(pk) AND attribute_not_exists(last_active_day)',
+                  ? 'attribute_exists(pk) AND #status = :status AND last_active_day = :previous'
+                  : 'attribute_exists(pk) AND #status = :status AND attribute_not_exists(last_active_day)',
+                ExpressionAttributeNames: { '#status': 'status', '#activePk': INDEX.usersByActivity.partitionKey, '#activeSk': INDEX.usersByActivity.sortKey },
                 ExpressionAttributeValues: {
                   ':day': day,
-                  ':active': 'USERS#ACTIVE',
-                  ':sk': `${day}#${userId}`,
+                  ':status': status,
+                  ':activePk': activeKeys[INDEX.usersByActivity.partitionKey],
+                  ':activeSk': activeKeys[INDEX.usersByActivity.sortKey],
                   ...(previous ? { ':previous': previous } : {}),
                 },
               },
