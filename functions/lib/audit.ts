@@ -12,6 +12,7 @@ export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${i
  * (pk AUDIT#<day> / sk <created_at>#<id>, the unfiltered log) and in one index per filter of the
  * audit screen, all sorted by <created_at>#<id> so every filter is a newest-first key range
  * (functions/lib/table.ts INDEX, docs/scale-reads.md):
+ *   auditByTime         AUDIT           every entry (the unfiltered log)
  *   auditByEntity       <type>#<id>     one entity's history (the user drawer)
  *   auditByEntityType   <type>
  *   auditByAction       <action>
@@ -75,6 +76,7 @@ export function auditItem(input: AuditInput, now = new Date()) {
     ...keys.audit(createdAt, id),
     type: 'audit',
     ...indexKeys.auditByEntity(input.entityType, input.entityId, sortKey),
+    ...indexKeys.auditByTime(sortKey),
     ...indexKeys.auditByEntityType(input.entityType, sortKey),
     ...indexKeys.auditByAction(input.action, sortKey),
     ...(input.actor?.id ? indexKeys.auditByActorId(input.actor.id, sortKey) : {}),

@@ -25,7 +25,7 @@ let secretKey: Promise<Uint8Array> | undefined;
 const secretsManager = new SecretsManagerClient({});
 
 /** The signing key, read once per cold start (Secrets Manager in the cloud, env locally). */
-function signingKey(): Promise<Uint8Array> {
+export function signingKey(): Promise<Uint8Array> {
   secretKey ??= (async () => {
     const cfg = config();
     if (cfg.sessionSecret) return new TextEncoder().encode(cfg.sessionSecret);

@@ -13,7 +13,7 @@
  *   RATE#<scope>#<key>   / WINDOW#<start>       a rate-limit window (TTL)
  *   RATE#login_backoff#<email lower> / STATE    consecutive failed logins and the next allowed try (TTL)
  *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry, by day (auditByEntity, auditByAction,
- *                                               auditByEntityType; with an actor also auditByActorId,
+ *                                               auditByEntityType, auditByTime; with an actor also auditByActorId,
  *                                               auditByActor, auditByActorDomain: all newest first)
  *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
@@ -84,6 +84,8 @@ export const INDEX = {
   usersUnverified: { indexName: 'usersUnverified', partitionKey: 'usersUnverifiedPk', sortKey: 'usersUnverifiedSk', projection: USER_LIST_FIELDS },
   /** accounts by status and last active day, most recent first (sparse): <status> / <last active day>#<id> */
   usersByActivity: { indexName: 'usersByActivity', partitionKey: 'usersByActivityPk', sortKey: 'usersByActivitySk', projection: USER_LIST_FIELDS },
+  /** every audit entry, newest first (the unfiltered log): AUDIT / <created_at>#<audit id> */
+  auditByTime: { indexName: 'auditByTime', partitionKey: 'auditByTimePk', sortKey: 'auditByTimeSk', projection: 'ALL' },
   /** audit entries by action, newest first: <action> / <created_at>#<audit id> */
   auditByAction: { indexName: 'auditByAction', partitionKey: 'auditByActionPk', sortKey: 'auditByActionSk', projection: 'ALL' },
   /** audit entries by entity type, newest first: <entity type> / <created_at>#<audit id> */
@@ -109,6 +111,7 @@ export const indexPartition = {
   usersByStatus: (status: string) => status,
   usersUnverified: (status: string) => status,
   usersByActivity: (status: string) => status,
+  auditByTime: () => 'AUDIT',
   auditByAction: (action: string) => action,
   auditByEntityType: (entityType: string) => entityType,
   auditByActor: (email: string) => email.trim().toLowerCase(),
@@ -123,6 +126,7 @@ export const indexKeys = {
   usersByStatus: (user: { id: string; created_at: string; status: string }) => entry('usersByStatus', user.status, `${user.created_at}#${user.id}`),
   usersUnverified: (user: { id: string; created_at: string; status: string }) => entry('usersUnverified', user.status, `${user.created_at}#${user.id}`),
   usersByActivity: (user: { id: string; status: string }, lastActiveDay: string) => entry('usersByActivity', user.status, `${lastActiveDay}#${user.id}`),
+  auditByTime: (sortKey: string) => entry('auditByTime', indexPartition.auditByTime(), sortKey),
   auditByAction: (action: string, sortKey: string) => entry('auditByAction', indexPartition.auditByAction(action), sortKey),
   auditByEntityType: (entityType: string, sortKey: string) => entry('auditByEntityType', indexPartition.auditByEntityType(entityType), sortKey),
   auditByActor: (email: string, sortKey: string) => entry('auditByActor', indexPartition.auditByActor(email), sortKey),
