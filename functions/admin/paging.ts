@@ -115,9 +115,10 @@ interface StreamRead {
 async function readStream(stream: Stream, after: string | undefined, limit: number, projection?: string[]): Promise<StreamRead> {
   const { indexName, partitionKey, sortKey } = INDEX[stream.index];
   const upper = after !== undefined && (stream.to === undefined || after <= stream.to) ? after : stream.to;
-  const names: Record<string, string> = { '#pk': partitionKey, '#sk': sortKey, ...stream.filter?.names };
+  const names: Record<string, string> = { '#pk': partitionKey, ...stream.filter?.names };
   const values: Record<string, unknown> = { ':pk': stream.partition, ...stream.filter?.values };
   let condition = '#pk = :pk';
+  if (stream.from !== undefined || upper !== undefined) names['#sk'] = sortKey;
   if (stream.from !== undefined && upper !== undefined) {
     condition += ' AND #sk BETWEEN :from AND :to';
     Object.assign(values, { ':from': stream.from, ':to': upper });

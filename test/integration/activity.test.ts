@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { recordActivity } from '../../functions/lib/activity';
 import { db, tableName } from '../../functions/lib/db';
-import { keys } from '../../functions/lib/table';
+import { indexKeys, keys } from '../../functions/lib/table';
 import { createTestUser } from '../helpers/users';
 
 const count = async (key: { pk: string; sk: string }) =>
@@ -25,7 +25,7 @@ describe('recordActivity', () => {
     expect(await count(keys.lastActiveDay('2026-03-03'))).toBe(1);
 
     const profile = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(user.id) }));
-    expect(profile.Item).toMatchObject({ last_active_day: '2026-03-03', gsi5pk: 'USERS#ACTIVE', gsi5sk: `2026-03-03#${user.id}` });
+    expect(profile.Item).toMatchObject({ last_active_day: '2026-03-03', ...indexKeys.usersByActivity({ id: user.id, status: 'active' }, '2026-03-03') });
   });
 
   it('counts concurrent first activities of the same learner once', async () => {
