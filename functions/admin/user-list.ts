@@ -262,9 +262,19 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
     page,
     size,
     async (after, wanted) => {
-      const read = await readMerged([stream], after, wanted, { maxRounds: 1, projection: ['user_id', INDEX.week1Pending.sortKey] });
-      const users = await profilesOf(read.items.map((item) => String(item.user_id)));
-      return { rows: users.filter(keep), hasNext: read.hasNext, next: read.next };
+      // a full page of enrollments per round; only as many as the page needs are consumed
+      const read = await readMerged([stream], after, size, { maxRounds: 1, projection: ['user_id', INDEX.week1Pending.sortKey] });
+      const users = new Map((await profilesOf(read.items.map((item) => String(item.user_id)))).map((user) => [user.id, user]));
+      const rows: ListRecord[] = [];
+      let consumed = 0;
+      for (const item of read.items) {
+        if (rows.length >= wanted) break;
+        consumed++;
+        const user = users.get(String(item.user_id));
+        if (user && keep(user)) rows.push(user);
+      }
+      const hasNext = consumed < read.items.length || read.hasNext;
+      return { rows, hasNext, next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after };
     },
     async () => (scope === '' ? week1DropoffCount(now) : undefined),
   );
@@ -292,11 +302,11 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': partition, ':from': after ?? search, ':to': `${search}\uffff` },
           ProjectionExpression: 'sk, user_id, field',
-          Limit: wanted + 2,
+          // a full page of search items per round; only as many as the page needs are consumed
+          Limit: size + 2,
         }),
       );
-      const found = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
-      const batch = found.slice(0, wanted);
+      const batch = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
       const profiles = new Map((await profilesOf([...new Set(batch.map((item) => String(item.user_id)))])).map((user) => [user.id, user]));
       let dropped = new Set<string>();
       if (filter === 'week1_dropoff' && profiles.size) {
@@ -305,7 +315,10 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
         dropped = new Set(enrollments.filter((e) => e[INDEX.week1Pending.partitionKey] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
       }
       const rows: ListRecord[] = [];
+      let consumed = 0;
       for (const item of batch) {
+        if (rows.length >= wanted) break;
+        consumed++;
         const user = profiles.get(String(item.user_id));
         if (!user || !keep(user)) continue;
         // shown once: through the first field (email, first name, last name) that matches
@@ -315,8 +328,8 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
         if (filter === 'week1_dropoff' && !dropped.has(user.id)) continue;
         rows.push(user);
       }
-      const more = found.length > batch.length || Boolean(result.LastEvaluatedKey);
-      return { rows, hasNext: more, next: batch.length ? String(batch[batch.length - 1].sk) : after };
+      const more = consumed < batch.length || Boolean(result.LastEvaluatedKey);
+      return { rows, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
     },
     async () => undefined,
   );
