@@ -128,7 +128,7 @@ const profilesOf = async (userIds: string[]) => {
   return userIds.map((id) => byId.get(id)).filter((user): user is ListRecord => Boolean(user));
 };
 
-const exact = (total: number) => async () => ({ total, estimate: false });
+const exact = async (total: Promise<number>) => ({ total: await total, estimate: false });
 
 /** Totals the counters keep for the default scope's cohorts (the dashboard cards' numbers). */
 async function cohortCounter(filter: UserFilter, now: Date): Promise<number> {
@@ -157,13 +157,13 @@ export async function listUsers(raw: UserListQuery, now = new Date()): Promise<U
   let counter: (() => Promise<{ total: number; estimate: boolean }>) | undefined;
   if (filter === 'active7d' || filter === 'active30d') {
     streams = statuses.map((status) => ({ index: 'usersByActivity', partition: indexPartition.usersByActivity(status), from: activeSince(filter === 'active7d' ? 7 : 30, now) }));
-    if (scope === '') counter = async () => exact(await cohortCounter(filter, now))();
+    if (scope === '') counter = () => exact(cohortCounter(filter, now));
   } else if (filter === 'unverified') {
     streams = statuses.map((status) => ({ index: 'usersUnverified', partition: indexPartition.usersUnverified(status) }));
-    if (scope === '') counter = async () => exact(await cohortCounter(filter, now))();
+    if (scope === '') counter = () => exact(cohortCounter(filter, now));
   } else {
     streams = statuses.map((status) => ({ index: 'usersByStatus', partition: indexPartition.usersByStatus(status) }));
-    counter = async () => exact(await scopeTotal(scope))();
+    counter = () => exact(scopeTotal(scope));
   }
   const result = await listPage(list, streams, raw, page, size, counter ?? (() => boundedCount(streams, USER_TOTAL_CAP)), 1);
   return { ...result, items: await toRows(result.items as unknown as ListRecord[]) };
