@@ -80,8 +80,9 @@ async function emailsStartingWith(prefix: string, limit: number): Promise<string
     const result = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.userSearch(prefix, '', '').pk, ':prefix': prefix, ':email': 'email' },
+        // a key range (not begins_with): the same items, and DynamoDB Local seeks instead of filtering the partition
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :end',
+        ExpressionAttributeValues: { ':pk': keys.userSearch(prefix, '', '').pk, ':prefix': prefix, ':end': `${prefix}\uffff`, ':email': 'email' },
         FilterExpression: 'field = :email',
         ProjectionExpression: 'sk',
         Limit: 100,
