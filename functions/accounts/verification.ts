@@ -3,7 +3,7 @@ import { tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { failedConditions } from '../lib/retry';
 import { statsUpdate } from '../lib/stats';
-import { keys } from '../lib/table';
+import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, searchItems } from '../lib/users';
 import { consumeCode, issueCode } from './codes';
@@ -80,8 +80,8 @@ export async function verifyEmail(input: { email: string; code: string }, caller
         Update: {
           TableName: tableName(),
           Key: keys.user(user.id),
-          // Leaving the unverified cohort: the sparse gsi4 keys go (users.ts userIndexKeys).
-          UpdateExpression: `SET verified = :true, updated_at = :now${pending ? ', password_hash = :hash, first_name = :first, last_name = :last' : ''} ADD version :one REMOVE gsi4pk, gsi4sk`,
+          // Leaving the unverified cohort: the sparse index keys go (users.ts userIndexKeys).
+          UpdateExpression: `SET verified = :true, updated_at = :now${pending ? ', password_hash = :hash, first_name = :first, last_name = :last' : ''} ADD version :one REMOVE ${indexAttributes('usersUnverified').join(', ')}`,
           ConditionExpression: 'attribute_exists(pk) AND verified = :false AND #status <> :deleted',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {

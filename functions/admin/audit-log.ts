@@ -4,50 +4,51 @@ import { dayOf } from '../lib/activity';
 import type { AuditEntry } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
-import { pageParams, queryCount, queryPage } from './paging';
+import { INDEX, indexPartition, keys } from '../lib/table';
+import { boundedCount, listPage, pageParams, type ListPage, type Stream } from './paging';
 
 /**
- * Audit log reads (SPEC §2 "Audit log", drawer Audit tab), newest first.
- *  - one account's entries: gsi1 AUDIT#ENTITY#user#<id>, page N costs N pages, the total a COUNT
- *    of that account's entries;
- *  - the log: the day partitions AUDIT#<day> of a date window, filters applied in memory: cost
- *    bounded by the window. Without dates the window is the last DEFAULT_WINDOW_DAYS days
- *    (answered as `window_days`); a window is at most MAX_WINDOW_DAYS days. With entity_type +
- *    entity_id the entity's own index is read instead (still limited to the window).
+ * Audit log reads (the audit screen and the drawer's Audit tab), newest first, every one a key
+ * range of an index sorted by <created_at>#<id> (functions/lib/audit.ts, docs/scale-reads.md):
+ *  - the key is the most selective filter given: entity (type + id) → auditByEntity; entity id
+ *    alone → auditByEntity of each entity type; actor → auditByActor (the accounts whose email
+ *    starts with it, at most MAX_ACTOR_STREAMS) or auditByActorDomain (`@domain`); action →
+ *    auditByAction; entity type → auditByEntityType; none → auditByTime;
+ *  - the date window is the sort-key range; the other filters a FilterExpression;
+ *  - a page reads at most MAX_ROUNDS × streams × (page_size + 2) items: when filters skip many,
+ *    the page comes back short with `has_next` and a `next_cursor` that continues the search.
+ * Without dates the window is the last DEFAULT_WINDOW_DAYS days (answered as `window_days`); a
+ * window is at most MAX_WINDOW_DAYS days. A `date_from` in the future answers an empty page.
+ * Totals: no count is read for the log (it would cost more than the page): `total` is exact on
+ * the last page and a lower bound before it (`total_is_estimate`, shown as "51+"). One account's
+ * entries (the drawer) are few: they are counted, up to AUDIT_TOTAL_CAP.
  */
 export const DEFAULT_WINDOW_DAYS = 30;
 export const MAX_WINDOW_DAYS = 366;
+export const AUDIT_TOTAL_CAP = 1000;
+/** A prefix matching more accounts than this is answered by a filtered time range instead. */
+export const MAX_ACTOR_STREAMS = 5;
 const DAY_MS = 24 * 3600 * 1000;
+/** Every entity type an audit entry is written for (functions/admin/context.ts, functions/accounts/context.ts). */
+export const ENTITY_TYPES = ['user', 'enrollment'] as const;
 
-export interface AuditPage {
-  items: AuditEntry[];
-  total: number;
-  has_next: boolean;
-  page: number;
-  page_size: number;
-}
+export type AuditPage = ListPage<AuditEntry>;
 
 const FIELDS: (keyof AuditEntry)[] = ['id', 'created_at', 'action', 'old_values', 'new_values', 'actor_email', 'actor_user_id', 'entity_type', 'entity_id', 'ip', 'user_agent'];
 const entryOf = (item: Record<string, unknown>) => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as AuditEntry;
 
-export async function userAuditLog(userId: string, raw: { page?: string }): Promise<AuditPage> {
-  // SPEC §9: the per-user audit page size is fixed at 25
+export async function userAuditLog(userId: string, raw: { page?: string; cursor?: string }): Promise<AuditPage> {
+  // the per-user audit page size is fixed at 25 (docs/scale-reads.md)
   const { page } = pageParams(raw, USER_AUDIT_PAGE_SIZE);
-  const size = USER_AUDIT_PAGE_SIZE;
-  const input = {
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` },
-    ScanIndexForward: false,
-  };
-  const [{ items, hasMore }, total] = await Promise.all([queryPage(input, page, size), queryCount(input)]);
-  return { items: items.map(entryOf), total, has_next: hasMore, page, page_size: size };
+  const streams: Stream[] = [{ index: 'auditByEntity', partition: indexPartition.auditByEntity('user', userId) }];
+  const result = await listPage(JSON.stringify(['user-audit', userId]), streams, raw, page, USER_AUDIT_PAGE_SIZE, () => boundedCount(streams, AUDIT_TOTAL_CAP));
+  return { ...result, items: result.items.map(entryOf) };
 }
 
 export interface AuditQuery {
   page?: string;
   page_size?: string;
+  cursor?: string;
   actor?: string;
   entity_type?: string;
   entity_id?: string;
@@ -66,77 +67,102 @@ function parseDay(value: string | undefined, field: string): string | undefined 
   return trimmed;
 }
 
-/** The window's days, newest first. */
-function windowDays(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let time = Date.parse(`${to}T00:00:00Z`); time >= Date.parse(`${from}T00:00:00Z`); time -= DAY_MS) days.push(dayOf(new Date(time)));
-  return days;
-}
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
-async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
+/**
+ * The accounts whose email starts with `prefix` (the admin search's email items), at most
+ * `limit + 1` of them: more means the prefix is too broad to merge one stream per account.
+ */
+async function emailsStartingWith(prefix: string, limit: number): Promise<string[] | 'too_many'> {
+  const emails = new Set<string>();
   let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(result.Items ?? []));
+  for (let round = 0; round < 3; round++) {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        // a key range (not begins_with): the same items, and DynamoDB Local seeks instead of filtering the partition
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :end',
+        ExpressionAttributeValues: { ':pk': keys.userSearch(prefix, '', '').pk, ':prefix': prefix, ':end': `${prefix}\uffff`, ':email': 'email' },
+        FilterExpression: 'field = :email',
+        ProjectionExpression: 'sk',
+        Limit: 100,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) emails.add(String(item.sk).split('#').slice(0, -2).join('#'));
+    if (emails.size > limit) return 'too_many';
     startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+    if (!startKey) return [...emails];
+  }
+  return 'too_many';
 }
 
-export async function auditLog(raw: AuditQuery, now = new Date()): Promise<AuditPage & { window_days: number; date_from: string; date_to: string }> {
+type Filter = NonNullable<Stream['filter']>;
+const andFilters = (filters: Filter[]): Filter | undefined =>
+  filters.length
+    ? {
+        expression: filters.map((filter) => `(${filter.expression})`).join(' AND '),
+        names: Object.assign({}, ...filters.map((filter) => filter.names ?? {})),
+        values: Object.assign({}, ...filters.map((filter) => filter.values ?? {})),
+      }
+    : undefined;
+
+export async function auditLog(raw: AuditQuery, now = new Date()): Promise<AuditPage & { window_days: number; date_from: string; date_to: string; truncated?: boolean }> {
   const { page, size } = pageParams(raw, AUDIT_DEFAULT_PAGE_SIZE);
   const givenFrom = parseDay(raw.date_from, 'date_from');
   const givenTo = parseDay(raw.date_to, 'date_to');
-  const to = givenTo ?? (givenFrom ? dayOf(new Date(Math.min(now.getTime(), Date.parse(`${givenFrom}T00:00:00Z`) + (MAX_WINDOW_DAYS - 1) * DAY_MS))) : dayOf(now));
+  const today = dayOf(now);
+  if (givenFrom && givenTo && givenFrom > givenTo) throw badRequest('invalid_date_range');
+  const to = givenTo ?? (givenFrom ? dayOf(new Date(Math.min(now.getTime(), Date.parse(`${givenFrom}T00:00:00Z`) + (MAX_WINDOW_DAYS - 1) * DAY_MS))) : today);
   const from = givenFrom ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - (DEFAULT_WINDOW_DAYS - 1) * DAY_MS));
-  if (from > to) throw badRequest('invalid_date_range');
-  const days = windowDays(from, to);
-  if (days.length > MAX_WINDOW_DAYS) throw badRequest('date_range_too_long', { max_days: MAX_WINDOW_DAYS });
+  const windowDays = Math.max(0, daysBetween(from, to));
+  if (windowDays > MAX_WINDOW_DAYS) throw badRequest('date_range_too_long', { max_days: MAX_WINDOW_DAYS });
+  const window = { window_days: windowDays, date_from: from, date_to: to };
+  // a window starting after today (as a new user might try) holds nothing yet: an empty page
+  if (from > to) return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
 
-  const actor = raw.actor?.trim().toLowerCase();
-  const entityType = raw.entity_type?.trim();
-  const entityId = raw.entity_id?.trim();
-  const action = raw.action?.trim();
+  const actor = raw.actor?.trim().toLowerCase() || undefined;
+  const entityType = raw.entity_type?.trim() || undefined;
+  const entityId = raw.entity_id?.trim() || undefined;
+  const action = raw.action?.trim() || undefined;
+  const range = { from, to: `${to}~` };
 
-  let items: Record<string, unknown>[];
-  if (entityType && entityId) {
-    items = await queryAll({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#${entityType}#${entityId}`, ':from': from, ':to': `${to}~` },
-      ScanIndexForward: false,
-    });
+  // the filters no key covers, as FilterExpression parts
+  const filterAction: Filter | undefined = action ? { expression: '#action = :action', names: { '#action': 'action' }, values: { ':action': action } } : undefined;
+  const filterType: Filter | undefined = entityType ? { expression: 'entity_type = :entityType', values: { ':entityType': entityType } } : undefined;
+  const filterId: Filter | undefined = entityId ? { expression: 'entity_id = :entityId', values: { ':entityId': entityId } } : undefined;
+  const actorIsDomain = Boolean(actor?.startsWith('@'));
+  const filterActor: Filter | undefined = actor
+    ? actorIsDomain
+      ? { expression: '#actorDomain = :actorDomain', names: { '#actorDomain': INDEX.auditByActorDomain.partitionKey }, values: { ':actorDomain': indexPartition.auditByActorDomain(actor) } }
+      : { expression: 'begins_with(#actorEmail, :actorEmail)', names: { '#actorEmail': INDEX.auditByActor.partitionKey }, values: { ':actorEmail': actor } }
+    : undefined;
+  const except = (...skip: (Filter | undefined)[]) => andFilters([filterAction, filterType, filterId, filterActor].filter((f): f is Filter => Boolean(f) && !skip.includes(f)));
+
+  let streams: Stream[];
+  if (entityId) {
+    const types = entityType ? [entityType] : [...ENTITY_TYPES];
+    streams = types.map((type) => ({ index: 'auditByEntity', partition: indexPartition.auditByEntity(type, entityId), ...range, filter: except(filterType, filterId) }));
+  } else if (actor && actorIsDomain) {
+    streams = [{ index: 'auditByActorDomain', partition: indexPartition.auditByActorDomain(actor), ...range, filter: except(filterActor) }];
   } else {
-    // newest day first; a few days in parallel
-    const perDay: Record<string, unknown>[][] = [];
-    for (let start = 0; start < days.length; start += 8) {
-      perDay.push(
-        ...(await Promise.all(
-          days.slice(start, start + 8).map((day) =>
-            queryAll({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#${day}` }, ScanIndexForward: false }),
-          ),
-        )),
-      );
+    // a prefix of the actor email: one stream per matching account, when there are few of them
+    const emails = actor ? await emailsStartingWith(actor, MAX_ACTOR_STREAMS) : undefined;
+    const fullEmail = actor && /^[^@\s]+@[^@\s]+$/.test(actor) ? [actor] : [];
+    const accounts = emails === 'too_many' ? undefined : emails && [...new Set([...emails, ...fullEmail])];
+    if (accounts && accounts.length <= MAX_ACTOR_STREAMS && (accounts.length > 0 || (!action && !entityType))) {
+      streams = accounts.map((email) => ({ index: 'auditByActor', partition: indexPartition.auditByActor(email), ...range, filter: except(filterActor) }));
+    } else if (action) {
+      streams = [{ index: 'auditByAction', partition: indexPartition.auditByAction(action), ...range, filter: except(filterAction) }];
+    } else if (entityType) {
+      streams = [{ index: 'auditByEntityType', partition: indexPartition.auditByEntityType(entityType), ...range, filter: except(filterType) }];
+    } else {
+      streams = [{ index: 'auditByTime', partition: indexPartition.auditByTime(), ...range, filter: except() }];
     }
-    items = perDay.flat();
   }
-  const matches = items.filter(
-    (item) =>
-      (!actor || String(item.actor_email ?? '').toLowerCase().includes(actor)) &&
-      (!entityType || item.entity_type === entityType) &&
-      (!entityId || item.entity_id === entityId) &&
-      (!action || item.action === action),
-  );
-  return {
-    items: matches.slice((page - 1) * size, page * size).map(entryOf),
-    total: matches.length,
-    has_next: matches.length > page * size,
-    page,
-    page_size: size,
-    window_days: days.length,
-    date_from: from,
-    date_to: to,
-  };
+  if (!streams.length) return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
+
+  const list = JSON.stringify(['audit', actor ?? '', entityType ?? '', entityId ?? '', action ?? '', givenFrom ?? '', givenTo ?? '']);
+  const result = await listPage(list, streams, raw, page, size, async () => ({ total: 0, estimate: true }));
+  return { ...result, items: result.items.map(entryOf), ...window };
 }

@@ -10,7 +10,7 @@ import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
 import { backoffDelay, failedConditions, withWriteRetries } from '../lib/retry';
 import { dayCounterUpdate, enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
-import { GSIS, keys, ttlIn } from '../lib/table';
+import { GSIS, INDEX, indexAttributes, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { batchGet } from './batch-get';
@@ -58,8 +58,9 @@ async function activityItems(userId: string, now: Date): Promise<Item[]> {
   return (await batchGet(activityKeys, 'pk,sk,day')) as Item[];
 }
 
-/** Audit entries by target (gsi1 AUDIT#ENTITY#…) or by actor (gsi2 AUDIT#ACTOR#…). */
-async function auditKeysOf(entity: string, indexName: 'gsi1' | 'gsi2' = 'gsi1'): Promise<Item[]> {
+/** Audit entries by target (auditByEntity) or by actor (auditByActorId). */
+async function auditKeysOf(entity: string, index: 'auditByEntity' | 'auditByActorId' = 'auditByEntity'): Promise<Item[]> {
+  const { indexName, partitionKey } = INDEX[index];
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -67,7 +68,7 @@ async function auditKeysOf(entity: string, indexName: 'gsi1' | 'gsi2' = 'gsi1'):
       new QueryCommand({
         TableName: tableName(),
         IndexName: indexName,
-        KeyConditionExpression: `${indexName}pk = :pk`,
+        KeyConditionExpression: `${partitionKey} = :pk`,
         ExpressionAttributeValues: { ':pk': entity },
         ExclusiveStartKey: startKey,
       }),
@@ -108,8 +109,8 @@ export async function hardDeletePreview(userId: string, now = new Date()): Promi
   counts.email_guard = 1;
   counts.search_entries = searchItems(user).length;
   counts.activity_days = (await activityItems(userId, now)).length;
-  counts.audit_entries = (await auditKeysOf(`AUDIT#ENTITY#user#${userId}`)).length;
-  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'gsi2')).filter((entry) => entry.entity_id !== userId).length;
+  counts.audit_entries = (await auditKeysOf(indexPartition.auditByEntity('user', userId))).length;
+  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'auditByActorId')).filter((entry) => entry.entity_id !== userId).length;
   return { counts };
 }
 
@@ -128,14 +129,20 @@ function scrub(value: unknown, personal: Set<string>): unknown {
 type Cursor = Record<string, unknown> | undefined;
 
 /** Sources of the account's audit entries: by target (the account, its enrollment), by actor. */
-function auditSources(userId: string, enrollmentId: string | undefined): Array<{ pk: string; index: 'gsi1' | 'gsi2' }> {
+function auditSources(userId: string, enrollmentId: string | undefined): Array<{ pk: string; index: 'auditByEntity' | 'auditByActorId' }> {
   return [
-    { pk: `AUDIT#ENTITY#user#${userId}`, index: 'gsi1' },
-    ...(enrollmentId ? [{ pk: `AUDIT#ENTITY#enrollment#${enrollmentId}`, index: 'gsi1' as const }] : []),
+    { pk: indexPartition.auditByEntity('user', userId), index: 'auditByEntity' },
+    ...(enrollmentId ? [{ pk: indexPartition.auditByEntity('enrollment', enrollmentId), index: 'auditByEntity' as const }] : []),
     // entries where the account acted on someone else (e.g. an admin who is deleted later)
-    { pk: auditActorKey(userId), index: 'gsi2' },
+    { pk: auditActorKey(userId), index: 'auditByActorId' },
   ];
 }
+
+/** An anonymised actor's email also leaves the actor-email indexes (it is their partition key). */
+const ACTOR_EMAIL_INDEX_ATTRIBUTES = [...indexAttributes('auditByActor'), ...indexAttributes('auditByActorDomain')];
+const actorAnonymised = (entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>) =>
+  entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase());
+const withoutActorIndexes = (item: Item): Item => Object.fromEntries(Object.entries(item).filter(([name]) => !ACTOR_EMAIL_INDEX_ATTRIBUTES.includes(name))) as Item;
 
 /** The scrubbed values of one audit entry (idempotent: a scrubbed entry scrubs to itself). */
 function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Record<string, unknown> {
@@ -144,7 +151,7 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
   return {
     old_values: scrub(entry.old_values ?? null, personal),
     new_values: scrub(entry.new_values ?? null, personal),
-    actor_email: entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase()) ? ANONYMOUS : (entry.actor_email ?? null),
+    actor_email: actorAnonymised(entry, user, personal) ? ANONYMOUS : (entry.actor_email ?? null),
     ...(own ? { ip: null, user_agent: null } : {}),
   };
 }
@@ -157,7 +164,12 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
 async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
   const whole = entries.filter((entry) => entry.type === 'audit' && typeof entry.created_at === 'string' && 'action' in entry);
   const partial = entries.filter((entry) => !whole.includes(entry));
-  await batchWrite(whole.map((entry) => ({ PutRequest: { Item: { ...entry, ...scrubbedEntry(entry, user, personal) } } })));
+  await batchWrite(
+    whole.map((entry) => {
+      const scrubbed = { ...entry, ...scrubbedEntry(entry, user, personal) };
+      return { PutRequest: { Item: actorAnonymised(entry, user, personal) ? withoutActorIndexes(scrubbed) : scrubbed } };
+    }),
+  );
   for (const entry of partial) {
     const full = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined;
     if (!full) continue;
@@ -167,7 +179,9 @@ async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, p
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: entry.pk, sk: entry.sk },
-        UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+        UpdateExpression:
+          `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}` +
+          (actorAnonymised(full, user, personal) ? ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}` : ''),
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
         ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
@@ -421,8 +435,8 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
         const page = await db().send(
           new QueryCommand({
             TableName: tableName(),
-            IndexName: source.index,
-            KeyConditionExpression: `${source.index}pk = :pk`,
+            IndexName: INDEX[source.index].indexName,
+            KeyConditionExpression: `${INDEX[source.index].partitionKey} = :pk`,
             ExpressionAttributeValues: { ':pk': source.pk },
             Limit: PAGE,
             ExclusiveStartKey: job.cursor,

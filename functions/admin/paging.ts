@@ -1,6 +1,30 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { PAGE_SIZES } from '../../shared/constants';
-import { db } from '../lib/db';
+import { db, tableName } from '../lib/db';
+import { badRequest } from '../lib/errors';
+import { keyRing } from '../lib/session-keys';
+import { INDEX, type IndexName } from '../lib/table';
+
+/**
+ * Paging of the admin lists (docs/scale-reads.md). Every list is read as key ranges of indexes
+ * sorted newest first, so a page is "the next `size` items after a position": a cursor holds
+ * that position (the sort key of the last item shown), never an offset. `page=N` without a
+ * cursor still works (N−1 pages are walked); the console always pages with cursors.
+ */
+
+/** The paged-list contract every admin list answers. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  /** True when `total` is a bound ("10,000+"), not an exact count. */
+  total_is_estimate: boolean;
+  has_next: boolean;
+  /** Opaque; pass as `cursor` for the next page. Null on the last page. */
+  next_cursor: string | null;
+  page: number;
+  page_size: number;
+}
 
 /**
  * Page parameters: `page` from 1 (anything else → 1, capped at 1000); `page_size` one of
@@ -15,36 +39,266 @@ export function pageParams(raw: { page?: string; page_size?: string }, defaultSi
   };
 }
 
-/**
- * One page of a Query (index order) with an optional in-memory predicate. It reads just the
- * items of pages 1..N (+1 to know whether more exist): page N costs N pages of reads, never the
- * whole index. Items the predicate drops are read too, so filtered lists cost what they skip.
- */
-export async function queryPage<T = Record<string, unknown>>(
-  input: QueryCommandInput,
-  page: number,
-  size: number,
-  keep: (item: Record<string, unknown>) => boolean = () => true,
-): Promise<{ items: T[]; hasMore: boolean }> {
-  const wanted = page * size + 1;
-  const kept: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(new QueryCommand({ ...input, Limit: Math.max(wanted - kept.length, 10), ExclusiveStartKey: startKey }));
-    for (const item of result.Items ?? []) if (kept.length < wanted && keep(item)) kept.push(item);
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && kept.length < wanted);
-  return { items: kept.slice((page - 1) * size, page * size) as T[], hasMore: kept.length > page * size };
+/** What a cursor carries: where the next page starts and what earlier pages already learnt. */
+export interface CursorState {
+  /** exclusive position: the sort key the next page starts below */
+  after: string;
+  /** items shown before the next page (exact totals on the last page) */
+  shown: number;
+  /** the first page's total, so later pages do not count again */
+  total?: number;
+  estimate?: boolean;
 }
 
-/** Counts a Query's matches (Select COUNT: reads the matches, returns no items). */
-export async function queryCount(input: QueryCommandInput): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: startKey }));
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
+let cursorKey: Promise<Buffer> | undefined;
+/**
+ * A key of its own for cursors, derived from the current session signing key (no new secret to
+ * manage). After a key rotation, older cursors answer 400 invalid_cursor: the console starts over.
+ */
+function cursorMacKey(): Promise<Buffer> {
+  cursorKey ??= keyRing().then((ring) => createHmac('sha256', Buffer.from(ring.current.key)).update('admin-list-cursor').digest());
+  cursorKey.catch(() => {
+    cursorKey = undefined;
+  });
+  return cursorKey;
 }
+
+const mac = (key: Buffer, list: string, body: string) => createHmac('sha256', key).update(`${list}\n${body}`).digest();
+
+/**
+ * Signs a cursor for one list (`list` names the list and its filters), so a cursor edited by
+ * hand or taken from another list or filter is refused instead of reading from a forged key.
+ */
+export async function encodeCursor(list: string, state: CursorState): Promise<string> {
+  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return `${body}.${mac(await cursorMacKey(), list, body).toString('base64url')}`;
+}
+
+/** The cursor's state, or 400 `invalid_cursor` when it is malformed, tampered with or foreign. */
+export async function decodeCursor(list: string, raw: string | undefined): Promise<CursorState | undefined> {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  const invalid = () => badRequest('invalid_cursor');
+  if (value.length > 2048) throw invalid();
+  const [body, signature, extra] = value.split('.');
+  if (!body || !signature || extra !== undefined) throw invalid();
+  const given = Buffer.from(signature, 'base64url');
+  const expected = mac(await cursorMacKey(), list, body);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  let state: unknown;
+  try {
+    state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const candidate = state as CursorState;
+  if (!candidate || typeof candidate.after !== 'string' || !Number.isInteger(candidate.shown) || candidate.shown < 0) throw invalid();
+  return candidate;
+}
+
+/**
+ * One sorted source of a list: a key range of one index partition, read newest first, with an
+ * optional FilterExpression for the filters no key covers.
+ */
+export interface Stream {
+  index: IndexName;
+  partition: string;
+  /** inclusive bounds of the sort key */
+  from?: string;
+  to?: string;
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+}
+
+interface StreamRead {
+  items: Record<string, unknown>[];
+  /** sort key of the last item examined when the range has more, else null (exhausted) */
+  examinedTo: string | null;
+}
+
+async function readStream(stream: Stream, after: string | undefined, limit: number, projection?: string[]): Promise<StreamRead> {
+  const { indexName, partitionKey, sortKey } = INDEX[stream.index];
+  const upper = after !== undefined && (stream.to === undefined || after <= stream.to) ? after : stream.to;
+  const names: Record<string, string> = { '#pk': partitionKey, ...stream.filter?.names };
+  const values: Record<string, unknown> = { ':pk': stream.partition, ...stream.filter?.values };
+  let condition = '#pk = :pk';
+  if (stream.from !== undefined || upper !== undefined) names['#sk'] = sortKey;
+  if (stream.from !== undefined && upper !== undefined) {
+    condition += ' AND #sk BETWEEN :from AND :to';
+    Object.assign(values, { ':from': stream.from, ':to': upper });
+  } else if (upper !== undefined) {
+    condition += ' AND #sk <= :to';
+    values[':to'] = upper;
+  } else if (stream.from !== undefined) {
+    condition += ' AND #sk >= :from';
+    values[':from'] = stream.from;
+  }
+  if (stream.from !== undefined && upper !== undefined && stream.from > upper) return { items: [], examinedTo: null };
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: indexName,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+    Limit: limit,
+    ...(stream.filter ? { FilterExpression: stream.filter.expression } : {}),
+    ...(projection ? { ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', ') } : {}),
+  };
+  if (projection) projection.forEach((name, i) => (names[`#p${i}`] = name));
+  const result = await db().send(new QueryCommand(input));
+  // the position itself was shown on the previous page (BETWEEN and <= are inclusive)
+  const items = (result.Items ?? []).filter((item) => after === undefined || String(item[sortKey]) < after);
+  const last = result.LastEvaluatedKey?.[sortKey];
+  return { items, examinedTo: last === undefined ? null : String(last) };
+}
+
+export interface MergedPage {
+  items: Record<string, unknown>[];
+  hasNext: boolean;
+  /** where the next page starts (exclusive), when hasNext */
+  next?: string;
+  /** true when the read budget ended before the page was full (filters skipped many items) */
+  short: boolean;
+  queries: number;
+}
+
+/**
+ * The next `size` items after `after` of the merged streams, newest first (by sort key). Each
+ * round reads at most `size + 2` items per stream; rounds continue only while filters leave the
+ * page short, and stop after `maxRounds`: a page costs at most maxRounds × streams × (size + 2)
+ * items, whatever the data. Items of different streams must have distinct sort keys.
+ */
+export async function readMerged(streams: Stream[], after: string | undefined, size: number, options: { maxRounds?: number; projection?: string[] } = {}): Promise<MergedPage> {
+  const maxRounds = options.maxRounds ?? 3;
+  const sortKeyOf = (stream: Stream, item: Record<string, unknown>) => String(item[INDEX[stream.index].sortKey]);
+  const page: Record<string, unknown>[] = [];
+  let position = after;
+  let live = streams;
+  let queries = 0;
+  for (let round = 0; round < maxRounds; round++) {
+    const reads = await Promise.all(live.map((stream) => readStream(stream, position, size + 2, options.projection)));
+    queries += reads.length;
+    const candidates = reads.flatMap((read, i) => read.items.map((item) => ({ item, key: sortKeyOf(live[i], item), stream: i })));
+    const open = reads.map((read) => read.examinedTo).filter((key): key is string => key !== null);
+    // below the highest examined-to key of an unfinished stream, that stream may still hold items
+    const horizon = open.length ? open.reduce((a, b) => (a > b ? a : b)) : undefined;
+    const emitable = candidates.filter(({ key }) => horizon === undefined || key >= horizon).sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
+    const wanted = size - page.length;
+    const taken = emitable.slice(0, wanted);
+    page.push(...taken.map(({ item }) => item));
+    const leftover = emitable.length > wanted || candidates.length > emitable.length;
+    if (page.length >= size) {
+      const more = leftover || open.length > 0;
+      return { items: page, hasNext: more, next: more ? lastKeyOf(page, streams) : undefined, short: false, queries };
+    }
+    if (!open.length && !leftover) return { items: page, hasNext: false, short: false, queries };
+    // next round: below the horizon, from the streams that may still hold items there
+    const held = new Set(candidates.filter(({ key }) => horizon !== undefined && key < horizon).map(({ stream }) => stream));
+    live = live.filter((_, i) => reads[i].examinedTo !== null || held.has(i));
+    position = horizon;
+  }
+  return { items: page, hasNext: true, next: position, short: true, queries };
+}
+
+/** The sort key of a page's last item (the next page's exclusive start). */
+function lastKeyOf(page: Record<string, unknown>[], streams: Stream[]): string {
+  const last = page[page.length - 1];
+  for (const stream of streams) {
+    const key = last[INDEX[stream.index].sortKey];
+    if (key !== undefined) return String(key);
+  }
+  throw new Error('page item without a sort key');
+}
+
+/**
+ * Counts the items of key ranges (Select COUNT), for totals no counter keeps, examining at most
+ * `cap` items: exact below the cap, else a lower bound with `estimate` (the console shows "N+").
+ */
+export async function boundedCount(streams: Stream[], cap: number): Promise<{ total: number; estimate: boolean }> {
+  let total = 0;
+  let examined = 0;
+  for (const stream of streams) {
+    const { indexName, partitionKey, sortKey } = INDEX[stream.index];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      if (examined >= cap) return { total, estimate: true };
+      const names: Record<string, string> = { '#pk': partitionKey, ...stream.filter?.names };
+      const values: Record<string, unknown> = { ':pk': stream.partition, ...stream.filter?.values };
+      let condition = '#pk = :pk';
+      if (stream.from !== undefined || stream.to !== undefined) names['#sk'] = sortKey;
+      if (stream.from !== undefined && stream.to !== undefined) {
+        condition += ' AND #sk BETWEEN :from AND :to';
+        Object.assign(values, { ':from': stream.from, ':to': stream.to });
+      } else if (stream.to !== undefined) {
+        condition += ' AND #sk <= :to';
+        values[':to'] = stream.to;
+      } else if (stream.from !== undefined) {
+        condition += ' AND #sk >= :from';
+        values[':from'] = stream.from;
+      }
+      if (stream.from !== undefined && stream.to !== undefined && stream.from > stream.to) break;
+      const result = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: indexName,
+          KeyConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          Select: 'COUNT',
+          Limit: cap - examined,
+          ExclusiveStartKey: startKey,
+          ...(stream.filter ? { FilterExpression: stream.filter.expression } : {}),
+        }),
+      );
+      total += result.Count ?? 0;
+      examined += result.ScannedCount ?? 0;
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return { total, estimate: false };
+}
+
+/**
+ * Reads one page of the streams: after the cursor, or page N by walking N−1 pages (the API's
+ * `page` without a cursor; the console always sends the cursor). Totals come from the cursor
+ * after the first page.
+ */
+export async function listPage(
+  list: string,
+  streams: Stream[],
+  raw: { page?: string; cursor?: string },
+  page: number,
+  size: number,
+  countTotal: () => Promise<{ total: number; estimate: boolean }>,
+  maxRounds = 3,
+): Promise<ListPage<Record<string, unknown>> & { truncated?: boolean }> {
+  const cursor = await decodeCursor(list, raw.cursor);
+  let shownBefore = cursor?.shown ?? 0;
+  let read = await readMerged(streams, cursor?.after, size, { maxRounds: maxRounds });
+  if (!cursor) {
+    for (let walked = 1; walked < page; walked++) {
+      shownBefore += read.items.length;
+      if (!read.hasNext) {
+        read = { items: [], hasNext: false, short: false, queries: 0 }; // past the last page
+        break;
+      }
+      read = await readMerged(streams, read.next, size, { maxRounds: maxRounds });
+    }
+  }
+  const shown = shownBefore + read.items.length;
+  // the last page knows the exact total (everything shown so far); otherwise the first page counts
+  const counted = !read.hasNext ? { total: shown, estimate: false } : cursor?.total !== undefined ? { total: cursor.total, estimate: Boolean(cursor.estimate) } : await countTotal();
+  const total = read.hasNext ? Math.max(counted.total, shown + 1) : shown;
+  const estimate = read.hasNext ? counted.estimate || counted.total < shown + 1 : false;
+  return {
+    items: read.items,
+    total,
+    total_is_estimate: estimate,
+    has_next: read.hasNext,
+    next_cursor: read.hasNext ? await encodeCursor(list, { after: read.next!, shown, total, estimate }) : null,
+    page,
+    page_size: size,
+    ...(read.short ? { truncated: true } : {}),
+  };
+}
+

@@ -1,30 +1,39 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { USERS_DEFAULT_PAGE_SIZE } from '../../shared/constants';
 import { program } from '../program/content';
 import { dayOf } from '../lib/activity';
 import { db, tableName } from '../lib/db';
 import { readStats, WEEK1_PENDING_PK, WEEK1_WINDOW_MS } from '../lib/stats';
-import { keys } from '../lib/table';
-import type { UserRecord } from '../lib/user-record';
+import { INDEX, indexPartition, keys, USER_LIST_FIELDS } from '../lib/table';
+import type { UserRecord, UserStatus } from '../lib/user-record';
+import { SEARCH_FIELDS, searchValue } from '../lib/users';
 import { batchGet } from './batch-get';
-import { pageParams, queryCount, queryPage } from './paging';
+import { boundedCount, decodeCursor, encodeCursor, listPage, pageParams, readMerged, type ListPage, type Stream } from './paging';
 
 /**
- * `GET /api/admin/users` (SPEC §2 "Admin users"). Every list comes from an index, newest
- * accounts first, with page N costing N pages of reads:
- *   status ''/all/deleted/active/locked → gsi2 USERS#LIVE, gsi1 USERS, gsi2 USERS#DELETED, gsi3 USERS#STATUS#<s>
- *   filter unverified → gsi4 USERS#UNVERIFIED; active7d/active30d → gsi5 USERS#ACTIVE (ordered by
- *   last active day, most recent first); week1_dropoff → gsi4 WEEK1#PENDING on enrollments older
- *   than 7 days (newest enrollments first); deleted → as status deleted.
- * Totals: the per-status counters (fixed cost) for plain lists; a COUNT of the index matches for
- * cohorts. Search (`query`): a case-insensitive prefix of email, first or last name, read from the
- * USERSEARCH items — cost bounded by the matches, at most MAX_SEARCH_MATCHES of them.
+ * `GET /api/admin/users` (docs/scale-reads.md). Every list is a key range, newest first, of an
+ * index partitioned by status (functions/lib/users.ts userIndexKeys), so each status × cohort
+ * costs one page: a status scope is the merge of its status partitions (live = active + locked,
+ * all = the three), at most 3 × (page_size + 2) index items per page:
+ *   no cohort → usersByStatus; unverified → usersUnverified; active7d/active30d →
+ *   usersByActivity from the window's first day (most recently active first); week1_dropoff →
+ *   the week1Pending enrollments older than 7 days (newest enrollments first), their accounts'
+ *   status checked by key (a page may come back short: `has_next` and `next_cursor` continue).
+ * Rows come from the index items (list fields only), completion from one BatchGet of the page's
+ * enrollments. Totals: the counters the writes keep where they count the list (every status
+ * scope; the default scope's cohorts, the same numbers as the dashboard cards), else a count
+ * bounded at USER_TOTAL_CAP (`total_is_estimate`, the console shows "10,000+").
+ * Search (`query`): a case-insensitive prefix of email, first or last name, read in key order
+ * from the USERSEARCH items; status and cohort filters are applied to each batch read, before
+ * any limit, and a page that the read budget ends early says so (`truncated`, `has_next`).
  */
 export const USER_FILTERS = ['active7d', 'active30d', 'unverified', 'week1_dropoff', 'deleted'] as const;
 export type UserFilter = (typeof USER_FILTERS)[number];
 export const STATUS_SCOPES = ['', 'all', 'deleted', 'active', 'locked'] as const;
 export type StatusScope = (typeof STATUS_SCOPES)[number];
-export const MAX_SEARCH_MATCHES = 500;
+export const USER_TOTAL_CAP = 10_000;
+/** Search items read per request at most: SEARCH_ROUNDS × (page_size + 1). */
+const SEARCH_ROUNDS = 3;
 
 export interface UserListItem {
   id: string;
@@ -40,51 +49,30 @@ export interface UserListItem {
   enrollments: number;
 }
 
-export interface UserListResponse {
-  items: UserListItem[];
-  total: number;
-  has_next: boolean;
-  page: number;
-  page_size: number;
-  /** Search only: more than MAX_SEARCH_MATCHES accounts matched; refine the search. */
+export type UserListResponse = ListPage<UserListItem> & {
+  /** The read budget ended before the page was full (a rare filter): more may follow. */
   truncated?: boolean;
-}
+};
 
 export interface UserListQuery {
   page?: string;
   page_size?: string;
+  cursor?: string;
   query?: string;
   filter?: string;
   status?: string;
 }
 
-const inScope = (scope: StatusScope) => (user: Pick<UserRecord, 'status'>) =>
-  scope === 'all' ? true : scope === '' ? user.status !== 'deleted' : user.status === scope;
-
 const DAY_MS = 24 * 3600 * 1000;
 const activeSince = (days: number, now: Date) => dayOf(new Date(now.getTime() - (days - 1) * DAY_MS));
 
-function indexQuery(index: string, pk: string): QueryCommandInput {
-  const n = index.replace('gsi', '');
-  return {
-    TableName: tableName(),
-    IndexName: index,
-    KeyConditionExpression: `gsi${n}pk = :pk`,
-    ExpressionAttributeValues: { ':pk': pk },
-    ScanIndexForward: false,
-  };
-}
-
-function rangeQuery(index: string, pk: string, condition: string, values: Record<string, unknown>): QueryCommandInput {
-  const n = index.replace('gsi', '');
-  return {
-    TableName: tableName(),
-    IndexName: index,
-    KeyConditionExpression: `gsi${n}pk = :pk AND gsi${n}sk ${condition}`,
-    ExpressionAttributeValues: { ':pk': pk, ...values },
-    ScanIndexForward: false,
-  };
-}
+const STATUSES_OF: Record<StatusScope, UserStatus[]> = {
+  '': ['active', 'locked'],
+  all: ['active', 'locked', 'deleted'],
+  deleted: ['deleted'],
+  active: ['active'],
+  locked: ['locked'],
+};
 
 /** Status counters → total of a plain list. */
 async function scopeTotal(scope: StatusScope): Promise<number> {
@@ -103,13 +91,6 @@ async function scopeTotal(scope: StatusScope): Promise<number> {
   }
 }
 
-/** The `status` condition as a FilterExpression, for COUNTs of cohorts. */
-function statusFilter(scope: StatusScope): Partial<QueryCommandInput> & { values: Record<string, unknown> } {
-  if (scope === 'all') return { values: {} };
-  if (scope === '') return { FilterExpression: '#status <> :deleted', ExpressionAttributeNames: { '#status': 'status' }, values: { ':deleted': 'deleted' } };
-  return { FilterExpression: '#status = :scope', ExpressionAttributeNames: { '#status': 'status' }, values: { ':scope': scope } };
-}
-
 async function completionOf(userIds: string[]): Promise<Map<string, { pct: number; count: number }>> {
   const programId = program().id;
   const found = await batchGet(
@@ -121,7 +102,9 @@ async function completionOf(userIds: string[]): Promise<Map<string, { pct: numbe
   return byUser;
 }
 
-async function toRows(users: UserRecord[]): Promise<UserListItem[]> {
+type ListRecord = Pick<UserRecord, (typeof USER_LIST_FIELDS)[number]>;
+
+async function toRows(users: ListRecord[]): Promise<UserListItem[]> {
   const completion = users.length ? await completionOf(users.map((user) => user.id)) : new Map();
   return users.map((user) => ({
     id: user.id,
@@ -138,95 +121,216 @@ async function toRows(users: UserRecord[]): Promise<UserListItem[]> {
   }));
 }
 
+/** The list fields of accounts by id (a BatchGet that leaves the secrets out), in the given order. */
 const profilesOf = async (userIds: string[]) => {
-  const found = (await batchGet(userIds.map((id) => keys.user(id)))) as unknown as UserRecord[];
+  const found = (await batchGet(userIds.map((id) => keys.user(id)), USER_LIST_FIELDS.join(','))) as unknown as ListRecord[];
   const byId = new Map(found.map((user) => [user.id, user]));
-  return userIds.map((id) => byId.get(id)).filter((user): user is UserRecord => Boolean(user));
+  return userIds.map((id) => byId.get(id)).filter((user): user is ListRecord => Boolean(user));
 };
+
+const exact = async (total: Promise<number>) => ({ total: await total, estimate: false });
+
+/** Totals the counters keep for the default scope's cohorts (the dashboard cards' numbers). */
+async function cohortCounter(filter: UserFilter, now: Date): Promise<number> {
+  if (filter === 'unverified') {
+    const stats = await readStats();
+    return Math.max(0, stats.users_total - stats.users_verified);
+  }
+  if (filter === 'active7d' || filter === 'active30d') return dayBucketsSum(keys.lastActiveDay, activeSince(filter === 'active7d' ? 7 : 30, now), dayOf(now), 'count');
+  return week1DropoffCount(now);
+}
 
 export async function listUsers(raw: UserListQuery, now = new Date()): Promise<UserListResponse> {
   const { page, size } = pageParams(raw, USERS_DEFAULT_PAGE_SIZE);
   const rawStatus = (raw.status ?? '').trim();
   let scope: StatusScope = (STATUS_SCOPES as readonly string[]).includes(rawStatus) ? (rawStatus as StatusScope) : '';
   const filter = (USER_FILTERS as readonly string[]).includes(raw.filter ?? '') ? (raw.filter as UserFilter) : undefined;
-  if (filter === 'deleted') scope = 'deleted'; // SPEC §4: the Deleted status and the deleted drill are linked
+  if (filter === 'deleted') scope = 'deleted'; // the Deleted status and the deleted drill are linked
   const search = (raw.query ?? '').trim().toLowerCase().slice(0, 254);
-  const base = { page, page_size: size };
+  const list = JSON.stringify(['users', scope, filter ?? '', search]);
 
-  if (search) return { ...base, ...(await searchUsers(search, scope, filter, page, size, now)) };
+  if (search) return searchUsers(list, search, scope, filter, raw, page, size, now);
+  if (filter === 'week1_dropoff') return dropoffUsers(list, scope, raw, page, size, now);
 
-  const keep = inScope(scope);
+  const statuses = STATUSES_OF[scope];
+  let streams: Stream[];
+  let counter: (() => Promise<{ total: number; estimate: boolean }>) | undefined;
   if (filter === 'active7d' || filter === 'active30d') {
-    const input = rangeQuery('gsi5', 'USERS#ACTIVE', '>= :since', { ':since': activeSince(filter === 'active7d' ? 7 : 30, now) });
-    const [{ items, hasMore }, total] = await Promise.all([queryPage<UserRecord>(input, page, size, keep as (item: Record<string, unknown>) => boolean), countWithStatus(input, scope)]);
-    return { ...base, items: await toRows(items), total, has_next: hasMore };
-  }
-  if (filter === 'unverified') {
-    const input = indexQuery('gsi4', 'USERS#UNVERIFIED');
-    const [{ items, hasMore }, total] = await Promise.all([queryPage<UserRecord>(input, page, size, keep as (item: Record<string, unknown>) => boolean), countWithStatus(input, scope)]);
-    return { ...base, items: await toRows(items), total, has_next: hasMore };
-  }
-  if (filter === 'week1_dropoff') {
-    // enrollments at least 7 days old whose week 1 was not completed within 7 days
-    const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
-    const input = rangeQuery('gsi4', WEEK1_PENDING_PK, '<= :cutoff', { ':cutoff': `${cutoff}#~` });
-    const [{ items, hasMore }, total] = await Promise.all([queryPage(input, page, size), queryCount(input)]);
-    const users = await profilesOf(items.map((item) => String(item.user_id)));
-    return { ...base, items: await toRows(users.filter(keep)), total, has_next: hasMore };
-  }
-  const input =
-    scope === 'all'
-      ? indexQuery('gsi1', 'USERS')
-      : scope === ''
-        ? indexQuery('gsi2', 'USERS#LIVE')
-        : scope === 'deleted'
-          ? indexQuery('gsi2', 'USERS#DELETED')
-          : indexQuery('gsi3', `USERS#STATUS#${scope}`);
-  const [{ items, hasMore }, total] = await Promise.all([queryPage<UserRecord>(input, page, size), scopeTotal(scope)]);
-  return { ...base, items: await toRows(items), total, has_next: hasMore };
-}
-
-async function countWithStatus(input: QueryCommandInput, scope: StatusScope): Promise<number> {
-  const { values, ...filter } = statusFilter(scope);
-  return queryCount({ ...input, ...filter, ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ...values } });
-}
-
-async function searchUsers(search: string, scope: StatusScope, filter: UserFilter | undefined, page: number, size: number, now: Date) {
-  const matches = new Map<string, string>(); // user id → created_at
-  let startKey: Record<string, unknown> | undefined;
-  let truncated = false;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `USERSEARCH#${search.slice(0, 1)}`, ':prefix': search },
-        ProjectionExpression: 'user_id, created_at',
-        ExclusiveStartKey: startKey,
-        Limit: MAX_SEARCH_MATCHES * 3,
-      }),
-    );
-    for (const item of result.Items ?? []) matches.set(String(item.user_id), String(item.created_at));
-    startKey = result.LastEvaluatedKey;
-    if (matches.size >= MAX_SEARCH_MATCHES) truncated = Boolean(startKey) || matches.size > MAX_SEARCH_MATCHES;
-  } while (startKey && matches.size < MAX_SEARCH_MATCHES);
-  const ordered = [...matches.entries()]
-    .sort((a, b) => (a[1] === b[1] ? b[0].localeCompare(a[0]) : b[1].localeCompare(a[1])))
-    .slice(0, MAX_SEARCH_MATCHES)
-    .map(([id]) => id);
-  let users = (await profilesOf(ordered)).filter(inScope(scope));
-  if (filter === 'active7d' || filter === 'active30d') {
-    const since = activeSince(filter === 'active7d' ? 7 : 30, now);
-    users = users.filter((user) => ((user as UserRecord & { last_active_day?: string }).last_active_day ?? '') >= since);
+    streams = statuses.map((status) => ({ index: 'usersByActivity', partition: indexPartition.usersByActivity(status), from: activeSince(filter === 'active7d' ? 7 : 30, now) }));
+    if (scope === '') counter = () => exact(cohortCounter(filter, now));
   } else if (filter === 'unverified') {
-    users = users.filter((user) => !user.verified);
-  } else if (filter === 'week1_dropoff') {
-    const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
-    const programId = program().id;
-    const enrollments = await batchGet(users.map((user) => keys.enrollment(user.id, programId)), 'user_id,gsi4pk,enrolled_at');
-    const dropped = new Set(enrollments.filter((e) => e.gsi4pk === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
-    users = users.filter((user) => dropped.has(user.id));
+    streams = statuses.map((status) => ({ index: 'usersUnverified', partition: indexPartition.usersUnverified(status) }));
+    if (scope === '') counter = () => exact(cohortCounter(filter, now));
+  } else {
+    streams = statuses.map((status) => ({ index: 'usersByStatus', partition: indexPartition.usersByStatus(status) }));
+    counter = () => exact(scopeTotal(scope));
   }
-  const pageUsers = users.slice((page - 1) * size, page * size);
-  return { items: await toRows(pageUsers), total: users.length, has_next: users.length > page * size, ...(truncated ? { truncated } : {}) };
+  const result = await listPage(list, streams, raw, page, size, counter ?? (() => boundedCount(streams, USER_TOTAL_CAP)), 1);
+  return { ...result, items: await toRows(result.items as unknown as ListRecord[]) };
+}
+
+/** Sums a field of the per-day counter items (STATS#…/DAY#<day>) from `fromDay` to `toDay`: one Query. */
+async function dayBucketsSum(keyOf: (day: string) => { pk: string; sk: string }, fromDay: string, toDay: string, field: string): Promise<number> {
+  const first = keyOf(fromDay);
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': first.pk, ':from': first.sk, ':to': keyOf(toDay).sk },
+    }),
+  );
+  return Math.max(0, (result.Items ?? []).reduce((total, item) => total + Number(item[field] ?? 0), 0));
+}
+
+/** Enrollments at least 7 days old whose week 1 was not completed on time (the dashboard's drop-off numerator). */
+async function week1DropoffCount(now: Date): Promise<number> {
+  const [stats, enrolled, onTime] = await Promise.all([
+    readStats(),
+    dayBucketsSum(keys.enrollDay, activeSince(7, now), dayOf(now), 'enrolled'),
+    dayBucketsSum(keys.enrollDay, activeSince(7, now), dayOf(now), 'week1_on_time'),
+  ]);
+  return Math.max(0, stats.enrollments_total - enrolled - (stats.week1_on_time_total - onTime));
+}
+
+const inScope = (scope: StatusScope) => (user: Pick<UserRecord, 'status'>) => STATUSES_OF[scope].includes(user.status);
+
+/** The shared tail of the lists read in rounds (drop-off, search): total and cursor. */
+async function finish(list: string, rows: ListRecord[], shownBefore: number, more: { hasNext: boolean; next?: string; short: boolean }, page: number, size: number, knownTotal?: number): Promise<UserListResponse> {
+  const shown = shownBefore + rows.length;
+  const total = more.hasNext ? Math.max(knownTotal ?? 0, shown + 1) : shown;
+  const estimate = more.hasNext && (knownTotal === undefined || knownTotal < shown + 1);
+  return {
+    items: await toRows(rows),
+    total,
+    total_is_estimate: estimate,
+    has_next: more.hasNext,
+    next_cursor: more.hasNext && more.next !== undefined ? await encodeCursor(list, { after: more.next, shown, total, estimate }) : null,
+    page,
+    page_size: size,
+    ...(more.short ? { truncated: true } : {}),
+  };
+}
+
+/**
+ * Reads a page in rounds: `round(after, wanted)` returns the next kept rows and where it
+ * stopped. A request makes at most SEARCH_ROUNDS reads per page; page N without a cursor walks
+ * N−1 pages first.
+ */
+async function inRounds(
+  list: string,
+  raw: UserListQuery,
+  page: number,
+  size: number,
+  round: (after: string | undefined, wanted: number) => Promise<{ rows: ListRecord[]; hasNext: boolean; next?: string }>,
+  knownTotal: () => Promise<number | undefined>,
+): Promise<UserListResponse> {
+  const cursor = await decodeCursor(list, raw.cursor);
+  let shownBefore = cursor?.shown ?? 0;
+  const onePage = async (after: string | undefined) => {
+    const rows: ListRecord[] = [];
+    let state: { hasNext: boolean; next?: string } = { hasNext: true, next: after };
+    for (let attempt = 0; attempt < SEARCH_ROUNDS && rows.length < size && state.hasNext; attempt++) {
+      const read = await round(state.next, size - rows.length);
+      rows.push(...read.rows);
+      state = { hasNext: read.hasNext, next: read.next };
+    }
+    return { rows, hasNext: state.hasNext, next: state.next, short: state.hasNext && rows.length < size };
+  };
+  let result = await onePage(cursor?.after);
+  if (!cursor) {
+    for (let walked = 1; walked < page; walked++) {
+      shownBefore += result.rows.length;
+      if (!result.hasNext) {
+        result = { rows: [], hasNext: false, next: undefined, short: false };
+        break;
+      }
+      result = await onePage(result.next);
+    }
+  }
+  const known = result.hasNext ? (cursor?.total !== undefined && !cursor.estimate ? cursor.total : await knownTotal()) : undefined;
+  return finish(list, result.rows, shownBefore, result, page, size, known);
+}
+
+/** Week-1 drop-off: enrollments (newest first) whose account is in the status scope. */
+async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
+  const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
+  const stream: Stream = { index: 'week1Pending', partition: WEEK1_PENDING_PK, to: `${cutoff}#~` };
+  const keep = inScope(scope);
+  return inRounds(
+    list,
+    raw,
+    page,
+    size,
+    async (after, wanted) => {
+      // a full page of enrollments per round; only as many as the page needs are consumed
+      const read = await readMerged([stream], after, size, { maxRounds: 1, projection: ['user_id', INDEX.week1Pending.sortKey] });
+      const users = new Map((await profilesOf(read.items.map((item) => String(item.user_id)))).map((user) => [user.id, user]));
+      const rows: ListRecord[] = [];
+      let consumed = 0;
+      for (const item of read.items) {
+        if (rows.length >= wanted) break;
+        consumed++;
+        const user = users.get(String(item.user_id));
+        if (user && keep(user)) rows.push(user);
+      }
+      const hasNext = consumed < read.items.length || read.hasNext;
+      return { rows, hasNext, next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after };
+    },
+    async () => (scope === '' ? week1DropoffCount(now) : undefined),
+  );
+}
+
+/**
+ * Search: the USERSEARCH items whose value starts with the text, in key order (value, then id).
+ * An account matching through several fields is shown once: by the first of email, first
+ * name, last name that matches. Filters are applied to each batch before anything is cut.
+ */
+async function searchUsers(list: string, search: string, scope: StatusScope, filter: UserFilter | undefined, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
+  const partition = keys.userSearch(search, '', '').pk;
+  const keep = inScope(scope);
+  const since = filter === 'active7d' || filter === 'active30d' ? activeSince(filter === 'active7d' ? 7 : 30, now) : undefined;
+  const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
+  return inRounds(
+    list,
+    raw,
+    page,
+    size,
+    async (after, wanted) => {
+      const result = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': partition, ':from': after ?? search, ':to': `${search}\uffff` },
+          ProjectionExpression: 'sk, user_id, field',
+          // a full page of search items per round; only as many as the page needs are consumed
+          Limit: size + 2,
+        }),
+      );
+      const batch = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
+      const profiles = new Map((await profilesOf([...new Set(batch.map((item) => String(item.user_id)))])).map((user) => [user.id, user]));
+      let dropped = new Set<string>();
+      if (filter === 'week1_dropoff' && profiles.size) {
+        const programId = program().id;
+        const enrollments = await batchGet([...profiles.keys()].map((id) => keys.enrollment(id, programId)), `user_id,enrolled_at,${INDEX.week1Pending.partitionKey}`);
+        dropped = new Set(enrollments.filter((e) => e[INDEX.week1Pending.partitionKey] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
+      }
+      const rows: ListRecord[] = [];
+      let consumed = 0;
+      for (const item of batch) {
+        if (rows.length >= wanted) break;
+        consumed++;
+        const user = profiles.get(String(item.user_id));
+        if (!user || !keep(user)) continue;
+        // shown once: through the first field (email, first name, last name) that matches
+        if (SEARCH_FIELDS.find((field) => searchValue(user, field).startsWith(search)) !== item.field) continue;
+        if (filter === 'unverified' && user.verified) continue;
+        if (since && (user.last_active_day ?? '') < since) continue;
+        if (filter === 'week1_dropoff' && !dropped.has(user.id)) continue;
+        rows.push(user);
+      }
+      const more = consumed < batch.length || Boolean(result.LastEvaluatedKey);
+      return { rows, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
+    },
+    async () => undefined,
+  );
 }

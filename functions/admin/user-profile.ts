@@ -5,9 +5,9 @@ import { auditPut } from '../lib/audit';
 import { tableName } from '../lib/db';
 import { badRequest, conflict } from '../lib/errors';
 import { statsUpdate } from '../lib/stats';
-import { keys } from '../lib/table';
+import { indexKeys, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { normalizeEmail, searchItems, userIndexKeys } from '../lib/users';
+import { normalizeEmail, searchItems } from '../lib/users';
 import { adminAudit, type AdminCaller } from './context';
 import { mutateUser } from './user-mutation';
 
@@ -66,8 +66,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
       );
       set.email_lower = normalizeEmail(newEmail);
       set.verified = false;
-      const { gsi4pk, gsi4sk } = userIndexKeys({ ...user, verified: false });
-      Object.assign(set, { gsi4pk, gsi4sk });
+      Object.assign(set, indexKeys.usersUnverified(user));
       if (user.verified && user.status !== 'deleted') extra.push(statsUpdate({ users_verified: -1 })! as never);
     } else if (changes.email !== undefined) {
       set.email = changes.email; // only the letter case changed: same guard, same verification

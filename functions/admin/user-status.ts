@@ -15,10 +15,7 @@ import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
  * Repeating an action is refused with 409 (`already_locked`, `not_locked`, `already_deleted`,
  * `not_deleted`) so a stale drawer learns that someone else acted first.
  */
-const statusSet = (user: UserRecord, status: UserStatus) => {
-  const { gsi2pk, gsi2sk, gsi3pk, gsi3sk } = userIndexKeys({ ...user, status });
-  return { status, gsi2pk, gsi2sk, gsi3pk, gsi3sk };
-};
+const statusSet = (user: UserRecord, status: UserStatus) => ({ status, ...userIndexKeys({ ...user, status }) });
 
 const facts = (user: Pick<UserRecord, 'status' | 'is_locked'>) => ({ status: user.status, is_locked: user.is_locked });
 

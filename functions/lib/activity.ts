@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { failedConditions, withWriteRetries } from './retry';
 import { dayCounterUpdate } from './stats';
-import { keys, ttlIn } from './table';
+import { INDEX, indexKeys, keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -13,7 +13,7 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
  * per learner. It keeps, in the same transaction:
  *  - ACTIVITY#<day>/USER#<id>: who was active which day;
  *  - STATS#DAILYACTIVE/DAY#<day>#<shard>: how many distinct learners were active that day (the charts);
- *  - the user's `last_active_day` (+ gsi5 USERS#ACTIVE / <day>#<id> for the active cohorts);
+ *  - the user's `last_active_day` (+ its usersByActivity index keys, for the active cohorts);
  *  - the STATS#LASTACTIVE histogram (accounts per last-active day): active in the last N days =
  *    the sum of the last N days' buckets, a fixed-size read (docs/scale-writes.md).
  * The day counters are write-sharded (functions/lib/stats.ts): the login wave of a day spreads
@@ -24,10 +24,11 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
  * next try reads the item. Conflicts and throttling are retried with jitter (functions/lib/retry.ts);
  * when they outlast the retries the error goes up (503 `unavailable`): a count is never dropped silently.
  */
-export async function recordActivity(account: string | Pick<UserRecord, 'id' | 'last_active_day'>, now = new Date()): Promise<boolean> {
+export async function recordActivity(account: string | (Pick<UserRecord, 'id' | 'last_active_day'> & Partial<Pick<UserRecord, 'status'>>), now = new Date()): Promise<boolean> {
   const day = dayOf(now);
   const userId = typeof account === 'string' ? account : account.id;
-  let known = typeof account === 'string' ? undefined : { last_active_day: account.last_active_day };
+  // without the status (the index partition) the item is read
+  let known = typeof account === 'string' || !account.status ? undefined : { last_active_day: account.last_active_day, status: account.status };
   // A lost race (the condition failed) reads again; each read either ends the loop or sees a
   // newer last_active_day, so a few tries suffice.
   for (let race = 0; race < 5; race++) {
@@ -35,15 +36,16 @@ export async function recordActivity(account: string | Pick<UserRecord, 'id' | '
       known ??
       (
         await db().send(
-          new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day', ConsistentRead: true }),
+          new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day, #status', ExpressionAttributeNames: { '#status': 'status' }, ConsistentRead: true }),
         )
       ).Item;
     known = undefined;
     if (!current) return false;
     const previous = current.last_active_day as string | undefined;
     if (previous && previous >= day) return false;
+    const status = String(current.status ?? 'active');
     try {
-      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: activityWrites(userId, day, previous, now) })));
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: activityWrites(userId, status, day, previous, now) })));
       return true;
     } catch (error) {
       // Another request recorded the same learner concurrently (or the account is gone): read again and decide.
@@ -54,21 +56,25 @@ export async function recordActivity(account: string | Pick<UserRecord, 'id' | '
   return false;
 }
 
-function activityWrites(userId: string, day: string, previous: string | undefined, now: Date) {
+function activityWrites(userId: string, status: string, day: string, previous: string | undefined, now: Date) {
+  const activeKeys = indexKeys.usersByActivity({ id: userId, status }, day);
   return [
     {
       Update: {
         TableName: tableName(),
         Key: keys.user(userId),
-        UpdateExpression: 'SET last_active_day = :day, gsi5pk = :active, gsi5sk = :sk',
-        // attribute_exists(pk): never create a stub item for an account deleted meanwhile
+        UpdateExpression: 'SET last_active_day = :day, #activePk = :activePk, #activeSk = :activeSk',
+        // attribute_exists(pk): never create a stub item for an account deleted meanwhile;
+        // the status condition keeps the index partition (the status) current under a race
         ConditionExpression: previous
-          ? 'attribute_exists(pk) AND last_active_day = :previous'
-          : 'attribute_exists(pk) AND attribute_not_exists(last_active_day)',
+          ? 'attribute_exists(pk) AND #status = :status AND last_active_day = :previous'
+          : 'attribute_exists(pk) AND #status = :status AND attribute_not_exists(last_active_day)',
+        ExpressionAttributeNames: { '#status': 'status', '#activePk': INDEX.usersByActivity.partitionKey, '#activeSk': INDEX.usersByActivity.sortKey },
         ExpressionAttributeValues: {
           ':day': day,
-          ':active': 'USERS#ACTIVE',
-          ':sk': `${day}#${userId}`,
+          ':status': status,
+          ':activePk': activeKeys[INDEX.usersByActivity.partitionKey],
+          ':activeSk': activeKeys[INDEX.usersByActivity.sortKey],
           ...(previous ? { ':previous': previous } : {}),
         },
       },

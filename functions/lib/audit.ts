@@ -3,17 +3,35 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
 import { db, tableName } from './db';
 import { count, metricsOfAuditAction } from './metrics';
-import { keys, ttlIn } from './table';
+import { indexKeys, indexPartition, keys, ttlIn } from './table';
+
+/** The sort key of an entry in every audit index: time order, the id breaks ties. */
+export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
 /**
- * Audit entries (DESIGN §5): every admin action and every security event. Never edited by the
- * app (hard delete only replaces personal data with a placeholder and clears IP and user agent,
- * functions/lib/audit-privacy.ts). Each entry expires after the audit retention (TTL).
- *   pk AUDIT#<day> / sk <created_at>#<id>         by day, newest first within a day
- *   gsi1 AUDIT#ENTITY#<type>#<id> / <created_at>#<id>   one entity's history (the user drawer)
- *   gsi2 AUDIT#ACTOR#<user id>    / <created_at>#<id>   what one account did (hard delete scrubs it)
+ * Audit entries: every admin action and every security event. Never edited by the app (hard
+ * delete only replaces personal data with a placeholder and clears IP and user agent,
+ * functions/lib/audit-privacy.ts; each entry expires after the audit retention, a TTL). Each entry is in the day partition
+ * (pk AUDIT#<day> / sk <created_at>#<id>, the unfiltered log) and in one index per filter of the
+ * audit screen, all sorted by <created_at>#<id> so every filter is a newest-first key range
+ * (functions/lib/table.ts INDEX, docs/scale-reads.md):
+ *   auditByTime         AUDIT           every entry (the unfiltered log)
+ *   auditByEntity       <type>#<id>     one entity's history (the user drawer)
+ *   auditByEntityType   <type>
+ *   auditByAction       <action>
+ *   auditByActorId      <user id>       what one account did (hard delete scrubs it)
+ *   auditByActor        <actor email>   the actor filter (a full email or a prefix of one)
+ *   auditByActorDomain  @<domain>       the actor filter given as a domain (@example.com)
  */
-export const auditActorKey = (userId: string) => `AUDIT#ACTOR#${userId}`;
+export const auditActorKey = (userId: string) => indexPartition.auditByActorId(userId);
+
+/** The actor-email index keys of an entry (none without an actor email). */
+export function auditActorIndexKeys(actorEmail: string | null | undefined, sortKey: string) {
+  const email = actorEmail?.trim().toLowerCase();
+  if (!email) return {};
+  const at = email.lastIndexOf('@');
+  return { ...indexKeys.auditByActor(email, sortKey), ...(at >= 0 ? indexKeys.auditByActorDomain(email.slice(at + 1), sortKey) : {}) };
+}
 
 export interface AuditInput {
   action: string;
@@ -56,14 +74,18 @@ export function auditItem(input: AuditInput, now = new Date()) {
     ip: input.ip ?? null,
     user_agent: input.userAgent ? input.userAgent.slice(0, 512) : null,
   };
+  const sortKey = auditSortKey(createdAt, id);
   return {
     ...keys.audit(createdAt, id),
     type: 'audit',
     // Retention (docs/security.md L9): DynamoDB's TTL removes the entry after this many days.
     expires_at: ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime()),
-    gsi1pk: `AUDIT#ENTITY#${input.entityType}#${input.entityId}`,
-    gsi1sk: `${createdAt}#${id}`,
-    ...(input.actor?.id ? { gsi2pk: auditActorKey(input.actor.id), gsi2sk: `${createdAt}#${id}` } : {}),
+    ...indexKeys.auditByEntity(input.entityType, input.entityId, sortKey),
+    ...indexKeys.auditByTime(sortKey),
+    ...indexKeys.auditByEntityType(input.entityType, sortKey),
+    ...indexKeys.auditByAction(input.action, sortKey),
+    ...(input.actor?.id ? indexKeys.auditByActorId(input.actor.id, sortKey) : {}),
+    ...auditActorIndexKeys(input.actor?.email, sortKey),
     ...entry,
   };
 }

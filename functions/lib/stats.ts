@@ -1,6 +1,6 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
-import { keys } from './table';
+import { indexKeys, indexPartition, keys } from './table';
 
 /**
  * Aggregates kept by writes (docs/scale-writes.md): atomic ADD counters in the same transaction
@@ -87,7 +87,7 @@ export async function readStats(): Promise<Record<StatsField, number>> {
  * hold the enrollments that are not mature yet. Hook-ups for the program's writes:
  *  - enrolling: `enrollmentCreatedWrites(enrolledAt)` + `week1PendingIndexKeys(...)` on the item;
  *  - week 1 completed (first time): `week1CompletedWrites(enrolledAt, completedAt)` and REMOVE
- *    gsi4pk, gsi4sk when it returns on-time writes (a late completion stays a drop-off).
+ *    the week1Pending index keys when it returns on-time writes (a late completion stays a drop-off).
  */
 export const WEEK1_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
@@ -162,11 +162,8 @@ export function week1CompletedWrites(enrolledAt: string, completedAt: string): {
 }
 
 /**
- * Sparse index of enrollments whose week 1 is not completed on time (gsi4 on the ENROLLMENT
+ * Sparse index of enrollments whose week 1 is not completed on time (week1Pending on the ENROLLMENT
  * item): the week-1 drop-off cohort is the part older than 7 days, newest enrollments first.
  */
-export const WEEK1_PENDING_PK = 'WEEK1#PENDING';
-export const week1PendingIndexKeys = (userId: string, enrolledAt: string) => ({
-  gsi4pk: WEEK1_PENDING_PK,
-  gsi4sk: `${enrolledAt}#${userId}`,
-});
+export const WEEK1_PENDING_PK = indexPartition.week1Pending();
+export const week1PendingIndexKeys = (userId: string, enrolledAt: string) => indexKeys.week1Pending(userId, enrolledAt);

@@ -3,7 +3,8 @@
  * The CDK table (infra/) and the local table setup are built from these same definitions.
  *
  * Item kinds (pk / sk):
- *   USER#<id>            / PROFILE              the account (gsi1: all users newest first, gsi2: users by status)
+ *   USER#<id>            / PROFILE              the account (usersByStatus; usersUnverified while
+ *                                               unverified; usersByActivity once active: list fields only)
  *   EMAIL#<email lower>  / EMAIL                uniqueness guard for an email, holds user_id
  *   USER#<id>            / SESSION#<sid>        a signed-in session (TTL = absolute expiry)
  *   USER#<id>            / CODE#<purpose>       a hashed 6-digit code (verify email, 2FA) (TTL)
@@ -13,7 +14,9 @@
  *   RATE#login_backoff#<email lower>[#<source>] / STATE   consecutive failed logins of one account
  *                                               from one source (device:<id> or ip:<block>) and
  *                                               the next allowed try (TTL; docs/security.md M1)
- *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry (gsi1: per entity, newest first)
+ *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry, by day (auditByEntity, auditByAction,
+ *                                               auditByEntityType, auditByTime; with an actor also auditByActorId,
+ *                                               auditByActor, auditByActorDomain: all newest first)
  *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
  *   STATS#LASTACTIVE     / DAY#<yyyy-mm-dd>      how many accounts were last active that day
@@ -22,7 +25,7 @@
  *   PROGRAM#<program>    / MODULE#<ww>#<pp>     a copy of one module's content (seeded, for tools)
  *   USER#<id>            / ENROLLMENT#<program> an enrollment: status, percent_complete, counts,
  *                                               open_module_id, enrolled_at, week1_completed_at,
- *                                               version; gsi3 REMIND#daily#<shard> or
+ *                                               version; remindersDue REMIND#daily#<shard> or
  *                                               REMIND#weekly#<weekday>#<shard> / <user id> only
  *                                               while reminders are due (sparse)
  *   USER#<id>            / PROGRESS#<program>#<module id>   one module's status (open, completed,
@@ -41,8 +44,9 @@
  *                                               write-sharded (a day's value = the sum of its items)
  *   PURGE#<user id>      / JOB                  a hard delete in progress: its step and checkpoint
  *   JOB#reminders#<day>  / PART#<partition>     the reminder fan-out's checkpoint per index partition
- *   ENROLLMENT items also carry gsi4 WEEK1#PENDING / <enrolled_at>#<user id> until week 1 is
- *   completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
+ *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
+ *   is completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
+ * Indexes: `INDEX` below, one entry per access pattern, keys set only through `indexKeys`.
  */
 export const KEY = {
   partitionKey: 'pk',
@@ -50,20 +54,96 @@ export const KEY = {
   ttl: 'expires_at',
 } as const;
 
+/** What an index copies from its items: every attribute, or only the named ones (plus the keys). */
+export type Projection = 'ALL' | readonly string[];
+
 export interface GsiDef {
   indexName: string;
   partitionKey: string;
   sortKey: string;
+  projection: Projection;
 }
 
-/** Generic, sparse GSIs: an item is in an index only when it carries that index's key attributes. */
-export const GSIS: readonly GsiDef[] = [
-  { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-  { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-  { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-  { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
-  { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
-];
+/**
+ * The fields a user-list row shows (and the list's filters read): what the user-list indexes
+ * project. Never a password hash, a code or a session: an index copy is one more place a secret
+ * would live, and a write that changes only unprojected fields (a task save) writes no index.
+ */
+export const USER_LIST_FIELDS = ['id', 'email', 'first_name', 'last_name', 'status', 'is_locked', 'created_at', 'last_login_at', 'role', 'verified', 'last_active_day'] as const;
+
+/**
+ * Every GSI, named by the access pattern it serves. Sparse: an item is in an index only while it
+ * carries that index's key attributes, set through `indexKeys` below (never typed out elsewhere).
+ * The first four keep their historical physical names (gsi1…gsi4); newer ones are named after
+ * the pattern. To add an index, add an entry here and a builder to `indexKeys`: the CDK table,
+ * the local table setup and the stack test all read this map.
+ */
+export const INDEX = {
+  /** audit entries of one entity, newest first: AUDIT#ENTITY#<type>#<id> / <created_at>#<audit id> */
+  auditByEntity: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
+  /** audit entries an account made, by actor user id (hard delete scrubs them): AUDIT#ACTOR#<user id> / <created_at>#<audit id> */
+  auditByActorId: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
+  /** enrollments whose reminder is due (functions/program/reminder-index.ts) */
+  remindersDue: { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
+  /** enrollments whose week 1 is not completed on time: WEEK1#PENDING / <enrolled_at>#<user id> (functions/lib/stats.ts) */
+  week1Pending: { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', projection: 'ALL' },
+  /** accounts by status, newest first: <status> / <created_at>#<id> */
+  usersByStatus: { indexName: 'usersByStatus', partitionKey: 'usersByStatusPk', sortKey: 'usersByStatusSk', projection: USER_LIST_FIELDS },
+  /** unverified accounts by status, newest first (sparse): <status> / <created_at>#<id> */
+  usersUnverified: { indexName: 'usersUnverified', partitionKey: 'usersUnverifiedPk', sortKey: 'usersUnverifiedSk', projection: USER_LIST_FIELDS },
+  /** accounts by status and last active day, most recent first (sparse): <status> / <last active day>#<id> */
+  usersByActivity: { indexName: 'usersByActivity', partitionKey: 'usersByActivityPk', sortKey: 'usersByActivitySk', projection: USER_LIST_FIELDS },
+  /** every audit entry, newest first (the unfiltered log): AUDIT / <created_at>#<audit id> */
+  auditByTime: { indexName: 'auditByTime', partitionKey: 'auditByTimePk', sortKey: 'auditByTimeSk', projection: 'ALL' },
+  /** audit entries by action, newest first: <action> / <created_at>#<audit id> */
+  auditByAction: { indexName: 'auditByAction', partitionKey: 'auditByActionPk', sortKey: 'auditByActionSk', projection: 'ALL' },
+  /** audit entries by entity type, newest first: <entity type> / <created_at>#<audit id> */
+  auditByEntityType: { indexName: 'auditByEntityType', partitionKey: 'auditByEntityTypePk', sortKey: 'auditByEntityTypeSk', projection: 'ALL' },
+  /** audit entries by actor email (lower-cased), newest first: <email> / <created_at>#<audit id> */
+  auditByActor: { indexName: 'auditByActor', partitionKey: 'auditByActorPk', sortKey: 'auditByActorSk', projection: 'ALL' },
+  /** audit entries by actor email domain, newest first: @<domain> / <created_at>#<audit id> */
+  auditByActorDomain: { indexName: 'auditByActorDomain', partitionKey: 'auditByActorDomainPk', sortKey: 'auditByActorDomainSk', projection: 'ALL' },
+} as const satisfies Record<string, GsiDef>;
+
+export type IndexName = keyof typeof INDEX;
+
+/** The physical GSIs (an index may serve more than one access pattern). */
+export const GSIS: readonly GsiDef[] = [...new Map(Object.values(INDEX).map((gsi) => [gsi.indexName, gsi as GsiDef])).values()];
+
+const entry = (name: IndexName, pk: string, sk: string): Record<string, string> => ({ [INDEX[name].partitionKey]: pk, [INDEX[name].sortKey]: sk });
+
+/** The partition value of each index (what a Query asks for). */
+export const indexPartition = {
+  auditByEntity: (entityType: string, entityId: string) => `AUDIT#ENTITY#${entityType}#${entityId}`,
+  auditByActorId: (userId: string) => `AUDIT#ACTOR#${userId}`,
+  week1Pending: () => 'WEEK1#PENDING',
+  usersByStatus: (status: string) => status,
+  usersUnverified: (status: string) => status,
+  usersByActivity: (status: string) => status,
+  auditByTime: () => 'AUDIT',
+  auditByAction: (action: string) => action,
+  auditByEntityType: (entityType: string) => entityType,
+  auditByActor: (email: string) => email.trim().toLowerCase(),
+  auditByActorDomain: (domain: string) => `@${domain.trim().toLowerCase().replace(/^@/, '')}`,
+};
+
+/** Typed key builders: the attributes that put an item into an index. */
+export const indexKeys = {
+  auditByEntity: (entityType: string, entityId: string, sortKey: string) => entry('auditByEntity', indexPartition.auditByEntity(entityType, entityId), sortKey),
+  auditByActorId: (userId: string, sortKey: string) => entry('auditByActorId', indexPartition.auditByActorId(userId), sortKey),
+  week1Pending: (userId: string, enrolledAt: string) => entry('week1Pending', indexPartition.week1Pending(), `${enrolledAt}#${userId}`),
+  usersByStatus: (user: { id: string; created_at: string; status: string }) => entry('usersByStatus', user.status, `${user.created_at}#${user.id}`),
+  usersUnverified: (user: { id: string; created_at: string; status: string }) => entry('usersUnverified', user.status, `${user.created_at}#${user.id}`),
+  usersByActivity: (user: { id: string; status: string }, lastActiveDay: string) => entry('usersByActivity', user.status, `${lastActiveDay}#${user.id}`),
+  auditByTime: (sortKey: string) => entry('auditByTime', indexPartition.auditByTime(), sortKey),
+  auditByAction: (action: string, sortKey: string) => entry('auditByAction', indexPartition.auditByAction(action), sortKey),
+  auditByEntityType: (entityType: string, sortKey: string) => entry('auditByEntityType', indexPartition.auditByEntityType(entityType), sortKey),
+  auditByActor: (email: string, sortKey: string) => entry('auditByActor', indexPartition.auditByActor(email), sortKey),
+  auditByActorDomain: (domain: string, sortKey: string) => entry('auditByActorDomain', indexPartition.auditByActorDomain(domain), sortKey),
+};
+
+/** The key attribute names of an index (for REMOVE expressions when an item leaves it). */
+export const indexAttributes = (name: IndexName): [string, string] => [INDEX[name].partitionKey, INDEX[name].sortKey];
 
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),

@@ -5,28 +5,23 @@ import { db, tableName } from './db';
 import { withWriteRetries } from './retry';
 import { conflict } from './errors';
 import { statsUpdate } from './stats';
-import { keys } from './table';
+import { indexKeys, keys } from './table';
 import type { Role, UserRecord, UserStatus } from './user-record';
 
 /**
  * Index keys of a user item, derived from its state; every write of a user item sets them so
- * the admin lists and cohorts are served from sparse GSIs, never a Scan:
- *   gsi1  USERS                         all accounts, newest first
- *   gsi2  USERS#LIVE | USERS#DELETED    the default list (active + locked) and the deleted list
- *   gsi3  USERS#STATUS#<status>         one status (active, locked, deleted)
- *   gsi4  USERS#UNVERIFIED              only unverified accounts (sparse)
- *   gsi5  USERS#ACTIVE / <last active day>#<id>   set by recordActivity (functions/lib/activity.ts)
+ * the admin lists and cohorts are key ranges of sparse GSIs (functions/lib/table.ts), never a
+ * Scan. Each list index is partitioned by status, so every status × cohort is a key range:
+ *   usersByStatus    <status> / <created_at>#<id>         every account, newest first
+ *   usersUnverified  <status> / <created_at>#<id>         only while unverified
+ *   usersByActivity  <status> / <last active day>#<id>    once active (recordActivity, functions/lib/activity.ts)
+ * They project only the list fields (USER_LIST_FIELDS): no password hash in any index.
  */
-export function userIndexKeys(user: Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified'>) {
-  const newestFirst = `${user.created_at}#${user.id}`;
+export function userIndexKeys(user: Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified' | 'last_active_day'>) {
   return {
-    gsi1pk: 'USERS',
-    gsi1sk: newestFirst,
-    gsi2pk: user.status === 'deleted' ? 'USERS#DELETED' : 'USERS#LIVE',
-    gsi2sk: newestFirst,
-    gsi3pk: `USERS#STATUS#${user.status}`,
-    gsi3sk: newestFirst,
-    ...(user.verified ? {} : { gsi4pk: 'USERS#UNVERIFIED', gsi4sk: newestFirst }),
+    ...indexKeys.usersByStatus(user),
+    ...(user.verified ? {} : indexKeys.usersUnverified(user)),
+    ...(user.last_active_day ? indexKeys.usersByActivity(user, user.last_active_day) : {}),
   };
 }
 

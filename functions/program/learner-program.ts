@@ -5,7 +5,7 @@ import { withWriteRetries } from '../lib/retry';
 import { notFound } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { statsUpdate, week1CompletedWrites, week1OnTime } from '../lib/stats';
-import { keys } from '../lib/table';
+import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program, type Program } from './content';
 import { deriveProgress, weekCompleted, type DerivedProgress, type StoredProgress } from './progress';
@@ -93,7 +93,7 @@ export function enrollmentTransition(
   if (week1Now) {
     set.push('week1_completed_at = if_not_exists(week1_completed_at, :at)');
     // admin week-1 drop-off (lib/stats.ts): completed on time → leaves the drop-off index
-    if (week1OnTime(enrollment.enrolled_at, at)) remove.push('gsi4pk', 'gsi4sk');
+    if (week1OnTime(enrollment.enrolled_at, at)) remove.push(...indexAttributes('week1Pending'));
   }
   const week1 = week1Now ? week1CompletedWrites(enrollment.enrolled_at, at) : { stats: {}, writes: [] };
   if (next.status === 'completed') {

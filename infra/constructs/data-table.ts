@@ -36,8 +36,11 @@ export class DataTable extends Construct {
         indexName: gsi.indexName,
         partitionKey: { name: gsi.partitionKey, type: AttributeType.STRING },
         sortKey: { name: gsi.sortKey, type: AttributeType.STRING },
-        // ALL: list pages read whole items from the index, without a GetItem per row.
-        projectionType: ProjectionType.ALL,
+        // ALL where a page shows the whole item (audit entries); list fields only where an item
+        // holds secrets (the user-list indexes project no password hash: functions/lib/table.ts).
+        ...(gsi.projection === 'ALL'
+          ? { projectionType: ProjectionType.ALL }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...gsi.projection] }),
       });
     }
     this.resourceArns = [

@@ -35,7 +35,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
           { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
       })),
     }),
   );

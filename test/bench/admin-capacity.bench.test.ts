@@ -1,134 +1,104 @@
-import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { auditLog, userAuditLog } from '../../functions/admin/audit-log';
 import { adminSummary } from '../../functions/admin/summary';
 import { listUsers } from '../../functions/admin/user-list';
-import { capacityMeter, db, tableName } from '../../functions/lib/db';
-import { keys } from '../../functions/lib/table';
-import type { UserRecord } from '../../functions/lib/user-record';
-import { searchItems, userIndexKeys } from '../../functions/lib/users';
-import { program } from '../../functions/program/content';
+import { capacityMeter } from '../../functions/lib/db';
+import { accountId, accountItems, adminItems, auditItems, loadItems, writeCounters } from './scale-data';
 
 /**
- * The admin summary and the first users page must cost the same whatever the number of
- * accounts (DESIGN §4). Accounts are written in bulk with the same item builders insertUser and
- * enroll use (user item + index keys, email guard, search items, an enrollment), then the
- * consumed capacity of each read is measured at 10 and at 5,010 accounts.
+ * Admin reads must cost the same whatever the number of accounts (docs/scale-reads.md).
+ * Accounts, enrollments, progress and audit entries are written in bulk with the product's own
+ * item builders (test/bench/scale-data.ts), then the consumed capacity and the round trips of
+ * each read are measured at a size where every page is full (600 accounts, 2,400 audit entries)
+ * and at 5,300 accounts (21,200 audit entries). The summary is also measured at 10 accounts.
+ * The full scale run (1,000 vs 100,000 accounts, latency too) is `npm run bench:scale`.
  */
-const content = program();
+const AUDIT_PER_ACCOUNT = 4;
+const clock = { now: Date.now(), auditStepMs: 118_000 };
 
-function accountItems(index: number): Record<string, unknown>[] {
-  const now = new Date(Date.now() - index * 1000).toISOString();
-  const user: UserRecord = {
-    id: randomUUID(),
-    email: `bench-${index}-${randomUUID().slice(0, 6)}@example.com`,
-    email_lower: '',
-    first_name: `Bench${index}`,
-    last_name: `Learner${index}`,
-    password_hash: 'not-a-real-hash',
-    role: 'learner',
-    verified: index % 3 !== 0,
-    status: 'active',
-    is_locked: false,
-    session_version: 0,
-    reminder_frequency: 'daily',
-    created_at: now,
-    updated_at: now,
-    version: 1,
-  };
-  user.email_lower = user.email.toLowerCase();
-  const percent = (index % 5) * 10;
-  return [
-    { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
-    { ...keys.email(user.email), type: 'email', user_id: user.id },
-    ...searchItems(user),
-    {
-      ...keys.enrollment(user.id, content.id),
-      type: 'enrollment',
-      id: randomUUID(),
-      user_id: user.id,
-      program_id: content.id,
-      program_title: content.title,
-      status: 'active',
-      percent_complete: percent,
-      completed_count: 0,
-      module_count: content.modules.length,
-      enrolled_at: now,
-      updated_at: now,
-      version: 1,
-    },
-  ];
-}
-
-async function seed(from: number, count: number) {
-  const items = Array.from({ length: count }, (_, i) => accountItems(from + i)).flat();
-  const batches: Record<string, unknown>[][] = [];
-  for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
-  const worker = async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) {
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length) {
-        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-        pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-      }
+async function seed(from: number, to: number) {
+  function* items() {
+    for (let i = from; i < to; i++) {
+      yield* accountItems(i, clock);
+      yield* auditItems(i, AUDIT_PER_ACCOUNT, clock);
     }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  // the counters insertUser/enroll keep, in one shard
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.statsShard(0),
-      UpdateExpression: 'ADD users_total :n, enrollments_total :n, modules_total :m',
-      ExpressionAttributeValues: { ':n': count, ':m': count * content.modules.length },
-    }),
-  );
+  }
+  await loadItems(items(), 8);
+  await writeCounters(to, clock);
 }
 
-async function measure() {
+const day = (offset: number) => new Date(clock.now - offset * 24 * 3600 * 1000).toISOString().slice(0, 10);
+const CALLS: Array<[string, () => Promise<{ items: unknown[] }>]> = [
+  ['users page', () => listUsers({})],
+  ['users status=locked', () => listUsers({ status: 'locked' })],
+  ['users status=deleted', () => listUsers({ status: 'deleted' })],
+  ['users filter=active7d', () => listUsers({ filter: 'active7d' })],
+  ['users filter=active30d', () => listUsers({ filter: 'active30d' })],
+  ['users filter=unverified', () => listUsers({ filter: 'unverified' })],
+  ['users filter=week1_dropoff', () => listUsers({ filter: 'week1_dropoff' })],
+  ['users search', () => listUsers({ query: 'learner1' })],
+  ['audit log', () => auditLog({})],
+  ['audit action', () => auditLog({ action: 'auth.login' })],
+  ['audit entity_type', () => auditLog({ entity_type: 'enrollment' })],
+  ['audit actor domain', () => auditLog({ actor: '@example.com' })],
+  ['audit actor prefix', () => auditLog({ actor: 'bench-admin' })],
+  ['audit action+type+dates', () => auditLog({ action: 'auth.login', entity_type: 'user', date_from: day(20), date_to: day(0) })],
+  ['per-user audit', () => userAuditLog(accountId(5), {})],
+];
+
+async function cost<T>(call: () => Promise<T>) {
   capacityMeter.reset();
-  const summary = await adminSummary();
-  const summaryCost = capacityMeter.snapshot();
-  capacityMeter.reset();
-  const page = await listUsers({});
-  const pageCost = capacityMeter.snapshot();
-  return { summary, page, summaryCost, pageCost };
+  const result = await call();
+  return { result, ...capacityMeter.snapshot() };
+}
+
+async function measureAll() {
+  const figures = new Map<string, { read: number; calls: number; rows: number }>();
+  for (const [name, call] of CALLS) {
+    const { result, read, calls } = await cost(call);
+    figures.set(name, { read, calls, rows: result.items.length });
+  }
+  return figures;
 }
 
 const within10 = (a: number, b: number) => Math.abs(a - b) <= 0.1 * Math.max(a, b);
 
-describe('admin read cost does not grow with the number of accounts', () => {
-  it('summary and first users page: same consumed capacity at 10 and 5,000+ accounts', async () => {
+describe('admin read cost does not grow with the data', () => {
+  it('summary, user lists, cohorts, search and audit log: same consumed capacity at 600 and 5,300 accounts', async () => {
+    await loadItems(adminItems(clock));
     await seed(0, 10);
-    const small = await measure();
-    expect(small.summary.cards.total_users).toBe(10);
-    expect(small.page.items).toHaveLength(10);
-    // A users page costs what its rows cost: at 10 accounts page 1 has only 10 rows, so the page
-    // is compared from the first size where it is full (26 accounts: 25 rows + 1 for has_next).
-    await seed(10, 16);
-    const fullPage = await measure();
-    expect(fullPage.page.items).toHaveLength(25);
+    const tinySummary = await cost(() => adminSummary());
+    expect(tinySummary.result.cards.total_users).toBe(9); // account 3 is deleted
+
+    await seed(10, 600);
+    const full = await measureAll();
+    // every page is full at this size: the comparison is page against page
+    for (const [name, figure] of full) expect(figure.rows, name).toBe(name.startsWith('audit') ? 50 : name === 'per-user audit' ? 3 : 25); // account 5 has 3 user entries
 
     const started = Date.now();
-    await seed(26, 5000);
+    await seed(600, 5300);
     const seedSeconds = (Date.now() - started) / 1000;
-    const large = await measure();
-    expect(large.summary.cards.total_users).toBe(5026);
-    expect(large.page.total).toBe(5026);
-    expect(large.page.items).toHaveLength(25);
+    const large = await measureAll();
+    const largeSummary = await cost(() => adminSummary());
+    expect(largeSummary.result.cards.total_users).toBe(4770); // 10 % of the accounts are deleted
 
     console.log(
       [
-        `seeded 5,000 accounts in ${seedSeconds.toFixed(1)} s`,
-        `summary     at 10: ${JSON.stringify(small.summaryCost)}   at 5,026: ${JSON.stringify(large.summaryCost)}`,
-        `users page  at 10: ${JSON.stringify(small.pageCost)}   at 26: ${JSON.stringify(fullPage.pageCost)}   at 5,026: ${JSON.stringify(large.pageCost)}`,
+        `seeded 4,700 accounts and ${(4700 * AUDIT_PER_ACCOUNT).toLocaleString('en-US')} audit entries in ${seedSeconds.toFixed(1)} s`,
+        `summary at 10: ${JSON.stringify({ read: tinySummary.read, calls: tinySummary.calls })}   at 5,300: ${JSON.stringify({ read: largeSummary.read, calls: largeSummary.calls })}`,
+        ...CALLS.map(([name]) => `${name.padEnd(26)} at 600: ${JSON.stringify(full.get(name))}   at 5,300: ${JSON.stringify(large.get(name))}`),
       ].join('\n'),
     );
-    expect(large.summaryCost.read).toBeGreaterThan(0);
-    expect(within10(small.summaryCost.read, large.summaryCost.read)).toBe(true);
-    expect(large.summaryCost.calls).toBe(small.summaryCost.calls);
-    expect(large.pageCost.read).toBeGreaterThan(0);
-    expect(within10(fullPage.pageCost.read, large.pageCost.read)).toBe(true);
-    expect(large.pageCost.calls).toBe(fullPage.pageCost.calls);
+    expect(largeSummary.read).toBeGreaterThan(0);
+    expect(within10(tinySummary.read, largeSummary.read)).toBe(true);
+    expect(largeSummary.calls).toBe(tinySummary.calls);
+    for (const [name] of CALLS) {
+      const a = full.get(name)!;
+      const b = large.get(name)!;
+      expect(b.read, name).toBeGreaterThan(0);
+      expect(within10(a.read, b.read), `${name}: ${a.read} RCU at 600, ${b.read} at 5,300`).toBe(true);
+      expect(b.calls, name).toBe(a.calls);
+      expect(b.rows, name).toBe(a.rows);
+    }
   });
 });

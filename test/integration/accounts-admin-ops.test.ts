@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../functions/accounts/passwords';
+import { INDEX, indexPartition } from '../../functions/lib/table';
 import { db, tableName } from '../../functions/lib/db';
 import { getUserByEmail } from '../../functions/lib/users';
 import { adminSeedSteps } from '../../infra/local/seed-admin';
@@ -21,10 +22,12 @@ async function usersWithEmail(email: string) {
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :users',
-      FilterExpression: 'email_lower = :email',
-      ExpressionAttributeValues: { ':users': 'USERS', ':email': email },
+      // every active account (the list index projects `email` as given, not email_lower)
+      IndexName: INDEX.usersByStatus.indexName,
+      KeyConditionExpression: '#pk = :status',
+      FilterExpression: 'email IN (:email, :upper)',
+      ExpressionAttributeNames: { '#pk': INDEX.usersByStatus.partitionKey },
+      ExpressionAttributeValues: { ':status': indexPartition.usersByStatus('active'), ':email': email, ':upper': email.toUpperCase() },
     }),
   );
   return result.Items ?? [];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
-import { keys } from '../../functions/lib/table';
+import { INDEX, indexPartition, keys } from '../../functions/lib/table';
 import { getUserByEmail } from '../../functions/lib/users';
 import { codeIn, emailsTo, latestEmail, useApi } from '../helpers/api';
 
@@ -128,10 +128,12 @@ describe('POST /api/auth/register: one account per email', () => {
     const users = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :users',
-        FilterExpression: 'email_lower = :email',
-        ExpressionAttributeValues: { ':users': 'USERS', ':email': email },
+        // every active account (the list index projects `email` as given, not email_lower)
+        IndexName: INDEX.usersByStatus.indexName,
+        KeyConditionExpression: '#pk = :status',
+        FilterExpression: 'email IN (:email, :upper)',
+        ExpressionAttributeNames: { '#pk': INDEX.usersByStatus.partitionKey },
+        ExpressionAttributeValues: { ':status': indexPartition.usersByStatus('active'), ':email': email, ':upper': email.toUpperCase() },
       }),
     );
     expect(users.Items?.length).toBe(1);

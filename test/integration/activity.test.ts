@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recordActivity } from '../../functions/lib/activity';
 import { db, tableName } from '../../functions/lib/db';
 import { readDayCounters, type DayCounter } from '../../functions/lib/stats';
-import { keys } from '../../functions/lib/table';
+import { indexKeys, keys } from '../../functions/lib/table';
 import { createTestUser } from '../helpers/users';
 
 /** A day counter's value: the sum of its write shards (functions/lib/stats.ts). */
@@ -29,7 +29,7 @@ describe('recordActivity', () => {
     expect(await count(keys.lastActiveDay('2026-03-03'))).toBe(1);
 
     const profile = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(user.id) }));
-    expect(profile.Item).toMatchObject({ last_active_day: '2026-03-03', gsi5pk: 'USERS#ACTIVE', gsi5sk: `2026-03-03#${user.id}` });
+    expect(profile.Item).toMatchObject({ last_active_day: '2026-03-03', ...indexKeys.usersByActivity({ id: user.id, status: 'active' }, '2026-03-03') });
   });
 
   it('counts concurrent first activities of the same learner once', async () => {

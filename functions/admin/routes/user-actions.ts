@@ -43,9 +43,9 @@ export const restoreRoute = defineRoute({
 /** `GET /api/admin/users/{id}/hard-delete/preview` → `{ counts }` */
 export const hardDeletePreviewRoute = defineRoute({ handler: async (req) => ({ body: await hardDeletePreview(req.params.id) }) });
 
-/** `GET /api/admin/users/{id}/audit-logs?page` (page size fixed at 25) */
+/** `GET /api/admin/users/{id}/audit-logs?page&cursor` (page size fixed at 25) */
 export const userAuditLogRoute = defineRoute({
-  query: z.object({ page: z.optional(z.string()), page_size: z.optional(z.string()) }),
+  query: z.object({ page: z.optional(z.string()), page_size: z.optional(z.string()), cursor: z.optional(z.string()) }),
   handler: async (req) => ({ body: await userAuditLog(req.params.id, req.query) }),
 });
 

@@ -8,9 +8,9 @@ import { adminCallerOf } from './caller';
 
 const text = z.optional(z.string());
 
-/** `GET /api/admin/users?page&page_size&query&filter&status` (unknown values fall back to defaults). */
+/** `GET /api/admin/users?page&page_size&cursor&query&filter&status` (unknown values fall back to defaults; a bad cursor → 400 `invalid_cursor`). */
 export const listUsersRoute = defineRoute({
-  query: z.object({ page: text, page_size: text, query: text, filter: text, status: text }),
+  query: z.object({ page: text, page_size: text, cursor: text, query: text, filter: text, status: text }),
   handler: async (req) => ({ body: await listUsers(req.query) }),
 });
 

@@ -19,6 +19,12 @@ export interface Paged<T> {
   items: T[];
   total: number;
   has_next: boolean;
+  /** opaque; send as `cursor` for the next page (null on the last page) */
+  next_cursor?: string | null;
+  /** `total` is a bound, not an exact count */
+  total_is_estimate?: boolean;
+  /** the page stopped at the server's read budget before it was full: Next continues */
+  truncated?: boolean;
 }
 
 /** The server may spell a module's week and order in several ways; `normalizeModule` reads them all. */

@@ -8,6 +8,12 @@ export interface AuditLogPage {
   items: AuditLogEntry[];
   total: number;
   has_next: boolean;
+  /** opaque; send as `cursor` for the next page (null on the last page) */
+  next_cursor?: string | null;
+  /** `total` is a bound, not an exact count */
+  total_is_estimate?: boolean;
+  /** the page stopped at the server's read budget before it was full: Next continues */
+  truncated?: boolean;
 }
 
 export interface AuditFilters {
@@ -21,11 +27,13 @@ export interface AuditFilters {
 
 export interface AuditLogParams extends AuditFilters {
   page: number;
+  /** the page's cursor (from the previous page's next_cursor); page 1 has none */
+  cursor?: string;
   pageSize: number;
 }
 
-export const getAuditLogs = ({ page, pageSize, ...filters }: AuditLogParams) =>
-  api.get<AuditLogPage>(`/api/admin/audit-logs${queryString({ page, page_size: pageSize, ...filters })}`);
+export const getAuditLogs = ({ page, pageSize, cursor, ...filters }: AuditLogParams) =>
+  api.get<AuditLogPage>(`/api/admin/audit-logs${queryString({ page, page_size: pageSize, cursor, ...filters })}`);
 
 export const auditLogsQueryOptions = (params: AuditLogParams) =>
   queryOptions({

@@ -105,6 +105,26 @@ describe('AuditLogPage', () => {
     expect(api.calls[api.calls.length - 1].url).toBe('/api/admin/audit-logs?page=1&page_size=100');
   });
 
+  it('pages with next_cursor and Previous returns to the first page; a bounded total reads "1,000+"', async () => {
+    const api = mockFetch({
+      'GET /api/admin/audit-logs': (call) =>
+        new URL(call.url, 'http://x').searchParams.get('cursor') === 'next-1'
+          ? page([entry({ id: 'e2', action: 'user.unlock' })], { total: 51, has_next: false, next_cursor: null })
+          : page([entry()], { total: 1000, total_is_estimate: true, has_next: true, next_cursor: 'next-1' }),
+    });
+    renderAt('/admin/audit', <AuditLogPage />);
+    const user = userEvent.setup();
+    await screen.findByText('user.lock');
+    expect(screen.getByText('Total: 1,000+')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('user.unlock');
+    expect(api.calls[api.calls.length - 1].url).toBe('/api/admin/audit-logs?page=2&page_size=50&cursor=next-1');
+    expect(screen.getByText('Total: 51')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('user.lock');
+    expect(screen.getByText('Page 1')).toBeTruthy();
+  });
+
   it("reports a failure with the server's error field", async () => {
     mockFetch({ 'GET /api/admin/audit-logs': { status: 400, body: { error: 'invalid_request' } } });
     renderAt('/admin/audit', <AuditLogPage />);

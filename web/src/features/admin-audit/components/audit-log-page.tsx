@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { ApiError } from '../../../lib/api-client';
+import { totalText, useCursorPages } from '../../../lib/use-cursor-pages';
 import { useAuditLogs, type AuditFilters } from '../api/get-audit-logs';
 import { AuditFiltersBar } from './audit-filters';
 import { AuditTable } from './audit-table';
@@ -36,11 +37,10 @@ export function AuditLogPage() {
     return () => clearTimeout(timer);
   }, [draft, applied]);
 
-  const view = JSON.stringify([applied, pageSize]);
-  const [paging, setPaging] = useState({ view, page: 1 });
-  const page = paging.view === view ? paging.page : 1;
+  const paging = useCursorPages(JSON.stringify([applied, pageSize]));
+  const page = paging.page;
 
-  const logs = useAuditLogs({ ...applied, page, pageSize });
+  const logs = useAuditLogs({ ...applied, page, cursor: paging.cursor, pageSize });
 
   const clear = () => {
     setDraft(EMPTY);
@@ -64,13 +64,14 @@ export function AuditLogPage() {
       ) : (
         <>
           <AuditTable items={logs.data.items} />
+          {logs.data.truncated ? <p className="audit-note">More entries may match: Next continues the search.</p> : null}
           <nav className="audit-pagination" aria-label="Audit log pages">
-            <span>Total: {logs.data.total}</span>
-            <Button variant="secondary" disabled={page <= 1} onClick={() => setPaging({ view, page: page - 1 })}>
+            <span>Total: {totalText(logs.data.total, logs.data.total_is_estimate)}</span>
+            <Button variant="secondary" disabled={page <= 1} onClick={paging.previous}>
               Previous
             </Button>
             <span aria-live="polite">Page {page}</span>
-            <Button variant="secondary" disabled={!logs.data.has_next} onClick={() => setPaging({ view, page: page + 1 })}>
+            <Button variant="secondary" disabled={!logs.data.has_next || logs.isPlaceholderData} onClick={() => paging.next(logs.data.next_cursor)}>
               Next
             </Button>
           </nav>

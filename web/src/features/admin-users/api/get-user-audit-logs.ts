@@ -4,14 +4,15 @@ import { api, queryString } from '../../../lib/api-client';
 import type { AuditEntry, Paged } from '../types';
 import { userPath, userQueryOptions } from './get-user';
 
-export const getUserAuditLogs = (id: string, page: number) =>
-  api.get<Paged<AuditEntry>>(`${userPath(id)}/audit-logs${queryString({ page, page_size: USER_AUDIT_PAGE_SIZE })}`);
+/** `cursor`: the previous page's next_cursor (page 1 has none). */
+export const getUserAuditLogs = (id: string, page: number, cursor?: string) =>
+  api.get<Paged<AuditEntry>>(`${userPath(id)}/audit-logs${queryString({ page, page_size: USER_AUDIT_PAGE_SIZE, cursor })}`);
 
-export const userAuditLogsQueryOptions = (id: string, page: number) =>
+export const userAuditLogsQueryOptions = (id: string, page: number, cursor?: string) =>
   queryOptions({
-    queryKey: [...userQueryOptions(id).queryKey, 'audit', page],
-    queryFn: () => getUserAuditLogs(id, page),
+    queryKey: [...userQueryOptions(id).queryKey, 'audit', page, cursor],
+    queryFn: () => getUserAuditLogs(id, page, cursor),
     placeholderData: keepPreviousData,
   });
 
-export const useUserAuditLogs = (id: string, page: number) => useQuery(userAuditLogsQueryOptions(id, page));
+export const useUserAuditLogs = (id: string, page: number, cursor?: string) => useQuery(userAuditLogsQueryOptions(id, page, cursor));

@@ -4,6 +4,8 @@ import type { AdminUserListItem, Paged } from '../types';
 
 export interface UsersListParams {
   page: number;
+  /** the page's cursor (from the previous page's next_cursor); page 1 has none */
+  cursor?: string;
   pageSize: number;
   query: string;
   filter: string;
@@ -13,8 +15,8 @@ export interface UsersListParams {
 /** Every list page shares this prefix, so one invalidation refreshes whichever page is shown. */
 export const usersListQueryKey = ['admin', 'users', 'list'] as const;
 
-export const getUsers = ({ page, pageSize, query, filter, status }: UsersListParams) =>
-  api.get<Paged<AdminUserListItem>>(`/api/admin/users${queryString({ page, page_size: pageSize, query, filter, status })}`);
+export const getUsers = ({ page, cursor, pageSize, query, filter, status }: UsersListParams) =>
+  api.get<Paged<AdminUserListItem>>(`/api/admin/users${queryString({ page, page_size: pageSize, cursor, query, filter, status })}`);
 
 export const usersQueryOptions = (params: UsersListParams) =>
   queryOptions({

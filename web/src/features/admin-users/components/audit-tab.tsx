@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
+import { useCursorPages } from '../../../lib/use-cursor-pages';
 import { useUserAuditLogs } from '../api/get-user-audit-logs';
 import { errorText } from '../utils/error-text';
 import { formatDateTime, jsonPreview } from '../utils/format';
@@ -8,11 +8,12 @@ import { Pagination } from './pagination';
 
 /** The user's own audit trail, 25 entries a page (SPEC §9). */
 export function AuditTab({ userId }: { userId: string }) {
-  const [page, setPage] = useState(1);
-  const audit = useUserAuditLogs(userId, page);
+  const paging = useCursorPages(userId);
+  const page = paging.page;
+  const audit = useUserAuditLogs(userId, page, paging.cursor);
   if (audit.isPending) return <LoadingText>Loading audit entries…</LoadingText>;
   if (audit.isError) return <FormAlert>{errorText(audit.error, 'Failed to load audit events')}</FormAlert>;
-  const { items, total, has_next } = audit.data;
+  const { items, total, has_next, next_cursor, total_is_estimate } = audit.data;
   return (
     <div>
       {items.length === 0 ? (
@@ -41,7 +42,14 @@ export function AuditTab({ userId }: { userId: string }) {
           </table>
         </div>
       )}
-      <Pagination label="Audit pages" total={total} page={page} hasNext={has_next} onPage={setPage} />
+      <Pagination
+        label="Audit pages"
+        total={total}
+        totalIsEstimate={total_is_estimate}
+        page={page}
+        hasNext={has_next && !audit.isPlaceholderData}
+        onPage={(next) => (next > page ? paging.next(next_cursor) : paging.previous())}
+      />
     </div>
   );
 }

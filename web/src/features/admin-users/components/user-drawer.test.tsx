@@ -392,6 +392,30 @@ describe('UserDrawer audit', () => {
     ]);
   });
 
+  it('pages the user audit with next_cursor and back with Previous', async () => {
+    const { api, user } = open(detail(), {
+      'GET /api/admin/users/u1/audit-logs': (call) => {
+        const second = call.url.includes('cursor=c-2');
+        return {
+          body: {
+            items: [{ id: second ? 'a2' : 'a1', created_at: '2025-11-23T10:00:00Z', action: second ? 'user.unlock' : 'user.lock', old_values: null, new_values: null }],
+            total: 26,
+            has_next: !second,
+            next_cursor: second ? null : 'c-2',
+          },
+        };
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Audit' }));
+    await screen.findByText('user.lock');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('user.unlock');
+    expect(api.callsTo('GET /api/admin/users/u1/audit-logs').at(-1)?.url).toBe('/api/admin/users/u1/audit-logs?page=2&page_size=25&cursor=c-2');
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('user.lock');
+    expect(screen.getByText('Page 1')).toBeTruthy();
+  });
+
   it('says when there are no entries', async () => {
     const { user } = open(detail(), { 'GET /api/admin/users/u1/audit-logs': { body: { items: [], total: 0, has_next: false } } });
     await user.click(await screen.findByRole('tab', { name: 'Audit' }));

@@ -75,6 +75,44 @@ describe('UsersPage table', () => {
   });
 });
 
+describe('UsersPage cursor paging', () => {
+  it('pages with next_cursor, Previous pops back to the page before, and a bounded total reads "10,000+"', async () => {
+    const api = mockFetch({
+      'GET /api/admin/users': (call) => {
+        const cursor = params(call).cursor;
+        if (!cursor) return list([item()], { total: 10000, total_is_estimate: true, has_next: true, next_cursor: 'c2' });
+        if (cursor === 'c2') return list([item({ id: 'u2', email: 'page2@example.com' })], { total: 10000, total_is_estimate: true, has_next: true, next_cursor: 'c3' });
+        return list([item({ id: 'u3', email: 'page3@example.com' })], { total: 3, has_next: false, next_cursor: null });
+      },
+    });
+    renderAt('/admin/users', <UsersPage />);
+    const user = userEvent.setup();
+    await screen.findByText('ada@example.com');
+    expect(screen.getByText('Total: 10,000+')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('page2@example.com');
+    expect(lastList(api)).toMatchObject({ page: '2', cursor: 'c2' });
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('page3@example.com');
+    expect(lastList(api)).toMatchObject({ page: '3', cursor: 'c3' });
+    expect(screen.getByText('Total: 3')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('page2@example.com');
+    expect(screen.getByText('Page 2')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('ada@example.com');
+    expect(screen.getByText('Page 1')).toBeTruthy();
+  });
+
+  it('says when a page stopped at the read budget', async () => {
+    mockFetch({ 'GET /api/admin/users': list([], { total: 1, total_is_estimate: true, has_next: true, next_cursor: 'c2', truncated: true }) });
+    renderAt('/admin/users', <UsersPage />);
+    expect(await screen.findByText('More accounts may match: Next continues the search.')).toBeTruthy();
+    expect(screen.getByText('Total: 1+')).toBeTruthy();
+  });
+});
+
 describe('UsersPage address', () => {
   it('reads q, filter and status from the address (unknown status treated as empty)', async () => {
     const api = mockFetch({ 'GET /api/admin/users': list([]) });

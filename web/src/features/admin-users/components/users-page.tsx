@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { USERS_DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
+import { useCursorPages } from '../../../lib/use-cursor-pages';
 import { useUsers } from '../api/get-users';
 import { useDebouncedSearch } from '../hooks/use-debounced-search';
 import { useUsersAddress } from '../hooks/use-users-address';
@@ -20,11 +21,10 @@ export function UsersPage() {
   const [openId, setOpenId] = useState<string | null>(null);
 
   // The page belongs to one combination of filters: any change of them lands on page 1 again.
-  const view = JSON.stringify([q, filter, status, pageSize]);
-  const [paging, setPaging] = useState({ view, page: 1 });
-  const page = paging.view === view ? paging.page : 1;
+  const paging = useCursorPages(JSON.stringify([q, filter, status, pageSize]));
+  const page = paging.page;
 
-  const users = useUsers({ page, pageSize, query: q, filter, status });
+  const users = useUsers({ page, cursor: paging.cursor, pageSize, query: q, filter, status });
 
   return (
     <main className="page admin-users">
@@ -46,12 +46,15 @@ export function UsersPage() {
       ) : (
         <>
           <UsersTable users={users.data.items} onOpen={setOpenId} />
+          {users.data.truncated ? <p className="admin-users__note">More accounts may match: Next continues the search.</p> : null}
           <Pagination
             label="Users pages"
             total={users.data.total}
+            totalIsEstimate={users.data.total_is_estimate}
             page={page}
-            hasNext={users.data.has_next}
-            onPage={(next) => setPaging({ view, page: next })}
+            // while the next page loads, the rows shown are the previous page's: no second Next yet
+            hasNext={users.data.has_next && !users.isPlaceholderData}
+            onPage={(next) => (next > page ? paging.next(users.data.next_cursor) : paging.previous())}
           />
         </>
       )}

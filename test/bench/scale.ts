@@ -1,0 +1,200 @@
+/**
+ * `npm run bench:scale`: every admin read at SMALL and at LARGE accounts (docs/scale-reads.md).
+ * Starts its own in-memory DynamoDB Local (or uses DYNAMODB_ENDPOINT), loads accounts with
+ * enrollments, progress and audit entries straight into the table with BatchWriteItem through
+ * the product's key builders (test/bench/scale-data.ts), then measures each call: consumed RCU
+ * and round trips of one call, the most items one call holds, and the p50 latency against a raw
+ * GetItem in the same run. Sizes come from the environment:
+ *   BENCH_SMALL (1000)  BENCH_LARGE (100000)  BENCH_AUDIT_PER_ACCOUNT (10)
+ *   BENCH_PARALLEL (8 BatchWriteItem calls in flight)  BENCH_REPS (21 timed runs per call)
+ *   BENCH_OUT (a JSON file for the figures, optional)
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { freePort, startDynamoDbLocal } from '../../infra/local/processes';
+import { ensureTable } from '../../infra/local/table-setup';
+
+const env = process.env;
+const SMALL = Number(env.BENCH_SMALL ?? 1000);
+const LARGE = Number(env.BENCH_LARGE ?? 100_000);
+const AUDIT_PER = Number(env.BENCH_AUDIT_PER_ACCOUNT ?? 10);
+const PARALLEL = Number(env.BENCH_PARALLEL ?? 8);
+const REPS = Number(env.BENCH_REPS ?? 21);
+
+async function main() {
+  let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
+  let endpoint = env.DYNAMODB_ENDPOINT;
+  if (!endpoint) {
+    const port = await freePort();
+    dynamo = await startDynamoDbLocal(port, undefined); // in memory
+    endpoint = `http://127.0.0.1:${port}`;
+  }
+  Object.assign(env, {
+    STAGE: 'local',
+    TABLE_NAME: `bench-scale-${randomUUID().slice(0, 8)}`,
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: 'us-east-1',
+    SESSION_SECRET: env.SESSION_SECRET ?? 'bench-scale-secret-bench-scale-secret',
+    LOG_LEVEL: 'SILENT',
+  });
+  try {
+    await run(endpoint);
+  } finally {
+    dynamo?.kill('SIGTERM');
+  }
+}
+
+async function run(endpoint: string) {
+  // app modules read the environment on first use: import them once it is set
+  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { capacityMeter, db, tableName } = await import('../../functions/lib/db');
+  const { keys } = await import('../../functions/lib/table');
+  const { adminSummary } = await import('../../functions/admin/summary');
+  const { listUsers } = await import('../../functions/admin/user-list');
+  const { auditLog, userAuditLog } = await import('../../functions/admin/audit-log');
+  const { userDetail } = await import('../../functions/admin/user-detail');
+  const { encodeCursor } = await import('../../functions/admin/paging');
+  const data = await import('./scale-data');
+
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTable(client, tableName());
+  client.destroy();
+
+  // the most items one response carried, and items per call (Lambda memory holds about that)
+  let itemsThisCall = 0;
+  db().middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      const output = result.output as { Items?: unknown[]; Responses?: Record<string, unknown[]> };
+      itemsThisCall += (output.Items?.length ?? 0) + Object.values(output.Responses ?? {}).reduce((sum, list) => sum + list.length, 0);
+      return result;
+    },
+    { step: 'initialize', name: 'benchItemCounter' },
+  );
+
+  const clock = { now: Date.now(), auditStepMs: Math.max(1, Math.floor((29 * 24 * 3600 * 1000) / (LARGE * AUDIT_PER))) };
+  const day = (offset: number) => new Date(clock.now - offset * 24 * 3600 * 1000).toISOString().slice(0, 10);
+
+  async function load(from: number, to: number) {
+    const started = Date.now();
+    const written = await data.loadItems(data.scaleItems(from, to, AUDIT_PER, clock), PARALLEL, (n) =>
+      console.log(`  … ${n.toLocaleString('en-US')} items, ${Math.round(n / ((Date.now() - started) / 1000))} items/s`),
+    );
+    await data.writeCounters(to, clock);
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`loaded accounts ${from.toLocaleString('en-US')}–${(to - 1).toLocaleString('en-US')}: ${written.toLocaleString('en-US')} items in ${seconds.toFixed(0)} s (${Math.round(written / seconds)} items/s)`);
+  }
+
+  /** The users list's last page, by cursor: positioned before the 25 oldest live accounts. */
+  async function lastPageCursor(n: number) {
+    let live = 0;
+    let shownLive = 0;
+    for (let i = 0; i < n; i++) if (data.statusOf(i) !== 'deleted') live++;
+    let i = n - 1;
+    for (let seen = 0; i >= 0; i--) {
+      if (data.statusOf(i) === 'deleted') continue;
+      if (++seen === 25) break; // the admin is older still: the page holds it too
+    }
+    shownLive = live - 25;
+    const createdAt = new Date(clock.now - (i + 1) * 1000).toISOString();
+    return encodeCursor(JSON.stringify(['users', '', '', '']), { after: `${createdAt}#${data.accountId(i)}`, shown: shownLive });
+  }
+
+  const sample = data.accountId(5);
+  const calls = (n: number): Array<[string, () => Promise<unknown>]> => [
+    ['summary', () => adminSummary()],
+    ['users (default: active + locked)', () => listUsers({})],
+    ['users status=all', () => listUsers({ status: 'all' })],
+    ['users status=active', () => listUsers({ status: 'active' })],
+    ['users status=locked', () => listUsers({ status: 'locked' })],
+    ['users status=deleted', () => listUsers({ status: 'deleted' })],
+    ['users filter=active7d', () => listUsers({ filter: 'active7d' })],
+    ['users filter=active30d', () => listUsers({ filter: 'active30d' })],
+    ['users filter=unverified', () => listUsers({ filter: 'unverified' })],
+    ['users filter=week1_dropoff', () => listUsers({ filter: 'week1_dropoff' })],
+    ['users filter=unverified&status=locked', () => listUsers({ filter: 'unverified', status: 'locked' })],
+    ['users search "learner1"', () => listUsers({ query: 'learner1' })],
+    ['users search "bench2" + unverified', () => listUsers({ query: 'bench2', filter: 'unverified' })],
+    ['users last page by cursor', async () => listUsers({ cursor: await lastPageCursorCached(n) })],
+    ['audit log (last 30 days)', () => auditLog({})],
+    ['audit action=auth.login', () => auditLog({ action: 'auth.login' })],
+    ['audit entity_type=enrollment', () => auditLog({ entity_type: 'enrollment' })],
+    ['audit entity_type+entity_id', () => auditLog({ entity_type: 'user', entity_id: sample })],
+    ['audit entity_id alone', () => auditLog({ entity_id: sample })],
+    ['audit actor full email', () => auditLog({ actor: 'learner5@example.com' })],
+    ['audit actor prefix "bench-admin"', () => auditLog({ actor: 'bench-admin' })],
+    ['audit actor domain @example.com', () => auditLog({ actor: '@example.com' })],
+    ['audit dates (10 days)', () => auditLog({ date_from: day(12), date_to: day(3) })],
+    ['audit action+type+dates', () => auditLog({ action: 'auth.login', entity_type: 'user', date_from: day(12), date_to: day(3) })],
+    ['per-user audit', () => userAuditLog(sample, {})],
+    ['user detail', () => userDetail(sample)],
+  ];
+  const cursorCache = new Map<number, string>();
+  const lastPageCursorCached = async (n: number) => {
+    if (!cursorCache.has(n)) cursorCache.set(n, await lastPageCursor(n));
+    return cursorCache.get(n)!;
+  };
+
+  const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  async function timed(fn: () => Promise<unknown>) {
+    await fn(); // warm
+    const times: number[] = [];
+    for (let r = 0; r < REPS; r++) {
+      const start = process.hrtime.bigint();
+      await fn();
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    return p50(times);
+  }
+
+  type Figures = { rcu: number; calls: number; items: number; p50: number; ratio: number };
+  async function measure(n: number) {
+    const getItem = () => db().send(new GetCommand({ TableName: tableName(), Key: keys.user(sample) }));
+    const rawP50 = await timed(getItem);
+    const results = new Map<string, Figures>();
+    for (const [name, fn] of calls(n)) {
+      await fn();
+      capacityMeter.reset();
+      itemsThisCall = 0;
+      await fn();
+      const cost = capacityMeter.snapshot();
+      const items = itemsThisCall;
+      const latency = await timed(fn);
+      results.set(name, { rcu: cost.read, calls: cost.calls, items, p50: latency, ratio: latency / rawP50 });
+    }
+    return { rawP50, results };
+  }
+
+  console.log(`bench:scale — small ${SMALL.toLocaleString('en-US')}, large ${LARGE.toLocaleString('en-US')} accounts, ${AUDIT_PER} audit entries per account, ${PARALLEL} parallel BatchWriteItem`);
+  await data.loadItems(data.adminItems(clock));
+  await load(0, SMALL);
+  const small = await measure(SMALL);
+  await load(SMALL, LARGE);
+  const large = await measure(LARGE);
+
+  const fmt = (value: number, digits = 1) => value.toFixed(digits);
+  const lines = [
+    `| call | RCU ${SMALL / 1000}k | RCU ${LARGE / 1000}k | RCU ratio | round trips ${SMALL / 1000}k / ${LARGE / 1000}k | items held ${LARGE / 1000}k | p50 ms ${SMALL / 1000}k / ${LARGE / 1000}k | p50 ÷ GetItem ${SMALL / 1000}k / ${LARGE / 1000}k |`,
+    '|---|---|---|---|---|---|---|---|',
+    `| raw GetItem | 0.5 | 0.5 | 1.00 | 1 / 1 | 1 | ${fmt(small.rawP50, 2)} / ${fmt(large.rawP50, 2)} | 1 / 1 |`,
+  ];
+  let worstRatio = 0;
+  let worstLatency = 0;
+  for (const [name] of calls(LARGE)) {
+    const a = small.results.get(name)!;
+    const b = large.results.get(name)!;
+    const ratio = a.rcu > 0 ? b.rcu / a.rcu : 1;
+    worstRatio = Math.max(worstRatio, ratio);
+    worstLatency = Math.max(worstLatency, b.ratio);
+    lines.push(`| ${name} | ${fmt(a.rcu)} | ${fmt(b.rcu)} | ${ratio.toFixed(2)} | ${a.calls} / ${b.calls} | ${b.items} | ${fmt(a.p50, 2)} / ${fmt(b.p50, 2)} | ${fmt(a.ratio)} / ${fmt(b.ratio)} |`);
+  }
+  console.log(`\n${lines.join('\n')}\n`);
+  console.log(`worst RCU ratio ${LARGE / 1000}k/${SMALL / 1000}k: ${worstRatio.toFixed(2)} (goal ≤ 1.2); worst p50 ÷ GetItem at ${LARGE / 1000}k: ${worstLatency.toFixed(1)} (goal ≤ 10)`);
+  if (env.BENCH_OUT) writeFileSync(env.BENCH_OUT, JSON.stringify({ small: SMALL, large: LARGE, auditPerAccount: AUDIT_PER, smallRaw: small.rawP50, largeRaw: large.rawP50, calls: Object.fromEntries([...small.results].map(([name, fig]) => [name, { small: fig, large: large.results.get(name) }])) }, null, 2));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

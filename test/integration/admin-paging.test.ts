@@ -1,0 +1,294 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditItem, type AuditInput } from '../../functions/lib/audit';
+import { db, tableName } from '../../functions/lib/db';
+import { readStats } from '../../functions/lib/stats';
+import { INDEX, indexPartition } from '../../functions/lib/table';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { useApi, type ApiClient } from '../helpers/api';
+import { createTestUser, signIn } from '../helpers/users';
+
+/**
+ * Cursor paging and filters of the admin lists (docs/scale-reads.md), against DynamoDB Local.
+ * This file has its own table: the data below is all there is.
+ */
+const api = useApi();
+let admin: UserRecord;
+let adminClient: ApiClient;
+
+beforeAll(async () => {
+  admin = await createTestUser({ role: 'admin', email: `pager-admin-${Date.now()}@example.com` });
+  adminClient = api.client();
+  await signIn(adminClient, admin);
+});
+
+type Row = { id: string; email: string; status: string; created_at: string; first_name: string };
+
+/** Follows next_cursor from the first page to the last; returns every page. */
+async function allPages(path: string) {
+  const pages = [];
+  let response = await adminClient.get(path);
+  for (;;) {
+    expect(response.status).toBe(200);
+    pages.push(response.body);
+    if (!response.body.has_next) break;
+    expect(typeof response.body.next_cursor).toBe('string');
+    response = await adminClient.get(`${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(response.body.next_cursor)}`);
+  }
+  expect(pages.at(-1).next_cursor).toBeNull();
+  return pages;
+}
+
+describe('user list: cursors', () => {
+  let created: UserRecord[];
+  beforeAll(async () => {
+    created = [];
+    for (let i = 0; i < 30; i++) created.push(await createTestUser({ first_name: `Cursor${String(i).padStart(2, '0')}` }));
+  });
+
+  it('pages with next_cursor at one page a call, newest first, no row twice, null on the last page', async () => {
+    const first = await adminClient.get('/api/admin/users?page_size=25');
+    expect(first.body).toMatchObject({ page: 1, page_size: 25, has_next: true, total_is_estimate: false });
+    expect(first.body.items).toHaveLength(25);
+    expect(first.body.total).toBe((await readStats()).users_total);
+    const pages = await allPages('/api/admin/users?page_size=25');
+    const rows = pages.flatMap((page) => page.items as Row[]);
+    expect(rows.length).toBe((await readStats()).users_total);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+    expect([...rows].sort((a, b) => b.created_at.localeCompare(a.created_at))).toEqual(rows);
+    expect(pages.at(-1).total).toBe(rows.length);
+    // page=2 without a cursor answers the same rows as the cursor
+    const second = await adminClient.get('/api/admin/users?page_size=25&page=2');
+    expect(second.body.items.map((row: Row) => row.id)).toEqual(pages[1].items.map((row: Row) => row.id));
+    expect(second.body.has_next).toBe(false);
+  });
+
+  it('answers 400 invalid_cursor for a tampered, malformed or foreign cursor, never 500', async () => {
+    const first = await adminClient.get('/api/admin/users?page_size=25');
+    const cursor: string = first.body.next_cursor;
+    const [body, signature] = cursor.split('.');
+    const state = JSON.parse(Buffer.from(body, 'base64url').toString());
+    const forged = `${Buffer.from(JSON.stringify({ ...state, after: '9999' })).toString('base64url')}.${signature}`;
+    const audit = await adminClient.get('/api/admin/audit-logs?page_size=25&date_from=2000-01-01&date_to=2000-12-31');
+    for (const bad of [forged, `${body}.${signature.slice(0, -2)}AA`, 'not-a-cursor', `${body}.${signature}.x`, '%%%']) {
+      const response = await adminClient.get(`/api/admin/users?page_size=25&cursor=${encodeURIComponent(bad)}`);
+      expect(response.status, bad).toBe(400);
+      expect(response.body).toEqual({ error: 'invalid_cursor' });
+    }
+    // a cursor of another list or another filter is foreign
+    expect((await adminClient.get(`/api/admin/users?status=all&cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
+    expect((await adminClient.get(`/api/admin/users?filter=unverified&cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
+    expect((await adminClient.get(`/api/admin/audit-logs?cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
+    expect((await adminClient.get(`/api/admin/users/${admin.id}/audit-logs?cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
+    expect(audit.status).toBe(200);
+  });
+});
+
+describe('user list: every status × cohort is its own key range', () => {
+  const made: Record<string, UserRecord[]> = {};
+  beforeAll(async () => {
+    for (const status of ['active', 'locked', 'deleted'] as const) {
+      for (const verified of [true, false]) {
+        const key = `${status}-${verified}`;
+        made[key] = [];
+        for (let i = 0; i < 3; i++) made[key].push(await createTestUser({ status, verified, first_name: `Combo${status}${verified}${i}` }));
+      }
+    }
+  });
+
+  it('unverified × each status lists exactly those accounts, with an exact bounded total', async () => {
+    for (const status of ['active', 'locked', 'deleted'] as const) {
+      const response = await adminClient.get(`/api/admin/users?filter=unverified&status=${status}`);
+      expect(response.status).toBe(200);
+      const ids = (response.body.items as Row[]).map((row) => row.id).sort();
+      expect(ids).toEqual(made[`${status}-false`].map((user) => user.id).sort());
+      expect(response.body).toMatchObject({ total: 3, total_is_estimate: false, has_next: false, next_cursor: null });
+    }
+    const live = await adminClient.get('/api/admin/users?filter=unverified');
+    const liveIds = (live.body.items as Row[]).map((row) => row.id);
+    expect(liveIds).toEqual(expect.arrayContaining([...made['active-false'], ...made['locked-false']].map((user) => user.id)));
+    expect(liveIds).not.toEqual(expect.arrayContaining([made['deleted-false'][0].id]));
+    const all = await adminClient.get('/api/admin/users?filter=unverified&status=all');
+    expect((all.body.items as Row[]).map((row) => row.id)).toEqual(expect.arrayContaining(made['deleted-false'].map((user) => user.id)));
+  });
+
+  it('plain status lists and the deleted drill', async () => {
+    const locked = await adminClient.get('/api/admin/users?status=locked');
+    expect((locked.body.items as Row[]).every((row) => row.status === 'locked')).toBe(true);
+    expect(locked.body.items).toHaveLength(6);
+    const drill = await adminClient.get('/api/admin/users?filter=deleted');
+    expect((drill.body.items as Row[]).map((row) => row.id).sort()).toEqual([...made['deleted-true'], ...made['deleted-false']].map((user) => user.id).sort());
+  });
+});
+
+describe('user search: filters before any limit, truthful truncation', () => {
+  let lockedOne: UserRecord;
+  beforeAll(async () => {
+    const items = [];
+    for (let i = 0; i < 100; i++) items.push(createTestUser({ first_name: `Quill${String(i).padStart(3, '0')}` }));
+    await Promise.all(items);
+    // the only locked match is the last one in key order: past any single read budget
+    lockedOne = await createTestUser({ first_name: 'Quillzz', status: 'locked' });
+  });
+
+  it('finds the one locked match behind 100 active ones, by following cursors', async () => {
+    const pages = await allPages('/api/admin/users?query=quill&status=locked&page_size=25');
+    const rows = pages.flatMap((page) => page.items as Row[]);
+    expect(rows.map((row) => row.id)).toEqual([lockedOne.id]);
+    // the first page stopped at its read budget and says so, instead of claiming "no match"
+    expect(pages[0]).toMatchObject({ items: [], has_next: true, truncated: true, total_is_estimate: true });
+    expect(pages.at(-1)).toMatchObject({ total: 1, total_is_estimate: false, has_next: false });
+  });
+
+  it('pages a broad search fully: every match once, in key order', async () => {
+    const pages = await allPages('/api/admin/users?query=quill&page_size=25');
+    const names = pages.flatMap((page) => (page.items as Row[]).map((row) => row.first_name));
+    expect(names).toHaveLength(101); // the default scope is active + locked
+    expect(names).toEqual([...names].sort());
+    expect(pages[0]).toMatchObject({ has_next: true, total_is_estimate: true });
+    expect(pages.at(-1)).toMatchObject({ total: 101, total_is_estimate: false });
+  });
+});
+
+describe('list indexes hold no secrets', () => {
+  it('the user-list indexes project only list fields, and an index item has no password hash', async () => {
+    const table = await db().send(new DescribeTableCommand({ TableName: tableName() }));
+    for (const name of ['usersByStatus', 'usersUnverified', 'usersByActivity'] as const) {
+      const index = table.Table!.GlobalSecondaryIndexes!.find((gsi) => gsi.IndexName === INDEX[name].indexName)!;
+      expect(index.Projection?.ProjectionType).toBe('INCLUDE');
+      expect(index.Projection?.NonKeyAttributes).not.toContain('password_hash');
+      expect(index.Projection?.NonKeyAttributes).not.toContain('session_version');
+    }
+    const listed = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: INDEX.usersByStatus.indexName,
+        KeyConditionExpression: '#pk = :status',
+        ExpressionAttributeNames: { '#pk': INDEX.usersByStatus.partitionKey },
+        ExpressionAttributeValues: { ':status': indexPartition.usersByStatus('active') },
+        Limit: 5,
+      }),
+    );
+    expect(listed.Items!.length).toBeGreaterThan(0);
+    for (const item of listed.Items!) {
+      expect(item).toHaveProperty('email');
+      expect(item).not.toHaveProperty('password_hash');
+      expect(item).not.toHaveProperty('session_version');
+    }
+  });
+});
+
+describe('audit log: every filter is a key range', () => {
+  const DAY = 24 * 3600 * 1000;
+  const now = Date.now();
+  const ago = (days: number) => new Date(now - days * DAY);
+  const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+  const seeded: ReturnType<typeof auditItem>[] = [];
+  const alice = { id: 'actor-alice', email: 'alice.audit@acme.test' };
+  const alina = { id: 'actor-alina', email: 'Alina.Audit@acme.test' };
+  const bob = { id: 'actor-bob', email: 'bob.audit@other.test' };
+
+  beforeAll(async () => {
+    // the actor prefix is resolved through the accounts' search items
+    await createTestUser({ email: alice.email });
+    await createTestUser({ email: alina.email });
+    await createTestUser({ email: bob.email });
+    const actors = [alice, alina, bob, undefined];
+    const actions = ['audit.test.one', 'audit.test.two', 'audit.test.three'];
+    for (let i = 0; i < 90; i++) {
+      const input: AuditInput = {
+        action: actions[i % 3],
+        actor: actors[i % 4],
+        entityType: i % 5 === 0 ? 'enrollment' : 'user',
+        entityId: `entity-${i % 7}`,
+      };
+      // spread over the last 40 days, a few in the same millisecond
+      seeded.push(auditItem(input, new Date(ago(i % 40).getTime() - i)));
+    }
+    for (let start = 0; start < seeded.length; start += 25) {
+      await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: seeded.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+  });
+
+  const expected = (match: (entry: (typeof seeded)[number]) => boolean, from = dayOf(ago(29)), to = dayOf(new Date(now))) =>
+    seeded
+      .filter((entry) => entry.created_at.slice(0, 10) >= from && entry.created_at.slice(0, 10) <= to && entry.action.startsWith('audit.test.') && match(entry))
+      .sort((a, b) => (a.sk < b.sk ? 1 : -1))
+      .map((entry) => entry.id);
+
+  async function ids(query: string) {
+    const pages = await allPages(`/api/admin/audit-logs?page_size=25&${query}`);
+    const items = pages.flatMap((page) => page.items as Array<{ id: string; action: string }>).filter((entry) => entry.action.startsWith('audit.test.'));
+    return { ids: items.map((entry) => entry.id), pages };
+  }
+
+  const cases: Array<[string, string, (entry: (typeof seeded)[number]) => boolean]> = [
+    ['unfiltered', '', () => true],
+    ['action', 'action=audit.test.two', (e) => e.action === 'audit.test.two'],
+    ['entity type', 'entity_type=enrollment', (e) => e.entity_type === 'enrollment'],
+    ['entity id alone', 'entity_id=entity-3', (e) => e.entity_id === 'entity-3'],
+    ['entity type and id', 'entity_type=user&entity_id=entity-3', (e) => e.entity_type === 'user' && e.entity_id === 'entity-3'],
+    ['actor full email (any case)', 'actor=ALICE.AUDIT%40ACME.TEST', (e) => e.actor_email === alice.email],
+    ['actor local-part prefix (two accounts)', 'actor=ali', (e) => e.actor_email === alice.email || e.actor_email === alina.email],
+    ['actor domain', 'actor=%40acme.test', (e) => e.actor_email === alice.email || e.actor_email === alina.email],
+    ['actor + action', 'actor=bob&action=audit.test.one', (e) => e.actor_email === bob.email && e.action === 'audit.test.one'],
+    ['action + entity type', 'action=audit.test.three&entity_type=enrollment', (e) => e.action === 'audit.test.three' && e.entity_type === 'enrollment'],
+    ['domain + entity id', 'actor=%40acme.test&entity_id=entity-1', (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_id === 'entity-1'],
+    ['actor + entity type + action', 'actor=ali&entity_type=user&action=audit.test.one', (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_type === 'user' && e.action === 'audit.test.one'],
+  ];
+  for (const [name, query, match] of cases) {
+    it(`filters by ${name}, newest first, across cursor pages`, async () => {
+      const result = await ids(query);
+      expect(result.ids).toEqual(expected(match));
+      expect(result.pages.at(-1).total).toBe(result.pages.flatMap((page) => page.items).length);
+    });
+  }
+
+  it('applies the date window as a key range, alone and with filters', async () => {
+    const from = dayOf(ago(20));
+    const to = dayOf(ago(5));
+    expect((await ids(`date_from=${from}&date_to=${to}`)).ids).toEqual(expected(() => true, from, to));
+    expect((await ids(`date_from=${from}&date_to=${to}&action=audit.test.one`)).ids).toEqual(expected((e) => e.action === 'audit.test.one', from, to));
+    expect((await ids(`date_from=${from}&date_to=${to}&actor=bob`)).ids).toEqual(expected((e) => e.actor_email === bob.email, from, to));
+    const older = dayOf(ago(39));
+    const all = await ids(`date_from=${older}`);
+    expect(all.ids).toEqual(expected(() => true, older));
+    expect(all.pages[0]).toMatchObject({ date_from: older, window_days: 40 });
+  });
+
+  it('a date_from in the future answers an empty page; date_from after date_to stays 400', async () => {
+    const future = dayOf(new Date(now + 3 * DAY));
+    const response = await adminClient.get(`/api/admin/audit-logs?date_from=${future}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ items: [], total: 0, has_next: false, next_cursor: null });
+    const range = await adminClient.get(`/api/admin/audit-logs?date_from=${dayOf(ago(1))}&date_to=${dayOf(ago(3))}`);
+    expect(range.status).toBe(400);
+    expect(range.body).toEqual({ error: 'invalid_date_range' });
+  });
+
+  it('cursor pages cost one page each: 25 rows, the next 25, then the rest and a null cursor', async () => {
+    const pages = await allPages('/api/admin/audit-logs?page_size=25&actor=%40acme.test');
+    expect(pages.map((page) => page.items.length)).toEqual([25, expected((e) => e.actor_email === alice.email || e.actor_email === alina.email).length - 25]);
+    expect(pages[0].next_cursor).toEqual(expect.any(String));
+    const tampered = `${pages[0].next_cursor.slice(0, -3)}xyz`;
+    const refused = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=%40acme.test&cursor=${encodeURIComponent(tampered)}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'invalid_cursor' });
+    // the same cursor with another filter is foreign
+    const foreign = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=bob&cursor=${encodeURIComponent(pages[0].next_cursor)}`);
+    expect(foreign.body).toEqual({ error: 'invalid_cursor' });
+  });
+
+  it('per-user audit pages by cursor (25 a page)', async () => {
+    const user = await createTestUser();
+    const entries = Array.from({ length: 30 }, (_, i) => auditItem({ action: 'audit.test.user', entityType: 'user', entityId: user.id }, new Date(now - i * 1000)));
+    for (let start = 0; start < entries.length; start += 25) {
+      await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: entries.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+    const pages = await allPages(`/api/admin/users/${user.id}/audit-logs`);
+    expect(pages.map((page) => page.items.length)).toEqual([25, 5]);
+    expect(pages[0]).toMatchObject({ total: 30, total_is_estimate: false });
+    expect(pages.flatMap((page) => page.items.map((entry: { id: string }) => entry.id))).toEqual(entries.map((entry) => entry.id));
+  });
+});
