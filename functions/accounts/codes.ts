@@ -23,6 +23,11 @@ export interface StoredCode {
 
 type Key = { pk: string; sk: string };
 
+/** A code as people paste it ("957 831", "957-831"): spaces and dashes carry no meaning. */
+export function normalizeCode(submitted: string): string {
+  return submitted.replace(/[\s-]/g, '');
+}
+
 export function generateCode(): string {
   return String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
 }
@@ -60,35 +65,52 @@ export async function issueCode(key: Key, extra: Record<string, unknown> = {}): 
 const invalidCode = () => badRequest('invalid_code');
 
 /**
+ * For a login challenge the caller has already proved the password, so the answer may say how
+ * many tries are left and when the code is spent (docs/journeys.md). Email verification keeps
+ * the one generic answer: there an unknown address must look like a known one.
+ */
+const revealed = (attemptsLeft: number) =>
+  badRequest('invalid_code', attemptsLeft > 0 ? { attempts_left: attemptsLeft } : { attempts_left: 0, spent: true });
+
+export interface ConsumeOptions {
+  /** Add `attempts_left` (and `spent: true` once the code can no longer work) to the 400. */
+  revealAttempts?: boolean;
+}
+
+/**
  * Checks and, when right, consumes the code at `key`; returns the stored item (with the
  * caller's extra attributes). Wrong, expired, dead, missing or already used: 400 `invalid_code`,
- * one answer for all so nothing is learned from it.
+ * one answer for all so nothing is learned from it (unless `revealAttempts`).
  */
 export async function consumeCode(
   key: Key,
   submitted: string,
   /** An extra check on the item (e.g. the challenge belongs to this email); failing it counts as a wrong try. */
   belongs: (item: Record<string, unknown>) => boolean = () => true,
+  options: ConsumeOptions = {},
 ): Promise<Record<string, unknown>> {
+  const spent = () => (options.revealAttempts ? revealed(0) : invalidCode());
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   const item = found.Item as (StoredCode & Record<string, unknown>) | undefined;
-  if (!item) throw invalidCode();
+  if (!item) throw spent();
   let verdict = checkCode(item, submitted);
   if (verdict === 'ok' && !belongs(item)) verdict = 'wrong';
-  if (verdict === 'expired' || verdict === 'dead') throw invalidCode();
+  if (verdict === 'expired' || verdict === 'dead') throw spent();
   try {
     if (verdict === 'wrong') {
       // Counted only against this very code (a newer code starts again at 0 tries).
-      await db().send(
+      const counted = await db().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: key,
           UpdateExpression: 'ADD attempts :one',
           ConditionExpression: 'code_hash = :hash',
           ExpressionAttributeValues: { ':one': 1, ':hash': item.code_hash },
+          ReturnValues: 'UPDATED_NEW',
         }),
       );
-      throw invalidCode();
+      if (!options.revealAttempts) throw invalidCode();
+      throw revealed(Math.max(0, CODE_MAX_ATTEMPTS - Number(counted.Attributes?.attempts ?? CODE_MAX_ATTEMPTS)));
     }
     // Single use even under concurrent checks: only one conditional delete can succeed.
     await db().send(
@@ -100,7 +122,7 @@ export async function consumeCode(
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw invalidCode();
+    if (error instanceof ConditionalCheckFailedException) throw spent();
     throw error;
   }
   return item;

@@ -8,7 +8,7 @@ import { startSession } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
-import { consumeCode, issueCode } from './codes';
+import { consumeCode, issueCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
@@ -61,7 +61,9 @@ export async function finishLogin(
   await consume('codeChecksPerIp', caller.ip);
   if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
   const email = normalizeEmail(input.email);
-  const challenge = await consumeCode(keys.challenge(input.challenge_id), input.code.trim(), (item) => item.email_lower === email);
+  const challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => item.email_lower === email, {
+    revealAttempts: true,
+  });
   const user = await getUserById(String(challenge.user_id));
   // Locked, deleted or unverified since the password step: no session.
   if (!user || user.status !== 'active' || isLocked(user) || !user.verified) throw badRequest('invalid_code');

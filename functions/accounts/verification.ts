@@ -7,7 +7,7 @@ import { statsUpdate } from '../lib/stats';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail } from '../lib/users';
-import { consumeCode, issueCode } from './codes';
+import { consumeCode, issueCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { verificationCodeEmail } from './emails/verification-code';
@@ -46,7 +46,7 @@ export async function verifyEmail(input: { email: string; code: string }, caller
   const user = await getUserByEmail(input.email);
   // An unknown, deleted or already verified account has no code to check: the same generic answer.
   if (!user || user.verified || user.status === 'deleted') throw badRequest('invalid_code');
-  await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), input.code.trim());
+  await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), normalizeCode(input.code));
   const now = new Date().toISOString();
   try {
     await db().send(
