@@ -198,7 +198,8 @@ export async function hardDeleteUser(userId: string, confirmEmail: string | unde
           ...(enrollment ? [{ Delete: { TableName: tableName(), Key: { pk: enrollment.pk, sk: enrollment.sk } } }] : []),
           statsUpdate({
             users_deleted: -1,
-            ...(enrollment
+            // A staff preview enrollment was never counted (docs/journeys.md).
+            ...(enrollment && !enrollment.staff
               ? {
                   enrollments_total: -1,
                   enrollment_percent_sum: -Number(enrollment.percent_complete ?? 0),
@@ -208,7 +209,7 @@ export async function hardDeleteUser(userId: string, confirmEmail: string | unde
                 }
               : {}),
           })!,
-          ...(enrollment ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })] : []),
+          ...(enrollment && !enrollment.staff ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })] : []),
           ...(lastActiveDay
             ? [
                 {
