@@ -84,6 +84,10 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
 
   // Force-complete the open module: the learner's dashboard moves on
   await drawer.getByRole('tab', { name: 'Modules' }).click();
+  // The Actions column is reachable at the drawer's width: no sideways scroll inside the drawer.
+  const table = drawer.locator('.admin-table-scroll').first();
+  await table.waitFor();
+  expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
   await drawer.getByRole('button', { name: 'Force complete' }).first().click();
   await expect.poll(() => drawer.getByText('Module marked completed.').isVisible()).toBe(true);
   const after = (await call('/api/dashboard/state', undefined, learner.cookie)).body;
@@ -94,6 +98,10 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   // Lock and unlock: a lock ends the learner's session at once
   await drawer.getByRole('tab', { name: 'Security' }).click();
   await drawer.getByRole('button', { name: 'Lock account' }).click();
+  // One in-app confirmation, stating the consequence
+  const confirmation = page.getByRole('alertdialog');
+  await expect.poll(() => confirmation.getByText(/cannot sign in until the account is unlocked/).isVisible()).toBe(true);
+  await confirmation.getByRole('button', { name: 'Lock account' }).click();
   await expect.poll(() => drawer.getByText('Account locked.').isVisible()).toBe(true);
   await expect.poll(() => drawer.getByText('Account is locked.').isVisible()).toBe(true);
   expect((await call('/api/dashboard', undefined, learner.cookie)).status).toBe(401);
@@ -102,7 +110,9 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
 
   // Soft-delete and restore
   await drawer.getByRole('button', { name: 'Soft-delete account' }).click();
+  await confirmation.getByRole('button', { name: 'Soft-delete account' }).click();
   await expect.poll(() => drawer.getByText('User soft-deleted.').isVisible()).toBe(true);
+  await expect.poll(() => drawer.getByRole('button', { name: 'Undo' }).isVisible()).toBe(true);
   await expect.poll(() => drawer.getByText('Account is soft-deleted. Restore to re-enable access.').isVisible()).toBe(true);
   await drawer.getByRole('button', { name: 'Restore account' }).click();
   await expect.poll(() => drawer.getByText('User restored.').isVisible()).toBe(true);

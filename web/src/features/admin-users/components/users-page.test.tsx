@@ -185,4 +185,13 @@ describe('UsersPage address', () => {
     await user.keyboard('{Enter}');
     expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
   });
+
+  it('opens the drawer of ?user=<id> (an audit log target link)', async () => {
+    mockFetch({
+      'GET /api/admin/users': list([item()]),
+      'GET /api/admin/users/u1': { body: { id: 'u1', email: 'ada@example.com', status: 'active', verified: true, enrollments: [] } },
+    });
+    renderAt('/admin/users?user=u1', <UsersPage />);
+    expect(await screen.findByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+  });
 });
