@@ -24,7 +24,7 @@ const NEW_LOGIN_CODE = (email: string) => `We sent a new code to ${email}.`;
 const needsVerification = (error: unknown) => error instanceof ApiError && error.status === 403 && Boolean(error.body.needsVerification);
 
 /** Two steps (SPEC §2 Login, §4): email + password, then the emailed 6-digit code. */
-export function LoginForm() {
+export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}) {
   const navigate = useNavigate();
   const login = useLogin();
   const verify = useVerifyTwoFactor();
@@ -92,7 +92,8 @@ export function LoginForm() {
       {
         onSuccess: async (result) => {
           setRouting(true);
-          navigate(await postLoginDestination(result.user), { replace: true });
+          // Back to the page a session ended on (a checked same-origin path), else the usual landing.
+          navigate(returnTo ?? (await postLoginDestination(result.user)), { replace: true });
         },
         onError: (failure) => {
           const view = twoFactorErrorView(failure);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import type { ModulePage, TaskSave } from '../../../../../shared/program-types';
 import { paths } from '../../../config/paths';
+import { sessionEndedLogin } from '../../../lib/session-ended';
 import { ApiError } from '../../../lib/api-client';
 import { useModule } from '../api/get-module';
 import { ModuleCompletePanel } from './module-complete-panel';
@@ -20,7 +21,7 @@ function errorView(error: unknown): ErrorView {
   if (error.status === 403 && error.code === 'module_locked') {
     return { kind: 'locked', requires: error.body.requires as { slug?: string; title?: string } | undefined };
   }
-  if (error.status === 401 || error.status === 403) return { kind: 'redirect', to: paths.login };
+  if (error.status === 401 || error.status === 403) return { kind: 'redirect', to: sessionEndedLogin() };
   if (error.status === 404) return error.code === 'not_enrolled' ? { kind: 'redirect', to: paths.enroll } : { kind: 'missing' };
   return { kind: 'failed' };
 }
