@@ -183,3 +183,50 @@ describe('4. an administrator is never enrolled by opening a page', () => {
     expect(after.cards.avg_completion).toBe(before.cards.avg_completion);
   });
 });
+
+describe('12. a session that ends says so', () => {
+  async function signInThroughPage(page: Page, email: string) {
+    const since = Date.now();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+  }
+
+  it('lands on /login with the message and returns to the page after signing in again', async () => {
+    const email = await verifiedLearner('Sami');
+    const page = await browser.newPage();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, Date.now() - 5000, /Your login code/)).text));
+    await page.waitForURL('**/enroll');
+    await page.waitForURL('**/dashboard', { timeout: 10_000 });
+    await page.getByRole('link', { name: /Resume your next module/ }).click();
+    await page.waitForURL('**/modules/**');
+    const modulePath = new URL(page.url()).pathname;
+
+    // The session ends elsewhere (signed out from another place with the same session).
+    const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('session'))!;
+    expect((await call('/api/auth/logout', {}, `${cookie.name}=${cookie.value}`)).status).toBeLessThan(300);
+
+    // The next time the page asks (here: the learner comes back and reloads), it hears why.
+    await page.reload();
+    await page.waitForURL('**/login?**');
+    const address = new URL(page.url());
+    expect(address.searchParams.get('reason')).toBe('session_ended');
+    expect(address.searchParams.get('next')).toBe(modulePath);
+    await expect.poll(() => page.getByText('Your session has ended. Sign in again.').isVisible()).toBe(true);
+    expect(await page.getByText(`Signed in as ${email}`).count()).toBe(0);
+
+    await signInThroughPage(page, email);
+    await page.waitForURL(`**${modulePath}`);
+  });
+
+  it('never follows a return path off the site', async () => {
+    const email = await verifiedLearner('Noor');
+    const page = await browser.newPage();
+    await page.goto('/login?reason=session_ended&next=%2F%2Fevil.example%2Fsteal');
+    await signInThroughPage(page, email);
+    await page.waitForURL('**/enroll');
+    expect(new URL(page.url()).origin).toBe(new URL(inject('appUrl')).origin);
+  });
+});
