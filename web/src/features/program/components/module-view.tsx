@@ -3,6 +3,7 @@ import { Link, Navigate } from 'react-router';
 import type { ModulePage, TaskSave } from '../../../../../shared/program-types';
 import { paths } from '../../../config/paths';
 import { sessionEndedLogin } from '../../../lib/session-ended';
+import { estimateMinutes, formatEstimate } from '../utils/time-estimate';
 import { ApiError } from '../../../lib/api-client';
 import { useModule } from '../api/get-module';
 import { ModuleCompletePanel } from './module-complete-panel';
@@ -50,6 +51,13 @@ function ModuleContent({ page: { module, next_module, percent_complete, program_
         <p className="pg-eyebrow">{`Week ${module.week_number} • Module ${module.position}`}</p>
         <h1>{module.title}</h1>
         {module.summary && <p className="pg-lead">{module.summary}</p>}
+        <p className="pg-muted pg-module-meta">
+          <span>{formatEstimate(estimateMinutes(module))}</span>
+          {/* Phones show the reading first: one tap down to the tasks. */}
+          <a className="pg-jump" href="#tasks-title">
+            Jump to tasks
+          </a>
+        </p>
         <ProgressBar percent={percent_complete} label={`${program_title || 'Program'} progress`} />
       </header>
 
