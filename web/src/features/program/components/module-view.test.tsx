@@ -203,6 +203,11 @@ describe('ModuleView', () => {
     expect(await screen.findByRole('heading', { name: 'This module is locked' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Your story' }).getAttribute('href')).toBe('/modules/your-story');
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
+    // The lock is an SVG (every system draws it), hidden from assistive technology; no emoji.
+    const icon = document.querySelector('.pg-status-card__icon');
+    expect(icon?.querySelector('svg')).toBeTruthy();
+    expect(icon?.getAttribute('aria-hidden')).toBe('true');
+    expect(icon?.textContent).not.toContain('🔒');
   });
 
   it('says when a module does not exist', async () => {
