@@ -123,8 +123,10 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await page.keyboard.press('Escape');
   await page.goto('/admin/audit');
   await page.getByLabel('Action key').fill('admin.user.lock');
-  await expect.poll(() => page.getByRole('cell', { name: 'admin.user.lock', exact: true }).count()).toBeGreaterThan(0);
-  await expect.poll(() => page.getByRole('cell', { name: 'admin.user.unlock', exact: true }).count()).toBe(0);
+  // Each action reads as a sentence beside its key.
+  await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.lock$/ }).count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByText(/^Admin locked /).first().isVisible()).toBe(true);
+  await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.unlock$/ }).count()).toBe(0);
 });
 
 it('shows a learner who opens an admin page that it needs administrator privileges', async () => {

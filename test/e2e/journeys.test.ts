@@ -230,3 +230,25 @@ describe('12. a session that ends says so', () => {
     expect(new URL(page.url()).origin).toBe(new URL(inject('appUrl')).origin);
   });
 });
+
+describe('11. phone', () => {
+  it('keeps the header to one line of at most 64 px at 390 px, with nothing scrolling sideways', async () => {
+    const email = await verifiedLearner('Ravi');
+    const page = await browser.newPage({ width: 390, height: 844 });
+    const since = Date.now();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+    await page.waitForURL('**/dashboard', { timeout: 15_000 });
+    for (const path of ['/dashboard', '/settings', '/']) {
+      await page.goto(path);
+      await page.getByRole('button', { name: 'Menu' }).waitFor();
+      const header = await page.locator('.site-header').boundingBox();
+      expect(header!.height, path).toBeLessThanOrEqual(64);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0);
+    }
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/settings');
+    await expect.poll(() => page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+  });
+});

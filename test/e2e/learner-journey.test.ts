@@ -84,6 +84,7 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
 it('sends a signed-out visitor from a learner page to /login', async () => {
   const page = await browser.newPage();
   await page.goto('/dashboard');
-  await page.waitForURL('**/login');
+  // The sign-in leads back to the page asked for (docs/journeys.md).
+  await page.waitForURL(/\/login\?next=%2Fdashboard$/);
   expect(await page.getByRole('button', { name: 'Log in' }).isVisible()).toBe(true);
 });
