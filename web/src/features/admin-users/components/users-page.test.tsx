@@ -59,6 +59,8 @@ describe('UsersPage table', () => {
     expect((await row('di@example.com'))[1]).toBe('—');
     expect((await row('di@example.com'))[3]).toBe('active');
     expect(screen.getByText('Total: 4')).toBeTruthy();
+    // The footer says which rows these are, beside 'Total: N' and 'Page N'.
+    expect(screen.getByText('1–4 of 4')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -130,6 +132,7 @@ describe('UsersPage address', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText('Page 2')).toBeTruthy();
     await waitFor(() => expect(lastList(api).page).toBe('2'));
+    expect(await screen.findByText('26–26 of 60')).toBeTruthy();
 
     await user.selectOptions(screen.getByLabelText('Cohort'), 'active30d');
     expect(await screen.findByText('Page 1')).toBeTruthy();

@@ -68,6 +68,8 @@ export function UsersPage() {
             page={page}
             hasNext={users.data.has_next}
             onPage={(next) => setPaging({ view, page: next })}
+            shown={users.data.items.length}
+            pageSize={pageSize}
           />
         </>
       )}
