@@ -57,7 +57,10 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
   await expect.poll(() => page.getByText('Welcome, Ada!').isVisible()).toBe(true);
   await expect.poll(() => page.getByText('0.0% complete', { exact: true }).isVisible()).toBe(true);
   const nextUpBefore = (await page.getByText(/Week 1 • Next up: /).textContent())!.trim();
+  // On a phone the header's links and the signed-in line sit behind the Menu button.
+  await page.getByRole('button', { name: 'Menu' }).click();
   expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+  await page.getByRole('button', { name: 'Menu' }).click();
 
   // Open the next module and complete its tasks
   await page.getByRole('link', { name: /Resume your next module/ }).click();
