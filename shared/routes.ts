@@ -35,6 +35,9 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/auth/verify-2fa', 'auth', 'public'),
   r('POST', '/api/auth/register', 'auth', 'public'),
   r('POST', '/api/auth/verify-email', 'auth', 'public'),
+  // "Send a new code" for the verify step and the sign-in code step (docs/journeys.md)
+  r('POST', '/api/auth/resend-verification', 'auth', 'public'),
+  r('POST', '/api/auth/resend-2fa', 'auth', 'public'),
   r('POST', '/api/auth/password-reset/request', 'auth', 'public'),
   r('GET', '/api/auth/password-reset/validate', 'auth', 'public'),
   r('POST', '/api/auth/password-reset/confirm', 'auth', 'public'),

@@ -27,6 +27,11 @@ export interface StoredCode {
 
 type Key = { pk: string; sk: string };
 
+/** A code as people paste it ("957 831", "957-831"): spaces and dashes carry no meaning. */
+export function normalizeCode(submitted: string): string {
+  return submitted.replace(/[\s-]/g, '');
+}
+
 export function generateCode(): string {
   return String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
 }
@@ -64,11 +69,14 @@ export async function issueCode(key: Key, extra: Record<string, unknown> = {}): 
 export type CodeFailureReason = 'wrong' | 'expired' | 'used_up' | 'missing';
 const FAILURE = Symbol('code failure');
 
-/** The one answer for every failed check; the reason rides along for the audit log only (never sent). */
-/** Every refusal counts as a wrong code (WrongCodes in docs/runbook.md): the caller learns nothing more. */
-const invalidCode = (reason: CodeFailureReason = 'missing', item?: Record<string, unknown>) => {
+/**
+ * The one answer for every failed check (400 `invalid_code`); the reason rides along for the
+ * audit log only (never sent). Every refusal counts as a wrong code (WrongCodes in
+ * docs/runbook.md). `details` is what a login challenge may reveal (see ConsumeOptions).
+ */
+const invalidCode = (reason: CodeFailureReason = 'missing', item?: Record<string, unknown>, details?: Record<string, unknown>) => {
   count(METRIC.wrongCodes);
-  return Object.assign(badRequest('invalid_code'), { [FAILURE]: { reason, userId: item?.user_id ? String(item.user_id) : undefined } });
+  return Object.assign(badRequest('invalid_code', details), { [FAILURE]: { reason, userId: item?.user_id ? String(item.user_id) : undefined } });
 };
 
 /** Why a code check failed and whose code it was, when `error` came from `consumeCode`. */
@@ -76,41 +84,58 @@ export const codeFailureOf = (error: unknown): { reason: CodeFailureReason; user
   (error as { [FAILURE]?: { reason: CodeFailureReason; userId?: string } } | null)?.[FAILURE];
 
 /**
+ * For a login challenge the caller has already proved the password, so the answer may say how
+ * many tries are left and when the code is spent (docs/journeys.md). Email verification keeps
+ * the one generic answer: there an unknown address must look like a known one.
+ */
+const attemptsDetails = (attemptsLeft: number) => (attemptsLeft > 0 ? { attempts_left: attemptsLeft } : { attempts_left: 0, spent: true });
+
+export interface ConsumeOptions {
+  /** Add `attempts_left` (and `spent: true` once the code can no longer work) to the 400. */
+  revealAttempts?: boolean;
+  /**
+   * Writes that must happen with the consumption or not at all (verify-email marks the account
+   * verified): one transaction, retried on conflicts, so a failed write never spends the code.
+   * They may depend on what the code item carries (a re-registration's pending names). A
+   * cancellation by one of these writes' conditions is rethrown for the caller to decide.
+   */
+  alongWith?: TransactItem[] | ((item: Record<string, unknown>) => TransactItem[]);
+}
+
+/**
  * Checks and, when right, consumes the code at `key`; returns the stored item (with the
  * caller's extra attributes). Wrong, expired, dead, missing or already used: 400 `invalid_code`,
- * one answer for all so nothing is learned from it.
+ * one answer for all so nothing is learned from it (unless `revealAttempts`).
  */
 export async function consumeCode(
   key: Key,
   submitted: string,
   /** An extra check on the item (e.g. the challenge belongs to this email); failing it counts as a wrong try. */
   belongs: (item: Record<string, unknown>) => boolean = () => true,
-  /**
-   * Writes that must happen with the consumption or not at all (verify-email marks the account
-   * verified): one transaction, retried on conflicts, so a failed write never spends the code.
-   * A cancellation by one of these writes' conditions is rethrown for the caller to decide.
-   */
-  alongWith: TransactItem[] | ((item: Record<string, unknown>) => TransactItem[]) = [],
+  options: ConsumeOptions = {},
 ): Promise<Record<string, unknown>> {
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   const item = found.Item as (StoredCode & Record<string, unknown>) | undefined;
-  if (!item) throw invalidCode();
+  const spent = (reason: CodeFailureReason) => invalidCode(reason, item, options.revealAttempts ? attemptsDetails(0) : undefined);
+  if (!item) throw spent('missing');
   let verdict = checkCode(item, submitted);
   if (verdict === 'ok' && !belongs(item)) verdict = 'wrong';
-  if (verdict === 'expired' || verdict === 'dead') throw invalidCode(verdict === 'dead' ? 'used_up' : 'expired', item);
+  if (verdict === 'expired' || verdict === 'dead') throw spent(verdict === 'dead' ? 'used_up' : 'expired');
   try {
     if (verdict === 'wrong') {
       // Counted only against this very code (a newer code starts again at 0 tries).
-      await db().send(
+      const counted = await db().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: key,
           UpdateExpression: 'ADD attempts :one',
           ConditionExpression: 'code_hash = :hash',
           ExpressionAttributeValues: { ':one': 1, ':hash': item.code_hash },
+          ReturnValues: 'UPDATED_NEW',
         }),
       );
-      throw invalidCode('wrong', item);
+      const left = Math.max(0, CODE_MAX_ATTEMPTS - Number(counted.Attributes?.attempts ?? CODE_MAX_ATTEMPTS));
+      throw invalidCode('wrong', item, options.revealAttempts ? attemptsDetails(left) : undefined);
     }
     // Single use even under concurrent checks: only one conditional delete can succeed.
     const consume = {
@@ -119,15 +144,14 @@ export async function consumeCode(
       ConditionExpression: 'code_hash = :hash AND attempts < :max',
       ExpressionAttributeValues: { ':hash': item.code_hash, ':max': CODE_MAX_ATTEMPTS },
     };
-    // The writes may depend on what the code item carries (a re-registration's pending names).
-    const writes = typeof alongWith === 'function' ? alongWith(item) : alongWith;
+    const writes = typeof options.alongWith === 'function' ? options.alongWith(item) : (options.alongWith ?? []);
     if (writes.length) {
       await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [{ Delete: consume }, ...writes] })));
     } else {
       await db().send(new DeleteCommand(consume));
     }
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException || failedConditions(error).includes(0)) throw invalidCode('used_up', item);
+    if (error instanceof ConditionalCheckFailedException || failedConditions(error).includes(0)) throw spent('used_up');
     throw error;
   }
   return item;

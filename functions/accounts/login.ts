@@ -9,7 +9,7 @@ import { startSession } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
-import { codeFailureOf, consumeCode, issueCode } from './codes';
+import { codeFailureOf, consumeCode, issueCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
@@ -85,7 +85,7 @@ export async function finishLogin(
   const email = normalizeEmail(input.email);
   let challenge;
   try {
-    challenge = await consumeCode(keys.challenge(input.challenge_id), input.code.trim(), (item) => item.email_lower === email);
+    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => item.email_lower === email, { revealAttempts: true });
   } catch (error) {
     await auditCodeFailure(error, caller);
     throw error;

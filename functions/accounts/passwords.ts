@@ -78,9 +78,12 @@ export function isCommonPassword(password: string): boolean {
   return commonPasswords().has(password.toLowerCase());
 }
 
-/** Length 8..128, not a common password, not the email. Throws 400 `weak_password`. */
+/**
+ * Length 8..128, not a common password, not the email. Throws 400 `weak_password`, or
+ * `common_password` for a long-enough password from the common list, so the form can give the
+ * real reason instead of a misleading length rule (docs/journeys.md).
+ */
 export function assertStrongPassword(password: string, email: string): void {
-  if (!passwordLengthOk(password) || isCommonPassword(password) || passwordIsEmail(password, email)) {
-    throw badRequest('weak_password');
-  }
+  if (!passwordLengthOk(password) || passwordIsEmail(password, email)) throw badRequest('weak_password');
+  if (isCommonPassword(password)) throw badRequest('common_password');
 }

@@ -31,6 +31,8 @@ const defaults = {
   loginFailuresPerAccountTrusted: { limit: 10, windowSeconds: HOUR },
   codeResendPerMinute: { limit: 1, windowSeconds: 60 },
   codeResendPerHour: { limit: 5, windowSeconds: HOUR },
+  /** Public resend calls (verification code, new login code) per IP: bounds probing and mail volume. */
+  codeResendPerIp: { limit: 30, windowSeconds: HOUR },
   codeChecksPerIp: { limit: 100, windowSeconds: HOUR },
   resetRequestsPerIp: { limit: 20, windowSeconds: HOUR },
   resetRequestsPerEmail: { limit: 5, windowSeconds: HOUR },

@@ -6,7 +6,7 @@ import { statsUpdate } from '../lib/stats';
 import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, searchItems } from '../lib/users';
-import { consumeCode, issueCode } from './codes';
+import { consumeCode, issueCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { verificationCodeEmail } from './emails/verification-code';
@@ -105,7 +105,7 @@ export async function verifyEmail(input: { email: string; code: string }, caller
     ];
   };
   try {
-    await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), input.code.trim(), undefined, verifyWrites);
+    await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), normalizeCode(input.code), undefined, { alongWith: verifyWrites });
   } catch (error) {
     // The account changed meanwhile: verified by another request (done), or deleted (no code to check).
     if (failedConditions(error).includes(1)) {

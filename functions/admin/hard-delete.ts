@@ -333,7 +333,8 @@ async function startPurge(user: UserRecord, caller: AdminCaller, now: Date): Pro
           ...searchItems(user).map(({ pk, sk }) => ({ Delete: { TableName: tableName(), Key: { pk, sk } } })),
           statsUpdate({
             users_deleted: -1,
-            ...(enrollment
+            // A staff preview enrollment was never counted (docs/journeys.md).
+            ...(enrollment && !enrollment.staff
               ? {
                   enrollments_total: -1,
                   enrollment_percent_sum: -Number(enrollment.percent_complete ?? 0),
@@ -343,7 +344,7 @@ async function startPurge(user: UserRecord, caller: AdminCaller, now: Date): Pro
                 }
               : {}),
           })!,
-          ...(enrollment ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })] : []),
+          ...(enrollment && !enrollment.staff ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })] : []),
           ...(lastActiveDay ? [dayCounterUpdate('LASTACTIVE', lastActiveDay, { count: -1 })!] : []),
           auditPut(adminAudit(caller, 'admin.user.hard_delete', { type: 'user', id: user.id }, { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } })),
         ],

@@ -105,7 +105,8 @@ export async function overrideModule(action: ModuleAction, input: { user_id?: un
     const derived = deriveProgress(content, after);
     const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, new Date(now));
     const changedIds = [...after.keys()].filter((id) => after.get(id) !== stored.get(id));
-    const entity = { type: 'enrollment' as const, id: enrollment.id };
+    // Filed under the learner, so the override shows in that user's Audit tab (docs/journeys.md).
+    const entity = { type: 'user' as const, id: userId };
     const rowOf = (map: Map<string, Progress>) => adminModules(content, map).find((row) => row.module_id === moduleId)!;
     try {
       await db().send(
@@ -130,8 +131,8 @@ export async function overrideModule(action: ModuleAction, input: { user_id?: un
             ...week1,
             auditPut(
               adminAudit(caller, `admin.module.${action}`, entity, {
-                old: { user_id: userId, module_id: moduleId, status: rowOf(stored).status, percent_complete: enrollment.percent_complete ?? before.percent },
-                new: { user_id: userId, module_id: moduleId, status: rowOf(after).status, percent_complete: derived.percent },
+                old: { user_id: userId, enrollment_id: enrollment.id, module_id: moduleId, status: rowOf(stored).status, percent_complete: enrollment.percent_complete ?? before.percent },
+                new: { user_id: userId, enrollment_id: enrollment.id, module_id: moduleId, status: rowOf(after).status, percent_complete: derived.percent },
               }),
             ),
           ],

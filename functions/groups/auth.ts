@@ -4,6 +4,8 @@ import { me } from '../accounts/routes/me';
 import { passwordResetConfirm, passwordResetRequest, passwordResetValidate } from '../accounts/routes/password-reset';
 import { register } from '../accounts/routes/register';
 import { deleteSession, getSessions, revokeOthers } from '../accounts/routes/sessions';
+import { resendLoginCode } from '../accounts/routes/resend-login-code';
+import { resendVerification } from '../accounts/routes/resend-verification';
 import { verifyTwoFactor } from '../accounts/routes/verify-2fa';
 import { verifyEmail } from '../accounts/routes/verify-email';
 import { createGroupHandler } from '../lib/http';
@@ -19,6 +21,8 @@ export const handler = createGroupHandler('auth', {
   'POST /api/auth/verify-2fa': verifyTwoFactor,
   'POST /api/auth/register': register,
   'POST /api/auth/verify-email': verifyEmail,
+  'POST /api/auth/resend-verification': resendVerification,
+  'POST /api/auth/resend-2fa': resendLoginCode,
   'POST /api/auth/password-reset/request': passwordResetRequest,
   'GET /api/auth/password-reset/validate': passwordResetValidate,
   'POST /api/auth/password-reset/confirm': passwordResetConfirm,

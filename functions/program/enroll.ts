@@ -23,6 +23,8 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
   const content = program();
   const at = now.toISOString();
   const first = content.modules[0];
+  // Staff previews stay out of the learner metrics, reminders and the week-1 cohort.
+  const staff = user.role === 'admin';
   const enrollment: EnrollmentRecord = {
     ...keys.enrollment(user.id, content.id),
     type: 'enrollment',
@@ -38,8 +40,12 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
     enrolled_at: at,
     updated_at: at,
     version: 1,
-    ...reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', at),
-    ...week1PendingIndexKeys(user.id, at), // admin week-1 drop-off cohort until week 1 is done on time
+    ...(staff
+      ? { staff: true }
+      : {
+          ...reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', at),
+          ...week1PendingIndexKeys(user.id, at), // admin week-1 drop-off cohort until week 1 is done on time
+        }),
   };
   try {
     // Conflicts on the counter shards (an enrollment wave) are retried with jitter; a 503 when they outlast the retries.
@@ -70,8 +76,9 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
               ExpressionAttributeValues: { ':at': at, ':one': 1 },
             },
           },
-          statsUpdate({ enrollments_total: 1, modules_total: content.modules.length, enrollment_percent_sum: 0 })!,
-          ...enrollmentCreatedWrites(at),
+          ...(staff
+            ? []
+            : [statsUpdate({ enrollments_total: 1, modules_total: content.modules.length, enrollment_percent_sum: 0 })!, ...enrollmentCreatedWrites(at)]),
         ],
       }),
     ));

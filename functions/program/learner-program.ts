@@ -95,10 +95,12 @@ export function enrollmentTransition(
     // admin week-1 drop-off (lib/stats.ts): completed on time → leaves the drop-off index
     if (week1OnTime(enrollment.enrolled_at, at)) remove.push(...indexAttributes('week1Pending'));
   }
-  const week1 = week1Now ? week1CompletedWrites(enrollment.enrolled_at, at) : { stats: {}, writes: [] };
+  const week1 = week1Now && !enrollment.staff ? week1CompletedWrites(enrollment.enrolled_at, at) : { stats: {}, writes: [] };
   if (next.status === 'completed') {
     set.push('completed_at = if_not_exists(completed_at, :at)');
     remove.push('gsi3pk', 'gsi3sk'); // no reminders once the program is finished
+  } else if (enrollment.staff) {
+    remove.push('completed_at'); // a staff preview gets no reminders
   } else {
     const index = reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', enrollment.enrolled_at);
     set.push('gsi3pk = :gsi3pk', 'gsi3sk = :gsi3sk');
@@ -117,12 +119,15 @@ export function enrollmentTransition(
         ExpressionAttributeValues: values,
       },
     },
-    stats: statsUpdate({
-      modules_completed_total: next.completed_count - (enrollment.completed_count ?? 0),
-      modules_total: next.module_count - (enrollment.module_count ?? 0),
-      enrollment_percent_sum: roundDelta(next.percent_complete - (enrollment.percent_complete ?? 0)),
-      ...week1.stats,
-    }),
+    // A staff preview never moves the learner metrics (docs/journeys.md).
+    stats: enrollment.staff
+      ? undefined
+      : statsUpdate({
+          modules_completed_total: next.completed_count - (enrollment.completed_count ?? 0),
+          modules_total: next.module_count - (enrollment.module_count ?? 0),
+          enrollment_percent_sum: roundDelta(next.percent_complete - (enrollment.percent_complete ?? 0)),
+          ...week1.stats,
+        }),
     /** Week-1 drop-off counters of a first week-1 completion (add to the same transaction). */
     week1: week1.writes,
   };

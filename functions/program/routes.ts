@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { TASK_ANSWER_MAX_LENGTH } from '../../shared/program-types';
+import { conflict } from '../lib/errors';
 import { defineRoute, type ApiRequest } from '../lib/http';
 import type { UserRecord } from '../lib/user-record';
 import { callerOf } from '../accounts/routes/caller';
@@ -16,7 +17,10 @@ const learnerOf = (request: ApiRequest<any, any>): UserRecord => request.session
 
 export const enrollRoute = defineRoute({
   handler: async (request) => {
-    await enroll(learnerOf(request));
+    const user = learnerOf(request);
+    // Nobody is enrolled by opening a page: an admin enrolls only by choosing to preview (docs/journeys.md).
+    if (user.role === 'admin' && (request.body as { preview?: unknown } | undefined)?.preview !== true) throw conflict('preview_required');
+    await enroll(user);
     return { body: { message: ENROLL_MESSAGE } };
   },
 });

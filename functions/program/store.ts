@@ -28,6 +28,11 @@ export interface EnrollmentRecord {
   version: number;
   gsi3pk?: string;
   gsi3sk?: string;
+  /**
+   * A staff member's preview enrollment (an admin chose "Preview the program as a learner"):
+   * never counted in the learner metrics, no reminders, not in the week-1 cohort (docs/journeys.md).
+   */
+  staff?: boolean;
 }
 
 export interface TaskRecord {

@@ -50,8 +50,7 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   const since = Date.now();
   await page.getByRole('button', { name: 'Log in' }).click();
   const code = sixDigitCode((await waitForEmail(inject('adminEmail'), since, /Your login code/)).text);
-  await page.getByLabel('2FA code').fill(code);
-  await page.getByRole('button', { name: 'Verify and log in' }).click();
+  await page.getByLabel('2FA code').fill(code); // the sixth digit submits
   await page.waitForURL('**/admin/dashboard');
   await expect.poll(() => page.getByRole('heading', { name: 'Admin Dashboard' }).isVisible()).toBe(true);
   for (const card of ['Users', 'Enrollments', 'Avg Completion', 'Active 7d', 'Active 30d', 'Verification Rate', 'Week-1 Drop-off']) {
@@ -85,6 +84,10 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
 
   // Force-complete the open module: the learner's dashboard moves on
   await drawer.getByRole('tab', { name: 'Modules' }).click();
+  // The Actions column is reachable at the drawer's width: no sideways scroll inside the drawer.
+  const table = drawer.locator('.admin-table-scroll').first();
+  await table.waitFor();
+  expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
   await drawer.getByRole('button', { name: 'Force complete' }).first().click();
   await expect.poll(() => drawer.getByText('Module marked completed.').isVisible()).toBe(true);
   const after = (await call('/api/dashboard/state', undefined, learner.cookie)).body;
@@ -95,6 +98,10 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   // Lock and unlock: a lock ends the learner's session at once
   await drawer.getByRole('tab', { name: 'Security' }).click();
   await drawer.getByRole('button', { name: 'Lock account' }).click();
+  // One in-app confirmation, stating the consequence
+  const confirmation = page.getByRole('alertdialog');
+  await expect.poll(() => confirmation.getByText(/cannot sign in until the account is unlocked/).isVisible()).toBe(true);
+  await confirmation.getByRole('button', { name: 'Lock account' }).click();
   await expect.poll(() => drawer.getByText('Account locked.').isVisible()).toBe(true);
   await expect.poll(() => drawer.getByText('Account is locked.').isVisible()).toBe(true);
   expect((await call('/api/dashboard', undefined, learner.cookie)).status).toBe(401);
@@ -103,7 +110,9 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
 
   // Soft-delete and restore
   await drawer.getByRole('button', { name: 'Soft-delete account' }).click();
+  await confirmation.getByRole('button', { name: 'Soft-delete account' }).click();
   await expect.poll(() => drawer.getByText('User soft-deleted.').isVisible()).toBe(true);
+  await expect.poll(() => drawer.getByRole('button', { name: 'Undo' }).isVisible()).toBe(true);
   await expect.poll(() => drawer.getByText('Account is soft-deleted. Restore to re-enable access.').isVisible()).toBe(true);
   await drawer.getByRole('button', { name: 'Restore account' }).click();
   await expect.poll(() => drawer.getByText('User restored.').isVisible()).toBe(true);
@@ -114,8 +123,10 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await page.keyboard.press('Escape');
   await page.goto('/admin/audit');
   await page.getByLabel('Action key').fill('admin.user.lock');
-  await expect.poll(() => page.getByRole('cell', { name: 'admin.user.lock', exact: true }).count()).toBeGreaterThan(0);
-  await expect.poll(() => page.getByRole('cell', { name: 'admin.user.unlock', exact: true }).count()).toBe(0);
+  // Each action reads as a sentence beside its key.
+  await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.lock$/ }).count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByText(/^Admin locked /).first().isVisible()).toBe(true);
+  await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.unlock$/ }).count()).toBe(0);
 });
 
 it('shows a learner who opens an admin page that it needs administrator privileges', async () => {

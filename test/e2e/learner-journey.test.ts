@@ -37,8 +37,7 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Register' }).click();
   const verification = await waitForEmail(email, since, /Verify your email/);
-  await page.getByLabel('Verification code').fill(sixDigitCode(verification.text));
-  await page.getByRole('button', { name: 'Verify email' }).click();
+  await page.getByLabel('Verification code').fill(sixDigitCode(verification.text)); // the sixth digit submits
   await page.getByRole('link', { name: 'Go to login' }).or(page.getByRole('button', { name: 'Go to login' })).click();
 
   // Sign in: password, then the emailed code
@@ -48,8 +47,7 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
   since = Date.now();
   await page.getByRole('button', { name: 'Log in' }).click();
   const loginCode = await waitForEmail(email, since, /Your login code/);
-  await page.getByLabel('2FA code').fill(sixDigitCode(loginCode.text));
-  await page.getByRole('button', { name: 'Verify and log in' }).click();
+  await page.getByLabel('2FA code').fill(sixDigitCode(loginCode.text)); // the sixth digit submits
 
   // Not enrolled yet: /enroll, then the dashboard after the delay
   await page.waitForURL('**/enroll');
@@ -59,7 +57,10 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
   await expect.poll(() => page.getByText('Welcome, Ada!').isVisible()).toBe(true);
   await expect.poll(() => page.getByText('0.0% complete', { exact: true }).isVisible()).toBe(true);
   const nextUpBefore = (await page.getByText(/Week 1 • Next up: /).textContent())!.trim();
+  // On a phone the header's links and the signed-in line sit behind the Menu button.
+  await page.getByRole('button', { name: 'Menu' }).click();
   expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+  await page.getByRole('button', { name: 'Menu' }).click();
 
   // Open the next module and complete its tasks
   await page.getByRole('link', { name: /Resume your next module/ }).click();
@@ -86,6 +87,7 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
 it('sends a signed-out visitor from a learner page to /login', async () => {
   const page = await browser.newPage();
   await page.goto('/dashboard');
-  await page.waitForURL('**/login');
+  // The sign-in leads back to the page asked for (docs/journeys.md).
+  await page.waitForURL(/\/login\?next=%2Fdashboard$/);
   expect(await page.getByRole('button', { name: 'Log in' }).isVisible()).toBe(true);
 });

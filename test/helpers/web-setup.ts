@@ -1,7 +1,13 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // The SPA keeps small flags in storage (a pending verification address, "had a session"):
+  // every test starts without them.
+  localStorage.clear();
+  sessionStorage.clear();
+});
 
 // jsdom has <dialog> but not its modal API: open/close it the way a browser does (the `open`
 // attribute and the `close` event), so components built on the native element can be tested.

@@ -99,7 +99,8 @@ describe('the account journey', () => {
     // The login code is single use.
     const replay = await api.client().post('/api/auth/verify-2fa', { email, code: codeIn(loginEmail), challenge_id: step1.body.challenge_id });
     expect(replay.status).toBe(400);
-    expect(replay.body).toEqual({ error: 'invalid_code' });
+    // A used challenge is spent: the sign-in step says so (docs/journeys.md).
+    expect(replay.body).toEqual({ error: 'invalid_code', attempts_left: 0, spent: true });
 
     const token = client.cookie('__Host-session')!;
     const loggedOut = await client.post('/api/auth/logout');

@@ -109,19 +109,20 @@ describe('POST /api/auth/verify-2fa', () => {
 
     const otherEmail = await client.post('/api/auth/verify-2fa', { email: newEmail(), code, challenge_id: step1.body.challenge_id });
     expect(otherEmail.status).toBe(400);
-    expect(otherEmail.body).toEqual({ error: 'invalid_code' });
+    expect(otherEmail.body).toEqual({ error: 'invalid_code', attempts_left: 4 });
     const noChallenge = await client.post('/api/auth/verify-2fa', { email, code, challenge_id: 'no-such-challenge' });
-    expect(noChallenge.body).toEqual({ error: 'invalid_code' });
+    expect(noChallenge.body).toEqual({ error: 'invalid_code', attempts_left: 0, spent: true });
 
     for (let i = 0; i < 4; i++) {
       const response = await client.post('/api/auth/verify-2fa', { email, code: wrong, challenge_id: step1.body.challenge_id });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: 'invalid_code' });
+      // The caller proved the password: it is told how many tries are left, then that the code is spent.
+      expect(response.body).toEqual(i < 3 ? { error: 'invalid_code', attempts_left: 3 - i } : { error: 'invalid_code', attempts_left: 0, spent: true });
     }
     // Five wrong tries so far (the other email counted): the right code no longer works.
     const dead = await client.post('/api/auth/verify-2fa', { email, code, challenge_id: step1.body.challenge_id });
     expect(dead.status).toBe(400);
-    expect(dead.body).toEqual({ error: 'invalid_code' });
+    expect(dead.body).toEqual({ error: 'invalid_code', attempts_left: 0, spent: true });
     expect((await client.get('/api/auth/me')).status).toBe(401);
   });
 
@@ -140,7 +141,17 @@ describe('POST /api/auth/verify-2fa', () => {
     );
     const response = await client.post('/api/auth/verify-2fa', { email, code, challenge_id: step1.body.challenge_id });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: 'invalid_code' });
+    expect(response.body).toEqual({ error: 'invalid_code', attempts_left: 0, spent: true });
+  });
+
+  it('accepts a pasted code with spaces or dashes', async () => {
+    const { email } = await makeUser();
+    const client = api.client();
+    const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
+    const code = codeIn(await latestEmail(email, /login code/i));
+    const pasted = `${code.slice(0, 3)} - ${code.slice(3)}`;
+    const response = await client.post('/api/auth/verify-2fa', { email, code: pasted, challenge_id: step1.body.challenge_id });
+    expect(response.status).toBe(200);
   });
 
   it('stores the code only hashed, with a 10-minute TTL', async () => {

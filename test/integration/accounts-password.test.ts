@@ -76,7 +76,7 @@ describe('password reset', () => {
     const token = await requestToken(email);
     const weak = await client().post('/api/auth/password-reset/confirm', { token, password: 'password1', password2: 'password1' });
     expect(weak.status).toBe(400);
-    expect(weak.body).toEqual({ error: 'weak_password' });
+    expect(weak.body).toEqual({ error: 'common_password' });
     expect((await client().post('/api/auth/password-reset/confirm', { token, password: email, password2: email })).body).toEqual({ error: 'weak_password' });
     expect((await client().post('/api/auth/password-reset/confirm', { token, password: 'short', password2: 'short' })).body).toEqual({ error: 'weak_password' });
     const mismatch = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: `${NEW_PASSWORD}x` });
@@ -133,7 +133,10 @@ describe('POST /api/settings/password', () => {
     expect(wrongCurrent.body).toEqual({ error: 'invalid_current_password' });
     const weak = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: 'qwerty123', confirm_new_password: 'qwerty123' });
     expect(weak.status).toBe(400);
-    expect(weak.body).toEqual({ error: 'weak_password' });
+    expect(weak.body).toEqual({ error: 'common_password' });
+    const short = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: 'short', confirm_new_password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.body).toEqual({ error: 'weak_password' });
     const mismatch = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_new_password: 'something else' });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body).toEqual({ error: 'password_mismatch' });

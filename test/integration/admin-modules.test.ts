@@ -82,14 +82,20 @@ describe('module overrides', () => {
     const rows = detail.enrollments[0].modules as Array<{ module_id: string; status: string }>;
     expect(rows.map((r) => r.status).slice(0, 3)).toEqual(['open', 'locked', 'open']);
 
-    const audit = await adminClient.get(`/api/admin/audit-logs?entity_type=enrollment&entity_id=${detail.enrollments[0].id}`);
-    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual([
+    // Filed under the learner: the overrides show in that user's Audit tab.
+    const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
+    expect(audit.body.items.filter((e: { action: string }) => e.action.startsWith('admin.module.')).map((e: { action: string }) => e.action)).toEqual([
       'admin.module.unlock',
       'admin.module.lock',
       'admin.module.reopen',
       'admin.module.force_complete',
     ]);
-    expect(audit.body.items[3]).toMatchObject({ old_values: { status: 'open', module_id: m1.module_id }, new_values: { status: 'completed' } });
+    expect(audit.body.items[3]).toMatchObject({
+      entity_type: 'user',
+      entity_id: user.id,
+      old_values: { status: 'open', module_id: m1.module_id, enrollment_id: detail.enrollments[0].id },
+      new_values: { status: 'completed' },
+    });
   });
 
   it('answers missing_fields and not_found', async () => {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserProgress } from '../../../shared/program-types';
 import { api, ApiError } from './api-client';
+import { markSignedIn } from './session-ended';
 
 /** The signed-in user as `GET /api/auth/me` answers it (SPEC §3 "User (session)"). */
 export interface SessionUser {
@@ -17,7 +18,9 @@ export interface SessionUser {
 /** `null` means signed out: a non-ok answer means logged out (SPEC §7). */
 export async function getMe(): Promise<SessionUser | null> {
   try {
-    return await api.get<SessionUser>('/api/auth/me');
+    const user = await api.get<SessionUser>('/api/auth/me');
+    markSignedIn();
+    return user;
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;

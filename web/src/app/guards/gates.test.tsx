@@ -26,7 +26,17 @@ describe('SessionGate', () => {
     expect(await screen.findByText('Checking your session…')).toBeTruthy();
     release();
     expect(await screen.findByText('login page')).toBeTruthy();
-    expect(screen.getByTestId('location').textContent).toBe('/login');
+    // A visitor who never had a session is not told it "ended"; the sign-in leads back here.
+    expect(screen.getByTestId('location').textContent).toBe('/login?next=%2Fdashboard');
+  });
+
+  it('tells a browser that had a session that it ended, and keeps the page to return to', async () => {
+    localStorage.setItem('career.hadSession', '1');
+    mockFetch({ 'GET /api/auth/me': { status: 401, body: { error: 'unauthorized' } } });
+    renderRoutes(routes, '/dashboard?tab=x');
+    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/login?reason=session_ended&next=%2Fdashboard%3Ftab%3Dx');
+    expect(localStorage.getItem('career.hadSession')).toBeNull();
   });
 
   it('renders the page for a signed-in user', async () => {

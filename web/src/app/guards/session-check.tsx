@@ -1,9 +1,10 @@
 import type { ReactElement } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingText } from '../../components/ui/loading-text';
 import { paths } from '../../config/paths';
 import { useUser, type SessionUser } from '../../lib/auth';
+import { clearSignedIn, hadSession, loginPath } from '../../lib/session-ended';
 
 /**
  * What both gates show before they know the user: `checkingText` while checking, an error when
@@ -12,6 +13,7 @@ import { useUser, type SessionUser } from '../../lib/auth';
  */
 export function useSessionCheck(checkingText: string): { user: SessionUser; element?: undefined } | { user?: undefined; element: ReactElement } {
   const { data: user, isPending, isError } = useUser();
+  const location = useLocation();
   if (isPending)
     return {
       element: (
@@ -28,6 +30,11 @@ export function useSessionCheck(checkingText: string): { user: SessionUser; elem
         </main>
       ),
     };
-  if (!user) return { element: <Navigate to={paths.login} replace /> };
+  if (!user) {
+    // A browser that had a session and lost it hears why; either way the sign-in leads back here.
+    const ended = hadSession();
+    clearSignedIn();
+    return { element: <Navigate to={loginPath(`${location.pathname}${location.search}${location.hash}`, ended)} replace /> };
+  }
   return { user };
 }

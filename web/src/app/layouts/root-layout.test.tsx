@@ -68,4 +68,26 @@ describe('RootLayout header', () => {
     expect(screen.queryByText(/Signed in as/)).toBeNull();
     expect(api.callsTo('POST /api/auth/logout')).toHaveLength(1);
   });
+
+  it('puts the signed-in links behind a Menu button (phones), closed again after navigating', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 200, body: me() } });
+    const { router } = renderRoutes(routes, '/');
+    const menu = await screen.findByRole('button', { name: 'Menu' });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(menu.getAttribute('aria-controls')).toBe(nav.id);
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    expect(nav.className).toContain('site-nav--open');
+    await userEvent.click(within(nav).getByRole('link', { name: 'Settings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false'));
+  });
+
+  it('has no Menu button for a visitor (two links fit)', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
+    renderRoutes(routes, '/');
+    await screen.findByRole('link', { name: 'Log in' });
+    expect(screen.queryByRole('button', { name: 'Menu' })).toBeNull();
+  });
 });

@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { Outlet } from 'react-router';
+import { RouteFocus } from './route-focus';
 import { SiteHeader } from './site-header';
 
 /**
@@ -6,13 +8,15 @@ import { SiteHeader } from './site-header';
  * <main>; the wrapper is only the skip link's focus target.
  */
 export default function RootLayout() {
+  const content = useRef<HTMLDivElement>(null);
   return (
     <div className="app-shell">
+      <RouteFocus container={content} />
       <a className="skip-link" href="#content">
         Skip to main content
       </a>
       <SiteHeader />
-      <div id="content" className="app-content" tabIndex={-1}>
+      <div id="content" ref={content} className="app-content" tabIndex={-1}>
         <Outlet />
       </div>
       <footer className="site-footer">

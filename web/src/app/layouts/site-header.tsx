@@ -1,4 +1,5 @@
-import { Link, NavLink, useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { useLogout } from '../../features/auth/api/logout';
@@ -9,6 +10,10 @@ export function SiteHeader() {
   const { data: user, isPending } = useUser();
   const logout = useLogout();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  // On phones the signed-in links sit behind a Menu button, so the header stays one line.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
 
   const signOut = () => logout.mutate(undefined, { onSettled: () => navigate(paths.home, { replace: true }) });
 
@@ -19,7 +24,18 @@ export function SiteHeader() {
       </Link>
       {/* Nothing until the session is known, so signed-in users never see a flash of "Log in". */}
       {isPending ? null : user ? (
-        <nav className="site-nav" aria-label="Main">
+        <button
+          type="button"
+          className="site-menu-button button button--secondary"
+          aria-expanded={menuOpen}
+          aria-controls="site-nav-main"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+      ) : null}
+      {isPending ? null : user ? (
+        <nav id="site-nav-main" className={`site-nav site-nav--menu${menuOpen ? ' site-nav--open' : ''}`} aria-label="Main">
           <span className="site-nav__who">Signed in as {user.email}</span>
           <NavLink to={paths.dashboard}>Dashboard</NavLink>
           {isAdmin(user) ? (

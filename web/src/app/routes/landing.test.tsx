@@ -27,4 +27,18 @@ describe('Landing', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(screen.getByRole('heading', { name: 'Secure career insights' })).toBeTruthy();
   });
+
+  it('says what the program gives: the four weeks with every module, the time, what you produce and a FAQ', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
+    renderScreen(<LandingRoute />, '/');
+    for (const week of [1, 2, 3, 4]) expect(screen.getByRole('heading', { name: new RegExp(`^Week ${week}: `) })).toBeTruthy();
+    for (const module of ['Know your strengths', 'Write achievement bullets', 'Network with purpose', 'Plan your first 90 days']) {
+      expect(screen.getByText(module)).toBeTruthy();
+    }
+    expect(screen.getByText(/About two hours a week/)).toBeTruthy();
+    expect(screen.getByText(/A 90-day plan/)).toBeTruthy();
+    expect(screen.getByText(/one-line pitch/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Questions' })).toBeTruthy();
+    expect(screen.getByText('Why a code by email at every sign-in?')).toBeTruthy();
+  });
 });

@@ -1,5 +1,6 @@
 import { Link, Navigate } from 'react-router';
 import { paths } from '../../config/paths';
+import { ProgramOverview } from '../../features/landing/components/program-overview';
 import { isAdmin, useUser } from '../../lib/auth';
 
 export default function LandingRoute() {
@@ -14,6 +15,7 @@ export default function LandingRoute() {
       <Link className="button button--primary button--large" to={paths.register}>
         Get started
       </Link>
+      <ProgramOverview />
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
@@ -129,5 +129,27 @@ describe('AuditLogPage', () => {
     mockFetch({ 'GET /api/admin/audit-logs': { status: 400, body: { error: 'invalid_request' } } });
     renderAt('/admin/audit', <AuditLogPage />);
     expect((await screen.findByRole('alert')).textContent).toBe('invalid_request');
+  });
+
+  it('speaks in sentences beside the key, links user targets to their drawer, and shows a diff on demand', async () => {
+    mockFetch({
+      'GET /api/admin/audit-logs': page([
+        entry({ action: 'admin.user.lock', old_values: { first_name: 'Maya', last_name: 'Okafor', status: 'active' }, new_values: { status: 'locked' } }),
+      ]),
+    });
+    renderAt('/admin/audit', <AuditLogPage />);
+    expect(await screen.findByText('Admin locked Maya Okafor')).toBeTruthy();
+    const row = screen.getByText('admin.user.lock').closest('tr') as HTMLTableRowElement;
+    expect(screen.getByText('admin.user.lock').tagName).toBe('CODE');
+    const link = screen.getByRole('link', { name: /user #u-42: open Maya Okafor/ });
+    expect(link.getAttribute('href')).toBe('/admin/users?user=u-42');
+    // Before/After cells stay cut as before; the details hold the full values and the diff.
+    expect(row.cells[4].textContent).toBe('{"first_name":"Maya","last_name":"Okafor","status":"active"}');
+    const user = userEvent.setup();
+    await user.click(screen.getByText('Full values and diff'));
+    const diff = screen.getByRole('table', { name: 'Changed values' });
+    const status = within(diff).getByRole('rowheader', { name: 'status' }).closest('tr') as HTMLTableRowElement;
+    expect(status.querySelector('del')?.textContent).toBe('active');
+    expect(status.querySelector('ins')?.textContent).toBe('locked');
   });
 });

@@ -1,5 +1,20 @@
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import type { AuditLogEntry } from '../api/get-audit-logs';
 import { actorText, agentPreview, formatDateTime, jsonPreview, targetText } from '../utils/format';
+import { auditSentence, hasSentence, targetName } from '../utils/sentence';
+import { AuditDetails } from './audit-details';
+
+/** A user target opens that user's drawer on the users page. */
+function Target({ entry }: { entry: AuditLogEntry }) {
+  const text = targetText(entry.entity_type, entry.entity_id);
+  if (entry.entity_type !== 'user' || !entry.entity_id) return <>{text}</>;
+  return (
+    <Link to={`${paths.admin.users}?user=${encodeURIComponent(entry.entity_id)}`} aria-label={`${text}: open ${targetName(entry)}`}>
+      {text}
+    </Link>
+  );
+}
 
 export function AuditTable({ items }: { items: AuditLogEntry[] }) {
   if (items.length === 0) return <p className="audit-empty">No audit entries found.</p>;
@@ -22,8 +37,21 @@ export function AuditTable({ items }: { items: AuditLogEntry[] }) {
             <tr key={entry.id}>
               <td>{formatDateTime(entry.created_at)}</td>
               <td>{actorText(entry.actor_email, entry.actor_user_id)}</td>
-              <td>{entry.action || '—'}</td>
-              <td>{targetText(entry.entity_type, entry.entity_id)}</td>
+              <td>
+                {hasSentence(entry) ? (
+                  <>
+                    <span className="audit-table__sentence">{auditSentence(entry)}</span>
+                    {' · '}
+                    <code>{entry.action}</code>
+                  </>
+                ) : (
+                  entry.action || '—'
+                )}
+                <AuditDetails before={entry.old_values} after={entry.new_values} />
+              </td>
+              <td>
+                <Target entry={entry} />
+              </td>
               <td className="audit-table__json">{jsonPreview(entry.old_values)}</td>
               <td className="audit-table__json">{jsonPreview(entry.new_values)}</td>
               <td>

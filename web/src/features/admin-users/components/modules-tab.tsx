@@ -4,6 +4,7 @@ import type { AdminEnrollment, AdminUserDetail } from '../types';
 import { overrideErrorText } from '../utils/error-text';
 import { formatDateTime } from '../utils/format';
 import { orderedModules, type AdminModule } from '../utils/modules';
+import { useConfirm, type ConfirmRequest } from './confirm-dialog';
 import { reportOutcome, type Notify } from './notice';
 
 const SUCCESS: Record<ModuleOverride, string> = {
@@ -13,13 +14,24 @@ const SUCCESS: Record<ModuleOverride, string> = {
   lock: 'Module locked.',
 };
 
-/** Reopen and Lock take work away from the learner, so they ask first (SPEC §4). */
-const CONFIRM: Partial<Record<ModuleOverride, (title: string) => string>> = {
-  reopen: (title) => `Reopen "${title}" for this learner?`,
-  lock: (title) => `Lock "${title}" for this learner?`,
+/**
+ * Reopen and Lock take work away from the learner, so they ask first (SPEC §4), in the drawer's
+ * own dialog, saying what will happen.
+ */
+const CONFIRM: Partial<Record<ModuleOverride, (title: string) => ConfirmRequest>> = {
+  reopen: (title) => ({
+    title: `Reopen "${title}" for this learner?`,
+    consequence: 'The module is no longer complete: the learner has to finish its tasks again and their completion goes down.',
+    confirmLabel: 'Reopen module',
+  }),
+  lock: (title) => ({
+    title: `Lock "${title}" for this learner?`,
+    consequence: 'The learner can no longer open this module until it is unlocked again. Their saved answers are kept.',
+    confirmLabel: 'Lock module',
+  }),
 };
 
-type Run = (action: ModuleOverride, module: AdminModule | undefined) => void;
+type Run = (action: ModuleOverride, module: AdminModule | undefined) => void | Promise<void>;
 
 function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollment; run: Run; busy: boolean }) {
   const modules = orderedModules(enrollment.modules);
@@ -39,7 +51,8 @@ function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollm
         </Button>
       </div>
       <div className="admin-table-scroll">
-        <table className="admin-table">
+        {/* Compact at the drawer's width: the Actions column stays in view, no sideways scroll. */}
+        <table className="admin-table admin-table--compact">
           <thead>
             <tr>
               <th scope="col">Module</th>
@@ -59,7 +72,7 @@ function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollm
                 <td>{formatDateTime(module.startedAt)}</td>
                 <td>{formatDateTime(module.completedAt)}</td>
                 <td>
-                  <div className="admin-actions">
+                  <div className="admin-actions admin-actions--compact">
                     <Button variant="secondary" disabled={busy || module.status === 'completed'} onClick={() => run('force-complete', module)}>
                       Force complete
                     </Button>
@@ -82,15 +95,16 @@ function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollm
 
 export function ModulesTab({ user, notify }: { user: AdminUserDetail; notify: Notify }) {
   const override = useOverrideModule(user.id);
+  const { confirm, dialog } = useConfirm();
   const enrollments = user.enrollments ?? [];
 
-  const run: Run = (action, module) => {
+  const run: Run = async (action, module) => {
     notify(null);
     if (!user.id) return notify({ tone: 'error', text: 'User identifier unavailable.' });
     if (!module) return notify({ tone: 'error', text: 'No locked modules to unlock.' });
     if (!module.moduleId) return notify({ tone: 'error', text: 'Module identifier unavailable for override.' });
     const question = CONFIRM[action];
-    if (question && !window.confirm(question(module.title))) return;
+    if (question && !(await confirm(question(module.title)))) return;
     const moduleId = module.moduleId;
     void reportOutcome(
       notify,
@@ -104,6 +118,7 @@ export function ModulesTab({ user, notify }: { user: AdminUserDetail; notify: No
   return (
     <div className="admin-drawer__sections" aria-busy={override.isPending}>
       {override.isPending ? <p role="status">Applying override…</p> : null}
+      {dialog}
       {enrollments.map((enrollment) => (
         <EnrollmentSection key={enrollment.id} enrollment={enrollment} run={run} busy={override.isPending} />
       ))}

@@ -1,5 +1,10 @@
 /** A drawer-wide message: the outcome of the last action, whichever tab started it. */
-export type Notice = { tone: 'success' | 'info' | 'error'; text: string };
+export type Notice = {
+  tone: 'success' | 'info' | 'error';
+  text: string;
+  /** A follow-up offered with the message, e.g. Undo after a soft-delete. */
+  action?: { label: string; run: () => void };
+};
 export type Notify = (notice: Notice | null) => void;
 
 /**

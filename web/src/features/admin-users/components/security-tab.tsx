@@ -8,23 +8,40 @@ import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
 import { HardDeletePanel } from './hard-delete-panel';
 import { reportOutcome, type Notify } from './notice';
+import { useConfirm, type ConfirmRequest } from './confirm-dialog';
 import { ResetPasswordButton } from './reset-password-button';
+import { useRestoreUser } from '../api/restore-user';
 import { RestoreButton } from './restore-button';
 
 export const isUserLocked = (user: AdminUserDetail) => user.is_locked === true || user.status === 'locked';
 
-function LockToggle({ user, notify }: { user: AdminUserDetail; notify: Notify }) {
+/** How the person is named in confirmations: their name, else their email, else their id. */
+export const personName = (user: AdminUserDetail) => [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || user.email || `User ${user.id}`;
+
+type Confirm = (request: ConfirmRequest) => Promise<boolean>;
+
+function LockToggle({ user, notify, confirm }: { user: AdminUserDetail; notify: Notify; confirm: Confirm }) {
   const lock = useLockUser(user.id);
   const unlock = useUnlockUser(user.id);
   const locked = isUserLocked(user);
   const mutation = locked ? unlock : lock;
-  const run = () =>
-    reportOutcome(
+  const run = async () => {
+    if (
+      !locked &&
+      !(await confirm({
+        title: `Lock ${personName(user)}'s account?`,
+        consequence: `${personName(user)} is signed out everywhere and cannot sign in until the account is unlocked.`,
+        confirmLabel: 'Lock account',
+      }))
+    )
+      return;
+    await reportOutcome(
       notify,
       () => mutation.mutateAsync(),
       () => ({ tone: 'success', text: locked ? 'Account unlocked.' : 'Account locked.' }),
       (error) => ({ tone: 'error', text: errorText(error, 'Failed to toggle lock') }),
     );
+  };
   const busy = lock.isPending || unlock.isPending;
   return (
     <Button variant="secondary" onClick={run} disabled={busy}>
@@ -33,15 +50,22 @@ function LockToggle({ user, notify }: { user: AdminUserDetail; notify: Notify })
   );
 }
 
-function InvalidateButton({ userId, notify }: { userId: string; notify: Notify }) {
-  const invalidate = useInvalidateSessions(userId);
-  const run = () =>
-    reportOutcome(
+function InvalidateButton({ user, notify, confirm }: { user: AdminUserDetail; notify: Notify; confirm: Confirm }) {
+  const invalidate = useInvalidateSessions(user.id);
+  const run = async () => {
+    const ok = await confirm({
+      title: `Sign ${personName(user)} out everywhere?`,
+      consequence: `Every session of ${personName(user)} ends at once, on every device. They can sign in again.`,
+      confirmLabel: 'Invalidate tokens',
+    });
+    if (!ok) return;
+    await reportOutcome(
       notify,
       () => invalidate.mutateAsync(),
       () => ({ tone: 'success', text: 'Tokens invalidated.' }),
       (error) => ({ tone: 'error', text: errorText(error, 'Failed to invalidate tokens') }),
     );
+  };
   return (
     <Button variant="secondary" onClick={run} disabled={invalidate.isPending}>
       {invalidate.isPending ? 'Invalidating…' : 'Invalidate tokens'}
@@ -49,22 +73,39 @@ function InvalidateButton({ userId, notify }: { userId: string; notify: Notify }
   );
 }
 
-function DangerZone({ user, notify, onDeleted }: { user: AdminUserDetail; notify: Notify; onDeleted: () => void }) {
+function DangerZone({ user, notify, onDeleted, confirm }: { user: AdminUserDetail; notify: Notify; onDeleted: () => void; confirm: Confirm }) {
   const [reason, setReason] = useState('');
   const [showHard, setShowHard] = useState(false);
   const softDelete = useSoftDeleteUser(user.id);
+  const restore = useRestoreUser(user.id);
   const id = useId();
   const deleted = user.status === 'deleted';
-  const run = () =>
+  const days = user.retention_days ?? 30;
+  const undo = () =>
     reportOutcome(
+      notify,
+      () => restore.mutateAsync(),
+      () => ({ tone: 'success', text: 'User restored.' }),
+      (error) => ({ tone: 'error', text: errorText(error, 'Failed to restore user') }),
+    );
+  const run = async () => {
+    const ok = await confirm({
+      title: `Soft-delete ${personName(user)}?`,
+      consequence: `${personName(user)} is signed out everywhere and can no longer sign in. The account can be restored for ${days} days; after that it can be deleted for good.`,
+      confirmLabel: 'Soft-delete account',
+    });
+    if (!ok) return;
+    await reportOutcome(
       notify,
       async () => {
         await softDelete.mutateAsync(reason);
         setReason('');
       },
-      () => ({ tone: 'success', text: 'User soft-deleted.' }),
+      // Undo right where the result shows: a slip is one click to repair.
+      () => ({ tone: 'success', text: 'User soft-deleted.', action: { label: 'Undo', run: () => void undo() } }),
       (error) => ({ tone: 'error', text: errorText(error, 'Failed to soft-delete') }),
     );
+  };
   return (
     <section className="admin-danger" aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>Danger zone</h3>
@@ -96,6 +137,7 @@ function DangerZone({ user, notify, onDeleted }: { user: AdminUserDetail; notify
 }
 
 export function SecurityTab({ user, notify, onDeleted }: { user: AdminUserDetail; notify: Notify; onDeleted: () => void }) {
+  const { confirm, dialog } = useConfirm();
   return (
     <div className="admin-drawer__sections">
       <section aria-label="Access">
@@ -105,12 +147,13 @@ export function SecurityTab({ user, notify, onDeleted }: { user: AdminUserDetail
           </p>
         ) : null}
         <div className="admin-actions">
-          <InvalidateButton userId={user.id} notify={notify} />
-          <LockToggle user={user} notify={notify} />
+          <InvalidateButton user={user} notify={notify} confirm={confirm} />
+          <LockToggle user={user} notify={notify} confirm={confirm} />
           <ResetPasswordButton userId={user.id} notify={notify} />
         </div>
       </section>
-      <DangerZone user={user} notify={notify} onDeleted={onDeleted} />
+      <DangerZone user={user} notify={notify} onDeleted={onDeleted} confirm={confirm} />
+      {dialog}
     </div>
   );
 }

@@ -42,6 +42,16 @@ function open(user: Record<string, unknown>, handlers: Record<string, Handler> =
 
 const notice = async (text: string) => expect((await screen.findByText(text)).closest('.alert')).toBeTruthy();
 
+/** The drawer's in-app confirmation: checks it states a consequence, then answers it. */
+async function answerConfirm(user: ReturnType<typeof userEvent.setup>, button: string, consequence: RegExp) {
+  const dialog = await screen.findByRole('alertdialog');
+  expect(dialog.textContent).toMatch(consequence);
+  // Cancel has focus: Enter never destroys by accident.
+  expect(document.activeElement?.textContent).toBe('Cancel');
+  await user.click(within(dialog).getByRole('button', { name: button }));
+  await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+}
+
 describe('UserDrawer shell', () => {
   it('is a labelled modal with banners for locked, soft-deleted and unverified accounts', async () => {
     open(detail({ status: 'deleted', is_locked: true, verified: false }));
@@ -152,6 +162,7 @@ describe('UserDrawer security', () => {
     });
     await user.click(await screen.findByRole('tab', { name: 'Security' }));
     await user.click(screen.getByRole('button', { name: 'Lock account' }));
+    await answerConfirm(user, 'Lock account', /Ada Lovelace is signed out everywhere and cannot sign in/);
     await notice('Account locked.');
     expect(api.callsTo('POST /api/admin/users/u1/lock')).toHaveLength(1);
     expect(await screen.findByText('Account is locked.')).toBeTruthy();
@@ -175,6 +186,7 @@ describe('UserDrawer security', () => {
     const { user } = open(detail(), { 'POST /api/admin/users/u1/actions/invalidate-sessions': { body: {} } });
     await user.click(await screen.findByRole('tab', { name: 'Security' }));
     await user.click(screen.getByRole('button', { name: 'Invalidate tokens' }));
+    await answerConfirm(user, 'Invalidate tokens', /Every session of Ada Lovelace ends at once/);
     await notice('Tokens invalidated.');
   });
 
@@ -190,6 +202,7 @@ describe('UserDrawer security', () => {
     await user.click(await screen.findByRole('tab', { name: 'Security' }));
     await user.type(screen.getByLabelText('Soft-delete reason (optional)'), '   ');
     await user.click(screen.getByRole('button', { name: 'Soft-delete account' }));
+    await answerConfirm(user, 'Soft-delete account', /can be restored for 30 days/);
     await notice('User soft-deleted.');
     expect(api.callsTo('POST /api/admin/users/u1/soft-delete')[0].body).toEqual({});
     // Soft-delete is now disabled and restore offered, in the panel and in the banner.
@@ -202,6 +215,7 @@ describe('UserDrawer security', () => {
     await user.click(await screen.findByRole('tab', { name: 'Security' }));
     await user.type(screen.getByLabelText('Soft-delete reason (optional)'), ' spam ');
     await user.click(screen.getByRole('button', { name: 'Soft-delete account' }));
+    await answerConfirm(user, 'Soft-delete account', /can no longer sign in/);
     await notice('User soft-deleted.');
     expect(api.callsTo('POST /api/admin/users/u1/soft-delete')[0].body).toEqual({ reason: 'spam' });
   });
@@ -334,18 +348,26 @@ describe('UserDrawer modules', () => {
     expect(api.callsTo('POST /api/admin/modules/unlock')).toHaveLength(0);
   });
 
-  it('asks before reopening and does nothing when declined', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+  it('asks before reopening (in the drawer, not the browser) and does nothing when declined', async () => {
+    const native = vi.spyOn(window, 'confirm');
     const { api, user } = open(detail({ enrollments: [enrollment(modules)] }), {
       'POST /api/admin/modules/reopen': { body: { ok: true } },
     });
     await user.click(await screen.findByRole('tab', { name: 'Modules' }));
     const reopenGoals = () => within(screen.getAllByRole('row')[1]).getByRole('button', { name: 'Reopen' });
     await user.click(reopenGoals());
-    expect(confirm).toHaveBeenCalledTimes(1);
+    await answerConfirm(user, 'Cancel', /has to finish its tasks again/);
     expect(api.callsTo('POST /api/admin/modules/reopen')).toHaveLength(0);
+    // Focus went back to the button that asked.
+    expect(document.activeElement).toBe(reopenGoals());
     await user.click(reopenGoals());
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    await user.click(reopenGoals());
+    await answerConfirm(user, 'Reopen module', /completion goes down/);
     await notice('Module reopened.');
+    expect(native).not.toHaveBeenCalled();
     expect(api.callsTo('POST /api/admin/modules/reopen')[0].body).toEqual({ user_id: 'u1', module_id: 'm1' });
   });
 
@@ -358,6 +380,7 @@ describe('UserDrawer modules', () => {
     await user.click(within(screen.getAllByRole('row')[2]).getByRole('button', { name: 'Force complete' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Module already complete');
     expect(confirm).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it('refuses a module without an identifier', async () => {
@@ -420,5 +443,40 @@ describe('UserDrawer audit', () => {
     const { user } = open(detail(), { 'GET /api/admin/users/u1/audit-logs': { body: { items: [], total: 0, has_next: false } } });
     await user.click(await screen.findByRole('tab', { name: 'Audit' }));
     expect(await screen.findByText('No audit entries yet.')).toBeTruthy();
+  });
+});
+
+describe('UserDrawer: who and undo', () => {
+  it('names the person under the title, with status chips, and in the dialog name', async () => {
+    open(detail({ verified: false }));
+    expect(await screen.findByText('Ada Lovelace')).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('dialog', { name: /User u1 Ada Lovelace/ })).toBeTruthy());
+    const chips = screen.getByLabelText('Account state');
+    expect(within(chips).getByText('active')).toBeTruthy();
+    expect(within(chips).getByText('unverified')).toBeTruthy();
+    expect(within(chips).getByText('learner')).toBeTruthy();
+  });
+
+  it('offers Undo after a soft-delete, which restores the account', async () => {
+    let status = 'active';
+    const { api, user } = open(detail(), {
+      'GET /api/admin/users/u1': () => ({ body: detail({ status }) }),
+      'POST /api/admin/users/u1/soft-delete': () => {
+        status = 'deleted';
+        return { body: { status } };
+      },
+      'POST /api/admin/users/u1/restore': () => {
+        status = 'active';
+        return { body: { status } };
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    await user.click(screen.getByRole('button', { name: 'Soft-delete account' }));
+    await answerConfirm(user, 'Soft-delete account', /Soft-delete|signed out/);
+    await notice('User soft-deleted.');
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await notice('User restored.');
+    expect(api.callsTo('POST /api/admin/users/u1/restore')).toHaveLength(1);
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Soft-delete account' }) as HTMLButtonElement).disabled).toBe(false));
   });
 });

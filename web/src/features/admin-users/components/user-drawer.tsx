@@ -10,7 +10,8 @@ import { ModulesTab } from './modules-tab';
 import type { Notice } from './notice';
 import { ProfileTab } from './profile-tab';
 import { RestoreButton } from './restore-button';
-import { isUserLocked, SecurityTab } from './security-tab';
+import { isUserLocked, personName, SecurityTab } from './security-tab';
+import { StatusBadge } from './status-badge';
 import { Tabs, type TabDef } from './tabs';
 
 type TabKey = 'profile' | 'modules' | 'security' | 'audit';
@@ -50,7 +51,21 @@ function DrawerBody({ userId, onClose }: { userId: string; onClose: () => void }
   return (
     <>
       <Banners user={data} notify={setNotice} />
-      <div className="admin-notice">{notice ? <FormAlert tone={notice.tone}>{notice.text}</FormAlert> : null}</div>
+      <div className="admin-notice">
+        {notice ? (
+          <FormAlert tone={notice.tone}>
+            {notice.text}
+            {notice.action ? (
+              <>
+                {' '}
+                <button type="button" className="button button--link" onClick={notice.action.run}>
+                  {notice.action.label}
+                </button>
+              </>
+            ) : null}
+          </FormAlert>
+        ) : null}
+      </div>
       <Tabs tabs={TABS} active={tab} onChange={setTab} label="User details">
         {tab === 'profile' ? <ProfileTab user={data} notify={setNotice} /> : null}
         {tab === 'modules' ? <ModulesTab user={data} notify={setNotice} /> : null}
@@ -61,9 +76,30 @@ function DrawerBody({ userId, onClose }: { userId: string; onClose: () => void }
   );
 }
 
+/** Under the 'User {id}' title: who this is (name, email) and their state as chips. */
+function Who({ id, user }: { id: string; user: AdminUserDetail | undefined }) {
+  if (!user) return null;
+  return (
+    <div className="admin-drawer__who">
+      <p id={id} className="admin-drawer__name">
+        {personName(user)}
+        {user.email && personName(user) !== user.email ? <span className="admin-drawer__email"> · {user.email}</span> : null}
+      </p>
+      <p className="admin-chips" aria-label="Account state">
+        <StatusBadge status={user.status} isLocked={user.is_locked ?? undefined} />
+        {user.verified === false ? <span className="admin-badge admin-badge--unverified">unverified</span> : null}
+        {user.verified === true ? <span className="admin-badge">verified</span> : null}
+        {user.role ? <span className="admin-badge">{user.role}</span> : null}
+      </p>
+    </div>
+  );
+}
+
 /** A modal side panel over the users list: overlay click, Escape and the close button close it. */
 export function UserDrawer({ userId, onClose }: { userId: string; onClose: () => void }) {
   const titleId = useId();
+  const whoId = useId();
+  const user = useAdminUser(userId);
   const { ref, onKeyDown } = useFocusTrap<HTMLDivElement>(onClose);
   return (
     <div className="admin-drawer">
@@ -73,7 +109,8 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
         className="admin-drawer__panel"
         role="dialog"
         aria-modal="true"
-        aria-labelledby={titleId}
+        // The person's name is part of the dialog's name, not only the id.
+        aria-labelledby={user.data ? `${titleId} ${whoId}` : titleId}
         tabIndex={-1}
         onKeyDown={onKeyDown}
       >
@@ -83,6 +120,7 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
             ×
           </button>
         </header>
+        <Who id={whoId} user={user.data} />
         <DrawerBody userId={userId} onClose={onClose} />
       </div>
     </div>

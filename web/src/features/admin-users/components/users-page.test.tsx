@@ -59,6 +59,8 @@ describe('UsersPage table', () => {
     expect((await row('di@example.com'))[1]).toBe('—');
     expect((await row('di@example.com'))[3]).toBe('active');
     expect(screen.getByText('Total: 4')).toBeTruthy();
+    // The footer says which rows these are, beside 'Total: N' and 'Page N'.
+    expect(screen.getByText('1–4 of 4')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -168,6 +170,7 @@ describe('UsersPage address', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText('Page 2')).toBeTruthy();
     await waitFor(() => expect(lastList(api).page).toBe('2'));
+    expect(await screen.findByText('26–26 of 60')).toBeTruthy();
 
     await user.selectOptions(screen.getByLabelText('Cohort'), 'active30d');
     expect(await screen.findByText('Page 1')).toBeTruthy();
@@ -215,12 +218,21 @@ describe('UsersPage address', () => {
     const user = userEvent.setup();
     const row = (await screen.findByText('ada@example.com')).closest('tr') as HTMLElement;
     await user.click(row);
-    expect(screen.getByRole('dialog', { name: 'User u1' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     // Focus went back to the row that opened it; Enter opens it again.
     expect(document.activeElement).toBe(row);
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('dialog', { name: 'User u1' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+  });
+
+  it('opens the drawer of ?user=<id> (an audit log target link)', async () => {
+    mockFetch({
+      'GET /api/admin/users': list([item()]),
+      'GET /api/admin/users/u1': { body: { id: 'u1', email: 'ada@example.com', status: 'active', verified: true, enrollments: [] } },
+    });
+    renderAt('/admin/users?user=u1', <UsersPage />);
+    expect(await screen.findByRole('dialog', { name: /^User u1/ })).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { USERS_DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
@@ -18,7 +19,22 @@ export function UsersPage() {
   const { q, filter, status, setQuery, setFilter, setStatus } = useUsersAddress();
   const [search, setSearch] = useDebouncedSearch(q, setQuery);
   const [pageSize, setPageSize] = useState<number>(USERS_DEFAULT_PAGE_SIZE);
-  const [openId, setOpenId] = useState<string | null>(null);
+  // `?user=<id>` (a target link in the audit log) opens that user's drawer.
+  const [params, setParams] = useSearchParams();
+  const [openId, setOpenIdState] = useState<string | null>(() => params.get('user'));
+  const setOpenId = (id: string | null) => {
+    setOpenIdState(id);
+    if (!id && params.has('user')) {
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          next.delete('user');
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  };
 
   // The page belongs to one combination of filters: any change of them lands on page 1 again.
   const paging = useCursorPages(JSON.stringify([q, filter, status, pageSize]));
@@ -55,6 +71,8 @@ export function UsersPage() {
             // while the next page loads, the rows shown are the previous page's: no second Next yet
             hasNext={users.data.has_next && !users.isPlaceholderData}
             onPage={(next) => (next > page ? paging.next(users.data.next_cursor) : paging.previous())}
+            shown={users.data.items.length}
+            pageSize={pageSize}
           />
         </>
       )}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { meQueryOptions } from '../../../lib/auth';
+import { clearSignedIn } from '../../../lib/session-ended';
 
 export const logout = () => api.post<Record<string, unknown>>('/api/auth/logout');
 
@@ -13,6 +14,8 @@ export const useLogout = () => {
   const queryClient = useQueryClient();
   const meKey = meQueryOptions().queryKey;
   const forget = () => {
+    // Signing out on purpose is not a session that "ended".
+    clearSignedIn();
     queryClient.removeQueries({ predicate: (query) => JSON.stringify(query.queryKey) !== JSON.stringify(meKey) });
     queryClient.setQueryData(meKey, null);
     // Not awaited: the caller's own onSettled (navigation) should not wait for the re-read.

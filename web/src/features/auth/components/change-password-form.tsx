@@ -3,6 +3,7 @@ import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordField } from '../../../components/ui/password-field';
+import { LazyPasswordStrength } from './lazy-password-strength';
 import { useChangePassword } from '../api/change-password';
 import { changePasswordErrorMessage, changePasswordTexts } from '../utils/error-messages';
 
@@ -36,6 +37,8 @@ export function ChangePasswordForm({ showHeading = false }: ChangePasswordFormPr
   const edit = (setter: (value: string) => void) => (event: { target: { value: string } }) => {
     setter(event.target.value);
     setSuccess(false);
+    // The banner spoke of the old value.
+    setError(null);
   };
 
   const submit = (event: FormEvent) => {
@@ -85,6 +88,7 @@ export function ChangePasswordForm({ showHeading = false }: ChangePasswordFormPr
         error={tooShort ? changePasswordTexts.tooShort : undefined}
         required
       />
+      <LazyPasswordStrength password={next} />
       <PasswordField
         label="Confirm new password"
         name="confirm_new_password"

@@ -87,7 +87,8 @@ describe('LoginForm step 2', () => {
     const code = await screen.findByLabelText('2FA code');
     expect(document.activeElement).toBe(code);
     expect(code.getAttribute('inputmode')).toBe('numeric');
-    expect(code.getAttribute('maxlength')).toBe('6');
+    // No maxlength: the browser would cut a pasted "957 831" before the spaces are removed.
+    expect(code.getAttribute('maxlength')).toBeNull();
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
     const verify = screen.getByRole('button', { name: 'Verify and log in' }) as HTMLButtonElement;
     expect(verify.disabled).toBe(true);
@@ -108,8 +109,8 @@ describe('LoginForm step 2', () => {
     });
     renderScreen(<LoginForm />, '/login');
     const user = await passStepOne();
+    // The sixth digit submits: no click needed.
     await user.type(await screen.findByLabelText('2FA code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify and log in' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/admin/dashboard');
     expect(api.callsTo('POST /api/auth/verify-2fa')[0].body).toEqual({ email: 'ada@example.com', code: '123456', challenge_id: 'ch-1' });
     // Admins are not probed for enrollment.
@@ -119,24 +120,24 @@ describe('LoginForm step 2', () => {
   it('sends a learner without a dashboard (404) to /enroll', async () => {
     setup({ 'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } }, 'GET /api/dashboard': { status: 404, body: { error: 'not_enrolled' } } });
     const user = await passStepOne();
+    // The sixth digit submits: no click needed.
     await user.type(await screen.findByLabelText('2FA code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify and log in' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/enroll');
   });
 
   it('sends an enrolled learner to /dashboard', async () => {
     setup({ 'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } }, 'GET /api/dashboard': { status: 200, body: { percent_complete: 10 } } });
     const user = await passStepOne();
+    // The sixth digit submits: no click needed.
     await user.type(await screen.findByLabelText('2FA code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify and log in' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/dashboard');
   });
 
   it('sends a learner to /dashboard when the probe fails for another reason', async () => {
     setup({ 'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } }, 'GET /api/dashboard': { status: 500, body: { error: 'internal_error' } } });
     const user = await passStepOne();
+    // The sixth digit submits: no click needed.
     await user.type(await screen.findByLabelText('2FA code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify and log in' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/dashboard');
   });
 
@@ -146,8 +147,9 @@ describe('LoginForm step 2', () => {
     const user = await passStepOne();
     const code = await screen.findByLabelText('2FA code');
     await user.type(code, '000000');
-    await user.click(screen.getByRole('button', { name: 'Verify and log in' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Incorrect or expired code.');
+    // Focus goes to the message, not to the body, once the busy button was disabled.
+    await waitFor(() => expect(document.activeElement?.contains(screen.getByRole('alert'))).toBe(true));
     await user.click(screen.getByRole('button', { name: 'Verify and log in' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Unable to verify your login code. Please try again.'));
     expect(screen.getByLabelText('2FA code')).toBeTruthy();
@@ -167,5 +169,104 @@ describe('LoginForm step 2', () => {
     await screen.findByLabelText('2FA code');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(screen.queryByRole('link', { name: 'local mail viewer' })).toBeNull();
+  });
+});
+
+describe('LoginForm: an unverified account', () => {
+  it('leads to code entry with Send a new code, then back to log in once verified', async () => {
+    const api = mockFetch({
+      'POST /api/auth/login': { status: 403, body: { error: 'email_not_verified', needsVerification: true } },
+      'POST /api/auth/resend-verification': { status: 202, body: { ok: true } },
+      'POST /api/auth/verify-email': { status: 200, body: { ok: true } },
+    });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    expect((await screen.findByRole('alert')).textContent).toBe('Please verify your email before logging in.');
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect(api.callsTo('POST /api/auth/resend-verification')[0].body).toEqual({ email: 'ada@example.com' });
+    expect(await screen.findByRole('button', { name: /Send a new code \(\d+ s\)/ })).toBeTruthy();
+    await user.type(screen.getByLabelText('Verification code'), '123456');
+    expect((await screen.findByRole('status')).textContent).toBe('Your email is verified. You can now log in.');
+    expect(api.callsTo('POST /api/auth/verify-email')[0].body).toEqual({ email: 'ada@example.com', code: '123456' });
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value.trim()).toBe('ada@example.com');
+  });
+
+  it('offers Wrong email? Start over', async () => {
+    mockFetch({ 'POST /api/auth/login': { status: 403, body: { error: 'email_not_verified', needsVerification: true } } });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    await user.click(await screen.findByRole('button', { name: 'Wrong email? Start over' }));
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeTruthy();
+  });
+});
+
+describe('LoginForm step 2: ways out', () => {
+  function setup(extra: Record<string, Handler>) {
+    return mockFetch({ 'POST /api/auth/login': challenge, 'GET /api/auth/me': { status: 401, body: {} }, ...extra });
+  }
+
+  it('names the address under the field and keeps a pasted "957 831" whole', async () => {
+    const api = setup({ 'POST /api/auth/verify-2fa': { status: 400, body: { error: 'invalid_code', attempts_left: 4 } } });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    const code = await screen.findByLabelText('2FA code');
+    expect(screen.getByText('Sent to ada@example.com')).toBeTruthy();
+    expect(code.getAttribute('aria-describedby')).toContain(screen.getByText('Sent to ada@example.com').id);
+    await user.click(code);
+    await user.paste('957 831');
+    expect((code as HTMLInputElement).value).toBe('957831');
+    // Pasting the sixth digit submitted the code.
+    await waitFor(() => expect(api.callsTo('POST /api/auth/verify-2fa')[0]?.body).toEqual({ email: 'ada@example.com', code: '957831', challenge_id: 'ch-1' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Incorrect or expired code. 4 attempts left.');
+  });
+
+  it('says a spent code no longer works, and Send a new code brings a fresh challenge', async () => {
+    let challengeNo = 1;
+    const api = setup({
+      'POST /api/auth/verify-2fa': (request) =>
+        (request.body as { challenge_id: string }).challenge_id === 'ch-1'
+          ? { status: 400, body: { error: 'invalid_code', attempts_left: 0, spent: true } }
+          : { status: 400, body: { error: 'invalid_code', attempts_left: 1 } },
+      'POST /api/auth/resend-2fa': () => ({ status: 200, body: { two_factor_pending: true, challenge_id: `ch-${++challengeNo}` } }),
+    });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    await user.type(await screen.findByLabelText('2FA code'), '111111');
+    expect((await screen.findByRole('alert')).textContent).toBe('This code no longer works — send a new one.');
+    expect((screen.getByRole('button', { name: 'Verify and log in' }) as HTMLButtonElement).disabled).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect((await screen.findByRole('status')).textContent).toBe('We sent a new code to ada@example.com.');
+    expect(api.callsTo('POST /api/auth/resend-2fa')[0].body).toEqual({ email: 'ada@example.com', challenge_id: 'ch-1' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect((screen.getByRole('button', { name: /Send a new code \(\d+ s\)/ }) as HTMLButtonElement).disabled).toBe(true);
+
+    await user.type(screen.getByLabelText('2FA code'), '222222');
+    expect((await screen.findByRole('alert')).textContent).toBe('Incorrect or expired code. 1 attempt left.');
+    expect(api.callsTo('POST /api/auth/verify-2fa')[1].body).toEqual({ email: 'ada@example.com', code: '222222', challenge_id: 'ch-2' });
+  });
+
+  it('counts down the server wait when resends are throttled', async () => {
+    let call = 0;
+    setup({
+      'POST /api/auth/resend-2fa': () =>
+        ++call === 1 ? { status: 429, body: { error: 'throttled', retry_after: 30 } } : { status: 400, body: { error: 'challenge_expired' } },
+    });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    await screen.findByLabelText('2FA code');
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please wait a moment before trying again.');
+    expect(screen.getByRole('button', { name: 'Send a new code (30 s)' })).toBeTruthy();
+  });
+
+  it('says to start over when the sign-in expired', async () => {
+    setup({ 'POST /api/auth/resend-2fa': { status: 400, body: { error: 'challenge_expired' } } });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    await screen.findByLabelText('2FA code');
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This sign-in has expired. Start over and enter your password again.');
   });
 });

@@ -7,88 +7,191 @@ import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { useLogin } from '../api/login';
 import { postLoginDestination } from '../api/post-login-destination';
+import { ApiError } from '../../../lib/api-client';
+import { CODE_LENGTH } from '../../../../../shared/constants';
+import { useResendTwoFactor } from '../api/resend-2fa';
 import { useVerifyTwoFactor } from '../api/verify-2fa';
-import { loginErrorMessage, MISSING_CHALLENGE, verifyTwoFactorErrorMessage } from '../utils/error-messages';
+import { useCountdown } from '../hooks/use-countdown';
+import { loginErrorMessage, MISSING_CHALLENGE, resendTwoFactorErrorView, twoFactorErrorView } from '../utils/error-messages';
 import { CodeField } from './code-field';
 import { LocalMailNote } from './local-mail-note';
+import { ResendCodeButton } from './resend-code-button';
+import { VerifyEmailStep } from './verify-email-step';
+
+export const VERIFIED_NOTICE = 'Your email is verified. You can now log in.';
+const NEW_LOGIN_CODE = (email: string) => `We sent a new code to ${email}.`;
+
+const needsVerification = (error: unknown) => error instanceof ApiError && error.status === 403 && Boolean(error.body.needsVerification);
 
 /** Two steps (SPEC §2 Login, §4): email + password, then the emailed 6-digit code. */
-export function LoginForm() {
+export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}) {
   const navigate = useNavigate();
   const login = useLogin();
   const verify = useVerifyTwoFactor();
+  const resend = useResendTwoFactor();
+  const countdown = useCountdown();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [challengeId, setChallengeId] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [spent, setSpent] = useState(false);
+  const [unverified, setUnverified] = useState(false);
   const [routing, setRouting] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
-  const step = challengeId === null ? 'credentials' : 'code';
+  const errorRef = useRef<HTMLDivElement>(null);
+  const step = unverified ? 'verify' : challengeId === null ? 'credentials' : 'code';
 
   useEffect(() => {
     if (step === 'code') codeRef.current?.focus();
   }, [step]);
 
+  /** After a failed request the busy button was disabled: focus goes to the message, not the body. */
+  const showError = (message: string) => {
+    setError(message);
+    requestAnimationFrame(() => errorRef.current?.focus());
+  };
+
   const submitCredentials = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    setNotice(null);
     login.mutate(
       { email: email.trim(), password },
       {
         onSuccess: (response) => {
           if (!response?.challenge_id) {
-            setError(MISSING_CHALLENGE);
+            showError(MISSING_CHALLENGE);
             return;
           }
           // The password is not needed any more: do not keep it in memory.
           setPassword('');
           setCode('');
+          setSpent(false);
           setChallengeId(response.challenge_id);
         },
-        onError: (failure) => setError(loginErrorMessage(failure)),
+        onError: (failure) => {
+          // An unverified account gets the code entry (with a new code on request), not a dead end.
+          if (needsVerification(failure)) setUnverified(true);
+          showError(loginErrorMessage(failure));
+        },
       },
     );
   };
 
-  const submitCode = (event: FormEvent) => {
-    event.preventDefault();
+  const submitCode = (value = code) => {
     setError(null);
+    setNotice(null);
     if (!challengeId) {
-      setError(MISSING_CHALLENGE);
+      showError(MISSING_CHALLENGE);
       return;
     }
     verify.mutate(
-      { email: email.trim(), code, challenge_id: challengeId },
+      { email: email.trim(), code: value, challenge_id: challengeId },
       {
         onSuccess: async (result) => {
           setRouting(true);
-          navigate(await postLoginDestination(result.user), { replace: true });
+          // Back to the page a session ended on (a checked same-origin path), else the usual landing.
+          navigate(returnTo ?? (await postLoginDestination(result.user)), { replace: true });
         },
-        onError: (failure) => setError(verifyTwoFactorErrorMessage(failure)),
+        onError: (failure) => {
+          const view = twoFactorErrorView(failure);
+          setSpent(Boolean(view.spent));
+          showError(view.message);
+        },
+      },
+    );
+  };
+
+  const changeCode = (value: string) => {
+    setCode(value);
+    // The sixth digit submits (typed or pasted), once per distinct code.
+    if (value.length === CODE_LENGTH && value !== code && !spent && !verify.isPending && !routing) submitCode(value);
+  };
+
+  const sendNewCode = () => {
+    if (!challengeId) return;
+    setError(null);
+    setNotice(null);
+    resend.mutate(
+      { email: email.trim(), challenge_id: challengeId },
+      {
+        onSuccess: (response) => {
+          if (!response?.challenge_id) {
+            showError(MISSING_CHALLENGE);
+            return;
+          }
+          setChallengeId(response.challenge_id);
+          setCode('');
+          setSpent(false);
+          setNotice(NEW_LOGIN_CODE(email.trim()));
+          countdown.start(60);
+          codeRef.current?.focus();
+        },
+        onError: (failure) => {
+          const view = resendTwoFactorErrorView(failure);
+          if (view.retryAfter) countdown.start(view.retryAfter);
+          showError(view.message);
+        },
       },
     );
   };
 
   const restart = () => {
     setChallengeId(null);
+    setUnverified(false);
     setCode('');
     setError(null);
+    setNotice(null);
+    setSpent(false);
   };
+
+  if (step === 'verify') {
+    return (
+      <VerifyEmailStep
+        email={email.trim()}
+        notice={error}
+        noticeTone="error"
+        onVerified={() => {
+          setUnverified(false);
+          setError(null);
+          setNotice(VERIFIED_NOTICE);
+        }}
+        onStartOver={() => {
+          restart();
+          setEmail('');
+          setPassword('');
+        }}
+      />
+    );
+  }
 
   if (step === 'code') {
     const busy = verify.isPending || routing;
     return (
-      <form className="card form" onSubmit={submitCode} noValidate aria-labelledby="login-code-heading">
+      <form
+        className="card form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submitCode();
+        }}
+        noValidate
+        aria-labelledby="login-code-heading"
+      >
         <h2 id="login-code-heading">Enter your login code</h2>
         <p>We sent a 6-digit code to {email.trim()}. It expires in 10 minutes.</p>
         <LocalMailNote />
-        <FormAlert>{error}</FormAlert>
-        <CodeField ref={codeRef} label="2FA code" value={code} onChange={setCode} />
+        <div ref={errorRef} tabIndex={-1}>
+          <FormAlert>{error}</FormAlert>
+        </div>
+        <FormAlert tone="success">{notice}</FormAlert>
+        <CodeField ref={codeRef} label="2FA code" value={code} onChange={changeCode} hint={`Sent to ${email.trim()}`} />
         <div className="form__actions">
-          <Button type="submit" disabled={code.length === 0 || busy}>
+          <Button type="submit" disabled={code.length === 0 || busy || spent}>
             {busy ? 'Verifying…' : 'Verify and log in'}
           </Button>
+          <ResendCodeButton onClick={sendNewCode} secondsLeft={countdown.left} pending={resend.isPending} />
           <Button variant="link" onClick={restart}>
             Start over
           </Button>
@@ -99,7 +202,10 @@ export function LoginForm() {
 
   return (
     <form className="card form" onSubmit={submitCredentials} noValidate aria-label="Log in">
-      <FormAlert>{error}</FormAlert>
+      <div ref={errorRef} tabIndex={-1}>
+        <FormAlert>{error}</FormAlert>
+      </div>
+      <FormAlert tone="success">{notice}</FormAlert>
       <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
       <PasswordField
         label="Password"

@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderScreen } from '../testing/test-utils';
 import { RegisterForm } from './register-form';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  // The pending address survives reloads in sessionStorage: each test starts without one.
+  sessionStorage.clear();
+});
 
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
@@ -122,8 +126,8 @@ describe('RegisterForm', () => {
     await user.click(button('Register'));
     const code = await screen.findByLabelText('Verification code');
     expect(button('Verify email').disabled).toBe(true);
+    // The sixth digit submits.
     await user.type(code, '654321');
-    await user.click(button('Verify email'));
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid or expired code.');
     await user.click(button('Verify email'));
     const goToLogin = await screen.findByRole('link', { name: 'Go to login' });
@@ -140,5 +144,91 @@ describe('RegisterForm', () => {
     await user.type(await screen.findByLabelText('Verification code'), '111111');
     await user.click(button('Verify email'));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Unable to verify email right now. Please try again.'));
+  });
+});
+
+describe('RegisterForm verify step (its own address)', () => {
+  it('keeps the verify step in the address and the address in the tab across a remount', async () => {
+    mockFetch({ 'POST /api/auth/register': { status: 201, body: { ok: true } } });
+    const first = renderScreen(<RegisterForm />, '/register');
+    const user = userEvent.setup();
+    await fill(user);
+    await user.click(button('Register'));
+    await screen.findByLabelText('Verification code');
+    expect(first.router.state.location.search).toBe('?step=verify');
+    first.unmount();
+
+    // A reload: same address, fresh component.
+    mockFetch({});
+    renderScreen(<RegisterForm />, '/register?step=verify');
+    expect(await screen.findByText('Enter the 6-digit code we sent to ada@example.com. It expires in 10 minutes.')).toBeTruthy();
+  });
+
+  it('asks for the address when the tab does not know it, and sends a new code with a countdown', async () => {
+    const api = mockFetch({ 'POST /api/auth/resend-verification': { status: 202, body: { ok: true } } });
+    renderScreen(<RegisterForm />, '/register?step=verify');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect((await screen.findByRole('status')).textContent).toBe('If that address is waiting for verification, a new code is on its way.');
+    expect(api.callsTo('POST /api/auth/resend-verification')[0].body).toEqual({ email: 'grace@example.com' });
+    const waiting = screen.getByRole('button', { name: /Send a new code \(\d+ s\)/ }) as HTMLButtonElement;
+    expect(waiting.disabled).toBe(true);
+  });
+
+  it('counts down after registering (a code was just sent) and starts over from Wrong email?', async () => {
+    mockFetch({ 'POST /api/auth/register': { status: 201, body: { ok: true } } });
+    const view = renderScreen(<RegisterForm />, '/register');
+    const user = userEvent.setup();
+    await fill(user);
+    await user.click(button('Register'));
+    await screen.findByLabelText('Verification code');
+    expect((screen.getByRole('button', { name: /Send a new code \(60 s\)/ }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Wrong email? Start over' }));
+    expect(await screen.findByRole('button', { name: 'Register' })).toBeTruthy();
+    expect(view.router.state.location.search).toBe('');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('shows the wait message and the server countdown when resends are throttled', async () => {
+    sessionStorage.setItem('career.pendingVerificationEmail', 'ada@example.com');
+    mockFetch({ 'POST /api/auth/resend-verification': { status: 429, body: { error: 'throttled', retry_after: 42 } } });
+    renderScreen(<RegisterForm />, '/register?step=verify');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please wait a moment before trying again.');
+    expect(screen.getByRole('button', { name: 'Send a new code (42 s)' })).toBeTruthy();
+  });
+});
+
+describe('RegisterForm passwords', () => {
+  it('names a common password as common, not as too short, and clears the banner on change', async () => {
+    mockFetch({ 'POST /api/auth/register': { status: 400, body: { error: 'common_password' } } });
+    renderScreen(<RegisterForm />, '/register');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('First name'), 'Ada');
+    await user.type(screen.getByLabelText('Last name'), 'Lovelace');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'password1');
+    await user.type(screen.getByLabelText('Confirm password'), 'password1');
+    await user.click(button('Register'));
+    const text = 'This password is too common. Choose one that is harder to guess.';
+    await waitFor(() => expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain(text));
+    expect(screen.queryByText('Password must be at least 8 characters.')).toBeNull();
+    await user.type(screen.getByLabelText('Password'), 'x');
+    expect(screen.queryAllByRole('alert').map((a) => a.textContent)).not.toContain(text);
+  });
+
+  it('shows a live strength hint, loaded only once a password is typed', async () => {
+    mockFetch({});
+    renderScreen(<RegisterForm />, '/register');
+    expect(screen.queryByText(/Password strength/)).toBeNull();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Password'), 'password1');
+    expect(await screen.findByText(/Password strength: Very weak\. This password is too common/, {}, { timeout: 5000 })).toBeTruthy();
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'copper meadow violin harbour');
+    expect(await screen.findByText(/Password strength: Strong\./)).toBeTruthy();
   });
 });

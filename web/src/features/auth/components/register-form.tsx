@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -7,16 +7,15 @@ import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { useRegister, type RegisterInput } from '../api/register';
-import { useVerifyEmail } from '../api/verify-email';
 import {
   CORRECT_FIELDS,
   registerErrorView,
   registerTexts,
-  verifyEmailErrorMessage,
   type RegisterField,
 } from '../utils/error-messages';
-import { CodeField } from './code-field';
-import { LocalMailNote } from './local-mail-note';
+import { readPendingEmail, storePendingEmail } from '../utils/pending-verification';
+import { LazyPasswordStrength } from './lazy-password-strength';
+import { RESEND_WAIT_SECONDS, VerifyEmailStep } from './verify-email-step';
 
 type FieldErrors = Partial<Record<RegisterField, string>>;
 
@@ -37,30 +36,41 @@ export function validateRegistration(input: RegisterInput): FieldErrors {
   return errors;
 }
 
+type Step = 'form' | 'verify' | 'complete';
+/** The step lives in the address (`?step=verify`), so a reload or Back keeps it (docs/journeys.md). */
+const stepOf = (value: string | null): Step => (value === 'verify' || value === 'complete' ? value : 'form');
+
 /** Three steps (SPEC §2 Register, §4): the form, the emailed verification code, then done. */
 export function RegisterForm() {
   const register = useRegister();
-  const verify = useVerifyEmail();
-  const [step, setStep] = useState<'form' | 'verify' | 'complete'>('form');
-  const [values, setValues] = useState<RegisterInput>({ first_name: '', last_name: '', email: '', password: '', passwordConfirm: '' });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const step = stepOf(searchParams.get('step'));
+  const [values, setValues] = useState<RegisterInput>(() => ({ first_name: '', last_name: '', email: readPendingEmail(), password: '', passwordConfirm: '' }));
   const [showPasswords, setShowPasswords] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [code, setCode] = useState('');
+  const [justSent, setJustSent] = useState(false);
   const inputs = useRef<Partial<Record<RegisterField, HTMLInputElement | null>>>({});
-  const codeRef = useRef<HTMLInputElement>(null);
   const doneRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
-    if (step === 'verify') codeRef.current?.focus();
     if (step === 'complete') doneRef.current?.focus();
   }, [step]);
+
+  const goTo = (next: Step) => setSearchParams(next === 'form' ? {} : { step: next });
+  const toVerify = (email: string) => {
+    storePendingEmail(email);
+    setJustSent(true);
+    goTo('verify');
+  };
 
   const passwordsDiffer = values.password !== values.passwordConfirm;
   const set = (field: RegisterField) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
     setFieldErrors((current) => ({ ...current, [field]: undefined }));
+    // The banner spoke of the old value: it goes as soon as the field changes.
+    setError(null);
   };
   const focusFirstInvalid = (errors: FieldErrors) => {
     const first = FIELD_ORDER.find((field) => errors[field]);
@@ -82,14 +92,14 @@ export function RegisterForm() {
     register.mutate(input, {
       onSuccess: () => {
         setValues((current) => ({ ...current, password: '', passwordConfirm: '' }));
-        setStep('verify');
+        toVerify(input.email);
       },
       onError: (failure) => {
         const view = registerErrorView(failure);
         if (view.verificationPending) {
           setValues((current) => ({ ...current, password: '', passwordConfirm: '' }));
           setNotice(view.message ?? null);
-          setStep('verify');
+          toVerify(input.email);
           return;
         }
         setFieldErrors(view.fields);
@@ -97,18 +107,6 @@ export function RegisterForm() {
         focusFirstInvalid(view.fields);
       },
     });
-  };
-
-  const submitCode = (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    verify.mutate(
-      { email: values.email.trim(), code },
-      {
-        onSuccess: () => setStep('complete'),
-        onError: (failure) => setError(verifyEmailErrorMessage(failure)),
-      },
-    );
   };
 
   if (step === 'complete') {
@@ -129,19 +127,21 @@ export function RegisterForm() {
 
   if (step === 'verify') {
     return (
-      <form className="card form" onSubmit={submitCode} noValidate aria-labelledby="register-verify-heading">
-        <h2 id="register-verify-heading">Verify your email</h2>
-        <FormAlert tone="info">{notice}</FormAlert>
-        <p>Enter the 6-digit code we sent to {values.email.trim()}. It expires in 10 minutes.</p>
-        <LocalMailNote />
-        <FormAlert>{error}</FormAlert>
-        <CodeField ref={codeRef} label="Verification code" value={code} onChange={setCode} />
-        <div className="form__actions">
-          <Button type="submit" disabled={code.length === 0 || verify.isPending}>
-            {verify.isPending ? 'Verifying…' : 'Verify email'}
-          </Button>
-        </div>
-      </form>
+      <VerifyEmailStep
+        email={values.email.trim()}
+        notice={notice}
+        initialWait={justSent ? RESEND_WAIT_SECONDS : 0}
+        onVerified={() => {
+          storePendingEmail('');
+          goTo('complete');
+        }}
+        onStartOver={() => {
+          storePendingEmail('');
+          setNotice(null);
+          setValues({ first_name: '', last_name: '', email: '', password: '', passwordConfirm: '' });
+          goTo('form');
+        }}
+      />
     );
   }
 
@@ -197,6 +197,7 @@ export function RegisterForm() {
         alsoControls={['register-password-confirm']}
         required
       />
+      <LazyPasswordStrength password={values.password} userInputs={[values.email, values.first_name, values.last_name]} />
       <PasswordField
         ref={(el) => void (inputs.current.passwordConfirm = el)}
         inputId="register-password-confirm"

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { PasswordField } from '../../../components/ui/password-field';
+import { LazyPasswordStrength } from './lazy-password-strength';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useConfirmPasswordReset } from '../api/confirm-password-reset';
@@ -88,7 +89,10 @@ export function ResetPasswordForm() {
           autoComplete="new-password"
           hint={`Use at least ${MIN_PASSWORD_LENGTH} characters.`}
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            if (!locked) setError(null);
+          }}
           error={fieldErrors.password}
           visible={show}
           onVisibleChange={setShow}
@@ -96,13 +100,17 @@ export function ResetPasswordForm() {
           alsoControls={['reset-password-confirm']}
           required
         />
+        <LazyPasswordStrength password={password} />
         <PasswordField
           inputId="reset-password-confirm"
           label="Confirm new password"
           name="password2"
           autoComplete="new-password"
           value={password2}
-          onChange={(e) => setPassword2(e.target.value)}
+          onChange={(e) => {
+            setPassword2(e.target.value);
+            if (!locked) setError(null);
+          }}
           error={fieldErrors.password2}
           visible={show}
           hideToggle

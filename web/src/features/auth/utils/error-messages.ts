@@ -36,6 +36,40 @@ export function verifyTwoFactorErrorMessage(error: unknown): string {
   return 'Unable to verify your login code. Please try again.';
 }
 
+export const CODE_SPENT = 'This code no longer works — send a new one.';
+export const SIGN_IN_EXPIRED = 'This sign-in has expired. Start over and enter your password again.';
+export const RESEND_FAILED = 'Unable to send a new code right now. Please try again.';
+
+const attemptsText = (left: number) => (left === 1 ? '1 attempt left.' : `${left} attempts left.`);
+
+/**
+ * The sign-in code step's view of a failed check: the SPEC text plus how many tries are left,
+ * or, once the code is spent (too many tries, expired), a plain way forward.
+ */
+export function twoFactorErrorView(error: unknown): { message: string; spent?: boolean } {
+  if (error instanceof ApiError && error.code === 'invalid_code') {
+    if (error.body.spent === true) return { message: CODE_SPENT, spent: true };
+    const left = Number(error.body.attempts_left);
+    if (Number.isInteger(left) && left > 0) return { message: `${verifyTwoFactorErrorMessage(error)} ${attemptsText(left)}` };
+  }
+  return { message: verifyTwoFactorErrorMessage(error) };
+}
+
+/** A failed 'Send a new code' on the sign-in step. */
+export function resendTwoFactorErrorView(error: unknown): { message: string; retryAfter?: number; expired?: boolean } {
+  if (error instanceof ApiError) {
+    if (error.code === 'challenge_expired') return { message: SIGN_IN_EXPIRED, expired: true };
+    if (error.code === 'throttled') {
+      const retryAfter = Number(error.body.retry_after);
+      return { message: THROTTLED, retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60 };
+    }
+  }
+  return { message: RESEND_FAILED };
+}
+
+/** Its own text: a 9-character common password must not be told it is too short. */
+export const COMMON_PASSWORD = 'This password is too common. Choose one that is harder to guess.';
+
 export const FIELD_REQUIRED = 'This field is required.';
 export const CORRECT_FIELDS = 'Please correct the highlighted fields.';
 
@@ -77,6 +111,8 @@ export function registerErrorView(error: unknown): RegisterErrorView {
     }
     case 'weak_password':
       return { message: registerTexts.weakPassword, fields: { password: registerTexts.weakPassword } };
+    case 'common_password':
+      return { message: COMMON_PASSWORD, fields: { password: COMMON_PASSWORD } };
     case 'password_mismatch':
       return { message: registerTexts.passwordMismatch, fields: { passwordConfirm: registerTexts.passwordMismatch } };
     case 'first_name_required':
@@ -121,6 +157,7 @@ export function resetErrorView(error: unknown): { message: string; invalidLink?:
   if (error instanceof ApiError) {
     if (error.code === 'invalid_or_expired') return { message: resetTexts.invalidLink, invalidLink: true };
     if (error.code === 'weak_password') return { message: resetTexts.weak };
+    if (error.code === 'common_password') return { message: COMMON_PASSWORD };
     if (error.code === 'password_mismatch') return { message: resetTexts.mismatch };
     if (error.code === 'throttled') return { message: THROTTLED };
   }
@@ -140,6 +177,7 @@ export function changePasswordErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === 'invalid_current_password') return changePasswordTexts.incorrectCurrent;
     if (error.code === 'weak_password') return changePasswordTexts.tooShort;
+    if (error.code === 'common_password') return COMMON_PASSWORD;
     if (error.code === 'password_mismatch') return changePasswordTexts.mismatch;
     if (error.code === 'throttled') return THROTTLED;
   }

@@ -5,7 +5,8 @@ import { meQueryOptions } from '../../../lib/auth';
 import { dashboardQueryOptions } from './get-dashboard';
 import { dashboardStateQueryOptions } from './get-dashboard-state';
 
-export const enroll = () => api.post<EnrollResponse>('/api/enroll');
+/** `preview: true` is an admin's explicit choice to preview the program (never counted as a learner). */
+export const enroll = (input: { preview?: boolean } | void) => api.post<EnrollResponse>('/api/enroll', input?.preview ? { preview: true } : {});
 
 /** Enrolling changes the dashboard and the session user's progress: refetch them. */
 export function useEnroll() {

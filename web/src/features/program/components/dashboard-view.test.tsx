@@ -86,6 +86,9 @@ describe('DashboardView', () => {
     const button = screen.getByRole('button', { name: 'Resume your next module' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     expect(screen.queryByRole('link', { name: 'Resume your next module' })).toBeNull();
+    // Not a grey button alone: a completion view says what was achieved.
+    expect(screen.getByRole('heading', { name: 'You finished the program' })).toBeTruthy();
+    expect(screen.getByText('A plan for your first 90 days')).toBeTruthy();
   });
 
   it('shows the loading text, then the failure text with a Refresh that retries', async () => {

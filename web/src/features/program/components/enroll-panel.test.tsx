@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ENROLL_REDIRECT_MS } from '../../../../../shared/constants';
-import { callsTo, mockApi, renderRoute } from '../testing/test-utils';
+import { callsTo, learner, mockApi, renderRoute } from '../testing/test-utils';
 import { EnrollPanel } from './enroll-panel';
 
 const flush = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
@@ -55,5 +55,29 @@ describe('EnrollPanel', () => {
     mockApi({ 'POST /api/enroll': () => ({ status: 409, body: { error: 'closed', message: 'Enrollment is closed.' } }) });
     renderRoute(<EnrollPanel />, { path: '/enroll' });
     expect((await screen.findByRole('alert')).textContent).toBe('Enrollment is closed.');
+  });
+
+  it('never enrolls an admin on arrival: it offers an explicit preview instead', async () => {
+    vi.useFakeTimers();
+    const fetchMock = mockApi({ 'POST /api/enroll': () => ({ body: { message: 'Welcome to the 4-Week Career Program!' } }) });
+    renderRoute(<EnrollPanel />, { path: '/enroll', user: { ...learner, role: 'admin' }, strict: true });
+    await flush(50);
+    expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(0);
+    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the admin dashboard' }).getAttribute('href')).toBe('/admin/dashboard');
+
+    await act(async () => screen.getByRole('button', { name: 'Preview the program as a learner' }).click());
+    await flush(10);
+    expect(callsTo(fetchMock, 'POST /api/enroll')).toEqual([{ preview: true }]);
+    expect(screen.getByText('Welcome to the 4-Week Career Program!')).toBeTruthy();
+    await flush(ENROLL_REDIRECT_MS);
+    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeTruthy();
+  });
+
+  it('shows why a preview failed', async () => {
+    mockApi({ 'POST /api/enroll': () => ({ status: 500, body: { error: 'internal_error' } }) });
+    renderRoute(<EnrollPanel />, { path: '/enroll', user: { ...learner, role: 'admin' } });
+    screen.getByRole('button', { name: 'Preview the program as a learner' }).click();
+    expect((await screen.findByRole('alert')).textContent).toBe('Unable to enroll in the program.');
   });
 });

@@ -130,6 +130,30 @@ describe('ModuleView', () => {
     expect(screen.queryByRole('heading', { name: 'Module complete!' })).toBeNull();
   });
 
+  it('shows a time estimate and a Jump to tasks link', async () => {
+    moduleServer();
+    renderModule();
+    // 1 checkbox (5 min) + 1 written task (10 min) + a short read: rounded up to 20.
+    expect(await screen.findByText('About 20 min')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Jump to tasks' }).getAttribute('href')).toBe('#tasks-title');
+    expect(document.getElementById('tasks-title')?.textContent).toBe('Your tasks');
+  });
+
+  it('counts a list task against its minimum, as a hint that never blocks saving', async () => {
+    const { page, fetchMock } = moduleServer();
+    page.module.tasks[1].label = 'List at least three achievements.';
+    renderModule();
+    const box = await screen.findByRole('textbox', { name: /List at least three achievements/ });
+    expect(screen.getByText('0 of 3 listed, one per line. Add 3 more to meet what this task asks for.')).toBeTruthy();
+    await userEvent.type(box, '- led the migration{enter}- cut costs');
+    expect(screen.getByText('2 of 3 listed, one per line. Add 1 more to meet what this task asks for.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(callsTo(fetchMock, 'PUT /api/modules/your-story/tasks/t2')).toHaveLength(1);
+    await userEvent.type(box, '{enter}hired two people');
+    expect(screen.getByText('3 listed: that meets the 3 this task asks for.')).toBeTruthy();
+  });
+
   it('saves a written answer with Save, and on blur', async () => {
     const { fetchMock } = moduleServer();
     renderModule();
@@ -179,6 +203,11 @@ describe('ModuleView', () => {
     expect(await screen.findByRole('heading', { name: 'This module is locked' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Your story' }).getAttribute('href')).toBe('/modules/your-story');
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
+    // The lock is an SVG (every system draws it), hidden from assistive technology; no emoji.
+    const icon = document.querySelector('.pg-status-card__icon');
+    expect(icon?.querySelector('svg')).toBeTruthy();
+    expect(icon?.getAttribute('aria-hidden')).toBe('true');
+    expect(icon?.textContent).not.toContain('🔒');
   });
 
   it('says when a module does not exist', async () => {

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import type { ModulePage, TaskSave } from '../../../../../shared/program-types';
 import { paths } from '../../../config/paths';
+import { sessionEndedLogin } from '../../../lib/session-ended';
+import { estimateMinutes, formatEstimate } from '../utils/time-estimate';
 import { ApiError } from '../../../lib/api-client';
 import { useModule } from '../api/get-module';
 import { ModuleCompletePanel } from './module-complete-panel';
@@ -20,7 +22,7 @@ function errorView(error: unknown): ErrorView {
   if (error.status === 403 && error.code === 'module_locked') {
     return { kind: 'locked', requires: error.body.requires as { slug?: string; title?: string } | undefined };
   }
-  if (error.status === 401 || error.status === 403) return { kind: 'redirect', to: paths.login };
+  if (error.status === 401 || error.status === 403) return { kind: 'redirect', to: sessionEndedLogin() };
   if (error.status === 404) return error.code === 'not_enrolled' ? { kind: 'redirect', to: paths.enroll } : { kind: 'missing' };
   return { kind: 'failed' };
 }
@@ -49,6 +51,13 @@ function ModuleContent({ page: { module, next_module, percent_complete, program_
         <p className="pg-eyebrow">{`Week ${module.week_number} • Module ${module.position}`}</p>
         <h1>{module.title}</h1>
         {module.summary && <p className="pg-lead">{module.summary}</p>}
+        <p className="pg-muted pg-module-meta">
+          <span>{formatEstimate(estimateMinutes(module))}</span>
+          {/* Phones show the reading first: one tap down to the tasks. */}
+          <a className="pg-jump" href="#tasks-title">
+            Jump to tasks
+          </a>
+        </p>
         <ProgressBar percent={percent_complete} label={`${program_title || 'Program'} progress`} />
       </header>
 

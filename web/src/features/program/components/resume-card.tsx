@@ -23,6 +23,24 @@ export function ResumeCard({ openModule }: { openModule: OpenModule | null }) {
           </Link>
         </>
       )}
+      {openModule ? null : <CompletionView />}
     </div>
+  );
+}
+
+/** At 100 %: what the learner finished and has in hand, not a grey button alone. */
+function CompletionView() {
+  return (
+    <section className="pg-complete-view" aria-labelledby="program-complete-title">
+      <h2 id="program-complete-title">You finished the program</h2>
+      <p>Every module is done. What you built along the way is yours to keep using:</p>
+      <ul>
+        <li>Achievement bullets and a tailored résumé</li>
+        <li>A one-line pitch and interview stories</li>
+        <li>A target company list and a networking routine</li>
+        <li>A plan for your first 90 days</li>
+      </ul>
+      <p className="pg-muted">Your answers stay saved in each module.</p>
+    </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { TASK_ANSWER_MAX_LENGTH, type LearnerTask, type TaskSave } from '../../../../../shared/program-types';
 import { useSaveTask } from '../api/save-task';
+import { countListItems, listMinimum } from '../utils/time-estimate';
 
 
 /**
@@ -15,6 +16,9 @@ export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerT
   const inFlight = useRef<string | null>(null);
   const inputId = `task-${task.task_id}`;
   const dirty = draft !== saved;
+  // A list task ("at least five …") says how far the list is; a hint, never a block on saving.
+  const minimum = listMinimum(task.label);
+  const listed = countListItems(draft);
 
   const submit = (force = false) => {
     if (inFlight.current === draft) return;
@@ -63,6 +67,13 @@ export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerT
         onChange={(event) => setDraft(event.target.value)}
         onBlur={() => submit()}
       />
+      {minimum !== null && (
+        <p className="pg-task__desc" aria-live="polite">
+          {listed >= minimum
+            ? `${listed} listed: that meets the ${minimum} this task asks for.`
+            : `${listed} of ${minimum} listed, one per line. Add ${minimum - listed} more to meet what this task asks for.`}
+        </p>
+      )}
       <div className="pg-task__actions">
         <button type="button" className="pg-button pg-button--secondary" onClick={() => submit(true)}>
           Save

@@ -1,5 +1,6 @@
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../config/paths';
+import { sessionEndedLogin } from '../../../lib/session-ended';
 
 /**
  * Where a failed learner call sends the learner (SPEC §4): 401/403 to /login, 404 to /enroll.
@@ -7,7 +8,8 @@ import { paths } from '../../../config/paths';
  */
 export function learnerRedirect(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.status === 401 || error.status === 403) return paths.login;
+  // The page was signed in when it asked: the session ended (expired, or ended elsewhere).
+  if (error.status === 401 || error.status === 403) return sessionEndedLogin();
   if (error.status === 404) return paths.enroll;
   return null;
 }

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { writeAudit } from '../lib/audit';
+import { db, tableName } from '../lib/db';
+import { badRequest } from '../lib/errors';
+import { keys } from '../lib/table';
+import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
+import { issueCode } from './codes';
+import { accountAudit, type Caller } from './context';
+import { deliver } from './emails/deliver';
+import { loginCodeEmail } from './emails/login-code';
+import { consume } from './rate-limit';
+import { resendVerificationCode } from './verification';
+
+/**
+ * The two "Send a new code" buttons (docs/journeys.md): without them an unverified account or
+ * a spent sign-in code is a dead end.
+ */
+
+/**
+ * A new verification code for an unverified account. The answer is the same whether or not
+ * the account exists (or is already verified): nothing is learned from it. Per IP it is limited
+ * like the other public calls; per address it shares the one-a-minute / five-an-hour resend
+ * limit with repeated registration, silently (the earlier code keeps working).
+ */
+export async function resendVerification(input: { email: string }, caller: Caller): Promise<void> {
+  await consume('codeResendPerIp', caller.ip);
+  const email = normalizeEmail(input.email);
+  if (!email) return;
+  const user = await getUserByEmail(email);
+  if (!user || user.verified || user.status === 'deleted') return;
+  await resendVerificationCode(user);
+}
+
+const isLocked = (user: { status: string; is_locked?: boolean }) => user.status === 'locked' || Boolean(user.is_locked);
+
+/**
+ * A fresh sign-in challenge in place of a live one. Holding the challenge id proves the password
+ * step was passed moments ago, so no password is asked again; the old challenge dies (its
+ * spent tries cannot be reset by resending to the same id). Limited per address to one a minute
+ * and five an hour, answered with 429 and `retry_after` so the screen can count down.
+ */
+export async function resendLoginCode(input: { email: string; challenge_id: string }, caller: Caller): Promise<{ challengeId: string }> {
+  await consume('codeResendPerIp', caller.ip);
+  if (!/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('challenge_expired');
+  const email = normalizeEmail(input.email);
+  const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.challenge(input.challenge_id), ConsistentRead: true }));
+  const challenge = found.Item;
+  // Gone, expired (TTL deletes lazily) or someone else's: the sign-in must start over.
+  if (!challenge || challenge.email_lower !== email || Math.floor(Date.now() / 1000) >= Number(challenge.expires_at)) {
+    throw badRequest('challenge_expired');
+  }
+  const user = await getUserById(String(challenge.user_id));
+  if (!user || user.status !== 'active' || isLocked(user) || !user.verified) throw badRequest('challenge_expired');
+
+  await consume('codeResendPerMinute', `login:${email}`);
+  await consume('codeResendPerHour', `login:${email}`);
+
+  const challengeId = randomBytes(18).toString('base64url');
+  const code = await issueCode(keys.challenge(challengeId), { type: 'challenge', user_id: user.id, email_lower: user.email_lower });
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.challenge(input.challenge_id) }));
+  await deliver(loginCodeEmail(user.email, user.first_name, code));
+  await writeAudit(accountAudit('auth.login_code_resent', user, caller));
+  return { challengeId };
+}
+

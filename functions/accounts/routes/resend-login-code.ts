@@ -1,0 +1,15 @@
+import * as z from 'zod/mini';
+import { defineRoute } from '../../lib/http';
+import { resendLoginCode as resend } from '../code-resend';
+import { callerOf } from './caller';
+
+const body = z.object({ email: z.string().check(z.maxLength(320)), challenge_id: z.string().check(z.maxLength(128)) });
+
+/** `POST /api/auth/resend-2fa` → `{ two_factor_pending: true, challenge_id }` (a fresh challenge). */
+export const resendLoginCode = defineRoute({
+  body,
+  handler: async (req) => {
+    const { challengeId } = await resend(req.body, callerOf(req));
+    return { body: { two_factor_pending: true, challenge_id: challengeId } };
+  },
+});

@@ -1,0 +1,15 @@
+import * as z from 'zod/mini';
+import { defineRoute } from '../../lib/http';
+import { resendVerification as resend } from '../code-resend';
+import { callerOf } from './caller';
+
+const body = z.object({ email: z.string().check(z.maxLength(320)) });
+
+/** `POST /api/auth/resend-verification` → 202 `{ ok: true }`, the same for every address. */
+export const resendVerification = defineRoute({
+  body,
+  handler: async (req) => {
+    await resend(req.body, callerOf(req));
+    return { status: 202, body: { ok: true } };
+  },
+});

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+
+/** The journeys of docs/journeys.md: no dead ends, honest messages. */
+const browser = useBrowser();
+const PASSWORD = 'copper meadow violin';
+
+async function call(path: string, body?: unknown, cookie?: string) {
+  const response = await fetch(`${inject('appUrl')}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => ({})), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+}
+
+/** Every code email to `address` with a subject, oldest first (the store keeps sending order). */
+async function codesTo(address: string, subject: RegExp): Promise<string[]> {
+  const store = (await (await fetch(`${inject('sesUrl')}/store`)).json()) as {
+    emails: Array<{ subject: string; destination: { to: string[] }; body: { text?: string } }>;
+  };
+  return store.emails
+    .filter((e) => e.destination.to.some((to) => to.toLowerCase() === address.toLowerCase()) && subject.test(e.subject))
+    .map((e) => sixDigitCode(e.body.text ?? ''));
+}
+
+async function verifiedLearner(name: string) {
+  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+  const since = Date.now();
+  expect((await call('/api/auth/register', { first_name: name, last_name: 'Okafor', email, password: PASSWORD, passwordConfirm: PASSWORD })).status).toBe(201);
+  const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
+  expect((await call('/api/auth/verify-email', { email, code })).status).toBe(200);
+  return email;
+}
+
+async function passwordStep(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function adminCookie() {
+  const email = inject('adminEmail');
+  const since = Date.now();
+  const login = await call('/api/auth/login', { email, password: inject('adminPassword') });
+  const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
+  const verified = await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
+  expect(verified.status).toBe(200);
+  return verified.cookie!;
+}
+
+describe('1. an unverified account is never a dead end', () => {
+  it('keeps the verify step across a reload, then the login answer leads to code entry', async () => {
+    const page = await browser.newPage();
+    const email = `maya-${randomUUID().slice(0, 8)}@example.com`;
+    const since = Date.now();
+    await page.goto('/register');
+    await page.getByLabel('First name').fill('Maya');
+    await page.getByLabel('Last name').fill('Okafor');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL('**/register?step=verify');
+    // A code was just sent: the resend button counts down.
+    await expect.poll(() => page.getByRole('button', { name: /Send a new code \(\d+ s\)/ }).isDisabled()).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => page.getByText(`Enter the 6-digit code we sent to ${email}.`, { exact: false }).isVisible()).toBe(true);
+    const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
+
+    // Leave without verifying; signing in leads to code entry, not to a dead end.
+    await passwordStep(page, email);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Please verify your email before logging in.' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /Send a new code/ }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Wrong email? Start over' }).isVisible()).toBe(true);
+    await page.getByLabel('Verification code').fill(code); // the sixth digit submits
+    await expect.poll(() => page.getByText('Your email is verified. You can now log in.').isVisible()).toBe(true);
+
+    // The password is still there: one click signs in.
+    const loginSince = Date.now();
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const loginCode = sixDigitCode((await waitForEmail(email, loginSince, /Your login code/)).text);
+    await page.getByLabel('2FA code').fill(loginCode);
+    await page.waitForURL('**/enroll');
+  });
+
+  it('answers the public resend call the same for any address', async () => {
+    const unknown = await call('/api/auth/resend-verification', { email: `nobody-${randomUUID().slice(0, 8)}@example.com` });
+    const known = await call('/api/auth/resend-verification', { email: await verifiedLearner('Known') });
+    expect(unknown.status).toBe(202);
+    expect(known).toEqual({ ...unknown, cookie: undefined });
+  });
+});
+
+describe('2. the sign-in code step has ways out', () => {
+  it('counts attempts, sends a fresh code, keeps a code typed with a space and signs in at the sixth digit', async () => {
+    const email = await verifiedLearner('Tomas');
+    const page = await browser.newPage();
+    const since = Date.now();
+    await passwordStep(page, email);
+    const first = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
+    await expect.poll(() => page.getByText(`Sent to ${email}`).isVisible()).toBe(true);
+
+    const wrong = first === '000000' ? '111111' : '000000';
+    await page.getByLabel('2FA code').fill(wrong);
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Incorrect or expired code. 4 attempts left.');
+    // Focus went to the message, not to the page body.
+    expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Incorrect or expired code.');
+
+    await page.getByRole('button', { name: 'Send a new code' }).click();
+    await expect.poll(() => page.getByText(`We sent a new code to ${email}.`).isVisible()).toBe(true);
+    await expect.poll(async () => (await codesTo(email, /Your login code/)).length).toBe(2);
+    const fresh = (await codesTo(email, /Your login code/))[1];
+
+    // The old code died with its challenge; the new one, typed with a space, signs in.
+    const code = page.getByLabel('2FA code');
+    await code.click();
+    await code.pressSequentially(`${fresh.slice(0, 3)} ${fresh.slice(3)}`);
+    await page.waitForURL('**/enroll');
+  });
+
+  it('says a spent code no longer works', async () => {
+    const email = await verifiedLearner('Ines');
+    const page = await browser.newPage();
+    const since = Date.now();
+    await passwordStep(page, email);
+    const first = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
+    const wrong = first === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel('2FA code').fill('');
+      await page.getByLabel('2FA code').fill(wrong);
+      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(i < 4 ? new RegExp(`${4 - i} attempts? left`) : /no longer works/);
+    }
+    expect(await page.getByRole('alert').textContent()).toBe('This code no longer works — send a new one.');
+    expect(await page.getByRole('button', { name: 'Verify and log in' }).isDisabled()).toBe(true);
+  });
+});
+
+describe('3. weak passwords get the true reason', () => {
+  it('names a common password as common, with a live hint while typing', async () => {
+    const page = await browser.newPage();
+    await page.goto('/register');
+    await page.getByLabel('First name').fill('Lea');
+    await page.getByLabel('Last name').fill('Okafor');
+    await page.getByLabel('Email').fill(`lea-${randomUUID().slice(0, 8)}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('password1');
+    await expect.poll(() => page.getByText(/Password strength: Very weak\. This password is too common/).isVisible()).toBe(true);
+    await page.getByLabel('Confirm password').fill('password1');
+    await page.getByRole('button', { name: 'Register' }).click();
+    const message = 'This password is too common. Choose one that is harder to guess.';
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: message }).first().isVisible()).toBe(true);
+    expect(await page.getByText('Password must be at least 8 characters.').count()).toBe(0);
+    // The banner goes as soon as the password changes.
+    await page.getByLabel('Password', { exact: true }).fill('copper meadow violin harbour');
+    await expect.poll(() => page.locator('.alert').filter({ hasText: message }).count()).toBe(0);
+    await expect.poll(() => page.getByText(/Password strength: Strong/).isVisible()).toBe(true);
+  });
+});
+
+describe('4. an administrator is never enrolled by opening a page', () => {
+  it("offers a preview from the header's Dashboard, and the preview leaves the learner metrics alone", async () => {
+    const cookie = await adminCookie();
+    const before = (await call('/api/admin/summary', undefined, cookie)).body;
+    const page = await browser.newPage();
+    // The API sign-in above sent a code in the same second: take the newest email by order.
+    const sent = (await codesTo(inject('adminEmail'), /Your login code/)).length;
+    await passwordStep(page, inject('adminEmail'), inject('adminPassword'));
+    await expect.poll(async () => (await codesTo(inject('adminEmail'), /Your login code/)).length).toBe(sent + 1);
+    await page.getByLabel('2FA code').fill((await codesTo(inject('adminEmail'), /Your login code/))[sent]);
+    await page.waitForURL('**/admin/dashboard');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Preview the program as a learner' }).isVisible()).toBe(true);
+    expect(page.url()).toContain('/enroll');
+    const opened = (await call('/api/admin/summary', undefined, cookie)).body;
+    expect(opened.cards.total_enrollments).toBe(before.cards.total_enrollments);
+
+    await page.getByRole('button', { name: 'Preview the program as a learner' }).click();
+    await page.waitForURL('**/dashboard', { timeout: 10_000 });
+    const after = (await call('/api/admin/summary', undefined, cookie)).body;
+    expect(after.cards.total_enrollments).toBe(before.cards.total_enrollments);
+    expect(after.cards.avg_completion).toBe(before.cards.avg_completion);
+  });
+});
+
+describe('12. a session that ends says so', () => {
+  async function signInThroughPage(page: Page, email: string) {
+    const since = Date.now();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+  }
+
+  it('lands on /login with the message and returns to the page after signing in again', async () => {
+    const email = await verifiedLearner('Sami');
+    const page = await browser.newPage();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, Date.now() - 5000, /Your login code/)).text));
+    await page.waitForURL('**/enroll');
+    await page.waitForURL('**/dashboard', { timeout: 10_000 });
+    await page.getByRole('link', { name: /Resume your next module/ }).click();
+    await page.waitForURL('**/modules/**');
+    const modulePath = new URL(page.url()).pathname;
+
+    // The session ends elsewhere (signed out from another place with the same session).
+    const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('session'))!;
+    expect((await call('/api/auth/logout', {}, `${cookie.name}=${cookie.value}`)).status).toBeLessThan(300);
+
+    // The next time the page asks (here: the learner comes back and reloads), it hears why.
+    await page.reload();
+    await page.waitForURL('**/login?**');
+    const address = new URL(page.url());
+    expect(address.searchParams.get('reason')).toBe('session_ended');
+    expect(address.searchParams.get('next')).toBe(modulePath);
+    await expect.poll(() => page.getByText('Your session has ended. Sign in again.').isVisible()).toBe(true);
+    expect(await page.getByText(`Signed in as ${email}`).count()).toBe(0);
+
+    await signInThroughPage(page, email);
+    await page.waitForURL(`**${modulePath}`);
+  });
+
+  it('never follows a return path off the site', async () => {
+    const email = await verifiedLearner('Noor');
+    const page = await browser.newPage();
+    await page.goto('/login?reason=session_ended&next=%2F%2Fevil.example%2Fsteal');
+    await signInThroughPage(page, email);
+    await page.waitForURL('**/enroll');
+    expect(new URL(page.url()).origin).toBe(new URL(inject('appUrl')).origin);
+  });
+});
+
+describe('11. phone', () => {
+  it('keeps the header to one line of at most 64 px at 390 px, with nothing scrolling sideways', async () => {
+    const email = await verifiedLearner('Ravi');
+    const page = await browser.newPage({ width: 390, height: 844 });
+    const since = Date.now();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+    await page.waitForURL('**/dashboard', { timeout: 15_000 });
+    for (const path of ['/dashboard', '/settings', '/']) {
+      await page.goto(path);
+      await page.getByRole('button', { name: 'Menu' }).waitFor();
+      const header = await page.locator('.site-header').boundingBox();
+      expect(header!.height, path).toBeLessThanOrEqual(64);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0);
+    }
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/settings');
+    await expect.poll(() => page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+  });
+});
