@@ -12,7 +12,7 @@ export type NameProblem = 'required' | 'invalid';
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
-/** SPEC §5: 1-100 characters after trimming. */
+/** docs/product.md#5-validation-rules: 1-100 characters after trimming. */
 export function checkName(value: unknown): NameProblem | null {
   if (typeof value !== 'string' || value.trim().length === 0) return 'required';
   const trimmed = value.trim();
@@ -30,7 +30,7 @@ export function isEmailShape(value: unknown): value is string {
   return email.length <= MAX_EMAIL_LENGTH && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email);
 }
 
-/** 8 to 128 characters of anything (no composition rules, DESIGN §5). */
+/** 8 to 128 characters of anything (no composition rules, docs/security.md). */
 export function passwordLengthOk(password: string): boolean {
   const length = [...password].length;
   return length >= MIN_PASSWORD_LENGTH && length <= MAX_PASSWORD_LENGTH;

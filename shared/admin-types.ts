@@ -1,4 +1,4 @@
-/** Admin API response shapes shared by the admin Lambda and the admin console (SPEC §3). */
+/** Admin API response shapes shared by the admin Lambda and the admin console (docs/product.md#3-entities-and-their-fields). */
 export interface DailyCount {
   date: string;
   count: number;
@@ -23,7 +23,7 @@ export interface AdminSummary {
   series: { actives_7d_daily: DailyCount[]; actives_30d_daily: DailyCount[] };
 }
 
-/** One audit entry as the admin API returns it (SPEC §3 "Audit entry"). */
+/** One audit entry as the admin API returns it (docs/product.md#3-entities-and-their-fields "Audit entry"). */
 export interface AuditEntry {
   id: string;
   created_at?: string | null;

@@ -1,4 +1,4 @@
-/** Business constants and limits (SPEC §9), shared by the API and the SPA. */
+/** Business constants and limits (docs/product.md#9-business-constants-and-limits), shared by the API and the SPA. */
 export const MIN_PASSWORD_LENGTH = 8;
 /** OWASP: allow at least 64 characters; longer inputs are refused to bound hashing work. */
 export const MAX_PASSWORD_LENGTH = 128;

@@ -1,5 +1,5 @@
 /**
- * Response and request shapes of the learner program API (SPEC §3 "Dashboard", "Dashboard
+ * Response and request shapes of the learner program API (docs/product.md#3-entities-and-their-fields "Dashboard", "Dashboard
  * state", "Module (learner)", "Notification preference"), shared by functions/ and web/.
  */
 import type { REMINDER_FREQUENCIES } from './constants';
@@ -134,7 +134,7 @@ export interface NotificationPreferences {
   reminder_frequency: ReminderFrequency;
 }
 
-/** `progress` of the session user in `GET /api/auth/me` (SPEC §3 "User (session)"). */
+/** `progress` of the session user in `GET /api/auth/me` (docs/product.md#3-entities-and-their-fields "User (session)"). */
 export interface UserProgress {
   state: 'not_enrolled' | 'active' | 'completed';
   percent_complete: number;

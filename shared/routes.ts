@@ -28,7 +28,7 @@ const r = (method: HttpMethod, path: string, group: RouteGroup, access: RouteAcc
 export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/health', 'auth', 'public'),
 
-  // Session and authentication (SPEC §7)
+  // Session and authentication (docs/product.md#7-the-calls-it-makes)
   r('GET', '/api/auth/me', 'auth', 'session'),
   r('POST', '/api/auth/logout', 'auth', 'public'),
   r('POST', '/api/auth/login', 'auth', 'public'),
@@ -55,14 +55,14 @@ export const ROUTES: readonly RouteDef[] = [
   // Anyone can check a certificate by its code (docs/product.md#certificates)
   r('GET', '/api/certificates/{code}', 'auth', 'public'),
 
-  // Learner (SPEC §7)
+  // Learner (docs/product.md#7-the-calls-it-makes)
   r('GET', '/api/dashboard', 'learner', 'session'),
   r('GET', '/api/dashboard/state', 'learner', 'session'),
   r('POST', '/api/enroll', 'learner', 'session'),
   r('GET', '/api/settings/notifications', 'learner', 'session'),
   r('POST', '/api/settings/notifications', 'learner', 'session'),
   r('POST', '/api/settings/password', 'learner', 'session'),
-  // Module page (ours: the SPEC does not show it)
+  // Module page (docs/product.md#module-page)
   r('GET', '/api/modules/{slug}', 'learner', 'session'),
   r('PUT', '/api/modules/{slug}/tasks/{task_id}', 'learner', 'session'),
   // Account data and certificate (docs/product.md#account-data, #certificates)
@@ -70,7 +70,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/account/delete', 'learner', 'session'),
   r('GET', '/api/certificate', 'learner', 'session'),
 
-  // Admin (SPEC §7)
+  // Admin (docs/product.md#7-the-calls-it-makes)
   r('GET', '/api/admin/summary', 'admin', 'admin'),
   r('GET', '/api/admin/users', 'admin', 'admin'),
   r('GET', '/api/admin/users/{id}', 'admin', 'admin'),

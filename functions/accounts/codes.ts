@@ -11,7 +11,7 @@ import { badRequest } from '../lib/errors';
 import { ttlIn } from '../lib/table';
 
 /**
- * One-time 6-digit codes (email verification, login 2FA) — DESIGN §5: random digits, stored
+ * One-time 6-digit codes (email verification, login 2FA) — docs/security.md: random digits, stored
  * only as an HMAC with a per-code salt, 10-minute life, single use, at most 5 wrong tries.
  * The item holding a code is given by its key (USER#/CODE#verify_email, CHALLENGE#<id>).
  */

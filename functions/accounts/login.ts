@@ -18,7 +18,7 @@ import { BACKOFF_FREE_FAILURES, backoffSeconds, consume, LoginThrottled, loginSo
 import { deviceCookie, trustedDeviceId } from './trusted-device';
 
 /**
- * Two-step sign-in (SPEC §4): the password, then a 6-digit code emailed with a challenge id.
+ * Two-step sign-in (docs/product.md#4-states-and-transitions): the password, then a 6-digit code emailed with a challenge id.
  * A wrong email and a wrong password look the same (status, body and, through a dummy hash,
  * time). A locked account is revealed only to someone who knows its password; a deleted one
  * never (it looks like a wrong password).

@@ -20,7 +20,7 @@ import { consume } from './rate-limit';
 import { deviceCookie } from './trusted-device';
 
 /**
- * Password reset by emailed link (DESIGN §5): 32 random bytes, only their sha256 stored
+ * Password reset by emailed link (docs/security.md): 32 random bytes, only their sha256 stored
  * (RESET#<hash>), 1-hour life, single use. The request answers the same whether or not the
  * account exists; confirming sets the new hash and ends every session.
  * A token belongs to the account's state when it was made (docs/security.md L1): it carries the

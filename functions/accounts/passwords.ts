@@ -7,7 +7,7 @@ import { config } from '../lib/config';
 import { badRequest } from '../lib/errors';
 
 /**
- * Password hashing and policy (DESIGN §5). scrypt with OWASP's parameters; the hash string
+ * Password hashing and policy (docs/security.md). scrypt with OWASP's parameters; the hash string
  * names its own parameters (`scrypt$<log2N>$<r>$<p>$<salt>$<hash>`), so a cost change later
  * still verifies older hashes.
  */
@@ -58,7 +58,7 @@ export function dummyHash(): Promise<string> {
   return dummy;
 }
 
-/** How many of the most common passwords are refused (DESIGN §5 asks for at least 3,000). */
+/** How many of the most common passwords are refused (docs/security.md asks for at least 3,000). */
 export const COMMON_PASSWORD_COUNT = 10_000;
 let common: Set<string> | undefined;
 /** The generated list: beside this file in the source, beside index.js in a Lambda bundle. */

@@ -10,7 +10,7 @@ import { keys } from '../lib/table';
 import type { Caller } from './context';
 
 /**
- * Rate limits (DESIGN §5) as fixed windows in DynamoDB: one item per scope, key and window
+ * Rate limits (docs/security.md) as fixed windows in DynamoDB: one item per scope, key and window
  * (RATE#<scope>#<key> / WINDOW#<start>) counted with an atomic ADD guarded by a condition, so
  * concurrent requests never overshoot. Items carry a TTL and vanish after their window.
  * Per-IP scopes (`…PerIp`) count an IPv6 address by its /64 (functions/lib/client-ip.ts).

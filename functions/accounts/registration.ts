@@ -8,7 +8,7 @@ import { consume } from './rate-limit';
 import { type PendingRegistration, resendVerificationCode, sendFirstVerificationCode } from './verification';
 
 /**
- * Registration (SPEC §5, §8): validates as the form does plus the common-password rule, then
+ * Registration (docs/product.md#5-validation-rules, #8-error-catalogue): validates as the form does plus the common-password rule, then
  * creates the unverified account and emails a verification code. An address that is already
  * registered answers `already_registered`, or `verification_pending` (with a fresh code,
  * unless resends are throttled) while it is unverified.

@@ -3,7 +3,7 @@ import { deriveProgress, type StoredProgress } from '../program/progress';
 import { getEnrollment, listProgress, type EnrollmentRecord } from '../program/store';
 import type { ModuleState } from '../../shared/program-types';
 
-/** SPEC §3 "Admin module". */
+/** docs/product.md#3-entities-and-their-fields "Admin module". */
 export interface AdminModule {
   module_id: string;
   title: string;
@@ -14,7 +14,7 @@ export interface AdminModule {
   completed_at: string | null;
 }
 
-/** SPEC §3 "Enrollment" as the drawer shows it. */
+/** docs/product.md#3-entities-and-their-fields "Enrollment" as the drawer shows it. */
 export interface AdminEnrollment {
   id: string;
   program_id: string;

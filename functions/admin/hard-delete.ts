@@ -19,7 +19,7 @@ import { assertNotSelf } from './user-mutation';
 import { hardDeleteAvailableAt } from './user-detail';
 
 /**
- * Hard delete (SPEC §4): only a soft-deleted account, after the retention window, with the
+ * Hard delete (docs/product.md#4-states-and-transitions): only a soft-deleted account, after the retention window, with the
  * typed email. Removes every item of the account — its USER#<id> partition, the EMAIL# guard,
  * the search items, its ACTIVITY#<day> items (found by key over the activity TTL), the login
  * back-off — and takes it out of every aggregate it was counted in. Audit entries stay, with the

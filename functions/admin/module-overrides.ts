@@ -14,7 +14,7 @@ import { adminAudit, type AdminCaller } from './context';
 import { adminModules, type AdminModule } from './enrollment-view';
 
 /**
- * Admin module overrides (SPEC §4 "Admin module status"). They change the learner's stored
+ * Admin module overrides (docs/product.md#4-states-and-transitions "Admin module status"). They change the learner's stored
  * progress and the enrollment's percent exactly as the learner's own progress does: states are
  * derived with the program's deriveProgress, and the enrollment's aggregates, reminder index,
  * week-1 marker and the global stats move through the program's own enrollmentTransition, in

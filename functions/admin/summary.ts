@@ -5,7 +5,7 @@ import type { AdminSummary } from '../../shared/admin-types';
 export type { AdminSummary };
 
 /**
- * `GET /api/admin/summary` (SPEC §2 "Admin dashboard", §3 "Admin summary"). It reads a fixed set
+ * `GET /api/admin/summary` (docs/product.md#2-screens-and-routes "Admin dashboard", #3-entities-and-their-fields "Admin summary"). It reads a fixed set
  * of items kept up to date by the writes, whatever the number of accounts:
  *  - the 10 STATS#GLOBAL shards (one BatchGet): users, verified, enrollments, percent and module sums;
  *  - STATS#LASTACTIVE, the last 30 day buckets (one Query): active 7d/30d = accounts whose last

@@ -10,7 +10,7 @@ import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
 
 /**
- * Account status actions of the user drawer (SPEC §4 "User status"). Each is one transaction:
+ * Account status actions of the user drawer (docs/product.md#4-states-and-transitions "User status"). Each is one transaction:
  * the user item (status, is_locked, its index keys), the per-status counters and the audit entry.
  * Repeating an action is refused with 409 (`already_locked`, `not_locked`, `already_deleted`,
  * `not_deleted`) so a stale drawer learns that someone else acted first.

@@ -38,7 +38,7 @@ function addCapacity(entries: CapacityEntry | CapacityEntry[] | undefined, kind:
 
 const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
 
-/** Scans read the whole table: no request or job path may use one (DESIGN §4). */
+/** Scans read the whole table: no request or job path may use one (docs/data-model.md). */
 export class ScanForbiddenError extends Error {
   constructor() {
     super('DynamoDB Scan is not allowed on request or job paths');

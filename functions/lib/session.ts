@@ -7,7 +7,7 @@ import { keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 
 /**
- * Sessions (DESIGN §5): a jose-signed HS256 token in a `__Host-` cookie. The token carries the
+ * Sessions (docs/security.md): a jose-signed HS256 token in a `__Host-` cookie. The token carries the
  * session id and the account's session_version; every request checks both against DynamoDB, so
  * a lock, delete, logout, password reset or "invalidate sessions" takes effect at once.
  */

@@ -40,6 +40,9 @@
  *   USERSEARCH#<c>       / <value>#<id>#<field>  admin prefix search: one item per lower-cased
  *                                               email, first and last name of an account
  *                                               (<c> = the value's first character)
+ *   USER#<id>            / PASSKEY#<hash>       a passkey; PASSKEYID#<hash> / PASSKEY finds its account;
+ *                                               WEBAUTHN#<id> / CHALLENGE a WebAuthn challenge (TTL)
+ *   USER#<id>            / BROWSER#<hash>       a browser the account signed in from (TTL)
  *   STATS#<DAILYACTIVE|LASTACTIVE|ENROLLDAY> / DAY#<yyyy-mm-dd>#<shard>  the same day counters,
  *                                               write-sharded (a day's value = the sum of its items)
  *   PURGE#<user id>      / JOB                  a hard delete in progress: its step and checkpoint
@@ -47,6 +50,7 @@
  *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
  *   is completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
  * Indexes: `INDEX` below, one entry per access pattern, keys set only through `indexKeys`.
+ * docs/data-model.md has every item and access pattern with its cost.
  */
 export const KEY = {
   partitionKey: 'pk',

@@ -4,7 +4,7 @@ import { program } from './content';
 import { getEnrollment } from './store';
 
 /**
- * The `progress` of the session user (SPEC §3 "User (session)"), from the enrollment item alone
+ * The `progress` of the session user (docs/product.md#3-entities-and-their-fields "User (session)"), from the enrollment item alone
  * (one GetItem): `GET /api/auth/me` runs on every page load, so it must stay this cheap. The
  * dashboard calls derive the full state.
  */

@@ -7,7 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { assertPortFree, DEFAULT_HOST, isLoopback, reachableHost, startDynamoDbLocal, startSesLocal, stopChild, waitForPortFree } from './processes';
 import { ensureTable } from './table-setup';
 
-/** The local runtime's settings: DESIGN §3's environment contract. */
+/** The local runtime's settings: docs/architecture.md#3-running-on-one-machine's environment contract. */
 export interface RuntimeSettings {
   port: number;
   dynamodbPort: number;

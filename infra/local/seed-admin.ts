@@ -1,7 +1,7 @@
 import type { SeedStep } from './seed';
 
 /**
- * The administrator of DESIGN §3: ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD
+ * The administrator of docs/architecture.md#3-running-on-one-machine: ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD
  * or a random strong password, reported as `adminPassword` only when created now, so the start
  * banner prints it once. Idempotent: an existing account is left as it is.
  */

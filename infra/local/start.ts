@@ -1,5 +1,5 @@
 /**
- * `npm start` / `npm run dev`: the whole product on one machine (DESIGN §3).
+ * `npm start` / `npm run dev`: the whole product on one machine (docs/architecture.md#3-running-on-one-machine).
  * Ctrl-C stops every child process; a missing Java runtime or a taken port exits non-zero with
  * a clear message.
  */

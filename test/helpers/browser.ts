@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 
-/** Debian's Chromium, never a downloaded browser (DESIGN §8). Playwright gives each launch a fresh profile. */
+/** Debian's Chromium, never a downloaded browser (docs/architecture.md#8-tests). Playwright gives each launch a fresh profile. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchBrowser(): Promise<Browser> {

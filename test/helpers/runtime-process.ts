@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort, waitForPortFree } from '../../infra/local/processes';
 
 /**
- * Runs the local runtime exactly as `npm start` does (a separate process, DESIGN §3's env
+ * Runs the local runtime exactly as `npm start` does (a separate process, docs/architecture.md#3-running-on-one-machine's env
  * contract) on free ports, for end-to-end tests and restart tests.
  */
 export interface RuntimeProcess {

@@ -76,7 +76,7 @@ describe('the account journey', () => {
       user: { id: stored!.id, email, first_name: 'Ada', last_name: 'Lovelace', name: 'Ada Lovelace', role: 'learner', verified: true },
     });
 
-    // The session cookie's attributes (DESIGN §5).
+    // The session cookie's attributes (docs/security.md).
     const cookie = step2.setCookies.find((c) => c.startsWith('__Host-session='))!;
     expect(cookie).toBeDefined();
     const attributes = cookie.split(';').map((part) => part.trim().toLowerCase());

@@ -73,7 +73,7 @@ describe('GET /api/dashboard and /api/dashboard/state', () => {
     }
   });
 
-  it('has the SPEC shapes after enrolling: first module open, the rest locked', async () => {
+  it('has the documented shapes after enrolling: first module open, the rest locked', async () => {
     const { client } = await learnerClient();
     await client.post('/api/enroll');
 

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 /**
- * DESIGN §7: learner pages must not download admin code, and the chart library loads only on
+ * docs/architecture.md#7-web: learner pages must not download admin code, and the chart library loads only on
  * the admin dashboard. Checked on the production build (npm test builds the SPA first) by
  * following each chunk's static imports, which the browser fetches with it.
  */

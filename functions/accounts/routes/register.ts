@@ -3,7 +3,7 @@ import { defineRoute } from '../../lib/http';
 import { register as registerAccount } from '../registration';
 import { callerOf } from './caller';
 
-/** Every field optional here: the domain reports empty ones with the SPEC's own codes. */
+/** Every field optional here: the domain reports empty ones with the product's own codes (docs/product.md#8-error-catalogue). */
 const body = z.object({
   first_name: z.optional(z.string()),
   last_name: z.optional(z.string()),

@@ -17,7 +17,7 @@ export const listUsersRoute = defineRoute({
 /** `GET /api/admin/users/{id}` */
 export const userDetailRoute = defineRoute({ handler: async (req) => ({ body: await userDetail(req.params.id) }) });
 
-/** `PATCH /api/admin/users/{id}` → the updated detail. Field checks (with the SPEC's codes) are the domain's. */
+/** `PATCH /api/admin/users/{id}` → the updated detail. Field checks (with the product's codes, docs/product.md#8-error-catalogue) are the domain's. */
 export const updateUserRoute = defineRoute({
   body: z.object({ first_name: z.optional(z.unknown()), last_name: z.optional(z.unknown()), email: z.optional(z.unknown()) }),
   handler: async (req) => {

@@ -3,7 +3,7 @@ import type { UserProgress } from '../../../shared/program-types';
 import { api, ApiError } from './api-client';
 import { markSignedIn } from './session-ended';
 
-/** The signed-in user as `GET /api/auth/me` answers it (SPEC §3 "User (session)"). */
+/** The signed-in user as `GET /api/auth/me` answers it (docs/product.md#3-entities-and-their-fields "User (session)"). */
 export interface SessionUser {
   id: string;
   email: string;
@@ -15,7 +15,7 @@ export interface SessionUser {
   progress?: UserProgress;
 }
 
-/** `null` means signed out: a non-ok answer means logged out (SPEC §7). */
+/** `null` means signed out: a non-ok answer means logged out (docs/product.md#7-the-calls-it-makes). */
 export async function getMe(): Promise<SessionUser | null> {
   try {
     const user = await api.get<SessionUser>('/api/auth/me');

@@ -1,7 +1,7 @@
 import { NavLink, Outlet } from 'react-router';
 import { paths } from '../../config/paths';
 
-/** SPEC §2 Admin routes: a sidebar beside every admin page. */
+/** docs/product.md#2-screens-and-routes Admin routes: a sidebar beside every admin page. */
 export function AdminLayout() {
   return (
     <div className="admin-layout">

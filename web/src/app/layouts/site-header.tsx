@@ -5,7 +5,7 @@ import { paths } from '../../config/paths';
 import { useLogout } from '../../features/auth/api/logout';
 import { isAdmin, useUser } from '../../lib/auth';
 
-/** SPEC §2 Header: the product title, then the signed-in or signed-out links. */
+/** docs/product.md#2-screens-and-routes Header: the product title, then the signed-in or signed-out links. */
 export function SiteHeader() {
   const { data: user, isPending } = useUser();
   const logout = useLogout();

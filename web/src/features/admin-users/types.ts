@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../../../../shared/admin-types';
 
-/** Shapes of the admin user endpoints (SPEC §3 "User list item", "User detail", "Admin module"). */
+/** Shapes of the admin user endpoints (docs/product.md#3-entities-and-their-fields "User list item", "User detail", "Admin module"). */
 export interface AdminUserListItem {
   id: string;
   email: string;

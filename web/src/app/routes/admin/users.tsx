@@ -1,6 +1,6 @@
 import { UsersPage } from '../../../features/admin-users/components/users-page';
 
-/** /admin/users (SPEC §2 "Admin users"). */
+/** /admin/users (docs/product.md#2-screens-and-routes "Admin users"). */
 export default function AdminUsersRoute() {
   return <UsersPage />;
 }

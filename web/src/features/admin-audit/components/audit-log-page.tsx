@@ -15,7 +15,7 @@ const EMPTY: AuditFilters = { actor: '', entity_type: '', entity_id: '', action:
 const trimmed = (filters: AuditFilters) =>
   Object.fromEntries(Object.entries(filters).map(([key, value]) => [key, value.trim()])) as unknown as AuditFilters;
 
-/** SPEC §8: the server's error field, else 'HTTP {status}', else the named fallback. */
+/** docs/product.md#8-error-catalogue: the server's error field, else 'HTTP {status}', else the named fallback. */
 function loadError(error: unknown): string {
   if (error instanceof ApiError) return error.code ?? `HTTP ${error.status}`;
   return 'Failed to load audit logs';

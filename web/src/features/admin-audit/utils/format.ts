@@ -1,13 +1,13 @@
 import { AUDIT_PREVIEW_CHARS, USER_AGENT_PREVIEW_CHARS } from '../../../../../shared/constants';
 
-/** JSON preview cut to 160 characters: 157 plus '…' (SPEC §9). */
+/** JSON preview cut to 160 characters: 157 plus '…' (docs/product.md#9-business-constants-and-limits). */
 export function jsonPreview(value: unknown): string {
   if (value === null || value === undefined) return '—';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > AUDIT_PREVIEW_CHARS ? `${text.slice(0, AUDIT_PREVIEW_CHARS - 3)}…` : text;
 }
 
-/** The first 64 characters of the user agent (SPEC §2). */
+/** The first 64 characters of the user agent (docs/product.md#2-screens-and-routes). */
 export const agentPreview = (agent: string | null | undefined) => (agent ? agent.slice(0, USER_AGENT_PREVIEW_CHARS) : '');
 
 export function formatDateTime(value: string | null | undefined): string {

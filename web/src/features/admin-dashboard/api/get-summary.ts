@@ -11,7 +11,7 @@ export const summaryQueryOptions = () =>
   queryOptions({
     queryKey: ['admin', 'summary'],
     queryFn: getSummary,
-    // SPEC §4: the dashboard reloads every 60 seconds while it is open.
+    // docs/product.md#4-states-and-transitions: the dashboard reloads every 60 seconds while it is open.
     refetchInterval: ADMIN_REFRESH_MS,
   });
 

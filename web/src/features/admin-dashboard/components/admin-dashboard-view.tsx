@@ -10,7 +10,7 @@ import '../admin-dashboard.css';
 // Victory stays out of every other bundle: this import is the only way the chart code loads.
 const ActivesChart = lazy(() => import('./actives-chart'));
 
-/** SPEC §8: the server's error field, else 'HTTP {status}', else the named fallback. */
+/** docs/product.md#8-error-catalogue: the server's error field, else 'HTTP {status}', else the named fallback. */
 function summaryError(error: unknown): string {
   if (error instanceof ApiError) return error.code ?? `HTTP ${error.status}`;
   return 'Failed to load admin summary';

@@ -11,7 +11,7 @@ export interface MetricCardProps {
 
 /**
  * A metric. A drill card is a real link (Enter follows it, and it opens in a new tab like any
- * link); Space is added because SPEC §2 asks for it and links do not answer Space natively.
+ * link); Space is added because docs/product.md#2-screens-and-routes asks for it and links do not answer Space natively.
  */
 export function MetricCard({ title, value, subtitle, to }: MetricCardProps) {
   const navigate = useNavigate();

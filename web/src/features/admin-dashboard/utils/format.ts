@@ -1,6 +1,6 @@
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** A value already in percent, one decimal (SPEC §9 "Percent cards show one decimal"). */
+/** A value already in percent, one decimal (docs/product.md#9-business-constants-and-limits "Percent cards show one decimal"). */
 export const percent = (value: unknown) => (finite(value) ? `${value.toFixed(1)}%` : '—');
 
 /** A 0–1 fraction shown as a percent, one decimal. */

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { invalidateUser } from './user-cache';
 
-/** The four module overrides share one payload and answer shape (SPEC §7), so one file serves them. */
+/** The four module overrides share one payload and answer shape (docs/product.md#7-the-calls-it-makes), so one file serves them. */
 export type ModuleOverride = 'unlock' | 'force-complete' | 'reopen' | 'lock';
 
 export interface ModuleOverrideInput {

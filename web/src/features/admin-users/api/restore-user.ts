@@ -12,7 +12,7 @@ export function useRestoreUser(id: string) {
   return useMutation({
     mutationFn: () => restoreUser(id),
     onSuccess: (result) =>
-      // Deleted → active, or whatever status the server reports (SPEC §4).
+      // Deleted → active, or whatever status the server reports (docs/product.md#4-states-and-transitions).
       queryClient.setQueryData(key, (user: AdminUserDetail | undefined) =>
         user ? { ...user, status: result?.status ?? 'active', deleted_at: null, deleted_reason: null } : user,
       ),

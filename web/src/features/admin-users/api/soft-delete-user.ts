@@ -10,7 +10,7 @@ export interface SoftDeleteResult {
   deleted_reason: string | null;
 }
 
-/** The reason is optional and sent only when non-empty (SPEC §5). */
+/** The reason is optional and sent only when non-empty (docs/product.md#5-validation-rules). */
 export const softDeleteUser = (id: string, reason: string) =>
   api.post<SoftDeleteResult>(`${userPath(id)}/soft-delete`, reason.trim() ? { reason: reason.trim() } : {});
 

@@ -6,7 +6,7 @@ import { errorText } from '../utils/error-text';
 import { formatDateTime, jsonPreview } from '../utils/format';
 import { Pagination } from './pagination';
 
-/** The user's own audit trail, 25 entries a page (SPEC §9). */
+/** The user's own audit trail, 25 entries a page (docs/product.md#9-business-constants-and-limits). */
 export function AuditTab({ userId }: { userId: string }) {
   const paging = useCursorPages(userId);
   const page = paging.page;

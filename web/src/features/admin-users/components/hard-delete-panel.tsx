@@ -54,7 +54,7 @@ function PurgeProgress({ userId, onDeleted }: { userId: string; onDeleted: () =>
 
 /**
  * Irreversible removal. Allowed only for a soft-deleted account whose retention window has passed,
- * and only after the admin types the account's email (SPEC §4, §5). The server checks all of it again.
+ * and only after the admin types the account's email (docs/product.md#4-states-and-transitions, #5-validation-rules). The server checks all of it again.
  */
 export function HardDeletePanel({ user, onDeleted, id }: { user: AdminUserDetail; onDeleted: () => void; id: string }) {
   const [typed, setTyped] = useState('');

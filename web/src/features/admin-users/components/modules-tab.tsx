@@ -15,7 +15,7 @@ const SUCCESS: Record<ModuleOverride, string> = {
 };
 
 /**
- * Reopen and Lock take work away from the learner, so they ask first (SPEC §4), in the drawer's
+ * Reopen and Lock take work away from the learner, so they ask first (docs/product.md#4-states-and-transitions), in the drawer's
  * own dialog, saying what will happen.
  */
 const CONFIRM: Partial<Record<ModuleOverride, (title: string) => ConfirmRequest>> = {

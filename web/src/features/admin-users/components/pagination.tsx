@@ -21,7 +21,7 @@ export function rangeText(page: number, pageSize: number, shown: number, total: 
   return `${from}–${from + shown - 1} of ${totalText(Math.max(total, from + shown - 1), totalIsEstimate)}`;
 }
 
-/** 'Total: N', Previous, 'Page N', Next (SPEC §2); Next is disabled when has_next is false. */
+/** 'Total: N', Previous, 'Page N', Next (docs/product.md#2-screens-and-routes); Next is disabled when has_next is false. */
 export function Pagination({ total, totalIsEstimate, page, hasNext, onPage, label, shown, pageSize }: PaginationProps) {
   const range = shown !== undefined && pageSize ? rangeText(page, pageSize, shown, total, totalIsEstimate) : null;
   return (

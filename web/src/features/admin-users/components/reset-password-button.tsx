@@ -3,7 +3,7 @@ import { useSendPasswordReset } from '../api/send-password-reset';
 import { errorText } from '../utils/error-text';
 import { reportOutcome, type Notice, type Notify } from './notice';
 
-/** SPEC §8: each delivery outcome has its own text; sandbox and allowlist are informational. */
+/** docs/product.md#8-error-catalogue: each delivery outcome has its own text; sandbox and allowlist are informational. */
 export function resetOutcome(delivery: string | undefined): Notice {
   if (delivery === 'sent') return { tone: 'success', text: 'Reset email sent.' };
   if (delivery === 'sandbox') return { tone: 'info', text: 'Reset email sent to AHA sandbox.' };

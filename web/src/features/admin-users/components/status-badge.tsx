@@ -1,4 +1,4 @@
-/** SPEC §2: deleted shows a Deleted badge; otherwise the status, or locked/active from is_locked. */
+/** docs/product.md#2-screens-and-routes: deleted shows a Deleted badge; otherwise the status, or locked/active from is_locked. */
 export function userStatusLabel(status: string | null | undefined, isLocked: boolean | undefined): string {
   if (status === 'deleted') return 'Deleted';
   return status || (isLocked ? 'locked' : 'active');

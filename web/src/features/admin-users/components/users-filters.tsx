@@ -18,7 +18,7 @@ const STATUS_OPTIONS = [
   { value: 'deleted', label: 'Deleted' },
 ];
 
-/** Reached only through an address (SPEC §5 allows them); listed so the select shows the truth. */
+/** Reached only through an address (docs/product.md#5-validation-rules allows them); listed so the select shows the truth. */
 const EXTRA_STATUS_OPTIONS: Record<string, string> = { active: 'Active', locked: 'Locked' };
 
 const FILTER_OPTIONS = [

@@ -13,14 +13,14 @@ export interface UsersAddress {
 const pick = (value: string | null, allowed: readonly string[]) => (value && allowed.includes(value) ? value : '');
 
 /**
- * q, filter and status live in the address (SPEC §2) so drill links and reloads land on the same
+ * q, filter and status live in the address (docs/product.md#2-screens-and-routes) so drill links and reloads land on the same
  * view. Every change replaces the history entry: typing a search must not fill the back button.
  */
 export function useUsersAddress() {
   const [params, setParams] = useSearchParams();
   const address: UsersAddress = {
     q: params.get('q') ?? '',
-    // SPEC §5: a status outside the known set is treated as empty; the same guard keeps the filter sane.
+    // docs/product.md#5-validation-rules: a status outside the known set is treated as empty; the same guard keeps the filter sane.
     filter: pick(params.get('filter'), FILTER_VALUES),
     status: pick(params.get('status'), STATUS_VALUES),
   };

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../lib/api-client';
 
 /**
- * SPEC §8 Admin: a failed call shows the server's error field or 'HTTP {status}'; the named
+ * docs/product.md#8-error-catalogue Admin: a failed call shows the server's error field or 'HTTP {status}'; the named
  * fallback covers failures without an HTTP answer (offline, aborted).
  */
 export function errorText(error: unknown, fallback: string): string {
@@ -14,7 +14,7 @@ export function errorText(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Module overrides read the body's `message` first, then `error` (SPEC §7). */
+/** Module overrides read the body's `message` first, then `error` (docs/product.md#7-the-calls-it-makes). */
 export function overrideErrorText(error: unknown): string {
   if (error instanceof ApiError) {
     const { error: code, message } = error.body;

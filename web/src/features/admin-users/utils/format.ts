@@ -21,12 +21,12 @@ export function formatDateTime(value: string | null | undefined): string {
   return parse(value)?.toLocaleString() ?? value;
 }
 
-/** One decimal (SPEC §2 "Completion % (one decimal)"). */
+/** One decimal (docs/product.md#2-screens-and-routes "Completion % (one decimal)"). */
 export function formatOneDecimal(value: number | null | undefined): string {
   return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(1) : '—';
 }
 
-/** JSON preview cut to 160 characters: 157 plus '…' (SPEC §9). */
+/** JSON preview cut to 160 characters: 157 plus '…' (docs/product.md#9-business-constants-and-limits). */
 export function jsonPreview(value: unknown): string {
   if (value === null || value === undefined) return '—';
   const text = typeof value === 'string' ? value : JSON.stringify(value);

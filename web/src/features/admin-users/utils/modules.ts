@@ -12,7 +12,7 @@ export interface AdminModule {
 
 const firstNumber = (...values: unknown[]) => values.find((v): v is number => typeof v === 'number' && Number.isFinite(v));
 
-/** Reads every spelling the server may use (SPEC §3 "Admin module") into one shape. */
+/** Reads every spelling the server may use (docs/product.md#3-entities-and-their-fields "Admin module") into one shape. */
 export function normalizeModule(raw: AdminModuleRaw): AdminModule {
   const week = firstNumber(raw.week_no, raw.week, raw.week_number, raw.weekNumber);
   const number = firstNumber(raw.module_number, raw.order_in_week, raw.position, raw.moduleNumber);

@@ -6,7 +6,7 @@ export interface LoginInput {
   password: string;
 }
 
-/** Step 1 of sign-in: a right password only starts the emailed-code step (SPEC §4). */
+/** Step 1 of sign-in: a right password only starts the emailed-code step (docs/product.md#4-states-and-transitions). */
 export interface LoginResponse {
   two_factor_pending?: boolean;
   challenge_id?: string;

@@ -3,7 +3,7 @@ import { api, ApiError } from '../../../lib/api-client';
 import { isAdmin, type SessionUser } from '../../../lib/auth';
 
 /**
- * Where a fresh sign-in lands (SPEC §4): admins on the admin dashboard; learners are probed with
+ * Where a fresh sign-in lands (docs/product.md#4-states-and-transitions): admins on the admin dashboard; learners are probed with
  * `GET /api/dashboard`: 404 (not enrolled yet) → /enroll, anything else (even a failure, which the
  * dashboard then reports itself) → /dashboard.
  */

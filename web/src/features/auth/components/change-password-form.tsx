@@ -16,7 +16,7 @@ export interface ChangePasswordFormProps {
 }
 
 /**
- * Settings' 'Change password' section (SPEC §2, §5). Submit is enabled only when all three fields
+ * Settings' 'Change password' section (docs/product.md#2-screens-and-routes, #5-validation-rules). Submit is enabled only when all three fields
  * are filled, the new one has 8+ characters and the confirmation equals it.
  */
 export function ChangePasswordForm({ showHeading = false }: ChangePasswordFormProps) {

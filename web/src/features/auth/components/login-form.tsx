@@ -23,7 +23,7 @@ const NEW_LOGIN_CODE = (email: string) => `We sent a new code to ${email}.`;
 
 const needsVerification = (error: unknown) => error instanceof ApiError && error.status === 403 && Boolean(error.body.needsVerification);
 
-/** Two steps (SPEC §2 Login, §4): email + password, then the emailed 6-digit code. */
+/** Two steps (docs/product.md#2-screens-and-routes Login, #4-states-and-transitions): email + password, then the emailed 6-digit code. */
 export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}) {
   const navigate = useNavigate();
   const login = useLogin();

@@ -21,7 +21,7 @@ type FieldErrors = Partial<Record<RegisterField, string>>;
 
 const FIELD_ORDER: RegisterField[] = ['first_name', 'last_name', 'email', 'password', 'passwordConfirm'];
 
-/** SPEC §5 checks, run before sending so most mistakes never need a round trip. */
+/** docs/product.md#5-validation-rules checks, run before sending so most mistakes never need a round trip. */
 export function validateRegistration(input: RegisterInput): FieldErrors {
   const errors: FieldErrors = {};
   const first = input.first_name.trim();
@@ -40,7 +40,7 @@ type Step = 'form' | 'verify' | 'complete';
 /** The step lives in the address (`?step=verify`), so a reload or Back keeps it (docs/journeys.md). */
 const stepOf = (value: string | null): Step => (value === 'verify' || value === 'complete' ? value : 'form');
 
-/** Three steps (SPEC §2 Register, §4): the form, the emailed verification code, then done. */
+/** Three steps (docs/product.md#2-screens-and-routes Register, #4-states-and-transitions): the form, the emailed verification code, then done. */
 export function RegisterForm() {
   const register = useRegister();
   const [searchParams, setSearchParams] = useSearchParams();

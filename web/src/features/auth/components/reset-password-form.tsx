@@ -13,7 +13,7 @@ import { useValidateResetToken } from '../api/validate-reset-token';
 import { resetErrorView, resetTexts } from '../utils/error-messages';
 
 /**
- * Reads `?token=`, checks it (validating → valid | invalid, SPEC §4), then lets the user choose a
+ * Reads `?token=`, checks it (validating → valid | invalid, docs/product.md#4-states-and-transitions), then lets the user choose a
  * new password. After success the form stays (disabled) with the success message.
  */
 export function ResetPasswordForm() {

@@ -1,8 +1,8 @@
-// SPEC texts are written out exactly (they state the limits of shared/constants.ts: 8, 1-100).
+// The product's texts (docs/product.md#8-error-catalogue) are written out exactly (they state the limits of shared/constants.ts: 8, 1-100).
 import { ApiError } from '../../../lib/api-client';
 
 /**
- * Turns API failures into the SPEC §8 texts. Known codes map to fixed texts; an unknown code falls
+ * Turns API failures into the docs/product.md#8-error-catalogue texts. Known codes map to fixed texts; an unknown code falls
  * back to the server's human `message` when it sent one, else the screen's default text. A raw
  * code like "invalid_request" is never shown to a person.
  */
@@ -43,7 +43,7 @@ export const RESEND_FAILED = 'Unable to send a new code right now. Please try ag
 const attemptsText = (left: number) => (left === 1 ? '1 attempt left.' : `${left} attempts left.`);
 
 /**
- * The sign-in code step's view of a failed check: the SPEC text plus how many tries are left,
+ * The sign-in code step's view of a failed check: the product's text plus how many tries are left,
  * or, once the code is spent (too many tries, expired), a plain way forward.
  */
 export function twoFactorErrorView(error: unknown): { message: string; spent?: boolean } {
@@ -73,7 +73,7 @@ export const COMMON_PASSWORD = 'This password is too common. Choose one that is 
 export const FIELD_REQUIRED = 'This field is required.';
 export const CORRECT_FIELDS = 'Please correct the highlighted fields.';
 
-/** SPEC §5 register validation texts, shared by the client-side checks and the server's codes. */
+/** docs/product.md#5-validation-rules register validation texts, shared by the client-side checks and the server's codes. */
 export const registerTexts = {
   firstNameRequired: 'First name is required.',
   firstNameInvalid: 'First name must be 1-100 characters.',

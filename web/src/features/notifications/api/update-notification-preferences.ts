@@ -7,7 +7,7 @@ export const updateNotificationPreferences = (preferences: NotificationPreferenc
   api.post<unknown>('/api/settings/notifications', preferences);
 
 /**
- * The choice applies at once (SPEC §4): the cache takes the new value before the call and gets
+ * The choice applies at once (docs/product.md#4-states-and-transitions): the cache takes the new value before the call and gets
  * the previous one back if the call fails.
  */
 export function useUpdateNotificationPreferences() {

@@ -10,7 +10,7 @@ const LABELS: Record<ReminderFrequency, { title: string; hint: string }> = {
   weekly: { title: 'Weekly', hint: 'One reminder a week.' },
 };
 
-/** 'Notification preferences': daily or weekly reminder emails (SPEC §2 Settings). */
+/** 'Notification preferences': daily or weekly reminder emails (docs/product.md#2-screens-and-routes Settings). */
 export function NotificationPreferences() {
   const { data: user } = useUser();
   const preferences = useNotificationPreferences();

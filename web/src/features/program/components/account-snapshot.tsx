@@ -3,7 +3,7 @@ import { paths } from '../../../config/paths';
 import type { SessionUser } from '../../../lib/auth';
 import { displayName } from '../utils/greeting';
 
-/** 'Account snapshot': email, name, verification status and a way to settings (SPEC §2). */
+/** 'Account snapshot': email, name, verification status and a way to settings (docs/product.md#2-screens-and-routes). */
 export function AccountSnapshot({ user }: { user: SessionUser | null | undefined }) {
   return (
     <section className="pg-card" aria-labelledby="account-snapshot-title">

@@ -19,13 +19,13 @@ function Loading({ children }: { children: string }) {
   );
 }
 
-/** The learner dashboard (SPEC §2 "Learner dashboard"). */
+/** The learner dashboard (docs/product.md#2-screens-and-routes "Learner dashboard"). */
 export function DashboardView() {
   const { data: user } = useUser();
   const summary = useDashboard();
   const state = useDashboardState();
 
-  // 401/403 → login, 404 (not enrolled) → enroll, from either call (SPEC §4).
+  // 401/403 → login, 404 (not enrolled) → enroll, from either call (docs/product.md#4-states-and-transitions).
   const redirect = learnerRedirect(summary.error) ?? learnerRedirect(state.error);
   if (redirect) return <Navigate to={redirect} replace />;
 

@@ -28,7 +28,7 @@ function ModuleRow({ module }: { module: LearnerModule }) {
   );
 }
 
-/** 'Program progress': every week and its modules with their state (SPEC §2). */
+/** 'Program progress': every week and its modules with their state (docs/product.md#2-screens-and-routes). */
 export function ProgramProgress({ grid }: { grid: DashboardWeek[] }) {
   return (
     <section className="pg-card" aria-labelledby="program-progress-title">

@@ -1,7 +1,7 @@
 import { clampPercent, percentCompleteText } from '../utils/percent';
 import '../program.css';
 
-/** The program progress bar with its '{n}% complete' caption (SPEC §2). */
+/** The program progress bar with its '{n}% complete' caption (docs/product.md#2-screens-and-routes). */
 export function ProgressBar({ percent, label = 'Program progress' }: { percent: unknown; label?: string }) {
   const value = clampPercent(percent);
   const text = percentCompleteText(value);

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { OpenModule } from '../../../../../shared/program-types';
 import { paths } from '../../../config/paths';
 
-/** 'Resume your next module' with what comes next, or 'All modules completed!' (SPEC §2). */
+/** 'Resume your next module' with what comes next, or 'All modules completed!' (docs/product.md#2-screens-and-routes). */
 export function ResumeCard({ openModule }: { openModule: OpenModule | null }) {
   return (
     <div className="pg-resume">

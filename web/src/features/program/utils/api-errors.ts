@@ -3,7 +3,7 @@ import { paths } from '../../../config/paths';
 import { sessionEndedLogin } from '../../../lib/session-ended';
 
 /**
- * Where a failed learner call sends the learner (SPEC §4): 401/403 to /login, 404 to /enroll.
+ * Where a failed learner call sends the learner (docs/product.md#4-states-and-transitions): 401/403 to /login, 404 to /enroll.
  * `null` means stay and show an error.
  */
 export function learnerRedirect(error: unknown): string | null {

@@ -6,7 +6,7 @@ export interface GreetingSource {
 }
 
 /**
- * The name in 'Welcome, {first name}!' (SPEC §2): the first name, else the first word of the
+ * The name in 'Welcome, {first name}!' (docs/product.md#2-screens-and-routes): the first name, else the first word of the
  * full name, else the email's local part, else 'there'. Blank values count as missing.
  */
 export function greetingName(user: GreetingSource | null | undefined): string {

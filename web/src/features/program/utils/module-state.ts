@@ -1,5 +1,5 @@
 /**
- * A module state as a badge label: capitalised, 'Locked' when the server sent none (SPEC §2:
+ * A module state as a badge label: capitalised, 'Locked' when the server sent none (docs/product.md#2-screens-and-routes:
  * "a state badge (capitalised, default 'Locked')"). Unknown states are shown as they come.
  */
 export function stateLabel(state: string | null | undefined): string {

@@ -1,5 +1,5 @@
 /**
- * Learner progress as shown (SPEC §9): clamped to 0-100 and rounded to one decimal. Anything
+ * Learner progress as shown (docs/product.md#9-business-constants-and-limits): clamped to 0-100 and rounded to one decimal. Anything
  * that is not a finite number (a missing field, NaN) reads as 0 rather than breaking the bar.
  */
 export function clampPercent(value: unknown): number {
