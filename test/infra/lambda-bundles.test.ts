@@ -99,7 +99,7 @@ describe('Lambda bundles', () => {
     expect(child.stderr).toBe('');
     const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
     expect(response.statusCode).toBe(400);
-    expect(JSON.parse(response.body)).toMatchObject({ error: 'weak_password' });
+    expect(JSON.parse(response.body)).toMatchObject({ error: 'common_password' });
   });
 
   it(`import in ≤ ${IMPORT_BUDGET_MS} ms of CPU each (median of 7 fresh node processes, Lambda environment)`, () => {
