@@ -10,7 +10,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // maps are written for debugging but not referenced: no sourceMappingURL comment in what learners download
+    sourcemap: 'hidden',
     // Every browser the app supports has <link rel="modulepreload">: no polyfill in the first load.
     modulePreload: { polyfill: false },
   },

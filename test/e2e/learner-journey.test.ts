@@ -89,5 +89,6 @@ it('sends a signed-out visitor from a learner page to /login', async () => {
   await page.goto('/dashboard');
   // The sign-in leads back to the page asked for (docs/journeys.md).
   await page.waitForURL(/\/login\?next=%2Fdashboard$/);
-  expect(await page.getByRole('button', { name: 'Log in' }).isVisible()).toBe(true);
+  // the address changes before the lazily loaded page has rendered: wait for the form itself
+  await page.getByRole('button', { name: 'Log in' }).waitFor({ state: 'visible' });
 });

@@ -53,7 +53,7 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   const since = Date.now();
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
-  await page.getByRole('button', { name: 'Verify and log in' }).click();
+  // the sixth digit submits the code step (docs/journeys.md)
   await page.waitForURL(/\/(enroll|dashboard)$/);
 
   // Settings → Security: this device is listed; add a passkey

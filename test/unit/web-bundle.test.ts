@@ -55,7 +55,7 @@ describe('the production web bundle', () => {
   const learnerPages: Array<[string, string]> = [
     ['the app shell', 'index'],
     ['the dashboard', 'Resume your next module'],
-    ['the enroll page', 'Preparing your journey'],
+    ['the enroll page', 'Continue to dashboard'],
     ['the module page', 'Your tasks'],
     ['the settings page', 'Notification preferences'],
     ['the login page', 'Verify and log in'],
