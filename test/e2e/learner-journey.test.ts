@@ -42,6 +42,8 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
 
   // Sign in: password, then the emailed code
   await page.waitForURL('**/login');
+  // the address changes first; the previous page stays until the login chunk has loaded
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   since = Date.now();

@@ -42,6 +42,8 @@ it('resets a forgotten password through the emailed link, then signs in with the
   // The old password no longer works; the new one does (with its emailed code)
   await page.getByRole('link', { name: 'Continue to login' }).click();
   await page.waitForURL('**/login');
+  // the address changes first; the previous page stays until the login chunk has loaded
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(OLD_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
