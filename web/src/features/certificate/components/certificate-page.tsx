@@ -6,21 +6,11 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { downloadFile } from '../../../utils/download-file';
 import { useCertificate } from '../api/get-certificate';
 import { certificatePdf } from '../utils/certificate-pdf';
 import { certificateDate } from '../utils/format';
 import '../certificate.css';
-
-function downloadBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-}
 
 /** The printable certificate itself (also used by the print stylesheet: nothing else prints). */
 export function CertificateCard({ certificate }: { certificate: CertificateView }) {
@@ -53,7 +43,7 @@ export function CertificatePage() {
   const download = async (data: CertificateView) => {
     setPdf('busy');
     try {
-      downloadBlob(await certificatePdf(data), `certificate-${data.verification_code}.pdf`);
+      downloadFile(await certificatePdf(data), `certificate-${data.verification_code}.pdf`);
       setPdf('idle');
     } catch {
       setPdf('failed');
