@@ -97,6 +97,16 @@ export async function finishLogin(
     throw badRequest('invalid_code');
   }
 
+  const signedIn = await completeSignIn(user, caller);
+  return { ...signedIn, deviceCookie: await deviceCookie(user.id) };
+}
+
+/**
+ * The end of every sign-in (password + code, or a passkey): a new session, the last sign-in time,
+ * today's activity and the `auth.login` audit entry (with how the person signed in, if not the
+ * default).
+ */
+export async function completeSignIn(user: UserRecord, caller: Caller, auditValues?: Record<string, unknown>): Promise<{ user: UserRecord; cookie: string }> {
   const { cookie } = await startSession(user, caller);
   const now = new Date().toISOString();
   await db().send(
@@ -109,8 +119,8 @@ export async function finishLogin(
     }),
   );
   await recordActivity(user);
-  await writeAudit(accountAudit('auth.login', user, caller));
-  return { user: { ...user, last_login_at: now }, cookie, deviceCookie: await deviceCookie(user.id) };
+  await writeAudit(accountAudit('auth.login', user, caller, auditValues ? { new: auditValues } : {}));
+  return { user: { ...user, last_login_at: now }, cookie };
 }
 
 /** M2: a wrong, expired or used-up sign-in code is a security event of the challenge's account. */

@@ -4,14 +4,14 @@ import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCo
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { appUrl } from '../lib/app-url';
 import { auditPut, writeAudit } from '../lib/audit';
-import { recordActivity } from '../lib/activity';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../lib/errors';
-import { startSession, type ActiveSession } from '../lib/session';
+import type { ActiveSession } from '../lib/session';
 import { keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
+import { completeSignIn } from './login';
 import { accountAudit, type Caller } from './context';
 import { credentialHash } from './passkey-records';
 import { verifyPassword } from './passwords';
@@ -376,17 +376,5 @@ export async function finishPasskeyLogin(input: { challenge_id: string; response
     if (error instanceof ConditionalCheckFailedException) return refuse('counter_race', user);
     throw error;
   }
-  const { cookie } = await startSession(user, caller);
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.user(user.id),
-      UpdateExpression: 'SET last_login_at = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': now },
-    }),
-  );
-  await recordActivity(user);
-  await writeAudit(accountAudit('auth.login', user, caller, { new: { method: 'passkey', passkey: hash.slice(0, 8) } }));
-  return { user: { ...user, last_login_at: now }, cookie };
+  return completeSignIn(user, caller, { method: 'passkey', passkey: hash.slice(0, 8) });
 }
