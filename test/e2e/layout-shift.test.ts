@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { expect, inject, it } from 'vitest';
-import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { expect, it } from 'vitest';
+import { enrolledLearnerCookie, useBrowser } from '../helpers/browser';
 
 /**
  * Cumulative Layout Shift of the learner pages whose content arrives late (docs/lean-builds.md):
@@ -12,27 +11,6 @@ import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 const browser = useBrowser();
 const API_DELAY_MS = 400;
 
-async function enrolledLearnerCookie() {
-  const email = `cls-${randomUUID().slice(0, 8)}@example.com`;
-  const password = 'harbour lantern copper';
-  const post = async (path: string, body: unknown, cookie?: string) => {
-    const response = await fetch(`${inject('appUrl')}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    });
-    return { body: await response.json(), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
-  };
-  let since = Date.now();
-  await post('/api/auth/register', { first_name: 'Grace', last_name: 'Hopper', email, password, passwordConfirm: password });
-  await post('/api/auth/verify-email', { email, code: sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text) });
-  since = Date.now();
-  const login = await post('/api/auth/login', { email, password });
-  const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
-  const session = await post('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
-  await post('/api/enroll', {}, session.cookie);
-  return session.cookie!;
-}
 
 /** Loads `path` in a fresh tab and returns the summed layout-shift score once `ready` shows and the page is settled. */
 async function layoutShift(page: Page, path: string, ready: string): Promise<{ score: number; shifts: string[] }> {
@@ -62,7 +40,7 @@ async function layoutShift(page: Page, path: string, ready: string): Promise<{ s
 }
 
 it('the learner dashboard and the module page load without layout shift (CLS ≤ 0.01), on a desktop and a phone', async () => {
-  const cookie = await enrolledLearnerCookie();
+  const cookie = await enrolledLearnerCookie('cls', { first: 'Grace', last: 'Hopper' }, 'harbour lantern copper');
   const [name, ...value] = cookie.split('=');
   for (const viewport of [
     { width: 1280, height: 900 },

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { expect, inject, it } from 'vitest';
-import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 /**
  * Passkeys end to end (docs/account-security.md): Chromium with a virtual platform authenticator
@@ -11,7 +9,6 @@ import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
  */
 const browser = useBrowser();
 const PASSWORD = 'harbor quartz meadow';
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 async function verifiedAccount() {
   const email = `passkey-${randomUUID().slice(0, 8)}@example.com`;
@@ -24,16 +21,6 @@ async function verifiedAccount() {
   return email;
 }
 
-async function seriousViolations(page: Page) {
-  await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-  });
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   const email = await verifiedAccount();
@@ -70,7 +57,7 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   expect(credentials).toHaveLength(1);
   expect(credentials[0].isResidentCredential).toBe(true);
   expect((await waitForEmail(email, addedSince, /A passkey was added/)).text).toContain('named "E2E laptop"');
-  expect(await seriousViolations(page), '/settings with the Security section').toEqual([]);
+  expect(await seriousA11yViolations(page), '/settings with the Security section').toEqual([]);
 
   // Sign out, then sign in with the passkey alone (no email, no password, no code)
   await page.getByRole('button', { name: 'Log out' }).click();
@@ -94,5 +81,5 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
     .poll(() => page.getByRole('alert').filter({ hasText: 'This passkey is not recognized. Sign in with your email and password.' }).isVisible())
     .toBe(true);
   expect(page.url()).toContain('/login');
-  expect(await seriousViolations(page), '/login with the passkey button').toEqual([]);
+  expect(await seriousA11yViolations(page), '/login with the passkey button').toEqual([]);
 });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 
@@ -66,3 +68,42 @@ export async function waitForEmail(address: string, since: number, subject?: Reg
 }
 
 export const sixDigitCode = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's WCAG 2 A/AA rules on the page: its serious or critical violations, one line each. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  });
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * A new learner through the API as the SPA would (register, verify, password + emailed code,
+ * enroll): returns the session cookie (`name=value`) for a browser context.
+ */
+export async function enrolledLearnerCookie(emailPrefix: string, name: { first: string; last: string }, password: string): Promise<string> {
+  const email = `${emailPrefix}-${randomUUID().slice(0, 8)}@example.com`;
+  const post = async (path: string, body: unknown, cookie?: string) => {
+    const response = await fetch(`${inject('appUrl')}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { body: await response.json(), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+  };
+  let since = Date.now();
+  await post('/api/auth/register', { first_name: name.first, last_name: name.last, email, password, passwordConfirm: password });
+  await post('/api/auth/verify-email', { email, code: sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text) });
+  since = Date.now();
+  const login = await post('/api/auth/login', { email, password });
+  const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
+  const session = await post('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
+  await post('/api/enroll', {}, session.cookie);
+  return session.cookie!;
+}
