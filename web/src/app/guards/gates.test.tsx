@@ -39,6 +39,15 @@ describe('SessionGate', () => {
     expect(localStorage.getItem('career.hadSession')).toBeNull();
   });
 
+  it('keeps the reason when the gate renders more than once before the redirect', async () => {
+    localStorage.setItem('career.hadSession', '1');
+    mockFetch({ 'GET /api/auth/me': { status: 401, body: { error: 'unauthorized' } } });
+    renderRoutes(routes, '/dashboard', { strict: true });
+    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/login?reason=session_ended&next=%2Fdashboard');
+    expect(localStorage.getItem('career.hadSession')).toBeNull();
+  });
+
   it('renders the page for a signed-in user', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 200, body: me() } });
     renderRoutes(routes, '/dashboard');

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingText } from '../../components/ui/loading-text';
@@ -14,6 +14,12 @@ import { clearSignedIn, hadSession, loginPath } from '../../lib/session-ended';
 export function useSessionCheck(checkingText: string): { user: SessionUser; element?: undefined } | { user?: undefined; element: ReactElement } {
   const { data: user, isPending, isError } = useUser();
   const location = useLocation();
+  const signedOut = !isPending && !isError && !user;
+  // Forget "this browser had a session" after the redirect is committed, never during render:
+  // a render can run twice, and the second one would lose the reason (docs/journeys.md §12).
+  useEffect(() => {
+    if (signedOut) clearSignedIn();
+  }, [signedOut]);
   if (isPending)
     return {
       element: (
@@ -33,7 +39,6 @@ export function useSessionCheck(checkingText: string): { user: SessionUser; elem
   if (!user) {
     // A browser that had a session and lost it hears why; either way the sign-in leads back here.
     const ended = hadSession();
-    clearSignedIn();
     return { element: <Navigate to={loginPath(`${location.pathname}${location.search}${location.hash}`, ended)} replace /> };
   }
   return { user };

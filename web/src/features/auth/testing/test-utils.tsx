@@ -4,7 +4,7 @@
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 
@@ -61,14 +61,16 @@ export const stub = (name: string) => (
   </div>
 );
 
-export function renderRoutes(routes: RouteObject[], initialPath: string) {
+/** `strict` renders under React.StrictMode, which renders twice: a render with side effects shows. */
+export function renderRoutes(routes: RouteObject[], initialPath: string, { strict = false } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const router = createMemoryRouter(routes, { initialEntries: [initialPath] });
-  const view = render(
+  const tree = (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
+  const view = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
   return { ...view, router, queryClient };
 }
 
