@@ -20,5 +20,24 @@ export default defineConfig(({ command }) => ({
     sourcemap: 'hidden',
     // Every browser the app supports has <link rel="modulepreload">: no polyfill in the first load.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // Fewer, larger chunks for what every page needs: each file costs its own gzip framing
+        // and import/export glue (docs/lean-builds.md). React, the router and TanStack Query
+        // in one vendor chunk (also cached across releases of our own code), and the small
+        // shared app modules (button, alerts, paths, API client) in one more, without their
+        // dependencies. Route and feature code stays in lazy chunks.
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/ },
+            {
+              name: 'app-shared',
+              test: /web[\\/]src[\\/](components[\\/]ui[\\/](button|form-alert|loading-text)|config[\\/]|lib[\\/](api-client|auth|session-ended|local-config))\./,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
 }));
