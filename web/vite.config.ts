@@ -24,7 +24,7 @@ export default defineConfig(({ command }) => ({
       output: {
         // Fewer, larger chunks for what every page needs: each file costs its own gzip framing
         // and import/export glue (docs/lean-builds.md). React, the router and TanStack Query
-        // in one vendor chunk (also cached across releases of our own code), and the small
+        // in one vendor chunk (library code only: it changes less often than ours), and the small
         // shared app modules (button, alerts, paths, API client) in one more, without their
         // dependencies. Route and feature code stays in lazy chunks.
         codeSplitting: {

@@ -101,7 +101,6 @@ function ModuleContent({ page: { module, next_module, percent_complete, program_
   );
 }
 
-/** /modules/{slug}: the module's material and tasks, or why it cannot be shown. */
 function ModuleLoading() {
   return (
     <main className="pg-page">
@@ -112,6 +111,7 @@ function ModuleLoading() {
   );
 }
 
+/** /modules/{slug}: the module's material and tasks, or why it cannot be shown. */
 export function ModuleView({ slug }: { slug: string }) {
   const query = useModule(slug);
   if (query.isPending) return <ModuleLoading />;
