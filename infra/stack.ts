@@ -3,10 +3,11 @@ import { CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aw
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '../shared/routes';
-import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTableAccess, REPO_ROOT } from './constructs/app-function';
+import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTableAccess, PASSKEYS_BUNDLING, REPO_ROOT } from './constructs/app-function';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { AppHttpApi } from './constructs/http-api';
@@ -126,11 +127,11 @@ export class CareerProgramStack extends Stack {
       SES_CONFIGURATION_SET: this.mailEvents.configurationSet.configurationSetName,
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
     };
-    const make = (id: string, entry: string, serviceName: string, timeout = Duration.seconds(10), memorySize?: number) =>
-      new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize, logRetention: stage.logRetention });
+    const make = (id: string, entry: string, serviceName: string, timeout = Duration.seconds(10), memorySize?: number, bundling?: BundlingOptions) =>
+      new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize, logRetention: stage.logRetention, bundling });
 
     const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth', Duration.seconds(10), AUTH_MEMORY_MB);
-    const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', Duration.seconds(10), AUTH_MEMORY_MB);
+    const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', Duration.seconds(10), AUTH_MEMORY_MB, PASSKEYS_BUNDLING);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));

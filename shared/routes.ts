@@ -94,9 +94,8 @@ export const ROUTES: readonly RouteDef[] = [
 ];
 
 /**
- * `passkeys` is its own Lambda: the WebAuthn library and its certificate parsers weigh more than
- * the whole sign-in path, so they stay out of the `auth` bundle every login loads
- * (docs/lean-builds.md).
+ * `passkeys` is its own Lambda: the WebAuthn library stays out of the `auth` bundle every login
+ * loads (docs/lean-builds.md).
  */
 export const ROUTE_GROUPS: readonly RouteGroup[] = ['auth', 'passkeys', 'learner', 'admin'];
 

@@ -4,9 +4,15 @@ import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-export default defineConfig({
+// react-router's package exports map only its development build (dev-time warnings and checks);
+// the production build beside it has the same API. The SPA's production build uses it
+// (docs/lean-builds.md); the dev server keeps the warnings.
+const reactRouterProduction = fileURLToPath(new URL('../node_modules/react-router/dist/production/index.mjs', import.meta.url));
+
+export default defineConfig(({ command }) => ({
   root,
   plugins: [react()],
+  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } : {},
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -14,5 +20,24 @@ export default defineConfig({
     sourcemap: 'hidden',
     // Every browser the app supports has <link rel="modulepreload">: no polyfill in the first load.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // Fewer, larger chunks for what every page needs: each file costs its own gzip framing
+        // and import/export glue (docs/lean-builds.md). React, the router and TanStack Query
+        // in one vendor chunk (library code only: it changes less often than ours), and the small
+        // shared app modules (button, alerts, paths, API client) in one more, without their
+        // dependencies. Route and feature code stays in lazy chunks.
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/ },
+            {
+              name: 'app-shared',
+              test: /web[\\/]src[\\/](components[\\/]ui[\\/](button|form-alert|loading-text)|config[\\/]|lib[\\/](api-client|auth|session-ended|local-config))\./,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
-});
+}));

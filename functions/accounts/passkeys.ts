@@ -28,7 +28,8 @@ import { sendSecurityNotice } from './security-notices';
  * - Discoverable credentials and user verification required: a verified passkey is itself a
  *   multi-factor, phishing-resistant authenticator, so it replaces the password + emailed code.
  *
- * The library is loaded on first use only, so the other auth routes do not pay for it at start.
+ * The library is loaded on first use only (through ./webauthn.ts, which also limits the
+ * attestations accepted to those without certificates), so the other routes do not pay for it at start.
  */
 export const CHALLENGE_TTL_SECONDS = 5 * 60;
 /** Adding a passkey needs the current password again, or a sign-in at most this long ago. */
@@ -38,7 +39,7 @@ const RP_NAME = '4-Week Career Program';
 const CHALLENGE_ID = /^[\w-]{16,64}$/;
 const PASSKEY_ID = /^[\w-]{43}$/;
 
-const webauthn = () => import('@simplewebauthn/server');
+const webauthn = () => import('./webauthn');
 
 /** The relying party: configured, or the app's own address (localhost locally, CloudFront or a custom domain). */
 export async function relyingParty(): Promise<{ rpID: string; origin: string }> {
@@ -162,6 +163,7 @@ export async function startPasskeyRegistration(session: ActiveSession, currentPa
     userDisplayName: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email,
     // The user handle a discoverable credential returns at sign-in: the account id.
     userID: new TextEncoder().encode(user.id),
+    // ./webauthn.ts accepts only attestations without certificates: keep this 'none'
     attestationType: 'none',
     excludeCredentials: existing.map((item) => ({ id: item.credential_id, transports: item.transports })),
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },

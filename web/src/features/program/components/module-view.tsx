@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import type { ModulePage, TaskSave } from '../../../../../shared/program-types';
 import { paths } from '../../../config/paths';
@@ -6,13 +6,22 @@ import { sessionEndedLogin } from '../../../lib/session-ended';
 import { estimateMinutes, formatEstimate } from '../utils/time-estimate';
 import { ApiError } from '../../../lib/api-client';
 import { useModule } from '../api/get-module';
-import { ModuleCompletePanel } from './module-complete-panel';
 import { ModuleSections } from './module-sections';
-import { ModuleLoadError, ModuleLocked, ModuleNotFound } from './module-status-views';
 import { CheckboxTask } from './checkbox-task';
 import { ProgressBar } from './progress-bar';
 import { TextTask } from './text-task';
 import '../program.css';
+
+/*
+ * Loaded when needed, not with the page (docs/lean-builds.md: the module page's first load stays
+ * under 100 KB gzip): the completion panel only for a completed module, the status views only
+ * when the module cannot be shown.
+ */
+const ModuleCompletePanel = lazy(() => import('./module-complete-panel').then((m) => ({ default: m.ModuleCompletePanel })));
+const statusViews = () => import('./module-status-views');
+const ModuleLocked = lazy(() => statusViews().then((m) => ({ default: m.ModuleLocked })));
+const ModuleNotFound = lazy(() => statusViews().then((m) => ({ default: m.ModuleNotFound })));
+const ModuleLoadError = lazy(() => statusViews().then((m) => ({ default: m.ModuleLoadError })));
 
 type ErrorView = { kind: 'redirect'; to: string } | { kind: 'locked'; requires?: { slug?: string; title?: string } } | { kind: 'missing' } | { kind: 'failed' };
 
@@ -84,8 +93,20 @@ function ModuleContent({ page: { module, next_module, percent_complete, program_
       </div>
 
       {module.state === 'completed' && (
-        <ModuleCompletePanel title={module.title} nextModule={next_module} justCompleted={justCompleted} programTitle={program_title} />
+        <Suspense fallback={null}>
+          <ModuleCompletePanel title={module.title} nextModule={next_module} justCompleted={justCompleted} programTitle={program_title} />
+        </Suspense>
       )}
+    </main>
+  );
+}
+
+function ModuleLoading() {
+  return (
+    <main className="pg-page">
+      <p className="pg-muted" role="status" aria-live="polite">
+        <span className="pg-spinner" aria-hidden="true" /> Loading module…
+      </p>
     </main>
   );
 }
@@ -93,21 +114,21 @@ function ModuleContent({ page: { module, next_module, percent_complete, program_
 /** /modules/{slug}: the module's material and tasks, or why it cannot be shown. */
 export function ModuleView({ slug }: { slug: string }) {
   const query = useModule(slug);
-  if (query.isPending) {
-    return (
-      <main className="pg-page">
-        <p className="pg-muted" role="status" aria-live="polite">
-          <span className="pg-spinner" aria-hidden="true" /> Loading module…
-        </p>
-      </main>
-    );
-  }
+  if (query.isPending) return <ModuleLoading />;
   if (query.isError) {
     const view = errorView(query.error);
     if (view.kind === 'redirect') return <Navigate to={view.to} replace />;
-    if (view.kind === 'locked') return <ModuleLocked requires={view.requires} />;
-    if (view.kind === 'missing') return <ModuleNotFound />;
-    return <ModuleLoadError onRetry={() => void query.refetch()} />;
+    return (
+      <Suspense fallback={<ModuleLoading />}>
+        {view.kind === 'locked' ? (
+          <ModuleLocked requires={view.requires} />
+        ) : view.kind === 'missing' ? (
+          <ModuleNotFound />
+        ) : (
+          <ModuleLoadError onRetry={() => void query.refetch()} />
+        )}
+      </Suspense>
+    );
   }
   return <ModuleContent key={slug} page={query.data} />;
 }
