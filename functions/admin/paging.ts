@@ -276,7 +276,8 @@ export async function listPage(
 ): Promise<ListPage<Record<string, unknown>> & { truncated?: boolean }> {
   const cursor = await decodeCursor(list, raw.cursor);
   let shownBefore = cursor?.shown ?? 0;
-  const early = countEarly && cursor?.total === undefined ? countTotal() : undefined;
+  // a first page (a later one has the total in its cursor)
+  const early = countEarly && !cursor ? countTotal() : undefined;
   early?.catch(() => undefined); // awaited below when needed; a failure then surfaces there
   let read = await readMerged(streams, cursor?.after, size, { maxRounds: maxRounds });
   if (!cursor) {

@@ -229,7 +229,7 @@ async function finish(list: string, rows: ListRecord[], shownBefore: number, mor
 }
 
 /** One round of a list read in rounds: the kept rows (with their completion) and where it stopped. */
-type Round = { rows: ListRecord[]; completion: Completion; hasNext: boolean; next?: string };
+type Round = { rows: ListRecord[]; completion?: { of: string[]; found: Completion }; hasNext: boolean; next?: string };
 
 /**
  * Reads a page in rounds: `round(after, wanted)` returns the next kept rows and where it
@@ -247,16 +247,19 @@ async function inRounds(
   const cursor = await decodeCursor(list, raw.cursor);
   let shownBefore = cursor?.shown ?? 0;
   const cursorTotal = cursor?.total !== undefined && !cursor.estimate ? cursor.total : undefined;
-  const early = cursorTotal === undefined ? knownTotal() : undefined;
+  // the first page's total is carried by the cursor after it
+  const early = !cursor ? knownTotal() : undefined;
   early?.catch(() => undefined); // awaited below when the page has more; a failure surfaces there
   const completion: Completion = new Map();
+  const looked = new Set<string>(); // accounts whose enrollment was read already
   const onePage = async (after: string | undefined) => {
     const rows: ListRecord[] = [];
     let state: { hasNext: boolean; next?: string } = { hasNext: true, next: after };
     for (let attempt = 0; attempt < SEARCH_ROUNDS && rows.length < size && state.hasNext; attempt++) {
       const read = await round(state.next, size - rows.length);
       rows.push(...read.rows);
-      read.completion.forEach((value, id) => completion.set(id, value));
+      read.completion?.of.forEach((id) => looked.add(id));
+      read.completion?.found.forEach((value, id) => completion.set(id, value));
       state = { hasNext: read.hasNext, next: read.next };
     }
     return { rows, hasNext: state.hasNext, next: state.next, short: state.hasNext && rows.length < size };
@@ -272,7 +275,9 @@ async function inRounds(
       result = await onePage(result.next);
     }
   }
-  const known = result.hasNext ? (cursorTotal ?? (await early)) : undefined;
+  const known = result.hasNext ? (cursorTotal ?? (await (early ?? knownTotal()))) : undefined;
+  const missing = result.rows.filter((row) => !looked.has(row.id)).map((row) => row.id);
+  if (missing.length) (await completionOf(missing)).completion.forEach((value, id) => completion.set(id, value));
   return finish(list, result.rows, shownBefore, result, page, size, known, completion);
 }
 
@@ -303,7 +308,7 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
         if (user && keep(user)) rows.push(user);
       }
       const hasNext = consumed < read.items.length || read.hasNext;
-      return { rows, completion: completionFrom(read.items), hasNext, next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after };
+      return { rows, completion: { of: read.items.map((item) => String(item.user_id)), found: completionFrom(read.items) }, hasNext, next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after };
     },
     async () => (scope === '' ? week1DropoffCount(now) : undefined),
   );
@@ -313,9 +318,11 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
  * Search: the USERSEARCH items whose value starts with the text, in key order (value, then id).
  * An account matching through several fields is shown once: by the first of email, first
  * name, last name that matches. Filters are applied to each batch before anything is cut.
- * A round checks a page of accounts (two with a filter or a narrow status: fewer pass), reading
- * their accounts and enrollments in parallel; the search items read cover up to twice that
- * many (one account's email and name items often sit side by side).
+ * A round checks as many accounts as the page still needs divided by the share that passed so
+ * far (guessed at first: 0.8, or 0.5 with a filter or a narrow status), at most 2 × page_size + 2;
+ * the search items read cover up to twice that many (one account's email and name items often
+ * sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
+ * are read in parallel with the accounts; with one, for the page's rows only, at the end.
  */
 async function searchUsers(list: string, search: string, scope: StatusScope, filter: UserFilter | undefined, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
   const partition = keys.userSearch(search, '', '').pk;
@@ -323,20 +330,25 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
   const since = filter === 'active7d' || filter === 'active30d' ? activeSince(filter === 'active7d' ? 7 : 30, now) : undefined;
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
   const selective = Boolean(filter) || (scope !== '' && scope !== 'all');
+  // the share of checked accounts that became rows: sizes the next round (learnt per request)
+  let passRate = selective ? 0.5 : 0.8;
+  // enrollments are read with the accounts when most become rows (or the filter needs them);
+  // a selective filter reads them for the page's rows only, at the end
+  const enrollmentsAlong = !selective || filter === 'week1_dropoff';
   return inRounds(
     list,
     raw,
     page,
     size,
     async (after, wanted) => {
-      const accounts = selective ? 2 * wanted + 2 : wanted + 2;
+      const accounts = Math.min(2 * size + 2, Math.ceil(wanted / passRate) + 2);
       const result = await db().send(
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': partition, ':from': after ?? search, ':to': `${search}\uffff` },
           ProjectionExpression: 'sk, user_id, field',
-          Limit: selective ? accounts + wanted + 2 : 2 * accounts,
+          Limit: 2 * accounts,
         }),
       );
       const read = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
@@ -356,15 +368,17 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
       const week1Field = INDEX.week1Pending.partitionKey;
       const [profileList, enrolled] = await Promise.all([
         profilesOf([...ids]),
-        completionOf([...ids], filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : ''),
+        enrollmentsAlong ? completionOf([...ids], filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : '') : undefined,
       ]);
       const profiles = new Map(profileList.map((user) => [user.id, user]));
-      const dropped = new Set(enrolled.enrollments.filter((e) => e[week1Field] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
+      const dropped = new Set((enrolled?.enrollments ?? []).filter((e) => e[week1Field] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
       const rows: ListRecord[] = [];
+      const checked = new Set<string>();
       let consumed = 0;
       for (const item of batch) {
         if (rows.length >= wanted) break;
         consumed++;
+        checked.add(String(item.user_id));
         const user = profiles.get(String(item.user_id));
         if (!user || !keep(user)) continue;
         // shown once: through the first field (email, first name, last name) that matches
@@ -375,7 +389,8 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
         rows.push(user);
       }
       const more = consumed < read.length || Boolean(result.LastEvaluatedKey);
-      return { rows, completion: enrolled.completion, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
+      passRate = Math.max(0.2, Math.min(1, rows.length / Math.max(1, checked.size)));
+      return { rows, completion: enrolled ? { of: [...ids], found: enrolled.completion } : undefined, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
     },
     async () => undefined,
   );
