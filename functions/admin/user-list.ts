@@ -320,8 +320,8 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
  * name, last name that matches. Filters are applied to each batch before anything is cut.
  * A round checks as many accounts as the page still needs divided by the share that passed so
  * far (guessed at first: 0.8, or 0.5 with a filter or a narrow status), at most 2 × page_size + 2;
- * the search items read cover up to twice that many (one account's email and name items often
- * sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
+ * the search items read cover up to twice that many (1.5 × when selective; one account's email
+ * and name items often sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
  * are read in parallel with the accounts; with one, for the page's rows only, at the end.
  */
 async function searchUsers(list: string, search: string, scope: StatusScope, filter: UserFilter | undefined, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
@@ -348,7 +348,7 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': partition, ':from': after ?? search, ':to': `${search}\uffff` },
           ProjectionExpression: 'sk, user_id, field',
-          Limit: 2 * accounts,
+          Limit: selective ? Math.ceil(accounts * 1.5) : 2 * accounts,
         }),
       );
       const read = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);

@@ -12,7 +12,7 @@
  * a DynamoDB Local that outlives the process (DYNAMODB_ENDPOINT required): BENCH_PHASE=load or
  * measure with BENCH_TABLE, BENCH_ACCOUNTS and BENCH_NOW (the data's clock, epoch ms, the same
  * for both phases; measure writes BENCH_OUT), then BENCH_PHASE=report with BENCH_SMALL_JSON and
- * BENCH_LARGE_JSON prints the table. Without BENCH_PHASE: load and measure both sizes in one go.
+ * BENCH_LARGE_JSON prints the table. BENCH_FROM resumes a stopped load at that account. Without BENCH_PHASE: load and measure both sizes in one go.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -175,9 +175,10 @@ async function run(endpoint: string) {
 
   if (PHASE === 'load') {
     const n = Number(env.BENCH_ACCOUNTS);
-    console.log(`bench:scale load — ${n.toLocaleString('en-US')} accounts into ${tableName()}, ${AUDIT_PER} audit entries per account (clock for ${LARGE.toLocaleString('en-US')})`);
+    const from = Number(env.BENCH_FROM ?? 0); // resume a stopped load (puts are idempotent)
+    console.log(`bench:scale load — accounts ${from.toLocaleString('en-US')}–${(n - 1).toLocaleString('en-US')} into ${tableName()}, ${AUDIT_PER} audit entries per account (clock for ${LARGE.toLocaleString('en-US')})`);
     await data.loadItems(data.adminItems(clock));
-    await load(0, n);
+    await load(from, n);
     return;
   }
   if (PHASE === 'measure') {
