@@ -2,7 +2,7 @@ import { auditPut } from '../lib/audit';
 import { tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { failedConditions } from '../lib/retry';
-import { statsUpdate } from '../lib/stats';
+import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, searchItems } from '../lib/users';
@@ -58,9 +58,10 @@ export async function resendVerificationCode(user: UserRecord, pending?: () => P
 
 export async function verifyEmail(input: { email: string; code: string }, caller: Caller): Promise<void> {
   await consume('codeChecksPerIp', caller.ip, caller);
-  const user = await getUserByEmail(input.email);
+  const found = await getUserByEmail(input.email);
   // An unknown, deleted or already verified account has no code to check: the same generic answer.
-  if (!user || user.verified || user.status === 'deleted') throw badRequest('invalid_code');
+  if (!found || found.verified || found.status === 'deleted') throw badRequest('invalid_code');
+  let user: UserRecord = found;
   const now = new Date().toISOString();
   // The code is spent in the same transaction that verifies the account (retried with jitter on
   // conflicts): either both happen or neither, so a 503 leaves the code usable for a retry. A
@@ -82,20 +83,21 @@ export async function verifyEmail(input: { email: string; code: string }, caller
           Key: keys.user(user.id),
           // Leaving the unverified cohort: the sparse index keys go (users.ts userIndexKeys).
           UpdateExpression: `SET verified = :true, updated_at = :now${pending ? ', password_hash = :hash, first_name = :first, last_name = :last' : ''} ADD version :one REMOVE ${indexAttributes('usersUnverified').join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk) AND verified = :false AND #status <> :deleted',
+          // the status read is still the status (the unverified-by-status counters move from it)
+          ConditionExpression: 'attribute_exists(pk) AND verified = :false AND #status = :status',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':true': true,
             ':false': false,
             ':now': now,
             ':one': 1,
-            ':deleted': 'deleted',
+            ':status': user.status,
             ...(pending ? { ':hash': pending.password_hash, ':first': pending.first_name, ':last': pending.last_name } : {}),
           },
         },
       },
       ...searchChanges,
-      statsUpdate({ users_verified: 1 })!,
+      statsUpdate({ users_verified: 1, ...unverifiedDeltas(user, { ...user, verified: true }) })!,
       auditPut(
         accountAudit('auth.email_verified', user, caller, {
           old: { verified: false, ...(pending ? { first_name: user.first_name, last_name: user.last_name } : {}) },
@@ -104,15 +106,23 @@ export async function verifyEmail(input: { email: string; code: string }, caller
       ),
     ];
   };
-  try {
-    await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), normalizeCode(input.code), undefined, { alongWith: verifyWrites });
-  } catch (error) {
-    // The account changed meanwhile: verified by another request (done), or deleted (no code to check).
-    if (failedConditions(error).includes(1)) {
-      const fresh = await getUserByEmail(input.email);
-      if (fresh?.verified && fresh.status !== 'deleted') return;
-      throw badRequest('invalid_code');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await consumeCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), normalizeCode(input.code), undefined, { alongWith: verifyWrites });
+      return;
+    } catch (error) {
+      // The account changed meanwhile: verified by another request (done), deleted (no code to
+      // check), or locked / unlocked by an admin (verify again from its new status).
+      if (failedConditions(error).includes(1)) {
+        const fresh = await getUserByEmail(input.email);
+        if (fresh?.verified && fresh.status !== 'deleted') return;
+        if (fresh && fresh.id === user.id && !fresh.verified && fresh.status !== 'deleted' && fresh.status !== user.status && attempt < 3) {
+          user = fresh;
+          continue;
+        }
+        throw badRequest('invalid_code');
+      }
+      throw error;
     }
-    throw error;
   }
 }

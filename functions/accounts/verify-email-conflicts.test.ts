@@ -96,4 +96,25 @@ describe('POST /api/auth/verify-email under write conflicts', () => {
     const response = await call();
     expect(response.status).toBe(200);
   });
+
+  it('verifies again from the new status when an admin locked the account meanwhile (the counters move from the status written)', async () => {
+    let profileReads = 0;
+    dynamo.on(GetCommand).callsFake((input: { Key: { pk: string; sk: string } }) => {
+      if (input.Key.pk.startsWith('EMAIL#')) return { Item: { user_id: user.id } };
+      // read as active first; locked by the time the transaction runs
+      if (input.Key.sk === 'PROFILE') return { Item: ++profileReads === 1 ? user : { ...user, status: 'locked', version: 2 } };
+      return { Item: { ...keys.code(user.id, 'verify_email'), ...stored } };
+    });
+    const statusChanged = new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }] });
+    dynamo.on(TransactWriteCommand).rejectsOnce(statusChanged).resolves({});
+    const response = await call();
+    expect(response.status).toBe(200);
+    const writes = dynamo.commandCalls(TransactWriteCommand);
+    expect(writes).toHaveLength(2);
+    const items = writes[1].args[0].input.TransactItems!;
+    expect(items[1].Update?.ExpressionAttributeValues?.[':status']).toBe('locked');
+    const stats = items.find((item) => String(item.Update?.Key?.pk).startsWith('STATS'))!.Update!;
+    const deltas = Object.fromEntries(Object.entries(stats.ExpressionAttributeNames!).map(([alias, field]) => [field, stats.ExpressionAttributeValues![alias.replace('#f', ':d')]]));
+    expect(deltas).toEqual({ users_verified: 1, users_unverified_locked: -1 });
+  });
 });

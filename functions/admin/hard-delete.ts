@@ -9,7 +9,7 @@ import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
 import { backoffDelay, failedConditions, withWriteRetries } from '../lib/retry';
-import { dayCounterUpdate, enrollDayUpdate, statsUpdate, week1OnTime } from '../lib/stats';
+import { dayCounterUpdate, enrollDayUpdate, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
 import { GSIS, INDEX, indexAttributes, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
@@ -333,6 +333,7 @@ async function startPurge(user: UserRecord, caller: AdminCaller, now: Date): Pro
           ...searchItems(user).map(({ pk, sk }) => ({ Delete: { TableName: tableName(), Key: { pk, sk } } })),
           statsUpdate({
             users_deleted: -1,
+            ...unverifiedDeltas(user, undefined),
             // A staff preview enrollment was never counted (docs/journeys.md).
             ...(enrollment && !enrollment.staff
               ? {

@@ -271,9 +271,14 @@ export async function listPage(
   size: number,
   countTotal: () => Promise<{ total: number; estimate: boolean }>,
   maxRounds = 3,
+  /** a cheap total (counters: a fixed read) is read alongside the page instead of after it */
+  countEarly = false,
 ): Promise<ListPage<Record<string, unknown>> & { truncated?: boolean }> {
   const cursor = await decodeCursor(list, raw.cursor);
   let shownBefore = cursor?.shown ?? 0;
+  // a first page (a later one has the total in its cursor)
+  const early = countEarly && !cursor ? countTotal() : undefined;
+  early?.catch(() => undefined); // awaited below when needed; a failure then surfaces there
   let read = await readMerged(streams, cursor?.after, size, { maxRounds: maxRounds });
   if (!cursor) {
     for (let walked = 1; walked < page; walked++) {
@@ -287,7 +292,7 @@ export async function listPage(
   }
   const shown = shownBefore + read.items.length;
   // the last page knows the exact total (everything shown so far); otherwise the first page counts
-  const counted = !read.hasNext ? { total: shown, estimate: false } : cursor?.total !== undefined ? { total: cursor.total, estimate: Boolean(cursor.estimate) } : await countTotal();
+  const counted = !read.hasNext ? { total: shown, estimate: false } : cursor?.total !== undefined ? { total: cursor.total, estimate: Boolean(cursor.estimate) } : await (early ?? countTotal());
   const total = read.hasNext ? Math.max(counted.total, shown + 1) : shown;
   const estimate = read.hasNext ? counted.estimate || counted.total < shown + 1 : false;
   return {

@@ -41,6 +41,8 @@ export async function userDetail(userId: string, now = new Date()): Promise<User
   const user = await getUserById(userId);
   if (!user) throw notFound();
   const availableAt = hardDeleteAvailableAt(user);
+  // independent reads: in parallel (docs/scale-reads.md)
+  const [enrollments, passkeyCount] = await Promise.all([enrollmentsOf(user.id), countPasskeys(user.id)]);
   return {
     id: user.id,
     email: user.email,
@@ -62,8 +64,8 @@ export async function userDetail(userId: string, now = new Date()): Promise<User
     deleted_reason: user.deleted_reason ?? null,
     hard_delete_ready: availableAt !== null && now.getTime() >= availableAt.getTime(),
     hard_delete_available_at: availableAt?.toISOString() ?? null,
-    enrollments: await enrollmentsOf(user.id),
-    passkey_count: await countPasskeys(user.id),
+    enrollments,
+    passkey_count: passkeyCount,
     email_suppressed: user.email_suppressed ?? null,
   };
 }

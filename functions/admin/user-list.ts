@@ -91,21 +91,26 @@ async function scopeTotal(scope: StatusScope): Promise<number> {
   }
 }
 
-async function completionOf(userIds: string[]): Promise<Map<string, { pct: number; count: number }>> {
+type Completion = Map<string, { pct: number; count: number }>;
+
+/** Completion by account, from the enrollment items found (an account without one is absent). */
+const completionFrom = (enrollments: Record<string, unknown>[]): Completion =>
+  new Map(enrollments.map((item) => [String(item.user_id), { pct: Number(item.percent_complete ?? 0), count: 1 }]));
+
+async function completionOf(userIds: string[], extraFields = ''): Promise<{ completion: Completion; enrollments: Record<string, unknown>[] }> {
   const programId = program().id;
-  const found = await batchGet(
+  const enrollments = await batchGet(
     userIds.map((id) => keys.enrollment(id, programId)),
-    'user_id,percent_complete',
+    `user_id,percent_complete${extraFields}`,
   );
-  const byUser = new Map<string, { pct: number; count: number }>();
-  for (const item of found) byUser.set(String(item.user_id), { pct: Number(item.percent_complete ?? 0), count: 1 });
-  return byUser;
+  return { completion: completionFrom(enrollments), enrollments };
 }
 
 type ListRecord = Pick<UserRecord, (typeof USER_LIST_FIELDS)[number]>;
 
-async function toRows(users: ListRecord[]): Promise<UserListItem[]> {
-  const completion = users.length ? await completionOf(users.map((user) => user.id)) : new Map();
+/** The rows of a page; `known` = completion already read for these accounts (else one BatchGet). */
+async function toRows(users: ListRecord[], known?: Completion): Promise<UserListItem[]> {
+  const completion = known ?? (users.length ? (await completionOf(users.map((user) => user.id))).completion : new Map());
   return users.map((user) => ({
     id: user.id,
     email: user.email,
@@ -130,12 +135,23 @@ const profilesOf = async (userIds: string[]) => {
 
 const exact = async (total: Promise<number>) => ({ total: await total, estimate: false });
 
+/** Unverified accounts of a status scope, from the unverified-by-status counters (stats.ts unverifiedDeltas). */
+async function unverifiedTotal(scope: StatusScope): Promise<number> {
+  const stats = await readStats();
+  const live = stats.users_total - stats.users_verified; // unverified active + locked
+  const byStatus: Record<StatusScope, number> = {
+    '': live,
+    all: live + stats.users_unverified_deleted,
+    active: live - stats.users_unverified_locked,
+    locked: stats.users_unverified_locked,
+    deleted: stats.users_unverified_deleted,
+  };
+  return Math.max(0, byStatus[scope]);
+}
+
 /** Totals the counters keep for the default scope's cohorts (the dashboard cards' numbers). */
 async function cohortCounter(filter: UserFilter, now: Date): Promise<number> {
-  if (filter === 'unverified') {
-    const stats = await readStats();
-    return Math.max(0, stats.users_total - stats.users_verified);
-  }
+  if (filter === 'unverified') return unverifiedTotal('');
   if (filter === 'active7d' || filter === 'active30d') return dayBucketsSum(keys.lastActiveDay, activeSince(filter === 'active7d' ? 7 : 30, now), dayOf(now), 'count');
   return week1DropoffCount(now);
 }
@@ -160,12 +176,13 @@ export async function listUsers(raw: UserListQuery, now = new Date()): Promise<U
     if (scope === '') counter = () => exact(cohortCounter(filter, now));
   } else if (filter === 'unverified') {
     streams = statuses.map((status) => ({ index: 'usersUnverified', partition: indexPartition.usersUnverified(status) }));
-    if (scope === '') counter = () => exact(cohortCounter(filter, now));
+    counter = () => exact(unverifiedTotal(scope));
   } else {
     streams = statuses.map((status) => ({ index: 'usersByStatus', partition: indexPartition.usersByStatus(status) }));
     counter = () => exact(scopeTotal(scope));
   }
-  const result = await listPage(list, streams, raw, page, size, counter ?? (() => boundedCount(streams, USER_TOTAL_CAP)), 1);
+  // a counter total is a fixed read: it runs alongside the page; a bounded count only when needed
+  const result = await listPage(list, streams, raw, page, size, counter ?? (() => boundedCount(streams, USER_TOTAL_CAP)), 1, Boolean(counter));
   return { ...result, items: await toRows(result.items as unknown as ListRecord[]) };
 }
 
@@ -195,12 +212,12 @@ async function week1DropoffCount(now: Date): Promise<number> {
 const inScope = (scope: StatusScope) => (user: Pick<UserRecord, 'status'>) => STATUSES_OF[scope].includes(user.status);
 
 /** The shared tail of the lists read in rounds (drop-off, search): total and cursor. */
-async function finish(list: string, rows: ListRecord[], shownBefore: number, more: { hasNext: boolean; next?: string; short: boolean }, page: number, size: number, knownTotal?: number): Promise<UserListResponse> {
+async function finish(list: string, rows: ListRecord[], shownBefore: number, more: { hasNext: boolean; next?: string; short: boolean }, page: number, size: number, knownTotal: number | undefined, completion: Completion): Promise<UserListResponse> {
   const shown = shownBefore + rows.length;
   const total = more.hasNext ? Math.max(knownTotal ?? 0, shown + 1) : shown;
   const estimate = more.hasNext && (knownTotal === undefined || knownTotal < shown + 1);
   return {
-    items: await toRows(rows),
+    items: await toRows(rows, completion),
     total,
     total_is_estimate: estimate,
     has_next: more.hasNext,
@@ -211,27 +228,38 @@ async function finish(list: string, rows: ListRecord[], shownBefore: number, mor
   };
 }
 
+/** One round of a list read in rounds: the kept rows (with their completion) and where it stopped. */
+type Round = { rows: ListRecord[]; completion?: { of: string[]; found: Completion }; hasNext: boolean; next?: string };
+
 /**
  * Reads a page in rounds: `round(after, wanted)` returns the next kept rows and where it
  * stopped. A request makes at most SEARCH_ROUNDS reads per page; page N without a cursor walks
- * N−1 pages first.
+ * N−1 pages first. A known total (counters) is read alongside the first round, not after it.
  */
 async function inRounds(
   list: string,
   raw: UserListQuery,
   page: number,
   size: number,
-  round: (after: string | undefined, wanted: number) => Promise<{ rows: ListRecord[]; hasNext: boolean; next?: string }>,
+  round: (after: string | undefined, wanted: number) => Promise<Round>,
   knownTotal: () => Promise<number | undefined>,
 ): Promise<UserListResponse> {
   const cursor = await decodeCursor(list, raw.cursor);
   let shownBefore = cursor?.shown ?? 0;
+  const cursorTotal = cursor?.total !== undefined && !cursor.estimate ? cursor.total : undefined;
+  // the first page's total is carried by the cursor after it
+  const early = !cursor ? knownTotal() : undefined;
+  early?.catch(() => undefined); // awaited below when the page has more; a failure surfaces there
+  const completion: Completion = new Map();
+  const looked = new Set<string>(); // accounts whose enrollment was read already
   const onePage = async (after: string | undefined) => {
     const rows: ListRecord[] = [];
     let state: { hasNext: boolean; next?: string } = { hasNext: true, next: after };
     for (let attempt = 0; attempt < SEARCH_ROUNDS && rows.length < size && state.hasNext; attempt++) {
       const read = await round(state.next, size - rows.length);
       rows.push(...read.rows);
+      read.completion?.of.forEach((id) => looked.add(id));
+      read.completion?.found.forEach((value, id) => completion.set(id, value));
       state = { hasNext: read.hasNext, next: read.next };
     }
     return { rows, hasNext: state.hasNext, next: state.next, short: state.hasNext && rows.length < size };
@@ -247,11 +275,17 @@ async function inRounds(
       result = await onePage(result.next);
     }
   }
-  const known = result.hasNext ? (cursor?.total !== undefined && !cursor.estimate ? cursor.total : await knownTotal()) : undefined;
-  return finish(list, result.rows, shownBefore, result, page, size, known);
+  const known = result.hasNext ? (cursorTotal ?? (await (early ?? knownTotal()))) : undefined;
+  const missing = result.rows.filter((row) => !looked.has(row.id)).map((row) => row.id);
+  if (missing.length) (await completionOf(missing)).completion.forEach((value, id) => completion.set(id, value));
+  return finish(list, result.rows, shownBefore, result, page, size, known, completion);
 }
 
-/** Week-1 drop-off: enrollments (newest first) whose account is in the status scope. */
+/**
+ * Week-1 drop-off: enrollments (newest first) whose account is in the status scope. Each round
+ * reads 1.5 pages of enrollments (a scope's filter skips some: one round mostly fills the page)
+ * with their completion from the index (it holds the enrollment item), then their accounts.
+ */
 async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
   const stream: Stream = { index: 'week1Pending', partition: WEEK1_PENDING_PK, to: `${cutoff}#~` };
@@ -262,8 +296,8 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
     page,
     size,
     async (after, wanted) => {
-      // a full page of enrollments per round; only as many as the page needs are consumed
-      const read = await readMerged([stream], after, size, { maxRounds: 1, projection: ['user_id', INDEX.week1Pending.sortKey] });
+      // only as many enrollments as the page needs are consumed; the cursor continues after them
+      const read = await readMerged([stream], after, Math.ceil(size * 1.5), { maxRounds: 1, projection: ['user_id', 'percent_complete', INDEX.week1Pending.sortKey] });
       const users = new Map((await profilesOf(read.items.map((item) => String(item.user_id)))).map((user) => [user.id, user]));
       const rows: ListRecord[] = [];
       let consumed = 0;
@@ -274,7 +308,7 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
         if (user && keep(user)) rows.push(user);
       }
       const hasNext = consumed < read.items.length || read.hasNext;
-      return { rows, hasNext, next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after };
+      return { rows, completion: { of: read.items.map((item) => String(item.user_id)), found: completionFrom(read.items) }, hasNext, next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after };
     },
     async () => (scope === '' ? week1DropoffCount(now) : undefined),
   );
@@ -284,41 +318,67 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
  * Search: the USERSEARCH items whose value starts with the text, in key order (value, then id).
  * An account matching through several fields is shown once: by the first of email, first
  * name, last name that matches. Filters are applied to each batch before anything is cut.
+ * A round checks as many accounts as the page still needs divided by the share that passed so
+ * far (guessed at first: 0.8, or 0.5 with a filter or a narrow status), at most 2 × page_size + 2;
+ * the search items read cover up to twice that many (1.5 × when selective; one account's email
+ * and name items often sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
+ * are read in parallel with the accounts; with one, for the page's rows only, at the end.
  */
 async function searchUsers(list: string, search: string, scope: StatusScope, filter: UserFilter | undefined, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
   const partition = keys.userSearch(search, '', '').pk;
   const keep = inScope(scope);
   const since = filter === 'active7d' || filter === 'active30d' ? activeSince(filter === 'active7d' ? 7 : 30, now) : undefined;
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
+  const selective = Boolean(filter) || (scope !== '' && scope !== 'all');
+  // the share of checked accounts that became rows: sizes the next round (learnt per request)
+  let passRate = selective ? 0.5 : 0.8;
+  // enrollments are read with the accounts when most become rows (or the filter needs them);
+  // a selective filter reads them for the page's rows only, at the end
+  const enrollmentsAlong = !selective || filter === 'week1_dropoff';
   return inRounds(
     list,
     raw,
     page,
     size,
     async (after, wanted) => {
+      const accounts = Math.min(2 * size + 2, Math.ceil(wanted / passRate) + 2);
       const result = await db().send(
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': partition, ':from': after ?? search, ':to': `${search}\uffff` },
           ProjectionExpression: 'sk, user_id, field',
-          // a full page of search items per round; only as many as the page needs are consumed
-          Limit: size + 2,
+          Limit: selective ? Math.ceil(accounts * 1.5) : 2 * accounts,
         }),
       );
-      const batch = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
-      const profiles = new Map((await profilesOf([...new Set(batch.map((item) => String(item.user_id)))])).map((user) => [user.id, user]));
-      let dropped = new Set<string>();
-      if (filter === 'week1_dropoff' && profiles.size) {
-        const programId = program().id;
-        const enrollments = await batchGet([...profiles.keys()].map((id) => keys.enrollment(id, programId)), `user_id,enrolled_at,${INDEX.week1Pending.partitionKey}`);
-        dropped = new Set(enrollments.filter((e) => e[INDEX.week1Pending.partitionKey] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
+      const read = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
+      // the items of the round's first `accounts` accounts; the rest is read again next round
+      const ids = new Set<string>();
+      let cut = read.length;
+      for (let i = 0; i < read.length; i++) {
+        const id = String(read[i].user_id);
+        if (ids.has(id)) continue;
+        if (ids.size === accounts) {
+          cut = i;
+          break;
+        }
+        ids.add(id);
       }
+      const batch = read.slice(0, cut);
+      const week1Field = INDEX.week1Pending.partitionKey;
+      const [profileList, enrolled] = await Promise.all([
+        profilesOf([...ids]),
+        enrollmentsAlong ? completionOf([...ids], filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : '') : undefined,
+      ]);
+      const profiles = new Map(profileList.map((user) => [user.id, user]));
+      const dropped = new Set((enrolled?.enrollments ?? []).filter((e) => e[week1Field] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
       const rows: ListRecord[] = [];
+      const checked = new Set<string>();
       let consumed = 0;
       for (const item of batch) {
         if (rows.length >= wanted) break;
         consumed++;
+        checked.add(String(item.user_id));
         const user = profiles.get(String(item.user_id));
         if (!user || !keep(user)) continue;
         // shown once: through the first field (email, first name, last name) that matches
@@ -328,8 +388,9 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
         if (filter === 'week1_dropoff' && !dropped.has(user.id)) continue;
         rows.push(user);
       }
-      const more = consumed < batch.length || Boolean(result.LastEvaluatedKey);
-      return { rows, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
+      const more = consumed < read.length || Boolean(result.LastEvaluatedKey);
+      passRate = Math.max(0.2, Math.min(1, rows.length / Math.max(1, checked.size)));
+      return { rows, completion: enrolled ? { of: [...ids], found: enrolled.completion } : undefined, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
     },
     async () => undefined,
   );

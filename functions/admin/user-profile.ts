@@ -4,7 +4,7 @@ import { sendVerificationCode } from '../accounts/verification';
 import { auditPut } from '../lib/audit';
 import { tableName } from '../lib/db';
 import { badRequest, conflict } from '../lib/errors';
-import { statsUpdate } from '../lib/stats';
+import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import { indexKeys, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { normalizeEmail, searchItems } from '../lib/users';
@@ -67,7 +67,8 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
       set.email_lower = normalizeEmail(newEmail);
       set.verified = false;
       Object.assign(set, indexKeys.usersUnverified(user));
-      if (user.verified && user.status !== 'deleted') extra.push(statsUpdate({ users_verified: -1 })! as never);
+      const counted = statsUpdate({ users_verified: user.verified && user.status !== 'deleted' ? -1 : 0, ...unverifiedDeltas(user, { ...user, verified: false }) });
+      if (counted) extra.push(counted as never);
     } else if (changes.email !== undefined) {
       set.email = changes.email; // only the letter case changed: same guard, same verification
     }

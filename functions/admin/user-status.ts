@@ -3,7 +3,7 @@ import { auditPut, writeAudit, type AuditInput } from '../lib/audit';
 import type { Delivery } from '../lib/email';
 import { conflict, notFound } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
-import { statsUpdate } from '../lib/stats';
+import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { getUserById, userIndexKeys } from '../lib/users';
 import { adminAudit, type AdminCaller } from './context';
@@ -28,7 +28,7 @@ export async function lockUser(userId: string, caller: AdminCaller): Promise<{ s
     return {
       // session_version + 1 ends every session of the account in the same write
       set: { ...statusSet(user, 'locked'), is_locked: true, session_version: (user.session_version ?? 0) + 1 },
-      extra: [statsUpdate({ users_locked: 1 })!, auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: facts(user), new: after }))],
+      extra: [statsUpdate({ users_locked: 1, ...unverifiedDeltas(user, { ...user, status: 'locked' }) })!, auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: facts(user), new: after }))],
       result: after,
     };
   });
@@ -41,7 +41,7 @@ export async function unlockUser(userId: string, caller: AdminCaller): Promise<{
     return {
       set: { ...statusSet(user, after.status), is_locked: false },
       extra: [
-        ...(user.status === 'locked' ? [statsUpdate({ users_locked: -1 })!] : []),
+        ...(user.status === 'locked' ? [statsUpdate({ users_locked: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!] : []),
         auditPut(adminAudit(caller, 'admin.user.unlock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
       ],
       result: after,
@@ -109,6 +109,7 @@ export function softDeleteChange(
         users_verified: user.verified ? -1 : 0,
         users_locked: user.status === 'locked' ? -1 : 0,
         users_deleted: 1,
+        ...unverifiedDeltas(user, { ...user, status: 'deleted' }),
       })!,
       auditPut(audit({ old: facts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
     ],
@@ -124,7 +125,7 @@ export async function restoreUser(userId: string, caller: AdminCaller): Promise<
       set: { ...statusSet(user, 'active'), is_locked: false },
       remove: ['deleted_at', 'deleted_reason'],
       extra: [
-        statsUpdate({ users_total: 1, users_verified: user.verified ? 1 : 0, users_deleted: -1 })!,
+        statsUpdate({ users_total: 1, users_verified: user.verified ? 1 : 0, users_deleted: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!,
         auditPut(
           adminAudit(caller, 'admin.user.restore', { type: 'user', id: user.id }, {
             old: { status: 'deleted', deleted_at: user.deleted_at ?? null },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_SHARDS, dayCounterUpdate, week1CompletedWrites } from './stats';
+import { DAY_SHARDS, dayCounterUpdate, unverifiedDeltas, week1CompletedWrites } from './stats';
 
 describe('week-1 completion counters', () => {
   const enrolledAt = '2026-03-02T09:00:00.000Z';
@@ -29,5 +29,18 @@ describe('day counters', () => {
     expect(update.Update.UpdateExpression).toBe('ADD #f0 :d0');
     expect(update.Update.ExpressionAttributeValues).toEqual({ ':d0': -1 });
     expect(dayCounterUpdate('LASTACTIVE', '2026-03-02', { count: 0 })).toBeUndefined();
+  });
+});
+
+describe('unverified × status counters', () => {
+  it('move with status and verification, and count only unverified locked or deleted accounts', () => {
+    const d = (before: Parameters<typeof unverifiedDeltas>[0], after: Parameters<typeof unverifiedDeltas>[1]) => unverifiedDeltas(before, after);
+    expect(d(undefined, { status: 'active', verified: false })).toEqual({ users_unverified_locked: 0, users_unverified_deleted: 0 });
+    expect(d(undefined, { status: 'locked', verified: false })).toEqual({ users_unverified_locked: 1, users_unverified_deleted: 0 });
+    expect(d({ status: 'locked', verified: false }, { status: 'deleted', verified: false })).toEqual({ users_unverified_locked: -1, users_unverified_deleted: 1 });
+    expect(d({ status: 'locked', verified: false }, { status: 'locked', verified: true })).toEqual({ users_unverified_locked: -1, users_unverified_deleted: 0 });
+    expect(d({ status: 'deleted', verified: true }, { status: 'deleted', verified: false })).toEqual({ users_unverified_locked: 0, users_unverified_deleted: 1 });
+    expect(d({ status: 'deleted', verified: false }, undefined)).toEqual({ users_unverified_locked: 0, users_unverified_deleted: -1 });
+    expect(d({ status: 'locked', verified: true }, { status: 'active', verified: true })).toEqual({ users_unverified_locked: 0, users_unverified_deleted: 0 });
   });
 });

@@ -22,6 +22,8 @@ export type StatsField =
   | 'modules_total' // modules across all enrollments
   | 'users_locked' // accounts with status locked (users_total − users_locked = active)
   | 'users_deleted' // soft-deleted accounts (not yet hard-deleted)
+  | 'users_unverified_locked' // unverified accounts with status locked (the unverified × locked list's total)
+  | 'users_unverified_deleted' // unverified soft-deleted accounts (the unverified × deleted list's total)
   | 'week1_on_time_total'; // enrollments whose week 1 was completed within 7 days of enrolling
 
 type TransactItem = { Update: { TableName: string; Key: Record<string, string>; UpdateExpression: string; ExpressionAttributeValues: Record<string, number>; ExpressionAttributeNames: Record<string, string> } };
@@ -71,12 +73,32 @@ export async function readStats(): Promise<Record<StatsField, number>> {
     modules_total: 0,
     users_locked: 0,
     users_deleted: 0,
+    users_unverified_locked: 0,
+    users_unverified_deleted: 0,
     week1_on_time_total: 0,
   };
   for (const item of result.Responses?.[tableName()] ?? []) {
     for (const field of Object.keys(totals) as StatsField[]) totals[field] += Number(item[field] ?? 0);
   }
   return totals;
+}
+
+/** The facts of an account that the status × verification counters count. */
+type CountedUser = { status: string; verified?: boolean };
+
+/**
+ * The deltas of the unverified-by-status counters when an account goes from `before` to `after`
+ * (undefined: the account does not exist, or no longer counts — hard delete). Every write that
+ * changes an account's status or verification merges them into its one `statsUpdate`, so the
+ * unverified × status lists have exact totals without a COUNT (docs/scale-reads.md). Unverified
+ * active accounts need no counter of their own: users_total − users_verified − the locked ones.
+ */
+export function unverifiedDeltas(before: CountedUser | undefined, after: CountedUser | undefined): Partial<Record<StatsField, number>> {
+  const count = (user: CountedUser | undefined, status: string) => (user && !user.verified && user.status === status ? 1 : 0);
+  return {
+    users_unverified_locked: count(after, 'locked') - count(before, 'locked'),
+    users_unverified_deleted: count(after, 'deleted') - count(before, 'deleted'),
+  };
 }
 
 /**

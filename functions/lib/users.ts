@@ -4,7 +4,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { withWriteRetries } from './retry';
 import { conflict } from './errors';
-import { statsUpdate } from './stats';
+import { statsUpdate, unverifiedDeltas } from './stats';
 import { indexKeys, keys } from './table';
 import type { Role, UserRecord, UserStatus } from './user-record';
 
@@ -112,11 +112,12 @@ export async function insertUser(input: NewUser, extraWrites: NonNullable<Transa
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          statsUpdate(
-            user.status === 'deleted'
+          statsUpdate({
+            ...(user.status === 'deleted'
               ? { users_deleted: 1 }
-              : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 },
-          )!,
+              : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 }),
+            ...unverifiedDeltas(undefined, user),
+          })!,
           ...searchItems(user).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
           ...extraWrites,
         ],

@@ -103,10 +103,12 @@ export function auditItems(i: number, perAccount: number, clock: ScaleClock): Re
 
 /** The counters the writes keep, as they stand with accounts 0..n−1 (one shard holds them all). */
 export async function writeCounters(n: number, clock: ScaleClock): Promise<void> {
-  const totals = { users_total: 0, users_verified: 0, users_locked: 0, users_deleted: 0, enrollments_total: n, enrollment_percent_sum: 0, modules_completed_total: 0, modules_total: n * program().modules.length, week1_on_time_total: 0 };
+  const totals = { users_total: 0, users_verified: 0, users_locked: 0, users_deleted: 0, users_unverified_locked: 0, users_unverified_deleted: 0, enrollments_total: n, enrollment_percent_sum: 0, modules_completed_total: 0, modules_total: n * program().modules.length, week1_on_time_total: 0 };
   const lastActive = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const status = statusOf(i);
+    if (i % 3 === 0 && status === 'locked') totals.users_unverified_locked++;
+    if (i % 3 === 0 && status === 'deleted') totals.users_unverified_deleted++;
     if (status === 'deleted') totals.users_deleted++;
     else {
       totals.users_total++;

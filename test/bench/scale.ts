@@ -8,9 +8,14 @@
  *   BENCH_SMALL (1000)  BENCH_LARGE (100000)  BENCH_AUDIT_PER_ACCOUNT (10)
  *   BENCH_PARALLEL (8 BatchWriteItem calls in flight)  BENCH_REPS (21 timed runs per call)
  *   BENCH_OUT (a JSON file for the figures, optional)
+ * Phases, so a long load can run while code changes and each size can be measured later against
+ * a DynamoDB Local that outlives the process (DYNAMODB_ENDPOINT required): BENCH_PHASE=load or
+ * measure with BENCH_TABLE, BENCH_ACCOUNTS and BENCH_NOW (the data's clock, epoch ms, the same
+ * for both phases; measure writes BENCH_OUT), then BENCH_PHASE=report with BENCH_SMALL_JSON and
+ * BENCH_LARGE_JSON prints the table. BENCH_FROM resumes a stopped load at that account. Without BENCH_PHASE: load and measure both sizes in one go.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { freePort, startDynamoDbLocal } from '../../infra/local/processes';
 import { ensureTable } from '../../infra/local/table-setup';
@@ -21,8 +26,11 @@ const LARGE = Number(env.BENCH_LARGE ?? 100_000);
 const AUDIT_PER = Number(env.BENCH_AUDIT_PER_ACCOUNT ?? 10);
 const PARALLEL = Number(env.BENCH_PARALLEL ?? 8);
 const REPS = Number(env.BENCH_REPS ?? 21);
+const PHASE = env.BENCH_PHASE ?? '';
 
 async function main() {
+  if (PHASE === 'report') return report(JSON.parse(readFileSync(env.BENCH_SMALL_JSON!, 'utf8')), JSON.parse(readFileSync(env.BENCH_LARGE_JSON!, 'utf8')));
+  if (PHASE && (!env.DYNAMODB_ENDPOINT || !env.BENCH_TABLE || !env.BENCH_ACCOUNTS || !env.BENCH_NOW)) throw new Error('BENCH_PHASE load/measure needs DYNAMODB_ENDPOINT, BENCH_TABLE, BENCH_ACCOUNTS and BENCH_NOW');
   let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
   let endpoint = env.DYNAMODB_ENDPOINT;
   if (!endpoint) {
@@ -32,7 +40,7 @@ async function main() {
   }
   Object.assign(env, {
     STAGE: 'local',
-    TABLE_NAME: `bench-scale-${randomUUID().slice(0, 8)}`,
+    TABLE_NAME: env.BENCH_TABLE ?? `bench-scale-${randomUUID().slice(0, 8)}`,
     DYNAMODB_ENDPOINT: endpoint,
     AWS_REGION: 'us-east-1',
     SESSION_SECRET: env.SESSION_SECRET ?? 'bench-scale-secret-bench-scale-secret',
@@ -58,7 +66,7 @@ async function run(endpoint: string) {
   const data = await import('./scale-data');
 
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await ensureTable(client, tableName());
+  if (PHASE !== 'measure') await ensureTable(client, tableName());
   client.destroy();
 
   // the most items one response carried, and items per call (Lambda memory holds about that)
@@ -73,7 +81,7 @@ async function run(endpoint: string) {
     { step: 'initialize', name: 'benchItemCounter' },
   );
 
-  const clock = { now: Date.now(), auditStepMs: Math.max(1, Math.floor((29 * 24 * 3600 * 1000) / (LARGE * AUDIT_PER))) };
+  const clock = { now: env.BENCH_NOW ? Number(env.BENCH_NOW) : Date.now(), auditStepMs: Math.max(1, Math.floor((29 * 24 * 3600 * 1000) / (LARGE * AUDIT_PER))) };
   const day = (offset: number) => new Date(clock.now - offset * 24 * 3600 * 1000).toISOString().slice(0, 10);
 
   async function load(from: number, to: number) {
@@ -148,7 +156,6 @@ async function run(endpoint: string) {
     return p50(times);
   }
 
-  type Figures = { rcu: number; calls: number; items: number; p50: number; ratio: number };
   async function measure(n: number) {
     const getItem = () => db().send(new GetCommand({ TableName: tableName(), Key: keys.user(sample) }));
     const rawP50 = await timed(getItem);
@@ -166,13 +173,35 @@ async function run(endpoint: string) {
     return { rawP50, results };
   }
 
+  if (PHASE === 'load') {
+    const n = Number(env.BENCH_ACCOUNTS);
+    const from = Number(env.BENCH_FROM ?? 0); // resume a stopped load (puts are idempotent)
+    console.log(`bench:scale load — accounts ${from.toLocaleString('en-US')}–${(n - 1).toLocaleString('en-US')} into ${tableName()}, ${AUDIT_PER} audit entries per account (clock for ${LARGE.toLocaleString('en-US')})`);
+    await data.loadItems(data.adminItems(clock));
+    await load(from, n);
+    return;
+  }
+  if (PHASE === 'measure') {
+    const n = Number(env.BENCH_ACCOUNTS);
+    const figures = await measure(n);
+    writeFileSync(env.BENCH_OUT!, JSON.stringify({ n, rawP50: figures.rawP50, results: Object.fromEntries(figures.results) }, null, 2));
+    console.log(`measured ${n.toLocaleString('en-US')} accounts → ${env.BENCH_OUT}`);
+    return;
+  }
   console.log(`bench:scale — small ${SMALL.toLocaleString('en-US')}, large ${LARGE.toLocaleString('en-US')} accounts, ${AUDIT_PER} audit entries per account, ${PARALLEL} parallel BatchWriteItem`);
   await data.loadItems(data.adminItems(clock));
   await load(0, SMALL);
   const small = await measure(SMALL);
   await load(SMALL, LARGE);
   const large = await measure(LARGE);
+  report({ n: SMALL, rawP50: small.rawP50, results: Object.fromEntries(small.results) }, { n: LARGE, rawP50: large.rawP50, results: Object.fromEntries(large.results) });
+}
 
+type Figures = { rcu: number; calls: number; items: number; p50: number; ratio: number };
+type Measured = { n: number; rawP50: number; results: Record<string, Figures> };
+
+function report(small: Measured, large: Measured) {
+  const [SMALL, LARGE] = [small.n, large.n];
   const fmt = (value: number, digits = 1) => value.toFixed(digits);
   const lines = [
     `| call | RCU ${SMALL / 1000}k | RCU ${LARGE / 1000}k | RCU ratio | round trips ${SMALL / 1000}k / ${LARGE / 1000}k | items held ${LARGE / 1000}k | p50 ms ${SMALL / 1000}k / ${LARGE / 1000}k | p50 ÷ GetItem ${SMALL / 1000}k / ${LARGE / 1000}k |`,
@@ -181,9 +210,9 @@ async function run(endpoint: string) {
   ];
   let worstRatio = 0;
   let worstLatency = 0;
-  for (const [name] of calls(LARGE)) {
-    const a = small.results.get(name)!;
-    const b = large.results.get(name)!;
+  for (const name of Object.keys(large.results)) {
+    const a = small.results[name];
+    const b = large.results[name];
     const ratio = a.rcu > 0 ? b.rcu / a.rcu : 1;
     worstRatio = Math.max(worstRatio, ratio);
     worstLatency = Math.max(worstLatency, b.ratio);
@@ -191,7 +220,7 @@ async function run(endpoint: string) {
   }
   console.log(`\n${lines.join('\n')}\n`);
   console.log(`worst RCU ratio ${LARGE / 1000}k/${SMALL / 1000}k: ${worstRatio.toFixed(2)} (goal ≤ 1.2); worst p50 ÷ GetItem at ${LARGE / 1000}k: ${worstLatency.toFixed(1)} (goal ≤ 10)`);
-  if (env.BENCH_OUT) writeFileSync(env.BENCH_OUT, JSON.stringify({ small: SMALL, large: LARGE, auditPerAccount: AUDIT_PER, smallRaw: small.rawP50, largeRaw: large.rawP50, calls: Object.fromEntries([...small.results].map(([name, fig]) => [name, { small: fig, large: large.results.get(name) }])) }, null, 2));
+  if (env.BENCH_OUT && !PHASE) writeFileSync(env.BENCH_OUT, JSON.stringify({ small, large, auditPerAccount: AUDIT_PER }, null, 2));
 }
 
 main().catch((error) => {
