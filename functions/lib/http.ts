@@ -250,6 +250,13 @@ function adapt(impl: RouteImpl) {
   };
 }
 
+/**
+ * Every group's implementations, by route key, as handed to createGroupHandler: the OpenAPI
+ * generator reads the routes' zod schemas from here (functions/api-docs/openapi.ts).
+ */
+const registeredImpls = new Map<RouteGroup, Record<string, RouteImpl>>();
+export const registeredRoutes = (): ReadonlyMap<RouteGroup, Readonly<Record<string, RouteImpl>>> => registeredImpls;
+
 const notImplemented: RouteImpl = {
   handler: async () => {
     throw new ApiError(501, 'not_implemented');
@@ -262,6 +269,7 @@ const notImplemented: RouteImpl = {
  * a startup error. A table route with no implementation yet answers 501 `not_implemented`.
  */
 export function createGroupHandler(group: RouteGroup, impls: Record<string, RouteImpl>) {
+  registeredImpls.set(group, impls);
   // Read and check the environment at cold start; in the cloud the origin check needs its secret.
   if (config().stage === 'cloud' && !config().originSecretArn) throw new Error('ORIGIN_SECRET_ARN is required in the cloud');
   void readSecretsDuringInit();
