@@ -303,6 +303,8 @@ interface Case {
   body: { json: unknown } | string | undefined;
   contentType: string | undefined;
   origin: string | undefined;
+  /** Anonymous requests sometimes carry a forged or broken session cookie. */
+  forgedCookie: string | undefined;
 }
 
 const caseOf = (paramCount: number, queryNames: string[], bodyNames: string[] | undefined, stateChanging: boolean): fc.Arbitrary<Case> =>
@@ -316,6 +318,21 @@ const caseOf = (paramCount: number, queryNames: string[], bodyNames: string[] | 
       { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x') },
     ),
     origin: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('http://localhost:3000', 'https://evil.example', 'null') }),
+    forgedCookie: fc.oneof(
+      { weight: 2, arbitrary: fc.constant(undefined) },
+      fc.oneof(
+        fc.string({ maxLength: 60 }).map((value) => `${SESSION_COOKIE}=${encodeURIComponent(value)}`),
+        fc.constantFrom(
+          `${SESSION_COOKIE}=eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.`,
+          `${SESSION_COOKIE}=a.b.c`,
+          `${SESSION_COOKIE}=%`,
+          `${SESSION_COOKIE}`,
+          `${SESSION_COOKIE}=x; ${SESSION_COOKIE}=y`,
+          '=; ;;',
+          `${SESSION_COOKIE}=${'a'.repeat(5000)}`,
+        ),
+      ),
+    ),
   });
 
 // ---- the property ---------------------------------------------------------------------------
@@ -355,10 +372,10 @@ describe('the API under generated bad input (OpenAPI-driven fuzz)', () => {
           const body = c.body === undefined ? undefined : typeof c.body === 'string' ? c.body : JSON.stringify(resolve(c.body.json)) ?? '';
           const t0 = Date.now();
           writes.length = 0;
-          const answer = await send(route.method, `${path}${c.query}`, { cookie: cast.cookies[c.role], contentType: body === undefined ? undefined : c.contentType, origin: c.origin, body });
+          const answer = await send(route.method, `${path}${c.query}`, { cookie: c.role === 'anonymous' ? c.forgedCookie : cast.cookies[c.role], contentType: body === undefined ? undefined : c.contentType, origin: c.origin, body });
           timing.send += Date.now() - t0;
           statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
-          const shown = `${route.method} ${path.slice(0, 200)}${c.query.slice(0, 200)} as ${c.role} body ${String(body).slice(0, 200)}`;
+          const shown = `${route.method} ${path.slice(0, 200)}${c.query.slice(0, 200)} as ${c.role}${c.forgedCookie && c.role === 'anonymous' ? ` cookie ${c.forgedCookie.slice(0, 80)}` : ''} body ${String(body).slice(0, 200)}`;
           if (answer.status >= 500) throw new Error(`${answer.status} ${answer.text.slice(0, 200)} for ${shown}`);
 
           if (answer.status >= 400) {
