@@ -7,7 +7,7 @@
  * Not imported by any Lambda: `npm run openapi` writes openapi.json beside this file, which the
  * `GET /api/openapi.json` route serves (functions/api-docs/openapi-route.ts).
  */
-import { toJSONSchema } from 'zod';
+import { toJSONSchema } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { adminDocs } from '../../shared/api-schemas/admin';
 import { authDocs } from '../../shared/api-schemas/auth';

@@ -71,6 +71,14 @@ describe('Lambda bundles', () => {
       expect(code, name).not.toContain('x-amz-user-agent');
       expect(runtimeExternals(path.join(bundle.dir, 'index.js')).length, name).toBeGreaterThan(0);
     }
+    // GET /api/openapi.json reads the pre-generated document beside index.js; the response
+    // schemas and the generator stay out of every bundle (docs/api.md#6-the-openapi-document)
+    expect(bundles.auth.files).toContain('openapi.json');
+    for (const name of PRODUCT) {
+      const code = readFileSync(path.join(bundles[name].dir, 'index.js'), 'utf8');
+      expect(code, name).not.toContain('no success response schema in'); // functions/api-docs/openapi.ts
+      expect(code, name).not.toContain('Readiness: 200 once the database'); // shared/api-schemas/auth.ts
+    }
     // Lambda code validates with zod/mini (~25 KB bundled, against ~95 KB for classic zod even as a
     // namespace import): classic zod may appear in tests only (docs/lean-builds.md)
     const classic = readdirSync(path.join(REPO_ROOT, 'functions'), { recursive: true, encoding: 'utf8' })
