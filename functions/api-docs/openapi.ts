@@ -87,7 +87,10 @@ export function errorCodes(route: RouteDef, impl: RouteImpl | undefined, doc: Ro
     add(415, 'unsupported_media_type');
   }
   add(413, 'payload_too_large');
-  if (pathParams(route.path).length) add(400, 'invalid_path');
+  if (pathParams(route.path).length) {
+    add(400, 'invalid_path');
+    add(404, 'not_found'); // a parameter longer than any id (functions/lib/http.ts MAX_PATH_PARAM_LENGTH)
+  }
   if (route.access !== 'public') add(401, 'unauthorized');
   if (route.access === 'admin') add(403, 'admin_required');
   for (const [status, list] of Object.entries(doc?.errors ?? {})) add(Number(status), ...(list ?? []));

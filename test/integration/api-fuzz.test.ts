@@ -271,6 +271,7 @@ const queryString = (names: string[]) =>
         fc.oneof(
           { weight: 4, arbitrary: text.map((value) => encodeURIComponent(value)) },
           { weight: 2, arbitrary: fc.constantFrom(...RAW_TOKENS, '1', '2', '25', '100', '1001', '-5', '2024-02-30', '2024-01-01', 'all', 'unverified') },
+          { weight: 1, arbitrary: longSegment },
         ),
       ),
       { maxLength: 6 },
@@ -394,7 +395,8 @@ describe('the API under generated bad input (OpenAPI-driven fuzz)', () => {
 
           const schema = doc?.responses[answer.status as 200];
           if (!schema) undocumented.add(`${key}: success status ${answer.status} not in the document`);
-          else if (!schema.safeParse(answer.json).success) schemaMismatches.add(`${key} ${answer.status}: ${JSON.stringify(schema.safeParse(answer.json).error?.issues.slice(0, 3))}`);
+          else if (!schema.safeParse(answer.json).success)
+            schemaMismatches.add(`${key} ${answer.status}: ${JSON.stringify(schema.safeParse(answer.json).error?.issues.slice(0, 3))} answer ${answer.text.slice(0, 300)} for ${shown}`);
           // A success may change data and end sessions (logout, a lock): start from fresh accounts.
           const t1 = Date.now();
           if (stateChanging) {
