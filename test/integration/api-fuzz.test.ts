@@ -8,7 +8,7 @@ import { ROUTE_DOCS } from '../../functions/api-docs/openapi';
 import { db as productDb, tableName } from '../../functions/lib/db';
 import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import type { UserRecord } from '../../functions/lib/user-record';
-import { ROUTES, routeKey } from '../../shared/routes';
+import { matchRoute, ROUTES, routeKey } from '../../shared/routes';
 import { useApi } from '../helpers/api';
 import { createTestUser } from '../helpers/users';
 
@@ -360,7 +360,6 @@ describe('the API under generated bad input (OpenAPI-driven fuzz)', () => {
       const queryNames = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
       const bodyNames = op.requestBody ? Object.keys(op.requestBody.content['application/json'].schema.properties ?? {}) : undefined;
       const stateChanging = route.method !== 'GET';
-      const doc = ROUTE_DOCS[route.group][key];
       await fc.assert(
         fc.asyncProperty(caseOf(paramNames.length, queryNames, bodyNames, stateChanging), async (c) => {
           cases += 1;
@@ -378,25 +377,34 @@ describe('the API under generated bad input (OpenAPI-driven fuzz)', () => {
           statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
           const shown = `${route.method} ${path.slice(0, 200)}${c.query.slice(0, 200)} as ${c.role}${c.forgedCookie && c.role === 'anonymous' ? ` cookie ${c.forgedCookie.slice(0, 80)}` : ''} body ${String(body).slice(0, 200)}`;
           if (answer.status >= 500) throw new Error(`${answer.status} ${answer.text.slice(0, 200)} for ${shown}`);
+          // The route that actually served it: the URL parser folds dot segments ('.', '%2e%2e'),
+          // so /api/admin/users/%2e%2e/audit-logs is GET /api/admin/audit-logs.
+          let served: { key: string; op: Operation; doc: (typeof ROUTE_DOCS)['auth'][string] | undefined } | undefined;
+          try {
+            const match = matchRoute(route.method, new URL(`${api.baseUrl}${path}`).pathname);
+            if (match.route) served = { key: routeKey(match.route), op: document.paths[match.route.path][route.method.toLowerCase()], doc: ROUTE_DOCS[match.route.group][routeKey(match.route)] };
+          } catch {
+            served = undefined;
+          }
 
           if (answer.status >= 400) {
             if (answer.status === 429) throttled += 1;
             const code = answer.json?.error;
-            const listed = op.responses[String(answer.status)]?.content?.['application/json'].schema.allOf?.[1].properties.error.enum ?? [];
+            const listed = served?.op.responses[String(answer.status)]?.content?.['application/json'].schema.allOf?.[1].properties.error.enum ?? [];
             // The local server's own answers: a path that no longer matches the route after
             // decoding (404/405), a request line over Node's header limit (431, no body).
             const router = (answer.status === 404 && code === 'not_found') || answer.status === 405 || answer.status === 431;
-            if (!router && !listed.includes(code)) undocumented.add(`${key}: ${answer.status} ${code ?? answer.text.slice(0, 60)}`);
+            if (!router && !listed.includes(code)) undocumented.add(`${served?.key ?? key}: ${answer.status} ${code ?? answer.text.slice(0, 60)}`);
             const written = writes.filter((key) => !allowedOnRefusal(key));
             if (written.length) throw new Error(`refused with ${answer.status} ${code} but wrote ${written.join(', ')} for ${shown}`);
             if (answer.status === 429) await clearRateLimits();
             return;
           }
 
-          const schema = doc?.responses[answer.status as 200];
-          if (!schema) undocumented.add(`${key}: success status ${answer.status} not in the document`);
+          const schema = served?.doc?.responses[answer.status as 200];
+          if (!schema) undocumented.add(`${served?.key ?? key}: success status ${answer.status} not in the document`);
           else if (!schema.safeParse(answer.json).success)
-            schemaMismatches.add(`${key} ${answer.status}: ${JSON.stringify(schema.safeParse(answer.json).error?.issues.slice(0, 3))} answer ${answer.text.slice(0, 300)} for ${shown}`);
+            schemaMismatches.add(`${served?.key} ${answer.status}: ${JSON.stringify(schema.safeParse(answer.json).error?.issues.slice(0, 3))} answer ${answer.text.slice(0, 300)} for ${shown}`);
           // A success may change data and end sessions (logout, a lock): start from fresh accounts.
           const t1 = Date.now();
           if (stateChanging) {
