@@ -390,11 +390,13 @@ describe('the API under generated bad input (OpenAPI-driven fuzz)', () => {
           if (answer.status >= 400) {
             if (answer.status === 429) throttled += 1;
             const code = answer.json?.error;
-            const listed = served?.op.responses[String(answer.status)]?.content?.['application/json'].schema.allOf?.[1].properties.error.enum ?? [];
+            // A malformed escape is refused before routing (400 invalid_path): the intended route's list applies.
+            served ??= { key, op, doc: ROUTE_DOCS[route.group][key] };
+            const listed = served.op.responses[String(answer.status)]?.content?.['application/json'].schema.allOf?.[1].properties.error.enum ?? [];
             // The local server's own answers: a path that no longer matches the route after
             // decoding (404/405), a request line over Node's header limit (431, no body).
             const router = (answer.status === 404 && code === 'not_found') || answer.status === 405 || answer.status === 431;
-            if (!router && !listed.includes(code)) undocumented.add(`${served?.key ?? key}: ${answer.status} ${code ?? answer.text.slice(0, 60)}`);
+            if (!router && !listed.includes(code)) undocumented.add(`${served.key}: ${answer.status} ${code ?? answer.text.slice(0, 60)}`);
             const written = writes.filter((key) => !allowedOnRefusal(key));
             if (written.length) throw new Error(`refused with ${answer.status} ${code} but wrote ${written.join(', ')} for ${shown}`);
             if (answer.status === 429) await clearRateLimits();
