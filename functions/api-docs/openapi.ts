@@ -113,7 +113,7 @@ function operation(route: RouteDef, impl: RouteImpl | undefined, doc: RouteDoc |
   // Read as input: response objects stay open (no `additionalProperties: false`), so a field
   // added to an answer does not contradict the reference; clients ignore unknown fields.
   for (const [status, schema] of Object.entries(doc?.responses ?? {})) {
-    responses[status] = { description: doc?.description ?? 'Success', content: { 'application/json': { schema: jsonSchema(schema as $ZodType, 'input') } } };
+    responses[status] = { description: doc?.description ?? 'Success', content: { [doc?.contentType ?? 'application/json']: { schema: jsonSchema(schema as $ZodType, 'input') } } };
   }
   for (const [status, codes] of errorCodes(route, impl, doc)) {
     responses[String(status)] = {

@@ -30,6 +30,11 @@ export interface RouteDoc {
   query?: z.ZodType;
   /** Answers that are not JSON objects of the usual kind (e.g. a download). */
   description?: string;
+  /**
+   * The success answer's media type when it is not JSON, e.g. `'text/csv'` for an export; its
+   * schema then describes the text (`z.string()`). Error answers stay JSON.
+   */
+  contentType?: string;
 }
 
 export const ok = z.object({ ok: z.literal(true) });

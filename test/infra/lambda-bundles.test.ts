@@ -110,6 +110,29 @@ describe('Lambda bundles', () => {
     expect(JSON.parse(response.body)).toMatchObject({ error: 'common_password' });
   });
 
+  it('the bundled auth handler serves GET /api/openapi.json from the file beside index.js', () => {
+    const event = {
+      version: '2.0',
+      routeKey: 'GET /api/openapi.json',
+      rawPath: '/api/openapi.json',
+      rawQueryString: '',
+      headers: { 'user-agent': 'bundle-test' },
+      isBase64Encoded: false,
+      requestContext: { http: { method: 'GET', path: '/api/openapi.json', sourceIp: '203.0.113.9', userAgent: 'bundle-test' }, requestId: 'r-2', routeKey: 'GET /api/openapi.json' },
+    };
+    const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-2', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
+    const child = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), NODE_NO_WARNINGS: '1', STAGE: 'local', SESSION_SECRET: 'bundle-test-secret-bundle-test-secret', APP_URL: 'http://localhost:3000', LOG_LEVEL: 'SILENT' },
+    });
+    expect(child.stderr).toBe('');
+    const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
+    expect(response.statusCode).toBe(200);
+    const served = JSON.parse(response.body) as { openapi: string; paths: Record<string, unknown> };
+    expect(served.openapi).toBe('3.1.0');
+    expect(Object.keys(served.paths)).toContain('/api/admin/users/{id}');
+  });
+
   it(`import in ≤ ${IMPORT_BUDGET_MS} ms of CPU each (median of 7 fresh node processes, Lambda environment)`, () => {
     for (const name of PRODUCT) {
       const timing = measureImport(bundles[name], 7);
