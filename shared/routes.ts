@@ -27,6 +27,8 @@ const r = (method: HttpMethod, path: string, group: RouteGroup, access: RouteAcc
 
 export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/health', 'auth', 'public'),
+  // The OpenAPI 3.1 reference of this table (docs/api.md#6-the-openapi-document)
+  r('GET', '/api/openapi.json', 'auth', 'public'),
 
   // Session and authentication (docs/product.md#7-the-calls-it-makes)
   r('GET', '/api/auth/me', 'auth', 'session'),

@@ -10,11 +10,13 @@ import { verifyTwoFactor } from '../accounts/routes/verify-2fa';
 import { verifyEmail } from '../accounts/routes/verify-email';
 import { createGroupHandler } from '../lib/http';
 import { verifyCertificateRoute } from '../program/public-routes';
+import { openApiRoute } from '../api-docs/openapi-route';
 import { health } from './health';
 
 /** Lambda entry for the `auth` endpoint group: every `auth` route of shared/routes.ts. */
 export const handler = createGroupHandler('auth', {
   'GET /api/health': health,
+  'GET /api/openapi.json': openApiRoute,
   'GET /api/auth/me': me,
   'POST /api/auth/logout': logout,
   'POST /api/auth/login': login,

@@ -16,7 +16,7 @@ import { writeAudit } from './audit';
 import { config } from './config';
 import { capacityMeter } from './db';
 import { readSecretsDuringInit } from './init-reads';
-import { ApiError, forbidden, unauthorized } from './errors';
+import { ApiError, forbidden, notFound, unauthorized } from './errors';
 import { logger } from './logger';
 import { metrics } from './metrics';
 import { isTransientAwsError } from './retry';
@@ -231,10 +231,18 @@ export function clientIp(event: Pick<Event, 'headers' | 'requestContext'>): stri
   return event.requestContext.http.sourceIp ?? '';
 }
 
+/**
+ * No id, slug or code of this API is longer. A longer path parameter names nothing: 404 before
+ * any read, as DynamoDB would refuse a key that long with a 500 (found by the fuzz test,
+ * docs/api.md#7-fuzzing).
+ */
+export const MAX_PATH_PARAM_LENGTH = 128;
+
 function adapt(impl: RouteImpl) {
   return async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = requestState.get(event) ?? {};
     const query = { ...(event.queryStringParameters ?? {}) };
+    if (Object.values(event.pathParameters ?? {}).some((value) => (value ?? '').length > MAX_PATH_PARAM_LENGTH)) throw notFound();
     const request: ApiRequest = {
       body: impl.body ? validate(impl.body, event.body ?? {}) : event.body,
       query: impl.query ? validate(impl.query, query) : query,
@@ -250,6 +258,13 @@ function adapt(impl: RouteImpl) {
   };
 }
 
+/**
+ * Every group's implementations, by route key, as handed to createGroupHandler: the OpenAPI
+ * generator reads the routes' zod schemas from here (functions/api-docs/openapi.ts).
+ */
+const registeredImpls = new Map<RouteGroup, Record<string, RouteImpl>>();
+export const registeredRoutes = (): ReadonlyMap<RouteGroup, Readonly<Record<string, RouteImpl>>> => registeredImpls;
+
 const notImplemented: RouteImpl = {
   handler: async () => {
     throw new ApiError(501, 'not_implemented');
@@ -262,6 +277,7 @@ const notImplemented: RouteImpl = {
  * a startup error. A table route with no implementation yet answers 501 `not_implemented`.
  */
 export function createGroupHandler(group: RouteGroup, impls: Record<string, RouteImpl>) {
+  registeredImpls.set(group, impls);
   // Read and check the environment at cold start; in the cloud the origin check needs its secret.
   if (config().stage === 'cloud' && !config().originSecretArn) throw new Error('ORIGIN_SECRET_ARN is required in the cloud');
   void readSecretsDuringInit();

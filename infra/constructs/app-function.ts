@@ -59,6 +59,8 @@ export const LEAN_BUNDLING = {
     beforeInstall: () => [],
     afterBundling: (inputDir: string, outputDir: string) => [
       `cp "${path.join(inputDir, 'functions', 'accounts', 'common-passwords.br')}" "${outputDir}"`,
+      // served by GET /api/openapi.json (functions/api-docs/openapi-route.ts)
+      `cp "${path.join(inputDir, 'functions', 'api-docs', 'openapi.json')}" "${outputDir}"`,
     ],
   },
 } satisfies BundlingOptions;

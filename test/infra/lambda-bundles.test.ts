@@ -65,6 +65,14 @@ describe('Lambda bundles', () => {
       expect(code, name).not.toContain('x-amz-user-agent');
       expect(runtimeExternals(path.join(bundle.dir, 'index.js')).length, name).toBeGreaterThan(0);
     }
+    // GET /api/openapi.json reads the pre-generated document beside index.js; the response
+    // schemas and the generator stay out of every bundle (docs/api.md#6-the-openapi-document)
+    expect(bundles.auth.files).toContain('openapi.json');
+    for (const name of PRODUCT) {
+      const code = readFileSync(path.join(bundles[name].dir, 'index.js'), 'utf8');
+      expect(code, name).not.toContain('no success response schema in'); // functions/api-docs/openapi.ts
+      expect(code, name).not.toContain('Readiness: 200 once the database'); // shared/api-schemas/auth.ts
+    }
     // Lambda code validates with zod/mini (~25 KB bundled, against ~95 KB for classic zod even as a
     // namespace import): classic zod may appear in tests only (docs/lean-builds.md)
     const classic = readdirSync(path.join(REPO_ROOT, 'functions'), { recursive: true, encoding: 'utf8' })
@@ -94,6 +102,29 @@ describe('Lambda bundles', () => {
     const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body)).toMatchObject({ error: 'common_password' });
+  });
+
+  it('the bundled auth handler serves GET /api/openapi.json from the file beside index.js', () => {
+    const event = {
+      version: '2.0',
+      routeKey: 'GET /api/openapi.json',
+      rawPath: '/api/openapi.json',
+      rawQueryString: '',
+      headers: { 'user-agent': 'bundle-test' },
+      isBase64Encoded: false,
+      requestContext: { http: { method: 'GET', path: '/api/openapi.json', sourceIp: '203.0.113.9', userAgent: 'bundle-test' }, requestId: 'r-2', routeKey: 'GET /api/openapi.json' },
+    };
+    const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-2', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
+    const child = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), NODE_NO_WARNINGS: '1', STAGE: 'local', SESSION_SECRET: 'bundle-test-secret-bundle-test-secret', APP_URL: 'http://localhost:3000', LOG_LEVEL: 'SILENT' },
+    });
+    expect(child.stderr).toBe('');
+    const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
+    expect(response.statusCode).toBe(200);
+    const served = JSON.parse(response.body) as { openapi: string; paths: Record<string, unknown> };
+    expect(served.openapi).toBe('3.1.0');
+    expect(Object.keys(served.paths)).toContain('/api/admin/users/{id}');
   });
 
   it(`import in ≤ ${IMPORT_BUDGET_MS} ms of CPU each (median of 7 fresh node processes, Lambda environment)`, () => {

@@ -1,0 +1,111 @@
+/** Response shapes and error codes of the `auth` group (docs/product.md#7-the-calls-it-makes). */
+import * as z from 'zod';
+import { EMAIL_ERRORS, isoTime, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
+
+const NAME_ERRORS = ['missing_fields', 'first_name_required', 'first_name_invalid', 'last_name_required', 'last_name_invalid', 'email_required', 'invalid_email'];
+const PASSWORD_ERRORS = ['weak_password', 'common_password', 'password_mismatch'];
+const challenge = z.object({ two_factor_pending: z.literal(true), challenge_id: z.string() });
+
+export const authDocs: Record<string, RouteDoc> = {
+  'GET /api/health': {
+    summary: 'Readiness: 200 once the database (and locally the mail endpoint) answer.',
+    responses: { 200: ok }, errors: {},
+  },
+  'GET /api/openapi.json': {
+    summary: 'This OpenAPI 3.1 document.',
+    responses: { 200: z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) }) }, errors: {},
+  },
+  'GET /api/auth/me': {
+    summary: 'The signed-in user and their progress.',
+    responses: {
+      200: publicUser.extend({
+        progress: z.object({
+          state: z.enum(['not_enrolled', 'active', 'completed']),
+          percent_complete: z.number(),
+          program_title: z.string(),
+          open_module: z.nullable(openModule),
+        }),
+      }),
+    }, errors: {},
+  },
+  'POST /api/auth/logout': { summary: 'Ends this session server-side and clears the cookie, with or without a session.', responses: { 200: ok }, errors: {} },
+  'POST /api/auth/login': {
+    summary: 'Sign-in step 1: checks the password and emails a 6-digit code.',
+    responses: { 200: challenge },
+    errors: { 401: ['invalid_credentials'], 403: ['email_not_verified', 'account_locked'], 429: THROTTLED, ...EMAIL_ERRORS },
+  },
+  'POST /api/auth/verify-2fa': {
+    summary: 'Sign-in step 2: the emailed code; sets the session cookie.',
+    responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
+    errors: { 400: ['invalid_code'], 403: ['account_locked', 'email_not_verified'], 429: THROTTLED },
+  },
+  'POST /api/auth/register': {
+    summary: 'Creates an unverified learner account and emails a verification code.',
+    responses: { 201: z.object({ ok: z.literal(true), verification_pending: z.literal(true) }) },
+    errors: { 400: [...NAME_ERRORS, ...PASSWORD_ERRORS], 409: ['already_registered', 'verification_pending'], 429: THROTTLED, ...EMAIL_ERRORS },
+  },
+  'POST /api/auth/verify-email': {
+    summary: 'Verifies the email with the emailed code.',
+    responses: { 200: z.object({ ok: z.literal(true), verified: z.literal(true) }) },
+    errors: { 400: ['invalid_code'], 429: THROTTLED },
+  },
+  'POST /api/auth/resend-verification': {
+    summary: 'Sends a new verification code (the same answer for every address).',
+    responses: { 202: ok },
+    errors: { 429: THROTTLED, ...EMAIL_ERRORS },
+  },
+  'POST /api/auth/resend-2fa': {
+    summary: 'Sends a new sign-in code: a fresh challenge.',
+    responses: { 200: challenge },
+    errors: { 400: ['invalid_challenge', 'challenge_expired'], 429: THROTTLED, ...EMAIL_ERRORS },
+  },
+  'POST /api/auth/password-reset/request': {
+    summary: 'Emails a reset link when the address has an account; always `{ ok: true }`.',
+    responses: { 200: ok },
+    errors: { 429: THROTTLED, ...EMAIL_ERRORS },
+  },
+  'GET /api/auth/password-reset/validate': {
+    summary: 'Whether a reset token is still usable.',
+    responses: { 200: ok },
+    errors: { 400: ['invalid_or_expired'] },
+  },
+  'POST /api/auth/password-reset/confirm': {
+    summary: 'Sets a new password with a reset token; every session of the account ends.',
+    responses: { 200: ok },
+    errors: { 400: ['invalid_or_expired', ...PASSWORD_ERRORS], 429: THROTTLED },
+  },
+  'GET /api/auth/sessions': {
+    summary: "The caller's live sessions.",
+    responses: {
+      200: z.object({
+        items: z.array(
+          z.looseObject({ id: z.string(), current: z.boolean(), created_at: isoTime, last_seen_at: z.nullish(isoTime), ip: z.nullish(z.string()), user_agent: z.nullish(z.string()) }),
+        ),
+      }),
+    }, errors: {},
+  },
+  'DELETE /api/auth/sessions/{id}': {
+    summary: "Ends one of the caller's sessions (another person's id: 404).",
+    responses: { 200: ok },
+    errors: { 404: ['session_not_found'] },
+  },
+  'POST /api/auth/sessions/revoke-others': {
+    summary: 'Ends every session of the caller but the current one.',
+    responses: { 200: z.object({ ok: z.literal(true), ended: z.number() }) }, errors: {},
+  },
+  'GET /api/certificates/{code}': {
+    summary: 'Public check of a certificate by its verification code.',
+    responses: {
+      200: z.object({
+        verification_code: z.string(),
+        name: z.string(),
+        program_title: z.string(),
+        completed_at: isoTime,
+        issued_at: isoTime,
+        status: z.enum(['valid', 'revoked']),
+        revoked_at: z.nullable(isoTime),
+      }),
+    },
+    errors: { 404: ['certificate_not_found'] },
+  },
+};

@@ -1,0 +1,105 @@
+/**
+ * What the OpenAPI reference (docs/api.md#6-the-openapi-document) knows about a route beyond its
+ * request schemas: its success answers and the error codes it can give. One `RouteDoc` per route
+ * key in the group files beside this one; `functions/api-docs/openapi.ts` joins them with the
+ * route table and the handlers' own zod schemas.
+ *
+ * These schemas are documentation and test oracles only: no Lambda bundle imports this folder
+ * (bundles stay small, docs/lean-builds.md), so classic zod is fine here.
+ */
+import * as z from 'zod';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503;
+
+export interface RouteDoc {
+  /** One line for the reference. */
+  summary: string;
+  /** Success status → the body's schema (every route has at least one). */
+  responses: Partial<Record<200 | 201 | 202 | 204, z.ZodType>>;
+  /**
+   * The route's own error codes by status. The chain's codes are added by the generator: 400
+   * `invalid_request` (a body or query schema), `invalid_json`, 403 `bad_origin`, 415, 413
+   * (state-changing calls), 401/403 (access), 400 `invalid_path` (path parameters), 500, 503.
+   */
+  errors?: Partial<Record<ErrorStatus, readonly string[]>>;
+  /**
+   * Input the handler parses itself (lenient query fallbacks, domain-checked bodies), documented
+   * here because the route declares no zod schema for it.
+   */
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** Answers that are not JSON objects of the usual kind (e.g. a download). */
+  description?: string;
+  /**
+   * The success answer's media type when it is not JSON, e.g. `'text/csv'` for an export; its
+   * schema then describes the text (`z.string()`). Error answers stay JSON.
+   */
+  contentType?: string;
+}
+
+export const ok = z.object({ ok: z.literal(true) });
+export const isoTime = z.string().describe('ISO 8601 time, UTC');
+export const day = z.string().describe('YYYY-MM-DD (UTC)');
+
+/** Every error answer: `{ error: <code>, ...details }` (functions/lib/errors.ts). */
+export const errorBody = z.looseObject({
+  error: z.string(),
+  fields: z.optional(z.array(z.string())),
+  retry_after: z.optional(z.number()),
+});
+
+export const publicUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  name: z.string(),
+  role: z.enum(['learner', 'admin']),
+  verified: z.boolean(),
+});
+
+export const moduleState = z.enum(['open', 'locked', 'completed']);
+export const learnerModule = z.object({ module_id: z.string(), title: z.string(), position: z.number(), state: moduleState, slug: z.string() });
+export const openModule = learnerModule.extend({ state: z.literal('open'), week_number: z.number() });
+export const moduleLink = z.object({ slug: z.string(), title: z.string(), week_number: z.number() });
+export const learnerTask = z.object({
+  task_id: z.string(),
+  type: z.enum(['checkbox', 'text']),
+  label: z.string(),
+  hint: z.string(),
+  required: z.boolean(),
+  done: z.boolean(),
+  answer: z.optional(z.string()),
+  updated_at: z.nullable(z.string()),
+});
+
+/** The paged lists' common answer (docs/api.md#4-paging). */
+export const page = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    items: z.array(item),
+    total: z.number(),
+    has_next: z.boolean(),
+    page: z.number(),
+    page_size: z.number(),
+    next_cursor: z.optional(z.nullable(z.string())),
+    truncated: z.optional(z.boolean()),
+  });
+
+export const auditEntry = z.looseObject({
+  id: z.string(),
+  created_at: z.nullish(z.string()),
+  action: z.nullish(z.string()),
+  old_values: z.optional(z.unknown()),
+  new_values: z.optional(z.unknown()),
+  actor_email: z.nullish(z.string()),
+  actor_user_id: z.nullish(z.string()),
+  entity_type: z.nullish(z.string()),
+  entity_id: z.nullish(z.string()),
+  ip: z.nullish(z.string()),
+  user_agent: z.nullish(z.string()),
+});
+
+/** Login-code and sign-up throttles answer 429 with `retry_after` (docs/product.md#rate-limits). */
+export const THROTTLED = ['throttled'] as const;
+/** Calls that send an account email can meet SES refusing or being down. */
+export const EMAIL_ERRORS = { 502: ['email_rejected'], 503: ['email_unavailable'] } as const;

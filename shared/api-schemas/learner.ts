@@ -1,0 +1,115 @@
+/** Response shapes and error codes of the `learner` group (docs/product.md#7-the-calls-it-makes). */
+import * as z from 'zod';
+import { isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openModule, THROTTLED, type RouteDoc } from './common';
+
+const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
+const frequency = z.object({ reminder_frequency: z.string() });
+
+export const learnerDocs: Record<string, RouteDoc> = {
+  'GET /api/dashboard': {
+    summary: "The learner's progress headline.",
+    responses: { 200: z.object({ percent_complete: z.number(), program_title: z.string() }) },
+    errors: NOT_ENROLLED,
+  },
+  'GET /api/dashboard/state': {
+    summary: 'The module grid by week and the open module.',
+    responses: {
+      200: z.object({
+        grid: z.array(z.object({ week_number: z.number(), modules: z.array(learnerModule) })),
+        open_module: z.nullable(openModule),
+        percent_complete: z.number(),
+      }),
+    },
+    errors: NOT_ENROLLED,
+  },
+  'POST /api/enroll': {
+    summary: 'Enrolls the learner (also when already enrolled); an admin must ask for a preview.',
+    body: z.object({ preview: z.optional(z.boolean()).describe('admins only: enroll to preview the program') }),
+    responses: { 200: z.object({ message: z.string() }) },
+    errors: { 409: ['preview_required'] },
+  },
+  'GET /api/settings/notifications': { summary: 'The reminder email preference.', responses: { 200: frequency }, errors: {} },
+  'POST /api/settings/notifications': {
+    summary: 'Sets the reminder email preference.',
+    body: z.object({ reminder_frequency: z.string().describe('one of the reminder frequencies (docs/product.md)') }),
+    responses: { 200: frequency },
+    errors: { 400: ['invalid_reminder_frequency'] },
+  },
+  'POST /api/settings/password': {
+    summary: 'Changes the password; this session gets a fresh cookie, every other one ends.',
+    responses: { 200: ok },
+    errors: { 400: ['invalid_current_password', 'weak_password', 'common_password', 'password_mismatch', 'missing_fields'], 409: ['password_changed_concurrently'], 429: THROTTLED },
+  },
+  'GET /api/modules/{slug}': {
+    summary: 'A module page with the learner’s saved work.',
+    responses: {
+      200: z.object({
+        module: z.looseObject({
+          module_id: z.string(),
+          slug: z.string(),
+          title: z.string(),
+          week_number: z.number(),
+          position: z.number(),
+          state: moduleState,
+          sections: z.array(z.object({ heading: z.string(), body: z.string() })),
+          tasks: z.array(learnerTask),
+        }),
+        next_module: z.nullable(moduleLink),
+        percent_complete: z.number(),
+        program_title: z.string(),
+      }),
+    },
+    errors: { 403: ['module_locked'], 404: ['not_found', 'not_enrolled'] },
+  },
+  'PUT /api/modules/{slug}/tasks/{task_id}': {
+    summary: 'Saves a task: `done` (checkbox) or `answer` (text).',
+    responses: {
+      200: z.object({
+        task: learnerTask,
+        module_id: z.string(),
+        slug: z.string(),
+        module_state: moduleState,
+        completed_now: z.boolean(),
+        percent_complete: z.number(),
+        next_module: z.nullable(moduleLink),
+        open_module: z.nullable(openModule),
+      }),
+    },
+    errors: { 403: ['module_locked'], 404: ['not_found', 'not_enrolled'] },
+  },
+  'GET /api/account/export': {
+    summary: "The account's data as a JSON file download (Content-Disposition: attachment).",
+    responses: {
+      200: z.looseObject({
+        format_version: z.number(),
+        exported_at: isoTime,
+        profile: z.looseObject({ id: z.string(), email: z.string() }),
+        notification_preferences: z.looseObject({}),
+        enrollments: z.array(z.unknown()),
+        progress: z.array(z.unknown()),
+        task_answers: z.array(z.unknown()),
+        sessions: z.array(z.unknown()),
+      }),
+    }, errors: {},
+  },
+  'POST /api/account/delete': {
+    summary: 'Deletes the own account (soft delete; erased after the retention period); the session ends.',
+    responses: { 200: z.object({ ok: z.literal(true), status: z.literal('deleted'), deleted_at: isoTime, erase_after: isoTime }) },
+    errors: { 400: ['invalid_password'], 403: ['admin_self_delete'], 429: THROTTLED },
+  },
+  'GET /api/certificate': {
+    summary: "The learner's certificate of completion (issued on first request).",
+    responses: {
+      200: z.object({
+        verification_code: z.string(),
+        first_name: z.string(),
+        last_name: z.string(),
+        program_title: z.string(),
+        completed_at: isoTime,
+        issued_at: isoTime,
+        verify_url: z.string(),
+      }),
+    },
+    errors: { 403: ['program_not_completed', 'certificate_revoked'], 404: ['not_enrolled'] },
+  },
+};

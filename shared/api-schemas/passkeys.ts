@@ -1,0 +1,29 @@
+/** Response shapes and error codes of the `passkeys` group (docs/account-security.md). */
+import * as z from 'zod';
+import { isoTime, ok, publicUser, THROTTLED, type RouteDoc } from './common';
+
+const passkey = z.object({ id: z.string(), name: z.string(), created_at: isoTime, last_used_at: z.nullable(isoTime), backed_up: z.boolean() });
+/** WebAuthn options for the browser (the library's shape, passed through as is). */
+const options = z.object({ challenge_id: z.string(), options: z.looseObject({ challenge: z.string() }) });
+
+export const passkeysDocs: Record<string, RouteDoc> = {
+  'GET /api/auth/passkeys': { summary: "The caller's passkeys.", responses: { 200: z.object({ items: z.array(passkey) }) }, errors: {} },
+  'POST /api/auth/passkeys/registration/options': {
+    summary: 'Starts adding a passkey (the current password when the session is not fresh).',
+    responses: { 200: options },
+    errors: { 400: ['invalid_current_password'], 403: ['reauthentication_required'], 409: ['passkey_limit_reached'], 429: THROTTLED },
+  },
+  'POST /api/auth/passkeys/registration/verify': {
+    summary: "Finishes adding a passkey with the browser's attestation.",
+    responses: { 201: passkey },
+    errors: { 400: ['invalid_challenge', 'challenge_expired', 'passkey_verification_failed'], 409: ['passkey_exists', 'passkey_limit_reached'] },
+  },
+  'PATCH /api/auth/passkeys/{id}': { summary: 'Renames a passkey.', responses: { 200: passkey }, errors: { 404: ['passkey_not_found'] } },
+  'DELETE /api/auth/passkeys/{id}': { summary: 'Removes a passkey.', responses: { 200: ok }, errors: { 404: ['passkey_not_found'] } },
+  'POST /api/auth/passkeys/authentication/options': { summary: 'Starts a passkey sign-in (no account named).', responses: { 200: options }, errors: { 429: THROTTLED } },
+  'POST /api/auth/passkeys/authentication/verify': {
+    summary: "Finishes a passkey sign-in with the browser's assertion; sets the session cookie.",
+    responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
+    errors: { 400: ['invalid_challenge', 'challenge_expired'], 401: ['invalid_credentials'], 403: ['account_locked', 'email_not_verified'], 429: THROTTLED },
+  },
+};
