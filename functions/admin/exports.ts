@@ -19,7 +19,7 @@ export const EXPORT_MAX_BYTES = 5 * 1024 * 1024;
 const EXPORT_PAGE_SIZE = '100';
 /** A page may come back short (a rare filter's read budget): reads are bounded on their own too. */
 const MAX_READS = (EXPORT_MAX_ROWS / 100) * 3;
-export const TRUNCATED_LINE = `Export truncated at ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows or 5 MB; narrow the filters to export the rest.`;
+export const TRUNCATED_LINE = `Export truncated at ${EXPORT_MAX_ROWS} rows or 5 MB: narrow the filters to export the rest.`;
 
 export interface CsvExport {
   fileName: string;
