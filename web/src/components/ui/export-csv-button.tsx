@@ -25,9 +25,11 @@ export function ExportCsvButton({ path, fallbackName }: ExportCsvButtonProps) {
       <Button variant="secondary" onClick={() => exporting.mutate()} disabled={exporting.isPending} aria-busy={exporting.isPending}>
         {exporting.isPending ? 'Exporting…' : 'Export CSV'}
       </Button>
-      <span role="status" className="export-csv__status">
-        {exporting.isSuccess && exporting.data.truncated ? 'The file holds the first 10,000 rows: narrow the filters to export the rest.' : null}
-      </span>
+      {exporting.isSuccess && exporting.data.truncated ? (
+        <span role="status" className="export-csv__status">
+          The file holds the first 10,000 rows: narrow the filters to export the rest.
+        </span>
+      ) : null}
       {exporting.isError ? (
         <span role="alert" className="export-csv__error">
           Export failed: {exporting.error instanceof ApiError ? (exporting.error.code ?? `HTTP ${exporting.error.status}`) : 'network error'}
