@@ -6,6 +6,7 @@ import { statsUpdate } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
+import { backfillFunnelFor } from '../../functions/program/funnel-backfill';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule, setUserFields } from './program-helpers';
@@ -84,6 +85,16 @@ describe('the admin summary funnel', () => {
     expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
     // counted once: a second visit adds nothing
     expect((await b.client.get('/api/dashboard')).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+  });
+
+  it('the backfill counts an enrollment written before the funnel once, and skips it on a rerun', async () => {
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    expect(await backfillFunnelFor(b.user.id)).toBe('counted');
+    expect(await backfillFunnelFor(b.user.id)).toBe('already');
+    expect(await backfillFunnelFor('nobody')).toBe('none');
     expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
   });
 
