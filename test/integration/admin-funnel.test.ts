@@ -98,6 +98,15 @@ describe('the admin summary funnel', () => {
     expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
   });
 
+  it('never counts a staff preview', async () => {
+    const staff = await createTestUser({ role: 'admin' });
+    const client = api.client();
+    await signIn(client, staff);
+    expect((await client.post('/api/enroll', { preview: true })).status).toBe(200);
+    await finishModule(client, m0.slug);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+  });
+
   it('takes a hard-deleted learner out of every module they were counted in', async () => {
     expect((await adminClient.post(`/api/admin/users/${a.user.id}/soft-delete`, { reason: 'test' })).status).toBe(200);
     // soft-deleted learners stay counted (as in the other enrollment totals) until the hard delete
