@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { csvField } from './csv';
 import { collectCsv, TRUNCATED_LINE } from './exports';
 
 /** A list of `total` numbered items served in pages of `size`, with cursors. */
@@ -20,15 +21,28 @@ describe('collectCsv', () => {
 
   it('stops at the row cap, reads no further page and says so in the last line', async () => {
     const read = pagedList(100, 3);
-    const result = await collectCsv(['n'], read, (item) => [item.n], { rows: 4, bytes: 1e6 });
+    const result = await collectCsv(['n'], read, (item) => [item.n], { rows: 4, bytes: 1e6, ms: 1e6 });
     expect(result.rows).toBe(4);
     expect(result.truncated).toBe(true);
     expect(read).toHaveBeenCalledTimes(2);
-    expect(result.csv.trimEnd().split('\r\n')).toEqual(['n', '0', '1', '2', '3', TRUNCATED_LINE]);
+    expect(result.csv.trimEnd().split('\r\n')).toEqual(['n', '0', '1', '2', '3', csvField(TRUNCATED_LINE)]);
+  });
+
+  it('stops reading when the time budget is spent (the Lambda timeout is 10 s)', async () => {
+    let now = 0;
+    const read = pagedList(1000, 10);
+    const slow = async (cursor: string | undefined) => {
+      now += 3000; // each page takes 3 s
+      return read(cursor);
+    };
+    const result = await collectCsv(['n'], slow, (item) => [item.n], { rows: 10_000, bytes: 1e9, ms: 7000 }, () => now);
+    expect(read).toHaveBeenCalledTimes(3);
+    expect(result).toMatchObject({ rows: 30, truncated: true });
+    expect(result.csv.trimEnd().split('\r\n').at(-1)).toBe(csvField(TRUNCATED_LINE));
   });
 
   it('stops before the byte cap', async () => {
-    const result = await collectCsv(['n'], pagedList(100, 10), (item) => [`row-${item.n}`], { rows: 1000, bytes: 20 });
+    const result = await collectCsv(['n'], pagedList(100, 10), (item) => [`row-${item.n}`], { rows: 1000, bytes: 20, ms: 1e6 });
     expect(result).toMatchObject({ rows: 2, truncated: true });
   });
 });

@@ -10,16 +10,19 @@ import { listUsers, STATUS_SCOPES, USER_FILTERS, type UserListQuery } from './us
  * lists with the same filters, read page by page through the lists' own paged reads and
  * cursors (functions/admin/user-list.ts, audit-log.ts), so an export costs what paging through
  * the screen would. A Lambda response is at most 6 MB and is held in memory: an export stops at
- * EXPORT_MAX_ROWS rows or EXPORT_MAX_BYTES bytes, whichever comes first, and then says so
+ * EXPORT_MAX_ROWS rows, EXPORT_MAX_BYTES bytes or EXPORT_MAX_MS of reading (the function's timeout is
+ * 10 s), whichever comes first, and then says so
  * (`truncated`, the `X-Export-Truncated` header and the file's last line).
  */
 export const EXPORT_MAX_ROWS = 10_000;
 export const EXPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** The admin Lambda times out after 10 s (infra/stack.ts): reading stops after 7 s and the file says it is cut. */
+export const EXPORT_MAX_MS = 7000;
 /** Rows per paged read (the lists' largest page size). */
 const EXPORT_PAGE_SIZE = '100';
 /** A page may come back short (a rare filter's read budget): reads are bounded on their own too. */
 const MAX_READS = (EXPORT_MAX_ROWS / 100) * 3;
-export const TRUNCATED_LINE = `Export truncated at ${EXPORT_MAX_ROWS} rows or 5 MB: narrow the filters to export the rest.`;
+export const TRUNCATED_LINE = `Export truncated (at most ${EXPORT_MAX_ROWS} rows, 5 MB or 7 seconds of reading): narrow the filters to export the rest.`;
 
 export interface CsvExport {
   fileName: string;
@@ -39,15 +42,17 @@ export async function collectCsv<T>(
   header: string[],
   readPage: (cursor: string | undefined) => Promise<Page<T>>,
   toRow: (item: T) => CsvValue[],
-  limits = { rows: EXPORT_MAX_ROWS, bytes: EXPORT_MAX_BYTES },
+  limits = { rows: EXPORT_MAX_ROWS, bytes: EXPORT_MAX_BYTES, ms: EXPORT_MAX_MS },
+  clock: () => number = Date.now,
 ): Promise<{ csv: string; rows: number; truncated: boolean }> {
+  const deadline = clock() + limits.ms;
   const parts = [csvRow(header)];
   let bytes = parts[0].length;
   let rows = 0;
   let cursor: string | undefined;
   let truncated = false;
   for (let reads = 0; ; reads++) {
-    if (reads >= MAX_READS) {
+    if (reads >= MAX_READS || (reads > 0 && clock() > deadline)) {
       truncated = true;
       break;
     }

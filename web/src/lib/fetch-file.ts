@@ -6,6 +6,8 @@ export interface FetchedFile {
   fileName: string;
   /** the server cut the file at its row cap (X-Export-Truncated, docs/product.md "CSV exports") */
   truncated: boolean;
+  /** rows in the file (X-Export-Rows), when the server says */
+  rows: number | null;
 }
 
 /** GETs a file the API answers as an attachment; a non-ok answer throws ApiError like every call. */
@@ -27,5 +29,6 @@ export async function fetchFile(path: string, fallbackName: string): Promise<Fet
   }
   const disposition = response.headers.get('content-disposition') ?? '';
   const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
-  return { blob: await response.blob(), fileName, truncated: response.headers.get('x-export-truncated') === 'true' };
+  const rows = Number(response.headers.get('x-export-rows') ?? NaN);
+  return { blob: await response.blob(), fileName, truncated: response.headers.get('x-export-truncated') === 'true', rows: Number.isInteger(rows) ? rows : null };
 }

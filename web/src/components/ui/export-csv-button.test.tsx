@@ -34,10 +34,10 @@ describe('ExportCsvButton', () => {
   });
 
   it('says when the server cut the file at its row cap', async () => {
-    vi.stubGlobal('fetch', csvReply({ 'X-Export-Truncated': 'true' }));
+    vi.stubGlobal('fetch', csvReply({ 'X-Export-Truncated': 'true', 'X-Export-Rows': '8412' }));
     renderAt('/admin/users', <ExportCsvButton path="/api/admin/users/export.csv" fallbackName="users.csv" />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect((await screen.findByRole('status')).textContent).toBe('The file holds the first 10,000 rows: narrow the filters to export the rest.');
+    expect((await screen.findByRole('status')).textContent).toBe('The file holds the first 8,412 rows: narrow the filters to export the rest.');
   });
 
   it("shows the server's error code and downloads nothing", async () => {

@@ -27,7 +27,7 @@ export function ExportCsvButton({ path, fallbackName }: ExportCsvButtonProps) {
       </Button>
       {exporting.isSuccess && exporting.data.truncated ? (
         <span role="status" className="export-csv__status">
-          The file holds the first 10,000 rows: narrow the filters to export the rest.
+          The file holds the first {(exporting.data.rows ?? 10_000).toLocaleString('en-US')} rows: narrow the filters to export the rest.
         </span>
       ) : null}
       {exporting.isError ? (
