@@ -6,7 +6,7 @@ import { statsUpdate } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
-import { backfillFunnelFor } from '../../functions/program/funnel-backfill';
+import { backfillFunnel, backfillFunnelFor } from '../../functions/program/funnel-backfill';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule, setUserFields } from './program-helpers';
@@ -96,6 +96,19 @@ describe('the admin summary funnel', () => {
     expect(await backfillFunnelFor(b.user.id)).toBe('already');
     expect(await backfillFunnelFor('nobody')).toBe('none');
     expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+  });
+
+  it('the backfill walk reads every account through the status index, page by page, and resumes', async () => {
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    const positions: unknown[] = [];
+    const totals = await backfillFunnel({ status: 0 }, (_, next) => positions.push(next), 1);
+    // accounts: the admin, A, B (active); pages of one account, then the empty locked and deleted partitions
+    expect(totals).toEqual({ counted: 1, already: 1, none: 1 });
+    expect(positions.length).toBeGreaterThanOrEqual(4);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    // resuming from the last position reads nothing more
+    expect(await backfillFunnel(positions.at(-1) as never)).toEqual({ counted: 0, already: 0, none: 0 });
   });
 
   it('never counts a staff preview', async () => {
