@@ -21,6 +21,18 @@ export interface AdminSummary {
   completion: { aggregate_pct: number };
   drill: { active_7d: string; active_30d: string; unverified: string; week1_dropoff: string };
   series: { actives_7d_daily: DailyCount[]; actives_30d_daily: DailyCount[] };
+  /** Where learners stall: every module in program order, counted by the writes (docs/data-model.md "Module funnel"). */
+  funnel: FunnelModule[];
+}
+
+/** One module of the admin summary's funnel: learners who completed it and who have it open. */
+export interface FunnelModule {
+  module_id: string;
+  slug: string;
+  title: string;
+  week_number: number;
+  completed: number;
+  in_progress: number;
 }
 
 /** One audit entry as the admin API returns it (docs/product.md#3-entities-and-their-fields "Audit entry"). */

@@ -75,6 +75,9 @@ export const ROUTES: readonly RouteDef[] = [
   // Admin (docs/product.md#7-the-calls-it-makes)
   r('GET', '/api/admin/summary', 'admin', 'admin'),
   r('GET', '/api/admin/users', 'admin', 'admin'),
+  // CSV exports (docs/product.md#csv-exports); a static path is matched before `{id}` (matchRoute)
+  r('GET', '/api/admin/users/export.csv', 'admin', 'admin'),
+  r('GET', '/api/admin/audit-logs/export.csv', 'admin', 'admin'),
   r('GET', '/api/admin/users/{id}', 'admin', 'admin'),
   r('PATCH', '/api/admin/users/{id}', 'admin', 'admin'),
   r('DELETE', '/api/admin/users/{id}', 'admin', 'admin'),
@@ -106,10 +109,12 @@ export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>): string => `$
 
 export const routesOfGroup = (group: RouteGroup): RouteDef[] => ROUTES.filter((route) => route.group === group);
 
+// Paths without parameters first (a stable sort keeps the table's order otherwise): a static
+// path such as /api/admin/users/export.csv wins over /api/admin/users/{id}, as in API Gateway.
 const compiled = ROUTES.map((route) => ({
   route,
   pattern: new RegExp(`^${route.path.replace(/\{([a-z_]+)\}/g, '(?<$1>[^/]+)')}/?$`),
-}));
+})).sort((a, b) => Number(a.route.path.includes('{')) - Number(b.route.path.includes('{')));
 
 /** Finds the route for a concrete request path, with its path parameters (used by the local server). */
 export function matchRoute(

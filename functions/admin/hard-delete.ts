@@ -9,6 +9,7 @@ import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
 import { backoffDelay, failedConditions, withWriteRetries } from '../lib/retry';
+import { countedOf, funnelDeltas } from '../lib/funnel';
 import { dayCounterUpdate, enrollDayUpdate, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
 import { GSIS, INDEX, indexAttributes, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -342,6 +343,8 @@ async function startPurge(user: UserRecord, caller: AdminCaller, now: Date): Pro
                   modules_completed_total: -Number(enrollment.completed_count ?? 0),
                   modules_total: -Number(enrollment.module_count ?? 0),
                   week1_on_time_total: onTime ? -1 : 0,
+                  // out of the module funnel: what it was counted as (functions/lib/funnel.ts)
+                  ...funnelDeltas(countedOf(enrollment), undefined),
                 }
               : {}),
           })!,

@@ -1,5 +1,7 @@
 import { dayOf } from '../lib/activity';
-import { readDayCounters, readStats } from '../lib/stats';
+import { funnelField } from '../lib/funnel';
+import { readDayCounters, readStatsWithFunnel } from '../lib/stats';
+import { program } from '../program/content';
 import type { AdminSummary } from '../../shared/admin-types';
 
 export type { AdminSummary };
@@ -7,7 +9,8 @@ export type { AdminSummary };
 /**
  * `GET /api/admin/summary` (docs/product.md#2-screens-and-routes "Admin dashboard", #3-entities-and-their-fields "Admin summary"). It reads a fixed set
  * of items kept up to date by the writes, whatever the number of accounts:
- *  - the 10 STATS#GLOBAL shards (one BatchGet): users, verified, enrollments, percent and module sums;
+ *  - the 10 STATS#GLOBAL shards (one BatchGet): users, verified, enrollments, percent and module sums,
+ *    and the module funnel counters (functions/lib/funnel.ts): per module completed / in progress;
  *  - STATS#LASTACTIVE, the last 30 day buckets (one Query): active 7d/30d = accounts whose last
  *    active day is in the window (distinct learners);
  *  - STATS#DAILYACTIVE, the last 30 days (one Query): the two charts;
@@ -26,8 +29,8 @@ const oneDecimal = (value: number) => Math.round(value * 10) / 10;
 export async function adminSummary(now = new Date()): Promise<AdminSummary> {
   const days30 = lastDays(30, now);
   const days7 = days30.slice(-7);
-  const [stats, lastActive, dailyActive, enrollDays] = await Promise.all([
-    readStats(),
+  const [{ stats, funnel }, lastActive, dailyActive, enrollDays] = await Promise.all([
+    readStatsWithFunnel(),
     readDayCounters('LASTACTIVE', days30[0], days30[29]),
     readDayCounters('DAILYACTIVE', days30[0], days30[29]),
     readDayCounters('ENROLLDAY', days7[0], days7[6]),
@@ -60,5 +63,13 @@ export async function adminSummary(now = new Date()): Promise<AdminSummary> {
       week1_dropoff: '/admin/users?filter=week1_dropoff',
     },
     series: { actives_7d_daily: series(days7), actives_30d_daily: series(days30) },
+    funnel: program().modules.map((module) => ({
+      module_id: module.module_id,
+      slug: module.slug,
+      title: module.title,
+      week_number: module.week_number,
+      completed: Math.max(0, funnel.get(funnelField.completed(module.module_id)) ?? 0),
+      in_progress: Math.max(0, funnel.get(funnelField.inProgress(module.module_id)) ?? 0),
+    })),
   };
 }

@@ -3,6 +3,7 @@ import { config } from '../lib/config';
 import { notFound } from '../lib/errors';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
+import { getUserCertificate } from '../program/certificate';
 import { enrollmentsOf, type AdminEnrollment } from './enrollment-view';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -35,7 +36,12 @@ export interface UserDetail {
   passkey_count: number;
   /** SES reported a hard bounce or a spam complaint for the address (functions/lib/email-suppression.ts). */
   email_suppressed: 'bounce' | 'complaint' | null;
+  /** The learner's certificate of completion (docs/product.md#certificates), null when none was issued. */
+  certificate: { verification_code: string; issued_at: string; completed_at: string; revoked_at: string | null } | null;
 }
+
+const certificateOf = (record: Awaited<ReturnType<typeof getUserCertificate>>): UserDetail['certificate'] =>
+  record ? { verification_code: record.verification_code, issued_at: record.issued_at, completed_at: record.completed_at, revoked_at: record.revoked_at ?? null } : null;
 
 export async function userDetail(userId: string, now = new Date()): Promise<UserDetail> {
   const user = await getUserById(userId);
@@ -67,5 +73,6 @@ export async function userDetail(userId: string, now = new Date()): Promise<User
     enrollments,
     passkey_count: passkeyCount,
     email_suppressed: user.email_suppressed ?? null,
+    certificate: certificateOf(await getUserCertificate(user.id)),
   };
 }

@@ -1,4 +1,5 @@
 import { auditLogRoute } from '../admin/routes/audit-logs';
+import { exportAuditLogRoute, exportUsersRoute } from '../admin/routes/exports';
 import { forceCompleteModuleRoute, lockModuleRoute, reopenModuleRoute, unlockModuleRoute } from '../admin/routes/modules';
 import { summary } from '../admin/routes/summary';
 import {
@@ -20,6 +21,7 @@ import { createGroupHandler } from '../lib/http';
 export const handler = createGroupHandler('admin', {
   'GET /api/admin/summary': summary,
   'GET /api/admin/users': listUsersRoute,
+  'GET /api/admin/users/export.csv': exportUsersRoute,
   'GET /api/admin/users/{id}': userDetailRoute,
   'PATCH /api/admin/users/{id}': updateUserRoute,
   'DELETE /api/admin/users/{id}': hardDeleteRoute,
@@ -34,6 +36,7 @@ export const handler = createGroupHandler('admin', {
   'POST /api/admin/users/{id}/reset-password': resetPasswordRoute,
   'POST /api/admin/users/{id}/certificate/revoke': revokeCertificateRoute,
   'GET /api/admin/audit-logs': auditLogRoute,
+  'GET /api/admin/audit-logs/export.csv': exportAuditLogRoute,
   'POST /api/admin/modules/unlock': unlockModuleRoute,
   'POST /api/admin/modules/force-complete': forceCompleteModuleRoute,
   'POST /api/admin/modules/reopen': reopenModuleRoute,

@@ -47,6 +47,8 @@ export interface ApiResult {
   /** Set-Cookie values. */
   cookies?: string[];
   headers?: Record<string, string>;
+  /** A body sent as it is (a CSV file), instead of `body` as JSON; set its Content-Type in `headers`. */
+  rawBody?: string;
 }
 
 export interface RouteImpl<Body = any, Query = any> {
@@ -214,7 +216,7 @@ function toResponse(result: ApiResult, renewedCookie?: string): APIGatewayProxyS
   return {
     statusCode: result.status ?? 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...result.headers },
-    body: JSON.stringify(result.body ?? { ok: true }),
+    body: result.rawBody ?? JSON.stringify(result.body ?? { ok: true }),
     ...(cookies.length ? { cookies } : {}),
   };
 }

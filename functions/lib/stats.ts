@@ -1,5 +1,6 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
+import type { FunnelField } from './funnel';
 import { indexKeys, indexPartition, keys } from './table';
 
 /**
@@ -51,12 +52,20 @@ function addDeltas(key: Record<string, string>, deltas: Record<string, number | 
 }
 
 /** A TransactWriteItems entry that adds the deltas to one random shard (in the same transaction as the write it counts). */
-export function statsUpdate(deltas: Partial<Record<StatsField, number>>): TransactItem | undefined {
+export function statsUpdate(deltas: Partial<Record<StatsField | FunnelField, number>>): TransactItem | undefined {
   return addDeltas(keys.statsShard(Math.floor(Math.random() * STATS_SHARDS)), deltas);
 }
 
 /** Sums every shard: a fixed number of reads whatever the number of users. */
 export async function readStats(): Promise<Record<StatsField, number>> {
+  return (await readStatsWithFunnel()).stats;
+}
+
+/**
+ * The totals and the module funnel counters (functions/lib/funnel.ts) of every shard, summed:
+ * one BatchGet of STATS_SHARDS small items (a few fields per module of the program).
+ */
+export async function readStatsWithFunnel(): Promise<{ stats: Record<StatsField, number>; funnel: Map<FunnelField, number> }> {
   const result = await db().send(
     new BatchGetCommand({
       RequestItems: {
@@ -77,10 +86,14 @@ export async function readStats(): Promise<Record<StatsField, number>> {
     users_unverified_deleted: 0,
     week1_on_time_total: 0,
   };
+  const funnel = new Map<FunnelField, number>();
   for (const item of result.Responses?.[tableName()] ?? []) {
     for (const field of Object.keys(totals) as StatsField[]) totals[field] += Number(item[field] ?? 0);
+    for (const [field, value] of Object.entries(item)) {
+      if (field.startsWith('funnel_')) funnel.set(field as FunnelField, (funnel.get(field as FunnelField) ?? 0) + Number(value ?? 0));
+    }
   }
-  return totals;
+  return { stats: totals, funnel };
 }
 
 /** The facts of an account that the status × verification counters count. */

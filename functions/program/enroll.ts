@@ -4,6 +4,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { count, METRIC } from '../lib/metrics';
 import { withWriteRetries } from '../lib/retry';
+import { funnelField } from '../lib/funnel';
 import { enrollmentCreatedWrites, statsUpdate, week1PendingIndexKeys } from '../lib/stats';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -45,6 +46,9 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
       : {
           ...reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', at),
           ...week1PendingIndexKeys(user.id, at), // admin week-1 drop-off cohort until week 1 is done on time
+          // the module funnel: the first module is in progress (functions/lib/funnel.ts)
+          funnel_completed: [],
+          funnel_in_progress: [first.module_id],
         }),
   };
   try {
@@ -78,7 +82,7 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
           },
           ...(staff
             ? []
-            : [statsUpdate({ enrollments_total: 1, modules_total: content.modules.length, enrollment_percent_sum: 0 })!, ...enrollmentCreatedWrites(at)]),
+            : [statsUpdate({ enrollments_total: 1, modules_total: content.modules.length, enrollment_percent_sum: 0, [funnelField.inProgress(first.module_id)]: 1 })!, ...enrollmentCreatedWrites(at)]),
         ],
       }),
     ));

@@ -3,6 +3,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
 import { notFound } from '../lib/errors';
+import { countedOf, funnelDeltas, funnelOf } from '../lib/funnel';
 import { logger } from '../lib/logger';
 import { statsUpdate, week1CompletedWrites, week1OnTime } from '../lib/stats';
 import { indexAttributes, keys } from '../lib/table';
@@ -47,7 +48,9 @@ function isStale(enrollment: EnrollmentRecord, derived: DerivedProgress): boolea
     enrollment.percent_complete !== expected.percent_complete ||
     enrollment.completed_count !== expected.completed_count ||
     enrollment.module_count !== expected.module_count ||
-    enrollment.open_module_id !== expected.open_module_id
+    enrollment.open_module_id !== expected.open_module_id ||
+    // written before the module funnel: count it now (functions/lib/funnel.ts)
+    (!enrollment.staff && enrollment.funnel_completed === undefined)
   );
 }
 
@@ -95,6 +98,13 @@ export function enrollmentTransition(
     // admin week-1 drop-off (lib/stats.ts): completed on time → leaves the drop-off index
     if (week1OnTime(enrollment.enrolled_at, at)) remove.push(...indexAttributes('week1Pending'));
   }
+  // the module funnel (functions/lib/funnel.ts): record what this enrollment is now counted as
+  const funnel = enrollment.staff ? undefined : funnelOf(derived.states);
+  if (funnel) {
+    set.push('funnel_completed = :funnelCompleted', 'funnel_in_progress = :funnelInProgress');
+    values[':funnelCompleted'] = funnel.funnel_completed;
+    values[':funnelInProgress'] = funnel.funnel_in_progress;
+  }
   const week1 = week1Now && !enrollment.staff ? week1CompletedWrites(enrollment.enrolled_at, at) : { stats: {}, writes: [] };
   if (next.status === 'completed') {
     set.push('completed_at = if_not_exists(completed_at, :at)');
@@ -127,6 +137,7 @@ export function enrollmentTransition(
           modules_total: next.module_count - (enrollment.module_count ?? 0),
           enrollment_percent_sum: roundDelta(next.percent_complete - (enrollment.percent_complete ?? 0)),
           ...week1.stats,
+          ...funnelDeltas(countedOf(enrollment), funnel),
         }),
     /** Week-1 drop-off counters of a first week-1 completion (add to the same transaction). */
     week1: week1.writes,

@@ -33,6 +33,9 @@ export interface EnrollmentRecord {
    * never counted in the learner metrics, no reminders, not in the week-1 cohort (docs/journeys.md).
    */
   staff?: boolean;
+  /** What the module funnel counts this enrollment as (functions/lib/funnel.ts); absent before the funnel existed. */
+  funnel_completed?: string[];
+  funnel_in_progress?: string[];
 }
 
 export interface TaskRecord {

@@ -19,6 +19,7 @@ const userListItem = z.looseObject({
   role: z.enum(['learner', 'admin']),
   completion_pct: z.number(),
   enrollments: z.number(),
+  verified: z.boolean(),
 });
 const userDetail = z.looseObject({
   id: z.string(),
@@ -36,6 +37,7 @@ const userDetail = z.looseObject({
   hard_delete_ready: z.boolean(),
   enrollments: z.array(z.unknown()),
   passkey_count: z.number(),
+  certificate: z.nullable(z.object({ verification_code: z.string(), issued_at: isoTime, completed_at: isoTime, revoked_at: z.nullable(isoTime) })),
 });
 const dailyCounts = z.array(z.object({ date: day, count: z.number() }));
 const moduleOverride = z.looseObject({ ok: z.literal(true), message: z.string(), module: z.looseObject({}), percent_complete: z.number() });
@@ -55,6 +57,9 @@ export const adminDocs: Record<string, RouteDoc> = {
         cards: z.looseObject({ total_users: z.number(), total_enrollments: z.number(), avg_completion: z.number(), active_7d: z.number(), active_30d: z.number() }),
         completion: z.looseObject({ aggregate_pct: z.number() }),
         series: z.looseObject({ actives_7d_daily: dailyCounts, actives_30d_daily: dailyCounts }),
+        funnel: z.array(
+          z.object({ module_id: z.string(), slug: z.string(), title: z.string(), week_number: z.number(), completed: z.number(), in_progress: z.number() }),
+        ),
       }),
     }, errors: {},
   },
@@ -62,6 +67,13 @@ export const adminDocs: Record<string, RouteDoc> = {
     summary: 'Accounts, searched and filtered, a page at a time (docs/api.md#4-paging).',
     responses: { 200: page(userListItem) },
     errors: { 400: ['invalid_cursor'] },
+  },
+  'GET /api/admin/users/export.csv': {
+    summary: "The users list's rows as CSV, with the list's filters, every page (capped; X-Export-Truncated says so).",
+    description: 'A text/csv attachment with a header row; formula-like cells are prefixed with an apostrophe.',
+    contentType: 'text/csv',
+    responses: { 200: z.string() },
+    errors: { 400: ['invalid_status', 'invalid_filter'] },
   },
   'GET /api/admin/users/{id}': { summary: 'One account in detail.', responses: { 200: userDetail }, errors: NO_USER },
   'PATCH /api/admin/users/{id}': {
@@ -132,6 +144,13 @@ export const adminDocs: Record<string, RouteDoc> = {
     summary: 'The audit log, filtered, within a date window (30 days by default, at most 366).',
     responses: { 200: page(auditEntry).extend({ window_days: z.number(), date_from: day, date_to: day }) },
     errors: { 400: ['invalid_cursor', 'invalid_date', 'invalid_date_range', 'date_range_too_long'] },
+  },
+  'GET /api/admin/audit-logs/export.csv': {
+    summary: "The audit log's entries as CSV, with the log's filters, every page (capped; X-Export-Truncated says so).",
+    description: 'A text/csv attachment with a header row; formula-like cells are prefixed with an apostrophe.',
+    contentType: 'text/csv',
+    responses: { 200: z.string() },
+    errors: { 400: ['invalid_date', 'invalid_date_range', 'date_range_too_long'] },
   },
   'POST /api/admin/modules/unlock': moduleOverrideDoc('Unlocks', ['already_open', 'already_completed']),
   'POST /api/admin/modules/force-complete': moduleOverrideDoc('Marks complete', ['already_completed']),

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { auditItem } from '../../functions/lib/audit';
 import { db, tableName } from '../../functions/lib/db';
+import { funnelField } from '../../functions/lib/funnel';
 import { STATS_SHARDS, week1PendingIndexKeys } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
 import type { UserRecord, UserStatus } from '../../functions/lib/user-record';
@@ -74,6 +75,8 @@ export function accountItems(i: number, clock: ScaleClock): Record<string, unkno
       enrolled_at: enrolledAt,
       updated_at: enrolledAt,
       version: 1,
+      funnel_completed: [],
+      funnel_in_progress: [firstModule.module_id],
       ...(i % 2 === 1 ? week1PendingIndexKeys(user.id, enrolledAt) : {}),
     },
     { ...keys.moduleProgress(user.id, content.id, firstModule.module_id), type: 'progress', user_id: user.id, module_id: firstModule.module_id, status: 'open', started_at: enrolledAt },
@@ -123,7 +126,7 @@ export async function writeCounters(n: number, clock: ScaleClock): Promise<void>
     }
   }
   const puts = [
-    { ...keys.statsShard(0), ...totals },
+    { ...keys.statsShard(0), ...totals, [funnelField.inProgress(program().modules[0].module_id)]: n },
     ...Array.from({ length: STATS_SHARDS - 1 }, (_, s) => ({ ...keys.statsShard(s + 1) })),
     ...[...lastActive].map(([day, count]) => ({ ...keys.lastActiveDay(day), count })),
     ...[...lastActive].map(([day, count]) => ({ ...keys.dailyActive(day), count })),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { expect, inject, it } from 'vitest';
 import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
@@ -58,7 +59,9 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   }
   await expect.poll(() => page.getByText('7-Day Actives').first().isVisible()).toBe(true);
   await expect.poll(() => page.getByText('30-Day Actives').first().isVisible()).toBe(true);
-  await expect.poll(() => page.locator('div.VictoryContainer').count(), { message: 'two charts' }).toBe(2);
+  // the two activity charts and, under them, where learners stall (a bar per module)
+  await expect.poll(() => page.getByRole('heading', { name: 'Where Learners Stall' }).isVisible()).toBe(true);
+  await expect.poll(() => page.locator('div.VictoryContainer').count(), { message: 'three charts' }).toBe(3);
 
   // Drill into unverified accounts
   await page.getByText('Click to view unverified accounts').click();
@@ -72,9 +75,17 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await expect.poll(() => page.getByRole('cell', { name: learner.email }).isVisible()).toBe(true);
   await expect.poll(() => page.url()).toContain('q=');
   await expect.poll(() => page.getByRole('cell', { name: pending.email }).count()).toBe(0);
+  // Export CSV downloads exactly the searched list
+  const [usersFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(usersFile.suggestedFilename()).toMatch(/^users-\d{8}-\d{4}\.csv$/);
+  const usersCsv = readFileSync(await usersFile.path(), 'utf8');
+  expect(usersCsv.split('\r\n')[0]).toBe('id,email,first_name,last_name,status,is_locked,role,created_at,last_login_at,completion_pct');
+  expect(usersCsv).toContain(learner.email);
+  expect(usersCsv).not.toContain(pending.email);
   await page.getByRole('cell', { name: learner.email }).click();
   const drawer = page.getByRole('dialog');
   await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
+  await expect.poll(() => drawer.getByText('No certificate').isVisible()).toBe(true);
 
   // Edit the first name
   await expect.poll(() => drawer.getByLabel('First name').inputValue()).toBe('Grace');
@@ -127,6 +138,11 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.lock$/ }).count()).toBeGreaterThan(0);
   await expect.poll(() => page.getByText(/^Admin locked /).first().isVisible()).toBe(true);
   await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.unlock$/ }).count()).toBe(0);
+  const [auditFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(auditFile.suggestedFilename()).toMatch(/^audit-log-\d{8}-\d{4}\.csv$/);
+  const auditRows = readFileSync(await auditFile.path(), 'utf8').trimEnd().split('\r\n').slice(1);
+  expect(auditRows.length).toBeGreaterThan(0);
+  expect(auditRows.every((row) => row.split(',')[1] === 'admin.user.lock')).toBe(true);
 });
 
 it('shows a learner who opens an admin page that it needs administrator privileges', async () => {

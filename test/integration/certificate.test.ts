@@ -94,6 +94,13 @@ describe('certificate of completion', () => {
     await finishProgram(client);
     const { body: certificate } = await client.get('/api/certificate');
     const admin = await adminClient();
+    // the user detail (the admin drawer) shows the certificate
+    expect((await admin.get(`/api/admin/users/${user.id}`)).body.certificate).toEqual({
+      verification_code: certificate.verification_code,
+      issued_at: expect.any(String),
+      completed_at: certificate.completed_at,
+      revoked_at: null,
+    });
 
     const revoke = await admin.post(`/api/admin/users/${user.id}/certificate/revoke`, { reason: 'Plagiarised answers' });
     expect(revoke.status).toBe(200);
@@ -104,6 +111,7 @@ describe('certificate of completion', () => {
 
     const check = await api.client().get(`/api/certificates/${certificate.verification_code}`);
     expect(check.body).toMatchObject({ status: 'revoked', revoked_at: revoke.body.revoked_at });
+    expect((await admin.get(`/api/admin/users/${user.id}`)).body.certificate).toMatchObject({ verification_code: certificate.verification_code, revoked_at: revoke.body.revoked_at });
     const mine = await client.get('/api/certificate');
     expect(mine.status).toBe(403);
     expect(mine.body).toEqual({ error: 'certificate_revoked' });
@@ -116,6 +124,7 @@ describe('certificate of completion', () => {
   it('revoking when there is no certificate answers 404 no_certificate; learners cannot revoke', async () => {
     const { user, client } = await learner();
     const admin = await adminClient();
+    expect((await admin.get(`/api/admin/users/${user.id}`)).body.certificate).toBeNull();
     const none = await admin.post(`/api/admin/users/${user.id}/certificate/revoke`, {});
     expect(none.status).toBe(404);
     expect(none.body).toEqual({ error: 'no_certificate' });

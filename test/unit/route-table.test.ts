@@ -61,6 +61,15 @@ describe('the route table', () => {
     expect(matchRoute('DELETE', '/api/health')).toEqual({ route: undefined, methodNotAllowed: true });
     expect(matchRoute('GET', '/api/nope')).toEqual({ route: undefined, methodNotAllowed: false });
   });
+
+  it('matches a static path before a parameter at the same place (the CSV exports, not a user id)', () => {
+    const users = matchRoute('GET', '/api/admin/users/export.csv');
+    expect(users.route && routeKey(users.route)).toBe('GET /api/admin/users/export.csv');
+    const audit = matchRoute('GET', '/api/admin/audit-logs/export.csv');
+    expect(audit.route && routeKey(audit.route)).toBe('GET /api/admin/audit-logs/export.csv');
+    const other = matchRoute('GET', '/api/admin/users/export');
+    expect(other.route && routeKey(other.route)).toBe('GET /api/admin/users/{id}');
+  });
 });
 
 describe('a malformed percent escape in a path', () => {

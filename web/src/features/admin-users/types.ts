@@ -79,6 +79,15 @@ export interface AdminUserDetail {
   enrollments?: AdminEnrollment[];
   /** How many passkeys the account has (docs/account-security.md). */
   passkey_count?: number | null;
+  /** The learner's certificate of completion; null when none was issued. */
+  certificate?: AdminCertificate | null;
+}
+
+export interface AdminCertificate {
+  verification_code: string;
+  issued_at: string;
+  completed_at?: string | null;
+  revoked_at?: string | null;
 }
 
 export type { AuditEntry };

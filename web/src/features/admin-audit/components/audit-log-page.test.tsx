@@ -153,3 +153,21 @@ describe('AuditLogPage', () => {
     expect(status.querySelector('ins')?.textContent).toBe('locked');
   });
 });
+
+describe('AuditLogPage export', () => {
+  it('"Export CSV" asks for the log with the filters applied on screen', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const api = mockFetch({ 'GET /api/admin/audit-logs': page([entry()]), 'GET /api/admin/audit-logs/export.csv': { body: 'id\r\n' } });
+    renderAt('/admin/audit', <AuditLogPage />);
+    await screen.findByText('user.lock');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Action key'), 'admin.user.lock');
+    await waitFor(() => expect(api.callsTo('GET /api/admin/audit-logs').at(-1)?.url).toContain('action=admin.user.lock'));
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(api.callsTo('GET /api/admin/audit-logs/export.csv')).toHaveLength(1));
+    expect(api.callsTo('GET /api/admin/audit-logs/export.csv')[0].url).toBe('/api/admin/audit-logs/export.csv?action=admin.user.lock');
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    click.mockRestore();
+  });
+});

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { AUDIT_DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
+import { ExportCsvButton } from '../../../components/ui/export-csv-button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { ApiError } from '../../../lib/api-client';
 import { totalText, useCursorPages } from '../../../lib/use-cursor-pages';
+import { exportAuditCsvPath } from '../api/export-audit-csv';
 import { useAuditLogs, type AuditFilters } from '../api/get-audit-logs';
 import { AuditFiltersBar } from './audit-filters';
 import { AuditTable } from './audit-table';
@@ -57,6 +59,7 @@ export function AuditLogPage() {
         pageSize={pageSize}
         onPageSize={setPageSize}
       />
+      <ExportCsvButton path={exportAuditCsvPath(applied)} fallbackName="audit-log.csv" />
       {logs.isPending ? (
         <LoadingText>Loading audit log…</LoadingText>
       ) : logs.isError ? (

@@ -22,6 +22,11 @@ describe('auditSentence', () => {
     expect(auditSentence({ action: 'made.up' })).toBe('made.up');
     expect(targetName({ entity_type: 'enrollment', entity_id: 'e1' })).toBe('enrollment e1');
   });
+
+  it('reads the CSV exports', () => {
+    expect(auditSentence({ action: 'admin.export_users', entity_type: 'export', entity_id: 'users', new_values: { filters: { status: 'locked' }, rows: 3 } })).toBe('Admin exported the users list as CSV');
+    expect(auditSentence({ action: 'admin.export_audit', entity_type: 'export', entity_id: 'audit_logs' })).toBe('Admin exported the audit log as CSV');
+  });
 });
 
 describe('valueDiff', () => {

@@ -45,6 +45,8 @@ const PHRASES: Record<string, string> = {
   'admin.module.reopen': 'Admin reopened a module for {target}',
   'admin.module.lock': 'Admin locked a module for {target}',
   'admin.module.unlock': 'Admin unlocked a module for {target}',
+  'admin.export_users': 'Admin exported the users list as CSV',
+  'admin.export_audit': 'Admin exported the audit log as CSV',
   'auth.register': '{target} registered',
   'auth.email_verified': '{target} verified their email',
   'auth.login': '{target} signed in',

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ADMIN_REFRESH_MS } from '../../../../../shared/constants';
 import { api } from '../../../lib/api-client';
-import type { AdminSummary, DailyCount } from '../../../../../shared/admin-types';
+import type { AdminSummary, DailyCount, FunnelModule } from '../../../../../shared/admin-types';
 
-export type { AdminSummary, DailyCount };
+export type { AdminSummary, DailyCount, FunnelModule };
 
 export const getSummary = () => api.get<AdminSummary>('/api/admin/summary');
 

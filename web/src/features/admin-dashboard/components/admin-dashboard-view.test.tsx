@@ -8,6 +8,7 @@ import { AdminDashboardView } from './admin-dashboard-view';
 // Victory is not needed to check the page; the lazy chart module is replaced by a marker.
 vi.mock('./actives-chart', () => ({
   default: ({ label, data }: { label: string; data: unknown[] }) => <div data-testid="chart">{`${label}: ${data.length} points`}</div>,
+  FunnelChart: ({ label, modules }: { label: string; modules: unknown[] }) => <div data-testid="funnel-chart">{`${label}: ${modules.length} bars`}</div>,
 }));
 
 afterEach(() => vi.unstubAllGlobals());
@@ -119,6 +120,39 @@ describe('AdminDashboardView', () => {
     mockFetch({ 'GET /api/admin/summary': { status: 502 } });
     renderAt('/admin/dashboard', <AdminDashboardView />);
     expect((await screen.findByRole('alert')).textContent).toBe('Error loading admin dashboard: HTTP 502');
+  });
+});
+
+describe('the module funnel (where learners stall)', () => {
+  const funnel = [
+    { module_id: 'm1', slug: 'welcome', title: 'Welcome', week_number: 1, completed: 7, in_progress: 2 },
+    { module_id: 'm2', slug: 'cv', title: 'Your CV', week_number: 2, completed: 3, in_progress: 4 },
+  ];
+
+  it('draws a third chart under the two activity charts from the same summary, with a text alternative', async () => {
+    const api = mockFetch({ 'GET /api/admin/summary': { body: summary({ funnel }) } });
+    renderAt('/admin/dashboard', <AdminDashboardView />);
+    const chart = await screen.findByTestId('funnel-chart');
+    expect(chart.textContent).toBe('Where Learners Stall: learners per module, completed and in progress: 2 bars');
+    // under the activity charts, loaded with them: one summary request
+    const activity = screen.getAllByTestId('chart');
+    expect(activity[1].compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(api.callsTo('GET /api/admin/summary')).toHaveLength(1);
+    const figure = screen.getByRole('figure', { name: 'Where Learners Stall' });
+    const table = within(figure).getByRole('table', { name: 'Where Learners Stall: learners per module' });
+    const rows = within(table).getAllByRole('row').map((row) => [...row.children].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['Module', 'Completed', 'In progress'],
+      ['Week 1: Welcome', '7', '2'],
+      ['Week 2: Your CV', '3', '4'],
+    ]);
+  });
+
+  it('says so when the program has no modules', async () => {
+    mockFetch({ 'GET /api/admin/summary': { body: summary({ funnel: [] }) } });
+    renderAt('/admin/dashboard', <AdminDashboardView />);
+    expect(await screen.findByText('No modules yet.')).toBeTruthy();
+    expect(screen.queryByTestId('funnel-chart')).toBeNull();
   });
 });
 

@@ -2,13 +2,15 @@ import { lazy, Suspense } from 'react';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ApiError } from '../../../lib/api-client';
-import { useSummary, type AdminSummary, type DailyCount } from '../api/get-summary';
+import { useSummary, type AdminSummary, type DailyCount, type FunnelModule } from '../api/get-summary';
 import { count, fractionPercent, percent, shortMonthDay } from '../utils/format';
 import { MetricCard } from './metric-card';
 import '../admin-dashboard.css';
 
 // Victory stays out of every other bundle: this import is the only way the chart code loads.
 const ActivesChart = lazy(() => import('./actives-chart'));
+// The funnel chart is in the same chunk: the same import, its named export.
+const FunnelChart = lazy(() => import('./actives-chart').then((chunk) => ({ default: chunk.FunnelChart })));
 
 /** docs/product.md#8-error-catalogue: the server's error field, else 'HTTP {status}', else the named fallback. */
 function summaryError(error: unknown): string {
@@ -34,6 +36,46 @@ function ChartPanel({ title, data }: { title: string; data: DailyCount[] }) {
             <tr key={point.date}>
               <th scope="row">{shortMonthDay(point.date)}</th>
               <td>{point.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+/** Where learners stall: a bar per module, with the same numbers as a table for screen readers. */
+function FunnelPanel({ modules }: { modules: FunnelModule[] }) {
+  const title = 'Where Learners Stall';
+  return (
+    <figure className="chart-panel chart-panel--wide" aria-labelledby="chart-funnel">
+      <h2 id="chart-funnel" className="chart-panel__title">
+        {title}
+      </h2>
+      {modules.length ? (
+        <Suspense fallback={<p className="chart-panel__loading">Loading chart…</p>}>
+          <FunnelChart modules={modules} label={`${title}: learners per module, completed and in progress`} />
+        </Suspense>
+      ) : (
+        <p className="note">No modules yet.</p>
+      )}
+      <table className="visually-hidden">
+        <caption>{title}: learners per module</caption>
+        <thead>
+          <tr>
+            <th scope="col">Module</th>
+            <th scope="col">Completed</th>
+            <th scope="col">In progress</th>
+          </tr>
+        </thead>
+        <tbody>
+          {modules.map((module) => (
+            <tr key={module.module_id}>
+              <th scope="row">
+                Week {module.week_number}: {module.title}
+              </th>
+              <td>{module.completed}</td>
+              <td>{module.in_progress}</td>
             </tr>
           ))}
         </tbody>
@@ -71,7 +113,7 @@ function Cards({ summary }: { summary: AdminSummary }) {
   );
 }
 
-/** /admin/dashboard: seven metric cards and two activity charts, refreshed every minute. */
+/** /admin/dashboard: seven metric cards, two activity charts and the module funnel, refreshed every minute. */
 export function AdminDashboardView() {
   const summary = useSummary();
   return (
@@ -89,6 +131,7 @@ export function AdminDashboardView() {
             <ChartPanel title="7-Day Actives" data={summary.data.series?.actives_7d_daily ?? []} />
             <ChartPanel title="30-Day Actives" data={summary.data.series?.actives_30d_daily ?? []} />
           </div>
+          <FunnelPanel modules={summary.data.funnel ?? []} />
         </>
       )}
     </main>

@@ -5,6 +5,7 @@ import { useUpdateUser } from '../api/update-user';
 import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
 import { formatDate, formatDateTime } from '../utils/format';
+import { CertificateSection } from './certificate-section';
 import { reportOutcome, type Notify } from './notice';
 import { ResetPasswordButton } from './reset-password-button';
 import { userStatusLabel } from './status-badge';
@@ -72,6 +73,7 @@ export function ProfileTab({ user, notify }: { user: AdminUserDetail; notify: No
           ]}
         />
       </section>
+      <CertificateSection user={user} notify={notify} />
       <section aria-labelledby="admin-edit-heading">
         <h3 id="admin-edit-heading">Edit profile</h3>
         {/* Re-keyed on the server's values so a refetch after saving shows what was stored. */}

@@ -236,3 +236,19 @@ describe('UsersPage address', () => {
     expect(await screen.findByRole('dialog', { name: /^User u1/ })).toBeTruthy();
   });
 });
+
+describe('UsersPage export', () => {
+  it('"Export CSV" asks for exactly the list the screen shows: its search, status and cohort', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const api = mockFetch({ 'GET /api/admin/users': list([item()]), 'GET /api/admin/users/export.csv': { body: 'id\r\n' } });
+    renderAt('/admin/users?q=ada&status=locked&filter=unverified', <UsersPage />);
+    await screen.findByText('ada@example.com');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(api.callsTo('GET /api/admin/users/export.csv')).toHaveLength(1));
+    expect(params(api.callsTo('GET /api/admin/users/export.csv')[0])).toEqual({ query: 'ada', status: 'locked', filter: 'unverified' });
+    expect(lastList(api)).toMatchObject({ query: 'ada', status: 'locked', filter: 'unverified' });
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    click.mockRestore();
+  });
+});

@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { USERS_DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { ExportCsvButton } from '../../../components/ui/export-csv-button';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { useCursorPages } from '../../../lib/use-cursor-pages';
+import { exportUsersCsvPath } from '../api/export-users-csv';
 import { useUsers } from '../api/get-users';
 import { useDebouncedSearch } from '../hooks/use-debounced-search';
 import { useUsersAddress } from '../hooks/use-users-address';
@@ -55,6 +57,7 @@ export function UsersPage() {
         pageSize={pageSize}
         onPageSize={setPageSize}
       />
+      <ExportCsvButton path={exportUsersCsvPath({ query: q, filter, status })} fallbackName="users.csv" />
       {users.isPending ? (
         <LoadingText>Loading users…</LoadingText>
       ) : users.isError ? (

@@ -1,0 +1,132 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db, tableName } from '../../functions/lib/db';
+import { funnelField } from '../../functions/lib/funnel';
+import { statsUpdate } from '../../functions/lib/stats';
+import { keys } from '../../functions/lib/table';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { program } from '../../functions/program/content';
+import { backfillFunnel, backfillFunnelFor } from '../../functions/program/funnel-backfill';
+import { useApi, type ApiClient } from '../helpers/api';
+import { createTestUser, signIn } from '../helpers/users';
+import { finishModule, setUserFields } from './program-helpers';
+
+/**
+ * The admin summary's module funnel (functions/lib/funnel.ts), kept by the writes: enrolling,
+ * completing a module, admin overrides, the first visit of an enrollment written before the
+ * funnel existed, a hard delete. Every expected count is worked out by hand.
+ */
+const api = useApi();
+const content = program();
+const [m0, m1, m2, m3] = content.modules;
+let adminClient: ApiClient;
+
+beforeAll(async () => {
+  const admin = await createTestUser({ role: 'admin' });
+  adminClient = api.client();
+  await signIn(adminClient, admin);
+});
+
+/** The funnel as `{ slug: [completed, in_progress] }`, modules without learners left out. */
+async function funnel(): Promise<Record<string, [number, number]>> {
+  const response = await adminClient.get('/api/admin/summary');
+  expect(response.status).toBe(200);
+  const rows = response.body.funnel as Array<{ module_id: string; slug: string; title: string; week_number: number; completed: number; in_progress: number }>;
+  expect(rows.map((row) => row.module_id)).toEqual(content.modules.map((module) => module.module_id));
+  expect(rows[0]).toMatchObject({ slug: m0.slug, title: m0.title, week_number: m0.week_number });
+  return Object.fromEntries(rows.filter((row) => row.completed || row.in_progress).map((row) => [row.slug, [row.completed, row.in_progress]]));
+}
+
+async function learner(): Promise<{ user: UserRecord; client: ApiClient }> {
+  const user = await createTestUser();
+  const client = api.client();
+  await signIn(client, user);
+  return { user, client };
+}
+
+describe('the admin summary funnel', () => {
+  let a: { user: UserRecord; client: ApiClient };
+  let b: { user: UserRecord; client: ApiClient };
+
+  it('starts empty for every module, in program order', async () => {
+    expect(await funnel()).toEqual({});
+  });
+
+  it('enrolling puts the first module in progress; completing it moves the learner to the next', async () => {
+    a = await learner();
+    expect((await a.client.post('/api/enroll')).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 1] });
+    await finishModule(a.client, m0.slug);
+    expect(await funnel()).toEqual({ [m0.slug]: [1, 0], [m1.slug]: [0, 1] });
+    b = await learner();
+    expect((await b.client.post('/api/enroll')).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [1, 1], [m1.slug]: [0, 1] });
+  });
+
+  it('follows the admin module overrides', async () => {
+    const override = (action: string, moduleId: string) => adminClient.post(`/api/admin/modules/${action}`, { user_id: a.user.id, module_id: moduleId });
+    expect((await override('force-complete', m1.module_id)).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [1, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1] });
+    expect((await override('unlock', m3.module_id)).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [1, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    expect((await override('reopen', m0.module_id)).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    // a refused override changes nothing
+    expect((await override('reopen', m0.module_id)).status).toBe(409);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+  });
+
+  it('counts an enrollment written before the funnel on the learner’s next visit', async () => {
+    // make B's enrollment look as it did before this change: no lists, not in the counters
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    expect((await b.client.get('/api/dashboard')).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    // counted once: a second visit adds nothing
+    expect((await b.client.get('/api/dashboard')).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+  });
+
+  it('the backfill counts an enrollment written before the funnel once, and skips it on a rerun', async () => {
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    expect(await backfillFunnelFor(b.user.id)).toBe('counted');
+    expect(await backfillFunnelFor(b.user.id)).toBe('already');
+    expect(await backfillFunnelFor('nobody')).toBe('none');
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+  });
+
+  it('the backfill walk reads every account through the status index, page by page, and resumes', async () => {
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    const positions: unknown[] = [];
+    const totals = await backfillFunnel({ status: 0 }, (_, next) => positions.push(next), 1);
+    // accounts: the admin, A, B (active); pages of one account, then the empty locked and deleted partitions
+    expect(totals).toEqual({ counted: 1, already: 1, none: 1 });
+    expect(positions.length).toBeGreaterThanOrEqual(4);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    // resuming from the last position reads nothing more
+    expect(await backfillFunnel(positions.at(-1) as never)).toEqual({ counted: 0, already: 0, none: 0 });
+  });
+
+  it('never counts a staff preview', async () => {
+    const staff = await createTestUser({ role: 'admin' });
+    const client = api.client();
+    await signIn(client, staff);
+    expect((await client.post('/api/enroll', { preview: true })).status).toBe(200);
+    await finishModule(client, m0.slug);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+  });
+
+  it('takes a hard-deleted learner out of every module they were counted in', async () => {
+    expect((await adminClient.post(`/api/admin/users/${a.user.id}/soft-delete`, { reason: 'test' })).status).toBe(200);
+    // soft-deleted learners stay counted (as in the other enrollment totals) until the hard delete
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    await setUserFields(a.user.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
+    const deleted = await adminClient.delete(`/api/admin/users/${a.user.id}?confirm_email=${encodeURIComponent(a.user.email)}`);
+    expect(deleted.status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 1] });
+  });
+});
