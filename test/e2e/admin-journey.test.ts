@@ -72,7 +72,7 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await expect.poll(() => page.getByRole('cell', { name: learner.email }).isVisible()).toBe(true);
   await expect.poll(() => page.url()).toContain('q=');
   await expect.poll(() => page.getByRole('cell', { name: pending.email }).count()).toBe(0);
-  await page.getByRole('cell', { name: learner.email }).click();
+  await page.getByRole('button', { name: learner.email }).click();
   const drawer = page.getByRole('dialog');
   await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
 
