@@ -75,6 +75,13 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await page.getByRole('button', { name: learner.email }).click();
   const drawer = page.getByRole('dialog');
   await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
+  // a native modal <dialog>: the page behind is inert; Escape closes it and focus returns to the row's button
+  expect(await drawer.evaluate((el) => el.matches('dialog:modal'))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => drawer.count()).toBe(0);
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(learner.email);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
 
   // Edit the first name
   await expect.poll(() => drawer.getByLabel('First name').inputValue()).toBe('Grace');
