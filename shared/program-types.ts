@@ -68,6 +68,8 @@ export interface LearnerTask {
   /** Extra guidance shown under the label (may be empty). */
   hint: string;
   required: boolean;
+  /** A list task: done only once the answer holds this many items, one per line. */
+  min_items?: number;
   done: boolean;
   /** Text tasks: the saved answer ('' when none). */
   answer?: string;

@@ -45,6 +45,8 @@ export interface UserListItem {
   created_at: string;
   last_login_at: string | null;
   role: UserRecord['role'];
+  /** the email address is verified (unverified accounts show a chip in the console) */
+  verified: boolean;
   completion_pct: number;
   enrollments: number;
 }
@@ -121,6 +123,7 @@ async function toRows(users: ListRecord[], known?: Completion): Promise<UserList
     created_at: user.created_at,
     last_login_at: user.last_login_at ?? null,
     role: user.role,
+    verified: Boolean(user.verified),
     completion_pct: completion.get(user.id)?.pct ?? 0,
     enrollments: completion.get(user.id)?.count ?? 0,
   }));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { listMinimum } from '../../shared/list-answer';
 import type { ModuleSection } from '../../shared/program-types';
 import programMeta from './content/program.json';
 import week1 from './content/week-1.json';
@@ -24,6 +25,8 @@ const taskSchema = z.strictObject({
   label: z.string().check(z.minLength(1)),
   hint: z.string(),
   required: z.boolean(),
+  /** A list task: done only once the answer holds this many items, one per line (shared/list-answer.ts). */
+  min_items: z.optional(z.int().check(z.minimum(2))),
 });
 
 const moduleSchema = z.strictObject({
@@ -96,6 +99,12 @@ export function contentProblems(content: ProgramContent): string[] {
       if (!module.tasks.some((task) => task.required)) problems.push(`${where}: needs at least one required task`);
       const taskIds = new Set(module.tasks.map((task) => task.task_id));
       if (taskIds.size !== module.tasks.length) problems.push(`${where}: duplicate task id`);
+      // A label that asks for a list ("List at least five …") declares that minimum, so the
+      // server's rule and the learner's hint never disagree with the text (shared/list-answer.ts).
+      for (const task of module.tasks) {
+        const asked = task.type === 'text' ? listMinimum(task.label) : null;
+        if ((task.min_items ?? null) !== asked) problems.push(`${where} task ${task.task_id}: min_items ${task.min_items ?? 'none'}, the label asks for ${asked ?? 'no list'}`);
+      }
     });
   }
   return problems;

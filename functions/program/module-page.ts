@@ -28,6 +28,7 @@ export function learnerTask(task: ContentTask, saved: TaskRecord | undefined): L
     label: task.label,
     hint: task.hint,
     required: task.required,
+    ...(task.min_items !== undefined ? { min_items: task.min_items } : {}),
     done: saved?.done ?? false,
     ...(task.type === 'text' ? { answer: saved?.answer ?? '' } : {}),
     updated_at: saved?.updated_at ?? null,

@@ -8,7 +8,8 @@ import { failedConditions, withWriteRetries } from '../lib/retry';
 import { badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { program, type ProgramModule } from './content';
+import { textAnswerDone } from '../../shared/list-answer';
+import { program, type ContentTask, type ProgramModule } from './content';
 import { moduleLink, openModuleView } from './dashboard';
 import { enrollmentTransition, loadLearnerProgram, type LearnerProgram } from './learner-program';
 import { assertNotLocked, learnerTask, moduleBySlug } from './module-page';
@@ -25,13 +26,14 @@ const COMPLETION_ATTEMPTS = 4;
  * transaction is guarded by the module's status and the enrollment's version, so it happens
  * exactly once and the counters move exactly once.
  *
- * Checkbox tasks take `done`; text tasks take `answer` and are done while the answer is not empty.
+ * Checkbox tasks take `done`; text tasks take `answer` and are done while the answer is not empty
+ * and, for a list task (`min_items`), holds that many lines (docs/journeys.md#8-progress).
  */
 export async function saveTask(user: UserRecord, slug: string, taskId: string, input: TaskSaveRequest, now = new Date()): Promise<TaskSave> {
   const module = moduleBySlug(slug);
   const task = module.tasks.find((candidate) => candidate.task_id === taskId);
   if (!task) throw notFound('not_found');
-  const saved = taskRecord(module, task.task_id, task.type, input, now);
+  const saved = taskRecord(module, task, input, now);
 
   let learner = await loadLearnerProgram(user);
   assertNotLocked(learner, module);
@@ -50,14 +52,15 @@ export async function saveTask(user: UserRecord, slug: string, taskId: string, i
   return result(learner.derived, module, saved, false);
 }
 
-function taskRecord(module: ProgramModule, taskId: string, type: 'checkbox' | 'text', input: TaskSaveRequest, now: Date): TaskRecord {
-  const base = { task_id: taskId, module_id: module.module_id, updated_at: now.toISOString() };
-  if (type === 'checkbox') {
+function taskRecord(module: ProgramModule, task: ContentTask, input: TaskSaveRequest, now: Date): TaskRecord {
+  const base = { task_id: task.task_id, module_id: module.module_id, updated_at: now.toISOString() };
+  if (task.type === 'checkbox') {
     if (typeof input.done !== 'boolean' || input.answer !== undefined) throw badRequest('invalid_request', { fields: ['done'] });
     return { ...base, done: input.done };
   }
   if (typeof input.answer !== 'string') throw badRequest('invalid_request', { fields: ['answer'] });
-  return { ...base, done: input.answer !== '', answer: input.answer };
+  // A list task under its minimum is saved (a hint, not a block) but not done: the module does not complete on it.
+  return { ...base, done: textAnswerDone(input.answer, task.min_items), answer: input.answer };
 }
 
 async function writeTask(user: UserRecord, learner: LearnerProgram, saved: TaskRecord, now: Date) {

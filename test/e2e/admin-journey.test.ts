@@ -82,8 +82,15 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   expect(usersCsv.split('\r\n')[0]).toBe('id,email,first_name,last_name,status,is_locked,role,created_at,last_login_at,completion_pct');
   expect(usersCsv).toContain(learner.email);
   expect(usersCsv).not.toContain(pending.email);
-  await page.getByRole('cell', { name: learner.email }).click();
+  await page.getByRole('button', { name: learner.email }).click();
   const drawer = page.getByRole('dialog');
+  await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
+  // a native modal <dialog>: the page behind is inert; Escape closes it and focus returns to the row's button
+  expect(await drawer.evaluate((el) => el.matches('dialog:modal'))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => drawer.count()).toBe(0);
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(learner.email);
+  await page.keyboard.press('Enter');
   await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
   await expect.poll(() => drawer.getByText('No certificate').isVisible()).toBe(true);
 

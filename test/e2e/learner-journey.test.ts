@@ -16,7 +16,8 @@ async function completeTasks(page: Page) {
     }
   }
   for (const answer of await page.locator('textarea').all()) {
-    await answer.fill('I listed three achievements with numbers and the roles they point to.');
+    // one item per line: enough for any list task's minimum (a list under it is saved, not done)
+    await answer.fill(Array.from({ length: 15 }, (_, i) => `Achievement ${i + 1}: with numbers and the role it points to.`).join('\n'));
     const task = answer.locator('xpath=ancestor::*[.//button[normalize-space()="Save"]][1]');
     await task.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => task.getByText('Saved').isVisible()).toBe(true);

@@ -74,7 +74,13 @@ describe('user detail and profile edits', () => {
     expect(await search('quil')).toContain(user.id);
     expect(await search(newEmail.slice(0, 12))).toEqual([user.id]);
     // unverified cohort now includes the account
-    expect((await adminClient.get('/api/admin/users?filter=unverified')).body.items.map((i: { id: string }) => i.id)).toContain(user.id);
+    const unverified = (await adminClient.get('/api/admin/users?filter=unverified')).body.items;
+    expect(unverified.map((i: { id: string }) => i.id)).toContain(user.id);
+    // list items say so (the console's verification chip), in every list and in search
+    expect(unverified.find((i: { id: string }) => i.id === user.id)).toMatchObject({ verified: false });
+    expect((await adminClient.get(`/api/admin/users?query=${encodeURIComponent(newEmail)}`)).body.items).toEqual([expect.objectContaining({ id: user.id, verified: false })]);
+    expect((await adminClient.get('/api/admin/users?filter=unverified')).body.items.every((i: { verified: boolean }) => i.verified === false)).toBe(true);
+    expect((await adminClient.get(`/api/admin/users?query=${encodeURIComponent(admin.email)}`)).body.items[0]).toMatchObject({ id: admin.id, verified: true });
 
     const [entry] = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items;
     expect(entry).toMatchObject({

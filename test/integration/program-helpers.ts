@@ -18,8 +18,11 @@ export async function finishModule(client: ApiClient, slug: string): Promise<Tas
   return last!;
 }
 
-export const doneBody = (task: Pick<LearnerTask, 'type'>) =>
-  task.type === 'checkbox' ? { done: true } : { answer: 'My answer, written with care.' };
+/** A done answer: a list task (`min_items`) gets one line per item it asks for. */
+export const doneBody = (task: Pick<LearnerTask, 'type' | 'min_items'>) =>
+  task.type === 'checkbox'
+    ? { done: true }
+    : { answer: task.min_items ? Array.from({ length: task.min_items }, (_, i) => `My answer ${i + 1}, written with care.`).join('\n') : 'My answer, written with care.' };
 
 /** Finishes every module in order; returns the number of modules completed. */
 export async function finishProgram(client: ApiClient): Promise<number> {

@@ -78,7 +78,7 @@ describe('GET /api/modules/{slug}', () => {
 describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
   it('saves answers (trimmed) idempotently and records progress activity', async () => {
     const { user, client } = await enrolledLearner();
-    const text = first.tasks.find((t) => t.type === 'text')!;
+    const text = first.tasks.find((t) => t.type === 'text' && t.min_items === undefined)!;
     const save = await client.put(`/api/modules/${first.slug}/tasks/${text.task_id}`, { answer: '  Cut onboarding time in half.  ' });
     expect(save.status).toBe(200);
     expect(save.body.task).toMatchObject({ task_id: text.task_id, done: true, answer: 'Cut onboarding time in half.' });
@@ -110,6 +110,34 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
       const notBoolean = await client.put(`/api/modules/${first.slug}/tasks/${checkbox.task_id}`, { done: 'yes' });
       expect(notBoolean.status).toBe(400);
     }
+  });
+
+  it('saves a list task under its minimum but does not count it as done: the module stays open until the list is long enough', async () => {
+    const { user, client } = await enrolledLearner();
+    const list = first.tasks.find((t) => t.min_items !== undefined && t.required)!;
+    expect(list.min_items).toBeGreaterThan(1);
+    // every other required task done first: only the list holds the module back
+    for (const task of first.tasks.filter((t) => t.required && t !== list)) {
+      expect((await client.put(`/api/modules/${first.slug}/tasks/${task.task_id}`, doneBody(task))).status).toBe(200);
+    }
+    const short = Array.from({ length: list.min_items! - 1 }, (_, i) => `- Achievement ${i + 1}`).join('\n');
+    const saved = await client.put(`/api/modules/${first.slug}/tasks/${list.task_id}`, { answer: short });
+    expect(saved.status).toBe(200); // saving is never blocked
+    expect(saved.body).toMatchObject({ task: { task_id: list.task_id, done: false, answer: short, min_items: list.min_items }, module_state: 'open', completed_now: false, percent_complete: 0 });
+    const page = await client.get(`/api/modules/${first.slug}`);
+    expect(page.body.module.state).toBe('open');
+    expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === list.task_id)).toMatchObject({ done: false, answer: short, min_items: list.min_items });
+    expect(await readEnrollment(user.id)).toMatchObject({ completed_count: 0, percent_complete: 0 });
+    expect((await client.get('/api/dashboard/state')).body.percent_complete).toBe(0);
+
+    // blank lines do not count as items
+    const padded = `${short}\n\n   \n`;
+    expect((await client.put(`/api/modules/${first.slug}/tasks/${list.task_id}`, { answer: padded })).body).toMatchObject({ task: { done: false }, completed_now: false });
+
+    const full = `${short}\n- Achievement ${list.min_items}`;
+    const done = await client.put(`/api/modules/${first.slug}/tasks/${list.task_id}`, { answer: full });
+    expect(done.body).toMatchObject({ task: { done: true }, module_state: 'completed', completed_now: true });
+    expect(await readEnrollment(user.id)).toMatchObject({ completed_count: 1 });
   });
 
   it('completes a module when its required tasks are done, opens the next across a week boundary, and keeps stats', async () => {

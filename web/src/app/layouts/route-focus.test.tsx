@@ -25,6 +25,9 @@ describe('RouteFocus', () => {
     expect(documentTitle('/modules/know-your-strengths')).toBe('Module · Career Program');
     expect(documentTitle('/admin/users')).toBe('Users · Career Program');
     expect(documentTitle('/')).toBe('Career Program');
+    expect(documentTitle('/certificate')).toBe('Your certificate · Career Program');
+    expect(documentTitle('/certificates/ABCD-1234')).toBe('Certificate check · Career Program');
+    expect(documentTitle('/account-deleted')).toBe('Account deleted · Career Program');
     expect(documentTitle('/nope')).toBe('Page not found · Career Program');
   });
 

@@ -11,6 +11,8 @@ export interface AdminUserListItem {
   created_at?: string | null;
   last_login_at?: string | null;
   role?: string | null;
+  /** false: the account has not verified its email (a chip beside the status) */
+  verified?: boolean | null;
   completion_pct?: number | null;
   enrollments?: number | null;
 }

@@ -1,18 +1,33 @@
 import { Link } from 'react-router';
+import { ShortId, shortId } from '../../../components/ui/short-id';
 import { paths } from '../../../config/paths';
 import type { AuditLogEntry } from '../api/get-audit-logs';
 import { actorText, agentPreview, formatDateTime, jsonPreview, targetText } from '../utils/format';
 import { auditSentence, hasSentence, targetName } from '../utils/sentence';
 import { AuditDetails } from './audit-details';
 
-/** A user target opens that user's drawer on the users page. */
+/**
+ * A user target opens that user's drawer on the users page. A long id is cut to 8 characters
+ * with a copy button, so the column fits a 1280 px screen (docs/journeys.md#14-admin-tables-fit).
+ */
 function Target({ entry }: { entry: AuditLogEntry }) {
-  const text = targetText(entry.entity_type, entry.entity_id);
-  if (entry.entity_type !== 'user' || !entry.entity_id) return <>{text}</>;
+  const id = entry.entity_id;
+  if (!id) return <>{targetText(entry.entity_type, id)}</>;
+  const what = `${entry.entity_type || 'target'} id`;
+  const shown = targetText(entry.entity_type, shortId(id));
+  const link =
+    entry.entity_type === 'user' ? (
+      <Link to={`${paths.admin.users}?user=${encodeURIComponent(id)}`} aria-label={`${targetText(entry.entity_type, id)}: open ${targetName(entry)}`}>
+        {shown}
+      </Link>
+    ) : (
+      <span title={id}>{shown}</span>
+    );
   return (
-    <Link to={`${paths.admin.users}?user=${encodeURIComponent(entry.entity_id)}`} aria-label={`${text}: open ${targetName(entry)}`}>
-      {text}
-    </Link>
+    <span className="audit-table__target">
+      {link}
+      <ShortId id={id} what={what} buttonOnly />
+    </span>
   );
 }
 
@@ -36,7 +51,7 @@ export function AuditTable({ items }: { items: AuditLogEntry[] }) {
           {items.map((entry) => (
             <tr key={entry.id}>
               <td>{formatDateTime(entry.created_at)}</td>
-              <td>{actorText(entry.actor_email, entry.actor_user_id)}</td>
+              <td className="audit-table__actor">{entry.actor_email ? actorText(entry.actor_email, entry.actor_user_id) : entry.actor_user_id ? <ShortId id={entry.actor_user_id} what="actor id" /> : '—'}</td>
               <td>
                 {hasSentence(entry) ? (
                   <>

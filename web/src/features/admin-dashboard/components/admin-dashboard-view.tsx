@@ -28,18 +28,22 @@ function ChartPanel({ title, data }: { title: string; data: DailyCount[] }) {
       <Suspense fallback={<p className="chart-panel__loading">Loading chart…</p>}>
         <ActivesChart data={data} label={title} />
       </Suspense>
-      {/* The same numbers as text, for screen readers. */}
-      <table className="visually-hidden">
-        <caption>{title} by day</caption>
-        <tbody>
-          {data.map((point) => (
-            <tr key={point.date}>
-              <th scope="row">{shortMonthDay(point.date)}</th>
-              <td>{point.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* The same numbers as text, for screen readers. A table ignores the clip of .visually-hidden
+          (its height grows with its rows): the block around it clips it, so it adds no blank
+          scroll area under the page (docs/journeys.md#9-users-table). */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title} by day</caption>
+          <tbody>
+            {data.map((point) => (
+              <tr key={point.date}>
+                <th scope="row">{shortMonthDay(point.date)}</th>
+                <td>{point.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -48,7 +48,8 @@ function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose:
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
-      // Closes this dialog only, not the drawer around it.
+      // Closes this dialog only, not the drawer around it (preventDefault: no native cancel of the drawer's <dialog>).
+      event.preventDefault();
       event.stopPropagation();
       onClose(false);
     } else if (event.key === 'Tab') {

@@ -56,7 +56,9 @@ describe('UserDrawer shell', () => {
   it('is a labelled modal with banners for locked, soft-deleted and unverified accounts', async () => {
     open(detail({ status: 'deleted', is_locked: true, verified: false }));
     const dialog = screen.getByRole('dialog', { name: 'User u1' });
-    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    // a native <dialog> opened with showModal() (the browser makes the page behind it inert)
+    expect(dialog.tagName).toBe('DIALOG');
+    expect((dialog as HTMLDialogElement).open).toBe(true);
     expect(await screen.findByText('Account is locked.')).toBeTruthy();
     expect(screen.getByText('Account is soft-deleted. Restore to re-enable access.')).toBeTruthy();
     expect(screen.getByText('Email address is unverified.')).toBeTruthy();
@@ -92,7 +94,8 @@ describe('UserDrawer shell', () => {
     const { onClose, user } = open(detail());
     await screen.findByText('Account facts');
     await user.keyboard('{Escape}');
-    await user.click(screen.getByTestId('drawer-overlay'));
+    // a click on the <dialog> itself, outside its panel: the backdrop
+    await user.click(screen.getByRole('dialog'));
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(onClose).toHaveBeenCalledTimes(3);
   });

@@ -1,11 +1,10 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type SyntheticEvent } from 'react';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { useAdminUser } from '../api/get-user';
 import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
 import { AuditTab } from './audit-tab';
-import { useFocusTrap } from './focus-trap';
 import { ModulesTab } from './modules-tab';
 import type { Notice } from './notice';
 import { ProfileTab } from './profile-tab';
@@ -95,25 +94,54 @@ function Who({ id, user }: { id: string; user: AdminUserDetail | undefined }) {
   );
 }
 
-/** A modal side panel over the users list: overlay click, Escape and the close button close it. */
+/**
+ * A modal side panel over the users list, on a native <dialog> opened with showModal(): the
+ * browser makes the page behind it inert and keeps Tab inside it. Escape, a click on the dimmed
+ * backdrop and the close button close it; focus then returns to the row's button that opened it.
+ */
 export function UserDrawer({ userId, onClose }: { userId: string; onClose: () => void }) {
   const titleId = useId();
   const whoId = useId();
   const user = useAdminUser(userId);
-  const { ref, onKeyDown } = useFocusTrap<HTMLDivElement>(onClose);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (element && !element.open) element.showModal();
+    panel.current?.focus();
+    return () => {
+      if (element?.open) element.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  // A confirmation open inside the drawer handles its own Escape: the drawer stays.
+  const confirming = () => Boolean(dialog.current?.querySelector('[role="alertdialog"]'));
+  const onCancel = (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (!confirming()) onClose();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    // one path in every browser (and in jsdom, which has no cancel event)
+    event.preventDefault();
+    if (!confirming()) onClose();
+  };
+  // The dialog element itself is hit only outside the panel: on the backdrop.
+  const onClick = (event: MouseEvent) => {
+    if (event.target === event.currentTarget) onClose();
+  };
   return (
-    <div className="admin-drawer">
-      <div className="admin-drawer__overlay" data-testid="drawer-overlay" aria-hidden="true" onClick={onClose} />
-      <div
-        ref={ref}
-        className="admin-drawer__panel"
-        role="dialog"
-        aria-modal="true"
-        // The person's name is part of the dialog's name, not only the id.
-        aria-labelledby={user.data ? `${titleId} ${whoId}` : titleId}
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
+    <dialog
+      ref={dialog}
+      className="admin-drawer"
+      // The person's name is part of the dialog's name, not only the id.
+      aria-labelledby={user.data ? `${titleId} ${whoId}` : titleId}
+      onCancel={onCancel}
+      onKeyDown={onKeyDown}
+      onClick={onClick}
+    >
+      <div ref={panel} className="admin-drawer__panel" tabIndex={-1}>
         <header className="admin-drawer__header">
           <h2 id={titleId}>User {userId}</h2>
           <button type="button" className="button button--secondary" onClick={onClose} aria-label="Close">
@@ -123,6 +151,6 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
         <Who id={whoId} user={user.data} />
         <DrawerBody userId={userId} onClose={onClose} />
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -115,6 +115,68 @@ describe('UsersPage cursor paging', () => {
   });
 });
 
+describe('UsersPage page in the address', () => {
+  const paged = (call: FetchCall) => {
+    const { cursor, page } = params(call);
+    if (cursor === 'c2' || (!cursor && page === '2')) return list([item({ id: 'u2', email: 'page2@example.com' })], { total: 31, has_next: false });
+    return list([item()], { total: 31, has_next: true, next_cursor: 'c2' });
+  };
+
+  it('Next pushes ?page=2&cursor=…; Back returns to page 1 and Forward to page 2', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': paged });
+    const { router } = renderAt('/admin/users?filter=active7d', <UsersPage />);
+    const user = userEvent.setup();
+    await screen.findByText('ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('page2@example.com');
+    expect(location()).toBe('/admin/users?filter=active7d&page=2&cursor=c2');
+    expect(router.state.historyAction).toBe('PUSH');
+    expect(lastList(api)).toMatchObject({ page: '2', cursor: 'c2', filter: 'active7d' });
+    expect(screen.getByText('26–26 of 31')).toBeTruthy();
+    await act(() => router.navigate(-1));
+    await screen.findByText('ada@example.com');
+    expect(screen.getByText('Page 1')).toBeTruthy();
+    await act(() => router.navigate(1));
+    await screen.findByText('page2@example.com');
+    expect(screen.getByText('Page 2')).toBeTruthy();
+  });
+
+  it('opens page 2 straight from the address (a reload), and Previous without a known cursor asks by page number', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': paged });
+    renderAt('/admin/users?page=2&cursor=c2&size=50', <UsersPage />);
+    const user = userEvent.setup();
+    await screen.findByText('page2@example.com');
+    expect(lastList(api)).toEqual({ page: '2', page_size: '50', cursor: 'c2' });
+    expect(screen.getByText('Page 2')).toBeTruthy();
+    expect((screen.getByLabelText('Rows per page') as HTMLSelectElement).value).toBe('50');
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('ada@example.com');
+    expect(location()).toBe('/admin/users?size=50');
+    expect(lastList(api)).toEqual({ page: '1', page_size: '50' });
+  });
+
+  it('reads a page without a cursor by its number, and ignores a nonsense page', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': paged });
+    renderAt('/admin/users?page=2', <UsersPage />);
+    await screen.findByText('page2@example.com');
+    expect(lastList(api)).toEqual({ page: '2', page_size: '25' });
+    const again = mockFetch({ 'GET /api/admin/users': paged });
+    renderAt('/admin/users?page=-3&cursor=c2', <UsersPage />);
+    await waitFor(() => expect(again.callsTo('GET /api/admin/users').length).toBeGreaterThan(0));
+    expect(lastList(again)).toEqual({ page: '1', page_size: '25' });
+  });
+
+  it('shows a verification chip beside the status of an unverified account', async () => {
+    mockFetch({ 'GET /api/admin/users': list([item({ verified: false }), item({ id: 'u2', email: 'ok@example.com', verified: true })]) });
+    renderAt('/admin/users', <UsersPage />);
+    const statusCell = async (email: string) => ((await screen.findByText(email)).closest('tr') as HTMLTableRowElement).cells[3];
+    const pending = await statusCell('ada@example.com');
+    expect(pending.textContent).toBe('activeunverified');
+    expect(pending.querySelector('.admin-badge--unverified')).not.toBeNull();
+    expect((await statusCell('ok@example.com')).textContent).toBe('active');
+  });
+});
+
 describe('UsersPage address', () => {
   it('reads q, filter and status from the address (unknown status treated as empty)', async () => {
     const api = mockFetch({ 'GET /api/admin/users': list([]) });
@@ -197,7 +259,7 @@ describe('UsersPage address', () => {
     act(() => vi.advanceTimersByTime(200));
     fireEvent.change(box, { target: { value: ' ada ' } });
     act(() => vi.advanceTimersByTime(349));
-    expect(location()).toBe('/admin/users');
+    expect(location()).toBe('/admin/users?page=2');
     act(() => vi.advanceTimersByTime(1));
     expect(location()).toBe('/admin/users?q=ada');
     expect(router.state.historyAction).toBe('REPLACE');
@@ -209,22 +271,31 @@ describe('UsersPage address', () => {
     expect(api.callsTo('GET /api/admin/users').some((call) => params(call).query === 'ad')).toBe(false);
   });
 
-  it('opens the drawer on row click and on Enter', async () => {
+  it('opens the drawer from the row button (named by the email) and by a click on the row', async () => {
     mockFetch({
       'GET /api/admin/users': list([item()]),
-      'GET /api/admin/users/u1': { body: { id: 'u1', email: 'ada@example.com', status: 'active', verified: true, enrollments: [] } },
+      'GET /api/admin/users/u1': { body: { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', status: 'active', verified: true, enrollments: [] } },
     });
     renderAt('/admin/users', <UsersPage />);
     const user = userEvent.setup();
-    const row = (await screen.findByText('ada@example.com')).closest('tr') as HTMLElement;
-    await user.click(row);
-    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+    const open = await screen.findByRole('button', { name: 'ada@example.com' });
+    expect(open.tagName).toBe('BUTTON');
+    // the row itself is no longer a focus stop: the button is
+    expect(open.closest('tr')?.hasAttribute('tabindex')).toBe(false);
+    await user.click(open);
+    expect(screen.getByRole('dialog', { name: /^User u1.*Ada Lovelace/ })).toBeTruthy();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
-    // Focus went back to the row that opened it; Enter opens it again.
-    expect(document.activeElement).toBe(row);
+    // Focus went back to the button that opened it; Enter opens it again.
+    expect(document.activeElement).toBe(open);
     await user.keyboard('{Enter}');
     expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    // a pointer click elsewhere on the row opens it as well, and focus returns to the row's button
+    await user.click(screen.getByText('Lovelace', { selector: 'td' }));
+    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(document.activeElement).toBe(open);
   });
 
   it('opens the drawer of ?user=<id> (an audit log target link)', async () => {

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { USERS_DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ExportCsvButton } from '../../../components/ui/export-csv-button';
 import { LoadingText } from '../../../components/ui/loading-text';
-import { useCursorPages } from '../../../lib/use-cursor-pages';
+import { useAddressPages } from '../../../lib/use-address-pages';
 import { exportUsersCsvPath } from '../api/export-users-csv';
 import { useUsers } from '../api/get-users';
 import { useDebouncedSearch } from '../hooks/use-debounced-search';
@@ -16,11 +15,10 @@ import { UsersFilters } from './users-filters';
 import { UsersTable } from './users-table';
 import '../admin-users.css';
 
-/** /admin/users: filters kept in the address, a paged table, and the user drawer. */
+/** /admin/users: filters and page kept in the address, a paged table, and the user drawer. */
 export function UsersPage() {
-  const { q, filter, status, setQuery, setFilter, setStatus } = useUsersAddress();
+  const { q, filter, status, size: pageSize, setQuery, setFilter, setStatus, setSize: setPageSize } = useUsersAddress();
   const [search, setSearch] = useDebouncedSearch(q, setQuery);
-  const [pageSize, setPageSize] = useState<number>(USERS_DEFAULT_PAGE_SIZE);
   // `?user=<id>` (a target link in the audit log) opens that user's drawer.
   const [params, setParams] = useSearchParams();
   const [openId, setOpenIdState] = useState<string | null>(() => params.get('user'));
@@ -38,8 +36,8 @@ export function UsersPage() {
     }
   };
 
-  // The page belongs to one combination of filters: any change of them lands on page 1 again.
-  const paging = useCursorPages(JSON.stringify([q, filter, status, pageSize]));
+  // The page is in the address too; any change of the filters lands on page 1 again (use-users-address.ts).
+  const paging = useAddressPages(JSON.stringify([q, filter, status, pageSize]));
   const page = paging.page;
 
   const users = useUsers({ page, cursor: paging.cursor, pageSize, query: q, filter, status });

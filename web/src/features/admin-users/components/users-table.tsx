@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from 'react';
+import type { MouseEvent } from 'react';
 import type { AdminUserListItem } from '../types';
 import { formatDate, formatOneDecimal } from '../utils/format';
 import { StatusBadge } from './status-badge';
@@ -8,18 +8,17 @@ export interface UsersTableProps {
   onOpen: (id: string) => void;
 }
 
-/** The users list; a row opens the drawer by click or by Enter when focused. */
+/**
+ * The users list. Each row opens the drawer through a real button (the email, its accessible
+ * name), so keyboard and screen-reader users reach it like any control; a click anywhere else on
+ * the row is a pointer shortcut to the same button. Cells wrap so every column fits at 1280 px
+ * (docs/journeys.md#9-users-table).
+ */
 export function UsersTable({ users, onOpen }: UsersTableProps) {
   if (users.length === 0) return <p className="admin-empty">No users found.</p>;
-  const onKey = (event: KeyboardEvent, id: string) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      onOpen(id);
-    }
-  };
   return (
     <div className="admin-table-scroll" tabIndex={0} role="region" aria-label="Users">
-      <table className="admin-table">
+      <table className="admin-table admin-table--users">
         <thead>
           <tr>
             <th scope="col">Email</th>
@@ -35,18 +34,17 @@ export function UsersTable({ users, onOpen }: UsersTableProps) {
         </thead>
         <tbody>
           {users.map((user) => (
-            <tr
-              key={user.id}
-              className="admin-table__row--clickable"
-              tabIndex={0}
-              onClick={() => onOpen(user.id)}
-              onKeyDown={(event) => onKey(event, user.id)}
-            >
-              <td>{user.email}</td>
+            <tr key={user.id} className="admin-table__row--clickable" onClick={(event) => rowClick(event, user.id, onOpen)}>
+              <td className="admin-table__email">
+                <button type="button" className="admin-table__open" onClick={() => onOpen(user.id)}>
+                  {user.email}
+                </button>
+              </td>
               <td>{user.first_name || '—'}</td>
               <td>{user.last_name || '—'}</td>
               <td>
                 <StatusBadge status={user.status} isLocked={user.is_locked} />
+                {user.verified === false ? <span className="admin-badge admin-badge--unverified">unverified</span> : null}
               </td>
               <td>{formatDate(user.created_at)}</td>
               <td>{formatDate(user.last_login_at)}</td>
@@ -59,4 +57,12 @@ export function UsersTable({ users, onOpen }: UsersTableProps) {
       </table>
     </div>
   );
+}
+
+/** A pointer click on the row outside the button (which handles its own) opens the drawer too. */
+function rowClick(event: MouseEvent<HTMLTableRowElement>, id: string, onOpen: (id: string) => void) {
+  if ((event.target as HTMLElement).closest('button, a')) return;
+  // focus the row's button first, so closing the drawer returns focus to it
+  event.currentTarget.querySelector<HTMLButtonElement>('.admin-table__open')?.focus();
+  onOpen(id);
 }

@@ -1,5 +1,7 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
+import { PAGE_SIZES, USERS_DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
+import { PAGE_PARAMS } from '../../../lib/use-address-pages';
 
 export const STATUS_VALUES = ['', 'all', 'deleted', 'active', 'locked'] as const;
 export const FILTER_VALUES = ['', 'active7d', 'active30d', 'unverified', 'week1_dropoff', 'deleted'] as const;
@@ -8,12 +10,14 @@ export interface UsersAddress {
   q: string;
   filter: string;
   status: string;
+  /** rows per page (one of PAGE_SIZES) */
+  size: number;
 }
 
 const pick = (value: string | null, allowed: readonly string[]) => (value && allowed.includes(value) ? value : '');
 
 /**
- * q, filter and status live in the address (docs/product.md#2-screens-and-routes) so drill links and reloads land on the same
+ * q, filter, status and the page size live in the address (the page too: lib/use-address-pages.ts) (docs/product.md#2-screens-and-routes) so drill links and reloads land on the same
  * view. Every change replaces the history entry: typing a search must not fill the back button.
  */
 export function useUsersAddress() {
@@ -23,10 +27,11 @@ export function useUsersAddress() {
     // docs/product.md#5-validation-rules: a status outside the known set is treated as empty; the same guard keeps the filter sane.
     filter: pick(params.get('filter'), FILTER_VALUES),
     status: pick(params.get('status'), STATUS_VALUES),
+    size: (PAGE_SIZES as readonly number[]).includes(Number(params.get('size'))) ? Number(params.get('size')) : USERS_DEFAULT_PAGE_SIZE,
   };
 
   const update = useCallback(
-    (change: Partial<UsersAddress>) =>
+    (change: Partial<Record<keyof UsersAddress, string>>) =>
       setParams(
         (previous) => {
           const next = new URLSearchParams(previous);
@@ -34,6 +39,8 @@ export function useUsersAddress() {
             if (value) next.set(key, value);
             else next.delete(key);
           }
+          // the page belongs to one combination of filters: any change lands on page 1 again
+          for (const key of PAGE_PARAMS) next.delete(key);
           return next;
         },
         { replace: true },
@@ -54,5 +61,7 @@ export function useUsersAddress() {
 
   const setQuery = (q: string) => update({ q });
 
-  return { ...address, setStatus, setFilter, setQuery };
+  const setSize = (size: number) => update({ size: size === USERS_DEFAULT_PAGE_SIZE ? '' : String(size) });
+
+  return { ...address, setStatus, setFilter, setQuery, setSize };
 }

@@ -120,11 +120,17 @@ describe('ModuleView', () => {
     expect(within(panel).queryByRole('link', { name: 'Continue to next module' })).toBeNull();
   });
 
-  it('reverts a checkbox whose save failed and says so', async () => {
-    moduleServer(() => ({ status: 500, body: { error: 'internal_error' } }), { answerRefetches: false });
+  it('ticks a checkbox at once (optimistic), then reverts it when the save fails and says so', async () => {
+    let fail!: () => void;
+    moduleServer(() => new Promise<MockAnswer>((resolve) => (fail = () => resolve({ status: 500, body: { error: 'internal_error' } }))), { answerRefetches: false });
     renderModule();
     const checkbox = (await screen.findByRole('checkbox', { name: /Watch the talk/ })) as HTMLInputElement;
     await userEvent.click(checkbox);
+    // the server has not answered yet: the box already shows the change
+    await waitFor(() => expect(fail).toBeTypeOf('function'));
+    expect(checkbox.checked).toBe(true);
+    expect(screen.getByText('Saving…')).toBeTruthy();
+    fail();
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(checkbox.checked).toBe(false);
     expect(screen.queryByRole('heading', { name: 'Module complete!' })).toBeNull();

@@ -1,8 +1,7 @@
 import { useRef, useState } from 'react';
 import { TASK_ANSWER_MAX_LENGTH, type LearnerTask, type TaskSave } from '../../../../../shared/program-types';
 import { useSaveTask } from '../api/save-task';
-import { countListItems, listMinimum } from '../utils/time-estimate';
-
+import { countListItems, listMinimum } from '../../../../../shared/list-answer';
 
 /**
  * A written-answer task. The draft lives here, not in the query cache, so a failed save or a
@@ -17,7 +16,7 @@ export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerT
   const inputId = `task-${task.task_id}`;
   const dirty = draft !== saved;
   // A list task ("at least five …") says how far the list is; a hint, never a block on saving.
-  const minimum = listMinimum(task.label);
+  const minimum = task.min_items ?? listMinimum(task.label);
   const listed = countListItems(draft);
 
   const submit = (force = false) => {

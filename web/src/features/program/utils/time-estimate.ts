@@ -20,22 +20,3 @@ export function formatEstimate(minutes: number): string {
   const rest = minutes % 60;
   return rest ? `About ${hours} h ${rest} min` : `About ${hours} h`;
 }
-
-const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
-
-/** "List at least five achievements" → 5; null when the task asks for no list. */
-export function listMinimum(label: string): number | null {
-  if (!/^\s*(list|write|rewrite)\b/i.test(label)) return null;
-  const match = /\bat least (\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.exec(label);
-  if (!match) return null;
-  const value = match[1].toLowerCase();
-  return NUMBER_WORDS[value] ?? Number(value);
-}
-
-/** Items of a written list: one per non-empty line, bullets and numbering ignored. */
-export function countListItems(answer: string): number {
-  return answer
-    .split(/\r?\n/)
-    .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').trim())
-    .filter(Boolean).length;
-}

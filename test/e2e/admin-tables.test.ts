@@ -1,0 +1,152 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, seriousA11yViolations, sixDigitCode } from '../helpers/browser';
+import { startRuntimeProcess, type RuntimeProcess } from '../helpers/runtime-process';
+
+/**
+ * The admin tables on a 1280 px screen (docs/journeys.md#14-admin-tables-fit) and the users
+ * page kept in the address (docs/journeys.md#9-users-table). Its own runtime with a fresh table:
+ * exactly 30 learners + the admin, so the footer reads "1–25 of 31" and page 2 exists, and 30
+ * registrations do not spend the shared runtime's per-IP registration budget.
+ */
+const ADMIN_EMAIL = 'admin@example.com';
+const ADMIN_PASSWORD = 'e2e-Admin-Password-2026';
+const PASSWORD = 'copper meadow lantern';
+// a real browser's agent: the audit table shows its first 64 characters
+const AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+let runtime: RuntimeProcess;
+let browser: Browser;
+let adminCookie: { name: string; value: string };
+
+async function call(method: string, path: string, body?: unknown, cookie?: string) {
+  const response = await fetch(`${runtime.appUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'user-agent': AGENT, ...(cookie ? { cookie } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json(), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+}
+
+async function latestCode(address: string, since: number): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const store = (await (await fetch(`${runtime.sesUrl}/store`)).json()) as { emails: Array<{ destination: { to: string[] }; body: { text?: string }; at: number }> };
+    const match = store.emails.filter((e) => e.destination.to.includes(address) && e.at * (e.at < 1e12 ? 1000 : 1) >= since - 1000).at(-1);
+    if (match) return sixDigitCode(match.body.text ?? '');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no email to ${address}`);
+}
+
+async function adminPage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: runtime.appUrl, viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ ...adminCookie, domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  return context.newPage();
+}
+
+/** How far the table's scroll container overflows sideways (0 when every column fits). */
+const sidewaysOverflow = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => el.scrollWidth - el.clientWidth);
+
+beforeAll(async () => {
+  runtime = await startRuntimeProcess({ env: { ADMIN_EMAIL, ADMIN_PASSWORD } });
+  browser = await launchBrowser();
+  // 30 learners with long, realistic names and addresses (registered, not verified)
+  const ids: string[] = [];
+  for (let index = 1; index <= 30; index++) {
+    const email = `maximiliane.okafor-vandenberg.${String(index).padStart(2, '0')}@northwind-logistics-consulting.example.com`;
+    const registered = await call('POST', '/api/auth/register', { first_name: 'Maximiliane-Theodora', last_name: `Okafor-Vandenberg ${index}`, email, password: PASSWORD, passwordConfirm: PASSWORD });
+    expect(registered.status, email).toBe(201);
+  }
+  const since = Date.now();
+  const login = await call('POST', '/api/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  const verified = await call('POST', '/api/auth/verify-2fa', { email: ADMIN_EMAIL, code: await latestCode(ADMIN_EMAIL, since), challenge_id: login.body.challenge_id });
+  expect(verified.status).toBe(200);
+  const [name, ...value] = verified.cookie!.split('=');
+  adminCookie = { name, value: value.join('=') };
+  // admin actions: audit entries with user targets (long ids) and Before/After values
+  const list = await call('GET', '/api/admin/users?page_size=25', undefined, verified.cookie);
+  ids.push(...list.body.items.filter((item: { role: string }) => item.role === 'learner').slice(0, 3).map((item: { id: string }) => item.id));
+  for (const id of ids) {
+    expect((await call('PATCH', `/api/admin/users/${id}`, { first_name: 'Maximiliane-Theodora-Augusta' }, verified.cookie)).status).toBe(200);
+    expect((await call('POST', `/api/admin/users/${id}/lock`, {}, verified.cookie)).status).toBe(200);
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.stop();
+});
+
+describe('admin tables at 1280 px', () => {
+  it('the users table shows every column without sideways scroll; the footer reads "1–25 of 31"', async () => {
+    const page = await adminPage();
+    await page.goto('/admin/users');
+    await page.getByRole('button', { name: /@northwind-logistics-consulting\.example\.com$/ }).first().waitFor();
+    expect(await page.locator('.admin-table--users thead th').count()).toBe(9);
+    expect(await sidewaysOverflow(page, '.admin-table-scroll')).toBeLessThanOrEqual(0);
+    await expect.poll(() => page.getByText('1–25 of 31').isVisible()).toBe(true);
+    expect(await page.getByText('Total: 31').isVisible()).toBe(true);
+    // unverified accounts say so in the table
+    expect(await page.locator('.admin-table--users .admin-badge--unverified').count()).toBeGreaterThan(20);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('the audit table shows every column without sideways scroll: ids cut with a copy button, JSON cut', async () => {
+    const page = await adminPage();
+    await page.goto('/admin/audit');
+    await page.locator('.audit-table tbody tr').first().waitFor();
+    expect(await page.locator('.audit-table > thead > tr > th').count()).toBe(7);
+    // realistic rows are on screen: long user ids (cut, with a copy button) and Before/After values
+    await expect.poll(() => page.getByRole('button', { name: /^Copy user id [0-9a-f-]{36}$/ }).count()).toBeGreaterThan(0);
+    expect(await page.locator('td.audit-table__json').filter({ hasText: /first_name/ }).count()).toBeGreaterThan(0);
+    expect(await sidewaysOverflow(page, '.audit-table-scroll')).toBeLessThanOrEqual(0);
+    // the full values on demand do not widen the table either
+    await page.getByText('Full values and diff').first().click();
+    expect(await sidewaysOverflow(page, '.audit-table-scroll')).toBeLessThanOrEqual(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('the admin dashboard has no blank scroll area under its footer (the hidden chart tables stay clipped)', async () => {
+    const page = await adminPage();
+    await page.goto('/admin/dashboard');
+    await expect.poll(() => page.locator('div.VictoryContainer').count()).toBe(2);
+    const { gap, below } = await page.evaluate(() => {
+      const bottom = document.querySelector('.site-footer')!.getBoundingClientRect().bottom + window.scrollY;
+      // what reaches below the footer (named in the failure message)
+      const below = [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().bottom + window.scrollY > bottom + 1)
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().bottom + window.scrollY - bottom)}px`);
+      return { gap: document.documentElement.scrollHeight - bottom, below };
+    });
+    expect(gap, below.join('; ')).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('the users page in the address', () => {
+  it('reload and Back keep page 2', async () => {
+    const page = await adminPage();
+    await page.goto('/admin/users');
+    await expect.poll(() => page.getByText('1–25 of 31').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/[?&]page=2/);
+    await expect.poll(() => page.getByText('26–31 of 31').isVisible()).toBe(true);
+    expect(await page.getByText('Page 2', { exact: true }).isVisible()).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => page.getByText('26–31 of 31').isVisible()).toBe(true);
+    expect(await page.getByText('Page 2', { exact: true }).isVisible()).toBe(true);
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.waitForURL('**/admin/audit');
+    await page.goBack();
+    await page.waitForURL(/[?&]page=2/);
+    await expect.poll(() => page.getByText('26–31 of 31').isVisible()).toBe(true);
+
+    // Previous goes back to page 1 (and Back from there returns to page 2 again)
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => page.getByText('1–25 of 31').isVisible()).toBe(true);
+    expect(page.url()).not.toMatch(/[?&]page=/);
+  });
+});
