@@ -1,4 +1,4 @@
-import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { forEachBounded, isThrottling, runReminders, sendWithRetry } from './rem
 
 /** The job against mocked DynamoDB and SES: retries, isolation of failures, once-a-day markers. */
 const dynamo = mockClient(DynamoDBDocumentClient);
-const ses = mockClient(SESClient);
+const ses = mockClient(SESv2Client);
 afterAll(() => {
   dynamo.restore();
   ses.restore();
@@ -54,7 +54,7 @@ function withLearners(ids: string[]) {
   dynamo.on(UpdateCommand).resolves({});
 }
 
-const message = { to: 'a@example.com', subject: 's', text: 't', html: '<p>h</p>' };
+const message = { to: 'a@example.com', subject: 's', text: 't', html: '<p>h</p>', headers: [] };
 
 beforeEach(() => {
   dynamo.reset();
