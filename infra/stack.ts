@@ -7,9 +7,10 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '../shared/routes';
-import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTableAccess, PASSKEYS_BUNDLING, REPO_ROOT } from './constructs/app-function';
+import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTableAccess, bindUnsubscribeSecret, PASSKEYS_BUNDLING, REPO_ROOT } from './constructs/app-function';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
+import { ErasureSchedule } from './constructs/erasure-schedule';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
 import { Monitoring } from './constructs/monitoring';
@@ -54,7 +55,7 @@ export interface CareerProgramStackProps extends StackProps {
  */
 export class CareerProgramStack extends Stack {
   readonly data: DataTable;
-  readonly functions: Record<RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge', AppFunction>;
+  readonly functions: Record<RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge' | 'erasure', AppFunction>;
   /** Reminder slices: queue, dead-letter queue (alarms on age and depth go on these). */
   readonly reminderQueue: WorkQueue;
   /** Hard-delete continuations: queue, dead-letter queue. */
@@ -62,6 +63,8 @@ export class CareerProgramStack extends Stack {
   readonly api: AppHttpApi;
   readonly site: Site;
   readonly sessionSecret: Secret;
+  /** The key of reminder unsubscribe links (functions/lib/unsubscribe-token.ts): not the session key. */
+  readonly unsubscribeSecret: Secret;
   /** H1: the value CloudFront sends in the origin-verify header; the API checks it first. */
   readonly originSecret: Secret;
   /** CloudFront access logs without query strings, when this stack is in us-east-1 (else a companion stack). */
@@ -69,6 +72,7 @@ export class CareerProgramStack extends Stack {
   readonly mailIdentity: EmailIdentity;
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
+  readonly erasureSchedule: ErasureSchedule;
   readonly seedTrigger: Trigger;
   readonly mailEvents: MailEvents;
   readonly monitoring: Monitoring;
@@ -88,6 +92,16 @@ export class CareerProgramStack extends Stack {
       id: 'AwsSolutions-SMG4',
       reason:
         'Session signing key, read once per cold start: an automatic rotation would sign every user out and leave warm Lambdas with the old key; it is replaced on purpose (new secret value + redeploy) if it leaks.',
+    });
+
+    this.unsubscribeSecret = new Secret(this, 'UnsubscribeSecret', {
+      description: 'Signing key of the unsubscribe links in reminder emails',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.unsubscribeSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Signs unsubscribe links that never expire (a reminder read weeks later must still work): rotating it would break every link already mailed. Replaced by hand if it leaks (docs/runbook.md).',
     });
 
     this.originSecret = new Secret(this, 'OriginVerifySecret', {
@@ -141,7 +155,9 @@ export class CareerProgramStack extends Stack {
     const workerTimeout = Duration.minutes(15);
     const reminderWorker = make('ReminderWorkerFunction', 'functions/jobs/reminder-worker.ts', 'career-program-reminder-worker', workerTimeout);
     const purge = make('PurgeFunction', 'functions/jobs/purge.ts', 'career-program-purge', workerTimeout);
-    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge };
+    // Daily erasure after retention (functions/jobs/erasure.ts): the same purge as the admin's hard delete.
+    const erasure = make('ErasureFunction', 'functions/jobs/erasure.ts', 'career-program-erasure', workerTimeout);
+    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge, erasure };
 
     const reminderWorkers = props.reminderWorkers ?? 2;
     this.reminderQueue = new WorkQueue(this, 'ReminderQueue', { workerTimeout });
@@ -152,7 +168,7 @@ export class CareerProgramStack extends Stack {
     reminderWorker.fn.addEnvironment('REMINDER_WORKERS', String(reminderWorkers));
     this.purgeQueue = new WorkQueue(this, 'PurgeQueue', { workerTimeout });
     this.purgeQueue.attachWorker(purge.fn, 2);
-    for (const f of [admin, purge]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
+    for (const f of [admin, purge, erasure]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
 
     // What each function may touch (L7, docs/security.md), by key prefix of functions/lib/table.ts.
     // The daily schedule only queues the day's slices: no table, no mail.
@@ -181,6 +197,8 @@ export class CareerProgramStack extends Stack {
     };
     bindTableAccess(admin.fn, arns, purgeAccess);
     bindTableAccess(purge.fn, arns, purgeAccess);
+    // the erasure job: the purge's access, plus its own checkpoint (JOB#erasure#<day>)
+    bindTableAccess(erasure.fn, arns, { ...purgeAccess, write: [...purgeAccess.write, 'JOB#'] });
     bindTableAccess(reminderWorker.fn, arns, { write: ['USER#', 'JOB#'], read: ['PROGRAM#', 'STATS#'], queryIndexes: true });
     bindTableAccess(mailEvents.fn, arns, { write: ['USER#'], read: ['EMAIL#'], audit: true });
     bindTableAccess(seed.fn, arns, { write: ['PROGRAM#'] });
@@ -189,6 +207,8 @@ export class CareerProgramStack extends Stack {
     for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin]) bindOriginSecret(f.fn, this.originSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
+    // the reminder worker signs unsubscribe links, the learner function verifies them
+    for (const f of [learner, reminderWorker]) bindUnsubscribeSecret(f.fn, this.unsubscribeSecret.secretArn);
 
     this.api = new AppHttpApi(this, 'Http', {
       groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },
@@ -221,6 +241,7 @@ export class CareerProgramStack extends Stack {
     });
 
     this.schedule = new RemindersSchedule(this, 'Reminders', { handler: reminders.fn });
+    this.erasureSchedule = new ErasureSchedule(this, 'Erasure', { handler: erasure.fn });
 
     // Idempotent program-content seed, run by CloudFormation once the table exists and again
     // whenever the seed function's code (and so the bundled content) changes.
@@ -259,6 +280,10 @@ export class CareerProgramStack extends Stack {
           errorsMeaning: 'A reminder worker failed on a slice (an unhandled error or a timeout): SQS redelivers it, and after 5 tries it lands in the dead-letter queue.',
         }),
         monitored('purge', purge),
+        monitored('erasure', erasure, {
+          errorsRunbook: 'erasure-failing',
+          errorsMeaning: 'The daily erasure job failed on at least one account (or timed out): accounts past their retention period are not being erased; they stay due and are retried the next day.',
+        }),
         monitored('seed', seed, {
           errorsRunbook: 'seed-failed',
           errorsMeaning: 'The deploy-time content seed (CloudFormation trigger) failed: the deployment rolls back or the program content is stale.',

@@ -10,7 +10,8 @@ export const CODE_MAX_ATTEMPTS = 5;
 export const RESET_TOKEN_TTL_MINUTES = 60;
 export const ENROLL_REDIRECT_MS = 1600;
 export const DEFAULT_PROGRAM_TITLE = '4-Week Career Program';
-export const REMINDER_FREQUENCIES = ['daily', 'weekly'] as const;
+/** `off`: no reminder emails (Settings, or one click on a reminder's unsubscribe link: docs/product.md#unsubscribe). */
+export const REMINDER_FREQUENCIES = ['daily', 'weekly', 'off'] as const;
 export const DEFAULT_REMINDER_FREQUENCY = 'daily';
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const USERS_DEFAULT_PAGE_SIZE = 25;

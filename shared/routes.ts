@@ -71,6 +71,9 @@ export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/account/export', 'learner', 'session'),
   r('POST', '/api/account/delete', 'learner', 'session'),
   r('GET', '/api/certificate', 'learner', 'session'),
+  // One-click unsubscribe from reminders: no session, a signed token names the account (docs/product.md#unsubscribe)
+  r('GET', '/api/notifications/unsubscribe', 'learner', 'public'),
+  r('POST', '/api/notifications/unsubscribe', 'learner', 'public'),
 
   // Admin (docs/product.md#7-the-calls-it-makes)
   r('GET', '/api/admin/summary', 'admin', 'admin'),

@@ -3,7 +3,7 @@ import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand,
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
-import { auditActorKey, auditPut } from '../lib/audit';
+import { auditActorKey, auditPut, type AuditInput } from '../lib/audit';
 import { anonymiseAuditEntry } from '../lib/audit-privacy';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
@@ -242,7 +242,7 @@ export const PURGE_JOB_TTL_SECONDS = 90 * 24 * 3600;
 /** Time the request gives the purge before handing it to the background (the API Lambda has 10 s). */
 export const INLINE_BUDGET_MS = 5_000;
 /** The safety continuation comes after the request surely ended. */
-const SAFETY_DELAY_SECONDS = 60;
+export const SAFETY_DELAY_SECONDS = 60;
 const PAGE = 100;
 const ACTIVITY_CHUNK = 25;
 
@@ -287,8 +287,11 @@ async function checkpoint(job: PurgeJob) {
 
 const removeIndexKeys = () => GSIS.flatMap((gsi) => [gsi.partitionKey, gsi.sortKey]).join(', ');
 
-/** The purge's first transaction: marked `purging`, out of every aggregate, list and index. */
-async function startPurge(user: UserRecord, caller: AdminCaller, now: Date): Promise<void> {
+/**
+ * The purge's first transaction: marked `purging`, out of every aggregate, list and index (the
+ * erasure index too). `audit` is who asked: an admin, or the system after retention (erasure.ts).
+ */
+export async function startPurge(user: UserRecord, audit: AuditInput, now: Date): Promise<void> {
   const content = program();
   const enrollmentKey = keys.enrollment(user.id, content.id);
   const enrollment = (await db().send(new GetCommand({ TableName: tableName(), Key: enrollmentKey, ConsistentRead: true }))).Item as EnrollmentRecord | undefined;
@@ -350,7 +353,7 @@ async function startPurge(user: UserRecord, caller: AdminCaller, now: Date): Pro
           })!,
           ...(enrollment && !enrollment.staff ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })] : []),
           ...(lastActiveDay ? [dayCounterUpdate('LASTACTIVE', lastActiveDay, { count: -1 })!] : []),
-          auditPut(adminAudit(caller, 'admin.user.hard_delete', { type: 'user', id: user.id }, { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } })),
+          auditPut(audit),
         ],
       }),
     ),
@@ -503,7 +506,9 @@ export async function hardDeleteUser(
   }
   if (!confirmEmail || confirmEmail.trim().toLowerCase() !== user.email_lower) throw badRequest('email_mismatch');
 
-  if (user.status === 'deleted') await startPurge(user, caller, now);
+  if (user.status === 'deleted') {
+    await startPurge(user, adminAudit(caller, 'admin.user.hard_delete', { type: 'user', id: user.id }, { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } }), now);
+  }
   // Sent before any step: even if this request dies, the worker finishes the purge.
   await enqueue('purge', { user_id: userId } satisfies PurgeMessage, SAFETY_DELAY_SECONDS);
   const started = Date.now();

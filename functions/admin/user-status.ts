@@ -5,6 +5,7 @@ import { conflict, notFound } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
 import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
+import { indexAttributes } from '../lib/table';
 import { getUserById, userIndexKeys } from '../lib/users';
 import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
@@ -95,7 +96,7 @@ export function softDeleteChange(
   const result: SoftDeleteResult = { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason };
   return {
     set: {
-      ...statusSet(user, 'deleted'),
+      ...statusSet({ ...user, deleted_at: deletedAt }, 'deleted'), // also enters the erasure index
       deleted_at: deletedAt,
       ...(deletedReason ? { deleted_reason: deletedReason } : {}),
       // a deleted account has no session (the session check also refuses non-active accounts)
@@ -123,7 +124,8 @@ export async function restoreUser(userId: string, caller: AdminCaller): Promise<
     if (user.status !== 'deleted') throw conflict('not_deleted');
     return {
       set: { ...statusSet(user, 'active'), is_locked: false },
-      remove: ['deleted_at', 'deleted_reason'],
+      // restored before the erasure: out of the erasure index at once
+      remove: ['deleted_at', 'deleted_reason', ...indexAttributes('erasureDue')],
       extra: [
         statsUpdate({ users_total: 1, users_verified: user.verified ? 1 : 0, users_deleted: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!,
         auditPut(

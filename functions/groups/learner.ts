@@ -11,6 +11,7 @@ import {
   setNotificationsRoute,
   taskSaveRoute,
 } from '../program/routes';
+import { unsubscribePageRoute, unsubscribeRoute } from '../program/unsubscribe-routes';
 
 /**
  * Lambda entry for the `learner` endpoint group: every `learner` route of shared/routes.ts.
@@ -28,4 +29,6 @@ export const handler = createGroupHandler('learner', {
   'GET /api/account/export': exportAccountRoute,
   'POST /api/account/delete': deleteAccountRoute,
   'GET /api/certificate': certificateRoute,
+  'GET /api/notifications/unsubscribe': unsubscribePageRoute,
+  'POST /api/notifications/unsubscribe': unsubscribeRoute,
 });

@@ -40,6 +40,10 @@ export interface Config {
   reminderSendRate: number;
   /** Reminder workers running at once (the SQS event source's maximum concurrency). */
   reminderWorkers: number;
+  /** Local: the key of unsubscribe links (UNSUBSCRIBE_SECRET; unset = derived from SESSION_SECRET). */
+  unsubscribeSecret?: string;
+  /** Cloud: the secret holding the key of unsubscribe links (functions/lib/unsubscribe-token.ts). */
+  unsubscribeSecretArn?: string;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -86,6 +90,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminderQueueUrl: env.REMINDER_QUEUE_URL || undefined,
     reminderSendRate: intFrom(env.REMINDER_SEND_RATE, 14, 'REMINDER_SEND_RATE', 1, 100_000),
     reminderWorkers: intFrom(env.REMINDER_WORKERS, 2, 'REMINDER_WORKERS', 1, 1000),
+    unsubscribeSecret: stage === 'local' ? env.UNSUBSCRIBE_SECRET || undefined : undefined,
+    unsubscribeSecretArn: env.UNSUBSCRIBE_SECRET_ARN || undefined,
   };
 }
 

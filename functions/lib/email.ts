@@ -36,7 +36,7 @@ export function resetSesClientForTests(): void {
  */
 export async function sendEmail(message: EmailMessage): Promise<Delivery> {
   const cfg = config();
-  if (cfg.emailAllowlist && !cfg.emailAllowlist.includes(message.to.trim().toLowerCase())) return 'allowlist_block';
+  if (blockedByAllowlist(message.to)) return 'allowlist_block';
   await ses().send(
     new SendEmailCommand({
       Source: cfg.mailFrom,
@@ -56,6 +56,12 @@ export async function sendEmail(message: EmailMessage): Promise<Delivery> {
   });
   count(METRIC.emailsSent);
   return cfg.localMail ? 'sandbox' : 'sent';
+}
+
+/** EMAIL_ALLOWLIST (a staging safety net): true when the address is not on it. */
+export function blockedByAllowlist(to: string): boolean {
+  const allowlist = config().emailAllowlist;
+  return Boolean(allowlist && !allowlist.includes(to.trim().toLowerCase()));
 }
 
 const escapeMap: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -54,6 +54,12 @@ export interface ApiResult {
 export interface RouteImpl<Body = any, Query = any> {
   /** A public route that uses the session when there is one (logout). Others skip the lookup. */
   optionalSession?: boolean;
+  /**
+   * Also accepts an `application/x-www-form-urlencoded` body (parsed into an object of strings).
+   * Only for the one-click unsubscribe (RFC 8058): mail providers POST a form body. Reasoned
+   * exception to the JSON-only CSRF rule in docs/security.md.
+   */
+  formBody?: boolean;
   body?: $ZodType<Body>;
   query?: $ZodType<Query>;
   handler: (request: ApiRequest<Body, Query>) => Promise<ApiResult>;
@@ -87,8 +93,15 @@ const originGuard = (): middy.MiddlewareObj<Event> => ({
 });
 
 
-/** Body size limit, CSRF rules (JSON only, same Origin) and an empty body read as `{}`. */
-const requestGuard = (): middy.MiddlewareObj<Event> => ({
+const FORM = /^application\/x-www-form-urlencoded\b/i;
+
+/**
+ * Body size limit, CSRF rules (JSON only, same Origin) and an empty body read as `{}`. Routes in
+ * `formRoutes` also take a form body (read into an object of strings here): a form is what a
+ * cross-site page can send without a preflight, so only a route that needs no session and
+ * authorises by a token in its URL may accept one (docs/security.md, one-click unsubscribe).
+ */
+const requestGuard = (formRoutes: Set<string> = new Set()): middy.MiddlewareObj<Event> => ({
   before: async ({ event }) => {
     const method = event.requestContext.http.method;
     const raw = typeof event.body === 'string' ? event.body : '';
@@ -99,6 +112,11 @@ const requestGuard = (): middy.MiddlewareObj<Event> => ({
     if (origin && origin !== new URL(await appUrl()).origin) throw forbidden('bad_origin');
     if (method === 'DELETE' && !raw) return;
     const contentType = event.headers?.['content-type'] ?? '';
+    if (formRoutes.has(event.routeKey) && FORM.test(contentType)) {
+      const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+      (event as { body?: unknown }).body = Object.fromEntries(new URLSearchParams(text));
+      return;
+    }
     if (!/^application\/json\b/i.test(contentType)) throw new ApiError(415, 'unsupported_media_type');
     if (!raw.trim()) event.body = '{}';
   },
@@ -110,7 +128,8 @@ const jsonBody = (): middy.MiddlewareObj<Event> => {
   return {
     before: async (request) => {
       const method = request.event.requestContext.http.method;
-      if (!STATE_CHANGING.has(method) || request.event.body === undefined) return;
+      // undefined: no body; an object: a form body the request guard already read
+      if (!STATE_CHANGING.has(method) || request.event.body === undefined || typeof request.event.body === 'object') return;
       return parser.before!(request as never);
     },
   };
@@ -303,7 +322,7 @@ export function createGroupHandler(group: RouteGroup, impls: Record<string, Rout
     .use(accessLog())
     .use(httpHeaderNormalizer())
     .use(originGuard())
-    .use(requestGuard())
+    .use(requestGuard(new Set(Object.keys(impls).filter((key) => impls[key].formBody))))
     .use(jsonBody())
     .use(accessControl(byKey, new Set(Object.keys(impls).filter((key) => impls[key].optionalSession))))
     .handler(router as never);

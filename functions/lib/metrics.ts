@@ -48,6 +48,8 @@ export function count(name: MetricName, value = 1): void {
 
 /** Audit action → metric: each security event and admin action is counted where it is audited. */
 export function metricsOfAuditAction(action: string): MetricName[] {
+  // the daily erasure after retention is a hard delete too (functions/admin/erasure.ts)
+  if (action === 'system.user.hard_delete') return [METRIC.hardDeletes];
   if (action.startsWith('admin.')) {
     return action === 'admin.user.hard_delete' ? [METRIC.adminActions, METRIC.hardDeletes] : [METRIC.adminActions];
   }

@@ -47,6 +47,8 @@
  *                                               write-sharded (a day's value = the sum of its items)
  *   PURGE#<user id>      / JOB                  a hard delete in progress: its step and checkpoint
  *   JOB#reminders#<day>  / PART#<partition>     the reminder fan-out's checkpoint per index partition
+ *   JOB#erasure#<day>    / STATE                the daily erasure job's cursor and counts (TTL)
+ *   USER#<id> / PROFILE also carries erasureDue ERASURE / <deleted_at>#<id> while soft-deleted
  *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
  *   is completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
  * Indexes: `INDEX` below, one entry per access pattern, keys set only through `indexKeys`.
@@ -107,6 +109,12 @@ export const INDEX = {
   auditByActor: { indexName: 'auditByActor', partitionKey: 'auditByActorPk', sortKey: 'auditByActorSk', projection: 'ALL' },
   /** audit entries by actor email domain, newest first: @<domain> / <created_at>#<audit id> */
   auditByActorDomain: { indexName: 'auditByActorDomain', partitionKey: 'auditByActorDomainPk', sortKey: 'auditByActorDomainSk', projection: 'ALL' },
+  /**
+   * soft-deleted accounts by deletion time, oldest first (sparse; the daily erasure job,
+   * functions/admin/erasure.ts): ERASURE / <deleted_at>#<id>. One partition: only soft-deletes
+   * and restores write it (rare), and "deleted before the cutoff" is one key range of it.
+   */
+  erasureDue: { indexName: 'erasureDue', partitionKey: 'erasureDuePk', sortKey: 'erasureDueSk', projection: ['id', 'deleted_at', 'status'] },
 } as const satisfies Record<string, GsiDef>;
 
 export type IndexName = keyof typeof INDEX;
@@ -129,6 +137,7 @@ export const indexPartition = {
   auditByEntityType: (entityType: string) => entityType,
   auditByActor: (email: string) => email.trim().toLowerCase(),
   auditByActorDomain: (domain: string) => `@${domain.trim().toLowerCase().replace(/^@/, '')}`,
+  erasureDue: () => 'ERASURE',
 };
 
 /** Typed key builders: the attributes that put an item into an index. */
@@ -144,6 +153,7 @@ export const indexKeys = {
   auditByEntityType: (entityType: string, sortKey: string) => entry('auditByEntityType', indexPartition.auditByEntityType(entityType), sortKey),
   auditByActor: (email: string, sortKey: string) => entry('auditByActor', indexPartition.auditByActor(email), sortKey),
   auditByActorDomain: (domain: string, sortKey: string) => entry('auditByActorDomain', indexPartition.auditByActorDomain(domain), sortKey),
+  erasureDue: (userId: string, deletedAt: string) => entry('erasureDue', indexPartition.erasureDue(), `${deletedAt}#${userId}`),
 };
 
 /** The key attribute names of an index (for REMOVE expressions when an item leaves it). */
@@ -212,6 +222,8 @@ export const keys = {
   purgeJob: (userId: string) => ({ pk: `PURGE#${userId}`, sk: 'JOB' }),
   // Reminder fan-out (functions/program/reminder-fanout.ts): one checkpoint per day and index partition.
   reminderCheckpoint: (day: string, partition: string) => ({ pk: `JOB#reminders#${day}`, sk: `PART#${partition}` }),
+  // Erasure after retention (functions/admin/erasure.ts): the day's run and its cursor.
+  erasureCheckpoint: (day: string) => ({ pk: `JOB#erasure#${day}`, sk: 'STATE' }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

@@ -2,7 +2,7 @@
 /** `purging`: a hard delete is under way (functions/admin/hard-delete.ts); the account is out of every list and cannot sign in. */
 export type UserStatus = 'active' | 'locked' | 'deleted' | 'purging';
 export type Role = 'admin' | 'learner';
-export type ReminderFrequency = 'daily' | 'weekly';
+export type ReminderFrequency = 'daily' | 'weekly' | 'off';
 /** Why mail to the address is held back: a hard bounce or a spam complaint. */
 export type EmailSuppression = 'bounce' | 'complaint';
 

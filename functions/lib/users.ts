@@ -17,9 +17,11 @@ import type { Role, UserRecord, UserStatus } from './user-record';
  *   usersByActivity  <status> / <last active day>#<id>    once active (recordActivity, functions/lib/activity.ts)
  * They project only the list fields (USER_LIST_FIELDS): no password hash in any index.
  */
-export function userIndexKeys(user: Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified' | 'last_active_day'>) {
+export function userIndexKeys(user: Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified' | 'last_active_day' | 'deleted_at'>) {
   return {
     ...indexKeys.usersByStatus(user),
+    // soft-deleted: queued for erasure after the retention period (functions/admin/erasure.ts)
+    ...(user.status === 'deleted' && user.deleted_at ? indexKeys.erasureDue(user.id, user.deleted_at) : {}),
     ...(user.verified ? {} : indexKeys.usersUnverified(user)),
     ...(user.last_active_day ? indexKeys.usersByActivity(user, user.last_active_day) : {}),
   };

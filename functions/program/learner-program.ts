@@ -113,9 +113,11 @@ export function enrollmentTransition(
     remove.push('completed_at'); // a staff preview gets no reminders
   } else {
     const index = reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', enrollment.enrolled_at);
-    set.push('gsi3pk = :gsi3pk', 'gsi3sk = :gsi3sk');
-    values[':gsi3pk'] = index.gsi3pk;
-    values[':gsi3sk'] = index.gsi3sk;
+    if (index) {
+      set.push('gsi3pk = :gsi3pk', 'gsi3sk = :gsi3sk');
+      values[':gsi3pk'] = index.gsi3pk;
+      values[':gsi3sk'] = index.gsi3sk;
+    } else remove.push('gsi3pk', 'gsi3sk'); // reminders turned off: stays out of the index
     remove.push('completed_at');
   }
   return {

@@ -1,9 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { accountAudit, type Caller } from '../accounts/context';
+import { auditPut } from '../lib/audit';
+import { failedConditions } from '../lib/retry';
+import { getUserById } from '../lib/users';
 import { DEFAULT_REMINDER_FREQUENCY, REMINDER_FREQUENCIES } from '../../shared/constants';
 import type { NotificationPreferences, ReminderFrequency } from '../../shared/program-types';
 import { db, tableName } from '../lib/db';
-import { badRequest } from '../lib/errors';
+import { badRequest, conflict, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
@@ -18,9 +22,10 @@ export const isReminderFrequency = (value: unknown): value is ReminderFrequency 
   typeof value === 'string' && (REMINDER_FREQUENCIES as readonly string[]).includes(value);
 
 /**
- * Saves the reminder frequency, then moves the learner's reminder index entry to the matching
- * partition. The move is conditional on the entry existing (a finished program has none); if it
- * ever lags, the reminder job re-reads the frequency from the user item and repairs it.
+ * Saves the reminder frequency, then points the learner's reminder index entry at the matching
+ * partition, or takes it out for `off`. An enrollment that is finished or a staff preview stays
+ * out of the index (the condition); if the entry ever lags, the reminder job re-reads the
+ * frequency from the user item and repairs it.
  */
 export async function setNotificationPreferences(user: UserRecord, value: unknown): Promise<NotificationPreferences> {
   if (!isReminderFrequency(value)) throw badRequest('invalid_reminder_frequency');
@@ -33,24 +38,78 @@ export async function setNotificationPreferences(user: UserRecord, value: unknow
       ExpressionAttributeValues: { ':frequency': value, ':at': new Date().toISOString(), ':one': 1 },
     }),
   );
-  const enrollment = await getEnrollment(user.id, program().id);
-  if (enrollment?.gsi3pk) await moveReminderIndex(user.id, enrollment.program_id, reminderIndexKeys(user.id, value, enrollment.enrolled_at));
+  await followFrequency(user.id, value);
   return { reminder_frequency: value };
 }
 
-/** Points an enrollment's reminder index entry at another partition (only while it has one). */
-export async function moveReminderIndex(userId: string, programId: string, index: { gsi3pk: string; gsi3sk: string }) {
+/** Moves (or removes) the enrollment's reminder index entry after a frequency change. */
+async function followFrequency(userId: string, frequency: ReminderFrequency) {
+  const enrollment = await getEnrollment(userId, program().id);
+  if (!enrollment || enrollment.staff || enrollment.status === 'completed') return;
+  await moveReminderIndex(userId, enrollment.program_id, reminderIndexKeys(userId, frequency, enrollment.enrolled_at));
+}
+
+/**
+ * Points an active enrollment's reminder index entry at another partition, or takes it out
+ * (`null`: reminders off). Conditional: a program finished meanwhile stays out of the index.
+ */
+export async function moveReminderIndex(userId: string, programId: string, index: { gsi3pk: string; gsi3sk: string } | null) {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.enrollment(userId, programId),
-        UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
-        ConditionExpression: 'attribute_exists(gsi3pk)',
-        ExpressionAttributeValues: { ':pk': index.gsi3pk, ':sk': index.gsi3sk },
+        ...(index
+          ? {
+              UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+              ConditionExpression: 'attribute_exists(pk) AND #status = :active AND attribute_not_exists(staff)',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':pk': index.gsi3pk, ':sk': index.gsi3sk, ':active': 'active' },
+            }
+          : { UpdateExpression: 'REMOVE gsi3pk, gsi3sk', ConditionExpression: 'attribute_exists(pk)' }),
       }),
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
+}
+
+/**
+ * One-click unsubscribe (docs/product.md#unsubscribe): the account named by a verified token
+ * gets reminders `off` at once, with an audit entry (actor: the account itself, no session).
+ * Repeating it changes nothing and writes no second entry (mail providers may POST twice).
+ */
+export async function unsubscribeAccount(userId: string, caller: Caller): Promise<NotificationPreferences & { changed: boolean }> {
+  const user = await getUserById(userId);
+  if (!user || user.status === 'purging') throw notFound();
+  const before = user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY;
+  if (before === 'off') {
+    await followFrequency(user.id, 'off'); // heals a lagging index entry; no write otherwise
+    return { reminder_frequency: 'off', changed: false };
+  }
+  const at = new Date().toISOString();
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.user(user.id),
+              UpdateExpression: 'SET reminder_frequency = :off, updated_at = :at ADD version :one',
+              // only the frequency we read: a concurrent change wins and this request retries nothing
+              ConditionExpression: 'attribute_exists(pk) AND (reminder_frequency = :before OR attribute_not_exists(reminder_frequency))',
+              ExpressionAttributeValues: { ':off': 'off', ':at': at, ':one': 1, ':before': before },
+            },
+          },
+          auditPut(accountAudit('notifications.unsubscribe', user, caller, { old: { reminder_frequency: before }, new: { reminder_frequency: 'off', via: 'unsubscribe_link' } })),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error).length) throw conflict('conflict');
+    throw error;
+  }
+  await followFrequency(user.id, 'off');
+  return { reminder_frequency: 'off', changed: true };
 }

@@ -1,5 +1,6 @@
 import type { ReminderFrequency } from '../../shared/program-types';
-import { emailLayout, escapeHtml, type EmailMessage } from '../lib/email';
+import { emailLayout, escapeHtml } from '../lib/email';
+import type { ListEmailMessage } from '../lib/list-email';
 import type { ProgramModule } from './content';
 
 export interface ReminderEmailInput {
@@ -10,10 +11,16 @@ export interface ReminderEmailInput {
   frequency: ReminderFrequency;
   programTitle: string;
   baseUrl: string;
+  /** `<app>/api/notifications/unsubscribe?token=…` (functions/lib/unsubscribe-token.ts). */
+  unsubscribeUrl: string;
 }
 
-/** The reminder: the next module, progress, a link to it and a link to change how often reminders come. */
-export function reminderEmail(input: ReminderEmailInput): EmailMessage {
+/**
+ * The reminder: the next module, progress, a link to it, a link to change how often reminders
+ * come and a visible "Stop these reminders" link; its List-Unsubscribe headers let the mail
+ * client offer the same in one click (RFC 8058; docs/product.md#unsubscribe).
+ */
+export function reminderEmail(input: ReminderEmailInput): ListEmailMessage {
   const name = input.firstName?.trim() || 'there';
   const moduleUrl = `${input.baseUrl}/modules/${encodeURIComponent(input.module.slug)}`;
   const settingsUrl = `${input.baseUrl}/settings`;
@@ -26,6 +33,7 @@ export function reminderEmail(input: ReminderEmailInput): EmailMessage {
     `${next}\n${input.module.summary}`,
     `Continue where you left off: ${moduleUrl}`,
     `You get these reminders ${cadence}. To change how often they come, visit ${settingsUrl}`,
+    `Stop these reminders: ${input.unsubscribeUrl}`,
   ].join('\n\n');
   const link = 'color:#1d4ed8';
   const html = emailLayout(
@@ -37,7 +45,12 @@ export function reminderEmail(input: ReminderEmailInput): EmailMessage {
       `<p style="margin:0 0 16px">${escapeHtml(input.module.summary)}</p>`,
       `<p><a href="${escapeHtml(moduleUrl)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">Continue the module</a></p>`,
       `<p style="font-size:13px;color:#4b5563">You get these reminders ${cadence}. <a href="${escapeHtml(settingsUrl)}" style="${link}">Change how often reminders come</a>.</p>`,
+      `<p style="font-size:13px;color:#4b5563"><a href="${escapeHtml(input.unsubscribeUrl)}" style="${link}">Stop these reminders</a></p>`,
     ].join('\n'),
   );
-  return { to: input.to, subject, text, html };
+  const headers = [
+    { name: 'List-Unsubscribe', value: `<${input.unsubscribeUrl}>` },
+    { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+  ];
+  return { to: input.to, subject, text, html, headers };
 }

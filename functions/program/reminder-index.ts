@@ -23,7 +23,9 @@ export function reminderShard(userId: string): number {
 /** UTC weekday (0 = Sunday) of an ISO timestamp: a weekly learner's reminder day. */
 export const weekdayOf = (iso: string) => new Date(iso).getUTCDay();
 
-export function reminderIndexKeys(userId: string, frequency: ReminderFrequency, enrolledAt: string) {
+/** The index keys for this frequency; null for `off` (the learner is in no partition: no reminders). */
+export function reminderIndexKeys(userId: string, frequency: ReminderFrequency, enrolledAt: string): { gsi3pk: string; gsi3sk: string } | null {
+  if (frequency === 'off') return null;
   const shard = reminderShard(userId);
   const gsi3pk = frequency === 'weekly' ? `REMIND#weekly#${weekdayOf(enrolledAt)}#${shard}` : `REMIND#daily#${shard}`;
   return { gsi3pk, gsi3sk: userId };

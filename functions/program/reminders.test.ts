@@ -1,14 +1,15 @@
-import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { program } from './content';
 import { reminderShard } from './reminder-index';
+import { verifyUnsubscribeToken } from '../lib/unsubscribe-token';
 import { forEachBounded, isThrottling, runReminders, sendWithRetry } from './reminders';
 
 /** The job against mocked DynamoDB and SES: retries, isolation of failures, once-a-day markers. */
 const dynamo = mockClient(DynamoDBDocumentClient);
-const ses = mockClient(SESClient);
+const ses = mockClient(SESv2Client);
 afterAll(() => {
   dynamo.restore();
   ses.restore();
@@ -54,7 +55,7 @@ function withLearners(ids: string[]) {
   dynamo.on(UpdateCommand).resolves({});
 }
 
-const message = { to: 'a@example.com', subject: 's', text: 't', html: '<p>h</p>' };
+const message = { to: 'a@example.com', subject: 's', text: 't', html: '<p>h</p>', headers: [] };
 
 beforeEach(() => {
   dynamo.reset();
@@ -127,6 +128,13 @@ describe('runReminders', () => {
     const markers = dynamo.commandCalls(PutCommand).map((call) => call.args[0].input);
     expect(markers).toHaveLength(4);
     expect(markers.every((input) => input.ConditionExpression === 'attribute_not_exists(pk)')).toBe(true);
+    // every reminder carries the one-click unsubscribe headers (RFC 8058), with that learner's own link
+    const ann = ses.commandCalls(SendEmailCommand).find((call) => call.args[0].input.Destination?.ToAddresses?.[0] === 'ann@example.com')!;
+    const headers = ann.args[0].input.Content?.Simple?.Headers ?? [];
+    expect(headers).toContainEqual({ Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' });
+    const link = /^<(.+)>$/.exec(headers.find((h) => h.Name === 'List-Unsubscribe')?.Value ?? '')?.[1];
+    expect(link).toMatch(/\/api\/notifications\/unsubscribe\?token=/);
+    expect(await verifyUnsubscribeToken(new URL(link!).searchParams.get('token')!)).toBe('ann');
   });
 
   it('reads recipients only by Query on the reminder index', async () => {

@@ -4,7 +4,9 @@ import { dayOf } from '../lib/activity';
 import { appUrl } from '../lib/app-url';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
-import { sendEmail, type Delivery, type EmailMessage } from '../lib/email';
+import type { Delivery, EmailMessage } from '../lib/email';
+import { sendListEmail, type ListEmailMessage } from '../lib/list-email';
+import { signUnsubscribeToken } from '../lib/unsubscribe-token';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
 import { keys, ttlIn } from '../lib/table';
@@ -87,12 +89,12 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /** Sends one email, retrying SES throttling with exponential backoff and jitter. */
 export async function sendWithRetry(
-  message: EmailMessage,
+  message: ListEmailMessage,
   { maxAttempts = 5, backoffMs = 200, sleep = defaultSleep }: Pick<ReminderOptions, 'maxAttempts' | 'backoffMs' | 'sleep'> = {},
 ): Promise<Delivery> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sendEmail(message);
+      return await sendListEmail(message);
     } catch (error) {
       if (!isThrottling(error) || attempt >= maxAttempts) throw error;
       const delay = backoffMs * 2 ** (attempt - 1);
@@ -276,6 +278,11 @@ async function remindOne(
   }
   const frequency = user.reminder_frequency ?? 'daily';
   const expected = reminderIndexKeys(user.id, frequency, enrollment.enrolled_at);
+  if (!expected) {
+    // reminders turned off (Settings or the unsubscribe link) without the index following
+    await removeFromIndex(enrollment);
+    return 'skipped';
+  }
   if (expected.gsi3pk !== partition) await repairIndex(enrollment, expected);
   const due = frequency === 'daily' || weekdayOf(enrollment.enrolled_at) === now.getUTCDay();
   if (!due) return 'skipped';
@@ -290,6 +297,7 @@ async function remindOne(
     frequency,
     programTitle: content.title,
     baseUrl,
+    unsubscribeUrl: `${baseUrl}/api/notifications/unsubscribe?token=${encodeURIComponent(await signUnsubscribeToken(user.id))}`,
   });
   try {
     await pace();

@@ -233,3 +233,10 @@ export function bindOriginSecret(fn: NodejsFunction, secretArn: string): void {
 export function bindAppUrl(fn: NodejsFunction, parameterArn: string): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
 }
+
+/** Reading the key of unsubscribe links (functions/lib/unsubscribe-token.ts): the signer and the verifier only. */
+export function bindUnsubscribeSecret(fn: NodejsFunction, secretArn: string): void {
+  // its own statement (a Sid keeps CDK from merging it into another secret's grant)
+  fn.addToRolePolicy(new PolicyStatement({ sid: 'ReadUnsubscribeKey', actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }));
+  fn.addEnvironment('UNSUBSCRIBE_SECRET_ARN', secretArn);
+}

@@ -4,7 +4,14 @@
  * ports (DYNAMODB_PORT 8000, SES_PORT 8005); TABLE_NAME defaults to 'career-program'.
  * A learner already reminded today is skipped, so running it twice sends nothing new.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
 const env = process.env;
+// The running app's signing secret (npm start keeps it in DATA_DIR): the reminders' unsubscribe
+// links are signed with a key derived from it, so the app must be able to verify them.
+const secretFile = join(resolve(env.DATA_DIR || '.data'), 'session-secret');
+const localSecret = existsSync(secretFile) ? readFileSync(secretFile, 'utf8').trim() : undefined;
 Object.assign(process.env, {
   STAGE: 'local',
   TABLE_NAME: env.TABLE_NAME || 'career-program',
@@ -12,8 +19,7 @@ Object.assign(process.env, {
   SES_ENDPOINT: env.SES_ENDPOINT || `http://127.0.0.1:${env.SES_PORT || 8005}`,
   AWS_REGION: env.AWS_REGION || 'us-east-1',
   APP_URL: env.APP_URL || `http://localhost:${env.PORT || 3000}`,
-  // The job signs no sessions; config() only insists that a local secret is set.
-  SESSION_SECRET: env.SESSION_SECRET || 'reminder-job-local-run-signs-no-sessions',
+  SESSION_SECRET: env.SESSION_SECRET || localSecret || 'reminder-job-local-run-no-data-dir-secret',
   LOG_LEVEL: env.LOG_LEVEL || 'WARN',
 });
 

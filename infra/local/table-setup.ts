@@ -1,5 +1,6 @@
 import {
   CreateTableCommand,
+  UpdateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
@@ -10,7 +11,8 @@ import { GSIS, KEY } from '../../functions/lib/table';
 /** Creates the table and its indexes from the shared key definitions when missing (idempotent). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'exists'> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((gsi) => gsi.IndexName)));
     return 'exists';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -46,4 +48,31 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     }),
   );
   return 'created';
+}
+
+/**
+ * A DATA_DIR made before an index was added (e.g. erasureDue) lacks it: create what is missing,
+ * one index per UpdateTable call as DynamoDB requires.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, existing: Set<string | undefined>): Promise<void> {
+  for (const gsi of GSIS.filter((index) => !existing.has(index.indexName))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [gsi.partitionKey, gsi.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: gsi.indexName,
+              KeySchema: [
+                { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+                { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
+            },
+          },
+        ],
+      }),
+    );
+  }
 }

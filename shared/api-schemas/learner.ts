@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openModule, THROTTLED, type RouteDoc } from './common';
 
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
-const frequency = z.object({ reminder_frequency: z.string() });
+const frequency = z.object({ reminder_frequency: z.enum(['daily', 'weekly', 'off']) });
+const unsubscribeQuery = z.object({ token: z.string().describe('the signed token from the reminder email') });
 
 export const learnerDocs: Record<string, RouteDoc> = {
   'GET /api/dashboard': {
@@ -34,6 +35,21 @@ export const learnerDocs: Record<string, RouteDoc> = {
     body: z.object({ reminder_frequency: z.string().describe('one of the reminder frequencies (docs/product.md)') }),
     responses: { 200: frequency },
     errors: { 400: ['invalid_reminder_frequency'] },
+  },
+  'GET /api/notifications/unsubscribe': {
+    summary: "The reminder email's unsubscribe link: changes nothing, sends a valid token on to the confirmation page.",
+    description: '303 to <app>/unsubscribe?token=…, whose one button POSTs to this address.',
+    query: unsubscribeQuery,
+    responses: { 303: ok },
+    errors: { 400: ['missing_token', 'invalid_token'], 404: ['not_found'] },
+  },
+  'POST /api/notifications/unsubscribe': {
+    summary: 'One-click unsubscribe (RFC 8058): turns reminder emails off; no session needed, the token names the account.',
+    description: 'Body `List-Unsubscribe=One-Click` as application/x-www-form-urlencoded (mail providers) or the same key as JSON.',
+    query: unsubscribeQuery,
+    body: z.object({ 'List-Unsubscribe': z.literal('One-Click') }),
+    responses: { 200: frequency },
+    errors: { 400: ['missing_token', 'invalid_token', 'invalid_unsubscribe_body'], 404: ['not_found'] },
   },
   'POST /api/settings/password': {
     summary: 'Changes the password; this session gets a fresh cookie, every other one ends.',

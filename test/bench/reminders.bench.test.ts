@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ import { runReminders } from '../../functions/program/reminders';
 const LEARNERS = Number(process.env.BENCH_LEARNERS ?? 100_000);
 const WORKERS = Number(process.env.REMINDER_BENCH_WORKERS ?? 4);
 const content = program();
-const ses = mockClient(SESClient);
+const ses = mockClient(SESv2Client);
 afterAll(() => ses.restore());
 
 function learnerItems(index: number, enrolledAt: string): Record<string, unknown>[] {

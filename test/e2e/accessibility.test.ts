@@ -13,6 +13,8 @@ it('has no serious accessibility violations on the public screens', async () => 
     ['/login', 'Forgot password?'],
     ['/register', 'Confirm password'],
     ['/forgot-password', 'Send reset link'],
+    // a reminder's "Stop these reminders" link lands here (nothing is sent before the button)
+    ['/unsubscribe?token=not-checked-until-the-button', 'Stop these reminders'],
   ]) {
     await page.goto(path);
     await page.getByText(ready).first().waitFor();

@@ -107,17 +107,19 @@ export interface StoredEmail {
   text: string;
   html: string;
   at: number;
+  /** Extra headers (SES v2 Simple content `Headers`, e.g. List-Unsubscribe). */
+  headers: Array<{ name: string; value: string }>;
 }
 
 /** Reads what the app sent through the local SES (`GET /store`). */
 export async function emailsTo(address: string, endpoint = inject('sesEndpoint')): Promise<StoredEmail[]> {
   const response = await fetch(`${endpoint}/store`);
   const store = (await response.json()) as {
-    emails: Array<{ subject: string; destination: { to: string[] }; body: { text?: string; html?: string }; at: number }>;
+    emails: Array<{ subject: string; destination: { to: string[] }; body: { text?: string; html?: string }; at: number; headers?: Array<{ name: string; value: string }> }>;
   };
   return store.emails
     .filter((email) => email.destination.to.some((to) => to.toLowerCase().includes(address.toLowerCase())))
-    .map((email) => ({ subject: email.subject, to: email.destination.to.join(','), text: email.body.text ?? '', html: email.body.html ?? '', at: email.at }));
+    .map((email) => ({ subject: email.subject, to: email.destination.to.join(','), text: email.body.text ?? '', html: email.body.html ?? '', at: email.at, headers: email.headers ?? [] }));
 }
 
 /** The newest email to `address` (waits briefly for it), optionally matching a subject. */

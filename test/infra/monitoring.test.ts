@@ -14,7 +14,7 @@ import { type SynthesizedStack, synthStack } from './synth-stack';
  * tracing and log retention on every function, the dashboard, the SES configuration set and its
  * bounce handler, and the dev/prod stages.
  */
-const FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge'] as const;
+const FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge', 'erasure'] as const;
 const RUNBOOK = readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8');
 /** GitHub-style anchors of the runbook's headings. */
 const ANCHORS = new Set(

@@ -12,7 +12,7 @@ beforeAll(() => {
   s = synthStack();
 });
 
-const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge'] as const;
+const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge', 'erasure'] as const;
 /** Functions that read or write the table (the daily schedule only queues work). */
 const TABLE_FUNCTIONS = OUR_FUNCTIONS.filter((name) => name !== 'reminders');
 const queueUrl = (queue: { queue: { node: { defaultChild?: unknown } } }) => ({ Ref: s.idOf(queue.queue) });
@@ -21,8 +21,15 @@ const extraEnvironment = (name: (typeof OUR_FUNCTIONS)[number]): Record<string, 
   ({
     admin: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
     purge: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
+    erasure: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
+    learner: { UNSUBSCRIBE_SECRET_ARN: { Ref: s.idOf(s.stack.unsubscribeSecret) } },
     reminders: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue) },
-    reminderWorker: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue), REMINDER_SEND_RATE: '14', REMINDER_WORKERS: '2' },
+    reminderWorker: {
+      REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue),
+      REMINDER_SEND_RATE: '14',
+      REMINDER_WORKERS: '2',
+      UNSUBSCRIBE_SECRET_ARN: { Ref: s.idOf(s.stack.unsubscribeSecret) },
+    },
   })[name as string] ?? {};
 
 describe('table', () => {
@@ -193,7 +200,7 @@ describe('IAM (least privilege)', () => {
   it('grants GSI queries on each index by name, only to the functions that query', () => {
     const tableArn = { 'Fn::GetAtt': [s.idOf(s.stack.data.table), 'Arn'] };
     expect(statementsOf('reminders').some((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')))).toBe(false);
-    for (const name of ['admin', 'purge', 'learner', 'reminderWorker'] as const) {
+    for (const name of ['admin', 'purge', 'learner', 'reminderWorker', 'erasure'] as const) {
       const statement = statementsOf(name).find((st) => actionsOf(st).includes('dynamodb:Query') && JSON.stringify(st.Resource).includes('/index/'));
       const expected = GSIS.map((gsi) => ({ 'Fn::Join': ['', [tableArn, `/index/${gsi.indexName}`]] }));
       // the policy lists the resources in its own (sorted) order
@@ -218,22 +225,28 @@ describe('IAM (least privilege)', () => {
     for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')), name).toBe(true);
     }
-    for (const name of ['seed', 'reminders', 'purge', 'mailEvents'] as const) {
+    for (const name of ['seed', 'reminders', 'purge', 'mailEvents', 'erasure'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).some((a) => a.startsWith('ses:'))), name).toBe(false);
     }
   });
 
   it('lets the API functions read the session and origin secrets, and nobody else', () => {
-    const secretRefs = [{ Ref: s.idOf(s.stack.sessionSecret) }, { Ref: s.idOf(s.stack.originSecret) }];
+    const secretRefs = [{ Ref: s.idOf(s.stack.sessionSecret) }, { Ref: s.idOf(s.stack.originSecret) }, { Ref: s.idOf(s.stack.unsubscribeSecret) }];
     for (const { statement } of policyStatements(s.template)) {
       if (actionsOf(statement).includes('secretsmanager:GetSecretValue')) expect(secretRefs).toContainEqual(statement.Resource);
     }
     for (const name of ['auth', 'passkeys', 'learner', 'admin'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(true);
     }
-    for (const name of ['reminders', 'seed', 'reminderWorker', 'purge'] as const) {
+    for (const name of ['reminders', 'seed', 'purge', 'erasure'] as const) {
       expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(false);
     }
+    // the unsubscribe-link key: signed by the reminder worker, verified by the learner function; never the session key for the worker
+    const reads = (name: keyof typeof s.stack.functions, ref: object) =>
+      statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue') && JSON.stringify(st.Resource) === JSON.stringify(ref));
+    const unsubscribe = { Ref: s.idOf(s.stack.unsubscribeSecret) };
+    for (const name of OUR_FUNCTIONS) expect(reads(name, unsubscribe), name).toBe(name === 'learner' || name === 'reminderWorker');
+    expect(reads('reminderWorker', { Ref: s.idOf(s.stack.sessionSecret) })).toBe(false);
   });
 
   it('grants ssm:GetParameter on the one app-url parameter ARN, without referencing the parameter', () => {
@@ -288,6 +301,33 @@ describe('jobs', () => {
     });
   });
 
+  it('runs the erasure function every day at 03:00 UTC, with the purge access and its own checkpoint only', () => {
+    const erasureArn = { 'Fn::GetAtt': [s.idOf(s.stack.functions.erasure.fn), 'Arn'] };
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(0 3 * * ? *)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: erasureArn })],
+    });
+    s.template.hasResourceProperties('AWS::Lambda::Permission', {
+      Principal: 'events.amazonaws.com',
+      FunctionName: erasureArn,
+      SourceArn: { 'Fn::GetAtt': [s.idOf(s.stack.erasureSchedule.rule), 'Arn'] },
+    });
+    expect(s.stack.functions.erasure.fn.timeout?.toSeconds()).toBe(900);
+  });
+
+  it('has the erasure index of soft-deleted accounts, projecting ids and deletion times only', () => {
+    const [table] = Object.values(s.template.findResources('AWS::DynamoDB::Table'));
+    const index = (table.Properties.GlobalSecondaryIndexes as Array<Record<string, any>>).find((gsi) => gsi.IndexName === 'erasureDue');
+    expect(index).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'erasureDuePk', KeyType: 'HASH' },
+        { AttributeName: 'erasureDueSk', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['id', 'deleted_at', 'status'] },
+    });
+  });
+
   it('fans reminders and purges out over SQS: dead-letter queues, bounded worker concurrency, partial batch failures', () => {
     for (const [work, worker, concurrency] of [
       [s.stack.reminderQueue, s.stack.functions.reminderWorker, 2],
@@ -315,8 +355,8 @@ describe('jobs', () => {
     const senders = (queue: typeof s.stack.reminderQueue) =>
       sends.filter(({ statement }) => JSON.stringify(statement.Resource) === JSON.stringify({ 'Fn::GetAtt': [s.idOf(queue.queue), 'Arn'] })).length;
     expect(senders(s.stack.reminderQueue)).toBe(2);
-    expect(senders(s.stack.purgeQueue)).toBe(2);
-    expect(sends).toHaveLength(4);
+    expect(senders(s.stack.purgeQueue)).toBe(3); // admin, purge worker, erasure job
+    expect(sends).toHaveLength(5);
   });
 
   it('sends reminders at a configured rate shared by the configured number of workers', () => {

@@ -1,4 +1,4 @@
-import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -125,7 +125,7 @@ describe('the reminder job', () => {
   });
 
   it('retries SES throttling and still sends', async () => {
-    const ses = mockClient(SESClient);
+    const ses = mockClient(SESv2Client);
     try {
       ses.on(SendEmailCommand).rejectsOnce(Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' })).resolves({ MessageId: 'mocked' });
       const summary = await runReminders({ now: new Date(enrolledAt.getTime() + 3 * DAY), sleep: noSleep });

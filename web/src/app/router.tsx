@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
       { path: '/reset-password', ...lazyRoute(() => import('./routes/reset-password')) },
       { path: '/account-deleted', ...lazyRoute(() => import('./routes/account-deleted')) },
       { path: '/certificates/:code', ...lazyRoute(() => import('./routes/certificate-check')) },
+      { path: '/unsubscribe', ...lazyRoute(() => import('./routes/unsubscribe')) },
       {
         ...lazyRoute(() => import('./guards/session-gate')),
         children: [

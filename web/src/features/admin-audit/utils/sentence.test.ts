@@ -16,6 +16,15 @@ describe('auditSentence', () => {
     );
   });
 
+  it('names the system erasure after retention and a one-click unsubscribe', () => {
+    expect(auditSentence({ action: 'system.user.hard_delete', actor_email: 'system', entity_type: 'user', entity_id: 'u3', old_values: { status: 'deleted' } })).toBe(
+      'The system erased user u3 after the retention period',
+    );
+    expect(auditSentence({ action: 'notifications.unsubscribe', actor_email: 'maya@example.com', entity_type: 'user', entity_id: 'u1', new_values: { reminder_frequency: 'off' } })).toBe(
+      'maya@example.com stopped reminder emails',
+    );
+  });
+
   it('covers module overrides and falls back to the key for an unknown action', () => {
     expect(auditSentence({ action: 'admin.module.reopen', entity_type: 'user', entity_id: 'u2' })).toBe('Admin reopened a module for user u2');
     expect(hasSentence({ action: 'made.up' })).toBe(false);

@@ -39,6 +39,8 @@ const PHRASES: Record<string, string> = {
   'admin.user.soft_delete': 'Admin soft-deleted {target}',
   'admin.user.restore': 'Admin restored {target}',
   'admin.user.hard_delete': 'Admin deleted {target} for good',
+  'system.user.hard_delete': 'The system erased {target} after the retention period',
+  'notifications.unsubscribe': '{target} stopped reminder emails',
   'admin.user.invalidate_sessions': 'Admin signed {target} out everywhere',
   'admin.user.reset_password': 'Admin sent {target} a password reset',
   'admin.module.force_complete': 'Admin marked a module completed for {target}',
@@ -64,7 +66,7 @@ export function auditSentence(entry: SentenceEntry): string {
   const phrase = entry.action ? PHRASES[entry.action] : undefined;
   if (!phrase) return entry.action || '—';
   // For the person's own actions, the actor's email names them better than "user <id>".
-  const own = entry.action!.startsWith('auth.') && entry.actor_email && !asRecord(entry.new_values)?.first_name;
+  const own = (entry.action!.startsWith('auth.') || entry.action!.startsWith('notifications.')) && entry.actor_email && !asRecord(entry.new_values)?.first_name;
   const target = own ? entry.actor_email! : targetName(entry);
   // Never re-cased: an email address stays as it was written.
   return phrase.replace('{target}', target);

@@ -70,6 +70,30 @@ describe('NotificationPreferences', () => {
     expect(await screen.findByText('Preferences updated.')).toBeTruthy();
   });
 
+  it("offers Off, which turns reminder emails off (kept by the same call) and shows when it is the saved choice", async () => {
+    const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily' } });
+    renderPreferences();
+    await waitFor(() => expect(radio('Daily').checked).toBe(true));
+    expect(screen.getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(['daily', 'weekly', 'off']);
+    expect(radio('Off').closest('label')?.textContent).toContain('No reminder emails.');
+
+    await userEvent.click(radio('Off'));
+    expect(radio('Off').checked).toBe(true);
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0].body).toEqual({ reminder_frequency: 'off' });
+    posts[0].settle({ status: 200, body: { reminder_frequency: 'off' } });
+    expect(await screen.findByText('Preferences updated.')).toBeTruthy();
+    expect(radio('Daily').checked).toBe(false);
+  });
+
+  it('shows Off as the saved choice after an unsubscribe', async () => {
+    stubApi({ status: 200, body: { reminder_frequency: 'off' } });
+    renderPreferences();
+    await waitFor(() => expect(radio('Off').checked).toBe(true));
+    expect(radio('Daily').checked).toBe(false);
+    expect(radio('Weekly').checked).toBe(false);
+  });
+
   it('reverts and says so when the update fails', async () => {
     const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily' } });
     renderPreferences();

@@ -8,9 +8,10 @@ import '../notifications.css';
 const LABELS: Record<ReminderFrequency, { title: string; hint: string }> = {
   daily: { title: 'Daily', hint: 'A short reminder each day.' },
   weekly: { title: 'Weekly', hint: 'One reminder a week.' },
+  off: { title: 'Off', hint: 'No reminder emails.' },
 };
 
-/** 'Notification preferences': daily or weekly reminder emails (docs/product.md#2-screens-and-routes Settings). */
+/** 'Notification preferences': daily, weekly or no reminder emails (docs/product.md#2-screens-and-routes Settings). */
 export function NotificationPreferences() {
   const { data: user } = useUser();
   const preferences = useNotificationPreferences();

@@ -1,0 +1,17 @@
+import type { Context } from 'aws-lambda';
+import { runErasure } from '../admin/erasure';
+import { capacityMeter } from '../lib/db';
+import { logger } from '../lib/logger';
+
+/**
+ * Scheduled erasure Lambda (EventBridge, daily): hard-deletes the accounts whose soft-delete is
+ * older than the retention period (functions/admin/erasure.ts). Out of time it stops after a
+ * page, checkpointed; the next run (a retry or tomorrow's) resumes, and what is left stays due.
+ */
+export const handler = async (_event: unknown, context: Context) => {
+  capacityMeter.reset();
+  const result = await runErasure({ timeLeftMs: () => context.getRemainingTimeInMillis() });
+  logger.info('erasure run', { ...result, consumed_capacity: capacityMeter.snapshot() });
+  if (result.failed) throw new Error(`erasure: ${result.failed} account(s) failed; they stay due and are retried next run`);
+  return result;
+};

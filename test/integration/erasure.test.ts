@@ -1,0 +1,125 @@
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { runErasure } from '../../functions/admin/erasure';
+import { hardDeleteUser } from '../../functions/admin/hard-delete';
+import { restoreUser, softDeleteUser } from '../../functions/admin/user-status';
+import { dayOf } from '../../functions/lib/activity';
+import { db, tableName } from '../../functions/lib/db';
+import { INDEX, indexKeys, indexPartition, keys } from '../../functions/lib/table';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { useApi } from '../helpers/api';
+import { createTestUser } from '../helpers/users';
+import { setUserFields } from './program-helpers';
+
+/** Automatic erasure after retention (docs/product.md#account-data, docs/runbook.md#erasure), against DynamoDB Local. */
+useApi();
+const DAY = 24 * 3600 * 1000;
+const RETENTION_DAYS = 30; // the default RETENTION_DAYS the deletion email states
+const admin = { admin: { id: 'admin-erasure-test', email: 'admin@example.com' }, ip: '203.0.113.9', userAgent: 'test' };
+const people: Record<string, UserRecord> = {};
+
+const profile = async (id: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(id), ConsistentRead: true }))).Item;
+const purgeJob = async (id: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(id), ConsistentRead: true }))).Item;
+async function erasureIndex(): Promise<string[]> {
+  const { indexName, partitionKey } = INDEX.erasureDue;
+  const result = await db().send(new QueryCommand({ TableName: tableName(), IndexName: indexName, KeyConditionExpression: `${partitionKey} = :pk`, ExpressionAttributeValues: { ':pk': indexPartition.erasureDue() } }));
+  return (result.Items ?? []).map((item) => String(item.id));
+}
+async function auditOf(id: string) {
+  const { indexName, partitionKey } = INDEX.auditByEntity;
+  const result = await db().send(new QueryCommand({ TableName: tableName(), IndexName: indexName, KeyConditionExpression: `${partitionKey} = :pk`, ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', id) } }));
+  return result.Items ?? [];
+}
+/** Soft-deletes through the product's own write, then moves the deletion back in time as the days would. */
+async function softDeleted(name: string, daysAgo: number) {
+  const user = await createTestUser({ first_name: name });
+  await softDeleteUser(user.id, 'test', admin);
+  if (daysAgo) {
+    const deletedAt = new Date(Date.now() - daysAgo * DAY).toISOString();
+    await setUserFields(user.id, { deleted_at: deletedAt, ...indexKeys.erasureDue(user.id, deletedAt) });
+  }
+  people[name] = user;
+  return user;
+}
+
+beforeAll(async () => {
+  await softDeleted('Old', RETENTION_DAYS + 2);
+  await softDeleted('Recent', 3);
+  await softDeleted('Restored', RETENTION_DAYS + 5);
+  await softDeleted('Manual', RETENTION_DAYS + 1);
+  await createTestUser({ first_name: 'Active' });
+  await restoreUser(people.Restored.id, admin);
+}, 60_000);
+
+describe('the erasure index', () => {
+  it('holds the soft-deleted accounts only, oldest deletion first; a restore takes the account out', async () => {
+    expect(await erasureIndex()).toEqual([people.Old.id, people.Manual.id, people.Recent.id]);
+    expect((await profile(people.Restored.id))?.erasureDuePk).toBeUndefined();
+  });
+});
+
+describe('the daily erasure job', () => {
+  it("erases an account soft-deleted longer ago than the retention period, audited as the system's", async () => {
+    const send = vi.spyOn(db(), 'send');
+    let summary;
+    try {
+      summary = await runErasure({ now: new Date() });
+      expect(send.mock.calls.map(([command]) => command.constructor.name)).not.toContain('ScanCommand');
+    } finally {
+      send.mockRestore();
+    }
+    // Old and Manual are due; Recent is not (outside the key range); Restored left the index
+    expect(summary).toEqual({ considered: 2, erased: 2, continuing: 0, skipped: 0, failed: 0, finished: true });
+    expect(await profile(people.Old.id)).toBeUndefined();
+    expect((await purgeJob(people.Old.id))?.status).toBe('done');
+    const entry = (await auditOf(people.Old.id)).find((e) => e.action === 'system.user.hard_delete');
+    expect(entry).toMatchObject({ actor_user_id: null, actor_email: 'system', entity_type: 'user', entity_id: people.Old.id, new_values: { hard_deleted: true, reason: 'retention_expired', retention_days: RETENTION_DAYS } });
+    expect(await erasureIndex()).toEqual([people.Recent.id]);
+  });
+
+  it('keeps a recent soft-delete and a restored account', async () => {
+    expect((await profile(people.Recent.id))?.status).toBe('deleted');
+    expect((await profile(people.Restored.id))?.status).toBe('active');
+    expect(await purgeJob(people.Recent.id)).toBeUndefined();
+    expect(await purgeJob(people.Restored.id)).toBeUndefined();
+  });
+
+  it('is idempotent: a rerun the same day does nothing, a lost checkpoint finds nothing more to erase', async () => {
+    expect(await runErasure({ now: new Date() })).toMatchObject({ considered: 0, erased: 0, finished: true });
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(new Date())) }));
+    expect(await runErasure({ now: new Date() })).toEqual({ considered: 0, erased: 0, continuing: 0, skipped: 0, failed: 0, finished: true });
+    expect((await profile(people.Recent.id))?.status).toBe('deleted');
+  });
+
+  it('resumes from its checkpoint: out of time after a page, the rerun continues from the cursor', async () => {
+    const later = new Date(Date.now() + (RETENTION_DAYS + 1) * DAY); // Recent is due by then
+    const extra = await softDeleted('Later', 1);
+    // one page of one account, checkpointed, then out of time (as a Lambda near its timeout)
+    let checkpointed = false;
+    const original = db().send.bind(db());
+    const send = vi.spyOn(db(), 'send').mockImplementation(async (command: any) => {
+      const result = await original(command);
+      if (command.input?.Key?.pk === `JOB#erasure#${dayOf(later)}` && command.constructor.name === 'UpdateCommand') checkpointed = true;
+      return result;
+    });
+    let first;
+    try {
+      first = await runErasure({ now: later, pageSize: 1, timeLeftMs: () => (checkpointed ? 0 : Number.POSITIVE_INFINITY) });
+    } finally {
+      send.mockRestore();
+    }
+    expect(first).toMatchObject({ finished: false, considered: 1, erased: 1 });
+    const checkpoint = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(later)), ConsistentRead: true }))).Item;
+    expect(checkpoint).toMatchObject({ done: false, considered: 1, erased: 1 });
+    const rest = await runErasure({ now: later, pageSize: 1 });
+    expect(rest).toMatchObject({ finished: true, erased: 1, failed: 0 });
+    expect(await profile(people.Recent.id)).toBeUndefined();
+    expect(await profile(extra.id)).toBeUndefined();
+  });
+
+  it("leaves the admin's manual hard delete as it was (before the retention: refused; a finished erasure answers done)", async () => {
+    const early = await softDeleted('Early', 2);
+    await expect(hardDeleteUser(early.id, early.email, admin)).rejects.toMatchObject({ statusCode: 409, code: 'retention_active' });
+    await expect(hardDeleteUser(people.Manual.id, people.Manual.email, admin)).resolves.toMatchObject({ deleted: true, status: 'done' });
+  });
+});
