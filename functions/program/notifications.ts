@@ -4,10 +4,10 @@ import { DEFAULT_REMINDER_FREQUENCY, REMINDER_FREQUENCIES } from '../../shared/c
 import type { NotificationPreferences, ReminderFrequency } from '../../shared/program-types';
 import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
-import { keys } from '../lib/table';
+import { indexAttributes, indexPartitionOf, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
-import { reminderIndexKeys } from './reminder-index';
+import { reminderPartition } from './reminder-index';
 import { getEnrollment } from './store';
 
 export function getNotificationPreferences(user: UserRecord): NotificationPreferences {
@@ -34,20 +34,22 @@ export async function setNotificationPreferences(user: UserRecord, value: unknow
     }),
   );
   const enrollment = await getEnrollment(user.id, program().id);
-  if (enrollment?.gsi3pk) await moveReminderIndex(user.id, enrollment.program_id, reminderIndexKeys(user.id, value, enrollment.enrolled_at));
+  if (enrollment && indexPartitionOf('remindersDue', enrollment)) await moveReminderIndex(user.id, enrollment.program_id, reminderPartition(user.id, value, enrollment.enrolled_at));
   return { reminder_frequency: value };
 }
 
 /** Points an enrollment's reminder index entry at another partition (only while it has one). */
-export async function moveReminderIndex(userId: string, programId: string, index: { gsi3pk: string; gsi3sk: string }) {
+export async function moveReminderIndex(userId: string, programId: string, partition: string) {
+  const [pkName, skName] = indexAttributes('remindersDue');
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.enrollment(userId, programId),
-        UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
-        ConditionExpression: 'attribute_exists(gsi3pk)',
-        ExpressionAttributeValues: { ':pk': index.gsi3pk, ':sk': index.gsi3sk },
+        UpdateExpression: 'SET #ipk = :pk, #isk = :sk',
+        ConditionExpression: 'attribute_exists(#ipk)',
+        ExpressionAttributeNames: { '#ipk': pkName, '#isk': skName },
+        ExpressionAttributeValues: { ':pk': partition, ':sk': userId },
       }),
     );
   } catch (error) {
