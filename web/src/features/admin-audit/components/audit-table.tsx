@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import type { AuditLogEntry } from '../api/get-audit-logs';
-import { actorText, agentPreview, formatDateTime, jsonPreview, targetText } from '../utils/format';
+import { formatDateTime } from '../../../utils/format';
+import { actorText, agentPreview, jsonPreview, targetText } from '../utils/format';
 import { auditSentence, hasSentence, targetName } from '../utils/sentence';
 import { AuditDetails } from './audit-details';
 

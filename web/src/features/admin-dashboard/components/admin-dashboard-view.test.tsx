@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
-import { integerTicks, shortMonthDay } from '../utils/format';
+import { formatMonthDay as shortMonthDay } from '../../../utils/format';
+import { integerTicks } from '../utils/format';
 import { AdminDashboardView } from './admin-dashboard-view';
 
 // Victory is not needed to check the page; the lazy chart module is replaced by a marker.

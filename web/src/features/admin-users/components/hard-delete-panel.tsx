@@ -8,7 +8,7 @@ import { useHardDeleteUser } from '../api/hard-delete-user';
 import { usePurgeStatus } from '../api/get-purge-status';
 import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
-import { formatDate } from '../utils/format';
+import { formatDate } from '../../../utils/format';
 
 export const retentionText = (date: string) => `Retention window active until ${formatDate(date)}.`;
 

@@ -2,7 +2,7 @@ import { Button } from '../../../components/ui/button';
 import { useOverrideModule, type ModuleOverride } from '../api/override-module';
 import type { AdminEnrollment, AdminUserDetail } from '../types';
 import { overrideErrorText } from '../utils/error-text';
-import { formatDateTime } from '../utils/format';
+import { formatDateTime } from '../../../utils/format';
 import { orderedModules, type AdminModule } from '../utils/modules';
 import { useConfirm, type ConfirmRequest } from './confirm-dialog';
 import { reportOutcome, type Notify } from './notice';

@@ -4,7 +4,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useUpdateUser } from '../api/update-user';
 import type { AdminUserDetail } from '../types';
 import { errorText } from '../utils/error-text';
-import { formatDate, formatDateTime } from '../utils/format';
+import { formatDate, formatDateTime } from '../../../utils/format';
 import { reportOutcome, type Notify } from './notice';
 import { ResetPasswordButton } from './reset-password-button';
 import { userStatusLabel } from './status-badge';

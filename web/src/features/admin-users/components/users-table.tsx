@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import type { AdminUserListItem } from '../types';
-import { formatDate, formatOneDecimal } from '../utils/format';
+import { formatDate, formatOneDecimal } from '../../../utils/format';
 import { StatusBadge } from './status-badge';
 
 export interface UsersTableProps {

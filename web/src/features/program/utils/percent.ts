@@ -1,3 +1,5 @@
+import { formatOneDecimal } from '../../../utils/format';
+
 /**
  * Learner progress as shown (docs/product.md#9-business-constants-and-limits): clamped to 0-100 and rounded to one decimal. Anything
  * that is not a finite number (a missing field, NaN) reads as 0 rather than breaking the bar.
@@ -11,5 +13,5 @@ export function clampPercent(value: unknown): number {
 
 /** '{n}% complete' with one decimal, as the admin console shows percents ('0.0% complete'). */
 export function percentCompleteText(value: unknown): string {
-  return `${clampPercent(value).toFixed(1)}% complete`;
+  return `${formatOneDecimal(clampPercent(value))}% complete`;
 }
