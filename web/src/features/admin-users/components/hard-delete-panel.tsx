@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useHardDeletePreview } from '../api/get-hard-delete-preview';
 import { useHardDeleteUser } from '../api/hard-delete-user';
 import { usePurgeStatus } from '../api/get-purge-status';
-import type { AdminUserDetail } from '../types';
+import type { AdminUserDetail } from '../../../../../shared/admin-types';
 import { errorText } from '../utils/error-text';
 import { formatDate } from '../../../utils/format';
 

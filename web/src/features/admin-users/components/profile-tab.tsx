@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useUpdateUser } from '../api/update-user';
-import type { AdminUserDetail } from '../types';
+import type { AdminUserDetail } from '../../../../../shared/admin-types';
 import { errorText } from '../utils/error-text';
 import { formatDate, formatDateTime } from '../../../utils/format';
 import { reportOutcome, type Notify } from './notice';

@@ -312,9 +312,9 @@ describe('UserDrawer hard delete', () => {
 
 describe('UserDrawer modules', () => {
   const modules = [
-    { id: 'm3', title: 'Networking', week_number: 2, position: 1, status: 'locked' },
-    { module_id: 'm2', title: 'Resume', week_no: 1, module_number: 2, status: 'locked' },
-    { module_id: 'm1', title: 'Goals', week: 1, order_in_week: 1, status: 'completed', completed_at: '2025-11-02T10:00:00Z' },
+    { module_id: 'm3', title: 'Networking', week_no: 2, module_number: 1, status: 'locked', started_at: null, completed_at: null },
+    { module_id: 'm2', title: 'Resume', week_no: 1, module_number: 2, status: 'locked', started_at: null, completed_at: null },
+    { module_id: 'm1', title: 'Goals', week_no: 1, module_number: 1, status: 'completed', started_at: null, completed_at: '2025-11-02T10:00:00Z' },
   ];
 
   it('lists modules in program order and offers the right actions', async () => {

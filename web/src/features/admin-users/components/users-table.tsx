@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import type { AdminUserListItem } from '../types';
+import type { AdminUserListItem } from '../../../../../shared/admin-types';
 import { formatDate, formatOneDecimal } from '../../../utils/format';
 import { StatusBadge } from './status-badge';
 
