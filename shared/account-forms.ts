@@ -1,0 +1,29 @@
+import * as z from 'zod/mini';
+import { passwordLengthOk } from './account-rules';
+
+/**
+ * One zod schema per account form, built on the rules of shared/account-rules.ts (the same
+ * rules the API applies). zod/mini keeps the web bundle small. The messages are the forms' own
+ * texts (docs/product.md#5-validation-rules): the form shows each field's message.
+ */
+export const CHANGE_PASSWORD_MESSAGES = {
+  currentRequired: 'Current password is required.',
+  tooShort: 'New password must be at least 8 characters.',
+  mismatch: 'Passwords do not match.',
+} as const;
+
+/** Settings' "Change password": current (any), new (8 to 128 characters), confirmation equal to new. */
+export const changePasswordSchema = z
+  .object({
+    current_password: z.string().check(z.minLength(1, CHANGE_PASSWORD_MESSAGES.currentRequired)),
+    new_password: z.string().check(z.refine(passwordLengthOk, CHANGE_PASSWORD_MESSAGES.tooShort)),
+    confirm_new_password: z.string(),
+  })
+  .check(
+    z.refine((form) => form.new_password === form.confirm_new_password, {
+      message: CHANGE_PASSWORD_MESSAGES.mismatch,
+      path: ['confirm_new_password'],
+    }),
+  );
+
+export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;
