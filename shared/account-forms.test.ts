@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_PASSWORD_MESSAGES, changePasswordSchema } from './account-forms';
+import { CHANGE_PASSWORD_MESSAGES, changePasswordSchema, RESET_PASSWORD_MESSAGES, resetPasswordSchema } from './account-forms';
 
 const issues = (value: unknown) => {
   const result = changePasswordSchema.safeParse(value);
@@ -22,6 +22,24 @@ describe('changePasswordSchema', () => {
     ]);
     expect(issues({ current_password: 'old', new_password: 'x'.repeat(129), confirm_new_password: 'x'.repeat(129) })).toEqual([
       ['new_password', CHANGE_PASSWORD_MESSAGES.tooShort],
+    ]);
+  });
+});
+
+describe('resetPasswordSchema', () => {
+  const problems = (value: unknown) => {
+    const result = resetPasswordSchema.safeParse(value);
+    return result.success ? [] : result.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+  };
+
+  it('accepts a confirmed password of 8+ characters', () => {
+    expect(problems({ password: 'a much better one', password2: 'a much better one' })).toEqual([]);
+  });
+
+  it('reports a short password and a differing confirmation on their fields', () => {
+    expect(problems({ password: 'short', password2: 'shorter' })).toEqual([
+      ['password', RESET_PASSWORD_MESSAGES.tooShort],
+      ['password2', RESET_PASSWORD_MESSAGES.mismatch],
     ]);
   });
 });

@@ -27,3 +27,18 @@ export const changePasswordSchema = z
   );
 
 export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;
+
+export const RESET_PASSWORD_MESSAGES = {
+  tooShort: 'Password must be at least 8 characters long.',
+  mismatch: 'Passwords must match.',
+} as const;
+
+/** "Reset password": a new password of 8 to 128 characters, confirmed. */
+export const resetPasswordSchema = z
+  .object({
+    password: z.string().check(z.refine(passwordLengthOk, RESET_PASSWORD_MESSAGES.tooShort)),
+    password2: z.string(),
+  })
+  .check(z.refine((form) => form.password === form.password2, { message: RESET_PASSWORD_MESSAGES.mismatch, path: ['password2'] }));
+
+export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>;
