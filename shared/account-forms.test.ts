@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_PASSWORD_MESSAGES, changePasswordSchema, RESET_PASSWORD_MESSAGES, resetPasswordSchema } from './account-forms';
+import { CHANGE_PASSWORD_MESSAGES, changePasswordSchema, FORGOT_PASSWORD_MESSAGES, forgotPasswordSchema, RESET_PASSWORD_MESSAGES, resetPasswordSchema } from './account-forms';
 
 const issues = (value: unknown) => {
   const result = changePasswordSchema.safeParse(value);
@@ -41,5 +41,12 @@ describe('resetPasswordSchema', () => {
       ['password', RESET_PASSWORD_MESSAGES.tooShort],
       ['password2', RESET_PASSWORD_MESSAGES.mismatch],
     ]);
+  });
+});
+
+describe('forgotPasswordSchema', () => {
+  it('requires an email and trims it', () => {
+    expect(forgotPasswordSchema.safeParse({ email: '  ada@example.com ' }).data).toEqual({ email: 'ada@example.com' });
+    expect(forgotPasswordSchema.safeParse({ email: '   ' }).error?.issues.map((issue) => issue.message)).toEqual([FORGOT_PASSWORD_MESSAGES.emailRequired]);
   });
 });

@@ -42,3 +42,15 @@ export const resetPasswordSchema = z
   .check(z.refine((form) => form.password === form.password2, { message: RESET_PASSWORD_MESSAGES.mismatch, path: ['password2'] }));
 
 export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>;
+
+export const FORGOT_PASSWORD_MESSAGES = { emailRequired: 'Email is required.' } as const;
+
+/**
+ * "Forgot password": an email is required; its shape is not checked here, so the answer stays
+ * the same whoever asks (the server answers alike for any address).
+ */
+export const forgotPasswordSchema = z.object({
+  email: z.pipe(z.string().check(z.trim()), z.string().check(z.minLength(1, FORGOT_PASSWORD_MESSAGES.emailRequired))),
+});
+
+export type ForgotPasswordValues = z.infer<typeof forgotPasswordSchema>;
