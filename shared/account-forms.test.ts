@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_PASSWORD_MESSAGES, changePasswordSchema, FORGOT_PASSWORD_MESSAGES, forgotPasswordSchema, RESET_PASSWORD_MESSAGES, resetPasswordSchema } from './account-forms';
+import { CHANGE_PASSWORD_MESSAGES, changePasswordSchema, FORGOT_PASSWORD_MESSAGES, forgotPasswordSchema, REGISTER_MESSAGES, registerSchema, RESET_PASSWORD_MESSAGES, resetPasswordSchema } from './account-forms';
 
 const issues = (value: unknown) => {
   const result = changePasswordSchema.safeParse(value);
@@ -48,5 +48,26 @@ describe('forgotPasswordSchema', () => {
   it('requires an email and trims it', () => {
     expect(forgotPasswordSchema.safeParse({ email: '  ada@example.com ' }).data).toEqual({ email: 'ada@example.com' });
     expect(forgotPasswordSchema.safeParse({ email: '   ' }).error?.issues.map((issue) => issue.message)).toEqual([FORGOT_PASSWORD_MESSAGES.emailRequired]);
+  });
+});
+
+describe('registerSchema', () => {
+  const problems = (value: unknown) => {
+    const result = registerSchema.safeParse(value);
+    return result.success ? [] : result.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+  };
+
+  it('accepts a complete registration', () => {
+    expect(problems({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'correct horse', passwordConfirm: 'correct horse' })).toEqual([]);
+  });
+
+  it('names each field with its message', () => {
+    expect(problems({ first_name: ' ', last_name: 'x'.repeat(101), email: ' ', password: 'short', passwordConfirm: 'other' })).toEqual([
+      ['first_name', REGISTER_MESSAGES.firstNameRequired],
+      ['last_name', REGISTER_MESSAGES.lastNameInvalid],
+      ['email', REGISTER_MESSAGES.emailRequired],
+      ['password', REGISTER_MESSAGES.weakPassword],
+      ['passwordConfirm', REGISTER_MESSAGES.passwordMismatch],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { passwordLengthOk } from './account-rules';
+import { checkName, passwordLengthOk } from './account-rules';
 
 /**
  * One zod schema per account form, built on the rules of shared/account-rules.ts (the same
@@ -54,3 +54,35 @@ export const forgotPasswordSchema = z.object({
 });
 
 export type ForgotPasswordValues = z.infer<typeof forgotPasswordSchema>;
+
+export const REGISTER_MESSAGES = {
+  firstNameRequired: 'First name is required.',
+  firstNameInvalid: 'First name must be 1-100 characters.',
+  lastNameRequired: 'Last name is required.',
+  lastNameInvalid: 'Last name must be 1-100 characters.',
+  emailRequired: 'Email is required.',
+  weakPassword: 'Password must be at least 8 characters.',
+  passwordMismatch: 'Passwords do not match.',
+} as const;
+
+const nameField = (required: string, invalid: string) =>
+  z.string().check(
+    z.refine((value) => checkName(value) !== 'required', required),
+    z.refine((value) => checkName(value) !== 'invalid', invalid),
+  );
+
+/**
+ * "Register": the checks the form runs before sending (the email's shape, the common-password
+ * list and the email-as-password rule are the server's: checkRegistration).
+ */
+export const registerSchema = z
+  .object({
+    first_name: nameField(REGISTER_MESSAGES.firstNameRequired, REGISTER_MESSAGES.firstNameInvalid),
+    last_name: nameField(REGISTER_MESSAGES.lastNameRequired, REGISTER_MESSAGES.lastNameInvalid),
+    email: z.string().check(z.refine((value) => value.trim() !== '', REGISTER_MESSAGES.emailRequired)),
+    password: z.string().check(z.refine(passwordLengthOk, REGISTER_MESSAGES.weakPassword)),
+    passwordConfirm: z.string(),
+  })
+  .check(z.refine((form) => form.password === form.passwordConfirm, { message: REGISTER_MESSAGES.passwordMismatch, path: ['passwordConfirm'] }));
+
+export type RegisterValues = z.infer<typeof registerSchema>;
