@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { publicUser, type UserRecord } from '../lib/user-record';
+import { indexPartition, indexQuery } from '../lib/table';
 
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
@@ -44,9 +45,7 @@ export async function exportAccountData(user: UserRecord, now = new Date()) {
     queryAll(
       {
         TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${user.id}` },
+        ...indexQuery('auditByEntity', indexPartition.auditByEntity('user', user.id)),
         ScanIndexForward: false,
       },
       MAX_AUDIT_ENTRIES,

@@ -1,29 +1,9 @@
 import { program, type Program } from '../program/content';
 import { deriveProgress, type StoredProgress } from '../program/progress';
 import { getEnrollment, listProgress, type EnrollmentRecord } from '../program/store';
-import type { ModuleState } from '../../shared/program-types';
+import type { AdminEnrollment, AdminModule } from '../../shared/admin-types';
 
-/** docs/product.md#3-entities-and-their-fields "Admin module". */
-export interface AdminModule {
-  module_id: string;
-  title: string;
-  week_no: number;
-  module_number: number;
-  status: ModuleState;
-  started_at: string | null;
-  completed_at: string | null;
-}
-
-/** docs/product.md#3-entities-and-their-fields "Enrollment" as the drawer shows it. */
-export interface AdminEnrollment {
-  id: string;
-  program_id: string;
-  program_title: string;
-  status: string;
-  percent_complete: number;
-  enrolled_at: string;
-  modules: AdminModule[];
-}
+export type { AdminEnrollment, AdminModule };
 
 /** Module rows with the states the learner sees (derived as in the learner API). */
 export function adminModules(content: Program, stored: Map<string, StoredProgress>): AdminModule[] {

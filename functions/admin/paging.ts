@@ -5,6 +5,7 @@ import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { keyRing } from '../lib/session-keys';
 import { INDEX, type IndexName } from '../lib/table';
+import type { ListPage } from '../../shared/admin-types';
 
 /**
  * Paging of the admin lists (docs/scale-reads.md). Every list is read as key ranges of indexes
@@ -13,18 +14,8 @@ import { INDEX, type IndexName } from '../lib/table';
  * cursor still works (N−1 pages are walked); the console always pages with cursors.
  */
 
-/** The paged-list contract every admin list answers. */
-export interface ListPage<T> {
-  items: T[];
-  total: number;
-  /** True when `total` is a bound ("10,000+"), not an exact count. */
-  total_is_estimate: boolean;
-  has_next: boolean;
-  /** Opaque; pass as `cursor` for the next page. Null on the last page. */
-  next_cursor: string | null;
-  page: number;
-  page_size: number;
-}
+/** The paged-list contract every admin list answers (shared with the console). */
+export type { ListPage };
 
 /**
  * Page parameters: `page` from 1 (anything else → 1, capped at 1000); `page_size` one of

@@ -4,7 +4,8 @@ import { notFound } from '../lib/errors';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import { getUserCertificate } from '../program/certificate';
-import { enrollmentsOf, type AdminEnrollment } from './enrollment-view';
+import type { AdminUserDetail } from '../../shared/admin-types';
+import { enrollmentsOf } from './enrollment-view';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -14,31 +15,8 @@ export function hardDeleteAvailableAt(user: Pick<UserRecord, 'status' | 'deleted
   return new Date(Date.parse(user.deleted_at) + config().retentionDays * DAY_MS);
 }
 
-export interface UserDetail {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  status: UserRecord['status'];
-  is_locked: boolean;
-  role: UserRecord['role'];
-  verified: boolean | null;
-  created_at: string;
-  last_login_at: string | null;
-  recent_activity: { last_login_at: string | null; last_progress_at: string | null; last_enrollment_at: string | null };
-  retention_days: number;
-  deleted_at: string | null;
-  deleted_reason: string | null;
-  hard_delete_ready: boolean;
-  hard_delete_available_at: string | null;
-  enrollments: AdminEnrollment[];
-  /** How many passkeys the account has (docs/account-security.md). */
-  passkey_count: number;
-  /** SES reported a hard bounce or a spam complaint for the address (functions/lib/email-suppression.ts). */
-  email_suppressed: 'bounce' | 'complaint' | null;
-  /** The learner's certificate of completion (docs/product.md#certificates), null when none was issued. */
-  certificate: { verification_code: string; issued_at: string; completed_at: string; revoked_at: string | null } | null;
-}
+/** The response of `GET /api/admin/users/{id}`: the shape the console reads (shared/admin-types.ts). */
+export type UserDetail = AdminUserDetail;
 
 const certificateOf = (record: Awaited<ReturnType<typeof getUserCertificate>>): UserDetail['certificate'] =>
   record ? { verification_code: record.verification_code, issued_at: record.issued_at, completed_at: record.completed_at, revoked_at: record.revoked_at ?? null } : null;

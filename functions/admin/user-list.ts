@@ -8,6 +8,7 @@ import { INDEX, indexPartition, keys, USER_LIST_FIELDS } from '../lib/table';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { SEARCH_FIELDS, searchValue } from '../lib/users';
 import { batchGet } from './batch-get';
+import type { AdminUserListItem } from '../../shared/admin-types';
 import { boundedCount, decodeCursor, encodeCursor, listPage, pageParams, readMerged, type ListPage, type Stream } from './paging';
 
 /**
@@ -35,26 +36,10 @@ export const USER_TOTAL_CAP = 10_000;
 /** Search items read per request at most: SEARCH_ROUNDS × (page_size + 1). */
 const SEARCH_ROUNDS = 3;
 
-export interface UserListItem {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  status: UserRecord['status'];
-  is_locked: boolean;
-  created_at: string;
-  last_login_at: string | null;
-  role: UserRecord['role'];
-  /** the email address is verified (unverified accounts show a chip in the console) */
-  verified: boolean;
-  completion_pct: number;
-  enrollments: number;
-}
+/** A row of `GET /api/admin/users` (shared/admin-types.ts: the console reads the same type). */
+export type UserListItem = AdminUserListItem;
 
-export type UserListResponse = ListPage<UserListItem> & {
-  /** The read budget ended before the page was full (a rare filter): more may follow. */
-  truncated?: boolean;
-};
+export type UserListResponse = ListPage<UserListItem>;
 
 export interface UserListQuery {
   page?: string;

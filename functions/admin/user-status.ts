@@ -7,6 +7,7 @@ import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { indexAttributes } from '../lib/table';
 import { getUserById, userIndexKeys } from '../lib/users';
+import type { AdminSoftDeleteResult } from '../../shared/admin-types';
 import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
 
@@ -67,11 +68,7 @@ export async function adminPasswordReset(userId: string, caller: AdminCaller): P
   return { delivery };
 }
 
-export interface SoftDeleteResult {
-  status: 'deleted';
-  deleted_at: string;
-  deleted_reason: string | null;
-}
+export type SoftDeleteResult = AdminSoftDeleteResult;
 
 export async function softDeleteUser(userId: string, reason: string | undefined, caller: AdminCaller): Promise<SoftDeleteResult> {
   assertNotSelf(caller, userId);

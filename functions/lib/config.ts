@@ -10,6 +10,8 @@ export interface Config {
   mailFrom: string;
   /** Local default only: use `appUrl()` from app-url.ts, which also works in the cloud. */
   appUrl: string;
+  /** Cloud: the SSM parameter holding the site address (only when APP_URL is not set). */
+  appUrlParameter?: string;
   /** Local development secret; in the cloud the secret comes from Secrets Manager. */
   sessionSecret?: string;
   /** Local only: older signing keys that still verify (comma-separated SESSION_SECRET_PREVIOUS). */
@@ -71,6 +73,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sesEndpoint: env.SES_ENDPOINT || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@career-program.local',
     appUrl: (env.APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
+    appUrlParameter: env.APP_URL ? undefined : env.APP_URL_PARAMETER || undefined,
     sessionSecret,
     sessionSecretPrevious: (env.SESSION_SECRET_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
     sessionSecretArn,
@@ -104,4 +107,24 @@ export function config(): Config {
 /** Tests that change the environment call this to re-read it. */
 export function resetConfigForTests(): void {
   cached = undefined;
+}
+
+type LogLevel = 'INFO' | 'DEBUG' | 'WARN' | 'ERROR' | 'SILENT';
+
+/**
+ * What the logger, metrics and init reads need: read without the checks of `readConfig`, since
+ * they start at import, before a configuration error could be reported through them.
+ */
+export function runtimeEnv(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    serviceName: env.POWERTOOLS_SERVICE_NAME ?? 'career-program',
+    logLevel: (env.LOG_LEVEL as LogLevel | undefined) ?? 'INFO',
+    /** Running as a Lambda function (not the local runtime or a test). */
+    inLambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
+  };
+}
+
+/** Metrics are off outside the cloud (local runtime, tests) unless POWERTOOLS_METRICS_DISABLED says otherwise. */
+export function disableMetricsOutsideCloud(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.STAGE !== 'cloud' && env.POWERTOOLS_METRICS_DISABLED === undefined) env.POWERTOOLS_METRICS_DISABLED = 'true';
 }

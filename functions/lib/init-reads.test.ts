@@ -37,8 +37,8 @@ describe('reads during init', () => {
       expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
       expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
     });
-    expect(secrets.commandCalls(GetSecretValueCommand)[0].args[0].input).toEqual({ SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:session' });
-    expect(ssm.commandCalls(GetParameterCommand)[0].args[0].input).toEqual({ Name: '/stack/app-url' });
+    expect(secrets.commandCalls(GetSecretValueCommand)[0].args[0].input).toEqual({ SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:session', VersionStage: 'AWSCURRENT' });
+    expect(ssm.commandCalls(GetParameterCommand)[0].args[0].input).toMatchObject({ Name: '/stack/app-url' });
     // the first requests reuse what init read
     const { appUrl } = await import('./app-url');
     expect(await appUrl()).toBe('https://d111.cloudfront.net');

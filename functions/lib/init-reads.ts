@@ -1,4 +1,5 @@
 import { appUrl } from './app-url';
+import { runtimeEnv } from './config';
 import { keyRing } from './session-keys';
 
 /**
@@ -8,7 +9,7 @@ import { keyRing } from './session-keys';
  * their promise and forget a failure, so a failed read here is simply retried by the first
  * request (docs/lean-builds.md). Outside Lambda (local runtime, tests) it does nothing.
  */
-export function readSecretsDuringInit(env: NodeJS.ProcessEnv = process.env): Promise<unknown> | undefined {
-  if (!env.AWS_LAMBDA_FUNCTION_NAME) return undefined;
+export function readSecretsDuringInit(inLambda = runtimeEnv().inLambda): Promise<unknown> | undefined {
+  if (!inLambda) return undefined;
   return Promise.allSettled([keyRing(), appUrl()]);
 }

@@ -1,7 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { runtimeEnv } from './config';
 
 /** Structured JSON logs; one logger per process, the service name set by the group entry. */
 export const logger = new Logger({
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'career-program',
-  logLevel: (process.env.LOG_LEVEL as 'INFO' | 'DEBUG' | 'WARN' | 'ERROR' | 'SILENT' | undefined) ?? 'INFO',
+  serviceName: runtimeEnv().serviceName,
+  logLevel: runtimeEnv().logLevel,
 });

@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../shared/metric-names';
+import { disableMetricsOutsideCloud } from './config';
 import { logger } from './logger';
 
 /**
@@ -18,10 +19,7 @@ import { logger } from './logger';
  */
 export { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../shared/metric-names';
 
-/** Off outside the cloud (local runtime, tests) unless POWERTOOLS_METRICS_DISABLED says otherwise. */
-if (process.env.STAGE !== 'cloud' && process.env.POWERTOOLS_METRICS_DISABLED === undefined) {
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-}
+disableMetricsOutsideCloud();
 
 const EMPTY_FLUSH = 'No application metrics to publish';
 

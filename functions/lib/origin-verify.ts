@@ -1,49 +1,29 @@
 import { timingSafeEqual } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 import { config } from './config';
+import { clearParameterCachesForTests, readSecret } from './parameters';
 
 /**
  * The origin-verify check of H1 (docs/security.md). Cloud only: locally the one local server
  * stands in for CloudFront and there is no header to check.
  *
- * The secret is read once per cold start. During a rotation CloudFront may already send the new
- * value to a warm function holding the old one: a mismatch re-reads the secret, at most once a
- * minute, before refusing. The previous value (`AWSPREVIOUS`) is accepted too, so a rotation
+ * The secret is read through Powertools Parameters (cached with maxAge). During a rotation
+ * CloudFront may already send the new value to a warm function holding the old one: a mismatch
+ * re-reads the secret, at most once a minute, before refusing. The previous value (`AWSPREVIOUS`) is accepted too, so a rotation
  * never refuses CloudFront's requests while its distribution update propagates.
  */
 const REFRESH_AFTER_MS = 60_000;
-const secretsManager = new SecretsManagerClient({});
-let values: Promise<string[]> | undefined;
-let loadedAt = 0;
+let forcedAt = 0;
 
-async function load(arn: string): Promise<string[]> {
-  const read = async (stage: string) => {
-    try {
-      const result = await secretsManager.send(new GetSecretValueCommand({ SecretId: arn, VersionStage: stage }));
-      return result.SecretString ?? '';
-    } catch (error) {
-      if (stage === 'AWSPREVIOUS' && (error as Error).name === 'ResourceNotFoundException') return '';
-      throw error;
-    }
-  };
-  const found = (await Promise.all([read('AWSCURRENT'), read('AWSPREVIOUS')])).filter((value) => value.length >= 32);
+async function secretValues(refresh = false): Promise<string[]> {
+  const arn = config().originSecretArn;
+  if (!arn) throw new Error('ORIGIN_SECRET_ARN is not set');
+  const forceFetch = refresh && Date.now() - forcedAt >= REFRESH_AFTER_MS;
+  if (forceFetch) forcedAt = Date.now();
+  const read = await Promise.all([readSecret(arn, { forceFetch }), readSecret(arn, { previous: true, forceFetch })]);
+  const found = read.filter((value): value is string => typeof value === 'string' && value.length >= 32);
   if (!found.length) throw new Error('origin-verify secret is empty or shorter than 32 characters');
   return found;
-}
-
-function secretValues(refresh = false): Promise<string[]> {
-  const arn = config().originSecretArn;
-  if (!arn) return Promise.reject(new Error('ORIGIN_SECRET_ARN is not set'));
-  if (refresh && Date.now() - loadedAt >= REFRESH_AFTER_MS) values = undefined;
-  if (!values) {
-    loadedAt = Date.now();
-    values = load(arn);
-    values.catch(() => {
-      values = undefined;
-    });
-  }
-  return values;
 }
 
 const sameText = (a: string, b: string) => {
@@ -63,6 +43,6 @@ export async function fromOurCloudFront(headers: Record<string, string | undefin
 
 /** Tests switch the secret. */
 export function resetOriginSecretForTests(): void {
-  values = undefined;
-  loadedAt = 0;
+  forcedAt = 0;
+  clearParameterCachesForTests();
 }

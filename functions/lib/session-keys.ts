@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from './config';
+import { clearParameterCachesForTests, readSecret } from './parameters';
 
 /**
  * The session signing keys (docs/security.md, L6). A key ring: the first key signs, every key
@@ -15,7 +15,10 @@ import { config } from './config';
  * Every key must be at least 32 bytes.
  */
 export const MIN_KEY_BYTES = 32;
-/** A token with an unknown kid makes a warm function re-read the secret, at most this often. */
+/**
+ * The ring is re-read after functions/lib/parameters.ts's maxAge; a token with an unknown kid
+ * makes a warm function re-read it sooner, at most this often.
+ */
 const REFRESH_AFTER_MS = 60_000;
 
 export interface SigningKey {
@@ -52,40 +55,37 @@ export function parseKeyRing(text: string, previous: string[] = []): KeyRing {
   return ringOf([keyOf(trimmed), ...previous.map((secret) => keyOf(secret))]);
 }
 
-const secretsManager = new SecretsManagerClient({});
-let ring: Promise<KeyRing> | undefined;
-let loadedAt = 0;
+let forcedAt = 0;
+/** The parsed ring of the secret text last read (parsing is redone only when the text changes). */
+let parsed: { text: string; ring: KeyRing } | undefined;
 
-async function load(): Promise<KeyRing> {
+async function load(forceFetch = false): Promise<KeyRing> {
   const cfg = config();
+  // Locally the keys come from the environment: no AWS call, no AWS account needed.
   if (cfg.stage === 'local' && cfg.sessionSecret) return parseKeyRing(cfg.sessionSecret, cfg.sessionSecretPrevious);
-  const result = await secretsManager.send(new GetSecretValueCommand({ SecretId: cfg.sessionSecretArn }));
-  if (!result.SecretString) throw new Error('session secret is empty');
-  return parseKeyRing(result.SecretString);
+  const text = await readSecret(String(cfg.sessionSecretArn), { forceFetch });
+  if (!text) throw new Error('session secret is empty');
+  if (parsed?.text !== text) parsed = { text, ring: parseKeyRing(text) };
+  return parsed.ring;
 }
 
-/** The key ring, read once per cold start (re-read by `refreshKeyRing`). */
+/** The key ring (Secrets Manager through Powertools Parameters, cached with maxAge). */
 export function keyRing(): Promise<KeyRing> {
-  if (!ring) {
-    loadedAt = Date.now();
-    ring = load();
-    ring.catch(() => {
-      ring = undefined; // let the next request retry instead of caching a failure
-    });
-  }
-  return ring;
+  return load();
 }
 
 /** After a rotation a warm function meets tokens of a newer key: re-read, rate-limited. */
 export async function refreshKeyRing(): Promise<KeyRing> {
-  if (ring && Date.now() - loadedAt < REFRESH_AFTER_MS) return ring;
-  ring = undefined;
-  return keyRing();
+  if (Date.now() - forcedAt < REFRESH_AFTER_MS) return keyRing();
+  forcedAt = Date.now();
+  return load(true);
 }
 
 /** Tests switch keys: forget the cached ring. */
 export function resetKeyRingForTests(): void {
-  ring = undefined;
+  parsed = undefined;
+  forcedAt = 0;
+  clearParameterCachesForTests();
 }
 
 /**

@@ -51,7 +51,9 @@
  *   USER#<id> / PROFILE also carries erasureDue ERASURE / <deleted_at>#<id> while soft-deleted
  *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
  *   is completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
- * Indexes: `INDEX` below, one entry per access pattern, keys set only through `indexKeys`.
+ * Indexes: `INDEX` below, one entry per access pattern (the names above), keys set only through
+ * `indexKeys`, read through `indexPartition` / `indexQuery` / `indexPartitionOf`, removed through
+ * `indexAttributes`: no other file spells an index or index attribute name (test/unit/index-names.test.ts).
  * docs/data-model.md has every item and access pattern with its cost.
  */
 export const KEY = {
@@ -89,7 +91,7 @@ export const INDEX = {
   auditByEntity: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
   /** audit entries an account made, by actor user id (hard delete scrubs them): AUDIT#ACTOR#<user id> / <created_at>#<audit id> */
   auditByActorId: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
-  /** enrollments whose reminder is due (functions/program/reminder-index.ts) */
+  /** enrollments whose reminder is due, sparse: REMIND#daily#<shard> or REMIND#weekly#<weekday>#<shard> / <user id> (functions/program/reminder-index.ts) */
   remindersDue: { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
   /** enrollments whose week 1 is not completed on time: WEEK1#PENDING / <enrolled_at>#<user id> (functions/lib/stats.ts) */
   week1Pending: { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', projection: 'ALL' },
@@ -129,6 +131,8 @@ export const indexPartition = {
   auditByEntity: (entityType: string, entityId: string) => `AUDIT#ENTITY#${entityType}#${entityId}`,
   auditByActorId: (userId: string) => `AUDIT#ACTOR#${userId}`,
   week1Pending: () => 'WEEK1#PENDING',
+  /** daily learners: REMIND#daily#<shard>; weekly learners: REMIND#weekly#<UTC weekday>#<shard> */
+  remindersDue: (shard: number, weekday?: number) => (weekday === undefined ? `REMIND#daily#${shard}` : `REMIND#weekly#${weekday}#${shard}`),
   usersByStatus: (status: string) => status,
   usersUnverified: (status: string) => status,
   usersByActivity: (status: string) => status,
@@ -145,6 +149,7 @@ export const indexKeys = {
   auditByEntity: (entityType: string, entityId: string, sortKey: string) => entry('auditByEntity', indexPartition.auditByEntity(entityType, entityId), sortKey),
   auditByActorId: (userId: string, sortKey: string) => entry('auditByActorId', indexPartition.auditByActorId(userId), sortKey),
   week1Pending: (userId: string, enrolledAt: string) => entry('week1Pending', indexPartition.week1Pending(), `${enrolledAt}#${userId}`),
+  remindersDue: (partition: string, userId: string) => entry('remindersDue', partition, userId),
   usersByStatus: (user: { id: string; created_at: string; status: string }) => entry('usersByStatus', user.status, `${user.created_at}#${user.id}`),
   usersUnverified: (user: { id: string; created_at: string; status: string }) => entry('usersUnverified', user.status, `${user.created_at}#${user.id}`),
   usersByActivity: (user: { id: string; status: string }, lastActiveDay: string) => entry('usersByActivity', user.status, `${lastActiveDay}#${user.id}`),
@@ -158,6 +163,36 @@ export const indexKeys = {
 
 /** The key attribute names of an index (for REMOVE expressions when an item leaves it). */
 export const indexAttributes = (name: IndexName): [string, string] => [INDEX[name].partitionKey, INDEX[name].sortKey];
+
+/** The partition an item is in on an index (undefined while it is not in that sparse index). */
+export const indexPartitionOf = (name: IndexName, item: object): string | undefined => {
+  const value = (item as Record<string, unknown>)[INDEX[name].partitionKey];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * The index part of a Query input: one partition, optionally a sort-key prefix. Attribute names
+ * go through ExpressionAttributeNames (#ipk, #isk), values through :ipk and :isk.
+ */
+export interface IndexQuery {
+  IndexName: string;
+  KeyConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, string>;
+}
+
+export function indexQuery(name: IndexName, partition: string, sortPrefix?: string): IndexQuery {
+  const { indexName, partitionKey, sortKey } = INDEX[name];
+  if (sortPrefix === undefined) {
+    return { IndexName: indexName, KeyConditionExpression: '#ipk = :ipk', ExpressionAttributeNames: { '#ipk': partitionKey }, ExpressionAttributeValues: { ':ipk': partition } };
+  }
+  return {
+    IndexName: indexName,
+    KeyConditionExpression: '#ipk = :ipk AND begins_with(#isk, :isk)',
+    ExpressionAttributeNames: { '#ipk': partitionKey, '#isk': sortKey },
+    ExpressionAttributeValues: { ':ipk': partition, ':isk': sortPrefix },
+  };
+}
 
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),

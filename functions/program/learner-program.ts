@@ -10,7 +10,7 @@ import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program, type Program } from './content';
 import { deriveProgress, weekCompleted, type DerivedProgress, type StoredProgress } from './progress';
-import { reminderIndexKeys } from './reminder-index';
+import { reminderPartition } from './reminder-index';
 import { getEnrollment, listProgress, type EnrollmentRecord } from './store';
 
 export interface LearnerProgram {
@@ -108,16 +108,17 @@ export function enrollmentTransition(
   const week1 = week1Now && !enrollment.staff ? week1CompletedWrites(enrollment.enrolled_at, at) : { stats: {}, writes: [] };
   if (next.status === 'completed') {
     set.push('completed_at = if_not_exists(completed_at, :at)');
-    remove.push('gsi3pk', 'gsi3sk'); // no reminders once the program is finished
+    remove.push(...indexAttributes('remindersDue')); // no reminders once the program is finished
   } else if (enrollment.staff) {
     remove.push('completed_at'); // a staff preview gets no reminders
   } else {
-    const index = reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', enrollment.enrolled_at);
-    if (index) {
-      set.push('gsi3pk = :gsi3pk', 'gsi3sk = :gsi3sk');
-      values[':gsi3pk'] = index.gsi3pk;
-      values[':gsi3sk'] = index.gsi3sk;
-    } else remove.push('gsi3pk', 'gsi3sk'); // reminders turned off: stays out of the index
+    const [remindPk, remindSk] = indexAttributes('remindersDue');
+    const partition = reminderPartition(user.id, user.reminder_frequency ?? 'daily', enrollment.enrolled_at);
+    if (partition) {
+      set.push(`${remindPk} = :remindPk`, `${remindSk} = :remindSk`);
+      values[':remindPk'] = partition;
+      values[':remindSk'] = user.id;
+    } else remove.push(remindPk, remindSk); // reminders turned off: stays out of the index
     remove.push('completed_at');
   }
   return {

@@ -8,10 +8,10 @@ import { DEFAULT_REMINDER_FREQUENCY, REMINDER_FREQUENCIES } from '../../shared/c
 import type { NotificationPreferences, ReminderFrequency } from '../../shared/program-types';
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict, notFound } from '../lib/errors';
-import { keys } from '../lib/table';
+import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
-import { reminderIndexKeys } from './reminder-index';
+import { reminderPartition } from './reminder-index';
 import { getEnrollment } from './store';
 
 export function getNotificationPreferences(user: UserRecord): NotificationPreferences {
@@ -46,27 +46,28 @@ export async function setNotificationPreferences(user: UserRecord, value: unknow
 async function followFrequency(userId: string, frequency: ReminderFrequency) {
   const enrollment = await getEnrollment(userId, program().id);
   if (!enrollment || enrollment.staff || enrollment.status === 'completed') return;
-  await moveReminderIndex(userId, enrollment.program_id, reminderIndexKeys(userId, frequency, enrollment.enrolled_at));
+  await moveReminderIndex(userId, enrollment.program_id, reminderPartition(userId, frequency, enrollment.enrolled_at));
 }
 
 /**
  * Points an active enrollment's reminder index entry at another partition, or takes it out
  * (`null`: reminders off). Conditional: a program finished meanwhile stays out of the index.
  */
-export async function moveReminderIndex(userId: string, programId: string, index: { gsi3pk: string; gsi3sk: string } | null) {
+export async function moveReminderIndex(userId: string, programId: string, partition: string | null) {
+  const [pkName, skName] = indexAttributes('remindersDue');
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.enrollment(userId, programId),
-        ...(index
+        ...(partition
           ? {
-              UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+              UpdateExpression: 'SET #ipk = :pk, #isk = :sk',
               ConditionExpression: 'attribute_exists(pk) AND #status = :active AND attribute_not_exists(staff)',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':pk': index.gsi3pk, ':sk': index.gsi3sk, ':active': 'active' },
+              ExpressionAttributeNames: { '#ipk': pkName, '#isk': skName, '#status': 'status' },
+              ExpressionAttributeValues: { ':pk': partition, ':sk': userId, ':active': 'active' },
             }
-          : { UpdateExpression: 'REMOVE gsi3pk, gsi3sk', ConditionExpression: 'attribute_exists(pk)' }),
+          : { UpdateExpression: 'REMOVE #ipk, #isk', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#ipk': pkName, '#isk': skName } }),
       }),
     );
   } catch (error) {

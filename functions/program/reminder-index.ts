@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { ReminderFrequency } from '../../shared/program-types';
+import { indexKeys, indexPartition } from '../lib/table';
 
 /**
- * The sparse reminder index (gsi3) on ENROLLMENT items. An enrollment carries gsi3 keys only
- * while the learner should get reminders (enrolled, modules left), so the daily job reads exactly
- * its recipients by Query, never a Scan:
- *   gsi3pk REMIND#daily#<shard>             daily learners, every day
- *   gsi3pk REMIND#weekly#<weekday>#<shard>  weekly learners, on the UTC weekday they enrolled
- *                                           (spreads weekly mail over the week; each day's run
- *                                           reads only that weekday's partitions)
- *   gsi3sk <user id>
+ * The sparse reminder index (`INDEX.remindersDue` in functions/lib/table.ts) on ENROLLMENT items.
+ * An enrollment carries its keys only while the learner should get reminders (enrolled, modules
+ * left), so the daily job reads exactly its recipients by Query, never a Scan:
+ *   partition REMIND#daily#<shard>             daily learners, every day
+ *   partition REMIND#weekly#<weekday>#<shard>  weekly learners, on the UTC weekday they enrolled
+ *                                              (spreads weekly mail over the week; each day's run
+ *                                              reads only that weekday's partitions)
+ *   sort key  <user id>
  * Shards (by a hash of the user id) keep any one partition from growing hot.
  * The user's status, verification and frequency are re-checked from the user item at send time:
  * admin actions change them without touching the enrollment.
@@ -23,19 +24,24 @@ export function reminderShard(userId: string): number {
 /** UTC weekday (0 = Sunday) of an ISO timestamp: a weekly learner's reminder day. */
 export const weekdayOf = (iso: string) => new Date(iso).getUTCDay();
 
-/** The index keys for this frequency; null for `off` (the learner is in no partition: no reminders). */
-export function reminderIndexKeys(userId: string, frequency: ReminderFrequency, enrolledAt: string): { gsi3pk: string; gsi3sk: string } | null {
+/** The reminder index partition of a learner with this frequency and enrollment time; null for `off` (no partition: no reminders). */
+export function reminderPartition(userId: string, frequency: ReminderFrequency, enrolledAt: string): string | null {
   if (frequency === 'off') return null;
   const shard = reminderShard(userId);
-  const gsi3pk = frequency === 'weekly' ? `REMIND#weekly#${weekdayOf(enrolledAt)}#${shard}` : `REMIND#daily#${shard}`;
-  return { gsi3pk, gsi3sk: userId };
+  return frequency === 'weekly' ? indexPartition.remindersDue(shard, weekdayOf(enrolledAt)) : indexPartition.remindersDue(shard);
+}
+
+/** The index attributes that put an enrollment into the reminder index; none for `off`. */
+export function reminderIndexKeys(userId: string, frequency: ReminderFrequency, enrolledAt: string) {
+  const partition = reminderPartition(userId, frequency, enrolledAt);
+  return partition ? indexKeys.remindersDue(partition, userId) : {};
 }
 
 /** Every index partition a run on `now`'s UTC day reads: all daily shards and today's weekly shards. */
 export function reminderPartitions(now: Date): string[] {
   const shards = Array.from({ length: REMINDER_SHARDS }, (_, shard) => shard);
   return [
-    ...shards.map((shard) => `REMIND#daily#${shard}`),
-    ...shards.map((shard) => `REMIND#weekly#${now.getUTCDay()}#${shard}`),
+    ...shards.map((shard) => indexPartition.remindersDue(shard)),
+    ...shards.map((shard) => indexPartition.remindersDue(shard, now.getUTCDay())),
   ];
 }

@@ -3,8 +3,9 @@ import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, Put
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { program } from './content';
-import { reminderShard } from './reminder-index';
+import { reminderIndexKeys, reminderShard } from './reminder-index';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe-token';
+import { INDEX } from '../lib/table';
 import { forEachBounded, isThrottling, runReminders, sendWithRetry } from './reminders';
 
 /** The job against mocked DynamoDB and SES: retries, isolation of failures, once-a-day markers. */
@@ -30,8 +31,7 @@ function learner(id: string) {
       open_module_id: content.modules[0].module_id,
       percent_complete: 0,
       enrolled_at: '2030-03-01T10:00:00Z',
-      gsi3pk: `REMIND#daily#${reminderShard(id)}`,
-      gsi3sk: id,
+      ...reminderIndexKeys(id, 'daily', '2030-03-01T10:00:00Z'),
     },
   };
 }
@@ -39,9 +39,11 @@ function learner(id: string) {
 function withLearners(ids: string[]) {
   const people = ids.map(learner);
   dynamo.on(QueryCommand).callsFake((input) => {
-    if (input.IndexName === 'gsi3') {
+    if (input.IndexName === INDEX.remindersDue.indexName) {
       const values = input.ExpressionAttributeValues;
-      return { Items: people.filter((p) => p.enrollment.gsi3pk === values[':partition'] && p.enrollment.gsi3sk.startsWith(values[':prefix'])).map((p) => p.enrollment) };
+      const { partitionKey, sortKey } = INDEX.remindersDue;
+      const entry = (p: (typeof people)[number]) => p.enrollment as unknown as Record<string, string>;
+      return { Items: people.filter((p) => entry(p)[partitionKey] === values[':ipk'] && entry(p)[sortKey].startsWith(values[':isk'])).map((p) => p.enrollment) };
     }
     return { Items: [{ module_id: content.modules[0].module_id, status: 'open' }] };
   });
@@ -141,12 +143,12 @@ describe('runReminders', () => {
     withLearners(['eve']);
     ses.on(SendEmailCommand).resolves({ MessageId: 'ok' });
     await runReminders({ now, sleep: noSleep });
-    const indexQueries = dynamo.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName === 'gsi3');
+    const indexQueries = dynamo.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName === INDEX.remindersDue.indexName);
     // (10 daily shards + 10 shards of today's weekly partition) × 16 slices by the id's first hex digit
     expect(indexQueries).toHaveLength(320);
-    const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':partition']);
+    const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':ipk']);
     expect(partitions).toContain('REMIND#weekly#2#0'); // 2030-03-05 is a Tuesday
-    expect(new Set(indexQueries.map((call) => `${call.args[0].input.ExpressionAttributeValues?.[':partition']}|${call.args[0].input.ExpressionAttributeValues?.[':prefix']}`)).size).toBe(320);
+    expect(new Set(indexQueries.map((call) => `${call.args[0].input.ExpressionAttributeValues?.[':ipk']}|${call.args[0].input.ExpressionAttributeValues?.[':isk']}`)).size).toBe(320);
     // one account read per learner, batched per page
     expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(1);
   });

@@ -9,12 +9,12 @@ import { sendListEmail, type ListEmailMessage } from '../lib/list-email';
 import { signUnsubscribeToken } from '../lib/unsubscribe-token';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
-import { keys, ttlIn } from '../lib/table';
+import { indexAttributes, indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
 import { deriveProgress } from './progress';
 import { reminderEmail } from './reminder-email';
-import { reminderIndexKeys, reminderPartitions, weekdayOf } from './reminder-index';
+import { reminderPartition, reminderPartitions, weekdayOf } from './reminder-index';
 import { listProgress, type EnrollmentRecord } from './store';
 
 /**
@@ -72,7 +72,7 @@ export interface ReminderSliceMessage {
   /** The run's time (ISO): due-ness and the once-a-day marker use it. */
   now: string;
   partition: string;
-  /** First hex digit of the user ids (gsi3sk) in the slice. */
+  /** First hex digit of the user ids (the index sort key) in the slice. */
   prefix: string;
 }
 
@@ -182,9 +182,7 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
     const page = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :partition AND begins_with(gsi3sk, :prefix)',
-        ExpressionAttributeValues: { ':partition': message.partition, ':prefix': message.prefix },
+        ...indexQuery('remindersDue', message.partition, message.prefix),
         Limit: PAGE_SIZE,
         ExclusiveStartKey: startKey,
       }),
@@ -277,13 +275,13 @@ async function remindOne(
     return 'skipped';
   }
   const frequency = user.reminder_frequency ?? 'daily';
-  const expected = reminderIndexKeys(user.id, frequency, enrollment.enrolled_at);
+  const expected = reminderPartition(user.id, frequency, enrollment.enrolled_at);
   if (!expected) {
     // reminders turned off (Settings or the unsubscribe link) without the index following
     await removeFromIndex(enrollment);
     return 'skipped';
   }
-  if (expected.gsi3pk !== partition) await repairIndex(enrollment, expected);
+  if (expected !== partition) await repairIndex(enrollment, expected);
   const due = frequency === 'daily' || weekdayOf(enrollment.enrolled_at) === now.getUTCDay();
   if (!due) return 'skipped';
 
@@ -338,24 +336,31 @@ async function removeFromIndex(enrollment: EnrollmentRecord) {
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.enrollment(enrollment.user_id, enrollment.program_id),
-      UpdateExpression: 'REMOVE gsi3pk, gsi3sk',
-      ConditionExpression: 'gsi3pk = :seen',
-      ExpressionAttributeValues: { ':seen': enrollment.gsi3pk },
+      UpdateExpression: 'REMOVE #ipk, #isk',
+      ConditionExpression: '#ipk = :seen',
+      ExpressionAttributeNames: reminderIndexNames(),
+      ExpressionAttributeValues: { ':seen': indexPartitionOf('remindersDue', enrollment) },
     }),
   );
 }
 
 /** The frequency changed without the index following: move the entry to the right partition. */
-async function repairIndex(enrollment: EnrollmentRecord, expected: { gsi3pk: string; gsi3sk: string }) {
+async function repairIndex(enrollment: EnrollmentRecord, expectedPartition: string) {
   await conditional(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.enrollment(enrollment.user_id, enrollment.program_id),
-      UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
-      ConditionExpression: 'gsi3pk = :seen',
-      ExpressionAttributeValues: { ':pk': expected.gsi3pk, ':sk': expected.gsi3sk, ':seen': enrollment.gsi3pk },
+      UpdateExpression: 'SET #ipk = :pk, #isk = :sk',
+      ConditionExpression: '#ipk = :seen',
+      ExpressionAttributeNames: reminderIndexNames(),
+      ExpressionAttributeValues: { ':pk': expectedPartition, ':sk': enrollment.user_id, ':seen': indexPartitionOf('remindersDue', enrollment) },
     }),
   );
+}
+
+function reminderIndexNames() {
+  const [pkName, skName] = indexAttributes('remindersDue');
+  return { '#ipk': pkName, '#isk': skName };
 }
 
 async function conditional(command: UpdateCommand) {

@@ -26,8 +26,6 @@ export interface EnrollmentRecord {
   completed_at?: string;
   week1_completed_at?: string;
   version: number;
-  gsi3pk?: string;
-  gsi3sk?: string;
   /**
    * A staff member's preview enrollment (an admin chose "Preview the program as a learner"):
    * never counted in the learner metrics, no reminders, not in the week-1 cohort (docs/journeys.md).

@@ -15,7 +15,7 @@ export interface RouteDoc {
   /** One line for the reference. */
   summary: string;
   /** Success status → the body's schema (every route has at least one). */
-  responses: Partial<Record<200 | 201 | 202 | 204, z.ZodType>>;
+  responses: Partial<Record<200 | 201 | 202 | 204 | 303, z.ZodType>>;
   /**
    * The route's own error codes by status. The chain's codes are added by the generator: 400
    * `invalid_request` (a body or query schema), `invalid_json`, 403 `bad_origin`, 415, 413

@@ -24,7 +24,8 @@ it('resets a forgotten password through the emailed link, then signs in with the
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await page.waitForURL('**/forgot-password');
-  await page.getByLabel('Email').fill(email);
+  // The login page stays on screen while the next page's code loads: fill the reset form's field.
+  await page.getByRole('form', { name: 'Forgot password' }).getByLabel('Email').fill(email);
   const since = Date.now();
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect.poll(() => page.getByText("If an account exists, we've sent a reset link.").isVisible()).toBe(true);

@@ -1,3 +1,5 @@
+// DOM matchers (toBeInTheDocument, toHaveTextContent…) on vitest's expect, with their types.
+import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { BrowserRouter, matchRoutes, useRoutes, type RouteObject } from 'react-router';
+import { paths, routePatterns } from '../config/paths';
 
 /**
  * Route modules load on demand, so learner pages never download admin code (and vice versa),
@@ -20,33 +21,33 @@ export const routes: RouteObject[] = [
   {
     ...lazyRoute(() => import('./layouts/root-layout')),
     children: [
-      { path: '/', ...lazyRoute(() => import('./routes/landing')) },
-      { path: '/login', ...lazyRoute(() => import('./routes/login')) },
-      { path: '/register', ...lazyRoute(() => import('./routes/register')) },
-      { path: '/forgot-password', ...lazyRoute(() => import('./routes/forgot-password')) },
-      { path: '/reset-password', ...lazyRoute(() => import('./routes/reset-password')) },
-      { path: '/account-deleted', ...lazyRoute(() => import('./routes/account-deleted')) },
-      { path: '/certificates/:code', ...lazyRoute(() => import('./routes/certificate-check')) },
-      { path: '/unsubscribe', ...lazyRoute(() => import('./routes/unsubscribe')) },
+      { path: paths.home, ...lazyRoute(() => import('./routes/landing')) },
+      { path: paths.login, ...lazyRoute(() => import('./routes/login')) },
+      { path: paths.register, ...lazyRoute(() => import('./routes/register')) },
+      { path: paths.forgotPassword, ...lazyRoute(() => import('./routes/forgot-password')) },
+      { path: paths.resetPassword, ...lazyRoute(() => import('./routes/reset-password')) },
+      { path: routePatterns.accountDeleted, ...lazyRoute(() => import('./routes/account-deleted')) },
+      { path: routePatterns.certificateCheck, ...lazyRoute(() => import('./routes/certificate-check')) },
+      { path: paths.unsubscribe, ...lazyRoute(() => import('./routes/unsubscribe')) },
       {
         ...lazyRoute(() => import('./guards/session-gate')),
         children: [
-          { path: '/dashboard', ...lazyRoute(() => import('./routes/dashboard')) },
-          { path: '/enroll', ...lazyRoute(() => import('./routes/enroll')) },
-          { path: '/settings', ...lazyRoute(() => import('./routes/settings')) },
-          { path: '/modules/:slug', ...lazyRoute(() => import('./routes/module')) },
-          { path: '/certificate', ...lazyRoute(() => import('./routes/certificate')) },
+          { path: paths.dashboard, ...lazyRoute(() => import('./routes/dashboard')) },
+          { path: paths.enroll, ...lazyRoute(() => import('./routes/enroll')) },
+          { path: paths.settings, ...lazyRoute(() => import('./routes/settings')) },
+          { path: routePatterns.module, ...lazyRoute(() => import('./routes/module')) },
+          { path: paths.certificate, ...lazyRoute(() => import('./routes/certificate')) },
         ],
       },
       {
         ...lazyRoute(() => import('./guards/admin-gate')),
         children: [
-          { path: '/admin/dashboard', ...lazyRoute(() => import('./routes/admin/dashboard')) },
-          { path: '/admin/users', ...lazyRoute(() => import('./routes/admin/users')) },
-          { path: '/admin/audit', ...lazyRoute(() => import('./routes/admin/audit')) },
+          { path: paths.admin.dashboard, ...lazyRoute(() => import('./routes/admin/dashboard')) },
+          { path: paths.admin.users, ...lazyRoute(() => import('./routes/admin/users')) },
+          { path: paths.admin.audit, ...lazyRoute(() => import('./routes/admin/audit')) },
         ],
       },
-      { path: '*', ...lazyRoute(() => import('./routes/not-found')) },
+      { path: routePatterns.notFound, ...lazyRoute(() => import('./routes/not-found')) },
     ],
   },
 ];

@@ -1,4 +1,15 @@
-/** Every address of the SPA in one place. */
+/**
+ * The router's patterns of the addresses that take a parameter (web/src/app/router.tsx); the
+ * builders in `paths` fill them in.
+ */
+export const routePatterns = {
+  module: '/modules/:slug',
+  certificateCheck: '/certificates/:code',
+  accountDeleted: '/account-deleted',
+  notFound: '*',
+} as const;
+
+/** Every address of the SPA in one place: the router builds its routes from these. */
 export const paths = {
   home: '/',
   login: '/login',
@@ -8,10 +19,11 @@ export const paths = {
   dashboard: '/dashboard',
   enroll: '/enroll',
   settings: '/settings',
-  module: (slug: string) => `/modules/${encodeURIComponent(slug)}`,
+  module: (slug: string) => routePatterns.module.replace(':slug', encodeURIComponent(slug)),
   certificate: '/certificate',
-  certificateCheck: (code: string) => `/certificates/${encodeURIComponent(code)}`,
-  accountDeleted: (eraseOn: string) => `/account-deleted?erase_on=${encodeURIComponent(eraseOn)}`,
+  unsubscribe: '/unsubscribe',
+  certificateCheck: (code: string) => routePatterns.certificateCheck.replace(':code', encodeURIComponent(code)),
+  accountDeleted: (eraseOn: string) => `${routePatterns.accountDeleted}?erase_on=${encodeURIComponent(eraseOn)}`,
   admin: {
     dashboard: '/admin/dashboard',
     users: '/admin/users',

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatCountAtLeast } from '../utils/format';
 
 /**
  * Cursor paging for the admin lists (docs/scale-reads.md): the server answers `next_cursor`, a
@@ -20,4 +21,4 @@ export function useCursorPages(view: string) {
 }
 
 /** 'N', or 'N+' with thousands separators when the server's total is a bound (`total_is_estimate`). */
-export const totalText = (total: number, estimate?: boolean) => (estimate ? `${total.toLocaleString('en-US')}+` : String(total));
+export const totalText = (total: number, estimate?: boolean) => (estimate ? formatCountAtLeast(total) : String(total));

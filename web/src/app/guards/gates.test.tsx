@@ -23,9 +23,9 @@ describe('SessionGate', () => {
   it('shows the checking text, then sends a signed-out visitor to /login', async () => {
     const release = pendingMe({ status: 401, body: { error: 'unauthorized' } });
     renderRoutes(routes, '/dashboard');
-    expect(await screen.findByText('Checking your session…')).toBeTruthy();
+    expect(await screen.findByText('Checking your session…')).toBeInTheDocument();
     release();
-    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(await screen.findByText('login page')).toBeInTheDocument();
     // A visitor who never had a session is not told it "ended"; the sign-in leads back here.
     expect(screen.getByTestId('location').textContent).toBe('/login?next=%2Fdashboard');
   });
@@ -34,7 +34,7 @@ describe('SessionGate', () => {
     localStorage.setItem('career.hadSession', '1');
     mockFetch({ 'GET /api/auth/me': { status: 401, body: { error: 'unauthorized' } } });
     renderRoutes(routes, '/dashboard?tab=x');
-    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(await screen.findByText('login page')).toBeInTheDocument();
     expect(screen.getByTestId('location').textContent).toBe('/login?reason=session_ended&next=%2Fdashboard%3Ftab%3Dx');
     expect(localStorage.getItem('career.hadSession')).toBeNull();
   });
@@ -43,7 +43,7 @@ describe('SessionGate', () => {
     localStorage.setItem('career.hadSession', '1');
     mockFetch({ 'GET /api/auth/me': { status: 401, body: { error: 'unauthorized' } } });
     renderRoutes(routes, '/dashboard', { strict: true });
-    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(await screen.findByText('login page')).toBeInTheDocument();
     expect(screen.getByTestId('location').textContent).toBe('/login?reason=session_ended&next=%2Fdashboard');
     expect(localStorage.getItem('career.hadSession')).toBeNull();
   });
@@ -51,13 +51,13 @@ describe('SessionGate', () => {
   it('renders the page for a signed-in user', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 200, body: me() } });
     renderRoutes(routes, '/dashboard');
-    expect(await screen.findByText('learner dashboard page')).toBeTruthy();
+    expect(await screen.findByText('learner dashboard page')).toBeInTheDocument();
   });
 
   it('does not treat a network failure as signed out', async () => {
     mockFetch({ 'GET /api/auth/me': 'network' });
     renderRoutes(routes, '/dashboard');
-    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
     expect(screen.queryByText('login page')).toBeNull();
   });
 });
@@ -66,16 +66,16 @@ describe('AdminGate', () => {
   it('shows the checking text, then sends a signed-out visitor to /login', async () => {
     const release = pendingMe({ status: 401, body: {} });
     renderRoutes(routes, '/admin/users');
-    expect(await screen.findByText('Checking admin permissions…')).toBeTruthy();
+    expect(await screen.findByText('Checking admin permissions…')).toBeInTheDocument();
     release();
-    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(await screen.findByText('login page')).toBeInTheDocument();
   });
 
   it('explains the refusal to a non-admin', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 200, body: me({ role: 'learner' }) } });
     renderRoutes(routes, '/admin/users');
-    expect(await screen.findByRole('heading', { name: 'Admin access required' })).toBeTruthy();
-    expect(screen.getByText('Your account does not have administrator privileges.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Admin access required' })).toBeInTheDocument();
+    expect(screen.getByText('Your account does not have administrator privileges.')).toBeInTheDocument();
     expect(screen.queryByText('admin users page')).toBeNull();
     expect(screen.queryByRole('navigation', { name: 'Admin' })).toBeNull();
   });
@@ -83,7 +83,7 @@ describe('AdminGate', () => {
   it('renders the admin layout with its sidebar for an admin', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 200, body: me({ role: 'admin' }) } });
     renderRoutes(routes, '/admin/users');
-    expect(await screen.findByText('admin users page')).toBeTruthy();
+    expect(await screen.findByText('admin users page')).toBeInTheDocument();
     const sidebar = screen.getByRole('navigation', { name: 'Admin' });
     const links = [...sidebar.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]);
     expect(links).toEqual([
@@ -91,7 +91,7 @@ describe('AdminGate', () => {
       ['Users', '/admin/users'],
       ['Audit log', '/admin/audit'],
     ]);
-    expect(screen.getByText('More admin tools coming soon')).toBeTruthy();
+    expect(screen.getByText('More admin tools coming soon')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe('page');
   });
 });

@@ -30,18 +30,18 @@ describe('RootLayout header', () => {
   it('shows a learner their email, Dashboard, Settings and Log out, without admin links', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 200, body: me() } });
     renderRoutes(routes, '/');
-    expect(await screen.findByText('Signed in as ada@example.com')).toBeTruthy();
+    expect(await screen.findByText('Signed in as ada@example.com')).toBeInTheDocument();
     expect(navLinks()).toEqual([
       ['Dashboard', '/dashboard'],
       ['Settings', '/settings'],
     ]);
-    expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
   });
 
   it('adds Admin, Users and Audit for an admin', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 200, body: me({ role: 'admin', email: 'root@example.com' }) } });
     renderRoutes(routes, '/');
-    expect(await screen.findByText('Signed in as root@example.com')).toBeTruthy();
+    expect(await screen.findByText('Signed in as root@example.com')).toBeInTheDocument();
     expect(navLinks()).toEqual([
       ['Dashboard', '/dashboard'],
       ['Admin', '/admin/dashboard'],
@@ -64,7 +64,7 @@ describe('RootLayout header', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Log out' }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/'));
-    expect(await screen.findByRole('link', { name: 'Log in' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Log in' })).toBeInTheDocument();
     expect(screen.queryByText(/Signed in as/)).toBeNull();
     expect(api.callsTo('POST /api/auth/logout')).toHaveLength(1);
   });

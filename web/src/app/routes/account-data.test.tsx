@@ -31,7 +31,7 @@ describe("Settings → 'Your data'", () => {
     renderRoutes(settingsRoutes(), '/settings');
 
     await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
-    expect(await screen.findByText('Your data has been downloaded.')).toBeTruthy();
+    expect(await screen.findByText('Your data has been downloaded.')).toBeInTheDocument();
     expect(callsTo('GET /api/account/export')).toHaveLength(1);
     expect(click).toHaveBeenCalledTimes(1);
     const link = click.mock.instances[0] as unknown as HTMLAnchorElement;
@@ -73,10 +73,10 @@ describe("Settings → 'Your data'", () => {
     await userEvent.type(within(dialog).getByLabelText('Password'), 'my-password');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
 
-    expect(await screen.findByRole('heading', { name: 'Your account has been deleted' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Your account has been deleted' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/account-deleted');
-    expect(screen.getByText(/administrator can restore your account/)).toBeTruthy();
-    expect(screen.getByText(new Date('2026-12-23T12:00:00Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }))).toBeTruthy();
+    expect(screen.getByText(/administrator can restore your account/)).toBeInTheDocument();
+    expect(screen.getByText(new Date('2026-12-23T12:00:00Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }))).toBeInTheDocument();
     await waitFor(() => expect(queryClient.getQueryData(['auth', 'me'])).toBeNull());
     expect(queryClient.getQueryData(['notifications', 'preferences'])).toBeUndefined();
   });

@@ -35,13 +35,13 @@ describe('/certificate', () => {
   it('shows the certificate with the name, program, date, code and the check address', async () => {
     mockFetch({ 'GET /api/certificate': { body: certificate } });
     renderMine();
-    expect(await screen.findByText('Maya Okafor')).toBeTruthy();
-    expect(screen.getByText('4-Week Career Program')).toBeTruthy();
-    expect(screen.getByText(`Completed on ${longDate(certificate.completed_at)}`)).toBeTruthy();
-    expect(screen.getByText('AB12-CD34-EF56')).toBeTruthy();
+    expect(await screen.findByText('Maya Okafor')).toBeInTheDocument();
+    expect(screen.getByText('4-Week Career Program')).toBeInTheDocument();
+    expect(screen.getByText(`Completed on ${longDate(certificate.completed_at)}`)).toBeInTheDocument();
+    expect(screen.getByText('AB12-CD34-EF56')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: certificate.verify_url }).getAttribute('href')).toBe(certificate.verify_url);
-    expect(screen.getByRole('button', { name: 'Download PDF' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Print' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download PDF' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Print' })).toBeInTheDocument();
   });
 
   it('prints with the browser print dialog', async () => {
@@ -56,8 +56,8 @@ describe('/certificate', () => {
   it('before completion says how far the learner is, with a way back', async () => {
     mockFetch({ 'GET /api/certificate': { status: 403, body: { error: 'program_not_completed', completed: 3, total: 10 } } });
     renderMine();
-    expect(await screen.findByText(/complete every module to earn it \(3 of 10 done so far\)/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Back to your dashboard' })).toBeTruthy();
+    expect(await screen.findByText(/complete every module to earn it \(3 of 10 done so far\)/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to your dashboard' })).toBeInTheDocument();
   });
 
   it('a revoked certificate is explained; a failure offers a retry', async () => {
@@ -73,7 +73,7 @@ describe('/certificate', () => {
     expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe('Unable to load your certificate right now. Please try again.');
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByText('Maya Okafor')).toBeTruthy();
+    expect(await screen.findByText('Maya Okafor')).toBeInTheDocument();
     expect(callsTo('GET /api/certificate').length).toBeGreaterThanOrEqual(2);
   });
 });
@@ -89,8 +89,8 @@ describe('/certificates/:code (public check)', () => {
     });
     renderCheck('AB12-CD34-EF56');
     expect((await screen.findByText('This certificate is valid.')).getAttribute('role')).toBe('status');
-    expect(screen.getByText('Maya Okafor')).toBeTruthy();
-    expect(screen.getByText(longDate(certificate.completed_at))).toBeTruthy();
+    expect(screen.getByText('Maya Okafor')).toBeInTheDocument();
+    expect(screen.getByText(longDate(certificate.completed_at))).toBeInTheDocument();
   });
 
   it('says when a certificate was revoked', async () => {
@@ -100,7 +100,7 @@ describe('/certificates/:code (public check)', () => {
       },
     });
     renderCheck('AB12-CD34-EF56');
-    expect(await screen.findByText(`This certificate was revoked on ${longDate('2026-11-22T10:00:00.000Z')}.`)).toBeTruthy();
+    expect(await screen.findByText(`This certificate was revoked on ${longDate('2026-11-22T10:00:00.000Z')}.`)).toBeInTheDocument();
   });
 
   it('an unknown code says so', async () => {

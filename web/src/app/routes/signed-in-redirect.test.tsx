@@ -26,7 +26,7 @@ describe('/login and /register for someone already signed in', () => {
   it('shows the forms to a visitor', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
     renderScreen(<LoginRoute />, '/login');
-    expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 });
 

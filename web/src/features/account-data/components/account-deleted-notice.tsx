@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-
-const longDate = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+import { formatLongDate } from '../../../utils/format';
 
 /** Shown after "Delete my account": the learner is signed out, so this lives on a public page. */
 export function AccountDeletedNotice({ eraseOn }: { eraseOn: string | null }) {
@@ -10,7 +9,7 @@ export function AccountDeletedNotice({ eraseOn }: { eraseOn: string | null }) {
       <h1>Your account has been deleted</h1>
       <p>You have been signed out on every device.</p>
       <p>
-        {eraseOn ? <>Your data will be erased for good on <strong>{longDate(eraseOn)}</strong>.</> : 'Your data will be erased for good after the retention period.'}{' '}
+        {eraseOn ? <>Your data will be erased for good on <strong>{formatLongDate(eraseOn)}</strong>.</> : 'Your data will be erased for good after the retention period.'}{' '}
         Until then an administrator can restore your account if you change your mind. We have sent you an email with the
         details.
       </p>

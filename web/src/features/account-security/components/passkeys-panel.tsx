@@ -6,7 +6,8 @@ import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
 import type { PasskeyItem } from '../types';
-import { formatWhen, securityErrorMessage } from '../utils/messages';
+import { formatDateTimeMedium as formatWhen } from '../../../utils/format';
+import { securityErrorMessage } from '../utils/messages';
 import { AddPasskeyForm } from './add-passkey-form';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;

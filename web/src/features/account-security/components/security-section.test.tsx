@@ -39,14 +39,14 @@ describe('Settings → Security: sessions', () => {
     const list = await screen.findByRole('list', { name: 'Signed-in sessions' });
     const rows = within(list).getAllByRole('listitem');
     expect(rows[0].textContent).toContain('Chrome on Windows');
-    expect(within(rows[0]).getByText('This device')).toBeTruthy();
+    expect(within(rows[0]).getByText('This device')).toBeInTheDocument();
     expect(within(rows[0]).queryByRole('button')).toBeNull();
     expect(rows[1].textContent).toContain('IP 203.0.113.7');
     await userEvent.click(within(rows[1]).getByRole('button', { name: /^Sign out Firefox on Linux/ }));
-    expect(await screen.findByText('Signed out Firefox on Linux.')).toBeTruthy();
+    expect(await screen.findByText('Signed out Firefox on Linux.')).toBeInTheDocument();
     expect(api.callsTo('DELETE /api/auth/sessions/s2')).toHaveLength(1);
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Signed-in sessions' })).getAllByRole('listitem')).toHaveLength(1));
-    expect(screen.getByText('You are not signed in anywhere else.')).toBeTruthy();
+    expect(screen.getByText('You are not signed in anywhere else.')).toBeInTheDocument();
     expect((screen.getByRole('button', { name: 'Sign out everywhere else' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -59,7 +59,7 @@ describe('Settings → Security: sessions', () => {
     });
     renderAt('/settings', <SecuritySection />);
     await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
-    expect(await screen.findByText('Signed out 2 other sessions.')).toBeTruthy();
+    expect(await screen.findByText('Signed out 2 other sessions.')).toBeInTheDocument();
     expect(api.callsTo('POST /api/auth/sessions/revoke-others')).toHaveLength(1);
     await userEvent.click(screen.getByRole('button', { name: /^Sign out Safari on iOS/ }));
     expect((await screen.findByRole('alert')).textContent).toBe('This session has already ended.');
@@ -68,7 +68,7 @@ describe('Settings → Security: sessions', () => {
   it('says when the sessions cannot be loaded', async () => {
     mockFetch({ 'GET /api/auth/sessions': { status: 500, body: { error: 'internal_error' } }, 'GET /api/auth/passkeys': { body: { items: [] } } });
     renderAt('/settings', <SecuritySection />);
-    expect(await screen.findByText('Unable to load your sessions.')).toBeTruthy();
+    expect(await screen.findByText('Unable to load your sessions.')).toBeInTheDocument();
   });
 });
 
@@ -97,14 +97,14 @@ describe('Settings → Security: passkeys', () => {
     await userEvent.clear(field);
     await userEvent.type(field, 'Desk key');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Passkey renamed to "Desk key".')).toBeTruthy();
+    expect(await screen.findByText('Passkey renamed to "Desk key".')).toBeInTheDocument();
     expect(api.callsTo(`PATCH /api/auth/passkeys/${passkey.id}`)[0].body).toEqual({ name: 'Desk key' });
 
     await userEvent.click(await screen.findByRole('button', { name: 'Remove Desk key' }));
     expect(api.callsTo(`DELETE /api/auth/passkeys/${passkey.id}`)).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: 'Yes, remove' }));
-    expect(await screen.findByText('Passkey "Desk key" removed.')).toBeTruthy();
-    expect(await screen.findByText('You have no passkeys yet.')).toBeTruthy();
+    expect(await screen.findByText('Passkey "Desk key" removed.')).toBeInTheDocument();
+    expect(await screen.findByText('You have no passkeys yet.')).toBeInTheDocument();
   });
 
   it('adds a passkey, asking for the current password when the sign-in is not recent', async () => {
@@ -129,7 +129,7 @@ describe('Settings → Security: passkeys', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Current password')));
     await userEvent.type(screen.getByLabelText('Current password'), 'my password');
     await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
-    expect(await screen.findByText('Passkey "Phone" added.')).toBeTruthy();
+    expect(await screen.findByText('Passkey "Phone" added.')).toBeInTheDocument();
     expect(optionsCalls).toBe(2);
     expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: { challenge: 'abc' } });
     expect(api.callsTo('POST /api/auth/passkeys/registration/verify')[0].body).toEqual({

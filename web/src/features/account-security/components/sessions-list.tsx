@@ -5,7 +5,8 @@ import { useSessions } from '../api/get-sessions';
 import { useRevokeOtherSessions } from '../api/revoke-other-sessions';
 import { useRevokeSession } from '../api/revoke-session';
 import type { SessionItem } from '../types';
-import { formatWhen, securityErrorMessage } from '../utils/messages';
+import { formatDateTimeMedium as formatWhen } from '../../../utils/format';
+import { securityErrorMessage } from '../utils/messages';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 

@@ -27,11 +27,3 @@ export function securityErrorMessage(error: unknown, fallback = 'Something went 
   if (error instanceof Error && /not supported/i.test(error.message)) return 'This browser does not support passkeys.';
   return fallback;
 }
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-export function formatWhen(value: string | null | undefined): string {
-  if (!value) return '—';
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? dateTime.format(new Date(time)) : '—';
-}

@@ -1,20 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, queryString } from '../../../lib/api-client';
-import type { AuditEntry } from '../../../../../shared/admin-types';
+import type { AuditEntry, ListPage } from '../../../../../shared/admin-types';
 
 export type AuditLogEntry = AuditEntry;
 
-export interface AuditLogPage {
-  items: AuditLogEntry[];
-  total: number;
-  has_next: boolean;
-  /** opaque; send as `cursor` for the next page (null on the last page) */
-  next_cursor?: string | null;
-  /** `total` is a bound, not an exact count */
-  total_is_estimate?: boolean;
-  /** the page stopped at the server's read budget before it was full: Next continues */
-  truncated?: boolean;
-}
+export type AuditLogPage = ListPage<AuditLogEntry>;
 
 export interface AuditFilters {
   actor: string;

@@ -40,7 +40,7 @@ describe('AuditLogPage', () => {
     expect(cells[5]).toBe(`${after.slice(0, 157)}…`);
     expect(cells[5]).toHaveLength(158);
     expect(cells[6]).toBe(`203.0.113.9${agent.slice(0, 64)}`);
-    expect(screen.getByText('Total: 1')).toBeTruthy();
+    expect(screen.getByText('Total: 1')).toBeInTheDocument();
   });
 
   it('keeps JSON of exactly 160 characters whole', async () => {
@@ -63,7 +63,7 @@ describe('AuditLogPage', () => {
   it('says so when nothing matches', async () => {
     mockFetch({ 'GET /api/admin/audit-logs': page([]) });
     renderAt('/admin/audit', <AuditLogPage />);
-    expect(await screen.findByText('No audit entries found.')).toBeTruthy();
+    expect(await screen.findByText('No audit entries found.')).toBeInTheDocument();
   });
 
   it('sends trimmed filters with the default page size of 50, and Clear drops them', async () => {
@@ -98,10 +98,10 @@ describe('AuditLogPage', () => {
     const user = userEvent.setup();
     await screen.findByText('user.lock');
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    await waitFor(() => expect(screen.getByText('Page 2')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Page 2')).toBeInTheDocument());
     expect(api.calls[api.calls.length - 1].url).toContain('page=2');
     await user.selectOptions(screen.getByLabelText('Rows per page'), '100');
-    await waitFor(() => expect(screen.getByText('Page 1')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Page 1')).toBeInTheDocument());
     expect(api.calls[api.calls.length - 1].url).toBe('/api/admin/audit-logs?page=1&page_size=100');
   });
 
@@ -115,14 +115,14 @@ describe('AuditLogPage', () => {
     renderAt('/admin/audit', <AuditLogPage />);
     const user = userEvent.setup();
     await screen.findByText('user.lock');
-    expect(screen.getByText('Total: 1,000+')).toBeTruthy();
+    expect(screen.getByText('Total: 1,000+')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('user.unlock');
     expect(api.calls[api.calls.length - 1].url).toBe('/api/admin/audit-logs?page=2&page_size=50&cursor=next-1');
-    expect(screen.getByText('Total: 51')).toBeTruthy();
+    expect(screen.getByText('Total: 51')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('user.lock');
-    expect(screen.getByText('Page 1')).toBeTruthy();
+    expect(screen.getByText('Page 1')).toBeInTheDocument();
   });
 
   it("reports a failure with the server's error field", async () => {
@@ -138,7 +138,7 @@ describe('AuditLogPage', () => {
       ]),
     });
     renderAt('/admin/audit', <AuditLogPage />);
-    expect(await screen.findByText('Admin locked Maya Okafor')).toBeTruthy();
+    expect(await screen.findByText('Admin locked Maya Okafor')).toBeInTheDocument();
     const row = screen.getByText('admin.user.lock').closest('tr') as HTMLTableRowElement;
     expect(screen.getByText('admin.user.lock').tagName).toBe('CODE');
     const link = screen.getByRole('link', { name: /user #u-42: open Maya Okafor/ });

@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { ShortId, shortId } from '../../../components/ui/short-id';
 import { paths } from '../../../config/paths';
 import type { AuditLogEntry } from '../api/get-audit-logs';
-import { actorText, agentPreview, formatDateTime, jsonPreview, targetText } from '../utils/format';
+import { formatDateTime } from '../../../utils/format';
+import { actorText, agentPreview, jsonPreview, targetText } from '../utils/format';
 import { auditSentence, hasSentence, targetName } from '../utils/sentence';
 import { AuditDetails } from './audit-details';
 

@@ -10,12 +10,6 @@ export function jsonPreview(value: unknown): string {
 /** The first 64 characters of the user agent (docs/product.md#2-screens-and-routes). */
 export const agentPreview = (agent: string | null | undefined) => (agent ? agent.slice(0, USER_AGENT_PREVIEW_CHARS) : '');
 
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-}
-
 export const actorText = (email: string | null | undefined, userId: string | null | undefined) => email || userId || '—';
 
 export function targetText(type: string | null | undefined, id: string | null | undefined): string {

@@ -6,7 +6,8 @@ import { useEffect, useRef, useState } from 'react';
 import { VictoryAxis, VictoryChart, VictoryContainer, VictoryLine, VictoryScatter } from 'victory';
 import { CHART_HEIGHT_PX } from '../../../../../shared/constants';
 import type { DailyCount } from '../api/get-summary';
-import { integerTicks, shortMonthDay } from '../utils/format';
+import { formatMonthDay as shortMonthDay } from '../../../utils/format';
+import { integerTicks } from '../utils/format';
 
 const AXIS_STYLE = {
   tickLabels: { fontSize: 11, fill: '#4b5563', padding: 4 },

@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
-import { integerTicks, shortMonthDay } from '../utils/format';
+import { formatMonthDay as shortMonthDay } from '../../../utils/format';
+import { integerTicks } from '../utils/format';
 import { AdminDashboardView } from './admin-dashboard-view';
 
 // Victory is not needed to check the page; the lazy chart module is replaced by a marker.
@@ -50,7 +51,7 @@ describe('AdminDashboardView', () => {
     mockFetch({ 'GET /api/admin/summary': { body: summary() } });
     renderAt('/admin/dashboard', <AdminDashboardView />);
     expect(screen.getByRole('status').textContent).toBe('Loading admin dashboard…');
-    expect(await screen.findByRole('heading', { name: 'Users' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Admin Dashboard');
     expect(screen.getByText(/^As of /).textContent).toBe(`As of ${new Date('2025-11-23T10:00:00Z').toLocaleString()}`);
 
@@ -67,11 +68,11 @@ describe('AdminDashboardView', () => {
   it('names the overall window when the drop-off method is not 7d, and draws both charts', async () => {
     mockFetch({ 'GET /api/admin/summary': { body: summary({ dropoff_method: 'overall' }) } });
     renderAt('/admin/dashboard', <AdminDashboardView />);
-    expect(await screen.findByText('Overall completion window')).toBeTruthy();
+    expect(await screen.findByText('Overall completion window')).toBeInTheDocument();
     const charts = await screen.findAllByTestId('chart');
     expect(charts.map((c) => c.textContent)).toEqual(['7-Day Actives: 2 points', '30-Day Actives: 1 points']);
-    expect(screen.getByRole('heading', { name: '7-Day Actives' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: '30-Day Actives' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '7-Day Actives' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '30-Day Actives' })).toBeInTheDocument();
   });
 
   it('makes only the four drill cards links to the server addresses', async () => {
@@ -95,7 +96,7 @@ describe('AdminDashboardView', () => {
     await screen.findByRole('heading', { name: 'Users' });
     screen.getByRole('link', { name: /Verification Rate/ }).focus();
     await user.keyboard('{Enter}');
-    expect(await screen.findByText('users page')).toBeTruthy();
+    expect(await screen.findByText('users page')).toBeInTheDocument();
     expect(screen.getByTestId('location').textContent).toBe('/admin/users?filter=unverified');
   });
 
@@ -106,7 +107,7 @@ describe('AdminDashboardView', () => {
     await screen.findByRole('heading', { name: 'Users' });
     screen.getByRole('link', { name: /Week-1 Drop-off/ }).focus();
     await user.keyboard(' ');
-    expect(await screen.findByText('users page')).toBeTruthy();
+    expect(await screen.findByText('users page')).toBeInTheDocument();
     expect(screen.getByTestId('location').textContent).toBe('/admin/users?filter=week1_dropoff');
   });
 

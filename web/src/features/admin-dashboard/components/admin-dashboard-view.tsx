@@ -3,7 +3,7 @@ import { LoadingText } from '../../../components/ui/loading-text';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useSummary, type AdminSummary, type DailyCount, type FunnelModule } from '../api/get-summary';
-import { count, fractionPercent, percent, shortMonthDay } from '../utils/format';
+import { formatCount as count, formatDateTime, formatFractionPercent as fractionPercent, formatMonthDay, formatPercent as percent } from '../../../utils/format';
 import { MetricCard } from './metric-card';
 import '../admin-dashboard.css';
 
@@ -37,7 +37,7 @@ function ChartPanel({ title, data }: { title: string; data: DailyCount[] }) {
           <tbody>
             {data.map((point) => (
               <tr key={point.date}>
-                <th scope="row">{shortMonthDay(point.date)}</th>
+                <th scope="row">{formatMonthDay(point.date)}</th>
                 <td>{point.count}</td>
               </tr>
             ))}
@@ -129,7 +129,7 @@ export function AdminDashboardView() {
         <FormAlert>Error loading admin dashboard: {summaryError(summary.error)}</FormAlert>
       ) : (
         <>
-          <p className="note">As of {new Date(summary.data.as_of_utc).toLocaleString()}</p>
+          <p className="note">As of {formatDateTime(summary.data.as_of_utc)}</p>
           <Cards summary={summary.data} />
           <div className="chart-grid">
             <ChartPanel title="7-Day Actives" data={summary.data.series?.actives_7d_daily ?? []} />

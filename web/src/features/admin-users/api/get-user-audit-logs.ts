@@ -1,12 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { USER_AUDIT_PAGE_SIZE } from '../../../../../shared/constants';
 import { api, queryString } from '../../../lib/api-client';
-import type { AuditEntry, Paged } from '../types';
+import type { AuditEntry, ListPage } from '../../../../../shared/admin-types';
 import { userPath, userQueryOptions } from './get-user';
 
 /** `cursor`: the previous page's next_cursor (page 1 has none). */
 export const getUserAuditLogs = (id: string, page: number, cursor?: string) =>
-  api.get<Paged<AuditEntry>>(`${userPath(id)}/audit-logs${queryString({ page, page_size: USER_AUDIT_PAGE_SIZE, cursor })}`);
+  api.get<ListPage<AuditEntry>>(`${userPath(id)}/audit-logs${queryString({ page, page_size: USER_AUDIT_PAGE_SIZE, cursor })}`);
 
 export const userAuditLogsQueryOptions = (id: string, page: number, cursor?: string) =>
   queryOptions({

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, queryString } from '../../../lib/api-client';
-import type { AdminUserListItem, Paged } from '../types';
+import type { AdminUserListItem, ListPage } from '../../../../../shared/admin-types';
 
 export interface UsersListParams {
   page: number;
@@ -16,7 +16,7 @@ export interface UsersListParams {
 export const usersListQueryKey = ['admin', 'users', 'list'] as const;
 
 export const getUsers = ({ page, cursor, pageSize, query, filter, status }: UsersListParams) =>
-  api.get<Paged<AdminUserListItem>>(`/api/admin/users${queryString({ page, page_size: pageSize, cursor, query, filter, status })}`);
+  api.get<ListPage<AdminUserListItem>>(`/api/admin/users${queryString({ page, page_size: pageSize, cursor, query, filter, status })}`);
 
 export const usersQueryOptions = (params: UsersListParams) =>
   queryOptions({

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { AdminUserDetail } from '../types';
+import type { AdminRestoreResult, AdminUserDetail } from '../../../../../shared/admin-types';
 import { userPath, userQueryOptions } from './get-user';
 import { invalidateUser } from './user-cache';
 
-export const restoreUser = (id: string) => api.post<{ status?: string }>(`${userPath(id)}/restore`);
+export const restoreUser = (id: string) => api.post<AdminRestoreResult>(`${userPath(id)}/restore`);
 
 export function useRestoreUser(id: string) {
   const queryClient = useQueryClient();

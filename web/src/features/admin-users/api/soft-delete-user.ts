@@ -1,14 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { AdminUserDetail } from '../types';
+import type { AdminSoftDeleteResult, AdminUserDetail } from '../../../../../shared/admin-types';
 import { userPath, userQueryOptions } from './get-user';
 import { invalidateUser } from './user-cache';
 
-export interface SoftDeleteResult {
-  status: string;
-  deleted_at: string | null;
-  deleted_reason: string | null;
-}
+export type SoftDeleteResult = AdminSoftDeleteResult;
 
 /** The reason is optional and sent only when non-empty (docs/product.md#5-validation-rules). */
 export const softDeleteUser = (id: string, reason: string) =>

@@ -3,7 +3,8 @@ import { LoadingText } from '../../../components/ui/loading-text';
 import { useCursorPages } from '../../../lib/use-cursor-pages';
 import { useUserAuditLogs } from '../api/get-user-audit-logs';
 import { errorText } from '../utils/error-text';
-import { formatDateTime, jsonPreview } from '../utils/format';
+import { formatDateTime } from '../../../utils/format';
+import { jsonPreview } from '../utils/format';
 import { Pagination } from './pagination';
 
 /** The user's own audit trail, 25 entries a page (docs/product.md#9-business-constants-and-limits). */

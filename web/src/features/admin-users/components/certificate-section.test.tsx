@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
-import { formatDate } from '../utils/format';
+import { formatDate } from '../../../utils/format';
 import { UserDrawer } from './user-drawer';
 
 afterEach(() => {

@@ -6,9 +6,9 @@ import { ApiError } from '../../../lib/api-client';
 import { useHardDeletePreview } from '../api/get-hard-delete-preview';
 import { useHardDeleteUser } from '../api/hard-delete-user';
 import { usePurgeStatus } from '../api/get-purge-status';
-import type { AdminUserDetail } from '../types';
+import type { AdminUserDetail } from '../../../../../shared/admin-types';
 import { errorText } from '../utils/error-text';
-import { formatDate } from '../utils/format';
+import { formatDate } from '../../../utils/format';
 
 export const retentionText = (date: string) => `Retention window active until ${formatDate(date)}.`;
 

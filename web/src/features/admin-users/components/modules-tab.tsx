@@ -1,9 +1,9 @@
 import { Button } from '../../../components/ui/button';
 import { useOverrideModule, type ModuleOverride } from '../api/override-module';
-import type { AdminEnrollment, AdminUserDetail } from '../types';
+import type { AdminEnrollment, AdminModule, AdminUserDetail } from '../../../../../shared/admin-types';
 import { overrideErrorText } from '../utils/error-text';
-import { formatDateTime } from '../utils/format';
-import { orderedModules, type AdminModule } from '../utils/modules';
+import { formatDateTime } from '../../../utils/format';
+import { orderedModules } from '../utils/modules';
 import { useConfirm, type ConfirmRequest } from './confirm-dialog';
 import { reportOutcome, type Notify } from './notice';
 
@@ -65,12 +65,12 @@ function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollm
           </thead>
           <tbody>
             {modules.map((module, index) => (
-              <tr key={module.moduleId ?? index}>
+              <tr key={module.module_id ?? index}>
                 <th scope="row">{module.title}</th>
-                <td>{module.week ?? '—'}</td>
+                <td>{module.week_no ?? '—'}</td>
                 <td>{module.status}</td>
-                <td>{formatDateTime(module.startedAt)}</td>
-                <td>{formatDateTime(module.completedAt)}</td>
+                <td>{formatDateTime(module.started_at)}</td>
+                <td>{formatDateTime(module.completed_at)}</td>
                 <td>
                   <div className="admin-actions admin-actions--compact">
                     <Button variant="secondary" disabled={busy || module.status === 'completed'} onClick={() => run('force-complete', module)}>
@@ -102,10 +102,10 @@ export function ModulesTab({ user, notify }: { user: AdminUserDetail; notify: No
     notify(null);
     if (!user.id) return notify({ tone: 'error', text: 'User identifier unavailable.' });
     if (!module) return notify({ tone: 'error', text: 'No locked modules to unlock.' });
-    if (!module.moduleId) return notify({ tone: 'error', text: 'Module identifier unavailable for override.' });
+    if (!module.module_id) return notify({ tone: 'error', text: 'Module identifier unavailable for override.' });
     const question = CONFIRM[action];
     if (question && !(await confirm(question(module.title)))) return;
-    const moduleId = module.moduleId;
+    const moduleId = module.module_id;
     void reportOutcome(
       notify,
       () => override.mutateAsync({ action, moduleId }),

@@ -4,7 +4,7 @@ import { useInvalidateSessions } from '../api/invalidate-sessions';
 import { useLockUser } from '../api/lock-user';
 import { useSoftDeleteUser } from '../api/soft-delete-user';
 import { useUnlockUser } from '../api/unlock-user';
-import type { AdminUserDetail } from '../types';
+import type { AdminUserDetail } from '../../../../../shared/admin-types';
 import { errorText } from '../utils/error-text';
 import { HardDeletePanel } from './hard-delete-panel';
 import { reportOutcome, type Notify } from './notice';

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt, type Handler } from '../../../testing/admin-test-utils';
-import { formatDate } from '../utils/format';
+import { formatDate } from '../../../utils/format';
 import { UserDrawer } from './user-drawer';
 
 afterEach(() => {
@@ -59,10 +59,10 @@ describe('UserDrawer shell', () => {
     // a native <dialog> opened with showModal() (the browser makes the page behind it inert)
     expect(dialog.tagName).toBe('DIALOG');
     expect((dialog as HTMLDialogElement).open).toBe(true);
-    expect(await screen.findByText('Account is locked.')).toBeTruthy();
-    expect(screen.getByText('Account is soft-deleted. Restore to re-enable access.')).toBeTruthy();
-    expect(screen.getByText('Email address is unverified.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Restore' })).toBeTruthy();
+    expect(await screen.findByText('Account is locked.')).toBeInTheDocument();
+    expect(screen.getByText('Account is soft-deleted. Restore to re-enable access.')).toBeInTheDocument();
+    expect(screen.getByText('Email address is unverified.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Restore' })).toBeInTheDocument();
   });
 
   it('shows no banners for an active verified account', async () => {
@@ -75,11 +75,11 @@ describe('UserDrawer shell', () => {
 
   it('shows "Email bouncing" for a hard-bounced address and "Marked as spam" for a complaint', async () => {
     const first = open(detail({ email_suppressed: 'bounce' }));
-    expect(await screen.findByText('Email bouncing')).toBeTruthy();
+    expect(await screen.findByText('Email bouncing')).toBeInTheDocument();
     expect(screen.queryByText('Marked as spam')).toBeNull();
     first.view.unmount();
     open(detail({ email_suppressed: 'complaint' }));
-    expect(await screen.findByText('Marked as spam')).toBeTruthy();
+    expect(await screen.findByText('Marked as spam')).toBeInTheDocument();
     expect(screen.queryByText('Email bouncing')).toBeNull();
   });
 
@@ -109,7 +109,7 @@ describe('UserDrawer shell', () => {
     await user.keyboard('{ArrowRight}');
     expect(screen.getByRole('tab', { name: 'Modules' }).getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Modules' }));
-    expect(screen.getByText('No enrollments yet.')).toBeTruthy();
+    expect(screen.getByText('No enrollments yet.')).toBeInTheDocument();
     await user.keyboard('{ArrowLeft}{ArrowLeft}');
     expect(screen.getByRole('tab', { name: 'Audit' }).getAttribute('aria-selected')).toBe('true');
   });
@@ -168,8 +168,8 @@ describe('UserDrawer security', () => {
     await answerConfirm(user, 'Lock account', /Ada Lovelace is signed out everywhere and cannot sign in/);
     await notice('Account locked.');
     expect(api.callsTo('POST /api/admin/users/u1/lock')).toHaveLength(1);
-    expect(await screen.findByText('Account is locked.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Unlock account' })).toBeTruthy();
+    expect(await screen.findByText('Account is locked.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Unlock account' })).toBeInTheDocument();
   });
 
   it('reports a failed lock toggle', async () => {
@@ -210,7 +210,7 @@ describe('UserDrawer security', () => {
     expect(api.callsTo('POST /api/admin/users/u1/soft-delete')[0].body).toEqual({});
     // Soft-delete is now disabled and restore offered, in the panel and in the banner.
     expect((screen.getByRole('button', { name: 'Soft-delete account' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByRole('button', { name: 'Restore account' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Restore account' })).toBeInTheDocument();
   });
 
   it('sends a typed soft-delete reason', async () => {
@@ -250,13 +250,13 @@ describe('UserDrawer hard delete', () => {
   it('shows the impact and stays disabled until the typed email matches', async () => {
     const { user } = open(detail({ status: 'deleted', hard_delete_ready: true }), preview);
     await showPanel(user);
-    expect(await screen.findByText('sessions')).toBeTruthy();
+    expect(await screen.findByText('sessions')).toBeInTheDocument();
     expect(screen.getByText('audit_entries').nextSibling?.textContent).toBe('5');
     const button = () => screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement;
     expect(button().disabled).toBe(true);
     const input = screen.getByLabelText("Type the user's email to confirm");
     await user.type(input, 'ada@example.org');
-    expect(screen.getByText('Email confirmation does not match.')).toBeTruthy();
+    expect(screen.getByText('Email confirmation does not match.')).toBeInTheDocument();
     expect(button().disabled).toBe(true);
     await user.clear(input);
     await user.type(input, 'ada@example.com');
@@ -270,8 +270,8 @@ describe('UserDrawer hard delete', () => {
       preview,
     );
     await showPanel(user);
-    expect(screen.getByText('Retention window has not expired yet.')).toBeTruthy();
-    expect(screen.getByText(`Retention window active until ${formatDate('2025-12-20T00:00:00Z')}.`)).toBeTruthy();
+    expect(screen.getByText('Retention window has not expired yet.')).toBeInTheDocument();
+    expect(screen.getByText(`Retention window active until ${formatDate('2025-12-20T00:00:00Z')}.`)).toBeInTheDocument();
     await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
     expect((screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement).disabled).toBe(true);
   });
@@ -315,16 +315,16 @@ describe('UserDrawer hard delete', () => {
 
 describe('UserDrawer modules', () => {
   const modules = [
-    { id: 'm3', title: 'Networking', week_number: 2, position: 1, status: 'locked' },
-    { module_id: 'm2', title: 'Resume', week_no: 1, module_number: 2, status: 'locked' },
-    { module_id: 'm1', title: 'Goals', week: 1, order_in_week: 1, status: 'completed', completed_at: '2025-11-02T10:00:00Z' },
+    { module_id: 'm3', title: 'Networking', week_no: 2, module_number: 1, status: 'locked', started_at: null, completed_at: null },
+    { module_id: 'm2', title: 'Resume', week_no: 1, module_number: 2, status: 'locked', started_at: null, completed_at: null },
+    { module_id: 'm1', title: 'Goals', week_no: 1, module_number: 1, status: 'completed', started_at: null, completed_at: '2025-11-02T10:00:00Z' },
   ];
 
   it('lists modules in program order and offers the right actions', async () => {
     const { user } = open(detail({ enrollments: [enrollment(modules)] }));
     await user.click(await screen.findByRole('tab', { name: 'Modules' }));
-    expect(screen.getByRole('heading', { name: 'Enrollment e1' })).toBeTruthy();
-    expect(screen.getByText(/Program p1/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Enrollment e1' })).toBeInTheDocument();
+    expect(screen.getByText(/Program p1/)).toBeInTheDocument();
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['Goals', 'Resume', 'Networking']);
     const goals = within(rows[0]);
@@ -366,7 +366,7 @@ describe('UserDrawer modules', () => {
     await user.click(reopenGoals());
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
     await user.click(reopenGoals());
     await answerConfirm(user, 'Reopen module', /completion goes down/);
     await notice('Module reopened.');
@@ -409,7 +409,7 @@ describe('UserDrawer audit', () => {
     const cell = (await screen.findByText('user.lock')).nextSibling as HTMLElement;
     expect(cell.textContent).toHaveLength(158);
     expect(cell.textContent?.endsWith('…')).toBe(true);
-    expect(screen.getByText('Total: 30')).toBeTruthy();
+    expect(screen.getByText('Total: 30')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2');
     expect(api.callsTo('GET /api/admin/users/u1/audit-logs').map((c) => c.url)).toEqual([
@@ -439,25 +439,25 @@ describe('UserDrawer audit', () => {
     expect(api.callsTo('GET /api/admin/users/u1/audit-logs').at(-1)?.url).toBe('/api/admin/users/u1/audit-logs?page=2&page_size=25&cursor=c-2');
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('user.lock');
-    expect(screen.getByText('Page 1')).toBeTruthy();
+    expect(screen.getByText('Page 1')).toBeInTheDocument();
   });
 
   it('says when there are no entries', async () => {
     const { user } = open(detail(), { 'GET /api/admin/users/u1/audit-logs': { body: { items: [], total: 0, has_next: false } } });
     await user.click(await screen.findByRole('tab', { name: 'Audit' }));
-    expect(await screen.findByText('No audit entries yet.')).toBeTruthy();
+    expect(await screen.findByText('No audit entries yet.')).toBeInTheDocument();
   });
 });
 
 describe('UserDrawer: who and undo', () => {
   it('names the person under the title, with status chips, and in the dialog name', async () => {
     open(detail({ verified: false }));
-    expect(await screen.findByText('Ada Lovelace')).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole('dialog', { name: /User u1 Ada Lovelace/ })).toBeTruthy());
+    expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('dialog', { name: /User u1 Ada Lovelace/ })).toBeInTheDocument());
     const chips = screen.getByLabelText('Account state');
-    expect(within(chips).getByText('active')).toBeTruthy();
-    expect(within(chips).getByText('unverified')).toBeTruthy();
-    expect(within(chips).getByText('learner')).toBeTruthy();
+    expect(within(chips).getByText('active')).toBeInTheDocument();
+    expect(within(chips).getByText('unverified')).toBeInTheDocument();
+    expect(within(chips).getByText('learner')).toBeInTheDocument();
   });
 
   it('offers Undo after a soft-delete, which restores the account', async () => {

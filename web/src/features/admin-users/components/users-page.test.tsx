@@ -58,16 +58,16 @@ describe('UsersPage table', () => {
     expect((await row('cy@example.com'))[3]).toBe('locked');
     expect((await row('di@example.com'))[1]).toBe('—');
     expect((await row('di@example.com'))[3]).toBe('active');
-    expect(screen.getByText('Total: 4')).toBeTruthy();
+    expect(screen.getByText('Total: 4')).toBeInTheDocument();
     // The footer says which rows these are, beside 'Total: N' and 'Page N'.
-    expect(screen.getByText('1–4 of 4')).toBeTruthy();
+    expect(screen.getByText('1–4 of 4')).toBeInTheDocument();
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('says so when nothing matches', async () => {
     mockFetch({ 'GET /api/admin/users': list([]) });
     renderAt('/admin/users', <UsersPage />);
-    expect(await screen.findByText('No users found.')).toBeTruthy();
+    expect(await screen.findByText('No users found.')).toBeInTheDocument();
   });
 
   it("shows the server's error, else HTTP {status}", async () => {
@@ -90,28 +90,28 @@ describe('UsersPage cursor paging', () => {
     renderAt('/admin/users', <UsersPage />);
     const user = userEvent.setup();
     await screen.findByText('ada@example.com');
-    expect(screen.getByText('Total: 10,000+')).toBeTruthy();
+    expect(screen.getByText('Total: 10,000+')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('page2@example.com');
     expect(lastList(api)).toMatchObject({ page: '2', cursor: 'c2' });
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('page3@example.com');
     expect(lastList(api)).toMatchObject({ page: '3', cursor: 'c3' });
-    expect(screen.getByText('Total: 3')).toBeTruthy();
+    expect(screen.getByText('Total: 3')).toBeInTheDocument();
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('page2@example.com');
-    expect(screen.getByText('Page 2')).toBeTruthy();
+    expect(screen.getByText('Page 2')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('ada@example.com');
-    expect(screen.getByText('Page 1')).toBeTruthy();
+    expect(screen.getByText('Page 1')).toBeInTheDocument();
   });
 
   it('says when a page stopped at the read budget', async () => {
     mockFetch({ 'GET /api/admin/users': list([], { total: 1, total_is_estimate: true, has_next: true, next_cursor: 'c2', truncated: true }) });
     renderAt('/admin/users', <UsersPage />);
-    expect(await screen.findByText('More accounts may match: Next continues the search.')).toBeTruthy();
-    expect(screen.getByText('Total: 1+')).toBeTruthy();
+    expect(await screen.findByText('More accounts may match: Next continues the search.')).toBeInTheDocument();
+    expect(screen.getByText('Total: 1+')).toBeInTheDocument();
   });
 });
 
@@ -230,18 +230,18 @@ describe('UsersPage address', () => {
     const user = userEvent.setup();
     await screen.findByText('ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    expect(await screen.findByText('Page 2')).toBeTruthy();
+    expect(await screen.findByText('Page 2')).toBeInTheDocument();
     await waitFor(() => expect(lastList(api).page).toBe('2'));
-    expect(await screen.findByText('26–26 of 60')).toBeTruthy();
+    expect(await screen.findByText('26–26 of 60')).toBeInTheDocument();
 
     await user.selectOptions(screen.getByLabelText('Cohort'), 'active30d');
-    expect(await screen.findByText('Page 1')).toBeTruthy();
+    expect(await screen.findByText('Page 1')).toBeInTheDocument();
     await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '25', filter: 'active30d' }));
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2');
     await user.selectOptions(screen.getByLabelText('Rows per page'), '50');
-    expect(await screen.findByText('Page 1')).toBeTruthy();
+    expect(await screen.findByText('Page 1')).toBeInTheDocument();
     await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '50', filter: 'active30d' }));
   });
 
@@ -266,7 +266,7 @@ describe('UsersPage address', () => {
     vi.useRealTimers();
 
     await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '25', query: 'ada' }));
-    expect(screen.getByText('Page 1')).toBeTruthy();
+    expect(screen.getByText('Page 1')).toBeInTheDocument();
     // Only the final text was ever sent.
     expect(api.callsTo('GET /api/admin/users').some((call) => params(call).query === 'ad')).toBe(false);
   });
@@ -283,17 +283,17 @@ describe('UsersPage address', () => {
     // the row itself is no longer a focus stop: the button is
     expect(open.closest('tr')?.hasAttribute('tabindex')).toBe(false);
     await user.click(open);
-    expect(screen.getByRole('dialog', { name: /^User u1.*Ada Lovelace/ })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: /^User u1.*Ada Lovelace/ })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     // Focus went back to the button that opened it; Enter opens it again.
     expect(document.activeElement).toBe(open);
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     // a pointer click elsewhere on the row opens it as well, and focus returns to the row's button
     await user.click(screen.getByText('Lovelace', { selector: 'td' }));
-    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: /^User u1/ })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(document.activeElement).toBe(open);
   });
@@ -304,7 +304,7 @@ describe('UsersPage address', () => {
       'GET /api/admin/users/u1': { body: { id: 'u1', email: 'ada@example.com', status: 'active', verified: true, enrollments: [] } },
     });
     renderAt('/admin/users?user=u1', <UsersPage />);
-    expect(await screen.findByRole('dialog', { name: /^User u1/ })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: /^User u1/ })).toBeInTheDocument();
   });
 });
 

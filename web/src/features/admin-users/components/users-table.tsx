@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
-import type { AdminUserListItem } from '../types';
-import { formatDate, formatOneDecimal } from '../utils/format';
+import type { AdminUserListItem } from '../../../../../shared/admin-types';
+import { formatDate, formatOneDecimal } from '../../../utils/format';
 import { StatusBadge } from './status-badge';
 
 export interface UsersTableProps {

@@ -20,17 +20,17 @@ describe('ChangePasswordForm', () => {
     mockFetch({});
     renderScreen(<ChangePasswordForm showHeading />, '/settings');
     const user = userEvent.setup();
-    expect(screen.getByRole('heading', { name: 'Change password' })).toBeTruthy();
-    expect(screen.getByRole('form', { name: 'Change password' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Change password' })).toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'Change password' })).toBeInTheDocument();
     expect(submit().disabled).toBe(true);
     await fill(user, '', 'seven77', 'seven77');
     expect(submit().disabled).toBe(true); // no current password
     await user.type(input('Current password'), 'old password');
     expect(submit().disabled).toBe(true); // new one too short
-    expect(screen.getByText('New password must be at least 8 characters.')).toBeTruthy();
+    expect(screen.getByText('New password must be at least 8 characters.')).toBeInTheDocument();
     await user.type(input('New password'), 'x');
     expect(submit().disabled).toBe(true); // confirmation differs
-    expect(screen.getByText('Passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('Passwords do not match.')).toBeInTheDocument();
     await user.type(input('Confirm new password'), 'x');
     expect(submit().disabled).toBe(false);
   });
@@ -39,11 +39,11 @@ describe('ChangePasswordForm', () => {
     mockFetch({});
     renderScreen(<ChangePasswordForm />, '/settings');
     expect(screen.queryByRole('heading')).toBeNull();
-    expect(screen.getByRole('form', { name: 'Change password' })).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Change password' })).toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(input('Current password'));
     await user.tab();
-    expect(screen.getByText('Current password is required.')).toBeTruthy();
+    expect(screen.getByText('Current password is required.')).toBeInTheDocument();
   });
 
   it('sends the three fields and confirms success, clearing the form', async () => {

@@ -1,4 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { changePasswordSchema, type ChangePasswordValues } from '../../../../../shared/account-forms';
 import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -15,52 +18,37 @@ export interface ChangePasswordFormProps {
   showHeading?: boolean;
 }
 
+const EMPTY: ChangePasswordValues = { current_password: '', new_password: '', confirm_new_password: '' };
+
 /**
- * Settings' 'Change password' section (docs/product.md#2-screens-and-routes, #5-validation-rules). Submit is enabled only when all three fields
- * are filled, the new one has 8+ characters and the confirmation equals it.
+ * Settings' 'Change password' section (docs/product.md#2-screens-and-routes, #5-validation-rules):
+ * react-hook-form with the shared schema (shared/account-forms.ts). Submit is enabled only when
+ * the schema passes: all three filled, the new one 8+ characters, the confirmation equal to it.
  */
 export function ChangePasswordForm({ showHeading = false }: ChangePasswordFormProps) {
   const change = useChangePassword();
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirmNext, setConfirmNext] = useState('');
-  const [currentTouched, setCurrentTouched] = useState(false);
-  // Length is judged once the user leaves the field, not on the first keystroke.
-  const [nextTouched, setNextTouched] = useState(false);
+  const form = useForm<ChangePasswordValues>({ resolver: zodResolver(changePasswordSchema), mode: 'all', defaultValues: EMPTY });
+  const { errors, touchedFields, isValid } = form.formState;
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState(false);
+  const [next, confirmNext] = form.watch(['new_password', 'confirm_new_password']);
 
-  const tooShort = nextTouched && next.length > 0 && next.length < MIN_PASSWORD_LENGTH;
-  const mismatch = confirmNext.length > 0 && next !== confirmNext;
-  const ready = current.length > 0 && next.length >= MIN_PASSWORD_LENGTH && next === confirmNext;
-
-  const edit = (setter: (value: string) => void) => (event: { target: { value: string } }) => {
-    setter(event.target.value);
+  // The banner spoke of the old value.
+  const clearBanners = () => {
     setSuccess(false);
-    // The banner spoke of the old value.
     setError(null);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready) return;
-    setError(null);
-    setSuccess(false);
-    change.mutate(
-      { current_password: current, new_password: next, confirm_new_password: confirmNext },
-      {
-        onSuccess: () => {
-          setSuccess(true);
-          setCurrent('');
-          setNext('');
-          setConfirmNext('');
-          setCurrentTouched(false);
-          setNextTouched(false);
-        },
-        onError: (failure) => setError(changePasswordErrorMessage(failure)),
+  const submit = form.handleSubmit((values) => {
+    clearBanners();
+    change.mutate(values, {
+      onSuccess: () => {
+        setSuccess(true);
+        form.reset(EMPTY);
       },
-    );
-  };
+      onError: (failure) => setError(changePasswordErrorMessage(failure)),
+    });
+  });
 
   return (
     <form className="form change-password" onSubmit={submit} noValidate aria-labelledby={showHeading ? 'change-password-heading' : undefined} aria-label={showHeading ? undefined : 'Change password'}>
@@ -69,37 +57,30 @@ export function ChangePasswordForm({ showHeading = false }: ChangePasswordFormPr
       {success ? <FormAlert tone="success">{changePasswordTexts.success}</FormAlert> : null}
       <PasswordField
         label="Current password"
-        name="current_password"
         autoComplete="current-password"
-        value={current}
-        onChange={edit(setCurrent)}
-        onBlur={() => setCurrentTouched(true)}
-        error={currentTouched && !current ? changePasswordTexts.currentRequired : undefined}
+        {...form.register('current_password', { onChange: clearBanners })}
+        error={touchedFields.current_password ? errors.current_password?.message : undefined}
         required
       />
       <PasswordField
         label="New password"
-        name="new_password"
         autoComplete="new-password"
         hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-        value={next}
-        onChange={edit(setNext)}
-        onBlur={() => setNextTouched(true)}
-        error={tooShort ? changePasswordTexts.tooShort : undefined}
+        {...form.register('new_password', { onChange: clearBanners, deps: ['confirm_new_password'] })}
+        // Length is judged once the user leaves the field, not on the first keystroke.
+        error={touchedFields.new_password && next ? errors.new_password?.message : undefined}
         required
       />
       <LazyPasswordStrength password={next} />
       <PasswordField
         label="Confirm new password"
-        name="confirm_new_password"
         autoComplete="new-password"
-        value={confirmNext}
-        onChange={edit(setConfirmNext)}
-        error={mismatch ? changePasswordTexts.mismatch : undefined}
+        {...form.register('confirm_new_password', { onChange: clearBanners })}
+        error={confirmNext ? errors.confirm_new_password?.message : undefined}
         required
       />
       <div className="form__actions">
-        <Button type="submit" disabled={!ready || change.isPending}>
+        <Button type="submit" disabled={!isValid || change.isPending}>
           {change.isPending ? 'Updating…' : 'Update password'}
         </Button>
       </div>

@@ -20,9 +20,9 @@ describe('ForgotPasswordForm', () => {
     const busy = (await screen.findByRole('button', { name: 'Sending…' })) as HTMLButtonElement;
     expect(busy.disabled).toBe(true);
     release();
-    expect(await screen.findByText("If an account exists, we've sent a reset link.")).toBeTruthy();
-    expect(screen.getByText(/spam/)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Send again' })).toBeTruthy();
+    expect(await screen.findByText("If an account exists, we've sent a reset link.")).toBeInTheDocument();
+    expect(screen.getByText(/spam/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send again' })).toBeInTheDocument();
     expect(api.callsTo('POST /api/auth/password-reset/request')[0].body).toEqual({ email: 'ada@example.com' });
   });
 
@@ -32,7 +32,7 @@ describe('ForgotPasswordForm', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email'), '   ');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
-    expect(screen.getByText('Email is required.')).toBeTruthy();
+    expect(screen.getByText('Email is required.')).toBeInTheDocument();
     expect(api.callsTo('POST /api/auth/password-reset/request')).toHaveLength(0);
   });
 
@@ -43,6 +43,6 @@ describe('ForgotPasswordForm', () => {
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Unable to request a password reset right now. Please try again.');
-    expect(screen.getByRole('button', { name: 'Send reset link' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send reset link' })).toBeInTheDocument();
   });
 });

@@ -1,37 +1,36 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import { forgotPasswordSchema, type ForgotPasswordValues } from '../../../../../shared/account-forms';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { useRequestPasswordReset } from '../api/request-password-reset';
-import { registerTexts, RESET_REQUEST_FAILED, RESET_REQUESTED } from '../utils/error-messages';
+import { RESET_REQUEST_FAILED, RESET_REQUESTED } from '../utils/error-messages';
 
 /**
  * Asks for a reset link. The answer is the same whether or not the account exists, so the screen
- * never tells who is registered.
+ * never tells who is registered. react-hook-form with the shared schema (shared/account-forms.ts).
  */
 export function ForgotPasswordForm() {
   const request = useRequestPasswordReset();
-  const [email, setEmail] = useState('');
-  const [emailError, setEmailError] = useState<string | undefined>();
+  // Checked on submit only; typing clears the field's message until the next submit.
+  const form = useForm<ForgotPasswordValues>({ resolver: zodResolver(forgotPasswordSchema), mode: 'onSubmit', reValidateMode: 'onSubmit', defaultValues: { email: '' } });
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    const trimmed = email.trim();
-    if (!trimmed) {
-      setEmailError(registerTexts.emailRequired);
-      return;
-    }
-    setEmailError(undefined);
-    request.mutate(trimmed, {
-      onSuccess: () => setSent(true),
-      onError: () => setError(RESET_REQUEST_FAILED),
-    });
-  };
+  const submit = form.handleSubmit(
+    ({ email }) => {
+      setError(null);
+      request.mutate(email, {
+        onSuccess: () => setSent(true),
+        onError: () => setError(RESET_REQUEST_FAILED),
+      });
+    },
+    () => setError(null),
+  );
 
   return (
     <form className="card form" onSubmit={submit} noValidate aria-label="Forgot password">
@@ -46,14 +45,9 @@ export function ForgotPasswordForm() {
       <TextField
         label="Email"
         type="email"
-        name="email"
         autoComplete="email"
-        value={email}
-        onChange={(e) => {
-          setEmail(e.target.value);
-          setEmailError(undefined);
-        }}
-        error={emailError}
+        {...form.register('email', { onChange: () => form.clearErrors('email') })}
+        error={form.formState.errors.email?.message}
         required
       />
       <div className="form__actions">

@@ -152,7 +152,7 @@ describe('LoginForm step 2', () => {
     await waitFor(() => expect(document.activeElement?.contains(screen.getByRole('alert'))).toBe(true));
     await user.click(screen.getByRole('button', { name: 'Verify and log in' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Unable to verify your login code. Please try again.'));
-    expect(screen.getByLabelText('2FA code')).toBeTruthy();
+    expect(screen.getByLabelText('2FA code')).toBeInTheDocument();
   });
 
   it('shows the mail viewer note in local mode', async () => {
@@ -184,7 +184,7 @@ describe('LoginForm: an unverified account', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Please verify your email before logging in.');
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect(api.callsTo('POST /api/auth/resend-verification')[0].body).toEqual({ email: 'ada@example.com' });
-    expect(await screen.findByRole('button', { name: /Send a new code \(\d+ s\)/ })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /Send a new code \(\d+ s\)/ })).toBeInTheDocument();
     await user.type(screen.getByLabelText('Verification code'), '123456');
     expect((await screen.findByRole('status')).textContent).toBe('Your email is verified. You can now log in.');
     expect(api.callsTo('POST /api/auth/verify-email')[0].body).toEqual({ email: 'ada@example.com', code: '123456' });
@@ -197,7 +197,7 @@ describe('LoginForm: an unverified account', () => {
     const user = await passStepOne();
     await user.click(await screen.findByRole('button', { name: 'Wrong email? Start over' }));
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
-    expect(screen.getByRole('button', { name: 'Log in' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 });
 
@@ -211,7 +211,7 @@ describe('LoginForm step 2: ways out', () => {
     renderScreen(<LoginForm />, '/login');
     const user = await passStepOne();
     const code = await screen.findByLabelText('2FA code');
-    expect(screen.getByText('Sent to ada@example.com')).toBeTruthy();
+    expect(screen.getByText('Sent to ada@example.com')).toBeInTheDocument();
     expect(code.getAttribute('aria-describedby')).toContain(screen.getByText('Sent to ada@example.com').id);
     await user.click(code);
     await user.paste('957 831');
@@ -258,7 +258,7 @@ describe('LoginForm step 2: ways out', () => {
     await screen.findByLabelText('2FA code');
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Please wait a moment before trying again.');
-    expect(screen.getByRole('button', { name: 'Send a new code (30 s)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send a new code (30 s)' })).toBeInTheDocument();
   });
 
   it('says to start over when the sign-in expired', async () => {

@@ -29,7 +29,7 @@ describe('RegisterForm', () => {
     const user = userEvent.setup();
     await fill(user, { confirm: 'analytical engin' });
     expect(button('Register').disabled).toBe(true);
-    expect(screen.getByText('Passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('Passwords do not match.')).toBeInTheDocument();
     await user.type(input('Confirm password'), 'e');
     expect(button('Register').disabled).toBe(false);
     expect(screen.queryByText('Passwords do not match.')).toBeNull();
@@ -54,9 +54,9 @@ describe('RegisterForm', () => {
     const user = userEvent.setup();
     await fill(user, { first: '   ', password: 'short', confirm: 'short' });
     await user.click(button('Register'));
-    expect(screen.getByText('First name is required.')).toBeTruthy();
-    expect(screen.getByText('Password must be at least 8 characters.')).toBeTruthy();
-    expect(screen.getByText('Please correct the highlighted fields.')).toBeTruthy();
+    expect(screen.getByText('First name is required.')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 8 characters.')).toBeInTheDocument();
+    expect(screen.getByText('Please correct the highlighted fields.')).toBeInTheDocument();
     expect(input('First name').getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(input('First name'));
     expect(api.callsTo('POST /api/auth/register')).toHaveLength(0);
@@ -68,7 +68,7 @@ describe('RegisterForm', () => {
     const user = userEvent.setup();
     await fill(user);
     await user.click(button('Register'));
-    expect(await screen.findByText('Please correct the highlighted fields.')).toBeTruthy();
+    expect(await screen.findByText('Please correct the highlighted fields.')).toBeInTheDocument();
     expect(screen.getAllByText('This field is required.')).toHaveLength(2);
     for (const label of ['Last name', 'Email']) {
       const field = input(label);
@@ -103,7 +103,7 @@ describe('RegisterForm', () => {
     await fill(user);
     await user.click(button('Register'));
     const code = await screen.findByLabelText('Verification code');
-    expect(screen.getByText('Please verify your email to continue.')).toBeTruthy();
+    expect(screen.getByText('Please verify your email to continue.')).toBeInTheDocument();
     expect(document.activeElement).toBe(code);
     expect(api.callsTo('POST /api/auth/register')[0].body).toEqual({
       first_name: 'Ada',
@@ -161,7 +161,7 @@ describe('RegisterForm verify step (its own address)', () => {
     // A reload: same address, fresh component.
     mockFetch({});
     renderScreen(<RegisterForm />, '/register?step=verify');
-    expect(await screen.findByText('Enter the 6-digit code we sent to ada@example.com. It expires in 10 minutes.')).toBeTruthy();
+    expect(await screen.findByText('Enter the 6-digit code we sent to ada@example.com. It expires in 10 minutes.')).toBeInTheDocument();
   });
 
   it('asks for the address when the tab does not know it, and sends a new code with a countdown', async () => {
@@ -185,7 +185,7 @@ describe('RegisterForm verify step (its own address)', () => {
     await screen.findByLabelText('Verification code');
     expect((screen.getByRole('button', { name: /Send a new code \(60 s\)/ }) as HTMLButtonElement).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Wrong email? Start over' }));
-    expect(await screen.findByRole('button', { name: 'Register' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
     expect(view.router.state.location.search).toBe('');
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
     expect(sessionStorage.length).toBe(0);
@@ -198,7 +198,7 @@ describe('RegisterForm verify step (its own address)', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Please wait a moment before trying again.');
-    expect(screen.getByRole('button', { name: 'Send a new code (42 s)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send a new code (42 s)' })).toBeInTheDocument();
   });
 });
 
@@ -226,9 +226,9 @@ describe('RegisterForm passwords', () => {
     expect(screen.queryByText(/Password strength/)).toBeNull();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Password'), 'password1');
-    expect(await screen.findByText(/Password strength: Very weak\. This password is too common/, {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(/Password strength: Very weak\. This password is too common/, {}, { timeout: 5000 })).toBeInTheDocument();
     await user.clear(screen.getByLabelText('Password'));
     await user.type(screen.getByLabelText('Password'), 'copper meadow violin harbour');
-    expect(await screen.findByText(/Password strength: Strong\./)).toBeTruthy();
+    expect(await screen.findByText(/Password strength: Strong\./)).toBeInTheDocument();
   });
 });

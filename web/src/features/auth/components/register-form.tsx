@@ -1,12 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
+import { registerSchema, type RegisterValues } from '../../../../../shared/account-forms';
 import { MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
-import { useRegister, type RegisterInput } from '../api/register';
+import { useRegister } from '../api/register';
 import {
   CORRECT_FIELDS,
   registerErrorView,
@@ -21,20 +24,7 @@ type FieldErrors = Partial<Record<RegisterField, string>>;
 
 const FIELD_ORDER: RegisterField[] = ['first_name', 'last_name', 'email', 'password', 'passwordConfirm'];
 
-/** docs/product.md#5-validation-rules checks, run before sending so most mistakes never need a round trip. */
-export function validateRegistration(input: RegisterInput): FieldErrors {
-  const errors: FieldErrors = {};
-  const first = input.first_name.trim();
-  const last = input.last_name.trim();
-  if (!first) errors.first_name = registerTexts.firstNameRequired;
-  else if (first.length > NAME_MAX_LENGTH) errors.first_name = registerTexts.firstNameInvalid;
-  if (!last) errors.last_name = registerTexts.lastNameRequired;
-  else if (last.length > NAME_MAX_LENGTH) errors.last_name = registerTexts.lastNameInvalid;
-  if (!input.email.trim()) errors.email = registerTexts.emailRequired;
-  if (input.password.length < MIN_PASSWORD_LENGTH) errors.password = registerTexts.weakPassword;
-  if (input.password !== input.passwordConfirm) errors.passwordConfirm = registerTexts.passwordMismatch;
-  return errors;
-}
+const EMPTY: RegisterValues = { first_name: '', last_name: '', email: '', password: '', passwordConfirm: '' };
 
 type Step = 'form' | 'verify' | 'complete';
 /** The step lives in the address (`?step=verify`), so a reload or Back keeps it (docs/journeys.md). */
@@ -45,13 +35,16 @@ export function RegisterForm() {
   const register = useRegister();
   const [searchParams, setSearchParams] = useSearchParams();
   const step = stepOf(searchParams.get('step'));
-  const [values, setValues] = useState<RegisterInput>(() => ({ first_name: '', last_name: '', email: readPendingEmail(), password: '', passwordConfirm: '' }));
+  // docs/product.md#5-validation-rules checks (shared/account-forms.ts), run on submit so most
+  // mistakes never need a round trip; a field's message goes as soon as it changes.
+  const [initial] = useState<RegisterValues>(() => ({ ...EMPTY, email: readPendingEmail() }));
+  const form = useForm<RegisterValues>({ resolver: zodResolver(registerSchema), mode: 'onSubmit', reValidateMode: 'onSubmit', defaultValues: initial, shouldFocusError: false });
+  const values = form.watch();
+  const fieldErrors: FieldErrors = Object.fromEntries(FIELD_ORDER.map((name) => [name, form.formState.errors[name]?.message]));
   const [showPasswords, setShowPasswords] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [justSent, setJustSent] = useState(false);
-  const inputs = useRef<Partial<Record<RegisterField, HTMLInputElement | null>>>({});
   const doneRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -66,48 +59,53 @@ export function RegisterForm() {
   };
 
   const passwordsDiffer = values.password !== values.passwordConfirm;
-  const set = (field: RegisterField) => (event: { target: { value: string } }) => {
-    setValues((current) => ({ ...current, [field]: event.target.value }));
-    setFieldErrors((current) => ({ ...current, [field]: undefined }));
-    // The banner spoke of the old value: it goes as soon as the field changes.
-    setError(null);
-  };
-  const focusFirstInvalid = (errors: FieldErrors) => {
-    const first = FIELD_ORDER.find((field) => errors[field]);
-    if (first) inputs.current[first]?.focus();
-  };
-
-  const submitForm = (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    setNotice(null);
-    const errors = validateRegistration(values);
-    if (Object.keys(errors).length) {
-      setFieldErrors(errors);
-      setError(CORRECT_FIELDS);
-      focusFirstInvalid(errors);
-      return;
-    }
-    const input = { ...values, first_name: values.first_name.trim(), last_name: values.last_name.trim(), email: values.email.trim() };
-    register.mutate(input, {
-      onSuccess: () => {
-        setValues((current) => ({ ...current, password: '', passwordConfirm: '' }));
-        toVerify(input.email);
-      },
-      onError: (failure) => {
-        const view = registerErrorView(failure);
-        if (view.verificationPending) {
-          setValues((current) => ({ ...current, password: '', passwordConfirm: '' }));
-          setNotice(view.message ?? null);
-          toVerify(input.email);
-          return;
-        }
-        setFieldErrors(view.fields);
-        setError(view.message ?? null);
-        focusFirstInvalid(view.fields);
+  const field = (name: RegisterField) =>
+    form.register(name, {
+      onChange: () => {
+        form.clearErrors(name);
+        // The banner spoke of the old value: it goes as soon as the field changes.
+        setError(null);
       },
     });
+  const focusFirstInvalid = (errors: FieldErrors) => {
+    const first = FIELD_ORDER.find((name) => errors[name]);
+    if (first) form.setFocus(first);
   };
+  const forgetPasswords = () => {
+    form.setValue('password', '');
+    form.setValue('passwordConfirm', '');
+  };
+
+  const submitForm = form.handleSubmit(
+    (checked) => {
+      setError(null);
+      setNotice(null);
+      const input = { ...checked, first_name: checked.first_name.trim(), last_name: checked.last_name.trim(), email: checked.email.trim() };
+      register.mutate(input, {
+        onSuccess: () => {
+          forgetPasswords();
+          toVerify(input.email);
+        },
+        onError: (failure) => {
+          const view = registerErrorView(failure);
+          if (view.verificationPending) {
+            forgetPasswords();
+            setNotice(view.message ?? null);
+            toVerify(input.email);
+            return;
+          }
+          for (const name of FIELD_ORDER) if (view.fields[name]) form.setError(name, { message: view.fields[name] });
+          setError(view.message ?? null);
+          focusFirstInvalid(view.fields);
+        },
+      });
+    },
+    (errors) => {
+      setNotice(null);
+      setError(CORRECT_FIELDS);
+      focusFirstInvalid(Object.fromEntries(FIELD_ORDER.map((name) => [name, errors[name]?.message])));
+    },
+  );
 
   if (step === 'complete') {
     return (
@@ -138,7 +136,7 @@ export function RegisterForm() {
         onStartOver={() => {
           storePendingEmail('');
           setNotice(null);
-          setValues({ first_name: '', last_name: '', email: '', password: '', passwordConfirm: '' });
+          form.reset(EMPTY);
           goTo('form');
         }}
       />
@@ -150,47 +148,35 @@ export function RegisterForm() {
       <FormAlert>{error}</FormAlert>
       <div className="form__row">
         <TextField
-          ref={(el) => void (inputs.current.first_name = el)}
           label="First name"
-          name="first_name"
           autoComplete="given-name"
           maxLength={NAME_MAX_LENGTH}
-          value={values.first_name}
-          onChange={set('first_name')}
+          {...field('first_name')}
           error={fieldErrors.first_name}
           required
         />
         <TextField
-          ref={(el) => void (inputs.current.last_name = el)}
           label="Last name"
-          name="last_name"
           autoComplete="family-name"
           maxLength={NAME_MAX_LENGTH}
-          value={values.last_name}
-          onChange={set('last_name')}
+          {...field('last_name')}
           error={fieldErrors.last_name}
           required
         />
       </div>
       <TextField
-        ref={(el) => void (inputs.current.email = el)}
         label="Email"
         type="email"
-        name="email"
         autoComplete="email"
-        value={values.email}
-        onChange={set('email')}
+        {...field('email')}
         error={fieldErrors.email}
         required
       />
       <PasswordField
-        ref={(el) => void (inputs.current.password = el)}
         label="Password"
-        name="password"
         autoComplete="new-password"
         hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-        value={values.password}
-        onChange={set('password')}
+        {...field('password')}
         error={fieldErrors.password}
         visible={showPasswords}
         onVisibleChange={setShowPasswords}
@@ -199,13 +185,10 @@ export function RegisterForm() {
       />
       <LazyPasswordStrength password={values.password} userInputs={[values.email, values.first_name, values.last_name]} />
       <PasswordField
-        ref={(el) => void (inputs.current.passwordConfirm = el)}
         inputId="register-password-confirm"
         label="Confirm password"
-        name="passwordConfirm"
         autoComplete="new-password"
-        value={values.passwordConfirm}
-        onChange={set('passwordConfirm')}
+        {...field('passwordConfirm')}
         // Say why Register is disabled as soon as the confirmation is typed.
         error={fieldErrors.passwordConfirm ?? (values.passwordConfirm && passwordsDiffer ? registerTexts.passwordMismatch : undefined)}
         visible={showPasswords}

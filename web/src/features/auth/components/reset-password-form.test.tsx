@@ -17,10 +17,10 @@ describe('ResetPasswordForm', () => {
         new Promise((resolve) => (release = () => resolve({ status: 400, body: { error: 'invalid_or_expired' } }))),
     });
     renderScreen(<ResetPasswordForm />, '/reset-password?token=abc%2B1');
-    expect(await screen.findByText('Checking your reset link…')).toBeTruthy();
+    expect(await screen.findByText('Checking your reset link…')).toBeInTheDocument();
     release();
-    expect(await screen.findByText('This password reset link is invalid or has expired.')).toBeTruthy();
-    expect(screen.getByText(/Please request a new one\./)).toBeTruthy();
+    expect(await screen.findByText('This password reset link is invalid or has expired.')).toBeInTheDocument();
+    expect(screen.getByText(/Please request a new one\./)).toBeInTheDocument();
     expect(input('New password').disabled).toBe(true);
     expect(input('Confirm new password').disabled).toBe(true);
     expect(updateButton().disabled).toBe(true);
@@ -31,7 +31,7 @@ describe('ResetPasswordForm', () => {
   it('treats a missing token as an invalid link without asking the server', async () => {
     const api = mockFetch({});
     renderScreen(<ResetPasswordForm />, '/reset-password');
-    expect(await screen.findByText('This password reset link is invalid or has expired.')).toBeTruthy();
+    expect(await screen.findByText('This password reset link is invalid or has expired.')).toBeInTheDocument();
     expect(updateButton().disabled).toBe(true);
     expect(api.callsTo('GET /api/auth/password-reset/validate')).toHaveLength(0);
   });
@@ -44,12 +44,12 @@ describe('ResetPasswordForm', () => {
     renderScreen(<ResetPasswordForm />, '/reset-password?token=tok');
     const user = userEvent.setup();
     const password = await screen.findByLabelText('New password');
-    expect(screen.getByText('Use at least 8 characters.')).toBeTruthy();
+    expect(screen.getByText('Use at least 8 characters.')).toBeInTheDocument();
     await user.type(password, 'short');
     await user.type(input('Confirm new password'), 'shorter');
     await user.click(updateButton());
-    expect(screen.getByText('Password must be at least 8 characters long.')).toBeTruthy();
-    expect(screen.getByText('Passwords must match.')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 8 characters long.')).toBeInTheDocument();
+    expect(screen.getByText('Passwords must match.')).toBeInTheDocument();
     expect(api.callsTo('POST /api/auth/password-reset/confirm')).toHaveLength(0);
 
     await user.clear(password);
@@ -96,15 +96,15 @@ describe('ResetPasswordForm', () => {
     await user.type(await screen.findByLabelText('New password'), 'password123');
     await user.type(input('Confirm new password'), 'password123');
     await user.click(updateButton());
-    expect(await screen.findByText('This password reset link is invalid or has expired.')).toBeTruthy();
-    expect(screen.getByText(/Please request a new one\./)).toBeTruthy();
+    expect(await screen.findByText('This password reset link is invalid or has expired.')).toBeInTheDocument();
+    expect(screen.getByText(/Please request a new one\./)).toBeInTheDocument();
     expect(updateButton().disabled).toBe(true);
   });
 
   it('replaces its history entry once it has read the token: the address keeps no ?token=', async () => {
     const api = mockFetch({ 'GET /api/auth/password-reset/validate': { status: 200, body: { ok: true } } });
     const { router } = renderScreen(<ResetPasswordForm />, '/reset-password?token=secret-token');
-    expect(await screen.findByLabelText('New password')).toBeTruthy();
+    expect(await screen.findByLabelText('New password')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(router.state.location.pathname).toBe('/reset-password');
     expect(router.state.historyAction).toBe('REPLACE');

@@ -1,5 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
+import { resetPasswordSchema, type ResetPasswordValues } from '../../../../../shared/account-forms';
 import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -14,7 +17,8 @@ import { resetErrorView, resetTexts } from '../utils/error-messages';
 
 /**
  * Reads `?token=`, checks it (validating → valid | invalid, docs/product.md#4-states-and-transitions), then lets the user choose a
- * new password. After success the form stays (disabled) with the success message.
+ * new password. After success the form stays (disabled) with the success message. The fields
+ * are checked on submit by react-hook-form with the shared schema (shared/account-forms.ts).
  */
 export function ResetPasswordForm() {
   const [params, setParams] = useSearchParams();
@@ -29,10 +33,14 @@ export function ResetPasswordForm() {
   }, [params, setParams]);
   const validation = useValidateResetToken(token);
   const confirm = useConfirmPasswordReset();
-  const [password, setPassword] = useState('');
-  const [password2, setPassword2] = useState('');
+  const form = useForm<ResetPasswordValues>({
+    resolver: zodResolver(resetPasswordSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    defaultValues: { password: '', password2: '' },
+  });
+  const password = form.watch('password');
   const [show, setShow] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<{ password?: string; password2?: string }>({});
   const [error, setError] = useState<string | null>(null);
   const [linkRejected, setLinkRejected] = useState(false);
   const [done, setDone] = useState(false);
@@ -44,30 +52,26 @@ export function ResetPasswordForm() {
   const locked = invalid || done;
   if (token && validation.isPending) return <LoadingText>Checking your reset link…</LoadingText>;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    const errors: typeof fieldErrors = {};
-    if (password.length < MIN_PASSWORD_LENGTH) errors.password = resetTexts.tooShort;
-    if (password !== password2) errors.password2 = resetTexts.mismatch;
-    setFieldErrors(errors);
-    if (Object.keys(errors).length) return;
-    confirm.mutate(
-      { token, password, password2 },
-      {
-        onSuccess: () => {
-          setDone(true);
-          setPassword('');
-          setPassword2('');
+  const submit = form.handleSubmit(
+    (values) => {
+      setError(null);
+      confirm.mutate(
+        { token, ...values },
+        {
+          onSuccess: () => {
+            setDone(true);
+            form.reset({ password: '', password2: '' });
+          },
+          onError: (failure) => {
+            const view = resetErrorView(failure);
+            if (view.invalidLink) setLinkRejected(true);
+            else setError(view.message);
+          },
         },
-        onError: (failure) => {
-          const view = resetErrorView(failure);
-          if (view.invalidLink) setLinkRejected(true);
-          else setError(view.message);
-        },
-      },
-    );
-  };
+      );
+    },
+    () => setError(null),
+  );
 
   return (
     <form className="card form" onSubmit={submit} noValidate aria-label="Reset password">
@@ -85,15 +89,10 @@ export function ResetPasswordForm() {
         <legend className="visually-hidden">Choose a new password</legend>
         <PasswordField
           label="New password"
-          name="password"
           autoComplete="new-password"
           hint={`Use at least ${MIN_PASSWORD_LENGTH} characters.`}
-          value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            if (!locked) setError(null);
-          }}
-          error={fieldErrors.password}
+          {...form.register('password', { onChange: () => !locked && setError(null) })}
+          error={form.formState.errors.password?.message}
           visible={show}
           onVisibleChange={setShow}
           disabled={locked}
@@ -104,14 +103,9 @@ export function ResetPasswordForm() {
         <PasswordField
           inputId="reset-password-confirm"
           label="Confirm new password"
-          name="password2"
           autoComplete="new-password"
-          value={password2}
-          onChange={(e) => {
-            setPassword2(e.target.value);
-            if (!locked) setError(null);
-          }}
-          error={fieldErrors.password2}
+          {...form.register('password2', { onChange: () => !locked && setError(null) })}
+          error={form.formState.errors.password2?.message}
           visible={show}
           hideToggle
           disabled={locked}

@@ -4,7 +4,7 @@ import { LoadingText } from '../../../components/ui/loading-text';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { usePublicCertificate } from '../api/get-public-certificate';
-import { certificateDate } from '../utils/format';
+import { formatLongDate } from '../../../utils/format';
 import '../certificate.css';
 
 /** `/certificates/{code}`: anyone (an employer, a recruiter) checks a certificate without signing in. */
@@ -26,7 +26,7 @@ export function CertificateCheck({ code }: { code: string }) {
           <p className="cert-check__status" role="status">
             {check.data.status === 'valid'
               ? 'This certificate is valid.'
-              : `This certificate was revoked${check.data.revoked_at ? ` on ${certificateDate(check.data.revoked_at)}` : ''}.`}
+              : `This certificate was revoked${check.data.revoked_at ? ` on ${formatLongDate(check.data.revoked_at)}` : ''}.`}
           </p>
           <dl className="cert-check__facts">
             <dt>Name</dt>
@@ -34,7 +34,7 @@ export function CertificateCheck({ code }: { code: string }) {
             <dt>Program</dt>
             <dd>{check.data.program_title}</dd>
             <dt>Completed on</dt>
-            <dd>{certificateDate(check.data.completed_at)}</dd>
+            <dd>{formatLongDate(check.data.completed_at)}</dd>
             <dt>Verification code</dt>
             <dd>{check.data.verification_code}</dd>
           </dl>

@@ -9,7 +9,7 @@ import { ApiError } from '../../../lib/api-client';
 import { downloadFile } from '../../../utils/download-file';
 import { useCertificate } from '../api/get-certificate';
 import { certificatePdf } from '../utils/certificate-pdf';
-import { certificateDate } from '../utils/format';
+import { formatLongDate } from '../../../utils/format';
 import '../certificate.css';
 
 /** The printable certificate itself (also used by the print stylesheet: nothing else prints). */
@@ -25,7 +25,7 @@ export function CertificateCard({ certificate }: { certificate: CertificateView 
       </p>
       <p className="cert__line">has completed every module of the</p>
       <p className="cert__program">{certificate.program_title}</p>
-      <p className="cert__line">Completed on {certificateDate(certificate.completed_at)}</p>
+      <p className="cert__line">Completed on {formatLongDate(certificate.completed_at)}</p>
       <p className="cert__code">
         Verification code: <strong>{certificate.verification_code}</strong>
         <br />

@@ -1,5 +1,5 @@
 import type { CertificateView } from '../../../../../shared/program-types';
-import { certificateDate } from './format';
+import { formatLongDate } from '../../../utils/format';
 
 /**
  * The certificate as a one-page landscape A4 PDF, made in the browser with jsPDF (loaded only
@@ -42,7 +42,7 @@ export async function certificatePdf(certificate: CertificateView): Promise<Blob
   doc.setFont('helvetica', 'normal');
   doc.setFontSize(13);
   doc.setTextColor(31, 41, 55);
-  doc.text(`Completed on ${certificateDate(certificate.completed_at)}`, center, 136, { align: 'center' });
+  doc.text(`Completed on ${formatLongDate(certificate.completed_at)}`, center, 136, { align: 'center' });
 
   doc.setFontSize(10);
   doc.setTextColor(75, 85, 99);

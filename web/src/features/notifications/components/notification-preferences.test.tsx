@@ -48,7 +48,7 @@ describe('NotificationPreferences', () => {
   it('shows the saved choice and where reminders go', async () => {
     stubApi({ status: 200, body: { reminder_frequency: 'weekly' } });
     renderPreferences();
-    expect(screen.getByRole('heading', { name: 'Notification preferences' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Notification preferences' })).toBeInTheDocument();
     await waitFor(() => expect(radio('Weekly').checked).toBe(true));
     expect(radio('Daily').checked).toBe(false);
     expect(screen.getByText(/primary account email/).textContent).toContain('ada@example.com');
@@ -67,7 +67,7 @@ describe('NotificationPreferences', () => {
     expect(screen.queryByText('Preferences updated.')).toBeNull();
 
     posts[0].settle({ status: 200, body: { reminder_frequency: 'weekly' } });
-    expect(await screen.findByText('Preferences updated.')).toBeTruthy();
+    expect(await screen.findByText('Preferences updated.')).toBeInTheDocument();
   });
 
   it("offers Off, which turns reminder emails off (kept by the same call) and shows when it is the saved choice", async () => {

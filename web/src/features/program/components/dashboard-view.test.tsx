@@ -32,32 +32,32 @@ describe('DashboardView', () => {
     });
     renderDashboard({ ...learner, first_name: '', name: 'Grace Hopper', verified: false });
 
-    expect(await screen.findByRole('heading', { name: 'Welcome, Grace!' })).toBeTruthy();
-    expect(screen.getByText('Program: 4-Week Career Program')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Welcome, Grace!' })).toBeInTheDocument();
+    expect(screen.getByText('Program: 4-Week Career Program')).toBeInTheDocument();
     // The summary's percent wins and is clamped.
-    expect(screen.getByText('100.0% complete')).toBeTruthy();
+    expect(screen.getByText('100.0% complete')).toBeInTheDocument();
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
 
-    expect(await screen.findByText('Week 1 • Next up: Your story')).toBeTruthy();
+    expect(await screen.findByText('Week 1 • Next up: Your story')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Resume your next module' }).getAttribute('href')).toBe('/modules/your-story');
 
     const progress = screen.getByRole('region', { name: 'Program progress' });
     const week1 = within(progress).getByRole('region', { name: 'Week 1' });
     const [done, open] = within(week1).getAllByRole('listitem');
-    expect(within(done).getByText('Module 1 • Completed')).toBeTruthy();
-    expect(within(done).getByText('Completed', { selector: '.pg-badge' })).toBeTruthy();
+    expect(within(done).getByText('Module 1 • Completed')).toBeInTheDocument();
+    expect(within(done).getByText('Completed', { selector: '.pg-badge' })).toBeInTheDocument();
     expect(within(done).queryByText('Complete required tasks to finish this module.')).toBeNull();
-    expect(within(open).getByText('Module 2 • Open')).toBeTruthy();
-    expect(within(open).getByText('Complete required tasks to finish this module.')).toBeTruthy();
+    expect(within(open).getByText('Module 2 • Open')).toBeInTheDocument();
+    expect(within(open).getByText('Complete required tasks to finish this module.')).toBeInTheDocument();
     expect(open.querySelector('.pg-badge')).toBeNull();
     const week2 = within(progress).getByRole('region', { name: 'Week 2' });
-    expect(within(week2).getByText('Locked', { selector: '.pg-badge' })).toBeTruthy();
+    expect(within(week2).getByText('Locked', { selector: '.pg-badge' })).toBeInTheDocument();
     expect(within(week2).queryByRole('link')).toBeNull();
 
     const snapshot = screen.getByRole('region', { name: 'Account snapshot' });
-    expect(within(snapshot).getByText('ada@example.com')).toBeTruthy();
-    expect(within(snapshot).getByText('Grace Hopper')).toBeTruthy();
-    expect(within(snapshot).getByText('Pending verification')).toBeTruthy();
+    expect(within(snapshot).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(snapshot).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(within(snapshot).getByText('Pending verification')).toBeInTheDocument();
     expect(within(snapshot).getByRole('link', { name: 'Manage account settings' }).getAttribute('href')).toBe('/settings');
   });
 
@@ -69,11 +69,11 @@ describe('DashboardView', () => {
       }),
     });
     renderDashboard();
-    expect(await screen.findByText('33.3% complete')).toBeTruthy();
-    expect(screen.getByText('Program: Career Sprint')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Welcome, Ada!' })).toBeTruthy();
-    expect(await screen.findByText('Module 1 • Locked')).toBeTruthy();
-    expect(within(screen.getByRole('region', { name: 'Account snapshot' })).getByText('Verified')).toBeTruthy();
+    expect(await screen.findByText('33.3% complete')).toBeInTheDocument();
+    expect(screen.getByText('Program: Career Sprint')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+    expect(await screen.findByText('Module 1 • Locked')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Account snapshot' })).getByText('Verified')).toBeInTheDocument();
   });
 
   it("reads 'All modules completed!' with a disabled button when nothing is open", async () => {
@@ -82,13 +82,13 @@ describe('DashboardView', () => {
       'GET /api/dashboard/state': () => ({ body: { ...state, open_module: null } }),
     });
     renderDashboard();
-    expect(await screen.findByText('All modules completed!')).toBeTruthy();
+    expect(await screen.findByText('All modules completed!')).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Resume your next module' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     expect(screen.queryByRole('link', { name: 'Resume your next module' })).toBeNull();
     // Not a grey button alone: a completion view says what was achieved.
-    expect(screen.getByRole('heading', { name: 'You finished the program' })).toBeTruthy();
-    expect(screen.getByText('A plan for your first 90 days')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'You finished the program' })).toBeInTheDocument();
+    expect(screen.getByText('A plan for your first 90 days')).toBeInTheDocument();
   });
 
   it('shows the loading text, then the failure text with a Refresh that retries', async () => {
@@ -103,12 +103,12 @@ describe('DashboardView', () => {
       'GET /api/dashboard/state': () => ({ body: state }),
     });
     renderDashboard();
-    expect(screen.getByText('Loading your dashboard…')).toBeTruthy();
+    expect(screen.getByText('Loading your dashboard…')).toBeInTheDocument();
     release();
-    expect(await screen.findByText('Unable to load your dashboard right now. Please refresh to try again.')).toBeTruthy();
+    expect(await screen.findByText('Unable to load your dashboard right now. Please refresh to try again.')).toBeInTheDocument();
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
-    expect(await screen.findByText('10.0% complete')).toBeTruthy();
+    expect(await screen.findByText('10.0% complete')).toBeInTheDocument();
   });
 
   it('goes to /enroll on 404', async () => {
@@ -117,7 +117,7 @@ describe('DashboardView', () => {
       'GET /api/dashboard/state': () => ({ status: 404, body: { error: 'not_enrolled' } }),
     });
     renderDashboard();
-    expect(await screen.findByRole('heading', { name: 'Enroll page' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Enroll page' })).toBeInTheDocument();
   });
 
   it('goes to /login on 401 and on 403', async () => {
@@ -126,7 +126,7 @@ describe('DashboardView', () => {
       'GET /api/dashboard/state': () => ({ status: 401, body: { error: 'unauthorized' } }),
     });
     const first = renderDashboard();
-    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeInTheDocument();
     first.unmount();
 
     mockApi({
@@ -134,6 +134,6 @@ describe('DashboardView', () => {
       'GET /api/dashboard/state': () => ({ body: state }),
     });
     renderDashboard();
-    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeInTheDocument();
   });
 });

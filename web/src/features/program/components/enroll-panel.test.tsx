@@ -17,24 +17,24 @@ describe('EnrollPanel', () => {
     const fetchMock = mockApi({ 'POST /api/enroll': () => ({ body: { message: 'You are in!' } }) });
     renderRoute(<EnrollPanel />, { path: '/enroll', strict: true });
 
-    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
     expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(true);
 
     await flush(10);
-    expect(screen.getByText('You are in!')).toBeTruthy();
+    expect(screen.getByText('You are in!')).toBeInTheDocument();
     expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(false);
     expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(1);
 
     await flush(ENROLL_REDIRECT_MS - 100);
     expect(screen.queryByRole('heading', { name: 'Dashboard page' })).toBeNull();
     await flush(100);
-    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeInTheDocument();
   });
 
   it('uses the default success text when the server sends no message', async () => {
     mockApi({ 'POST /api/enroll': () => ({ body: {} }) });
     renderRoute(<EnrollPanel />, { path: '/enroll' });
-    expect(await screen.findByText('Welcome to the 4-Week Career Program!')).toBeTruthy();
+    expect(await screen.findByText('Welcome to the 4-Week Career Program!')).toBeInTheDocument();
   });
 
   it('shows the failure text, stays, and keeps the button usable', async () => {
@@ -44,11 +44,11 @@ describe('EnrollPanel', () => {
     await flush(10);
     expect(screen.getByRole('alert').textContent).toBe('Unable to enroll in the program.');
     await flush(ENROLL_REDIRECT_MS * 2);
-    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
     await act(async () => button.click());
-    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeInTheDocument();
   });
 
   it("shows the server's own message when it sends one", async () => {
@@ -63,15 +63,15 @@ describe('EnrollPanel', () => {
     renderRoute(<EnrollPanel />, { path: '/enroll', user: { ...learner, role: 'admin' }, strict: true });
     await flush(50);
     expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(0);
-    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the admin dashboard' }).getAttribute('href')).toBe('/admin/dashboard');
 
     await act(async () => screen.getByRole('button', { name: 'Preview the program as a learner' }).click());
     await flush(10);
     expect(callsTo(fetchMock, 'POST /api/enroll')).toEqual([{ preview: true }]);
-    expect(screen.getByText('Welcome to the 4-Week Career Program!')).toBeTruthy();
+    expect(screen.getByText('Welcome to the 4-Week Career Program!')).toBeInTheDocument();
     await flush(ENROLL_REDIRECT_MS);
-    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeInTheDocument();
   });
 
   it('shows why a preview failed', async () => {

@@ -78,18 +78,18 @@ describe('ModuleView', () => {
   it('shows the module: breadcrumb, label, sections, tasks and progress', async () => {
     moduleServer();
     renderModule();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Your story' })).toBeTruthy();
-    expect(screen.getByText('Week 1 • Module 2')).toBeTruthy();
-    expect(screen.getByText('Tell it in two minutes.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your story' })).toBeInTheDocument();
+    expect(screen.getByText('Week 1 • Module 2')).toBeInTheDocument();
+    expect(screen.getByText('Tell it in two minutes.')).toBeInTheDocument();
     expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
     expect(screen.getByText('Recruiters skim. Make it count.').tagName).toBe('P');
     expect(screen.getByText('Be concrete').tagName).toBe('LI');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('20');
-    expect(screen.getByText('20.0% complete')).toBeTruthy();
+    expect(screen.getByText('20.0% complete')).toBeInTheDocument();
     const checkbox = screen.getByRole('checkbox', { name: /Watch the talk/ });
     expect(checkbox.closest('li')!.textContent).toContain('Required');
     expect(screen.getByRole('textbox', { name: /Draft your pitch/ }).closest('li')!.textContent).not.toContain('Required');
-    expect(screen.getByText('0 of 1 required tasks done')).toBeTruthy();
+    expect(screen.getByText('0 of 1 required tasks done')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Module complete!' })).toBeNull();
   });
 
@@ -104,10 +104,10 @@ describe('ModuleView', () => {
     const panelHeading = await screen.findByRole('heading', { name: 'Module complete!' });
     const panel = panelHeading.closest('section')!;
     expect(within(panel).getByRole('link', { name: 'Continue to next module' }).getAttribute('href')).toBe('/modules/networking');
-    expect(within(panel).getByText(/Networking/)).toBeTruthy();
+    expect(within(panel).getByText(/Networking/)).toBeInTheDocument();
     expect(document.activeElement).toBe(panelHeading);
-    expect(await screen.findByText('30.0% complete')).toBeTruthy();
-    expect(screen.getByText('1 of 1 required tasks done')).toBeTruthy();
+    expect(await screen.findByText('30.0% complete')).toBeInTheDocument();
+    expect(screen.getByText('1 of 1 required tasks done')).toBeInTheDocument();
   });
 
   it('points back to the dashboard when the last module is completed', async () => {
@@ -129,9 +129,9 @@ describe('ModuleView', () => {
     // the server has not answered yet: the box already shows the change
     await waitFor(() => expect(fail).toBeTypeOf('function'));
     expect(checkbox.checked).toBe(true);
-    expect(screen.getByText('Saving…')).toBeTruthy();
+    expect(screen.getByText('Saving…')).toBeInTheDocument();
     fail();
-    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
     expect(checkbox.checked).toBe(false);
     expect(screen.queryByRole('heading', { name: 'Module complete!' })).toBeNull();
   });
@@ -140,7 +140,7 @@ describe('ModuleView', () => {
     moduleServer();
     renderModule();
     // 1 checkbox (5 min) + 1 written task (10 min) + a short read: rounded up to 20.
-    expect(await screen.findByText('About 20 min')).toBeTruthy();
+    expect(await screen.findByText('About 20 min')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Jump to tasks' }).getAttribute('href')).toBe('#tasks-title');
     expect(document.getElementById('tasks-title')?.textContent).toBe('Your tasks');
   });
@@ -150,14 +150,14 @@ describe('ModuleView', () => {
     page.module.tasks[1].label = 'List at least three achievements.';
     renderModule();
     const box = await screen.findByRole('textbox', { name: /List at least three achievements/ });
-    expect(screen.getByText('0 of 3 listed, one per line. Add 3 more to meet what this task asks for.')).toBeTruthy();
+    expect(screen.getByText('0 of 3 listed, one per line. Add 3 more to meet what this task asks for.')).toBeInTheDocument();
     await userEvent.type(box, '- led the migration{enter}- cut costs');
-    expect(screen.getByText('2 of 3 listed, one per line. Add 1 more to meet what this task asks for.')).toBeTruthy();
+    expect(screen.getByText('2 of 3 listed, one per line. Add 1 more to meet what this task asks for.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'PUT /api/modules/your-story/tasks/t2')).toHaveLength(1);
     await userEvent.type(box, '{enter}hired two people');
-    expect(screen.getByText('3 listed: that meets the 3 this task asks for.')).toBeTruthy();
+    expect(screen.getByText('3 listed: that meets the 3 this task asks for.')).toBeInTheDocument();
   });
 
   it('saves a written answer with Save, and on blur', async () => {
@@ -165,9 +165,9 @@ describe('ModuleView', () => {
     renderModule();
     const box = await screen.findByRole('textbox', { name: /Draft your pitch/ });
     await userEvent.type(box, 'I build things.');
-    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
     // The blur that came with clicking Save must not have sent it twice.
     expect(callsTo(fetchMock, 'PUT /api/modules/your-story/tasks/t2')).toEqual([{ answer: 'I build things.' }]);
 
@@ -189,14 +189,14 @@ describe('ModuleView', () => {
     const box = (await screen.findByRole('textbox', { name: /Draft your pitch/ })) as HTMLTextAreaElement;
     await userEvent.type(box, 'My pitch');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saving…')).toBeTruthy();
+    expect(await screen.findByText('Saving…')).toBeInTheDocument();
     release();
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Your text is kept here.');
     expect(box.value).toBe('My pitch');
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
     expect(box.value).toBe('My pitch');
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -206,7 +206,7 @@ describe('ModuleView', () => {
       'GET /api/modules/networking': () => ({ status: 403, body: { error: 'module_locked', requires: { slug: 'your-story', title: 'Your story' } } }),
     });
     renderModule('networking');
-    expect(await screen.findByRole('heading', { name: 'This module is locked' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'This module is locked' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Your story' }).getAttribute('href')).toBe('/modules/your-story');
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
     // The lock is an SVG (every system draws it), hidden from assistive technology; no emoji.
@@ -219,18 +219,18 @@ describe('ModuleView', () => {
   it('says when a module does not exist', async () => {
     mockApi({ 'GET /api/modules/nope': () => ({ status: 404, body: { error: 'not_found' } }) });
     renderModule('nope');
-    expect(await screen.findByRole('heading', { name: 'Module not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Module not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
   });
 
   it('sends a learner who is not enrolled to /enroll, and a signed-out one to /login', async () => {
     mockApi({ 'GET /api/modules/your-story': () => ({ status: 404, body: { error: 'not_enrolled' } }) });
     const first = renderModule();
-    expect(await screen.findByRole('heading', { name: 'Enroll page' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Enroll page' })).toBeInTheDocument();
     first.unmount();
 
     mockApi({ 'GET /api/modules/your-story': () => ({ status: 401, body: { error: 'unauthorized' } }) });
     renderModule();
-    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeInTheDocument();
   });
 });
