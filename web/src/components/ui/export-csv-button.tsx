@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-client';
 import { fetchFile } from '../../lib/fetch-file';
 import { downloadFile } from '../../utils/download-file';
+import { formatCount } from '../../utils/format';
 import { Button } from './button';
 
 export interface ExportCsvButtonProps {
@@ -27,7 +28,7 @@ export function ExportCsvButton({ path, fallbackName }: ExportCsvButtonProps) {
       </Button>
       {exporting.isSuccess && exporting.data.truncated ? (
         <span role="status" className="export-csv__status">
-          The file holds the first {(exporting.data.rows ?? 10_000).toLocaleString('en-US')} rows: narrow the filters to export the rest.
+          The file holds the first {formatCount(exporting.data.rows ?? 10_000)} rows: narrow the filters to export the rest.
         </span>
       ) : null}
       {exporting.isError ? (
