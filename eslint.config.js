@@ -97,6 +97,10 @@ export default defineConfig(
       // Only relative imports are checked: they are the ones the boundaries need resolved.
       'import-x/no-unresolved': ['error', { ignore: ['^[^.]'] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // React discards what a JSX event handler returns, so `onClick={async () => …}` is fine there; each
+      // such handler reports its own failure (mutation onError, reportOutcome). Everywhere else a promise
+      // passed where a void callback is expected stays an error.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
     },
   },
   {
@@ -120,7 +124,14 @@ export default defineConfig(
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     extends: [reactHooks.configs.flat.recommended, jsxA11y.flatConfigs.recommended],
-    rules: { 'import-x/no-restricted-paths': restrictedPaths(WEB_ZONES) },
+    rules: {
+      'import-x/no-restricted-paths': restrictedPaths(WEB_ZONES),
+      // A scrolling table wrapper (role="region" with a name) must take focus so keyboard users can
+      // scroll it (axe-core scrollable-region-focusable); tabpanel is the rule's own default.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'], allowExpressionValues: true }],
+      // Option labels nest their text one level deeper than the default depth of 2 (title + hint spans).
+      'jsx-a11y/label-has-associated-control': ['error', { depth: 3 }],
+    },
   },
   {
     // Tests read JSON bodies, CloudFormation templates and mock calls that are `any` by design,

@@ -105,7 +105,7 @@ async function completionOf(userIds: string[]): Promise<Map<string, { pct: numbe
 type ListRecord = Pick<UserRecord, (typeof USER_LIST_FIELDS)[number]>;
 
 async function toRows(users: ListRecord[]): Promise<UserListItem[]> {
-  const completion = users.length ? await completionOf(users.map((user) => user.id)) : new Map();
+  const completion = users.length ? await completionOf(users.map((user) => user.id)) : new Map<string, { pct: number; count: number }>();
   return users.map((user) => ({
     id: user.id,
     email: user.email,
@@ -331,6 +331,6 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
       const more = consumed < batch.length || Boolean(result.LastEvaluatedKey);
       return { rows, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
     },
-    async () => undefined,
+    () => Promise.resolve(undefined),
   );
 }

@@ -18,11 +18,11 @@ describe('EnrollPanel', () => {
     renderRoute(<EnrollPanel />, { path: '/enroll', strict: true });
 
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' }).disabled).toBe(true);
 
     await flush(10);
     expect(screen.getByText('You are in!')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' }).disabled).toBe(false);
     expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(1);
 
     await flush(ENROLL_REDIRECT_MS - 100);
@@ -45,7 +45,7 @@ describe('EnrollPanel', () => {
     expect(screen.getByRole('alert').textContent).toBe('Unable to enroll in the program.');
     await flush(ENROLL_REDIRECT_MS * 2);
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeTruthy();
-    const button = screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement;
+    const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' });
     expect(button.disabled).toBe(false);
     await act(async () => button.click());
     expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeTruthy();
