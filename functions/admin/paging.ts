@@ -149,7 +149,7 @@ async function readStream(stream: Stream, after: string | undefined, limit: numb
   // the position itself was shown on the previous page (BETWEEN and <= are inclusive)
   const items = (result.Items ?? []).filter((item) => after === undefined || String(item[sortKey]) < after);
   const last: unknown = result.LastEvaluatedKey?.[sortKey];
-  return { items, examinedTo: last === undefined ? null : String(last) };
+  return { items, examinedTo: typeof last === 'string' || typeof last === 'number' ? String(last) : null };
 }
 
 export interface MergedPage {
