@@ -11,7 +11,8 @@ import { buildStacks } from './app-stacks';
 const app = new App();
 const context = (key: string): string | undefined => {
   const value: unknown = app.node.tryGetContext(key);
-  return value === undefined || value === null || value === '' ? undefined : String(value);
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 };
 
 buildStacks(app, {

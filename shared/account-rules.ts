@@ -74,7 +74,7 @@ export function checkRegistration(input: RegistrationInput): RegistrationProblem
   if (checkName(input.last_name)) return { error: 'last_name_invalid' };
   if (!isEmailShape(input.email)) return { error: 'invalid_email' };
   const password = input.password as string;
-  if (!passwordLengthOk(password) || passwordIsEmail(password, input.email as string)) return { error: 'weak_password' };
+  if (!passwordLengthOk(password) || passwordIsEmail(password, input.email)) return { error: 'weak_password' };
   if (password !== input.passwordConfirm) return { error: 'password_mismatch' };
   return null;
 }

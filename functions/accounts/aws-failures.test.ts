@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { MessageRejected, SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../groups/auth';
@@ -56,7 +56,7 @@ function post(path: string, body: unknown): APIGatewayProxyEventV2 {
 
 const context = { functionName: 'auth', awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 const call = async (event: APIGatewayProxyEventV2) => {
-  const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
+  const result = (await handler(event, context));
   return { status: result.statusCode, body: JSON.parse(String(result.body)), headers: result.headers ?? {} };
 };
 

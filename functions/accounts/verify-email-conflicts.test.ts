@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../groups/auth';
@@ -53,7 +53,7 @@ const event = () => ({
 }) as unknown as APIGatewayProxyEventV2;
 const context = { functionName: 'auth', awsRequestId: 'a-9', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 const call = async () => {
-  const result = (await handler(event(), context)) as APIGatewayProxyStructuredResultV2;
+  const result = (await handler(event(), context));
   return { status: result.statusCode, body: JSON.parse(String(result.body)), headers: result.headers ?? {} };
 };
 const conflict = () =>

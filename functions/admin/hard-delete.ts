@@ -142,7 +142,7 @@ function auditSources(userId: string, enrollmentId: string | undefined): Array<{
 /** An anonymised actor's email also leaves the actor-email indexes (it is their partition key). */
 const ACTOR_EMAIL_INDEX_ATTRIBUTES = [...indexAttributes('auditByActor'), ...indexAttributes('auditByActorDomain')];
 const actorAnonymised = (entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>) =>
-  entry.actor_user_id === user.id || personal.has(String(entry.actor_email ?? '').toLowerCase());
+  entry.actor_user_id === user.id || personal.has(typeof entry.actor_email === 'string' ? entry.actor_email.toLowerCase() : '');
 const withoutActorIndexes = (item: Item): Item => Object.fromEntries(Object.entries(item).filter(([name]) => !ACTOR_EMAIL_INDEX_ATTRIBUTES.includes(name))) as Item;
 
 /** The scrubbed values of one audit entry (idempotent: a scrubbed entry scrubs to itself). */
@@ -203,7 +203,7 @@ async function batchWrite(requests: WriteRequest[]): Promise<void> {
     let pending = chunk;
     for (let attempt = 0; pending.length && attempt < 8; attempt++) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, 50, 2_000)));
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
+      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = (result.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
     }
     if (pending.length) throw new Error('BatchWriteItem left items unprocessed');
@@ -237,7 +237,6 @@ async function eachBounded<T>(items: T[], limit: number, task: (item: T) => Prom
  * the request dies; an admin's rerun resumes it too.
  */
 export type PurgeStep = 'partition' | 'activity' | 'audit' | 'finish';
-const STEPS: PurgeStep[] = ['partition', 'activity', 'audit', 'finish'];
 export const PURGE_JOB_TTL_SECONDS = 90 * 24 * 3600;
 /** Time the request gives the purge before handing it to the background (the API Lambda has 10 s). */
 export const INLINE_BUDGET_MS = 5_000;
@@ -369,7 +368,7 @@ async function purgeActivityDays(userId: string, days: string[]): Promise<number
   const found = (await batchGet(days.map((day) => keys.activity(day, userId)), 'pk,sk,day')) as Item[];
   const writes = (item: Item) => [
     { Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
-    dayCounterUpdate('DAILYACTIVE', String(item.day ?? item.pk.slice('ACTIVITY#'.length)), { count: -1 })!,
+    dayCounterUpdate('DAILYACTIVE', typeof item.day === 'string' ? item.day : item.pk.slice('ACTIVITY#'.length), { count: -1 })!,
   ];
   if (!found.length) return 0;
   try {
@@ -400,7 +399,7 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
   const job = await readJob(userId);
   if (!job) throw notFound();
   if (job.status === 'done') return job;
-  const user = (await getUserById(userId)) as (UserRecord & { status: string }) | undefined;
+  const user = (await getUserById(userId));
   const outOfTime = () => timeLeft() < 1_000;
 
   while (job.status === 'purging') {
@@ -492,7 +491,7 @@ export async function hardDeleteUser(
   options: PurgeOptions = {},
 ): Promise<{ deleted: boolean; status: PurgeJob['status']; counts: Record<string, number> }> {
   assertNotSelf(caller, userId);
-  const user = (await getUserById(userId)) as (UserRecord & { status: string }) | undefined;
+  const user = (await getUserById(userId));
   if (!user) {
     // a rerun after the purge finished answers what it did
     const job = await readJob(userId);

@@ -46,7 +46,7 @@ function apply(action: ModuleAction, moduleId: string, stored: Map<string, Progr
   const derived = deriveProgress(content, stored);
   const current: ModuleState = derived.states.get(moduleId) ?? 'locked';
   const next = new Map(stored);
-  const base = (id: string): Progress => stored.get(id) ?? ({ module_id: id, status: 'locked' } as Progress);
+  const base = (id: string): Progress => stored.get(id) ?? ({ module_id: id, status: 'locked' });
   const put = (id: string, changes: Partial<Progress>) => {
     const item = { ...base(id), ...changes };
     if (item.status !== 'completed') delete item.completed_at;
@@ -86,7 +86,7 @@ function apply(action: ModuleAction, moduleId: string, stored: Map<string, Progr
 }
 
 export async function overrideModule(action: ModuleAction, input: { user_id?: unknown; module_id?: unknown }, caller: AdminCaller): Promise<OverrideResult> {
-  const missing = (['user_id', 'module_id'] as const).filter((field) => typeof input[field] !== 'string' || !(input[field] as string).trim());
+  const missing = (['user_id', 'module_id'] as const).filter((field) => typeof input[field] !== 'string' || !(input[field]).trim());
   if (missing.length) throw badRequest('missing_fields', { fields: missing });
   const userId = (input.user_id as string).trim();
   const moduleId = (input.module_id as string).trim();

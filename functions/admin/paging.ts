@@ -139,8 +139,8 @@ async function readStream(stream: Stream, after: string | undefined, limit: numb
   const result = await db().send(new QueryCommand(input));
   // the position itself was shown on the previous page (BETWEEN and <= are inclusive)
   const items = (result.Items ?? []).filter((item) => after === undefined || String(item[sortKey]) < after);
-  const last = result.LastEvaluatedKey?.[sortKey];
-  return { items, examinedTo: last === undefined ? null : String(last) };
+  const last: unknown = result.LastEvaluatedKey?.[sortKey];
+  return { items, examinedTo: typeof last === 'string' || typeof last === 'number' ? String(last) : null };
 }
 
 export interface MergedPage {
@@ -196,7 +196,7 @@ function lastKeyOf(page: Record<string, unknown>[], streams: Stream[]): string {
   const last = page[page.length - 1];
   for (const stream of streams) {
     const key = last[INDEX[stream.index].sortKey];
-    if (key !== undefined) return String(key);
+    if (typeof key === 'string' || typeof key === 'number') return String(key);
   }
   throw new Error('page item without a sort key');
 }

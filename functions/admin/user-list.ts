@@ -380,6 +380,6 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
       passRate = Math.max(0.2, Math.min(1, rows.length / Math.max(1, checked.size)));
       return { rows, completion: enrolled ? { of: [...ids], found: enrolled.completion } : undefined, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
     },
-    async () => undefined,
+    () => Promise.resolve(undefined),
   );
 }

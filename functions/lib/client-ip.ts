@@ -25,6 +25,6 @@ function expandIPv6(address: string): string[] {
   const [head, tail] = text.split('::');
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail !== undefined && tail ? tail.split(':') : [];
-  const fill = tail === undefined ? [] : Array(8 - headGroups.length - tailGroups.length).fill('0');
+  const fill = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
   return [...headGroups, ...fill, ...tailGroups].map((group) => parseInt(group, 16).toString(16));
 }

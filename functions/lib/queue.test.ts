@@ -34,7 +34,7 @@ describe('queue', () => {
 
   it('runs messages in-process when no queue is configured (the local runtime), including what they enqueue', async () => {
     const seen: unknown[] = [];
-    registerLocalConsumer('reminders', async (body) => {
+    registerLocalConsumer('reminders', async (body: { n: number }) => {
       seen.push(body);
       if (body.n < 3) await enqueue('reminders', { n: body.n + 1 });
     });

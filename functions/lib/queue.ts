@@ -9,7 +9,7 @@ import { logger } from './logger';
  * `npm start` and `npm run reminders` run the same path without SQS.
  */
 export type QueueName = 'purge' | 'reminders';
-export type Consumer = (body: any) => Promise<void>;
+export type Consumer<Body = unknown> = (body: Body) => Promise<void>;
 
 const localConsumers = new Map<QueueName, Consumer>();
 const inFlight = new Set<Promise<void>>();
@@ -18,8 +18,9 @@ let sqs: SQSClient | undefined;
 const urlOf = (name: QueueName) => (name === 'purge' ? config().purgeQueueUrl : config().reminderQueueUrl);
 
 /** The local runtime (and tests) run a queue's messages in this process. */
-export function registerLocalConsumer(name: QueueName, consumer: Consumer): void {
-  localConsumers.set(name, consumer);
+export function registerLocalConsumer<Body>(name: QueueName, consumer: Consumer<Body>): void {
+  // A message reaches its consumer as it was enqueued (as SQS JSON does): the body's type is the registrant's.
+  localConsumers.set(name, consumer as Consumer);
 }
 
 export function unregisterLocalConsumers(): void {

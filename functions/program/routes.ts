@@ -13,7 +13,7 @@ import { getNotificationPreferences, setNotificationPreferences } from './notifi
 import { saveTask } from './task-save';
 
 /** Thin handlers of the learner group: parse → domain → response. Every route needs a session. */
-const learnerOf = (request: ApiRequest<any, any>): UserRecord => request.session!.user;
+const learnerOf = (request: ApiRequest<unknown, unknown>): UserRecord => request.session!.user;
 
 export const enrollRoute = defineRoute({
   handler: async (request) => {
@@ -50,7 +50,7 @@ export const taskSaveRoute = defineRoute({
 });
 
 export const getNotificationsRoute = defineRoute({
-  handler: async (request) => ({ body: getNotificationPreferences(learnerOf(request)) }),
+  handler: (request) => Promise.resolve({ body: getNotificationPreferences(learnerOf(request)) }),
 });
 
 // Validated by the domain, not zod: any other value answers 400 `invalid_reminder_frequency`.

@@ -53,7 +53,7 @@ export async function seedProgramContent(): Promise<SeedResult> {
   const stale = (existing.Items ?? []).filter((item) => !wanted.has(String(item.sk)));
   await batchWrite([
     ...items.map((Item) => ({ PutRequest: { Item } })),
-    ...stale.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })),
+    ...stale.map((item) => ({ DeleteRequest: { Key: { pk: item.pk as string, sk: item.sk as string } } })),
   ]);
   await db().send(
     new PutCommand({

@@ -1,3 +1,6 @@
+import type { PurgeMessage } from '../../functions/admin/hard-delete';
+import type { ReminderSliceMessage } from '../../functions/program/reminders';
+
 /**
  * The local stand-in for the SQS workers (docs/scale-writes.md): the same worker functions,
  * registered as in-process consumers of functions/lib/queue.ts. A hard delete that outgrows its
@@ -10,8 +13,8 @@ export async function registerLocalWorkers(): Promise<void> {
     import('../../functions/jobs/purge'),
     import('../../functions/program/reminders'),
   ]);
-  registerLocalConsumer('purge', (message) => runPurgeMessage(message, () => 60_000));
-  registerLocalConsumer('reminders', async (message) => {
+  registerLocalConsumer('purge', (message: PurgeMessage) => runPurgeMessage(message, () => 60_000));
+  registerLocalConsumer('reminders', async (message: ReminderSliceMessage) => {
     const result = await processReminderSlice(message);
     if (!result.finished) await enqueue('reminders', message);
   });

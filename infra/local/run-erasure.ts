@@ -4,6 +4,8 @@
  * hard-deleted, audited as done by the system. Endpoints as `npm run reminders`. Running it twice
  * the same day does nothing more.
  */
+import type { PurgeMessage } from '../../functions/admin/hard-delete';
+
 const env = process.env;
 Object.assign(process.env, {
   STAGE: 'local',
@@ -24,7 +26,7 @@ async function main() {
     import('../../functions/jobs/purge'),
   ]);
   // purge continuations run in this process, as the purge worker does in the cloud
-  registerLocalConsumer('purge', (message) => runPurgeMessage(message, () => 60_000));
+  registerLocalConsumer('purge', (message: PurgeMessage) => runPurgeMessage(message, () => 60_000));
   const summary = await runErasure({ now: new Date() });
   console.log(
     `Erasure: considered ${summary.considered}, erased ${summary.erased}, continuing ${summary.continuing}, skipped ${summary.skipped}, failed ${summary.failed}`,

@@ -105,5 +105,5 @@ export async function enrolledLearnerCookie(emailPrefix: string, name: { first: 
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
   const session = await post('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
   await post('/api/enroll', {}, session.cookie);
-  return session.cookie!;
+  return session.cookie;
 }

@@ -65,7 +65,7 @@ describe('L7: least privilege in the table', () => {
         const isIndexQuery = JSON.stringify(statement.Resource).includes('/index/');
         const isDescribe = actions.length === 1 && actions[0] === 'dynamodb:DescribeTable';
         // every table statement is bound to key prefixes
-        if (!isIndexQuery && !isDescribe) expect(prefixes, `${name} ${actions}`).toBeDefined();
+        if (!isIndexQuery && !isDescribe) expect(prefixes, `${name} ${actions.join(',')}`).toBeDefined();
         if (!prefixes?.includes('AUDIT#*')) continue;
         const writes = actions.filter((a) => !['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'].includes(a));
         expect(writes, name).not.toContain('dynamodb:DeleteItem');

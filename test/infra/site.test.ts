@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AllowedMethods, CachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -118,7 +119,7 @@ describe('distribution', () => {
 
 describe('SPA fallback function', () => {
   // The exact code CloudFront runs (cloudfront-js-2.0 accepts this ES5 subset as is).
-  const handler = new Function(`${SPA_FALLBACK_FUNCTION}; return handler;`)() as (event: {
+  const handler = runInNewContext(`${SPA_FALLBACK_FUNCTION}; handler;`) as (event: {
     request: { uri: string };
   }) => { uri: string };
   const uriFor = (uri: string) => handler({ request: { uri } }).uri;

@@ -147,7 +147,7 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
     const items = await everyItem();
     expect(items.filter((item) => String(item.pk).startsWith('ACTIVITY#') && item.user_id === user.id)).toEqual([]);
     const searchKeys = new Set(searchItems(user).map((item) => `${item.pk}|${item.sk}`));
-    expect(items.filter((item) => searchKeys.has(`${item.pk}|${item.sk}`))).toEqual([]);
+    expect(items.filter((item) => searchKeys.has(`${item.pk as string}|${item.sk as string}`))).toEqual([]);
     // …and no personal data anywhere in the table (the audit entries stay, anonymised)
     const text = JSON.stringify(items);
     expect(text).not.toContain(user.email);

@@ -10,7 +10,7 @@ export interface SessionUser {
   first_name: string;
   last_name: string;
   name: string;
-  role: 'admin' | string;
+  role: 'admin' | (string & {});
   verified: boolean;
   progress?: UserProgress;
 }

@@ -22,7 +22,7 @@ export function mockFetch(handlers: Record<string, Handler>) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+      const url = input instanceof Request ? input.url : input.toString();
       const method = (init?.method ?? 'GET').toUpperCase();
       const call = { method, path: url.split('?')[0], url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined };
       calls.push(call);

@@ -2,7 +2,6 @@ import { useEffect, type ReactElement } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingText } from '../../components/ui/loading-text';
-import { paths } from '../../config/paths';
 import { useUser, type SessionUser } from '../../lib/auth';
 import { clearSignedIn, hadSession, loginPath } from '../../lib/session-ended';
 

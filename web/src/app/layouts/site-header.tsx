@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
@@ -12,10 +12,11 @@ export function SiteHeader() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   // On phones the signed-in links sit behind a Menu button, so the header stays one line.
-  const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [pathname]);
+  // The menu remembers the page it was opened on: a navigation closes it without an effect.
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === pathname;
 
-  const signOut = () => logout.mutate(undefined, { onSettled: () => navigate(paths.home, { replace: true }) });
+  const signOut = () => logout.mutate(undefined, { onSettled: () => void navigate(paths.home, { replace: true }) });
 
   return (
     <header className="site-header">
@@ -29,7 +30,7 @@ export function SiteHeader() {
           className="site-menu-button button button--secondary"
           aria-expanded={menuOpen}
           aria-controls="site-nav-main"
-          onClick={() => setMenuOpen(!menuOpen)}
+          onClick={() => setMenuOpenOn(menuOpen ? null : pathname)}
         >
           Menu
         </button>

@@ -34,7 +34,7 @@ describe("Settings → 'Your data'", () => {
     expect(await screen.findByText('Your data has been downloaded.')).toBeInTheDocument();
     expect(callsTo('GET /api/account/export')).toHaveLength(1);
     expect(click).toHaveBeenCalledTimes(1);
-    const link = click.mock.instances[0] as unknown as HTMLAnchorElement;
+    const link = click.mock.instances[0] as HTMLAnchorElement;
     expect(link.download).toBe('career-program-data-2026-11-23.json');
     const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
     expect(JSON.parse(await blob.text())).toEqual(exported);
@@ -53,7 +53,7 @@ describe("Settings → 'Your data'", () => {
     const { router } = renderRoutes(settingsRoutes(), '/settings');
     await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
-    const confirm = within(dialog).getByRole('button', { name: 'Delete my account' }) as HTMLButtonElement;
+    const confirm = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Delete my account' });
     expect(confirm.disabled).toBe(true);
     await userEvent.type(within(dialog).getByLabelText('Password'), 'wrong-password');
     await userEvent.click(confirm);

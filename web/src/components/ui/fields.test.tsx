@@ -29,7 +29,7 @@ describe('TextField', () => {
 describe('PasswordField', () => {
   it('toggles between hidden and shown with an aria-pressed button', async () => {
     render(<PasswordField label="Password" />);
-    const input = screen.getByLabelText('Password') as HTMLInputElement;
+    const input = screen.getByLabelText<HTMLInputElement>('Password');
     expect(input.type).toBe('password');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Show' }));
     expect(input.type).toBe('text');

@@ -1,7 +1,7 @@
 /**
  * The program's weeks and module titles as the landing page shows them. The content files are
  * the source; they are too large to ship on the first page a visitor opens, so this outline is
- * kept beside them and a test (program-outline.test.ts) fails the moment the two differ.
+ * kept beside them and a test (test/unit/program-outline.test.ts) fails the moment the two differ.
  */
 export interface OutlineWeek {
   week: number;

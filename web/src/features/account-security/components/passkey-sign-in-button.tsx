@@ -17,9 +17,9 @@ export function PasskeySignInButton({ onSignedIn }: { onSignedIn: (user: Session
   const start = () => {
     setError(null);
     signIn.mutate(undefined, {
-      onSuccess: async (result) => {
+      onSuccess: (result) => {
         setRouting(true);
-        await onSignedIn(result.user);
+        void onSignedIn(result.user);
       },
       onError: (failure) => setError(securityErrorMessage(failure, 'Unable to sign in with a passkey.')),
     });

@@ -44,6 +44,8 @@ function PasskeyRow({ passkey, report }: { passkey: PasskeyItem; report: (outcom
     <li className="sec-item">
       {mode === 'rename' ? (
         <form className="sec-item__main sec-form" onSubmit={submitRename} aria-label={`Rename passkey ${passkey.name}`}>
+          {/* The field replaces the "Rename" button the user just pressed: focus follows it. */}
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
           <TextField label="New name" value={name} maxLength={64} autoFocus onChange={(event) => setName(event.target.value)} />
           <div className="sec-actions">
             <Button type="submit" disabled={!name.trim() || rename.isPending}>

@@ -47,7 +47,7 @@ describe('Settings → Security: sessions', () => {
     expect(api.callsTo('DELETE /api/auth/sessions/s2')).toHaveLength(1);
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Signed-in sessions' })).getAllByRole('listitem')).toHaveLength(1));
     expect(screen.getByText('You are not signed in anywhere else.')).toBeInTheDocument();
-    expect((screen.getByRole('button', { name: 'Sign out everywhere else' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Sign out everywhere else' }).disabled).toBe(true);
   });
 
   it('signs out everywhere else and reports failures', async () => {

@@ -89,7 +89,7 @@ describe('AuditLogPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(api.calls[api.calls.length - 1].url).toBe('/api/admin/audit-logs?page=1&page_size=50'));
-    expect((screen.getByLabelText('Actor') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Actor').value).toBe('');
   });
 
   it('returns to page 1 when a filter changes', async () => {

@@ -15,7 +15,7 @@ import '../admin-audit.css';
 const EMPTY: AuditFilters = { actor: '', entity_type: '', entity_id: '', action: '', date_from: '', date_to: '' };
 
 const trimmed = (filters: AuditFilters) =>
-  Object.fromEntries(Object.entries(filters).map(([key, value]) => [key, value.trim()])) as unknown as AuditFilters;
+  Object.fromEntries((Object.entries(filters) as [string, string][]).map(([key, value]) => [key, value.trim()])) as unknown as AuditFilters;
 
 /** docs/product.md#8-error-catalogue: the server's error field, else 'HTTP {status}', else the named fallback. */
 function loadError(error: unknown): string {

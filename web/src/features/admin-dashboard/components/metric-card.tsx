@@ -26,7 +26,7 @@ export function MetricCard({ title, value, subtitle, to }: MetricCardProps) {
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === ' ' || event.key === 'Enter') {
       event.preventDefault();
-      navigate(to);
+      void navigate(to);
     }
   };
   return (

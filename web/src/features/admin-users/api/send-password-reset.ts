@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { userPath, userQueryOptions } from './get-user';
 
-export type ResetDelivery = 'sent' | 'sandbox' | 'allowlist_block' | string;
+// `string & {}`: any other value the server may add, while the known ones stay suggested.
+export type ResetDelivery = 'sent' | 'sandbox' | 'allowlist_block' | (string & {});
 
 export const sendPasswordReset = (id: string) => api.post<{ delivery?: ResetDelivery }>(`${userPath(id)}/reset-password`);
 

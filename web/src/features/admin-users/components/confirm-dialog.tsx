@@ -61,6 +61,8 @@ function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose:
   };
 
   return (
+    // Escape and Tab bubble here from the dialog's two buttons; the wrapper itself is never focused.
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions
     <div className="admin-confirm" onKeyDown={onKeyDown}>
       <div className="admin-confirm__overlay" aria-hidden="true" onClick={() => onClose(false)} />
       <div className="admin-confirm__box" role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={bodyId}>

@@ -35,7 +35,7 @@ export function Tabs<K extends string>({ tabs, active, onChange, label, children
 
   return (
     <div className="admin-tabs">
-      <div role="tablist" aria-label={label} className="admin-tabs__list" onKeyDown={onKeyDown}>
+      <div role="tablist" aria-label={label} className="admin-tabs__list">
         {tabs.map((tab, index) => (
           <button
             key={tab.key}
@@ -50,6 +50,7 @@ export function Tabs<K extends string>({ tabs, active, onChange, label, children
             tabIndex={tab.key === active ? 0 : -1}
             className="admin-tabs__tab"
             onClick={() => onChange(tab.key)}
+            onKeyDown={onKeyDown}
           >
             {tab.label}
           </button>

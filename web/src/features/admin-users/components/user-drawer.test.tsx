@@ -132,7 +132,7 @@ describe('UserDrawer profile', () => {
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await notice('Profile updated.');
     expect(api.callsTo('PATCH /api/admin/users/u1')[0].body).toEqual({ first_name: 'Augusta', last_name: 'Lovelace', email: 'ada@example.com' });
-    expect((screen.getByLabelText('Email') as HTMLInputElement).type).toBe('email');
+    expect(screen.getByLabelText<HTMLInputElement>('Email').type).toBe('email');
   });
 
   it('falls back to HTTP {status} when saving fails without an error field', async () => {
@@ -209,7 +209,7 @@ describe('UserDrawer security', () => {
     await notice('User soft-deleted.');
     expect(api.callsTo('POST /api/admin/users/u1/soft-delete')[0].body).toEqual({});
     // Soft-delete is now disabled and restore offered, in the panel and in the banner.
-    expect((screen.getByRole('button', { name: 'Soft-delete account' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Soft-delete account' }).disabled).toBe(true);
     expect(screen.getByRole('button', { name: 'Restore account' })).toBeInTheDocument();
   });
 
@@ -252,7 +252,7 @@ describe('UserDrawer hard delete', () => {
     await showPanel(user);
     expect(await screen.findByText('sessions')).toBeInTheDocument();
     expect(screen.getByText('audit_entries').nextSibling?.textContent).toBe('5');
-    const button = () => screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement;
+    const button = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Hard delete user' });
     expect(button().disabled).toBe(true);
     const input = screen.getByLabelText("Type the user's email to confirm");
     await user.type(input, 'ada@example.org');
@@ -273,14 +273,14 @@ describe('UserDrawer hard delete', () => {
     expect(screen.getByText('Retention window has not expired yet.')).toBeInTheDocument();
     expect(screen.getByText(`Retention window active until ${formatDate('2025-12-20T00:00:00Z')}.`)).toBeInTheDocument();
     await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
-    expect((screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Hard delete user' }).disabled).toBe(true);
   });
 
   it('stays disabled for an account that is not soft-deleted', async () => {
     const { user } = open(detail({ status: 'active', hard_delete_ready: true }), preview);
     await showPanel(user);
     await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
-    expect((screen.getByRole('button', { name: 'Hard delete user' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Hard delete user' }).disabled).toBe(true);
   });
 
   it("shows the server's retention date on 409 retention_active", async () => {
@@ -328,9 +328,9 @@ describe('UserDrawer modules', () => {
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['Goals', 'Resume', 'Networking']);
     const goals = within(rows[0]);
-    expect((goals.getByRole('button', { name: 'Force complete' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((goals.getByRole('button', { name: 'Reopen' }) as HTMLButtonElement).disabled).toBe(false);
-    expect((within(rows[1]).getByRole('button', { name: 'Lock' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(goals.getByRole<HTMLButtonElement>('button', { name: 'Force complete' }).disabled).toBe(true);
+    expect(goals.getByRole<HTMLButtonElement>('button', { name: 'Reopen' }).disabled).toBe(false);
+    expect(within(rows[1]).getByRole<HTMLButtonElement>('button', { name: 'Lock' }).disabled).toBe(true);
   });
 
   it('unlocks the first locked module in program order', async () => {
@@ -480,6 +480,6 @@ describe('UserDrawer: who and undo', () => {
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     await notice('User restored.');
     expect(api.callsTo('POST /api/admin/users/u1/restore')).toHaveLength(1);
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Soft-delete account' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Soft-delete account' }).disabled).toBe(false));
   });
 });

@@ -61,7 +61,7 @@ describe('UsersPage table', () => {
     expect(screen.getByText('Total: 4')).toBeInTheDocument();
     // The footer says which rows these are, beside 'Total: N' and 'Page N'.
     expect(screen.getByText('1–4 of 4')).toBeInTheDocument();
-    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next' }).disabled).toBe(true);
   });
 
   it('says so when nothing matches', async () => {
@@ -98,7 +98,7 @@ describe('UsersPage cursor paging', () => {
     await screen.findByText('page3@example.com');
     expect(lastList(api)).toMatchObject({ page: '3', cursor: 'c3' });
     expect(screen.getByText('Total: 3')).toBeInTheDocument();
-    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next' }).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('page2@example.com');
     expect(screen.getByText('Page 2')).toBeInTheDocument();
@@ -183,9 +183,9 @@ describe('UsersPage address', () => {
     renderAt('/admin/users?filter=unverified&q=ada&status=bogus', <UsersPage />);
     await screen.findByText('No users found.');
     expect(lastList(api)).toEqual({ page: '1', page_size: '25', query: 'ada', filter: 'unverified' });
-    expect((screen.getByLabelText('Cohort') as HTMLSelectElement).value).toBe('unverified');
-    expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('');
-    expect((screen.getByPlaceholderText('Search email or name') as HTMLInputElement).value).toBe('ada');
+    expect(screen.getByLabelText<HTMLSelectElement>('Cohort').value).toBe('unverified');
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('');
+    expect(screen.getByPlaceholderText<HTMLInputElement>('Search email or name').value).toBe('ada');
   });
 
   it('links status Deleted with the deleted cohort both ways, replacing the address', async () => {
@@ -197,7 +197,7 @@ describe('UsersPage address', () => {
     await user.selectOptions(screen.getByLabelText('Status'), 'deleted');
     await waitFor(() => expect(location()).toBe('/admin/users?status=deleted&filter=deleted'));
     expect(router.state.historyAction).toBe('REPLACE');
-    expect((screen.getByLabelText('Cohort') as HTMLSelectElement).value).toBe('deleted');
+    expect(screen.getByLabelText<HTMLSelectElement>('Cohort').value).toBe('deleted');
     await waitFor(() => expect(lastList(api)).toMatchObject({ status: 'deleted', filter: 'deleted' }));
 
     // Leaving deleted on the cohort clears the linked status.
@@ -209,7 +209,7 @@ describe('UsersPage address', () => {
     await waitFor(() => expect(location()).toBe('/admin/users?filter=deleted&status=deleted'));
     await user.selectOptions(screen.getByLabelText('Status'), 'all');
     await waitFor(() => expect(location()).toBe('/admin/users?status=all'));
-    expect((screen.getByLabelText('Include deleted') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Include deleted').checked).toBe(true);
     expect(router.state.historyAction).toBe('REPLACE');
   });
 
@@ -256,7 +256,9 @@ describe('UsersPage address', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const box = screen.getByPlaceholderText('Search email or name');
     fireEvent.change(box, { target: { value: ' ad' } });
-    act(() => vi.advanceTimersByTime(200));
+    act(() => {
+      vi.advanceTimersByTime(200);
+    });
     fireEvent.change(box, { target: { value: ' ada ' } });
     act(() => vi.advanceTimersByTime(349));
     expect(location()).toBe('/admin/users?page=2');

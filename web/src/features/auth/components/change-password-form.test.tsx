@@ -6,8 +6,8 @@ import { ChangePasswordForm } from './change-password-form';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
-const submit = () => screen.getByRole('button', { name: 'Update password' }) as HTMLButtonElement;
+const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
+const submit = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Update password' });
 
 async function fill(user: ReturnType<typeof userEvent.setup>, current: string, next: string, confirm: string) {
   if (current) await user.type(input('Current password'), current);

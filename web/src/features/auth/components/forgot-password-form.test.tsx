@@ -17,7 +17,7 @@ describe('ForgotPasswordForm', () => {
     expect(screen.getByRole('link', { name: 'Back to login' }).getAttribute('href')).toBe('/login');
     await user.type(screen.getByLabelText('Email'), '  ada@example.com ');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
-    const busy = (await screen.findByRole('button', { name: 'Sending…' })) as HTMLButtonElement;
+    const busy = await screen.findByRole<HTMLButtonElement>('button', { name: 'Sending…' });
     expect(busy.disabled).toBe(true);
     release();
     expect(await screen.findByText("If an account exists, we've sent a reset link.")).toBeInTheDocument();

@@ -90,7 +90,7 @@ describe('LoginForm step 2', () => {
     // No maxlength: the browser would cut a pasted "957 831" before the spaces are removed.
     expect(code.getAttribute('maxlength')).toBeNull();
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
-    const verify = screen.getByRole('button', { name: 'Verify and log in' }) as HTMLButtonElement;
+    const verify = screen.getByRole<HTMLButtonElement>('button', { name: 'Verify and log in' });
     expect(verify.disabled).toBe(true);
     await user.type(code, '12a3');
     expect((code as HTMLInputElement).value).toBe('123');
@@ -188,7 +188,7 @@ describe('LoginForm: an unverified account', () => {
     await user.type(screen.getByLabelText('Verification code'), '123456');
     expect((await screen.findByRole('status')).textContent).toBe('Your email is verified. You can now log in.');
     expect(api.callsTo('POST /api/auth/verify-email')[0].body).toEqual({ email: 'ada@example.com', code: '123456' });
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value.trim()).toBe('ada@example.com');
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value.trim()).toBe('ada@example.com');
   });
 
   it('offers Wrong email? Start over', async () => {
@@ -234,13 +234,13 @@ describe('LoginForm step 2: ways out', () => {
     const user = await passStepOne();
     await user.type(await screen.findByLabelText('2FA code'), '111111');
     expect((await screen.findByRole('alert')).textContent).toBe('This code no longer works — send a new one.');
-    expect((screen.getByRole('button', { name: 'Verify and log in' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Verify and log in' }).disabled).toBe(true);
 
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect((await screen.findByRole('status')).textContent).toBe('We sent a new code to ada@example.com.');
     expect(api.callsTo('POST /api/auth/resend-2fa')[0].body).toEqual({ email: 'ada@example.com', challenge_id: 'ch-1' });
     expect(screen.queryByRole('alert')).toBeNull();
-    expect((screen.getByRole('button', { name: /Send a new code \(\d+ s\)/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: /Send a new code \(\d+ s\)/ }).disabled).toBe(true);
 
     await user.type(screen.getByLabelText('2FA code'), '222222');
     expect((await screen.findByRole('alert')).textContent).toBe('Incorrect or expired code. 1 attempt left.');

@@ -90,10 +90,10 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
     verify.mutate(
       { email: email.trim(), code: value, challenge_id: challengeId },
       {
-        onSuccess: async (result) => {
+        onSuccess: (result) => {
           setRouting(true);
           // Back to the page a session ended on (a checked same-origin path), else the usual landing.
-          navigate(returnTo ?? (await postLoginDestination(result.user)), { replace: true });
+          void (async () => navigate(returnTo ?? (await postLoginDestination(result.user)), { replace: true }))();
         },
         onError: (failure) => {
           const view = twoFactorErrorView(failure);

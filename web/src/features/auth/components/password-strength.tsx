@@ -35,7 +35,9 @@ export function strengthOf(password: string, userInputs: string[] = []): Strengt
 export default function PasswordStrength({ password, userInputs = [] }: { password: string; userInputs?: string[] }) {
   // Typing stays fluid: the estimate may lag a keystroke behind.
   const deferred = useDeferredValue(password);
-  const view = useMemo(() => strengthOf(deferred, userInputs), [deferred, userInputs.join('\u0000')]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Keyed on the inputs' text, not the array: callers pass a new array on every render.
+  const inputsKey = userInputs.join('\u0000');
+  const view = useMemo(() => strengthOf(deferred, inputsKey.split('\u0000')), [deferred, inputsKey]);
   return (
     <div className="strength" data-score={view.score}>
       <meter className="strength__meter" min={0} max={4} low={2} high={3} optimum={4} value={view.score} aria-label="Password strength" />

@@ -10,8 +10,8 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
-const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
+const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>> = {}) {
   const v = { first: ' Ada ', last: 'Lovelace', email: 'ada@example.com', password: 'analytical engine', confirm: 'analytical engine', ...values };
@@ -172,7 +172,7 @@ describe('RegisterForm verify step (its own address)', () => {
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect((await screen.findByRole('status')).textContent).toBe('If that address is waiting for verification, a new code is on its way.');
     expect(api.callsTo('POST /api/auth/resend-verification')[0].body).toEqual({ email: 'grace@example.com' });
-    const waiting = screen.getByRole('button', { name: /Send a new code \(\d+ s\)/ }) as HTMLButtonElement;
+    const waiting = screen.getByRole<HTMLButtonElement>('button', { name: /Send a new code \(\d+ s\)/ });
     expect(waiting.disabled).toBe(true);
   });
 
@@ -183,11 +183,11 @@ describe('RegisterForm verify step (its own address)', () => {
     await fill(user);
     await user.click(button('Register'));
     await screen.findByLabelText('Verification code');
-    expect((screen.getByRole('button', { name: /Send a new code \(60 s\)/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: /Send a new code \(60 s\)/ }).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Wrong email? Start over' }));
     expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
     expect(view.router.state.location.search).toBe('');
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('');
     expect(sessionStorage.length).toBe(0);
   });
 

@@ -6,8 +6,8 @@ import { ResetPasswordForm } from './reset-password-form';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
-const updateButton = () => screen.getByRole('button', { name: 'Update password' }) as HTMLButtonElement;
+const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
+const updateButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Update password' });
 
 describe('ResetPasswordForm', () => {
   it('shows the checking state, then a disabled form for a rejected link', async () => {

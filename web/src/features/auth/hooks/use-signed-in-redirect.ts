@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useState } from 'react';
 import { paths } from '../../../config/paths';
 import { isAdmin, useUser } from '../../../lib/auth';
 
@@ -9,11 +9,14 @@ import { isAdmin, useUser } from '../../../lib/auth';
  */
 export function useSignedInRedirect(skip = false): string | null {
   const { data: user, isPending } = useUser();
-  const onArrival = useRef<string | null | undefined>(undefined);
+  const [onArrival, setOnArrival] = useState<string | null | undefined>(undefined);
   // After a session ended the cached profile is stale: never bounce back on it.
   if (skip) return null;
-  if (onArrival.current === undefined && !isPending) {
-    onArrival.current = user ? (isAdmin(user) ? paths.admin.dashboard : paths.dashboard) : null;
+  if (onArrival === undefined && !isPending) {
+    // Kept in state, set once during render (React's "adjusting state when a prop changes").
+    const decided = user ? (isAdmin(user) ? paths.admin.dashboard : paths.dashboard) : null;
+    setOnArrival(decided);
+    return decided;
   }
-  return onArrival.current ?? null;
+  return onArrival ?? null;
 }

@@ -16,10 +16,11 @@ function stubApi(get: Answer) {
   const posts: Array<{ body: unknown; settle: (answer: Answer) => void }> = [];
   let gets = 0;
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (String(input) !== '/api/settings/notifications') throw new Error(`Unexpected ${String(input)}`);
+    const url = input instanceof Request ? input.url : input.toString();
+    if (url !== '/api/settings/notifications') throw new Error(`Unexpected ${url}`);
     const answer =
       init?.method === 'POST'
-        ? await new Promise<Answer>((settle) => posts.push({ body: JSON.parse(String(init.body)), settle }))
+        ? await new Promise<Answer>((settle) => posts.push({ body: JSON.parse(init.body as string), settle }))
         : gets++ === 0
           ? get
           : await new Promise<Answer>(() => {});
@@ -40,7 +41,7 @@ function renderPreferences() {
   );
 }
 
-const radio = (name: string) => screen.getByRole('radio', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
+const radio = (name: string) => screen.getByRole<HTMLInputElement>('radio', { name: new RegExp(`^${name}`) });
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -18,11 +18,11 @@ describe('EnrollPanel', () => {
     renderRoute(<EnrollPanel />, { path: '/enroll', strict: true });
 
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
-    expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' }).disabled).toBe(true);
 
     await flush(10);
     expect(screen.getByText('You are in!')).toBeInTheDocument();
-    expect((screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' }).disabled).toBe(false);
     expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(1);
 
     await flush(ENROLL_REDIRECT_MS - 100);

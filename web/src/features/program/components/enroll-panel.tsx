@@ -33,7 +33,7 @@ function StaffPreviewOffer() {
 
   useEffect(() => {
     if (!isSuccess) return;
-    const timer = setTimeout(() => navigate(paths.dashboard), ENROLL_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate(paths.dashboard), ENROLL_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [isSuccess, navigate]);
 
@@ -78,7 +78,7 @@ function LearnerEnroll({ ready }: { ready: boolean }) {
 
   useEffect(() => {
     if (!isSuccess) return;
-    const timer = setTimeout(() => navigate(paths.dashboard), ENROLL_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate(paths.dashboard), ENROLL_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [isSuccess, navigate]);
 

@@ -96,7 +96,7 @@ describe('ModuleView', () => {
   it('saves a checkbox on change and, on completing the module, offers the next one', async () => {
     const { fetchMock } = moduleServer();
     renderModule();
-    const checkbox = (await screen.findByRole('checkbox', { name: /Watch the talk/ })) as HTMLInputElement;
+    const checkbox = await screen.findByRole<HTMLInputElement>('checkbox', { name: /Watch the talk/ });
     await userEvent.click(checkbox);
     expect(checkbox.checked).toBe(true);
     await waitFor(() => expect(callsTo(fetchMock, 'PUT /api/modules/your-story/tasks/t1')).toEqual([{ done: true }]));
@@ -124,7 +124,7 @@ describe('ModuleView', () => {
     let fail!: () => void;
     moduleServer(() => new Promise<MockAnswer>((resolve) => (fail = () => resolve({ status: 500, body: { error: 'internal_error' } }))), { answerRefetches: false });
     renderModule();
-    const checkbox = (await screen.findByRole('checkbox', { name: /Watch the talk/ })) as HTMLInputElement;
+    const checkbox = await screen.findByRole<HTMLInputElement>('checkbox', { name: /Watch the talk/ });
     await userEvent.click(checkbox);
     // the server has not answered yet: the box already shows the change
     await waitFor(() => expect(fail).toBeTypeOf('function'));
@@ -186,7 +186,7 @@ describe('ModuleView', () => {
       return failures-- > 0 ? { status: 503, body: { error: 'unavailable' } } : undefined;
     });
     renderModule();
-    const box = (await screen.findByRole('textbox', { name: /Draft your pitch/ })) as HTMLTextAreaElement;
+    const box = await screen.findByRole<HTMLTextAreaElement>('textbox', { name: /Draft your pitch/ });
     await userEvent.type(box, 'My pitch');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saving…')).toBeInTheDocument();

@@ -19,7 +19,7 @@ type Handler = (body: unknown, url: string) => MockAnswer | Promise<MockAnswer>;
  */
 export function mockApi(handlers: Record<string, Handler>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
+    const url = input instanceof Request ? input.url : input.toString();
     const method = (init?.method ?? 'GET').toUpperCase();
     const handler = handlers[`${method} ${url}`];
     if (!handler) throw new Error(`Unexpected call ${method} ${url}`);
@@ -37,7 +37,7 @@ export function mockApi(handlers: Record<string, Handler>) {
 /** Calls the fetch mock received for one "METHOD /path", with their parsed bodies. */
 export function callsTo(fetchMock: ReturnType<typeof mockApi>, key: string): unknown[] {
   return fetchMock.mock.calls
-    .filter(([input, init]) => `${(init?.method ?? 'GET').toUpperCase()} ${String(input)}` === key)
+    .filter(([input, init]) => `${(init?.method ?? 'GET').toUpperCase()} ${input instanceof Request ? input.url : input.toString()}` === key)
     .map(([, init]) => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined));
 }
 
