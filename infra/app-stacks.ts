@@ -41,7 +41,11 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     env: { account, region },
     crossRegionReferences: linked,
   });
-  if (!linked) Annotations.of(main).addWarningV2('career:edge-unlinked', 'No AWS account: the WAF web ACL and CloudFront access logs are not linked in this synth.');
+  if (!linked)
+    Annotations.of(main).addWarningV2(
+      'career:edge-unlinked',
+      'No AWS account: the WAF web ACL and CloudFront access logs are not linked in this synth.',
+    );
 
   let logs: Stack | undefined;
   if (linked && region !== 'us-east-1') {

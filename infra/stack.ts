@@ -7,7 +7,18 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '../shared/routes';
-import { AppFunction, AUTH_MEMORY_MB, bindAppUrl, bindOriginSecret, bindSendEmail, bindSessionSecret, bindTableAccess, bindUnsubscribeSecret, PASSKEYS_BUNDLING, REPO_ROOT } from './constructs/app-function';
+import {
+  AppFunction,
+  AUTH_MEMORY_MB,
+  bindAppUrl,
+  bindOriginSecret,
+  bindSendEmail,
+  bindSessionSecret,
+  bindTableAccess,
+  bindUnsubscribeSecret,
+  PASSKEYS_BUNDLING,
+  REPO_ROOT,
+} from './constructs/app-function';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ErasureSchedule } from './constructs/erasure-schedule';
@@ -141,11 +152,24 @@ export class CareerProgramStack extends Stack {
       SES_CONFIGURATION_SET: this.mailEvents.configurationSet.configurationSetName,
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
     };
-    const make = (id: string, entry: string, serviceName: string, timeout = Duration.seconds(10), memorySize?: number, bundling?: BundlingOptions) =>
-      new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize, logRetention: stage.logRetention, bundling });
+    const make = (
+      id: string,
+      entry: string,
+      serviceName: string,
+      timeout = Duration.seconds(10),
+      memorySize?: number,
+      bundling?: BundlingOptions,
+    ) => new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize, logRetention: stage.logRetention, bundling });
 
     const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth', Duration.seconds(10), AUTH_MEMORY_MB);
-    const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', Duration.seconds(10), AUTH_MEMORY_MB, PASSKEYS_BUNDLING);
+    const passkeys = make(
+      'PasskeysFunction',
+      'functions/groups/passkeys.ts',
+      'career-program-passkeys',
+      Duration.seconds(10),
+      AUTH_MEMORY_MB,
+      PASSKEYS_BUNDLING,
+    );
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
@@ -153,7 +177,12 @@ export class CareerProgramStack extends Stack {
     const mailEvents = make('MailEventsFunction', 'functions/jobs/ses-events.ts', 'career-program-mail-events', Duration.seconds(30));
     // Background work (docs/scale-writes.md): reminder slices and hard-delete continuations.
     const workerTimeout = Duration.minutes(15);
-    const reminderWorker = make('ReminderWorkerFunction', 'functions/jobs/reminder-worker.ts', 'career-program-reminder-worker', workerTimeout);
+    const reminderWorker = make(
+      'ReminderWorkerFunction',
+      'functions/jobs/reminder-worker.ts',
+      'career-program-reminder-worker',
+      workerTimeout,
+    );
     const purge = make('PurgeFunction', 'functions/jobs/purge.ts', 'career-program-purge', workerTimeout);
     // Daily erasure after retention (functions/jobs/erasure.ts): the same purge as the admin's hard delete.
     const erasure = make('ErasureFunction', 'functions/jobs/erasure.ts', 'career-program-erasure', workerTimeout);
@@ -203,7 +232,8 @@ export class CareerProgramStack extends Stack {
     bindTableAccess(mailEvents.fn, arns, { write: ['USER#'], read: ['EMAIL#'], audit: true });
     bindTableAccess(seed.fn, arns, { write: ['PROGRAM#'] });
     // Learner routes mail security notices (password changed) and the account-deletion notice.
-    for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
+    for (const f of [auth, passkeys, learner, admin, reminderWorker])
+      bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
     for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin]) bindOriginSecret(f.fn, this.originSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
@@ -273,24 +303,29 @@ export class CareerProgramStack extends Stack {
         monitored('admin', admin),
         monitored('reminders', reminders, {
           errorsRunbook: 'reminders-failing',
-          errorsMeaning: 'The daily reminder schedule failed to queue the day\'s slices (an unhandled error or a timeout): no learner is reminded today until it runs.',
+          errorsMeaning:
+            "The daily reminder schedule failed to queue the day's slices (an unhandled error or a timeout): no learner is reminded today until it runs.",
         }),
         monitored('reminderWorker', reminderWorker, {
           errorsRunbook: 'reminders-failing',
-          errorsMeaning: 'A reminder worker failed on a slice (an unhandled error or a timeout): SQS redelivers it, and after 5 tries it lands in the dead-letter queue.',
+          errorsMeaning:
+            'A reminder worker failed on a slice (an unhandled error or a timeout): SQS redelivers it, and after 5 tries it lands in the dead-letter queue.',
         }),
         monitored('purge', purge),
         monitored('erasure', erasure, {
           errorsRunbook: 'erasure-failing',
-          errorsMeaning: 'The daily erasure job failed on at least one account (or timed out): accounts past their retention period are not being erased; they stay due and are retried the next day.',
+          errorsMeaning:
+            'The daily erasure job failed on at least one account (or timed out): accounts past their retention period are not being erased; they stay due and are retried the next day.',
         }),
         monitored('seed', seed, {
           errorsRunbook: 'seed-failed',
-          errorsMeaning: 'The deploy-time content seed (CloudFormation trigger) failed: the deployment rolls back or the program content is stale.',
+          errorsMeaning:
+            'The deploy-time content seed (CloudFormation trigger) failed: the deployment rolls back or the program content is stale.',
         }),
         monitored('mailEvents', mailEvents, {
           errorsRunbook: 'bounce-handler-errors',
-          errorsMeaning: 'The SES bounce/complaint handler failed: bounced or complaining addresses are not being marked, so reminders still go to them.',
+          errorsMeaning:
+            'The SES bounce/complaint handler failed: bounced or complaining addresses are not being marked, so reminders still go to them.',
         }),
       ],
       reminderQueue: this.reminderQueue.queue,
@@ -303,11 +338,19 @@ export class CareerProgramStack extends Stack {
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
     // No API URL output: the API answers only through CloudFront (H1, docs/security.md).
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table' });
-    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch operations dashboard' });
+    new CfnOutput(this, 'DashboardName', {
+      value: this.monitoring.dashboard.dashboardName,
+      description: 'CloudWatch operations dashboard',
+    });
   }
 
   /** arn:aws:cloudfront::<account>:distribution/<id> (CloudFront is global: no region). */
   get distributionArn(): string {
-    return this.formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: this.site.distribution.distributionId });
+    return this.formatArn({
+      service: 'cloudfront',
+      region: '',
+      resource: 'distribution',
+      resourceName: this.site.distribution.distributionId,
+    });
   }
 }

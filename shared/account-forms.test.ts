@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_PASSWORD_MESSAGES, changePasswordSchema, FORGOT_PASSWORD_MESSAGES, forgotPasswordSchema, REGISTER_MESSAGES, registerSchema, RESET_PASSWORD_MESSAGES, resetPasswordSchema } from './account-forms';
+import {
+  CHANGE_PASSWORD_MESSAGES,
+  changePasswordSchema,
+  FORGOT_PASSWORD_MESSAGES,
+  forgotPasswordSchema,
+  REGISTER_MESSAGES,
+  registerSchema,
+  RESET_PASSWORD_MESSAGES,
+  resetPasswordSchema,
+} from './account-forms';
 
 const issues = (value: unknown) => {
   const result = changePasswordSchema.safeParse(value);
@@ -47,7 +56,9 @@ describe('resetPasswordSchema', () => {
 describe('forgotPasswordSchema', () => {
   it('requires an email and trims it', () => {
     expect(forgotPasswordSchema.safeParse({ email: '  ada@example.com ' }).data).toEqual({ email: 'ada@example.com' });
-    expect(forgotPasswordSchema.safeParse({ email: '   ' }).error?.issues.map((issue) => issue.message)).toEqual([FORGOT_PASSWORD_MESSAGES.emailRequired]);
+    expect(forgotPasswordSchema.safeParse({ email: '   ' }).error?.issues.map((issue) => issue.message)).toEqual([
+      FORGOT_PASSWORD_MESSAGES.emailRequired,
+    ]);
   });
 });
 
@@ -58,7 +69,15 @@ describe('registerSchema', () => {
   };
 
   it('accepts a complete registration', () => {
-    expect(problems({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'correct horse', passwordConfirm: 'correct horse' })).toEqual([]);
+    expect(
+      problems({
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        password: 'correct horse',
+        passwordConfirm: 'correct horse',
+      }),
+    ).toEqual([]);
   });
 
   it('names each field with its message', () => {

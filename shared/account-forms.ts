@@ -83,6 +83,8 @@ export const registerSchema = z
     password: z.string().check(z.refine(passwordLengthOk, REGISTER_MESSAGES.weakPassword)),
     passwordConfirm: z.string(),
   })
-  .check(z.refine((form) => form.password === form.passwordConfirm, { message: REGISTER_MESSAGES.passwordMismatch, path: ['passwordConfirm'] }));
+  .check(
+    z.refine((form) => form.password === form.passwordConfirm, { message: REGISTER_MESSAGES.passwordMismatch, path: ['passwordConfirm'] }),
+  );
 
 export type RegisterValues = z.infer<typeof registerSchema>;

@@ -123,9 +123,7 @@ const compiled = ROUTES.map((route) => ({
 export function matchRoute(
   method: string,
   path: string,
-):
-  | { route: RouteDef; params: Record<string, string> }
-  | { route: undefined; methodNotAllowed: boolean; malformedPath?: true } {
+): { route: RouteDef; params: Record<string, string> } | { route: undefined; methodNotAllowed: boolean; malformedPath?: true } {
   let pathMatched = false;
   for (const { route, pattern } of compiled) {
     const match = pattern.exec(path);

@@ -29,7 +29,10 @@ export default defineConfig(({ command }) => ({
         // dependencies. Route and feature code stays in lazy chunks.
         codeSplitting: {
           groups: [
-            { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/ },
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/,
+            },
             {
               name: 'app-shared',
               test: /web[\\/]src[\\/](components[\\/]ui[\\/](button|form-alert|loading-text)|config[\\/]|lib[\\/](api-client|auth|session-ended|local-config))\./,

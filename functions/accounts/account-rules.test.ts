@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkName, checkRegistration, isEmailShape, passwordLengthOk } from '../../shared/account-rules';
 
-const valid = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'engine notes 1843', passwordConfirm: 'engine notes 1843' };
+const valid = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  password: 'engine notes 1843',
+  passwordConfirm: 'engine notes 1843',
+};
 
 describe('shared account rules', () => {
   it('names: 1-100 characters after trimming', () => {
@@ -29,14 +35,19 @@ describe('shared account rules', () => {
 
   it('registration problems in order, with the missing fields listed', () => {
     expect(checkRegistration(valid)).toBeNull();
-    expect(checkRegistration({})).toEqual({ error: 'missing_fields', fields: ['first_name', 'last_name', 'email', 'password', 'passwordConfirm'] });
+    expect(checkRegistration({})).toEqual({
+      error: 'missing_fields',
+      fields: ['first_name', 'last_name', 'email', 'password', 'passwordConfirm'],
+    });
     expect(checkRegistration({ ...valid, first_name: ' ' })).toEqual({ error: 'first_name_required' });
     expect(checkRegistration({ ...valid, last_name: '' })).toEqual({ error: 'last_name_required' });
     expect(checkRegistration({ ...valid, email: '' })).toEqual({ error: 'missing_fields', fields: ['email'] });
     expect(checkRegistration({ ...valid, last_name: 'x'.repeat(101) })).toEqual({ error: 'last_name_invalid' });
     expect(checkRegistration({ ...valid, email: 'nope' })).toEqual({ error: 'invalid_email' });
     expect(checkRegistration({ ...valid, password: 'short', passwordConfirm: 'short' })).toEqual({ error: 'weak_password' });
-    expect(checkRegistration({ ...valid, password: 'ADA@example.com', passwordConfirm: 'ADA@example.com' })).toEqual({ error: 'weak_password' });
+    expect(checkRegistration({ ...valid, password: 'ADA@example.com', passwordConfirm: 'ADA@example.com' })).toEqual({
+      error: 'weak_password',
+    });
     expect(checkRegistration({ ...valid, passwordConfirm: 'engine notes 1844' })).toEqual({ error: 'password_mismatch' });
   });
 });

@@ -31,7 +31,12 @@ export async function ensureAdmin(email: string, password?: string): Promise<{ c
       role: 'admin',
       verified: true,
     });
-    await writeAudit({ action: 'user.admin_seeded', entityType: 'user', entityId: user.id, newValues: { email: user.email, role: 'admin' } });
+    await writeAudit({
+      action: 'user.admin_seeded',
+      entityType: 'user',
+      entityId: user.id,
+      newValues: { email: user.email, role: 'admin' },
+    });
     return { created: true, password: chosen, user };
   } catch (error) {
     // Another process seeded it at the same moment.

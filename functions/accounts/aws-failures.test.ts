@@ -56,7 +56,7 @@ function post(path: string, body: unknown): APIGatewayProxyEventV2 {
 
 const context = { functionName: 'auth', awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 const call = async (event: APIGatewayProxyEventV2) => {
-  const result = (await handler(event, context));
+  const result = await handler(event, context);
   return { status: result.statusCode, body: JSON.parse(String(result.body)), headers: result.headers ?? {} };
 };
 
@@ -78,7 +78,10 @@ describe('AWS failures on the account routes', () => {
   });
 
   it('maps SES throttling to 503 email_unavailable with Retry-After', async () => {
-    const throttling = Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling', $metadata: { httpStatusCode: 400 } });
+    const throttling = Object.assign(new Error('Maximum sending rate exceeded.'), {
+      name: 'Throttling',
+      $metadata: { httpStatusCode: 400 },
+    });
     ses.on(SendEmailCommand).rejects(throttling);
     const response = await call(post('/api/auth/register', registration));
     expect(response.status).toBe(503);

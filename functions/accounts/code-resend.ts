@@ -63,4 +63,3 @@ export async function resendLoginCode(input: { email: string; challenge_id: stri
   await writeAudit(accountAudit('auth.login_code_resent', user, caller));
   return { challengeId };
 }
-

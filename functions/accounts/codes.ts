@@ -76,7 +76,9 @@ const FAILURE = Symbol('code failure');
  */
 const invalidCode = (reason: CodeFailureReason = 'missing', item?: Record<string, unknown>, details?: Record<string, unknown>) => {
   count(METRIC.wrongCodes);
-  return Object.assign(badRequest('invalid_code', details), { [FAILURE]: { reason, userId: typeof item?.user_id === 'string' && item.user_id ? item.user_id : undefined } });
+  return Object.assign(badRequest('invalid_code', details), {
+    [FAILURE]: { reason, userId: typeof item?.user_id === 'string' && item.user_id ? item.user_id : undefined },
+  });
 };
 
 /** Why a code check failed and whose code it was, when `error` came from `consumeCode`. */

@@ -22,13 +22,39 @@ type Item = Record<string, unknown>;
 const pick = (item: Item, fields: readonly string[]) =>
   Object.fromEntries(fields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]]));
 
-const ENROLLMENT_FIELDS = ['id', 'program_id', 'program_title', 'status', 'percent_complete', 'completed_count', 'module_count', 'enrolled_at', 'completed_at', 'updated_at'] as const;
+const ENROLLMENT_FIELDS = [
+  'id',
+  'program_id',
+  'program_title',
+  'status',
+  'percent_complete',
+  'completed_count',
+  'module_count',
+  'enrolled_at',
+  'completed_at',
+  'updated_at',
+] as const;
 const PROGRESS_FIELDS = ['program_id', 'module_id', 'status', 'started_at', 'completed_at', 'updated_at'] as const;
 const TASK_FIELDS = ['program_id', 'module_id', 'task_id', 'done', 'answer', 'updated_at'] as const;
 const SESSION_FIELDS = ['created_at', 'last_seen_at', 'ip', 'user_agent', 'device'] as const;
-const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = ['id', 'created_at', 'action', 'actor_email', 'actor_user_id', 'entity_type', 'entity_id', 'old_values', 'new_values', 'ip', 'user_agent'];
+const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
+  'id',
+  'created_at',
+  'action',
+  'actor_email',
+  'actor_user_id',
+  'entity_type',
+  'entity_id',
+  'old_values',
+  'new_values',
+  'ip',
+  'user_agent',
+];
 
-async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0], cap = Number.POSITIVE_INFINITY): Promise<{ items: Item[]; truncated: boolean }> {
+async function queryAll(
+  input: ConstructorParameters<typeof QueryCommand>[0],
+  cap = Number.POSITIVE_INFINITY,
+): Promise<{ items: Item[]; truncated: boolean }> {
   const items: Item[] = [];
   let startKey: Item | undefined;
   do {
@@ -41,7 +67,12 @@ async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0], ca
 
 export async function exportAccountData(user: UserRecord, now = new Date()) {
   const [own, audit] = await Promise.all([
-    queryAll({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${user.id}` }, ConsistentRead: true }),
+    queryAll({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
+      ConsistentRead: true,
+    }),
     queryAll(
       {
         TableName: tableName(),

@@ -52,7 +52,13 @@ export async function recognizeBrowser(
   const result = await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.knownBrowser(user.id, hashOf(browserId)), type: 'known_browser', user_id: user.id, last_sign_in_at: now, expires_at: ttlIn(BROWSER_TTL_SECONDS) },
+      Item: {
+        ...keys.knownBrowser(user.id, hashOf(browserId)),
+        type: 'known_browser',
+        user_id: user.id,
+        last_sign_in_at: now,
+        expires_at: ttlIn(BROWSER_TTL_SECONDS),
+      },
       ReturnValues: 'ALL_OLD',
     }),
   );

@@ -37,16 +37,32 @@ export async function startLogin(input: { email: string; password: string }, cal
     reservation = await reserveLoginAttempt(email, loginSource(caller, deviceId), Boolean(deviceId), caller);
   } catch (error) {
     if (!(error instanceof LoginThrottled)) throw error;
-    await writeAudit(await loginAudit('auth.login_throttled', user, email, caller, { reason: error.reason, retry_after: error.retryAfter, trusted_device: Boolean(deviceId) }));
+    await writeAudit(
+      await loginAudit('auth.login_throttled', user, email, caller, {
+        reason: error.reason,
+        retry_after: error.retryAfter,
+        trusted_device: Boolean(deviceId),
+      }),
+    );
     throw throttled(error.retryAfter);
   }
 
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await fallbackHash));
   if (!user || !passwordOk || user.status === 'deleted') {
     // The reservation stays: it is this failure's count.
-    await writeAudit(await loginAudit('auth.login_failed', user, email, caller, { reason: !user ? 'unknown_email' : passwordOk ? 'deleted' : 'wrong_password', trusted_device: Boolean(deviceId) }));
+    await writeAudit(
+      await loginAudit('auth.login_failed', user, email, caller, {
+        reason: !user ? 'unknown_email' : passwordOk ? 'deleted' : 'wrong_password',
+        trusted_device: Boolean(deviceId),
+      }),
+    );
     if (reservation.failures === BACKOFF_FREE_FAILURES) {
-      await writeAudit(await loginAudit('auth.login_backoff_started', user, email, caller, { failures: reservation.failures, wait_seconds: backoffSeconds(reservation.failures) }));
+      await writeAudit(
+        await loginAudit('auth.login_backoff_started', user, email, caller, {
+          failures: reservation.failures,
+          wait_seconds: backoffSeconds(reservation.failures),
+        }),
+      );
     }
     throw unauthorized('invalid_credentials');
   }
@@ -71,9 +87,22 @@ export async function startLogin(input: { email: string; password: string }, cal
  * the typed text only as a keyed hash (docs/security.md L9: it may be a password typed into the
  * wrong field, or someone else's address).
  */
-async function loginAudit(action: string, user: UserRecord | undefined, email: string, caller: Caller, values: Record<string, unknown>): Promise<AuditInput> {
+async function loginAudit(
+  action: string,
+  user: UserRecord | undefined,
+  email: string,
+  caller: Caller,
+  values: Record<string, unknown>,
+): Promise<AuditInput> {
   if (user) return accountAudit(action, user, caller, { new: values }, null);
-  return { action, entityType: 'user', entityId: 'unknown', newValues: { email_hash: await auditEmailHash(email), ...values }, ip: caller.ip, userAgent: caller.userAgent };
+  return {
+    action,
+    entityType: 'user',
+    entityId: 'unknown',
+    newValues: { email_hash: await auditEmailHash(email), ...values },
+    ip: caller.ip,
+    userAgent: caller.userAgent,
+  };
 }
 
 export async function finishLogin(
@@ -85,7 +114,9 @@ export async function finishLogin(
   const email = normalizeEmail(input.email);
   let challenge;
   try {
-    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => item.email_lower === email, { revealAttempts: true });
+    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => item.email_lower === email, {
+      revealAttempts: true,
+    });
   } catch (error) {
     await auditCodeFailure(error, caller);
     throw error;
@@ -106,7 +137,11 @@ export async function finishLogin(
  * today's activity and the `auth.login` audit entry (with how the person signed in, if not the
  * default).
  */
-export async function completeSignIn(user: UserRecord, caller: Caller, auditValues?: Record<string, unknown>): Promise<{ user: UserRecord; cookie: string }> {
+export async function completeSignIn(
+  user: UserRecord,
+  caller: Caller,
+  auditValues?: Record<string, unknown>,
+): Promise<{ user: UserRecord; cookie: string }> {
   const { cookie } = await startSession(user, caller);
   const now = new Date().toISOString();
   await db().send(

@@ -108,7 +108,14 @@ async function storeChallenge(purpose: 'register' | 'login', challenge: string, 
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.webauthnChallenge(challengeId), type: 'webauthn_challenge', purpose, challenge, ...(userId ? { user_id: userId } : {}), expires_at: ttlIn(CHALLENGE_TTL_SECONDS) },
+            Item: {
+              ...keys.webauthnChallenge(challengeId),
+              type: 'webauthn_challenge',
+              purpose,
+              challenge,
+              ...(userId ? { user_id: userId } : {}),
+              expires_at: ttlIn(CHALLENGE_TTL_SECONDS),
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -137,7 +144,8 @@ async function takeChallenge(challengeId: string, purpose: 'register' | 'login',
     throw error;
   }
   const expired = Number(item?.expires_at) <= Math.floor(Date.now() / 1000);
-  if (!item || expired || item.purpose !== purpose || (userId !== undefined && item.user_id !== userId)) throw badRequest('invalid_challenge');
+  if (!item || expired || item.purpose !== purpose || (userId !== undefined && item.user_id !== userId))
+    throw badRequest('invalid_challenge');
   return String(item.challenge);
 }
 
@@ -220,7 +228,13 @@ export async function finishPasskeyRegistration(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName(), Item: { ...keys.passkeyLookup(hash), type: 'passkey_lookup', user_id: user.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.passkeyLookup(hash), type: 'passkey_lookup', user_id: user.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           // The account must still exist and be usable when the credential lands.
           {
             ConditionCheck: {
@@ -231,7 +245,11 @@ export async function finishPasskeyRegistration(
               ExpressionAttributeValues: { ':active': 'active' },
             },
           },
-          auditPut(accountAudit('auth.passkey_added', user, caller, { new: { passkey: hash.slice(0, 8), name: item.name, backed_up: item.backed_up } })),
+          auditPut(
+            accountAudit('auth.passkey_added', user, caller, {
+              new: { passkey: hash.slice(0, 8), name: item.name, backed_up: item.backed_up },
+            }),
+          ),
         ],
       }),
     );
@@ -267,7 +285,12 @@ export async function renamePasskey(user: UserRecord, passkeyId: string, name: s
               ExpressionAttributeValues: { ':name': trimmed },
             },
           },
-          auditPut(accountAudit('auth.passkey_renamed', user, caller, { old: { passkey: passkeyId.slice(0, 8), name: before.name }, new: { name: trimmed } })),
+          auditPut(
+            accountAudit('auth.passkey_renamed', user, caller, {
+              old: { passkey: passkeyId.slice(0, 8), name: before.name },
+              new: { name: trimmed },
+            }),
+          ),
         ],
       }),
     );
@@ -313,7 +336,10 @@ const isLocked = (user: UserRecord) => user.status === 'locked' || user.is_locke
  * sign-in: an unknown credential or a deleted account → 401 `invalid_credentials`, a locked one →
  * 403 `account_locked`, an unverified one → 403 `email_not_verified`.
  */
-export async function finishPasskeyLogin(input: { challenge_id: string; response: unknown }, caller: Caller): Promise<{ user: UserRecord; cookie: string }> {
+export async function finishPasskeyLogin(
+  input: { challenge_id: string; response: unknown },
+  caller: Caller,
+): Promise<{ user: UserRecord; cookie: string }> {
   await assertNotExhausted('loginFailuresPerIp', caller.ip);
   const expectedChallenge = await takeChallenge(input.challenge_id, 'login');
   const response = input.response as AuthenticationResponseJSON;
@@ -322,7 +348,14 @@ export async function finishPasskeyLogin(input: { challenge_id: string; response
     await writeAudit(
       user
         ? accountAudit('auth.login_failed', user, caller, { new: { method: 'passkey', reason } }, null)
-        : { action: 'auth.login_failed', entityType: 'user', entityId: 'unknown', newValues: { method: 'passkey', reason }, ip: caller.ip, userAgent: caller.userAgent },
+        : {
+            action: 'auth.login_failed',
+            entityType: 'user',
+            entityId: 'unknown',
+            newValues: { method: 'passkey', reason },
+            ip: caller.ip,
+            userAgent: caller.userAgent,
+          },
     );
     throw unauthorized('invalid_credentials');
   };
@@ -332,7 +365,9 @@ export async function finishPasskeyLogin(input: { challenge_id: string; response
   const userId = lookup.Item?.user_id as string | undefined;
   const [stored, user] = userId
     ? await Promise.all([
-        db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(userId, hash), ConsistentRead: true })).then((r) => r.Item as PasskeyItem | undefined),
+        db()
+          .send(new GetCommand({ TableName: tableName(), Key: keys.passkey(userId, hash), ConsistentRead: true }))
+          .then((r) => r.Item as PasskeyItem | undefined),
         getUserById(userId),
       ])
     : [undefined, undefined];
@@ -350,7 +385,12 @@ export async function finishPasskeyLogin(input: { challenge_id: string; response
       expectedChallenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
-      credential: { id: stored.credential_id, publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')), counter: Number(stored.counter ?? 0), transports: stored.transports },
+      credential: {
+        id: stored.credential_id,
+        publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
+        counter: Number(stored.counter ?? 0),
+        transports: stored.transports,
+      },
       requireUserVerification: true,
     });
   } catch {
@@ -371,7 +411,12 @@ export async function finishPasskeyLogin(input: { challenge_id: string; response
         UpdateExpression: 'SET #counter = :counter, backed_up = :backed, last_used_at = :now',
         ConditionExpression: 'attribute_exists(pk) AND #counter = :old',
         ExpressionAttributeNames: { '#counter': 'counter' },
-        ExpressionAttributeValues: { ':counter': verification.authenticationInfo.newCounter, ':old': Number(stored.counter ?? 0), ':backed': verification.authenticationInfo.credentialBackedUp, ':now': now },
+        ExpressionAttributeValues: {
+          ':counter': verification.authenticationInfo.newCounter,
+          ':old': Number(stored.counter ?? 0),
+          ':backed': verification.authenticationInfo.credentialBackedUp,
+          ':now': now,
+        },
       }),
     );
   } catch (error) {

@@ -36,7 +36,9 @@ const invalidOrExpired = () => badRequest('invalid_or_expired');
 const canReset = (user: UserRecord | undefined): user is UserRecord => Boolean(user && user.status === 'active' && !user.is_locked);
 
 /** Creates a token and emails the link; also used by the admin "Send password reset" action. */
-export async function sendPasswordReset(user: Pick<UserRecord, 'id' | 'email' | 'first_name' | 'session_version'> & { verified?: boolean }): Promise<Delivery> {
+export async function sendPasswordReset(
+  user: Pick<UserRecord, 'id' | 'email' | 'first_name' | 'session_version'> & { verified?: boolean },
+): Promise<Delivery> {
   const token = randomBytes(32).toString('base64url');
   await db().send(
     new PutCommand({
@@ -99,11 +101,24 @@ async function liveToken(token: string | undefined, caller: Caller): Promise<{ i
   const item = await findToken(token);
   const user = item ? await getUserById(item.user_id) : undefined;
   if (item && canReset(user) && matchesAccount(item, user)) return { item, user };
-  const reason = !item ? 'unknown_or_expired' : !user ? 'account_gone' : !canReset(user) ? 'account_not_active' : 'password_or_email_changed';
+  const reason = !item
+    ? 'unknown_or_expired'
+    : !user
+      ? 'account_gone'
+      : !canReset(user)
+        ? 'account_not_active'
+        : 'password_or_email_changed';
   await writeAudit(
     user
       ? accountAudit('auth.password_reset_token_rejected', user, caller, { new: { reason } }, null)
-      : { action: 'auth.password_reset_token_rejected', entityType: 'user', entityId: 'unknown', newValues: { reason }, ip: caller.ip, userAgent: caller.userAgent },
+      : {
+          action: 'auth.password_reset_token_rejected',
+          entityType: 'user',
+          entityId: 'unknown',
+          newValues: { reason },
+          ip: caller.ip,
+          userAgent: caller.userAgent,
+        },
   );
   throw invalidOrExpired();
 }
@@ -113,7 +128,10 @@ export async function validateResetToken(token: string | undefined, caller: Call
 }
 
 /** Sets the new password; answers a trusted-device cookie for this browser (the owner proved the inbox; M1). */
-export async function confirmPasswordReset(input: { token?: string; password: string; password2: string }, caller: Caller): Promise<{ deviceCookie: string }> {
+export async function confirmPasswordReset(
+  input: { token?: string; password: string; password2: string },
+  caller: Caller,
+): Promise<{ deviceCookie: string }> {
   const { user } = await liveToken(input.token, caller);
   assertStrongPassword(input.password, user.email);
   if (input.password !== input.password2) throw badRequest('password_mismatch');
@@ -124,7 +142,9 @@ export async function confirmPasswordReset(input: { token?: string; password: st
       new TransactWriteCommand({
         TransactItems: [
           // Single use: the token goes in the same transaction that uses it.
-          { Delete: { TableName: tableName(), Key: keys.resetToken(hashToken(input.token!)), ConditionExpression: 'attribute_exists(pk)' } },
+          {
+            Delete: { TableName: tableName(), Key: keys.resetToken(hashToken(input.token!)), ConditionExpression: 'attribute_exists(pk)' },
+          },
           {
             Update: {
               TableName: tableName(),
@@ -134,7 +154,13 @@ export async function confirmPasswordReset(input: { token?: string; password: st
               UpdateExpression: 'SET password_hash = :hash, updated_at = :now ADD session_version :one, version :one',
               // The token's account state must still hold at the write (a concurrent change kills it).
               ConditionExpression: 'attribute_exists(pk) AND session_version = :version AND email_lower = :email',
-              ExpressionAttributeValues: { ':hash': passwordHash, ':now': new Date().toISOString(), ':one': 1, ':version': user.session_version ?? 0, ':email': user.email_lower },
+              ExpressionAttributeValues: {
+                ':hash': passwordHash,
+                ':now': new Date().toISOString(),
+                ':one': 1,
+                ':version': user.session_version ?? 0,
+                ':email': user.email_lower,
+              },
             },
           },
           auditPut(accountAudit('auth.password_reset', user, caller, { new: { sessions_ended: true } })),

@@ -3,7 +3,16 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import { describe, expect, it } from 'vitest';
 import { commonPasswordList } from '../../infra/ops/generate-common-passwords';
 import { readConfig } from '../lib/config';
-import { COMMON_PASSWORD_COUNT, assertStrongPassword, commonPasswords, hashPassword, isCommonPassword, SCRYPT_P, SCRYPT_R, verifyPassword } from './passwords';
+import {
+  COMMON_PASSWORD_COUNT,
+  assertStrongPassword,
+  commonPasswords,
+  hashPassword,
+  isCommonPassword,
+  SCRYPT_P,
+  SCRYPT_R,
+  verifyPassword,
+} from './passwords';
 
 describe('password hashing', () => {
   it('uses OWASP scrypt parameters in production: N = 2^17, r = 8, p = 1', async () => {

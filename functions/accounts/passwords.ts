@@ -70,7 +70,11 @@ export const COMMON_PASSWORDS_FILE = 'common-passwords.br';
  * (docs/lean-builds.md). The bundler defines import.meta.dirname as the bundle's __dirname.
  */
 export function commonPasswords(): Set<string> {
-  common ??= new Set(brotliDecompressSync(readFileSync(join(import.meta.dirname, COMMON_PASSWORDS_FILE))).toString('utf8').split('\n'));
+  common ??= new Set(
+    brotliDecompressSync(readFileSync(join(import.meta.dirname, COMMON_PASSWORDS_FILE)))
+      .toString('utf8')
+      .split('\n'),
+  );
   return common;
 }
 

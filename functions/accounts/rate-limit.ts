@@ -127,7 +127,11 @@ async function auditFirstRefusal(name: LimitName, key: string, windowStart: numb
     entityType: 'rate_limit',
     entityId: name,
     // An IP scope names the address block; any other key (an email, an account id) only as a keyed hash.
-    newValues: { limit: name, window_start: new Date(windowStart * 1000).toISOString(), key: isIpScope(name) ? scopeKey(name, key) : await auditEmailHash(key) },
+    newValues: {
+      limit: name,
+      window_start: new Date(windowStart * 1000).toISOString(),
+      key: isIpScope(name) ? scopeKey(name, key) : await auditEmailHash(key),
+    },
     ip: caller?.ip,
     userAgent: caller?.userAgent,
   });
@@ -216,7 +220,13 @@ export class LoginThrottled extends Error {
  * a limit. A right password releases the reservation. Throws LoginThrottled when any window is
  * full or the backoff has not elapsed (after giving back what it had already reserved).
  */
-export async function reserveLoginAttempt(email: string, source: string, trusted: boolean, caller: Caller, now = Date.now()): Promise<LoginReservation> {
+export async function reserveLoginAttempt(
+  email: string,
+  source: string,
+  trusted: boolean,
+  caller: Caller,
+  now = Date.now(),
+): Promise<LoginReservation> {
   const accountLimit: LimitName = trusted ? 'loginFailuresPerAccountTrusted' : 'loginFailuresPerAccount';
   const taken: Array<[LimitName, string]> = [];
   const giveBack = async () => {

@@ -51,7 +51,9 @@ export async function register(input: RegistrationInput, caller: Caller): Promis
     }
     throw error;
   }
-  await writeAudit(accountAudit('auth.register', user, caller, { new: { email: user.email, first_name: user.first_name, last_name: user.last_name } }));
+  await writeAudit(
+    accountAudit('auth.register', user, caller, { new: { email: user.email, first_name: user.first_name, last_name: user.last_name } }),
+  );
   await sendFirstVerificationCode(user);
 }
 
@@ -59,7 +61,11 @@ export async function register(input: RegistrationInput, caller: Caller): Promis
  * A repeat of a registered address. Still unverified: a fresh code carries this registration's
  * password and names, applied when that code verifies the address (L4, docs/security.md).
  */
-async function answerExisting(existing: NonNullable<Awaited<ReturnType<typeof getUserByEmail>>>, caller: Caller, pending: () => Promise<PendingRegistration>): Promise<never> {
+async function answerExisting(
+  existing: NonNullable<Awaited<ReturnType<typeof getUserByEmail>>>,
+  caller: Caller,
+  pending: () => Promise<PendingRegistration>,
+): Promise<never> {
   if (existing.verified || existing.status !== 'active' || existing.is_locked) throw conflict('already_registered');
   if (await resendVerificationCode(existing, pending)) await writeAudit(accountAudit('auth.register_repeated', existing, caller, {}, null));
   throw conflict('verification_pending');

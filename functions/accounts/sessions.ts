@@ -94,7 +94,12 @@ export async function listSessions(user: UserRecord, currentSessionId: string, n
 }
 
 /** Ends one of the caller's sessions; `ended_current` tells the route to clear the cookie. */
-export async function revokeSession(user: UserRecord, currentSessionId: string, sessionId: string, caller: Caller): Promise<{ endedCurrent: boolean }> {
+export async function revokeSession(
+  user: UserRecord,
+  currentSessionId: string,
+  sessionId: string,
+  caller: Caller,
+): Promise<{ endedCurrent: boolean }> {
   if (!SESSION_ID.test(sessionId)) throw notFound('session_not_found');
   try {
     await db().send(

@@ -36,7 +36,12 @@ export async function trustedDeviceId(cookies: string | undefined, userId: strin
   const token = readCookie(cookies, DEVICE_COOKIE);
   if (!token || !userId) return undefined;
   try {
-    const { payload } = await jwtVerify(token, await deviceKey(), { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, subject: userId });
+    const { payload } = await jwtVerify(token, await deviceKey(), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: userId,
+    });
     return typeof payload.did === 'string' && /^[\w-]{8,32}$/.test(payload.did) ? payload.did : undefined;
   } catch {
     return undefined; // forged, expired or for another account: an unknown browser

@@ -27,7 +27,10 @@ export interface PendingRegistration {
 }
 
 /** Issues a new verification code (the previous one dies) and emails it. */
-export async function sendVerificationCode(user: Pick<UserRecord, 'id' | 'email' | 'first_name'>, pending?: PendingRegistration): Promise<void> {
+export async function sendVerificationCode(
+  user: Pick<UserRecord, 'id' | 'email' | 'first_name'>,
+  pending?: PendingRegistration,
+): Promise<void> {
   const code = await issueCode(keys.code(user.id, VERIFY_EMAIL_PURPOSE), {
     type: 'code',
     purpose: VERIFY_EMAIL_PURPOSE,
@@ -72,8 +75,12 @@ export async function verifyEmail(input: { email: string; code: string }, caller
     // The admin search follows new names: old name items go, new ones come (the email item stays).
     const searchChanges = pending
       ? [
-          ...searchItems(user).filter((old) => !searchItems(renamed).some((next) => next.sk === old.sk)).map((old) => ({ Delete: { TableName: tableName(), Key: { pk: old.pk, sk: old.sk } } })),
-          ...searchItems(renamed).filter((next) => !searchItems(user).some((old) => old.sk === next.sk)).map((next) => ({ Put: { TableName: tableName(), Item: next } })),
+          ...searchItems(user)
+            .filter((old) => !searchItems(renamed).some((next) => next.sk === old.sk))
+            .map((old) => ({ Delete: { TableName: tableName(), Key: { pk: old.pk, sk: old.sk } } })),
+          ...searchItems(renamed)
+            .filter((next) => !searchItems(user).some((old) => old.sk === next.sk))
+            .map((next) => ({ Put: { TableName: tableName(), Item: next } })),
         ]
       : [];
     return [
@@ -101,7 +108,10 @@ export async function verifyEmail(input: { email: string; code: string }, caller
       auditPut(
         accountAudit('auth.email_verified', user, caller, {
           old: { verified: false, ...(pending ? { first_name: user.first_name, last_name: user.last_name } : {}) },
-          new: { verified: true, ...(pending ? { first_name: pending.first_name, last_name: pending.last_name, password_replaced: true } : {}) },
+          new: {
+            verified: true,
+            ...(pending ? { first_name: pending.first_name, last_name: pending.last_name, password_replaced: true } : {}),
+          },
         }),
       ),
     ];

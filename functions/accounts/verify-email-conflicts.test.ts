@@ -41,23 +41,32 @@ beforeEach(() => {
   dynamo.on(DeleteCommand).resolves({});
 });
 
-const event = () => ({
-  version: '2.0',
-  routeKey: 'POST /api/auth/verify-email',
-  rawPath: '/api/auth/verify-email',
-  rawQueryString: '',
-  headers: { 'content-type': 'application/json', 'user-agent': 'unit' },
-  body: JSON.stringify({ email: user.email, code }),
-  isBase64Encoded: false,
-  requestContext: { http: { method: 'POST', path: '/api/auth/verify-email', protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'unit' }, requestId: 'r-9', routeKey: 'POST /api/auth/verify-email' },
-}) as unknown as APIGatewayProxyEventV2;
+const event = () =>
+  ({
+    version: '2.0',
+    routeKey: 'POST /api/auth/verify-email',
+    rawPath: '/api/auth/verify-email',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json', 'user-agent': 'unit' },
+    body: JSON.stringify({ email: user.email, code }),
+    isBase64Encoded: false,
+    requestContext: {
+      http: { method: 'POST', path: '/api/auth/verify-email', protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'unit' },
+      requestId: 'r-9',
+      routeKey: 'POST /api/auth/verify-email',
+    },
+  }) as unknown as APIGatewayProxyEventV2;
 const context = { functionName: 'auth', awsRequestId: 'a-9', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 const call = async () => {
-  const result = (await handler(event(), context));
+  const result = await handler(event(), context);
   return { status: result.statusCode, body: JSON.parse(String(result.body)), headers: result.headers ?? {} };
 };
 const conflict = () =>
-  new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }, { Code: 'None' }] });
+  new TransactionCanceledException({
+    message: 'cancelled',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }, { Code: 'None' }],
+  });
 
 describe('POST /api/auth/verify-email under write conflicts', () => {
   it('retries a conflict and verifies the account with the code spent in the same transaction', async () => {
@@ -85,7 +94,11 @@ describe('POST /api/auth/verify-email under write conflicts', () => {
 
   it('answers ok when another request verified the account meanwhile', async () => {
     dynamo.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }] }),
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }],
+      }),
     );
     let reads = 0;
     dynamo.on(GetCommand).callsFake((input: { Key: { pk: string; sk: string } }) => {
@@ -105,7 +118,11 @@ describe('POST /api/auth/verify-email under write conflicts', () => {
       if (input.Key.sk === 'PROFILE') return { Item: ++profileReads === 1 ? user : { ...user, status: 'locked', version: 2 } };
       return { Item: { ...keys.code(user.id, 'verify_email'), ...stored } };
     });
-    const statusChanged = new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }] });
+    const statusChanged = new TransactionCanceledException({
+      message: 'cancelled',
+      $metadata: {},
+      CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }],
+    });
     dynamo.on(TransactWriteCommand).rejectsOnce(statusChanged).resolves({});
     const response = await call();
     expect(response.status).toBe(200);
@@ -114,7 +131,12 @@ describe('POST /api/auth/verify-email under write conflicts', () => {
     const items = writes[1].args[0].input.TransactItems!;
     expect(items[1].Update?.ExpressionAttributeValues?.[':status']).toBe('locked');
     const stats = items.find((item) => String(item.Update?.Key?.pk).startsWith('STATS'))!.Update!;
-    const deltas = Object.fromEntries(Object.entries(stats.ExpressionAttributeNames!).map(([alias, field]) => [field, stats.ExpressionAttributeValues![alias.replace('#f', ':d')]]));
+    const deltas = Object.fromEntries(
+      Object.entries(stats.ExpressionAttributeNames!).map(([alias, field]) => [
+        field,
+        stats.ExpressionAttributeValues![alias.replace('#f', ':d')],
+      ]),
+    );
     expect(deltas).toEqual({ users_verified: 1, users_unverified_locked: -1 });
   });
 });

@@ -2,13 +2,25 @@ import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { AsnParser as RealAsnParser } from '@peculiar/asn1-schema';
 import { ECDSASigValue as RealECDSASigValue } from '@peculiar/asn1-ecc';
 import { describe, expect, it } from 'vitest';
-import { AsnParser, Certificate, ECDSASigValue, OctetString, parseEcdsaSignature, SubjectKeyIdentifierExtension, X509Certificate } from './webauthn-asn1-lite';
+import {
+  AsnParser,
+  Certificate,
+  ECDSASigValue,
+  OctetString,
+  parseEcdsaSignature,
+  SubjectKeyIdentifierExtension,
+  X509Certificate,
+} from './webauthn-asn1-lite';
 
 const hex = (buffer: ArrayBuffer) => Buffer.from(buffer).toString('hex');
 
 describe('webauthn-asn1-lite (the passkeys bundle stand-in for the ASN.1 packages)', () => {
   it('reads every ECDSA signature exactly as @peculiar/asn1-schema does (P-256, P-384, P-521)', () => {
-    for (const [curve, hash] of [['P-256', 'sha256'], ['P-384', 'sha384'], ['P-521', 'sha512']] as const) {
+    for (const [curve, hash] of [
+      ['P-256', 'sha256'],
+      ['P-384', 'sha384'],
+      ['P-521', 'sha512'],
+    ] as const) {
       const { privateKey } = generateKeyPairSync('ec', { namedCurve: curve });
       // enough signatures to meet short r/s (leading zero bytes dropped) and high-bit ones (a 0x00 added)
       for (let i = 0; i < 200; i += 1) {

@@ -9,7 +9,7 @@ import * as webauthn from './webauthn';
  */
 describe('passkey ceremonies (source)', () => {
   for (const authenticator of ACCEPTED) {
-    it(`registers and signs in with ${authenticator.algorithm}, attestation ${String(authenticator.attestation)}`, async () => {
+    it(`registers and signs in with ${authenticator.algorithm}, attestation ${typeof authenticator.attestation === 'string' ? authenticator.attestation : authenticator.attestation.fmt}`, async () => {
       const result = await registerAndSignIn(webauthn, authenticator);
       expect(result.registration.verified).toBe(true);
       expect(result.registration.registrationInfo?.fmt).toBe(authenticator.attestation === 'none' ? 'none' : 'packed');
@@ -24,7 +24,9 @@ describe('passkey ceremonies (source)', () => {
   for (const authenticator of REFUSED) {
     const fmt = typeof authenticator.attestation === 'object' ? authenticator.attestation.fmt : '';
     it(`refuses a "${fmt}" attestation with certificates before the library parses it`, async () => {
-      await expect(registerAndSignIn(webauthn, authenticator)).rejects.toThrow(`Attestation format "${fmt}" with certificates is not accepted`);
+      await expect(registerAndSignIn(webauthn, authenticator)).rejects.toThrow(
+        `Attestation format "${fmt}" with certificates is not accepted`,
+      );
     });
   }
 });

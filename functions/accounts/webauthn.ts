@@ -28,7 +28,9 @@ export function assertCertificateFreeAttestation(attestationObject: string): voi
   const statement = decoded.get('attStmt');
   if (fmt === 'none') return;
   if (fmt === 'packed' && statement instanceof Map && !statement.has('x5c')) return;
-  throw new Error(`Attestation format "${String(fmt)}" with certificates is not accepted (attestation "${ATTESTATION_TYPE}" was requested)`);
+  throw new Error(
+    `Attestation format "${String(fmt)}" with certificates is not accepted (attestation "${ATTESTATION_TYPE}" was requested)`,
+  );
 }
 
 export async function verifyRegistrationResponse(options: VerifyRegistrationResponseOpts): Promise<VerifiedRegistrationResponse> {

@@ -34,14 +34,29 @@ export const ENTITY_TYPES = ['user', 'enrollment'] as const;
 
 export type AuditPage = ListPage<AuditEntry>;
 
-const FIELDS: (keyof AuditEntry)[] = ['id', 'created_at', 'action', 'old_values', 'new_values', 'actor_email', 'actor_user_id', 'entity_type', 'entity_id', 'ip', 'user_agent'];
-const entryOf = (item: Record<string, unknown>) => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as AuditEntry;
+const FIELDS: (keyof AuditEntry)[] = [
+  'id',
+  'created_at',
+  'action',
+  'old_values',
+  'new_values',
+  'actor_email',
+  'actor_user_id',
+  'entity_type',
+  'entity_id',
+  'ip',
+  'user_agent',
+];
+const entryOf = (item: Record<string, unknown>) =>
+  Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as AuditEntry;
 
 export async function userAuditLog(userId: string, raw: { page?: string; cursor?: string }): Promise<AuditPage> {
   // the per-user audit page size is fixed at 25 (docs/scale-reads.md)
   const { page } = pageParams(raw, USER_AUDIT_PAGE_SIZE);
   const streams: Stream[] = [{ index: 'auditByEntity', partition: indexPartition.auditByEntity('user', userId) }];
-  const result = await listPage(JSON.stringify(['user-audit', userId]), streams, raw, page, USER_AUDIT_PAGE_SIZE, () => boundedCount(streams, AUDIT_TOTAL_CAP));
+  const result = await listPage(JSON.stringify(['user-audit', userId]), streams, raw, page, USER_AUDIT_PAGE_SIZE, () =>
+    boundedCount(streams, AUDIT_TOTAL_CAP),
+  );
   return { ...result, items: result.items.map(entryOf) };
 }
 
@@ -61,13 +76,18 @@ const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 function parseDay(value: string | undefined, field: string): string | undefined {
   const trimmed = value?.trim();
   if (!trimmed) return undefined;
-  if (!DAY_PATTERN.test(trimmed) || Number.isNaN(Date.parse(`${trimmed}T00:00:00Z`)) || dayOf(new Date(`${trimmed}T00:00:00Z`)) !== trimmed) {
+  if (
+    !DAY_PATTERN.test(trimmed) ||
+    Number.isNaN(Date.parse(`${trimmed}T00:00:00Z`)) ||
+    dayOf(new Date(`${trimmed}T00:00:00Z`)) !== trimmed
+  ) {
     throw badRequest('invalid_date', { field });
   }
   return trimmed;
 }
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
 /**
  * The accounts whose email starts with `prefix` (the admin search's email items), at most
@@ -82,7 +102,12 @@ async function emailsStartingWith(prefix: string, limit: number): Promise<string
         TableName: tableName(),
         // a key range (not begins_with): the same items, and DynamoDB Local seeks instead of filtering the partition
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :end',
-        ExpressionAttributeValues: { ':pk': keys.userSearch(prefix, '', '').pk, ':prefix': prefix, ':end': `${prefix}\uffff`, ':email': 'email' },
+        ExpressionAttributeValues: {
+          ':pk': keys.userSearch(prefix, '', '').pk,
+          ':prefix': prefix,
+          ':end': `${prefix}\uffff`,
+          ':email': 'email',
+        },
         FilterExpression: 'field = :email',
         ProjectionExpression: 'sk',
         Limit: 100,
@@ -107,19 +132,25 @@ const andFilters = (filters: Filter[]): Filter | undefined =>
       }
     : undefined;
 
-export async function auditLog(raw: AuditQuery, now = new Date()): Promise<AuditPage & { window_days: number; date_from: string; date_to: string; truncated?: boolean }> {
+export async function auditLog(
+  raw: AuditQuery,
+  now = new Date(),
+): Promise<AuditPage & { window_days: number; date_from: string; date_to: string; truncated?: boolean }> {
   const { page, size } = pageParams(raw, AUDIT_DEFAULT_PAGE_SIZE);
   const givenFrom = parseDay(raw.date_from, 'date_from');
   const givenTo = parseDay(raw.date_to, 'date_to');
   const today = dayOf(now);
   if (givenFrom && givenTo && givenFrom > givenTo) throw badRequest('invalid_date_range');
-  const to = givenTo ?? (givenFrom ? dayOf(new Date(Math.min(now.getTime(), Date.parse(`${givenFrom}T00:00:00Z`) + (MAX_WINDOW_DAYS - 1) * DAY_MS))) : today);
+  const to =
+    givenTo ??
+    (givenFrom ? dayOf(new Date(Math.min(now.getTime(), Date.parse(`${givenFrom}T00:00:00Z`) + (MAX_WINDOW_DAYS - 1) * DAY_MS))) : today);
   const from = givenFrom ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - (DEFAULT_WINDOW_DAYS - 1) * DAY_MS));
   const windowDays = Math.max(0, daysBetween(from, to));
   if (windowDays > MAX_WINDOW_DAYS) throw badRequest('date_range_too_long', { max_days: MAX_WINDOW_DAYS });
   const window = { window_days: windowDays, date_from: from, date_to: to };
   // a window starting after today (as a new user might try) holds nothing yet: an empty page
-  if (from > to) return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
+  if (from > to)
+    return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
 
   const actor = raw.actor?.trim().toLowerCase() || undefined;
   const entityType = raw.entity_type?.trim() || undefined;
@@ -128,21 +159,39 @@ export async function auditLog(raw: AuditQuery, now = new Date()): Promise<Audit
   const range = { from, to: `${to}~` };
 
   // the filters no key covers, as FilterExpression parts
-  const filterAction: Filter | undefined = action ? { expression: '#action = :action', names: { '#action': 'action' }, values: { ':action': action } } : undefined;
-  const filterType: Filter | undefined = entityType ? { expression: 'entity_type = :entityType', values: { ':entityType': entityType } } : undefined;
+  const filterAction: Filter | undefined = action
+    ? { expression: '#action = :action', names: { '#action': 'action' }, values: { ':action': action } }
+    : undefined;
+  const filterType: Filter | undefined = entityType
+    ? { expression: 'entity_type = :entityType', values: { ':entityType': entityType } }
+    : undefined;
   const filterId: Filter | undefined = entityId ? { expression: 'entity_id = :entityId', values: { ':entityId': entityId } } : undefined;
   const actorIsDomain = Boolean(actor?.startsWith('@'));
   const filterActor: Filter | undefined = actor
     ? actorIsDomain
-      ? { expression: '#actorDomain = :actorDomain', names: { '#actorDomain': INDEX.auditByActorDomain.partitionKey }, values: { ':actorDomain': indexPartition.auditByActorDomain(actor) } }
-      : { expression: 'begins_with(#actorEmail, :actorEmail)', names: { '#actorEmail': INDEX.auditByActor.partitionKey }, values: { ':actorEmail': actor } }
+      ? {
+          expression: '#actorDomain = :actorDomain',
+          names: { '#actorDomain': INDEX.auditByActorDomain.partitionKey },
+          values: { ':actorDomain': indexPartition.auditByActorDomain(actor) },
+        }
+      : {
+          expression: 'begins_with(#actorEmail, :actorEmail)',
+          names: { '#actorEmail': INDEX.auditByActor.partitionKey },
+          values: { ':actorEmail': actor },
+        }
     : undefined;
-  const except = (...skip: (Filter | undefined)[]) => andFilters([filterAction, filterType, filterId, filterActor].filter((f): f is Filter => Boolean(f) && !skip.includes(f)));
+  const except = (...skip: (Filter | undefined)[]) =>
+    andFilters([filterAction, filterType, filterId, filterActor].filter((f): f is Filter => Boolean(f) && !skip.includes(f)));
 
   let streams: Stream[];
   if (entityId) {
     const types = entityType ? [entityType] : [...ENTITY_TYPES];
-    streams = types.map((type) => ({ index: 'auditByEntity', partition: indexPartition.auditByEntity(type, entityId), ...range, filter: except(filterType, filterId) }));
+    streams = types.map((type) => ({
+      index: 'auditByEntity',
+      partition: indexPartition.auditByEntity(type, entityId),
+      ...range,
+      filter: except(filterType, filterId),
+    }));
   } else if (actor && actorIsDomain) {
     streams = [{ index: 'auditByActorDomain', partition: indexPartition.auditByActorDomain(actor), ...range, filter: except(filterActor) }];
   } else {
@@ -151,16 +200,24 @@ export async function auditLog(raw: AuditQuery, now = new Date()): Promise<Audit
     const fullEmail = actor && /^[^@\s]+@[^@\s]+$/.test(actor) ? [actor] : [];
     const accounts = emails === 'too_many' ? undefined : emails && [...new Set([...emails, ...fullEmail])];
     if (accounts && accounts.length <= MAX_ACTOR_STREAMS && (accounts.length > 0 || (!action && !entityType))) {
-      streams = accounts.map((email) => ({ index: 'auditByActor', partition: indexPartition.auditByActor(email), ...range, filter: except(filterActor) }));
+      streams = accounts.map((email) => ({
+        index: 'auditByActor',
+        partition: indexPartition.auditByActor(email),
+        ...range,
+        filter: except(filterActor),
+      }));
     } else if (action) {
       streams = [{ index: 'auditByAction', partition: indexPartition.auditByAction(action), ...range, filter: except(filterAction) }];
     } else if (entityType) {
-      streams = [{ index: 'auditByEntityType', partition: indexPartition.auditByEntityType(entityType), ...range, filter: except(filterType) }];
+      streams = [
+        { index: 'auditByEntityType', partition: indexPartition.auditByEntityType(entityType), ...range, filter: except(filterType) },
+      ];
     } else {
       streams = [{ index: 'auditByTime', partition: indexPartition.auditByTime(), ...range, filter: except() }];
     }
   }
-  if (!streams.length) return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
+  if (!streams.length)
+    return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
 
   const list = JSON.stringify(['audit', actor ?? '', entityType ?? '', entityId ?? '', action ?? '', givenFrom ?? '', givenTo ?? '']);
   const result = await listPage(list, streams, raw, page, size, () => Promise.resolve({ total: 0, estimate: true }));

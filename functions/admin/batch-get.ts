@@ -15,7 +15,15 @@ export async function batchGet(keyList: Key[], projection?: string): Promise<Rec
           RequestItems: {
             [tableName()]: {
               Keys: pending,
-              ...(projection ? { ProjectionExpression: projection.split(',').map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(projection.split(',').map((name, i) => [`#p${i}`, name.trim()])) } : {}),
+              ...(projection
+                ? {
+                    ProjectionExpression: projection
+                      .split(',')
+                      .map((_, i) => `#p${i}`)
+                      .join(', '),
+                    ExpressionAttributeNames: Object.fromEntries(projection.split(',').map((name, i) => [`#p${i}`, name.trim()])),
+                  }
+                : {}),
             },
           },
         }),

@@ -33,10 +33,15 @@ export async function revokeCertificate(userId: string, reason: string | undefin
           revoke(keys.userCertificate(userId, existing.program_id)),
           revoke(keys.certificate(existing.verification_code)),
           auditPut(
-            adminAudit(caller, 'admin.certificate.revoke', { type: 'user', id: userId }, {
-              old: { verification_code: existing.verification_code, revoked: false },
-              new: { verification_code: existing.verification_code, revoked: true, reason: revokedReason },
-            }),
+            adminAudit(
+              caller,
+              'admin.certificate.revoke',
+              { type: 'user', id: userId },
+              {
+                old: { verification_code: existing.verification_code, revoked: false },
+                new: { verification_code: existing.verification_code, revoked: true, reason: revokedReason },
+              },
+            ),
           ),
         ],
       }),

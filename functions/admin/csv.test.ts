@@ -19,11 +19,14 @@ describe('csvField', () => {
     expect(csvField('a\r\nb')).toBe('"a\r\nb"');
   });
 
-  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])('neutralises a cell starting with a formula character: %j', (value) => {
-    const field = csvField(value);
-    const unquoted = field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
-    expect(unquoted).toBe(`'${value}`);
-  });
+  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])(
+    'neutralises a cell starting with a formula character: %j',
+    (value) => {
+      const field = csvField(value);
+      const unquoted = field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
+      expect(unquoted).toBe(`'${value}`);
+    },
+  );
 
   it('leaves formula characters inside a cell alone', () => {
     expect(csvField('a=b')).toBe('a=b');

@@ -35,7 +35,13 @@ describe('collectCsv', () => {
       now += 3000; // each page takes 3 s
       return read(cursor);
     };
-    const result = await collectCsv(['n'], slow, (item) => [item.n], { rows: 10_000, bytes: 1e9, ms: 7000 }, () => now);
+    const result = await collectCsv(
+      ['n'],
+      slow,
+      (item) => [item.n],
+      { rows: 10_000, bytes: 1e9, ms: 7000 },
+      () => now,
+    );
     expect(read).toHaveBeenCalledTimes(3);
     expect(result).toMatchObject({ rows: 30, truncated: true });
     expect(result.csv.trimEnd().split('\r\n').at(-1)).toBe(csvField(TRUNCATED_LINE));

@@ -78,9 +78,23 @@ const stamp = (now: Date) => now.toISOString().slice(0, 16).replace(/[-:]/g, '')
 
 /** The filters an export was asked for (the audit entry records them; no cursor or page). */
 const filtersOf = <Q extends object>(raw: Q, names: (keyof Q)[]) =>
-  Object.fromEntries(names.map((name) => [name, String(raw[name] ?? '').trim()]).filter(([, value]) => value !== '')) as Record<string, string>;
+  Object.fromEntries(names.map((name) => [name, String(raw[name] ?? '').trim()]).filter(([, value]) => value !== '')) as Record<
+    string,
+    string
+  >;
 
-export const USER_EXPORT_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'status', 'is_locked', 'role', 'created_at', 'last_login_at', 'completion_pct'];
+export const USER_EXPORT_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'status',
+  'is_locked',
+  'role',
+  'created_at',
+  'last_login_at',
+  'completion_pct',
+];
 
 /**
  * `GET /api/admin/users/export.csv?status&filter&query`: the users list with its filters. The
@@ -96,7 +110,18 @@ export async function exportUsers(raw: UserListQuery, caller: AdminCaller, now =
   const result = await collectCsv(
     USER_EXPORT_COLUMNS,
     (cursor) => listUsers({ ...query, page_size: EXPORT_PAGE_SIZE, cursor }, now),
-    (user) => [user.id, user.email, user.first_name, user.last_name, user.status, user.is_locked, user.role, user.created_at, user.last_login_at, user.completion_pct],
+    (user) => [
+      user.id,
+      user.email,
+      user.first_name,
+      user.last_name,
+      user.status,
+      user.is_locked,
+      user.role,
+      user.created_at,
+      user.last_login_at,
+      user.completion_pct,
+    ],
   );
   await writeAudit({
     action: 'admin.export_users',
@@ -110,23 +135,58 @@ export async function exportUsers(raw: UserListQuery, caller: AdminCaller, now =
   return { fileName: `users-${stamp(now)}.csv`, ...result };
 }
 
-export const AUDIT_EXPORT_COLUMNS = ['created_at', 'action', 'actor_email', 'actor_user_id', 'entity_type', 'entity_id', 'ip', 'user_agent', 'old_values', 'new_values', 'id'];
+export const AUDIT_EXPORT_COLUMNS = [
+  'created_at',
+  'action',
+  'actor_email',
+  'actor_user_id',
+  'entity_type',
+  'entity_id',
+  'ip',
+  'user_agent',
+  'old_values',
+  'new_values',
+  'id',
+];
 const json = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
 
 /** `GET /api/admin/audit-logs/export.csv?actor&entity_type&entity_id&action&date_from&date_to`: the audit log with its filters. */
 export async function exportAuditLog(raw: AuditQuery, caller: AdminCaller, now = new Date()): Promise<CsvExport> {
-  const query: AuditQuery = { actor: raw.actor, entity_type: raw.entity_type, entity_id: raw.entity_id, action: raw.action, date_from: raw.date_from, date_to: raw.date_to };
+  const query: AuditQuery = {
+    actor: raw.actor,
+    entity_type: raw.entity_type,
+    entity_id: raw.entity_id,
+    action: raw.action,
+    date_from: raw.date_from,
+    date_to: raw.date_to,
+  };
   const result = await collectCsv(
     AUDIT_EXPORT_COLUMNS,
     (cursor) => auditLog({ ...query, page_size: EXPORT_PAGE_SIZE, cursor }, now),
-    (entry) => [entry.created_at, entry.action, entry.actor_email, entry.actor_user_id, entry.entity_type, entry.entity_id, entry.ip, entry.user_agent, json(entry.old_values), json(entry.new_values), entry.id],
+    (entry) => [
+      entry.created_at,
+      entry.action,
+      entry.actor_email,
+      entry.actor_user_id,
+      entry.entity_type,
+      entry.entity_id,
+      entry.ip,
+      entry.user_agent,
+      json(entry.old_values),
+      json(entry.new_values),
+      entry.id,
+    ],
   );
   await writeAudit({
     action: 'admin.export_audit',
     actor: { id: caller.admin.id, email: caller.admin.email },
     entityType: 'export',
     entityId: 'audit_logs',
-    newValues: { filters: filtersOf(raw, ['actor', 'entity_type', 'entity_id', 'action', 'date_from', 'date_to']), rows: result.rows, truncated: result.truncated },
+    newValues: {
+      filters: filtersOf(raw, ['actor', 'entity_type', 'entity_id', 'action', 'date_from', 'date_to']),
+      rows: result.rows,
+      truncated: result.truncated,
+    },
     ip: caller.ip,
     userAgent: caller.userAgent,
   });

@@ -1,10 +1,17 @@
 import { passkeyLookupKeys } from '../accounts/passkey-records';
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
 import { auditActorKey, auditPut, type AuditInput } from '../lib/audit';
-import { anonymiseAuditEntry } from '../lib/audit-privacy';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
@@ -55,7 +62,9 @@ async function partitionItems(userId: string, projection?: string): Promise<Item
 
 /** The account's ACTIVITY#<day> items (looked up by key over the days they can still exist). */
 async function activityItems(userId: string, now: Date): Promise<Item[]> {
-  const activityKeys = Array.from({ length: ACTIVITY_DAYS }, (_, index) => keys.activity(dayOf(new Date(now.getTime() - index * DAY_MS)), userId));
+  const activityKeys = Array.from({ length: ACTIVITY_DAYS }, (_, index) =>
+    keys.activity(dayOf(new Date(now.getTime() - index * DAY_MS)), userId),
+  );
   return (await batchGet(activityKeys, 'pk,sk,day')) as Item[];
 }
 
@@ -95,7 +104,9 @@ const KIND_OF: Array<[prefix: string, kind: string]> = [
 
 /** Items outside the account's partition that one of its items points to (the certificate's public copy). */
 const linkedItems = (items: Item[]) =>
-  items.filter((item) => item.sk.startsWith('CERTIFICATE#') && item.verification_code).map((item) => keys.certificate(String(item.verification_code)));
+  items
+    .filter((item) => item.sk.startsWith('CERTIFICATE#') && item.verification_code)
+    .map((item) => keys.certificate(String(item.verification_code)));
 const kindOf = (sk: string) => KIND_OF.find(([prefix]) => sk.startsWith(prefix))?.[1] ?? 'other';
 
 /** `GET …/hard-delete/preview`: what a hard delete would remove (and keep anonymised). */
@@ -111,7 +122,9 @@ export async function hardDeletePreview(userId: string, now = new Date()): Promi
   counts.search_entries = searchItems(user).length;
   counts.activity_days = (await activityItems(userId, now)).length;
   counts.audit_entries = (await auditKeysOf(indexPartition.auditByEntity('user', userId))).length;
-  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'auditByActorId')).filter((entry) => entry.entity_id !== userId).length;
+  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'auditByActorId')).filter(
+    (entry) => entry.entity_id !== userId,
+  ).length;
   return { counts };
 }
 
@@ -121,7 +134,10 @@ function scrub(value: unknown, personal: Set<string>): unknown {
   if (Array.isArray(value)) return value.map((entry) => scrub(entry, personal));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, entry]) => [key, ['email', 'first_name', 'last_name', 'name'].includes(key) && entry ? ANONYMOUS : scrub(entry, personal)]),
+      Object.entries(value).map(([key, entry]) => [
+        key,
+        ['email', 'first_name', 'last_name', 'name'].includes(key) && entry ? ANONYMOUS : scrub(entry, personal),
+      ]),
     );
   }
   return value;
@@ -143,7 +159,8 @@ function auditSources(userId: string, enrollmentId: string | undefined): Array<{
 const ACTOR_EMAIL_INDEX_ATTRIBUTES = [...indexAttributes('auditByActor'), ...indexAttributes('auditByActorDomain')];
 const actorAnonymised = (entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>) =>
   entry.actor_user_id === user.id || personal.has(typeof entry.actor_email === 'string' ? entry.actor_email.toLowerCase() : '');
-const withoutActorIndexes = (item: Item): Item => Object.fromEntries(Object.entries(item).filter(([name]) => !ACTOR_EMAIL_INDEX_ATTRIBUTES.includes(name))) as Item;
+const withoutActorIndexes = (item: Item): Item =>
+  Object.fromEntries(Object.entries(item).filter(([name]) => !ACTOR_EMAIL_INDEX_ATTRIBUTES.includes(name))) as Item;
 
 /** The scrubbed values of one audit entry (idempotent: a scrubbed entry scrubs to itself). */
 function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Record<string, unknown> {
@@ -172,24 +189,27 @@ async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, p
     }),
   );
   for (const entry of partial) {
-    const full = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined;
+    const full = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as
+      Item | undefined;
     if (!full) continue;
     const scrubbed = scrubbedEntry(full, user, personal);
     const names = Object.keys(scrubbed);
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: entry.pk, sk: entry.sk },
-        UpdateExpression:
-          `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}` +
-          (actorAnonymised(full, user, personal) ? ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}` : ''),
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
-      }),
-    ).catch((error: unknown) => {
-      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    });
+    await db()
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: entry.pk, sk: entry.sk },
+          UpdateExpression:
+            `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}` +
+            (actorAnonymised(full, user, personal) ? ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}` : ''),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
+        }),
+      )
+      .catch((error: unknown) => {
+        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+      });
   }
 }
 
@@ -217,9 +237,11 @@ async function batchDelete(items: Array<{ pk: string; sk: string }>): Promise<vo
 /** Runs `task` on every item with at most `limit` at once. */
 async function eachBounded<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await task(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
 }
 
 /**
@@ -269,11 +291,18 @@ export interface PurgeOptions {
 }
 
 async function readJob(userId: string): Promise<PurgeJob | undefined> {
-  return (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(userId), ConsistentRead: true }))).Item as PurgeJob | undefined;
+  return (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(userId), ConsistentRead: true }))).Item as
+    PurgeJob | undefined;
 }
 
 /** `GET …/purge`: where a hard delete stands (no personal data in it). */
-export async function purgeStatus(userId: string): Promise<{ status: PurgeJob['status']; step: PurgeStep; counts: Record<string, number>; started_at: string; finished_at: string | null }> {
+export async function purgeStatus(userId: string): Promise<{
+  status: PurgeJob['status'];
+  step: PurgeStep;
+  counts: Record<string, number>;
+  started_at: string;
+  finished_at: string | null;
+}> {
   const job = await readJob(userId);
   if (!job) throw notFound();
   return { status: job.status, step: job.step, counts: job.counts, started_at: job.started_at, finished_at: job.finished_at ?? null };
@@ -293,7 +322,8 @@ const removeIndexKeys = () => GSIS.flatMap((gsi) => [gsi.partitionKey, gsi.sortK
 export async function startPurge(user: UserRecord, audit: AuditInput, now: Date): Promise<void> {
   const content = program();
   const enrollmentKey = keys.enrollment(user.id, content.id);
-  const enrollment = (await db().send(new GetCommand({ TableName: tableName(), Key: enrollmentKey, ConsistentRead: true }))).Item as EnrollmentRecord | undefined;
+  const enrollment = (await db().send(new GetCommand({ TableName: tableName(), Key: enrollmentKey, ConsistentRead: true }))).Item as
+    EnrollmentRecord | undefined;
   const lastActiveDay = user.last_active_day;
   const onTime = Boolean(enrollment?.week1_completed_at && week1OnTime(enrollment.enrolled_at, enrollment.week1_completed_at));
   const at = now.toISOString();
@@ -304,7 +334,14 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
     status: 'purging',
     step: 'partition',
     enrollment_id: enrollment?.id,
-    counts: { profile: 1, email_guard: 1, enrollments: enrollment ? 1 : 0, search_entries: searchItems(user).length, activity_days: 0, audit_entries_anonymised: 0 },
+    counts: {
+      profile: 1,
+      email_guard: 1,
+      enrollments: enrollment ? 1 : 0,
+      search_entries: searchItems(user).length,
+      activity_days: 0,
+      audit_entries_anonymised: 0,
+    },
     started_at: at,
     updated_at: at,
   };
@@ -323,7 +360,15 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
               ExpressionAttributeValues: { ':purging': 'purging', ':deleted': 'deleted', ':version': user.version, ':at': at, ':one': 1 },
             },
           },
-          { Put: { TableName: tableName(), Item: job, ConditionExpression: 'attribute_not_exists(pk) OR #status = :done', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':done': 'done' } } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: job,
+              ConditionExpression: 'attribute_not_exists(pk) OR #status = :done',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':done': 'done' },
+            },
+          },
           {
             Delete: {
               TableName: tableName(),
@@ -350,7 +395,9 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
                 }
               : {}),
           })!,
-          ...(enrollment && !enrollment.staff ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })] : []),
+          ...(enrollment && !enrollment.staff
+            ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })]
+            : []),
           ...(lastActiveDay ? [dayCounterUpdate('LASTACTIVE', lastActiveDay, { count: -1 })!] : []),
           auditPut(audit),
         ],
@@ -365,7 +412,10 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
 
 /** Deletes the ACTIVITY items of these days and takes each out of its day's count, exactly once. */
 async function purgeActivityDays(userId: string, days: string[]): Promise<number> {
-  const found = (await batchGet(days.map((day) => keys.activity(day, userId)), 'pk,sk,day')) as Item[];
+  const found = (await batchGet(
+    days.map((day) => keys.activity(day, userId)),
+    'pk,sk,day',
+  )) as Item[];
   const writes = (item: Item) => [
     { Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
     dayCounterUpdate('DAILYACTIVE', typeof item.day === 'string' ? item.day : item.pk.slice('ACTIVITY#'.length), { count: -1 })!,
@@ -399,7 +449,7 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
   const job = await readJob(userId);
   if (!job) throw notFound();
   if (job.status === 'done') return job;
-  const user = (await getUserById(userId));
+  const user = await getUserById(userId);
   const outOfTime = () => timeLeft() < 1_000;
 
   while (job.status === 'purging') {
@@ -429,7 +479,9 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
       // days counted back from the day the purge started: a rerun days later covers the same days
       const from = job.position ?? 0;
       const base = Date.parse(job.started_at);
-      const days = Array.from({ length: Math.min(ACTIVITY_CHUNK, ACTIVITY_DAYS - from) }, (_, index) => dayOf(new Date(base - (from + index) * DAY_MS)));
+      const days = Array.from({ length: Math.min(ACTIVITY_CHUNK, ACTIVITY_DAYS - from) }, (_, index) =>
+        dayOf(new Date(base - (from + index) * DAY_MS)),
+      );
       job.counts.activity_days += await purgeActivityDays(userId, days);
       job.position = from + days.length;
       if (job.position >= ACTIVITY_DAYS) Object.assign(job, { step: 'audit', position: 0, cursor: undefined });
@@ -449,7 +501,12 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
             ExclusiveStartKey: job.cursor,
           }),
         );
-        const personal = new Set([user.email_lower, user.first_name.toLowerCase(), user.last_name.toLowerCase(), `${user.first_name} ${user.last_name}`.toLowerCase()]);
+        const personal = new Set([
+          user.email_lower,
+          user.first_name.toLowerCase(),
+          user.last_name.toLowerCase(),
+          `${user.first_name} ${user.last_name}`.toLowerCase(),
+        ]);
         const entries = (page.Items ?? []) as Item[];
         await anonymiseEntries(entries, user, personal);
         job.counts.audit_entries_anonymised += entries.length;
@@ -471,7 +528,12 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
         );
       }
       const at = new Date();
-      Object.assign(job, { status: 'done', cursor: undefined, finished_at: at.toISOString(), expires_at: ttlIn(PURGE_JOB_TTL_SECONDS, at.getTime()) });
+      Object.assign(job, {
+        status: 'done',
+        cursor: undefined,
+        finished_at: at.toISOString(),
+        expires_at: ttlIn(PURGE_JOB_TTL_SECONDS, at.getTime()),
+      });
     }
     await checkpoint(job);
   }
@@ -491,7 +553,7 @@ export async function hardDeleteUser(
   options: PurgeOptions = {},
 ): Promise<{ deleted: boolean; status: PurgeJob['status']; counts: Record<string, number> }> {
   assertNotSelf(caller, userId);
-  const user = (await getUserById(userId));
+  const user = await getUserById(userId);
   if (!user) {
     // a rerun after the purge finished answers what it did
     const job = await readJob(userId);
@@ -506,7 +568,16 @@ export async function hardDeleteUser(
   if (!confirmEmail || confirmEmail.trim().toLowerCase() !== user.email_lower) throw badRequest('email_mismatch');
 
   if (user.status === 'deleted') {
-    await startPurge(user, adminAudit(caller, 'admin.user.hard_delete', { type: 'user', id: user.id }, { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } }), now);
+    await startPurge(
+      user,
+      adminAudit(
+        caller,
+        'admin.user.hard_delete',
+        { type: 'user', id: user.id },
+        { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } },
+      ),
+      now,
+    );
   }
   // Sent before any step: even if this request dies, the worker finishes the purge.
   await enqueue('purge', { user_id: userId } satisfies PurgeMessage, SAFETY_DELAY_SECONDS);

@@ -46,7 +46,7 @@ function apply(action: ModuleAction, moduleId: string, stored: Map<string, Progr
   const derived = deriveProgress(content, stored);
   const current: ModuleState = derived.states.get(moduleId) ?? 'locked';
   const next = new Map(stored);
-  const base = (id: string): Progress => stored.get(id) ?? ({ module_id: id, status: 'locked' });
+  const base = (id: string): Progress => stored.get(id) ?? { module_id: id, status: 'locked' };
   const put = (id: string, changes: Partial<Progress>) => {
     const item = { ...base(id), ...changes };
     if (item.status !== 'completed') delete item.completed_at;
@@ -59,7 +59,8 @@ function apply(action: ModuleAction, moduleId: string, stored: Map<string, Progr
       // As a learner's completion does: the open module done, the next locked one opens.
       if (derived.open?.module_id === moduleId) {
         const following = nextModule(content, derived.open);
-        if (following && derived.states.get(following.module_id) === 'locked') put(following.module_id, { status: 'open', started_at: now });
+        if (following && derived.states.get(following.module_id) === 'locked')
+          put(following.module_id, { status: 'open', started_at: now });
       }
       break;
     }
@@ -85,8 +86,12 @@ function apply(action: ModuleAction, moduleId: string, stored: Map<string, Progr
   return next;
 }
 
-export async function overrideModule(action: ModuleAction, input: { user_id?: unknown; module_id?: unknown }, caller: AdminCaller): Promise<OverrideResult> {
-  const missing = (['user_id', 'module_id'] as const).filter((field) => typeof input[field] !== 'string' || !(input[field]).trim());
+export async function overrideModule(
+  action: ModuleAction,
+  input: { user_id?: unknown; module_id?: unknown },
+  caller: AdminCaller,
+): Promise<OverrideResult> {
+  const missing = (['user_id', 'module_id'] as const).filter((field) => typeof input[field] !== 'string' || !input[field].trim());
   if (missing.length) throw badRequest('missing_fields', { fields: missing });
   const userId = (input.user_id as string).trim();
   const moduleId = (input.module_id as string).trim();
@@ -131,8 +136,20 @@ export async function overrideModule(action: ModuleAction, input: { user_id?: un
             ...week1,
             auditPut(
               adminAudit(caller, `admin.module.${action}`, entity, {
-                old: { user_id: userId, enrollment_id: enrollment.id, module_id: moduleId, status: rowOf(stored).status, percent_complete: enrollment.percent_complete ?? before.percent },
-                new: { user_id: userId, enrollment_id: enrollment.id, module_id: moduleId, status: rowOf(after).status, percent_complete: derived.percent },
+                old: {
+                  user_id: userId,
+                  enrollment_id: enrollment.id,
+                  module_id: moduleId,
+                  status: rowOf(stored).status,
+                  percent_complete: enrollment.percent_complete ?? before.percent,
+                },
+                new: {
+                  user_id: userId,
+                  enrollment_id: enrollment.id,
+                  module_id: moduleId,
+                  status: rowOf(after).status,
+                  percent_complete: derived.percent,
+                },
               }),
             ),
           ],

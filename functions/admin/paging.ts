@@ -159,7 +159,12 @@ export interface MergedPage {
  * page short, and stop after `maxRounds`: a page costs at most maxRounds × streams × (size + 2)
  * items, whatever the data. Items of different streams must have distinct sort keys.
  */
-export async function readMerged(streams: Stream[], after: string | undefined, size: number, options: { maxRounds?: number; projection?: string[] } = {}): Promise<MergedPage> {
+export async function readMerged(
+  streams: Stream[],
+  after: string | undefined,
+  size: number,
+  options: { maxRounds?: number; projection?: string[] } = {},
+): Promise<MergedPage> {
   const maxRounds = options.maxRounds ?? 3;
   const sortKeyOf = (stream: Stream, item: Record<string, unknown>) => String(item[INDEX[stream.index].sortKey]);
   const page: Record<string, unknown>[] = [];
@@ -173,7 +178,9 @@ export async function readMerged(streams: Stream[], after: string | undefined, s
     const open = reads.map((read) => read.examinedTo).filter((key): key is string => key !== null);
     // below the highest examined-to key of an unfinished stream, that stream may still hold items
     const horizon = open.length ? open.reduce((a, b) => (a > b ? a : b)) : undefined;
-    const emitable = candidates.filter(({ key }) => horizon === undefined || key >= horizon).sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
+    const emitable = candidates
+      .filter(({ key }) => horizon === undefined || key >= horizon)
+      .sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
     const wanted = size - page.length;
     const taken = emitable.slice(0, wanted);
     page.push(...taken.map(({ item }) => item));
@@ -283,7 +290,11 @@ export async function listPage(
   }
   const shown = shownBefore + read.items.length;
   // the last page knows the exact total (everything shown so far); otherwise the first page counts
-  const counted = !read.hasNext ? { total: shown, estimate: false } : cursor?.total !== undefined ? { total: cursor.total, estimate: Boolean(cursor.estimate) } : await (early ?? countTotal());
+  const counted = !read.hasNext
+    ? { total: shown, estimate: false }
+    : cursor?.total !== undefined
+      ? { total: cursor.total, estimate: Boolean(cursor.estimate) }
+      : await (early ?? countTotal());
   const total = read.hasNext ? Math.max(counted.total, shown + 1) : shown;
   const estimate = read.hasNext ? counted.estimate || counted.total < shown + 1 : false;
   return {
@@ -297,4 +308,3 @@ export async function listPage(
     ...(read.short ? { truncated: true } : {}),
   };
 }
-

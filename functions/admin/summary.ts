@@ -21,7 +21,8 @@ export type { AdminSummary };
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The last `n` UTC days, oldest first, ending today. */
-export const lastDays = (n: number, now: Date) => Array.from({ length: n }, (_, index) => dayOf(new Date(now.getTime() - (n - 1 - index) * DAY_MS)));
+export const lastDays = (n: number, now: Date) =>
+  Array.from({ length: n }, (_, index) => dayOf(new Date(now.getTime() - (n - 1 - index) * DAY_MS)));
 
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.max(0, part / whole)) : 0);
 const oneDecimal = (value: number) => Math.round(value * 10) / 10;

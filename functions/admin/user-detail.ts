@@ -19,7 +19,14 @@ export function hardDeleteAvailableAt(user: Pick<UserRecord, 'status' | 'deleted
 export type UserDetail = AdminUserDetail;
 
 const certificateOf = (record: Awaited<ReturnType<typeof getUserCertificate>>): UserDetail['certificate'] =>
-  record ? { verification_code: record.verification_code, issued_at: record.issued_at, completed_at: record.completed_at, revoked_at: record.revoked_at ?? null } : null;
+  record
+    ? {
+        verification_code: record.verification_code,
+        issued_at: record.issued_at,
+        completed_at: record.completed_at,
+        revoked_at: record.revoked_at ?? null,
+      }
+    : null;
 
 export async function userDetail(userId: string, now = new Date()): Promise<UserDetail> {
   const user = await getUserById(userId);

@@ -84,7 +84,10 @@ type Completion = Map<string, { pct: number; count: number }>;
 const completionFrom = (enrollments: Record<string, unknown>[]): Completion =>
   new Map(enrollments.map((item) => [String(item.user_id), { pct: Number(item.percent_complete ?? 0), count: 1 }]));
 
-async function completionOf(userIds: string[], extraFields = ''): Promise<{ completion: Completion; enrollments: Record<string, unknown>[] }> {
+async function completionOf(
+  userIds: string[],
+  extraFields = '',
+): Promise<{ completion: Completion; enrollments: Record<string, unknown>[] }> {
   const programId = program().id;
   const enrollments = await batchGet(
     userIds.map((id) => keys.enrollment(id, programId)),
@@ -97,7 +100,7 @@ type ListRecord = Pick<UserRecord, (typeof USER_LIST_FIELDS)[number]>;
 
 /** The rows of a page; `known` = completion already read for these accounts (else one BatchGet). */
 async function toRows(users: ListRecord[], known?: Completion): Promise<UserListItem[]> {
-  const completion = known ?? (users.length ? (await completionOf(users.map((user) => user.id))).completion : new Map());
+  const completion = known ?? (users.length ? (await completionOf(users.map((user) => user.id))).completion : (new Map() as Completion));
   return users.map((user) => ({
     id: user.id,
     email: user.email,
@@ -116,7 +119,10 @@ async function toRows(users: ListRecord[], known?: Completion): Promise<UserList
 
 /** The list fields of accounts by id (a BatchGet that leaves the secrets out), in the given order. */
 const profilesOf = async (userIds: string[]) => {
-  const found = (await batchGet(userIds.map((id) => keys.user(id)), USER_LIST_FIELDS.join(','))) as unknown as ListRecord[];
+  const found = (await batchGet(
+    userIds.map((id) => keys.user(id)),
+    USER_LIST_FIELDS.join(','),
+  )) as unknown as ListRecord[];
   const byId = new Map(found.map((user) => [user.id, user]));
   return userIds.map((id) => byId.get(id)).filter((user): user is ListRecord => Boolean(user));
 };
@@ -140,7 +146,8 @@ async function unverifiedTotal(scope: StatusScope): Promise<number> {
 /** Totals the counters keep for the default scope's cohorts (the dashboard cards' numbers). */
 async function cohortCounter(filter: UserFilter, now: Date): Promise<number> {
   if (filter === 'unverified') return unverifiedTotal('');
-  if (filter === 'active7d' || filter === 'active30d') return dayBucketsSum(keys.lastActiveDay, activeSince(filter === 'active7d' ? 7 : 30, now), dayOf(now), 'count');
+  if (filter === 'active7d' || filter === 'active30d')
+    return dayBucketsSum(keys.lastActiveDay, activeSince(filter === 'active7d' ? 7 : 30, now), dayOf(now), 'count');
   return week1DropoffCount(now);
 }
 
@@ -160,7 +167,11 @@ export async function listUsers(raw: UserListQuery, now = new Date()): Promise<U
   let streams: Stream[];
   let counter: (() => Promise<{ total: number; estimate: boolean }>) | undefined;
   if (filter === 'active7d' || filter === 'active30d') {
-    streams = statuses.map((status) => ({ index: 'usersByActivity', partition: indexPartition.usersByActivity(status), from: activeSince(filter === 'active7d' ? 7 : 30, now) }));
+    streams = statuses.map((status) => ({
+      index: 'usersByActivity',
+      partition: indexPartition.usersByActivity(status),
+      from: activeSince(filter === 'active7d' ? 7 : 30, now),
+    }));
     if (scope === '') counter = () => exact(cohortCounter(filter, now));
   } else if (filter === 'unverified') {
     streams = statuses.map((status) => ({ index: 'usersUnverified', partition: indexPartition.usersUnverified(status) }));
@@ -170,12 +181,26 @@ export async function listUsers(raw: UserListQuery, now = new Date()): Promise<U
     counter = () => exact(scopeTotal(scope));
   }
   // a counter total is a fixed read: it runs alongside the page; a bounded count only when needed
-  const result = await listPage(list, streams, raw, page, size, counter ?? (() => boundedCount(streams, USER_TOTAL_CAP)), 1, Boolean(counter));
+  const result = await listPage(
+    list,
+    streams,
+    raw,
+    page,
+    size,
+    counter ?? (() => boundedCount(streams, USER_TOTAL_CAP)),
+    1,
+    Boolean(counter),
+  );
   return { ...result, items: await toRows(result.items as unknown as ListRecord[]) };
 }
 
 /** Sums a field of the per-day counter items (STATS#…/DAY#<day>) from `fromDay` to `toDay`: one Query. */
-async function dayBucketsSum(keyOf: (day: string) => { pk: string; sk: string }, fromDay: string, toDay: string, field: string): Promise<number> {
+async function dayBucketsSum(
+  keyOf: (day: string) => { pk: string; sk: string },
+  fromDay: string,
+  toDay: string,
+  field: string,
+): Promise<number> {
   const first = keyOf(fromDay);
   const result = await db().send(
     new QueryCommand({
@@ -184,7 +209,10 @@ async function dayBucketsSum(keyOf: (day: string) => { pk: string; sk: string },
       ExpressionAttributeValues: { ':pk': first.pk, ':from': first.sk, ':to': keyOf(toDay).sk },
     }),
   );
-  return Math.max(0, (result.Items ?? []).reduce((total, item) => total + Number(item[field] ?? 0), 0));
+  return Math.max(
+    0,
+    (result.Items ?? []).reduce((total, item) => total + Number(item[field] ?? 0), 0),
+  );
 }
 
 /** Enrollments at least 7 days old whose week 1 was not completed on time (the dashboard's drop-off numerator). */
@@ -200,7 +228,16 @@ async function week1DropoffCount(now: Date): Promise<number> {
 const inScope = (scope: StatusScope) => (user: Pick<UserRecord, 'status'>) => STATUSES_OF[scope].includes(user.status);
 
 /** The shared tail of the lists read in rounds (drop-off, search): total and cursor. */
-async function finish(list: string, rows: ListRecord[], shownBefore: number, more: { hasNext: boolean; next?: string; short: boolean }, page: number, size: number, knownTotal: number | undefined, completion: Completion): Promise<UserListResponse> {
+async function finish(
+  list: string,
+  rows: ListRecord[],
+  shownBefore: number,
+  more: { hasNext: boolean; next?: string; short: boolean },
+  page: number,
+  size: number,
+  knownTotal: number | undefined,
+  completion: Completion,
+): Promise<UserListResponse> {
   const shown = shownBefore + rows.length;
   const total = more.hasNext ? Math.max(knownTotal ?? 0, shown + 1) : shown;
   const estimate = more.hasNext && (knownTotal === undefined || knownTotal < shown + 1);
@@ -274,7 +311,14 @@ async function inRounds(
  * reads 1.5 pages of enrollments (a scope's filter skips some: one round mostly fills the page)
  * with their completion from the index (it holds the enrollment item), then their accounts.
  */
-async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
+async function dropoffUsers(
+  list: string,
+  scope: StatusScope,
+  raw: UserListQuery,
+  page: number,
+  size: number,
+  now: Date,
+): Promise<UserListResponse> {
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
   const stream: Stream = { index: 'week1Pending', partition: WEEK1_PENDING_PK, to: `${cutoff}#~` };
   const keep = inScope(scope);
@@ -285,7 +329,10 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
     size,
     async (after, wanted) => {
       // only as many enrollments as the page needs are consumed; the cursor continues after them
-      const read = await readMerged([stream], after, Math.ceil(size * 1.5), { maxRounds: 1, projection: ['user_id', 'percent_complete', INDEX.week1Pending.sortKey] });
+      const read = await readMerged([stream], after, Math.ceil(size * 1.5), {
+        maxRounds: 1,
+        projection: ['user_id', 'percent_complete', INDEX.week1Pending.sortKey],
+      });
       const users = new Map((await profilesOf(read.items.map((item) => String(item.user_id)))).map((user) => [user.id, user]));
       const rows: ListRecord[] = [];
       let consumed = 0;
@@ -296,7 +343,12 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
         if (user && keep(user)) rows.push(user);
       }
       const hasNext = consumed < read.items.length || read.hasNext;
-      return { rows, completion: { of: read.items.map((item) => String(item.user_id)), found: completionFrom(read.items) }, hasNext, next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after };
+      return {
+        rows,
+        completion: { of: read.items.map((item) => String(item.user_id)), found: completionFrom(read.items) },
+        hasNext,
+        next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after,
+      };
     },
     async () => (scope === '' ? week1DropoffCount(now) : undefined),
   );
@@ -312,7 +364,16 @@ async function dropoffUsers(list: string, scope: StatusScope, raw: UserListQuery
  * and name items often sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
  * are read in parallel with the accounts; with one, for the page's rows only, at the end.
  */
-async function searchUsers(list: string, search: string, scope: StatusScope, filter: UserFilter | undefined, raw: UserListQuery, page: number, size: number, now: Date): Promise<UserListResponse> {
+async function searchUsers(
+  list: string,
+  search: string,
+  scope: StatusScope,
+  filter: UserFilter | undefined,
+  raw: UserListQuery,
+  page: number,
+  size: number,
+  now: Date,
+): Promise<UserListResponse> {
   const partition = keys.userSearch(search, '', '').pk;
   const keep = inScope(scope);
   const since = filter === 'active7d' || filter === 'active30d' ? activeSince(filter === 'active7d' ? 7 : 30, now) : undefined;
@@ -359,7 +420,11 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
         enrollmentsAlong ? completionOf([...ids], filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : '') : undefined,
       ]);
       const profiles = new Map(profileList.map((user) => [user.id, user]));
-      const dropped = new Set((enrolled?.enrollments ?? []).filter((e) => e[week1Field] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff).map((e) => String(e.user_id)));
+      const dropped = new Set(
+        (enrolled?.enrollments ?? [])
+          .filter((e) => e[week1Field] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff)
+          .map((e) => String(e.user_id)),
+      );
       const rows: ListRecord[] = [];
       const checked = new Set<string>();
       let consumed = 0;
@@ -378,7 +443,12 @@ async function searchUsers(list: string, search: string, scope: StatusScope, fil
       }
       const more = consumed < read.length || Boolean(result.LastEvaluatedKey);
       passRate = Math.max(0.2, Math.min(1, rows.length / Math.max(1, checked.size)));
-      return { rows, completion: enrolled ? { of: [...ids], found: enrolled.completion } : undefined, hasNext: more, next: consumed ? String(batch[consumed - 1].sk) : after };
+      return {
+        rows,
+        completion: enrolled ? { of: [...ids], found: enrolled.completion } : undefined,
+        hasNext: more,
+        next: consumed ? String(batch[consumed - 1].sk) : after,
+      };
     },
     () => Promise.resolve(undefined),
   );

@@ -29,7 +29,10 @@ const MAX_ATTEMPTS = 4;
  * and decides again (its refusal codes then reflect the winner's change). Only the attributes in
  * `set` are written.
  */
-export async function mutateUser<Result>(userId: string, decide: (user: UserRecord) => UserChange<Result> | Promise<UserChange<Result>>): Promise<Result> {
+export async function mutateUser<Result>(
+  userId: string,
+  decide: (user: UserRecord) => UserChange<Result> | Promise<UserChange<Result>>,
+): Promise<Result> {
   for (let attempt = 1; ; attempt++) {
     const user = await getUserById(userId);
     if (!user) throw notFound();
@@ -49,23 +52,25 @@ export async function mutateUser<Result>(userId: string, decide: (user: UserReco
     });
     const update = `SET ${sets.join(', ')} ADD #version :one${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`;
     try {
-      await withWriteRetries(() => db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.user(userId),
-                UpdateExpression: update,
-                ConditionExpression: user.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version',
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
+      await withWriteRetries(() =>
+        db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: keys.user(userId),
+                  UpdateExpression: update,
+                  ConditionExpression: user.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version',
+                  ExpressionAttributeNames: names,
+                  ExpressionAttributeValues: values,
+                },
               },
-            },
-            ...(change.extra ?? []),
-          ],
-        }),
-      ));
+              ...(change.extra ?? []),
+            ],
+          }),
+        ),
+      );
       return change.result;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

@@ -54,20 +54,38 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     const newSks = new Set(newSearch.map((item) => item.sk));
     const oldSks = new Set(oldSearch.map((item) => item.sk));
     const extra = [
-      ...oldSearch.filter((item) => !newSks.has(item.sk)).map((item) => ({ Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk } } })),
+      ...oldSearch
+        .filter((item) => !newSks.has(item.sk))
+        .map((item) => ({ Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk } } })),
       ...newSearch.filter((item) => !oldSks.has(item.sk)).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
     ];
     const guardIndex = extra.length;
     const set: Record<string, unknown> = { ...changes };
     if (newEmail) {
       extra.push(
-        { Put: { TableName: tableName(), Item: { ...keys.email(newEmail), type: 'email', user_id: user.id }, ConditionExpression: 'attribute_not_exists(pk)' } } as never,
-        { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'user_id = :id', ExpressionAttributeValues: { ':id': user.id } } } as never,
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.email(newEmail), type: 'email', user_id: user.id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        } as never,
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.email(user.email),
+            ConditionExpression: 'user_id = :id',
+            ExpressionAttributeValues: { ':id': user.id },
+          },
+        } as never,
       );
       set.email_lower = normalizeEmail(newEmail);
       set.verified = false;
       Object.assign(set, indexKeys.usersUnverified(user));
-      const counted = statsUpdate({ users_verified: user.verified && user.status !== 'deleted' ? -1 : 0, ...unverifiedDeltas(user, { ...user, verified: false }) });
+      const counted = statsUpdate({
+        users_verified: user.verified && user.status !== 'deleted' ? -1 : 0,
+        ...unverifiedDeltas(user, { ...user, verified: false }),
+      });
       if (counted) extra.push(counted as never);
     } else if (changes.email !== undefined) {
       set.email = changes.email; // only the letter case changed: same guard, same verification
@@ -75,7 +93,9 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     const before = Object.fromEntries(Object.keys(changes).map((field) => [field, user[field as keyof Changes]]));
     if (newEmail) Object.assign(before, { verified: user.verified });
     const afterValues = { ...changes, ...(newEmail ? { verified: false } : {}) };
-    extra.push(auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })) as never);
+    extra.push(
+      auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })) as never,
+    );
     return {
       set,
       extra,

@@ -30,7 +30,10 @@ export async function lockUser(userId: string, caller: AdminCaller): Promise<{ s
     return {
       // session_version + 1 ends every session of the account in the same write
       set: { ...statusSet(user, 'locked'), is_locked: true, session_version: (user.session_version ?? 0) + 1 },
-      extra: [statsUpdate({ users_locked: 1, ...unverifiedDeltas(user, { ...user, status: 'locked' }) })!, auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: facts(user), new: after }))],
+      extra: [
+        statsUpdate({ users_locked: 1, ...unverifiedDeltas(user, { ...user, status: 'locked' }) })!,
+        auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
+      ],
       result: after,
     };
   });
@@ -124,12 +127,22 @@ export async function restoreUser(userId: string, caller: AdminCaller): Promise<
       // restored before the erasure: out of the erasure index at once
       remove: ['deleted_at', 'deleted_reason', ...indexAttributes('erasureDue')],
       extra: [
-        statsUpdate({ users_total: 1, users_verified: user.verified ? 1 : 0, users_deleted: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!,
+        statsUpdate({
+          users_total: 1,
+          users_verified: user.verified ? 1 : 0,
+          users_deleted: -1,
+          ...unverifiedDeltas(user, { ...user, status: 'active' }),
+        })!,
         auditPut(
-          adminAudit(caller, 'admin.user.restore', { type: 'user', id: user.id }, {
-            old: { status: 'deleted', deleted_at: user.deleted_at ?? null },
-            new: { status: 'active', is_locked: false },
-          }),
+          adminAudit(
+            caller,
+            'admin.user.restore',
+            { type: 'user', id: user.id },
+            {
+              old: { status: 'deleted', deleted_at: user.deleted_at ?? null },
+              new: { status: 'active', is_locked: false },
+            },
+          ),
         ),
       ],
       result: { status: 'active' as const },

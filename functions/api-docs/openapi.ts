@@ -51,22 +51,33 @@ export function missingSchemas(impls: Impls): string[] {
     const impl = impls.get(route.group)?.[key];
     if (!impl) problems.push(`${key}: no implementation registered in functions/groups/${route.group}.ts`);
     if (!doc) {
-      problems.push(`${key}: no entry in ${file} — add '${key}': { summary, responses: { 200: <zod schema of the answer> }, errors: { <status>: ['<code>', …] } }`);
+      problems.push(
+        `${key}: no entry in ${file} — add '${key}': { summary, responses: { 200: <zod schema of the answer> }, errors: { <status>: ['<code>', …] } }`,
+      );
       continue;
     }
     if (!doc.summary) problems.push(`${key}: no summary in ${file}`);
-    if (!Object.keys(doc.responses ?? {}).length) problems.push(`${key}: no success response schema in ${file} (responses: { 200: z.object({…}) })`);
-    if (!doc.errors) problems.push(`${key}: no error codes in ${file} — list the route's own codes by status (errors: { 404: ['not_found'] }), or errors: {} when it has none beyond the chain's`);
+    if (!Object.keys(doc.responses ?? {}).length)
+      problems.push(`${key}: no success response schema in ${file} (responses: { 200: z.object({…}) })`);
+    if (!doc.errors)
+      problems.push(
+        `${key}: no error codes in ${file} — list the route's own codes by status (errors: { 404: ['not_found'] }), or errors: {} when it has none beyond the chain's`,
+      );
     if (impl && reads(impl, 'body') && !impl.body && !doc.body)
-      problems.push(`${key}: the handler reads req.body but has no body schema — give defineRoute a zod \`body\`, or document it as \`body\` in ${file}`);
+      problems.push(
+        `${key}: the handler reads req.body but has no body schema — give defineRoute a zod \`body\`, or document it as \`body\` in ${file}`,
+      );
     if (impl && reads(impl, 'query') && !impl.query && !doc.query)
-      problems.push(`${key}: the handler reads req.query but has no query schema — give defineRoute a zod \`query\`, or document it as \`query\` in ${file}`);
+      problems.push(
+        `${key}: the handler reads req.query but has no query schema — give defineRoute a zod \`query\`, or document it as \`query\` in ${file}`,
+      );
   }
   for (const group of Object.keys(ROUTE_DOCS) as RouteGroup[]) {
     for (const key of Object.keys(ROUTE_DOCS[group])) {
       const route = ROUTES.find((r) => routeKey(r) === key);
       if (!route) problems.push(`${key}: documented in shared/api-schemas/${group}.ts but not in the route table (shared/routes.ts)`);
-      else if (route.group !== group) problems.push(`${key}: documented in shared/api-schemas/${group}.ts but served by the ${route.group} group`);
+      else if (route.group !== group)
+        problems.push(`${key}: documented in shared/api-schemas/${group}.ts but served by the ${route.group} group`);
     }
   }
   return problems;
@@ -113,20 +124,31 @@ function operation(route: RouteDef, impl: RouteImpl | undefined, doc: RouteDoc |
   // Read as input: response objects stay open (no `additionalProperties: false`), so a field
   // added to an answer does not contradict the reference; clients ignore unknown fields.
   for (const [status, schema] of Object.entries(doc?.responses ?? {})) {
-    responses[status] = { description: doc?.description ?? 'Success', content: { [doc?.contentType ?? 'application/json']: { schema: jsonSchema(schema as $ZodType, 'input') } } };
+    responses[status] = {
+      description: doc?.description ?? 'Success',
+      content: { [doc?.contentType ?? 'application/json']: { schema: jsonSchema(schema, 'input') } },
+    };
   }
   for (const [status, codes] of errorCodes(route, impl, doc)) {
     responses[String(status)] = {
       description: [...codes].join(', '),
       content: {
         'application/json': {
-          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { type: 'string', enum: [...codes] } } }] },
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/Error' },
+              { type: 'object', properties: { error: { type: 'string', enum: [...codes] } } },
+            ],
+          },
         },
       },
     };
   }
   return {
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/^\/api/, '').replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c?: string) => (c ? c.toUpperCase() : ''))}`,
+    operationId: `${route.method.toLowerCase()}${route.path
+      .replace(/^\/api/, '')
+      .replace(/[{}]/g, '')
+      .replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c?: string) => (c ? c.toUpperCase() : ''))}`,
     summary: doc?.summary ?? '',
     tags: [route.group],
     'x-access': route.access,

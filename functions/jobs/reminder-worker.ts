@@ -22,7 +22,12 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
       count(METRIC.remindersSent, result.sent);
       count(METRIC.remindersFailed, result.failed);
       if (!result.finished) await enqueue('reminders', message);
-      logger.info('reminder slice', { partition: message.partition, prefix: message.prefix, ...result, consumed_capacity: capacityMeter.snapshot() });
+      logger.info('reminder slice', {
+        partition: message.partition,
+        prefix: message.prefix,
+        ...result,
+        consumed_capacity: capacityMeter.snapshot(),
+      });
     } catch (error) {
       logger.error('reminder slice failed', { error: error as Error });
       failures.push({ itemIdentifier: record.messageId });

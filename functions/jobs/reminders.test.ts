@@ -10,7 +10,10 @@ vi.mock('../lib/queue', () => ({ enqueue: mocks.enqueue }));
 const { handler } = await import('./reminder-worker');
 const context = { getRemainingTimeInMillis: () => 600_000 } as unknown as Context;
 const slice = { day: '2030-03-05', now: '2030-03-05T14:00:00.000Z', partition: 'REMIND#daily#3', prefix: 'a' };
-const event = (count: number) => ({ Records: Array.from({ length: count }, (_, index) => ({ messageId: `m-${index}`, body: JSON.stringify(slice) })) }) as unknown as SQSEvent;
+const event = (count: number) =>
+  ({
+    Records: Array.from({ length: count }, (_, index) => ({ messageId: `m-${index}`, body: JSON.stringify(slice) })),
+  }) as unknown as SQSEvent;
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -28,7 +31,9 @@ describe('reminder worker metrics', () => {
   });
 
   it('flushes what was counted even when a slice crashes (the slice is redelivered)', async () => {
-    mocks.processReminderSlice.mockResolvedValueOnce({ considered: 1, sent: 1, skipped: 0, failed: 0, finished: true }).mockRejectedValueOnce(new Error('table gone'));
+    mocks.processReminderSlice
+      .mockResolvedValueOnce({ considered: 1, sent: 1, skipped: 0, failed: 0, finished: true })
+      .mockRejectedValueOnce(new Error('table gone'));
     const publish = vi.spyOn(metrics, 'publishStoredMetrics');
     expect(await handler(event(2), context)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
     expect(publish).toHaveBeenCalledTimes(1);

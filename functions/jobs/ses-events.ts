@@ -44,10 +44,16 @@ function addressOf(value: string | undefined): string | undefined {
 export function suppressionsOf(event: SesMailEvent): { reason: EmailSuppression; addresses: string[] } | undefined {
   const type = event.eventType ?? event.notificationType;
   if (type === 'Bounce' && event.bounce?.bounceType === 'Permanent') {
-    return { reason: 'bounce', addresses: (event.bounce.bouncedRecipients ?? []).map((r) => addressOf(r.emailAddress)).filter((a): a is string => !!a) };
+    return {
+      reason: 'bounce',
+      addresses: (event.bounce.bouncedRecipients ?? []).map((r) => addressOf(r.emailAddress)).filter((a): a is string => !!a),
+    };
   }
   if (type === 'Complaint') {
-    return { reason: 'complaint', addresses: (event.complaint?.complainedRecipients ?? []).map((r) => addressOf(r.emailAddress)).filter((a): a is string => !!a) };
+    return {
+      reason: 'complaint',
+      addresses: (event.complaint?.complainedRecipients ?? []).map((r) => addressOf(r.emailAddress)).filter((a): a is string => !!a),
+    };
   }
   return undefined;
 }
@@ -65,7 +71,10 @@ export async function handleSesEvents(event: SNSEvent): Promise<SesEventsSummary
     }
     const wanted = suppressionsOf(parsed);
     if (!wanted) {
-      logger.info('SES event needs no action', { event_type: parsed.eventType ?? parsed.notificationType, bounce_type: parsed.bounce?.bounceType });
+      logger.info('SES event needs no action', {
+        event_type: parsed.eventType ?? parsed.notificationType,
+        bounce_type: parsed.bounce?.bounceType,
+      });
       summary.ignored += 1;
       continue;
     }

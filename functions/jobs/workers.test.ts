@@ -11,7 +11,8 @@ const { handler: reminderWorker } = await import('./reminder-worker');
 const { handler: purgeWorker } = await import('./purge');
 
 const context = { getRemainingTimeInMillis: () => 600_000 } as unknown as Context;
-const event = (...bodies: unknown[]) => ({ Records: bodies.map((body, index) => ({ messageId: `m-${index}`, body: JSON.stringify(body) })) }) as unknown as SQSEvent;
+const event = (...bodies: unknown[]) =>
+  ({ Records: bodies.map((body, index) => ({ messageId: `m-${index}`, body: JSON.stringify(body) })) }) as unknown as SQSEvent;
 const slice = { day: '2030-03-05', now: '2030-03-05T14:00:00.000Z', partition: 'REMIND#daily#3', prefix: 'a' };
 
 beforeEach(() => {
@@ -29,7 +30,9 @@ describe('reminder worker', () => {
   });
 
   it('queues nothing for a finished slice and reports a failed one for redelivery', async () => {
-    mocks.processReminderSlice.mockResolvedValueOnce({ considered: 3, sent: 3, skipped: 0, failed: 0, finished: true }).mockRejectedValueOnce(new Error('boom'));
+    mocks.processReminderSlice
+      .mockResolvedValueOnce({ considered: 3, sent: 3, skipped: 0, failed: 0, finished: true })
+      .mockRejectedValueOnce(new Error('boom'));
     expect(await reminderWorker(event(slice, slice), context)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
     expect(mocks.enqueue).not.toHaveBeenCalled();
   });

@@ -24,11 +24,15 @@ const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
  * next try reads the item. Conflicts and throttling are retried with jitter (functions/lib/retry.ts);
  * when they outlast the retries the error goes up (503 `unavailable`): a count is never dropped silently.
  */
-export async function recordActivity(account: string | (Pick<UserRecord, 'id' | 'last_active_day'> & Partial<Pick<UserRecord, 'status'>>), now = new Date()): Promise<boolean> {
+export async function recordActivity(
+  account: string | (Pick<UserRecord, 'id' | 'last_active_day'> & Partial<Pick<UserRecord, 'status'>>),
+  now = new Date(),
+): Promise<boolean> {
   const day = dayOf(now);
   const userId = typeof account === 'string' ? account : account.id;
   // without the status (the index partition) the item is read
-  let known = typeof account === 'string' || !account.status ? undefined : { last_active_day: account.last_active_day, status: account.status };
+  let known =
+    typeof account === 'string' || !account.status ? undefined : { last_active_day: account.last_active_day, status: account.status };
   // A lost race (the condition failed) reads again; each read either ends the loop or sees a
   // newer last_active_day, so a few tries suffice.
   for (let race = 0; race < 5; race++) {
@@ -36,7 +40,13 @@ export async function recordActivity(account: string | (Pick<UserRecord, 'id' | 
       known ??
       (
         await db().send(
-          new GetCommand({ TableName: tableName(), Key: keys.user(userId), ProjectionExpression: 'last_active_day, #status', ExpressionAttributeNames: { '#status': 'status' }, ConsistentRead: true }),
+          new GetCommand({
+            TableName: tableName(),
+            Key: keys.user(userId),
+            ProjectionExpression: 'last_active_day, #status',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ConsistentRead: true,
+          }),
         )
       ).Item;
     known = undefined;
@@ -45,7 +55,9 @@ export async function recordActivity(account: string | (Pick<UserRecord, 'id' | 
     if (previous && previous >= day) return false;
     const status = String(current.status ?? 'active');
     try {
-      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: activityWrites(userId, status, day, previous, now) })));
+      await withWriteRetries(() =>
+        db().send(new TransactWriteCommand({ TransactItems: activityWrites(userId, status, day, previous, now) })),
+      );
       return true;
     } catch (error) {
       // Another request recorded the same learner concurrently (or the account is gone): read again and decide.
@@ -69,7 +81,11 @@ function activityWrites(userId: string, status: string, day: string, previous: s
         ConditionExpression: previous
           ? 'attribute_exists(pk) AND #status = :status AND last_active_day = :previous'
           : 'attribute_exists(pk) AND #status = :status AND attribute_not_exists(last_active_day)',
-        ExpressionAttributeNames: { '#status': 'status', '#activePk': INDEX.usersByActivity.partitionKey, '#activeSk': INDEX.usersByActivity.sortKey },
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#activePk': INDEX.usersByActivity.partitionKey,
+          '#activeSk': INDEX.usersByActivity.sortKey,
+        },
         ExpressionAttributeValues: {
           ':day': day,
           ':status': status,
@@ -82,7 +98,13 @@ function activityWrites(userId: string, status: string, day: string, previous: s
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.activity(day, userId), type: 'activity', user_id: userId, day, expires_at: ttlIn(ACTIVITY_TTL_SECONDS, now.getTime()) },
+        Item: {
+          ...keys.activity(day, userId),
+          type: 'activity',
+          user_id: userId,
+          day,
+          expires_at: ttlIn(ACTIVITY_TTL_SECONDS, now.getTime()),
+        },
       },
     },
     // distinct learners active that day (the admin charts' series)

@@ -8,7 +8,9 @@ describe('ipRateKey', () => {
   });
 
   it('keys every address of one IPv6 /64 alike, whatever its notation', () => {
-    const keysOf = ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:DB8:1:2:a:b:c:d', '2001:db8:1:2::5.6.7.8'].map(ipRateKey);
+    const keysOf = ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:DB8:1:2:a:b:c:d', '2001:db8:1:2::5.6.7.8'].map(
+      ipRateKey,
+    );
     expect(new Set(keysOf)).toEqual(new Set(['2001:db8:1:2::/64']));
   });
 

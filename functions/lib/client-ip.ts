@@ -6,7 +6,10 @@ import { isIPv4, isIPv6 } from 'node:net';
  * pick a fresh address from it per request, so counting single addresses would not limit them.
  */
 export function ipRateKey(ip: string): string {
-  const address = ip.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const address = ip
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped && isIPv4(mapped[1])) return mapped[1];
   if (isIPv4(address) || !isIPv6(address)) return address.toLowerCase();

@@ -64,7 +64,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (stage === 'cloud' && !sessionSecretArn) throw new Error('SESSION_SECRET_ARN is required in the cloud');
   if (stage === 'local' && !sessionSecret && !sessionSecretArn) throw new Error('SESSION_SECRET is required locally');
   // In the cloud the signing key comes from Secrets Manager only: never from a readable variable.
-  if (stage === 'cloud' && sessionSecret) throw new Error('SESSION_SECRET must not be set in the cloud (the key comes from Secrets Manager)');
+  if (stage === 'cloud' && sessionSecret)
+    throw new Error('SESSION_SECRET must not be set in the cloud (the key comes from Secrets Manager)');
   if (sessionSecret && Buffer.byteLength(sessionSecret) < 32) throw new Error('SESSION_SECRET must be at least 32 bytes');
   return {
     tableName: env.TABLE_NAME || 'career-program',
@@ -75,14 +76,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (env.APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
     appUrlParameter: env.APP_URL ? undefined : env.APP_URL_PARAMETER || undefined,
     sessionSecret,
-    sessionSecretPrevious: (env.SESSION_SECRET_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    sessionSecretPrevious: (env.SESSION_SECRET_PREVIOUS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
     sessionSecretArn,
     auditRetentionDays: intFrom(env.AUDIT_RETENTION_DAYS, 400, 'AUDIT_RETENTION_DAYS', 1, 3650),
     originSecretArn: env.ORIGIN_SECRET_ARN || undefined,
     passwordHashLog2N: intFrom(env.PASSWORD_HASH_LOG2N, 17, 'PASSWORD_HASH_LOG2N', 10, 20),
     retentionDays: intFrom(env.RETENTION_DAYS, 30, 'RETENTION_DAYS', 0, 3650),
     emailAllowlist: env.EMAIL_ALLOWLIST
-      ? env.EMAIL_ALLOWLIST.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)
+      ? env.EMAIL_ALLOWLIST.split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean)
       : undefined,
     localMail: Boolean(env.SES_ENDPOINT) && stage === 'local',
     stage,

@@ -20,7 +20,11 @@ export function isEmailSuppressed(user: Pick<UserRecord, 'email_suppressed'>): b
  * someone who pressed "spam" must not get reminders again once the mailbox works. Returns false
  * when nothing changed (already marked as strongly, or the account is gone).
  */
-export async function markEmailSuppressed(user: Pick<UserRecord, 'id' | 'email' | 'email_suppressed'>, reason: EmailSuppression, now = new Date()): Promise<boolean> {
+export async function markEmailSuppressed(
+  user: Pick<UserRecord, 'id' | 'email' | 'email_suppressed'>,
+  reason: EmailSuppression,
+  now = new Date(),
+): Promise<boolean> {
   if (user.email_suppressed === 'complaint' || user.email_suppressed === reason) return false;
   try {
     await db().send(

@@ -39,7 +39,10 @@ describe('sendEmail', () => {
 
   it('counts sent and failed emails; a failure still reaches the caller', async () => {
     const addMetric = vi.spyOn(metrics, 'addMetric');
-    ses.on(SendEmailCommand).resolvesOnce({ MessageId: 'm-1' }).rejectsOnce(new MessageRejected({ message: 'Email address is not verified.', $metadata: {} }));
+    ses
+      .on(SendEmailCommand)
+      .resolvesOnce({ MessageId: 'm-1' })
+      .rejectsOnce(new MessageRejected({ message: 'Email address is not verified.', $metadata: {} }));
     await sendEmail(message);
     await expect(sendEmail(message)).rejects.toBeInstanceOf(MessageRejected);
     expect(addMetric.mock.calls.map((call) => call[0])).toEqual([METRIC.emailsSent, METRIC.emailsFailed]);

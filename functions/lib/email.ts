@@ -18,9 +18,7 @@ export function ses(): SESClient {
   client ??= new SESClient({
     region: cfg.region,
     maxAttempts: 5, // SES throttling is retried by the SDK's standard retry strategy
-    ...(cfg.sesEndpoint
-      ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   return client;
 }
@@ -37,23 +35,25 @@ export function resetSesClientForTests(): void {
 export async function sendEmail(message: EmailMessage): Promise<Delivery> {
   const cfg = config();
   if (blockedByAllowlist(message.to)) return 'allowlist_block';
-  await ses().send(
-    new SendEmailCommand({
-      Source: cfg.mailFrom,
-      ...(cfg.sesConfigurationSet ? { ConfigurationSetName: cfg.sesConfigurationSet } : {}),
-      Destination: { ToAddresses: [message.to] },
-      Message: {
-        Subject: { Data: message.subject, Charset: 'UTF-8' },
-        Body: {
-          Text: { Data: message.text, Charset: 'UTF-8' },
-          Html: { Data: message.html, Charset: 'UTF-8' },
+  await ses()
+    .send(
+      new SendEmailCommand({
+        Source: cfg.mailFrom,
+        ...(cfg.sesConfigurationSet ? { ConfigurationSetName: cfg.sesConfigurationSet } : {}),
+        Destination: { ToAddresses: [message.to] },
+        Message: {
+          Subject: { Data: message.subject, Charset: 'UTF-8' },
+          Body: {
+            Text: { Data: message.text, Charset: 'UTF-8' },
+            Html: { Data: message.html, Charset: 'UTF-8' },
+          },
         },
-      },
-    }),
-  ).catch((error: unknown) => {
-    count(METRIC.emailsFailed);
-    throw error;
-  });
+      }),
+    )
+    .catch((error: unknown) => {
+      count(METRIC.emailsFailed);
+      throw error;
+    });
   count(METRIC.emailsSent);
   return cfg.localMail ? 'sandbox' : 'sent';
 }

@@ -3,7 +3,15 @@ import { countedOf, funnelDeltas, funnelOf } from './funnel';
 
 describe('the module funnel deltas', () => {
   it('reads completed and open modules from derived states', () => {
-    expect(funnelOf(new Map([['a', 'completed'], ['b', 'open'], ['c', 'locked']]))).toEqual({ funnel_completed: ['a'], funnel_in_progress: ['b'] });
+    expect(
+      funnelOf(
+        new Map([
+          ['a', 'completed'],
+          ['b', 'open'],
+          ['c', 'locked'],
+        ]),
+      ),
+    ).toEqual({ funnel_completed: ['a'], funnel_in_progress: ['b'] });
   });
 
   it('completing a module: completed +1, its in progress −1, the next module in progress +1', () => {

@@ -24,7 +24,11 @@ function event(method: string, body?: string, headers: Record<string, string> = 
 }
 
 const run = (impl: Parameters<typeof defineRoute>[0], input = event('GET')) =>
-  createGroupHandler('auth', { 'GET /api/health': impl })(input, context) as Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
+  createGroupHandler('auth', { 'GET /api/health': impl })(input, context) as Promise<{
+    statusCode: number;
+    body: string;
+    headers: Record<string, string>;
+  }>;
 
 describe('the standard middy chain', () => {
   it('answers an unexpected error with a bare 500 and no internals', async () => {

@@ -95,7 +95,6 @@ const originGuard = (): middy.MiddlewareObj<Event> => ({
   },
 });
 
-
 const FORM = /^application\/x-www-form-urlencoded\b/i;
 
 /**
@@ -313,18 +312,20 @@ export function createGroupHandler(group: RouteGroup, impls: Record<string, Rout
 
   // Middy runs `before` in this order and `onError`/`after` in reverse: the security headers
   // are added last of all, after the error handler has rendered the mapped error.
-  return middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(httpSecurityHeaders({ contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } }))
-    .use(httpErrorHandler({ logger: false }))
-    .use(errorMapper())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    // Flushes the business metrics of this request (functions/lib/metrics.ts), errors included.
-    .use(logMetrics(metrics))
-    .use(accessLog())
-    .use(httpHeaderNormalizer())
-    .use(originGuard())
-    .use(requestGuard(new Set(Object.keys(impls).filter((key) => impls[key].formBody))))
-    .use(jsonBody())
-    .use(accessControl(byKey, new Set(Object.keys(impls).filter((key) => impls[key].optionalSession))))
-    .handler(router);
+  return (
+    middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>()
+      .use(httpSecurityHeaders({ contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } }))
+      .use(httpErrorHandler({ logger: false }))
+      .use(errorMapper())
+      .use(injectLambdaContext(logger, { resetKeys: true }))
+      // Flushes the business metrics of this request (functions/lib/metrics.ts), errors included.
+      .use(logMetrics(metrics))
+      .use(accessLog())
+      .use(httpHeaderNormalizer())
+      .use(originGuard())
+      .use(requestGuard(new Set(Object.keys(impls).filter((key) => impls[key].formBody))))
+      .use(jsonBody())
+      .use(accessControl(byKey, new Set(Object.keys(impls).filter((key) => impls[key].optionalSession))))
+      .handler(router)
+  );
 }

@@ -37,7 +37,10 @@ describe('reads during init', () => {
       expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
       expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
     });
-    expect(secrets.commandCalls(GetSecretValueCommand)[0].args[0].input).toEqual({ SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:session', VersionStage: 'AWSCURRENT' });
+    expect(secrets.commandCalls(GetSecretValueCommand)[0].args[0].input).toEqual({
+      SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:session',
+      VersionStage: 'AWSCURRENT',
+    });
     expect(ssm.commandCalls(GetParameterCommand)[0].args[0].input).toMatchObject({ Name: '/stack/app-url' });
     // the first requests reuse what init read
     const { appUrl } = await import('./app-url');
@@ -47,7 +50,10 @@ describe('reads during init', () => {
 
   it('a failed read during init is retried by the first request instead of being cached', async () => {
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'career-program-auth');
-    ssm.on(GetParameterCommand).rejectsOnce(new Error('throttled')).resolves({ Parameter: { Value: 'https://site.example' } });
+    ssm
+      .on(GetParameterCommand)
+      .rejectsOnce(new Error('throttled'))
+      .resolves({ Parameter: { Value: 'https://site.example' } });
     const { readSecretsDuringInit } = await import('./init-reads');
     await readSecretsDuringInit();
     const { appUrl } = await import('./app-url');

@@ -20,9 +20,7 @@ export function sesV2(): SESv2Client {
   client ??= new SESv2Client({
     region: cfg.region,
     maxAttempts: 5,
-    ...(cfg.sesEndpoint
-      ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   return client;
 }

@@ -18,11 +18,17 @@ let handlerRuns = 0;
 
 beforeAll(() => {
   delete process.env.SESSION_SECRET;
-  Object.assign(process.env, { STAGE: 'cloud', SESSION_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:1:secret:session', ORIGIN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:1:secret:origin' });
+  Object.assign(process.env, {
+    STAGE: 'cloud',
+    SESSION_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:1:secret:session',
+    ORIGIN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:1:secret:origin',
+  });
   resetConfigForTests();
   resetOriginSecretForTests();
   secrets.on(GetSecretValueCommand, { VersionStage: 'AWSCURRENT' }).resolves({ SecretString: ORIGIN_SECRET });
-  secrets.on(GetSecretValueCommand, { VersionStage: 'AWSPREVIOUS' }).rejects(Object.assign(new Error('none'), { name: 'ResourceNotFoundException' }));
+  secrets
+    .on(GetSecretValueCommand, { VersionStage: 'AWSPREVIOUS' })
+    .rejects(Object.assign(new Error('none'), { name: 'ResourceNotFoundException' }));
 });
 afterAll(() => {
   process.env = saved;
@@ -40,7 +46,11 @@ function event(headers: Record<string, string>): APIGatewayProxyEventV2 {
     rawQueryString: '',
     headers,
     isBase64Encoded: false,
-    requestContext: { http: { method: 'GET', path: '/api/health', protocol: 'HTTP/1.1', sourceIp: '130.176.1.1', userAgent: 'x' }, requestId: 'r', routeKey: 'GET /api/health' },
+    requestContext: {
+      http: { method: 'GET', path: '/api/health', protocol: 'HTTP/1.1', sourceIp: '130.176.1.1', userAgent: 'x' },
+      requestId: 'r',
+      routeKey: 'GET /api/health',
+    },
   } as unknown as APIGatewayProxyEventV2;
 }
 const call = (headers: Record<string, string>) => {

@@ -54,12 +54,17 @@ describe('readSecret', () => {
     expect(await readSecret(ARN)).toBe('current');
     expect(await readSecret(ARN, { previous: true })).toBe('previous');
     clearParameterCachesForTests();
-    secrets.on(GetSecretValueCommand, { VersionStage: 'AWSPREVIOUS' }).rejects(Object.assign(new Error('no such version'), { name: 'ResourceNotFoundException' }));
+    secrets
+      .on(GetSecretValueCommand, { VersionStage: 'AWSPREVIOUS' })
+      .rejects(Object.assign(new Error('no such version'), { name: 'ResourceNotFoundException' }));
     expect(await readSecret(ARN, { previous: true })).toBeUndefined();
   });
 
   it('does not cache a failure: the next read tries again', async () => {
-    secrets.on(GetSecretValueCommand).rejectsOnce(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' })).resolves({ SecretString: 'ok' });
+    secrets
+      .on(GetSecretValueCommand)
+      .rejectsOnce(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }))
+      .resolves({ SecretString: 'ok' });
     await expect(readSecret(ARN)).rejects.toThrow(/Rate exceeded/);
     expect(await readSecret(ARN)).toBe('ok');
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(2);
@@ -76,7 +81,10 @@ describe('readParameter', () => {
   });
 
   it('does not cache a failure', async () => {
-    ssm.on(GetParameterCommand).rejectsOnce(new Error('throttled')).resolves({ Parameter: { Value: 'https://site.example' } });
+    ssm
+      .on(GetParameterCommand)
+      .rejectsOnce(new Error('throttled'))
+      .resolves({ Parameter: { Value: 'https://site.example' } });
     await expect(readParameter('/p')).rejects.toThrow(/throttled/);
     expect(await readParameter('/p')).toBe('https://site.example');
   });

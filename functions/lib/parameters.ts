@@ -38,7 +38,11 @@ export function readSecret(id: string, options: { previous?: boolean; forceFetch
   const stage = options.previous ? 'AWSPREVIOUS' : 'AWSCURRENT';
   return once(`secret:${stage}:${id}:${Boolean(options.forceFetch)}`, async () => {
     try {
-      const value = await provider.get(id, { maxAge: SECRET_MAX_AGE_SECONDS, forceFetch: options.forceFetch, sdkOptions: { VersionStage: stage } });
+      const value = await provider.get(id, {
+        maxAge: SECRET_MAX_AGE_SECONDS,
+        forceFetch: options.forceFetch,
+        sdkOptions: { VersionStage: stage },
+      });
       return typeof value === 'string' ? value : undefined;
     } catch (error) {
       const cause = (error as { cause?: { name?: string } }).cause;

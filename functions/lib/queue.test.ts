@@ -18,9 +18,17 @@ describe('queue', () => {
   it('sends to SQS in batches of ten and retries the entries SQS refused', async () => {
     process.env.REMINDER_QUEUE_URL = 'https://sqs.test/reminders';
     resetConfigForTests();
-    sqs.on(SendMessageBatchCommand).resolvesOnce({ Successful: [], Failed: [{ Id: '3', SenderFault: false, Code: 'InternalError' }] }).resolves({ Successful: [] });
-    await enqueueAll('reminders', Array.from({ length: 23 }, (_, index) => ({ index })));
-    const calls = sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!).index));
+    sqs
+      .on(SendMessageBatchCommand)
+      .resolvesOnce({ Successful: [], Failed: [{ Id: '3', SenderFault: false, Code: 'InternalError' }] })
+      .resolves({ Successful: [] });
+    await enqueueAll(
+      'reminders',
+      Array.from({ length: 23 }, (_, index) => ({ index })),
+    );
+    const calls = sqs
+      .commandCalls(SendMessageBatchCommand)
+      .map((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!).index));
     expect(calls).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [3], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19], [20, 21, 22]]);
   });
 
@@ -29,7 +37,11 @@ describe('queue', () => {
     resetConfigForTests();
     sqs.on(SendMessageCommand).resolves({});
     await enqueue('purge', { user_id: 'u-1' }, 60);
-    expect(sqs.commandCalls(SendMessageCommand)[0].args[0].input).toEqual({ QueueUrl: 'https://sqs.test/purge', MessageBody: '{"user_id":"u-1"}', DelaySeconds: 60 });
+    expect(sqs.commandCalls(SendMessageCommand)[0].args[0].input).toEqual({
+      QueueUrl: 'https://sqs.test/purge',
+      MessageBody: '{"user_id":"u-1"}',
+      DelaySeconds: 60,
+    });
   });
 
   it('runs messages in-process when no queue is configured (the local runtime), including what they enqueue', async () => {

@@ -6,7 +6,14 @@ const key = (c: string) => c.repeat(MIN_KEY_BYTES);
 
 describe('session key ring', () => {
   it('signs with the first key, verifies with every key, each by its kid', () => {
-    const ring = parseKeyRing(JSON.stringify({ keys: [{ kid: 'new', secret: key('n') }, { kid: 'old', secret: key('o') }] }));
+    const ring = parseKeyRing(
+      JSON.stringify({
+        keys: [
+          { kid: 'new', secret: key('n') },
+          { kid: 'old', secret: key('o') },
+        ],
+      }),
+    );
     expect(ring.current.kid).toBe('new');
     expect([...ring.byKid.keys()]).toEqual(['new', 'old']);
   });
@@ -25,7 +32,9 @@ describe('session key ring', () => {
   });
 
   it('in the cloud takes the key from Secrets Manager only, never from a variable', () => {
-    expect(() => readConfig({ STAGE: 'cloud', SESSION_SECRET_ARN: 'arn:secret', SESSION_SECRET: key('x') })).toThrow(/must not be set in the cloud/);
+    expect(() => readConfig({ STAGE: 'cloud', SESSION_SECRET_ARN: 'arn:secret', SESSION_SECRET: key('x') })).toThrow(
+      /must not be set in the cloud/,
+    );
     expect(readConfig({ STAGE: 'cloud', SESSION_SECRET_ARN: 'arn:secret' }).sessionSecretArn).toBe('arn:secret');
   });
 });

@@ -35,7 +35,8 @@ const derivedKid = (secret: string) => createHash('sha256').update(secret).diges
 
 function keyOf(secret: string, kid = derivedKid(secret)): SigningKey {
   const key = new TextEncoder().encode(secret);
-  if (key.length < MIN_KEY_BYTES) throw new Error(`session signing key "${kid}" is ${key.length} bytes; at least ${MIN_KEY_BYTES} are required`);
+  if (key.length < MIN_KEY_BYTES)
+    throw new Error(`session signing key "${kid}" is ${key.length} bytes; at least ${MIN_KEY_BYTES} are required`);
   return { kid, key };
 }
 

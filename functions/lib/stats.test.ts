@@ -34,13 +34,26 @@ describe('day counters', () => {
 
 describe('unverified × status counters', () => {
   it('move with status and verification, and count only unverified locked or deleted accounts', () => {
-    const d = (before: Parameters<typeof unverifiedDeltas>[0], after: Parameters<typeof unverifiedDeltas>[1]) => unverifiedDeltas(before, after);
+    const d = (before: Parameters<typeof unverifiedDeltas>[0], after: Parameters<typeof unverifiedDeltas>[1]) =>
+      unverifiedDeltas(before, after);
     expect(d(undefined, { status: 'active', verified: false })).toEqual({ users_unverified_locked: 0, users_unverified_deleted: 0 });
     expect(d(undefined, { status: 'locked', verified: false })).toEqual({ users_unverified_locked: 1, users_unverified_deleted: 0 });
-    expect(d({ status: 'locked', verified: false }, { status: 'deleted', verified: false })).toEqual({ users_unverified_locked: -1, users_unverified_deleted: 1 });
-    expect(d({ status: 'locked', verified: false }, { status: 'locked', verified: true })).toEqual({ users_unverified_locked: -1, users_unverified_deleted: 0 });
-    expect(d({ status: 'deleted', verified: true }, { status: 'deleted', verified: false })).toEqual({ users_unverified_locked: 0, users_unverified_deleted: 1 });
+    expect(d({ status: 'locked', verified: false }, { status: 'deleted', verified: false })).toEqual({
+      users_unverified_locked: -1,
+      users_unverified_deleted: 1,
+    });
+    expect(d({ status: 'locked', verified: false }, { status: 'locked', verified: true })).toEqual({
+      users_unverified_locked: -1,
+      users_unverified_deleted: 0,
+    });
+    expect(d({ status: 'deleted', verified: true }, { status: 'deleted', verified: false })).toEqual({
+      users_unverified_locked: 0,
+      users_unverified_deleted: 1,
+    });
     expect(d({ status: 'deleted', verified: false }, undefined)).toEqual({ users_unverified_locked: 0, users_unverified_deleted: -1 });
-    expect(d({ status: 'locked', verified: true }, { status: 'active', verified: true })).toEqual({ users_unverified_locked: 0, users_unverified_deleted: 0 });
+    expect(d({ status: 'locked', verified: true }, { status: 'active', verified: true })).toEqual({
+      users_unverified_locked: 0,
+      users_unverified_deleted: 0,
+    });
   });
 });

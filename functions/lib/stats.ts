@@ -27,7 +27,15 @@ export type StatsField =
   | 'users_unverified_deleted' // unverified soft-deleted accounts (the unverified × deleted list's total)
   | 'week1_on_time_total'; // enrollments whose week 1 was completed within 7 days of enrolling
 
-type TransactItem = { Update: { TableName: string; Key: Record<string, string>; UpdateExpression: string; ExpressionAttributeValues: Record<string, number>; ExpressionAttributeNames: Record<string, string> } };
+type TransactItem = {
+  Update: {
+    TableName: string;
+    Key: Record<string, string>;
+    UpdateExpression: string;
+    ExpressionAttributeValues: Record<string, number>;
+    ExpressionAttributeNames: Record<string, string>;
+  };
+};
 
 /** A TransactWriteItems Update that atomically ADDs each non-zero delta to the item at `key`. */
 function addDeltas(key: Record<string, string>, deltas: Record<string, number | undefined>): TransactItem | undefined {
@@ -169,7 +177,8 @@ export async function readDayCounters(counter: DayCounter, fromDay: string, toDa
     for (const item of result.Items ?? []) {
       const day = String(item.sk).slice(4, 14);
       const sum = totals.get(day) ?? {};
-      for (const [field, value] of Object.entries(item)) if (typeof value === 'number' && field !== 'expires_at') sum[field] = (sum[field] ?? 0) + value;
+      for (const [field, value] of Object.entries(item))
+        if (typeof value === 'number' && field !== 'expires_at') sum[field] = (sum[field] ?? 0) + value;
       totals.set(day, sum);
     }
     startKey = result.LastEvaluatedKey;
@@ -183,15 +192,17 @@ export function enrollmentCreatedWrites(enrolledAt: string) {
 }
 
 /** True when week 1 was completed within 7 days of enrolling. */
-export const week1OnTime = (enrolledAt: string, completedAt: string) =>
-  Date.parse(completedAt) - Date.parse(enrolledAt) <= WEEK1_WINDOW_MS;
+export const week1OnTime = (enrolledAt: string, completedAt: string) => Date.parse(completedAt) - Date.parse(enrolledAt) <= WEEK1_WINDOW_MS;
 
 /**
  * The counters of a first week-1 completion: none when it came too late (it stays a drop-off).
  * `stats` must be merged into the transaction's one `statsUpdate` (two shard updates in one
  * transaction can hit the same shard item, which DynamoDB refuses); `writes` are added as they are.
  */
-export function week1CompletedWrites(enrolledAt: string, completedAt: string): { stats: Partial<Record<StatsField, number>>; writes: TransactItem[] } {
+export function week1CompletedWrites(
+  enrolledAt: string,
+  completedAt: string,
+): { stats: Partial<Record<StatsField, number>>; writes: TransactItem[] } {
   if (!week1OnTime(enrolledAt, completedAt)) return { stats: {}, writes: [] };
   return { stats: { week1_on_time_total: 1 }, writes: [enrollDayUpdate(enrolledAt, { week1_on_time: 1 })] };
 }

@@ -77,7 +77,19 @@ export interface GsiDef {
  * project. Never a password hash, a code or a session: an index copy is one more place a secret
  * would live, and a write that changes only unprojected fields (a task save) writes no index.
  */
-export const USER_LIST_FIELDS = ['id', 'email', 'first_name', 'last_name', 'status', 'is_locked', 'created_at', 'last_login_at', 'role', 'verified', 'last_active_day'] as const;
+export const USER_LIST_FIELDS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'status',
+  'is_locked',
+  'created_at',
+  'last_login_at',
+  'role',
+  'verified',
+  'last_active_day',
+] as const;
 
 /**
  * Every GSI, named by the access pattern it serves. Sparse: an item is in an index only while it
@@ -98,25 +110,50 @@ export const INDEX = {
   /** accounts by status, newest first: <status> / <created_at>#<id> */
   usersByStatus: { indexName: 'usersByStatus', partitionKey: 'usersByStatusPk', sortKey: 'usersByStatusSk', projection: USER_LIST_FIELDS },
   /** unverified accounts by status, newest first (sparse): <status> / <created_at>#<id> */
-  usersUnverified: { indexName: 'usersUnverified', partitionKey: 'usersUnverifiedPk', sortKey: 'usersUnverifiedSk', projection: USER_LIST_FIELDS },
+  usersUnverified: {
+    indexName: 'usersUnverified',
+    partitionKey: 'usersUnverifiedPk',
+    sortKey: 'usersUnverifiedSk',
+    projection: USER_LIST_FIELDS,
+  },
   /** accounts by status and last active day, most recent first (sparse): <status> / <last active day>#<id> */
-  usersByActivity: { indexName: 'usersByActivity', partitionKey: 'usersByActivityPk', sortKey: 'usersByActivitySk', projection: USER_LIST_FIELDS },
+  usersByActivity: {
+    indexName: 'usersByActivity',
+    partitionKey: 'usersByActivityPk',
+    sortKey: 'usersByActivitySk',
+    projection: USER_LIST_FIELDS,
+  },
   /** every audit entry, newest first (the unfiltered log): AUDIT / <created_at>#<audit id> */
   auditByTime: { indexName: 'auditByTime', partitionKey: 'auditByTimePk', sortKey: 'auditByTimeSk', projection: 'ALL' },
   /** audit entries by action, newest first: <action> / <created_at>#<audit id> */
   auditByAction: { indexName: 'auditByAction', partitionKey: 'auditByActionPk', sortKey: 'auditByActionSk', projection: 'ALL' },
   /** audit entries by entity type, newest first: <entity type> / <created_at>#<audit id> */
-  auditByEntityType: { indexName: 'auditByEntityType', partitionKey: 'auditByEntityTypePk', sortKey: 'auditByEntityTypeSk', projection: 'ALL' },
+  auditByEntityType: {
+    indexName: 'auditByEntityType',
+    partitionKey: 'auditByEntityTypePk',
+    sortKey: 'auditByEntityTypeSk',
+    projection: 'ALL',
+  },
   /** audit entries by actor email (lower-cased), newest first: <email> / <created_at>#<audit id> */
   auditByActor: { indexName: 'auditByActor', partitionKey: 'auditByActorPk', sortKey: 'auditByActorSk', projection: 'ALL' },
   /** audit entries by actor email domain, newest first: @<domain> / <created_at>#<audit id> */
-  auditByActorDomain: { indexName: 'auditByActorDomain', partitionKey: 'auditByActorDomainPk', sortKey: 'auditByActorDomainSk', projection: 'ALL' },
+  auditByActorDomain: {
+    indexName: 'auditByActorDomain',
+    partitionKey: 'auditByActorDomainPk',
+    sortKey: 'auditByActorDomainSk',
+    projection: 'ALL',
+  },
   /**
    * soft-deleted accounts by deletion time, oldest first (sparse; the daily erasure job,
    * functions/admin/erasure.ts): ERASURE / <deleted_at>#<id>. One partition: only soft-deletes
    * and restores write it (rare), and "deleted before the cutoff" is one key range of it.
    */
-  erasureDue: { indexName: 'erasureDue', partitionKey: 'erasureDuePk', sortKey: 'erasureDueSk', projection: ['id', 'deleted_at', 'status'] },
+  erasureDue: {
+    indexName: 'erasureDue',
+    partitionKey: 'erasureDuePk',
+    sortKey: 'erasureDueSk',
+    projection: ['id', 'deleted_at', 'status'],
+  },
 } as const satisfies Record<string, GsiDef>;
 
 export type IndexName = keyof typeof INDEX;
@@ -124,7 +161,10 @@ export type IndexName = keyof typeof INDEX;
 /** The physical GSIs (an index may serve more than one access pattern). */
 export const GSIS: readonly GsiDef[] = [...new Map(Object.values(INDEX).map((gsi) => [gsi.indexName, gsi as GsiDef])).values()];
 
-const entry = (name: IndexName, pk: string, sk: string): Record<string, string> => ({ [INDEX[name].partitionKey]: pk, [INDEX[name].sortKey]: sk });
+const entry = (name: IndexName, pk: string, sk: string): Record<string, string> => ({
+  [INDEX[name].partitionKey]: pk,
+  [INDEX[name].sortKey]: sk,
+});
 
 /** The partition value of each index (what a Query asks for). */
 export const indexPartition = {
@@ -132,7 +172,8 @@ export const indexPartition = {
   auditByActorId: (userId: string) => `AUDIT#ACTOR#${userId}`,
   week1Pending: () => 'WEEK1#PENDING',
   /** daily learners: REMIND#daily#<shard>; weekly learners: REMIND#weekly#<UTC weekday>#<shard> */
-  remindersDue: (shard: number, weekday?: number) => (weekday === undefined ? `REMIND#daily#${shard}` : `REMIND#weekly#${weekday}#${shard}`),
+  remindersDue: (shard: number, weekday?: number) =>
+    weekday === undefined ? `REMIND#daily#${shard}` : `REMIND#weekly#${weekday}#${shard}`,
   usersByStatus: (status: string) => status,
   usersUnverified: (status: string) => status,
   usersByActivity: (status: string) => status,
@@ -146,16 +187,21 @@ export const indexPartition = {
 
 /** Typed key builders: the attributes that put an item into an index. */
 export const indexKeys = {
-  auditByEntity: (entityType: string, entityId: string, sortKey: string) => entry('auditByEntity', indexPartition.auditByEntity(entityType, entityId), sortKey),
+  auditByEntity: (entityType: string, entityId: string, sortKey: string) =>
+    entry('auditByEntity', indexPartition.auditByEntity(entityType, entityId), sortKey),
   auditByActorId: (userId: string, sortKey: string) => entry('auditByActorId', indexPartition.auditByActorId(userId), sortKey),
   week1Pending: (userId: string, enrolledAt: string) => entry('week1Pending', indexPartition.week1Pending(), `${enrolledAt}#${userId}`),
   remindersDue: (partition: string, userId: string) => entry('remindersDue', partition, userId),
-  usersByStatus: (user: { id: string; created_at: string; status: string }) => entry('usersByStatus', user.status, `${user.created_at}#${user.id}`),
-  usersUnverified: (user: { id: string; created_at: string; status: string }) => entry('usersUnverified', user.status, `${user.created_at}#${user.id}`),
-  usersByActivity: (user: { id: string; status: string }, lastActiveDay: string) => entry('usersByActivity', user.status, `${lastActiveDay}#${user.id}`),
+  usersByStatus: (user: { id: string; created_at: string; status: string }) =>
+    entry('usersByStatus', user.status, `${user.created_at}#${user.id}`),
+  usersUnverified: (user: { id: string; created_at: string; status: string }) =>
+    entry('usersUnverified', user.status, `${user.created_at}#${user.id}`),
+  usersByActivity: (user: { id: string; status: string }, lastActiveDay: string) =>
+    entry('usersByActivity', user.status, `${lastActiveDay}#${user.id}`),
   auditByTime: (sortKey: string) => entry('auditByTime', indexPartition.auditByTime(), sortKey),
   auditByAction: (action: string, sortKey: string) => entry('auditByAction', indexPartition.auditByAction(action), sortKey),
-  auditByEntityType: (entityType: string, sortKey: string) => entry('auditByEntityType', indexPartition.auditByEntityType(entityType), sortKey),
+  auditByEntityType: (entityType: string, sortKey: string) =>
+    entry('auditByEntityType', indexPartition.auditByEntityType(entityType), sortKey),
   auditByActor: (email: string, sortKey: string) => entry('auditByActor', indexPartition.auditByActor(email), sortKey),
   auditByActorDomain: (domain: string, sortKey: string) => entry('auditByActorDomain', indexPartition.auditByActorDomain(domain), sortKey),
   erasureDue: (userId: string, deletedAt: string) => entry('erasureDue', indexPartition.erasureDue(), `${deletedAt}#${userId}`),
@@ -184,7 +230,12 @@ export interface IndexQuery {
 export function indexQuery(name: IndexName, partition: string, sortPrefix?: string): IndexQuery {
   const { indexName, partitionKey, sortKey } = INDEX[name];
   if (sortPrefix === undefined) {
-    return { IndexName: indexName, KeyConditionExpression: '#ipk = :ipk', ExpressionAttributeNames: { '#ipk': partitionKey }, ExpressionAttributeValues: { ':ipk': partition } };
+    return {
+      IndexName: indexName,
+      KeyConditionExpression: '#ipk = :ipk',
+      ExpressionAttributeNames: { '#ipk': partitionKey },
+      ExpressionAttributeValues: { ':ipk': partition },
+    };
   }
   return {
     IndexName: indexName,

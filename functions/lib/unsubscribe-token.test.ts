@@ -12,9 +12,15 @@ const useEnv = (values: Record<string, string | undefined>) => {
   resetConfigForTests();
   resetUnsubscribeKeyForTests();
 };
-const refusal = (promise: Promise<unknown>) => promise.then(() => 'accepted', (error: { statusCode?: number; code?: string }) => `${error.statusCode} ${error.code}`);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'accepted',
+    (error: { statusCode?: number; code?: string }) => `${error.statusCode} ${error.code}`,
+  );
 
-beforeEach(() => useEnv({ STAGE: 'local', SESSION_SECRET: 's'.repeat(40), UNSUBSCRIBE_SECRET: undefined, UNSUBSCRIBE_SECRET_ARN: undefined }));
+beforeEach(() =>
+  useEnv({ STAGE: 'local', SESSION_SECRET: 's'.repeat(40), UNSUBSCRIBE_SECRET: undefined, UNSUBSCRIBE_SECRET_ARN: undefined }),
+);
 afterEach(() => secrets.reset());
 afterAll(() => {
   secrets.restore();
@@ -41,10 +47,16 @@ describe('unsubscribe token', () => {
 
   it('is not a session token: another key or another typ is refused', async () => {
     const sessionKey = new TextEncoder().encode('s'.repeat(40)); // the session key itself
-    const withSessionKey = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'unsubscribe+jwt' }).setSubject('user-1').sign(sessionKey);
+    const withSessionKey = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'unsubscribe+jwt' })
+      .setSubject('user-1')
+      .sign(sessionKey);
     expect(await refusal(verifyUnsubscribeToken(withSessionKey))).toBe('400 invalid_token');
     useEnv({ STAGE: 'local', SESSION_SECRET: 's'.repeat(40), UNSUBSCRIBE_SECRET: 'u'.repeat(40) });
-    const otherTyp = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject('user-1').sign(new TextEncoder().encode('u'.repeat(40)));
+    const otherTyp = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('user-1')
+      .sign(new TextEncoder().encode('u'.repeat(40)));
     expect(await refusal(verifyUnsubscribeToken(otherTyp))).toBe('400 invalid_token');
     expect(await verifyUnsubscribeToken(await signUnsubscribeToken('user-1'))).toBe('user-1');
   });

@@ -53,7 +53,11 @@ export function resetUnsubscribeKeyForTests(): void {
 }
 
 export async function signUnsubscribeToken(userId: string): Promise<string> {
-  return new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: TYP }).setSubject(userId).setIssuedAt().sign(await signingKey());
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: TYP })
+    .setSubject(userId)
+    .setIssuedAt()
+    .sign(await signingKey());
 }
 
 /** The account a token names; 400 `missing_token` / `invalid_token` otherwise (tampered, other key, other kind). */

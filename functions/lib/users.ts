@@ -76,7 +76,10 @@ export interface NewUser {
  * Creates the account and its email guard in one transaction: one account per email
  * (case-insensitive) even under concurrent requests. Throws 409 `already_registered`.
  */
-export async function insertUser(input: NewUser, extraWrites: NonNullable<TransactWriteCommand['input']['TransactItems']> = []): Promise<UserRecord> {
+export async function insertUser(
+  input: NewUser,
+  extraWrites: NonNullable<TransactWriteCommand['input']['TransactItems']> = [],
+): Promise<UserRecord> {
   const now = new Date().toISOString();
   const user: UserRecord = {
     id: randomUUID(),
@@ -97,34 +100,36 @@ export async function insertUser(input: NewUser, extraWrites: NonNullable<Transa
   };
   try {
     // A registration wave conflicts on the counter shards: retried with jitter (functions/lib/retry.ts).
-    await withWriteRetries(() => db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
-              ConditionExpression: 'attribute_not_exists(pk)',
+    await withWriteRetries(() =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
             },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.email(user.email), type: 'email', user_id: user.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...keys.email(user.email), type: 'email', user_id: user.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
             },
-          },
-          statsUpdate({
-            ...(user.status === 'deleted'
-              ? { users_deleted: 1 }
-              : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 }),
-            ...unverifiedDeltas(undefined, user),
-          })!,
-          ...searchItems(user).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
-          ...extraWrites,
-        ],
-      }),
-    ));
+            statsUpdate({
+              ...(user.status === 'deleted'
+                ? { users_deleted: 1 }
+                : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 }),
+              ...unverifiedDeltas(undefined, user),
+            })!,
+            ...searchItems(user).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
+            ...extraWrites,
+          ],
+        }),
+      ),
+    );
   } catch (error) {
     if (error instanceof TransactionCanceledException && error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
       throw conflict('already_registered');

@@ -57,7 +57,9 @@ async function view(record: CertificateRecord): Promise<CertificateView> {
 }
 
 export async function getUserCertificate(userId: string, programId = program().id): Promise<CertificateRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.userCertificate(userId, programId), ConsistentRead: true }));
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.userCertificate(userId, programId), ConsistentRead: true }),
+  );
   return result.Item as CertificateRecord | undefined;
 }
 
@@ -100,7 +102,11 @@ export async function getOrIssueCertificate(user: UserRecord, caller: Caller): P
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          auditPut(accountAudit('learner.certificate.issued', user, caller, { new: { verification_code: record.verification_code, program_id: content.id } })),
+          auditPut(
+            accountAudit('learner.certificate.issued', user, caller, {
+              new: { verification_code: record.verification_code, program_id: content.id },
+            }),
+          ),
         ],
       }),
     );

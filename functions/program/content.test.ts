@@ -19,14 +19,21 @@ describe('program content', () => {
     for (const module of content.modules) {
       expect(module.tasks.length, module.slug).toBeGreaterThanOrEqual(2);
       expect(module.tasks.length, module.slug).toBeLessThanOrEqual(4);
-      expect(module.tasks.some((task) => task.required), module.slug).toBe(true);
+      expect(
+        module.tasks.some((task) => task.required),
+        module.slug,
+      ).toBe(true);
       expect(module.sections.length, module.slug).toBeGreaterThanOrEqual(2);
     }
   });
 
   it('is substantial: each module has several sections of real guidance', () => {
     for (const module of content.modules) {
-      const words = module.sections.map(sectionText).map((s) => s.body).join(' ').split(/\s+/).length;
+      const words = module.sections
+        .map(sectionText)
+        .map((s) => s.body)
+        .join(' ')
+        .split(/\s+/).length;
       expect(words, module.slug).toBeGreaterThan(200);
     }
   });

@@ -35,7 +35,9 @@ const moduleSchema = z.strictObject({
   position: z.int().check(z.minimum(1)),
   title: z.string().check(z.minLength(1)),
   summary: z.string().check(z.minLength(1)),
-  sections: z.array(z.strictObject({ heading: z.string().check(z.minLength(1)), body: z.array(blockSchema).check(z.minLength(1)) })).check(z.minLength(1)),
+  sections: z
+    .array(z.strictObject({ heading: z.string().check(z.minLength(1)), body: z.array(blockSchema).check(z.minLength(1)) }))
+    .check(z.minLength(1)),
   tasks: z.array(taskSchema),
 });
 
@@ -103,7 +105,8 @@ export function contentProblems(content: ProgramContent): string[] {
       // server's rule and the learner's hint never disagree with the text (shared/list-answer.ts).
       for (const task of module.tasks) {
         const asked = task.type === 'text' ? listMinimum(task.label) : null;
-        if ((task.min_items ?? null) !== asked) problems.push(`${where} task ${task.task_id}: min_items ${task.min_items ?? 'none'}, the label asks for ${asked ?? 'no list'}`);
+        if ((task.min_items ?? null) !== asked)
+          problems.push(`${where} task ${task.task_id}: min_items ${task.min_items ?? 'none'}, the label asks for ${asked ?? 'no list'}`);
       }
     });
   }
@@ -143,8 +146,6 @@ export function program(): Program {
 
 /** Section body blocks as plain text: paragraphs separated by a blank line, bullets as '- ' lines. */
 export function sectionText(section: ContentModule['sections'][number]): ModuleSection {
-  const body = section.body
-    .map((block) => (typeof block === 'string' ? block : block.map((item) => `- ${item}`).join('\n')))
-    .join('\n\n');
+  const body = section.body.map((block) => (typeof block === 'string' ? block : block.map((item) => `- ${item}`).join('\n'))).join('\n\n');
   return { heading: section.heading, body };
 }

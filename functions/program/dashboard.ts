@@ -11,7 +11,14 @@ export function dashboardSummary({ content, derived }: LearnerProgram): Dashboar
 export function openModuleView(derived: DerivedProgress): OpenModule | null {
   const open = derived.open;
   if (!open) return null;
-  return { module_id: open.module_id, title: open.title, position: open.position, state: 'open', slug: open.slug, week_number: open.week_number };
+  return {
+    module_id: open.module_id,
+    title: open.title,
+    position: open.position,
+    state: 'open',
+    slug: open.slug,
+    week_number: open.week_number,
+  };
 }
 
 export const moduleLink = (module: ProgramModule | null): ModuleLink | null =>

@@ -53,39 +53,49 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
   };
   try {
     // Conflicts on the counter shards (an enrollment wave) are retried with jitter; a 503 when they outlast the retries.
-    await withWriteRetries(() => db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName(), Item: enrollment, ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.moduleProgress(user.id, content.id, first.module_id),
-                type: 'module_progress',
-                user_id: user.id,
-                program_id: content.id,
-                module_id: first.module_id,
-                status: 'open',
-                started_at: at,
+    await withWriteRetries(() =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName(), Item: enrollment, ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...keys.moduleProgress(user.id, content.id, first.module_id),
+                  type: 'module_progress',
+                  user_id: user.id,
+                  program_id: content.id,
+                  module_id: first.module_id,
+                  status: 'open',
+                  started_at: at,
+                },
               },
             },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.user(user.id),
-              UpdateExpression: 'SET last_enrollment_at = :at ADD version :one',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':at': at, ':one': 1 },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.user(user.id),
+                UpdateExpression: 'SET last_enrollment_at = :at ADD version :one',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':at': at, ':one': 1 },
+              },
             },
-          },
-          ...(staff
-            ? []
-            : [statsUpdate({ enrollments_total: 1, modules_total: content.modules.length, enrollment_percent_sum: 0, [funnelField.inProgress(first.module_id)]: 1 })!, ...enrollmentCreatedWrites(at)]),
-        ],
-      }),
-    ));
+            ...(staff
+              ? []
+              : [
+                  statsUpdate({
+                    enrollments_total: 1,
+                    modules_total: content.modules.length,
+                    enrollment_percent_sum: 0,
+                    [funnelField.inProgress(first.module_id)]: 1,
+                  })!,
+                  ...enrollmentCreatedWrites(at),
+                ]),
+          ],
+        }),
+      ),
+    );
     count(METRIC.enrollments);
     return true;
   } catch (error) {

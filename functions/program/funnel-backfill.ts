@@ -25,7 +25,9 @@ export async function backfillFunnelFor(userId: string, now = new Date()): Promi
   const derived = deriveProgress(content, await listProgress(user.id, content.id));
   const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, now);
   try {
-    await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] })));
+    await withWriteRetries(() =>
+      db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] })),
+    );
     return 'counted';
   } catch (error) {
     if (error instanceof TransactionCanceledException) return 'already';

@@ -155,7 +155,9 @@ export function enrollmentTransition(
 async function reconcileEnrollment(user: UserRecord, enrollment: EnrollmentRecord, derived: DerivedProgress, content: Program) {
   const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, new Date());
   try {
-    await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] })));
+    await withWriteRetries(() =>
+      db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] })),
+    );
   } catch (error) {
     if (error instanceof TransactionCanceledException) return;
     logger.warn('enrollment reconcile failed', { error: error as Error });

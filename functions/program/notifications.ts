@@ -67,7 +67,11 @@ export async function moveReminderIndex(userId: string, programId: string, parti
               ExpressionAttributeNames: { '#ipk': pkName, '#isk': skName, '#status': 'status' },
               ExpressionAttributeValues: { ':pk': partition, ':sk': userId, ':active': 'active' },
             }
-          : { UpdateExpression: 'REMOVE #ipk, #isk', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#ipk': pkName, '#isk': skName } }),
+          : {
+              UpdateExpression: 'REMOVE #ipk, #isk',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: { '#ipk': pkName, '#isk': skName },
+            }),
       }),
     );
   } catch (error) {
@@ -103,7 +107,12 @@ export async function unsubscribeAccount(userId: string, caller: Caller): Promis
               ExpressionAttributeValues: { ':off': 'off', ':at': at, ':one': 1, ':before': before },
             },
           },
-          auditPut(accountAudit('notifications.unsubscribe', user, caller, { old: { reminder_frequency: before }, new: { reminder_frequency: 'off', via: 'unsubscribe_link' } })),
+          auditPut(
+            accountAudit('notifications.unsubscribe', user, caller, {
+              old: { reminder_frequency: before },
+              new: { reminder_frequency: 'off', via: 'unsubscribe_link' },
+            }),
+          ),
         ],
       }),
     );

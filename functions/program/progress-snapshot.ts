@@ -18,7 +18,14 @@ export async function progressSnapshot(user: Pick<UserRecord, 'id'>): Promise<Us
     percent_complete: enrollment.percent_complete,
     program_title: enrollment.program_title || content.title,
     open_module: open
-      ? { module_id: open.module_id, title: open.title, position: open.position, state: 'open', slug: open.slug, week_number: open.week_number }
+      ? {
+          module_id: open.module_id,
+          title: open.title,
+          position: open.position,
+          state: 'open',
+          slug: open.slug,
+          week_number: open.week_number,
+        }
       : null,
   };
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { program } from './content';
-import { deriveProgress, nextModule, percentComplete, requiredBefore, requiredTasksDone, weekCompleted, type StoredProgress } from './progress';
+import {
+  deriveProgress,
+  nextModule,
+  percentComplete,
+  requiredBefore,
+  requiredTasksDone,
+  weekCompleted,
+  type StoredProgress,
+} from './progress';
 
 const content = program();
 const ids = content.modules.map((m) => m.module_id);
@@ -32,7 +40,10 @@ describe('deriveProgress', () => {
 
   it('counts completed modules and finds the open one across weeks', () => {
     const week1 = content.modules.filter((m) => m.week_number === 1).map((m) => m.module_id);
-    const derived = deriveProgress(content, stored([...week1.map((id) => [id, 'completed'] as [string, 'completed']), [ids[week1.length], 'open']]));
+    const derived = deriveProgress(
+      content,
+      stored([...week1.map((id) => [id, 'completed'] as [string, 'completed']), [ids[week1.length], 'open']]),
+    );
     expect(derived.completed).toBe(week1.length);
     expect(derived.open?.week_number).toBe(2);
     expect(weekCompleted(content, derived.states, 1)).toBe(true);
@@ -53,7 +64,13 @@ describe('deriveProgress', () => {
   });
 
   it('ignores progress of modules that left the content', () => {
-    const derived = deriveProgress(content, stored([['retired-module', 'completed'], [ids[0], 'open']]));
+    const derived = deriveProgress(
+      content,
+      stored([
+        ['retired-module', 'completed'],
+        [ids[0], 'open'],
+      ]),
+    );
     expect(derived.completed).toBe(0);
   });
 });
@@ -66,7 +83,13 @@ describe('module order helpers', () => {
   });
 
   it('names the open module as the one to finish before a locked one', () => {
-    const derived = deriveProgress(content, stored([[ids[0], 'completed'], [ids[1], 'open']]));
+    const derived = deriveProgress(
+      content,
+      stored([
+        [ids[0], 'completed'],
+        [ids[1], 'open'],
+      ]),
+    );
     expect(requiredBefore(content, derived, content.modules[4])?.module_id).toBe(ids[1]);
   });
 

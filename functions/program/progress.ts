@@ -57,9 +57,7 @@ export function nextModule(program: Program, module: ProgramModule): ProgramModu
  * combinations), else the current open module.
  */
 export function requiredBefore(program: Program, derived: DerivedProgress, module: ProgramModule): ProgramModule | null {
-  const earlierOpen = program.modules
-    .slice(0, module.order)
-    .find((candidate) => derived.states.get(candidate.module_id) === 'open');
+  const earlierOpen = program.modules.slice(0, module.order).find((candidate) => derived.states.get(candidate.module_id) === 'open');
   return earlierOpen ?? program.modules[module.order - 1] ?? derived.open;
 }
 

@@ -1,9 +1,17 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { program } from './content';
-import { reminderIndexKeys, reminderShard } from './reminder-index';
+import { reminderIndexKeys } from './reminder-index';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe-token';
 import { INDEX } from '../lib/table';
 import { forEachBounded, isThrottling, runReminders, sendWithRetry } from './reminders';
@@ -23,7 +31,17 @@ const noSleep = async () => {};
 
 function learner(id: string) {
   return {
-    user: { pk: `USER#${id}`, sk: 'PROFILE', id, email: `${id}@example.com`, first_name: id, status: 'active', is_locked: false, verified: true, reminder_frequency: 'daily' },
+    user: {
+      pk: `USER#${id}`,
+      sk: 'PROFILE',
+      id,
+      email: `${id}@example.com`,
+      first_name: id,
+      status: 'active',
+      is_locked: false,
+      verified: true,
+      reminder_frequency: 'daily',
+    },
     enrollment: {
       user_id: id,
       program_id: content.id,
@@ -43,7 +61,11 @@ function withLearners(ids: string[]) {
       const values = input.ExpressionAttributeValues;
       const { partitionKey, sortKey } = INDEX.remindersDue;
       const entry = (p: (typeof people)[number]) => p.enrollment as unknown as Record<string, string>;
-      return { Items: people.filter((p) => entry(p)[partitionKey] === values[':ipk'] && entry(p)[sortKey].startsWith(values[':isk'])).map((p) => p.enrollment) };
+      return {
+        Items: people
+          .filter((p) => entry(p)[partitionKey] === values[':ipk'] && entry(p)[sortKey].startsWith(values[':isk']))
+          .map((p) => p.enrollment),
+      };
     }
     return { Items: [{ module_id: content.modules[0].module_id, status: 'open' }] };
   });
@@ -66,7 +88,11 @@ beforeEach(() => {
 
 describe('sendWithRetry', () => {
   it('retries SES throttling with backoff, then succeeds', async () => {
-    ses.on(SendEmailCommand).rejectsOnce(throttle()).rejectsOnce(Object.assign(new Error('x'), { name: 'TooManyRequestsException' })).resolves({ MessageId: 'm' });
+    ses
+      .on(SendEmailCommand)
+      .rejectsOnce(throttle())
+      .rejectsOnce(Object.assign(new Error('x'), { name: 'TooManyRequestsException' }))
+      .resolves({ MessageId: 'm' });
     const waits: number[] = [];
     await expect(sendWithRetry(message, { sleep: async (ms) => void waits.push(ms), backoffMs: 100 })).resolves.toBe('sent');
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(3);
@@ -114,8 +140,13 @@ describe('runReminders', () => {
   it('emails every due learner, retrying throttling, and one failing address does not stop the batch', async () => {
     withLearners(['ann', 'bob', 'cat', 'dan']);
     ses.on(SendEmailCommand).resolves({ MessageId: 'ok' });
-    ses.on(SendEmailCommand, { Destination: { ToAddresses: ['bob@example.com'] } }).rejects(Object.assign(new Error('rejected'), { name: 'MessageRejected' }));
-    ses.on(SendEmailCommand, { Destination: { ToAddresses: ['cat@example.com'] } }).rejectsOnce(throttle()).resolves({ MessageId: 'ok' });
+    ses
+      .on(SendEmailCommand, { Destination: { ToAddresses: ['bob@example.com'] } })
+      .rejects(Object.assign(new Error('rejected'), { name: 'MessageRejected' }));
+    ses
+      .on(SendEmailCommand, { Destination: { ToAddresses: ['cat@example.com'] } })
+      .rejectsOnce(throttle())
+      .resolves({ MessageId: 'ok' });
 
     const summary = await runReminders({ now, sleep: noSleep });
     expect(summary).toEqual({ considered: 4, sent: 3, skipped: 0, failed: 1 });
@@ -148,7 +179,13 @@ describe('runReminders', () => {
     expect(indexQueries).toHaveLength(320);
     const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':ipk']);
     expect(partitions).toContain('REMIND#weekly#2#0'); // 2030-03-05 is a Tuesday
-    expect(new Set(indexQueries.map((call) => `${call.args[0].input.ExpressionAttributeValues?.[':ipk']}|${call.args[0].input.ExpressionAttributeValues?.[':isk']}`)).size).toBe(320);
+    expect(
+      new Set(
+        indexQueries.map(
+          (call) => `${call.args[0].input.ExpressionAttributeValues?.[':ipk']}|${call.args[0].input.ExpressionAttributeValues?.[':isk']}`,
+        ),
+      ).size,
+    ).toBe(320);
     // one account read per learner, batched per page
     expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(1);
   });

@@ -120,7 +120,9 @@ const STOP_MARGIN_MS = 15_000;
 /** The day's work: every partition the day reads (reminder-index.ts) × every slice. */
 export function reminderMessages(now: Date): ReminderSliceMessage[] {
   const day = dayOf(now);
-  return reminderPartitions(now).flatMap((partition) => SLICE_PREFIXES.map((prefix) => ({ day, now: now.toISOString(), partition, prefix })));
+  return reminderPartitions(now).flatMap((partition) =>
+    SLICE_PREFIXES.map((prefix) => ({ day, now: now.toISOString(), partition, prefix })),
+  );
 }
 
 /** Paces sends to `perSecond` (one worker's share of the account's send rate). */
@@ -135,7 +137,10 @@ export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
   };
 }
 
-type ReminderUser = Pick<UserRecord, 'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'email_suppressed'>;
+type ReminderUser = Pick<
+  UserRecord,
+  'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'email_suppressed'
+>;
 
 async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
   const users = new Map<string, ReminderUser>();
@@ -165,7 +170,10 @@ async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
  * page, sends paced to the worker's rate. Returns what it did and whether the slice is finished
  * (false: out of time, checkpointed; the caller enqueues the continuation).
  */
-export async function processReminderSlice(message: ReminderSliceMessage, options: ReminderOptions = {}): Promise<ReminderSummary & { finished: boolean }> {
+export async function processReminderSlice(
+  message: ReminderSliceMessage,
+  options: ReminderOptions = {},
+): Promise<ReminderSummary & { finished: boolean }> {
   const now = new Date(message.now);
   const summary: ReminderSummary = { considered: 0, sent: 0, skipped: 0, failed: 0 };
   const checkpointKey = keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`);
@@ -188,7 +196,9 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
       }),
     );
     const enrollments = (page.Items ?? []) as EnrollmentRecord[];
-    const users = enrollments.length ? await readUsers(enrollments.map((enrollment) => enrollment.user_id)) : new Map<string, ReminderUser>();
+    const users = enrollments.length
+      ? await readUsers(enrollments.map((enrollment) => enrollment.user_id))
+      : new Map<string, ReminderUser>();
     const before = { ...summary };
     await forEachBounded(enrollments, options.concurrency ?? 10, async (enrollment) => {
       summary.considered += 1;
@@ -205,7 +215,8 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
       new UpdateCommand({
         TableName: tableName(),
         Key: checkpointKey,
-        UpdateExpression: 'SET #type = :type, #cursor = :cursor, #done = :done, expires_at = :ttl ADD considered :c, sent :s, skipped :k, failed :f',
+        UpdateExpression:
+          'SET #type = :type, #cursor = :cursor, #done = :done, expires_at = :ttl ADD considered :c, sent :s, skipped :k, failed :f',
         ExpressionAttributeNames: { '#type': 'type', '#cursor': 'cursor', '#done': 'done' },
         ExpressionAttributeValues: {
           ':type': 'reminder_checkpoint',
@@ -315,7 +326,14 @@ async function claimDay(user: Pick<UserRecord, 'id'>, day: string, now: Date): P
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.reminderSent(user.id, day), type: 'reminder_sent', user_id: user.id, day, sent_at: now.toISOString(), expires_at: ttlIn(MARKER_TTL_SECONDS, now.getTime()) },
+        Item: {
+          ...keys.reminderSent(user.id, day),
+          type: 'reminder_sent',
+          user_id: user.id,
+          day,
+          sent_at: now.toISOString(),
+          expires_at: ttlIn(MARKER_TTL_SECONDS, now.getTime()),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -353,7 +371,11 @@ async function repairIndex(enrollment: EnrollmentRecord, expectedPartition: stri
       UpdateExpression: 'SET #ipk = :pk, #isk = :sk',
       ConditionExpression: '#ipk = :seen',
       ExpressionAttributeNames: reminderIndexNames(),
-      ExpressionAttributeValues: { ':pk': expectedPartition, ':sk': enrollment.user_id, ':seen': indexPartitionOf('remindersDue', enrollment) },
+      ExpressionAttributeValues: {
+        ':pk': expectedPartition,
+        ':sk': enrollment.user_id,
+        ':seen': indexPartitionOf('remindersDue', enrollment),
+      },
     }),
   );
 }

@@ -65,4 +65,3 @@ export const setNotificationsRoute = defineRoute({
 export const certificateRoute = defineRoute({
   handler: async (request) => ({ body: await getOrIssueCertificate(learnerOf(request), callerOf(request)) }),
 });
-

@@ -45,9 +45,7 @@ export interface TaskRecord {
 }
 
 export async function getEnrollment(userId: string, programId: string): Promise<EnrollmentRecord | undefined> {
-  const result = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.enrollment(userId, programId), ConsistentRead: true }),
-  );
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.enrollment(userId, programId), ConsistentRead: true }));
   return result.Item as EnrollmentRecord | undefined;
 }
 

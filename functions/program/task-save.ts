@@ -29,7 +29,13 @@ const COMPLETION_ATTEMPTS = 4;
  * Checkbox tasks take `done`; text tasks take `answer` and are done while the answer is not empty
  * and, for a list task (`min_items`), holds that many lines (docs/journeys.md#8-progress).
  */
-export async function saveTask(user: UserRecord, slug: string, taskId: string, input: TaskSaveRequest, now = new Date()): Promise<TaskSave> {
+export async function saveTask(
+  user: UserRecord,
+  slug: string,
+  taskId: string,
+  input: TaskSaveRequest,
+  now = new Date(),
+): Promise<TaskSave> {
   const module = moduleBySlug(slug);
   const task = module.tasks.find((candidate) => candidate.task_id === taskId);
   if (!task) throw notFound('not_found');
@@ -88,7 +94,12 @@ async function writeTask(user: UserRecord, learner: LearnerProgram, saved: TaskR
 }
 
 /** One transaction: module completed, next module opened, enrollment aggregates and stats. Null when another writer won. */
-async function completeModule(user: UserRecord, learner: LearnerProgram, module: ProgramModule, now: Date): Promise<DerivedProgress | null> {
+async function completeModule(
+  user: UserRecord,
+  learner: LearnerProgram,
+  module: ProgramModule,
+  now: Date,
+): Promise<DerivedProgress | null> {
   const { content, enrollment, stored, derived } = learner;
   const at = now.toISOString();
   const after = new Map<string, StoredProgress>(stored);
@@ -122,17 +133,19 @@ async function completeModule(user: UserRecord, learner: LearnerProgram, module:
 
   try {
     // Only conflicts and throttling are retried here (jittered); a failed condition means another writer won.
-    await withWriteRetries(() => db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          progressUpdate(module, 'completed', 'open'),
-          ...(opensNext ? [progressUpdate(next, 'open', 'locked')] : []),
-          enrollmentUpdate,
-          ...(stats ? [stats] : []),
-          ...week1,
-        ],
-      }),
-    ));
+    await withWriteRetries(() =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            progressUpdate(module, 'completed', 'open'),
+            ...(opensNext ? [progressUpdate(next, 'open', 'locked')] : []),
+            enrollmentUpdate,
+            ...(stats ? [stats] : []),
+            ...week1,
+          ],
+        }),
+      ),
+    );
     count(METRIC.moduleCompletions);
     return updated;
   } catch (error) {

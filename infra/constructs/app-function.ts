@@ -139,7 +139,8 @@ export class AppFunction extends Construct {
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'Pinned to Node.js 22, the runtime the code is bundled for (target node22) and tested on; moved on deliberately, not by a nag.',
+      reason:
+        'Pinned to Node.js 22, the runtime the code is bundled for (target node22) and tested on; moved on deliberately, not by a nag.',
     });
   }
 }
@@ -184,20 +185,29 @@ export interface TableAccessSpec {
 
 export const AUDIT_PREFIX = 'AUDIT#';
 const TABLE_WRITE_ITEM_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-const leadingKeys = (prefixes: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } });
+const leadingKeys = (prefixes: readonly string[]) => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) },
+});
 
 /** Least-privilege table access (see TableAccessSpec); `tableResourceArns` = [table, ...indexes] from DataTable. */
 export function bindTableAccess(fn: NodejsFunction, tableResourceArns: string[], spec: TableAccessSpec): void {
   const [tableArn, ...indexArns] = tableResourceArns;
-  if (spec.write.includes(AUDIT_PREFIX) || spec.read?.includes(AUDIT_PREFIX)) throw new Error('grant audit access through audit / auditWriter');
+  if (spec.write.includes(AUDIT_PREFIX) || spec.read?.includes(AUDIT_PREFIX))
+    throw new Error('grant audit access through audit / auditWriter');
   const readable = [...spec.write, ...(spec.read ?? []), ...(spec.audit || spec.auditWriter ? [AUDIT_PREFIX] : [])];
   fn.addToRolePolicy(new PolicyStatement({ actions: TABLE_READ_ACTIONS, resources: [tableArn], conditions: leadingKeys(readable) }));
   if (spec.write.length) {
-    fn.addToRolePolicy(new PolicyStatement({ actions: TABLE_WRITE_ITEM_ACTIONS, resources: [tableArn], conditions: leadingKeys(spec.write) }));
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: TABLE_WRITE_ITEM_ACTIONS, resources: [tableArn], conditions: leadingKeys(spec.write) }),
+    );
   }
   if (spec.audit || spec.auditWriter) {
     fn.addToRolePolicy(
-      new PolicyStatement({ actions: spec.auditWriter ? ['dynamodb:PutItem', 'dynamodb:UpdateItem'] : ['dynamodb:PutItem'], resources: [tableArn], conditions: leadingKeys([AUDIT_PREFIX]) }),
+      new PolicyStatement({
+        actions: spec.auditWriter ? ['dynamodb:PutItem', 'dynamodb:UpdateItem'] : ['dynamodb:PutItem'],
+        resources: [tableArn],
+        conditions: leadingKeys([AUDIT_PREFIX]),
+      }),
     );
   }
   if (spec.queryIndexes) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexArns }));
@@ -237,6 +247,8 @@ export function bindAppUrl(fn: NodejsFunction, parameterArn: string): void {
 /** Reading the key of unsubscribe links (functions/lib/unsubscribe-token.ts): the signer and the verifier only. */
 export function bindUnsubscribeSecret(fn: NodejsFunction, secretArn: string): void {
   // its own statement (a Sid keeps CDK from merging it into another secret's grant)
-  fn.addToRolePolicy(new PolicyStatement({ sid: 'ReadUnsubscribeKey', actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }));
+  fn.addToRolePolicy(
+    new PolicyStatement({ sid: 'ReadUnsubscribeKey', actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }),
+  );
   fn.addEnvironment('UNSUBSCRIBE_SECRET_ARN', secretArn);
 }

@@ -59,7 +59,11 @@ export class CloudFrontAccessLogs extends Construct {
     if (!region.startsWith('${') && region !== 'us-east-1') throw new Error('CloudFront log delivery must be created in us-east-1');
     const name = `${Stack.of(this).stackName}-cloudfront`.slice(0, 60);
     const source = new CfnDeliverySource(this, 'Source', { name, logType: 'ACCESS_LOGS', resourceArn: props.distributionArn });
-    const destination = new CfnDeliveryDestination(this, 'Destination', { name, destinationResourceArn: props.bucketArn, outputFormat: 'parquet' });
+    const destination = new CfnDeliveryDestination(this, 'Destination', {
+      name,
+      destinationResourceArn: props.bucketArn,
+      outputFormat: 'parquet',
+    });
     this.delivery = new CfnDelivery(this, 'Delivery', {
       deliverySourceName: source.name,
       deliveryDestinationArn: destination.attrArn,

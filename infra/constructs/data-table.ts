@@ -43,9 +43,6 @@ export class DataTable extends Construct {
           : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...gsi.projection] }),
       });
     }
-    this.resourceArns = [
-      this.table.tableArn,
-      ...GSIS.map((gsi) => `${this.table.tableArn}/index/${gsi.indexName}`),
-    ];
+    this.resourceArns = [this.table.tableArn, ...GSIS.map((gsi) => `${this.table.tableArn}/index/${gsi.indexName}`)];
   }
 }

@@ -1,12 +1,5 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import {
-  CfnStage,
-  HttpApi,
-  HttpMethod,
-  HttpStage,
-  LogGroupLogDestination,
-  PayloadFormatVersion,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -70,7 +63,10 @@ export class AppHttpApi extends Construct {
     // Per-route ceilings (L8): the unauthenticated calls that cost the most (scrypt, email).
     // RouteSettings is untyped JSON in the L1: CloudFormation's own (Pascal-case) names.
     (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
-      Object.entries(ROUTE_THROTTLES).map(([key, limit]) => [key, { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit }]),
+      Object.entries(ROUTE_THROTTLES).map(([key, limit]) => [
+        key,
+        { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
+      ]),
     );
 
     const integrations = new Map<RouteGroup, HttpLambdaIntegration>();
@@ -91,7 +87,7 @@ export class AppHttpApi extends Construct {
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
-        'Authorization is the session cookie, verified in each Lambda\'s middy chain according to the route\'s access (public, session, admin) in shared/routes.ts; public routes such as login and register must accept anonymous calls.',
+        "Authorization is the session cookie, verified in each Lambda's middy chain according to the route's access (public, session, admin) in shared/routes.ts; public routes such as login and register must accept anonymous calls.",
     });
   }
 }

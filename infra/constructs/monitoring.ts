@@ -58,18 +58,40 @@ export interface MonitoringProps {
 }
 
 /** The DynamoDB operations the code issues (functions/lib/db.ts never scans). */
-const TABLE_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchGetItem', 'BatchWriteItem', 'TransactWriteItems'];
+const TABLE_OPERATIONS = [
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'Query',
+  'BatchGetItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+];
 
 const FIVE_MINUTES = Duration.minutes(5);
 
 /** A business metric of functions/lib/metrics.ts (EMF, one namespace, `service` dimension only). */
 export function businessMetric(name: MetricName, period = FIVE_MINUTES, label?: string): Metric {
-  return new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: METRICS_SERVICE }, statistic: 'Sum', period, label });
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: METRICS_SERVICE },
+    statistic: 'Sum',
+    period,
+    label,
+  });
 }
 
 /** WAF blocked requests of a web ACL (all rules), for this stack or the us-east-1 companion. */
 export function wafBlockedRequests(webAclName: string, period = FIVE_MINUTES): Metric {
-  return new Metric({ namespace: 'AWS/WAFV2', metricName: 'BlockedRequests', dimensionsMap: { WebACL: webAclName, Rule: 'ALL' }, statistic: 'Sum', period });
+  return new Metric({
+    namespace: 'AWS/WAFV2',
+    metricName: 'BlockedRequests',
+    dimensionsMap: { WebACL: webAclName, Rule: 'ALL' },
+    statistic: 'Sum',
+    period,
+  });
 }
 
 interface AlarmSpec {
@@ -83,7 +105,14 @@ interface AlarmSpec {
 }
 
 /** One alarm the project's way: meaning + runbook link in the description, the topic on ALARM and OK. */
-export function operatorAlarm(scope: Construct, id: string, metric: IMetric, spec: AlarmSpec, topic: ITopic, runbookUrl = 'docs/runbook.md'): Alarm {
+export function operatorAlarm(
+  scope: Construct,
+  id: string,
+  metric: IMetric,
+  spec: AlarmSpec,
+  topic: ITopic,
+  runbookUrl = 'docs/runbook.md',
+): Alarm {
   const alarm = new Alarm(scope, id, {
     metric,
     threshold: spec.threshold,
@@ -179,7 +208,10 @@ export class Monitoring extends Construct {
     }
 
     // ---- DynamoDB ---------------------------------------------------------------------------
-    const tableThrottles = props.table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS as never, period: FIVE_MINUTES });
+    const tableThrottles = props.table.metricThrottledRequestsForOperations({
+      operations: TABLE_OPERATIONS as never,
+      period: FIVE_MINUTES,
+    });
     this.alarm('TableThrottles', tableThrottles, {
       threshold: 1,
       meaning: 'DynamoDB throttled requests on the table (a hot partition or an account limit): the API answers 503 "unavailable".',
@@ -193,14 +225,24 @@ export class Monitoring extends Construct {
     });
 
     // ---- SES reputation (account-wide figures SES itself acts on) ---------------------------
-    const bounceRate = new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', statistic: 'Maximum', period: Duration.hours(1) });
+    const bounceRate = new Metric({
+      namespace: 'AWS/SES',
+      metricName: 'Reputation.BounceRate',
+      statistic: 'Maximum',
+      period: Duration.hours(1),
+    });
     this.alarm('SesBounceRate', bounceRate, {
       threshold: 0.05,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       meaning: 'The SES bounce rate is above 5 %. At 10 % SES may pause sending for the account: sign-in codes would stop.',
       runbook: 'ses-bounce-rate',
     });
-    const complaintRate = new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.ComplaintRate', statistic: 'Maximum', period: Duration.hours(1) });
+    const complaintRate = new Metric({
+      namespace: 'AWS/SES',
+      metricName: 'Reputation.ComplaintRate',
+      statistic: 'Maximum',
+      period: Duration.hours(1),
+    });
     this.alarm('SesComplaintRate', complaintRate, {
       threshold: 0.001,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -215,19 +257,27 @@ export class Monitoring extends Construct {
       runbook: 'reminders-failing',
     });
     if (props.reminderQueue) {
-      this.alarm('ReminderQueueAge', props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }), {
-        threshold: 3600,
-        evaluationPeriods: 2,
-        meaning: 'A reminder has waited in the queue for over an hour: the senders are failing or throttled.',
-        runbook: 'reminder-queue-age',
-      });
+      this.alarm(
+        'ReminderQueueAge',
+        props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        {
+          threshold: 3600,
+          evaluationPeriods: 2,
+          meaning: 'A reminder has waited in the queue for over an hour: the senders are failing or throttled.',
+          runbook: 'reminder-queue-age',
+        },
+      );
     }
     if (props.reminderDeadLetterQueue) {
-      this.alarm('ReminderDeadLetters', props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }), {
-        threshold: 1,
-        meaning: 'Reminder messages failed every retry and sit in the dead-letter queue: those learners were not reminded.',
-        runbook: 'reminder-dead-letters',
-      });
+      this.alarm(
+        'ReminderDeadLetters',
+        props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        {
+          threshold: 1,
+          meaning: 'Reminder messages failed every retry and sit in the dead-letter queue: those learners were not reminded.',
+          runbook: 'reminder-dead-letters',
+        },
+      );
     }
 
     // ---- Security -----------------------------------------------------------------------------
@@ -241,7 +291,16 @@ export class Monitoring extends Construct {
       this.alarm('WafBlocks', wafBlockedRequests(props.webAclName), WAF_BLOCKS);
     }
 
-    this.dashboard = this.buildDashboard(props, { requests, serverErrors, clientErrors, errorRate, tableThrottles, tableSystemErrors, bounceRate, complaintRate });
+    this.dashboard = this.buildDashboard(props, {
+      requests,
+      serverErrors,
+      clientErrors,
+      errorRate,
+      tableThrottles,
+      tableSystemErrors,
+      bounceRate,
+      complaintRate,
+    });
   }
 
   private alarm(id: string, metric: IMetric, spec: AlarmSpec): Alarm {
@@ -252,7 +311,10 @@ export class Monitoring extends Construct {
 
   private buildDashboard(
     props: MonitoringProps,
-    m: Record<'requests' | 'serverErrors' | 'clientErrors' | 'errorRate' | 'tableThrottles' | 'tableSystemErrors' | 'bounceRate' | 'complaintRate', IMetric>,
+    m: Record<
+      'requests' | 'serverErrors' | 'clientErrors' | 'errorRate' | 'tableThrottles' | 'tableSystemErrors' | 'bounceRate' | 'complaintRate',
+      IMetric
+    >,
   ): Dashboard {
     const stack = Stack.of(this);
     const dashboard = new Dashboard(this, 'Dashboard', {
@@ -265,7 +327,11 @@ export class Monitoring extends Construct {
     const business = (names: MetricName[]) => names.map((name) => businessMetric(name, FIVE_MINUTES, name));
 
     dashboard.addWidgets(
-      new TextWidget({ markdown: `# Career program operations\nEach alarm links its section of the runbook: ${this.runbookUrl}`, width: 24, height: 2 }),
+      new TextWidget({
+        markdown: `# Career program operations\nEach alarm links its section of the runbook: ${this.runbookUrl}`,
+        width: 24,
+        height: 2,
+      }),
     );
     dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
     dashboard.addWidgets(
@@ -275,11 +341,20 @@ export class Monitoring extends Construct {
         props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p95', label: 'p95' }),
         props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99', label: 'p99' }),
       ]),
-      graph('Lambda errors', perFunction((f) => f.fn.metricErrors({ period: FIVE_MINUTES, label: f.name }))),
+      graph(
+        'Lambda errors',
+        perFunction((f) => f.fn.metricErrors({ period: FIVE_MINUTES, label: f.name })),
+      ),
     );
     dashboard.addWidgets(
-      graph('Lambda throttles', perFunction((f) => f.fn.metricThrottles({ period: FIVE_MINUTES, label: f.name }))),
-      graph('Lambda duration p99 (ms)', perFunction((f) => f.fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99', label: f.name }))),
+      graph(
+        'Lambda throttles',
+        perFunction((f) => f.fn.metricThrottles({ period: FIVE_MINUTES, label: f.name })),
+      ),
+      graph(
+        'Lambda duration p99 (ms)',
+        perFunction((f) => f.fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99', label: f.name })),
+      ),
       graph('DynamoDB consumed capacity', [
         props.table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'RCU' }),
         props.table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, label: 'WCU' }),
@@ -290,27 +365,52 @@ export class Monitoring extends Construct {
       new GraphWidget({ title: 'DynamoDB throttled requests', left: [m.tableThrottles], width: 12, height: 6 }),
       new GraphWidget({ title: 'DynamoDB system errors', left: [m.tableSystemErrors], width: 12, height: 6 }),
     );
-    const ses = (metricName: string) => new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Sum', period: FIVE_MINUTES, label: metricName });
+    const ses = (metricName: string) =>
+      new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Sum', period: FIVE_MINUTES, label: metricName });
     dashboard.addWidgets(
       graph('SES sending (account)', [ses('Send'), ses('Delivery'), ses('Bounce'), ses('Complaint'), ses('Reject')]),
       graph('SES reputation (bounce 5 %, complaint 0.1 % alarms)', [m.bounceRate], [m.complaintRate]),
-      graph('Mail (product)', business([METRIC.emailsSent, METRIC.emailsFailed, METRIC.emailsBounced, METRIC.emailsComplained, METRIC.remindersSent, METRIC.remindersFailed])),
+      graph(
+        'Mail (product)',
+        business([
+          METRIC.emailsSent,
+          METRIC.emailsFailed,
+          METRIC.emailsBounced,
+          METRIC.emailsComplained,
+          METRIC.remindersSent,
+          METRIC.remindersFailed,
+        ]),
+      ),
     );
     dashboard.addWidgets(
       graph('Sign-in security', business([METRIC.signIns, METRIC.failedSignIns, METRIC.loginBackoffs, METRIC.lockouts, METRIC.wrongCodes])),
-      graph('Learners', business([METRIC.registrations, METRIC.verifications, METRIC.passwordResets, METRIC.enrollments, METRIC.moduleCompletions])),
+      graph(
+        'Learners',
+        business([METRIC.registrations, METRIC.verifications, METRIC.passwordResets, METRIC.enrollments, METRIC.moduleCompletions]),
+      ),
       graph('Administration', business([METRIC.adminActions, METRIC.hardDeletes])),
     );
     const optional: GraphWidget[] = [];
-    if (props.reminderQueue) optional.push(graph('Reminder queue: oldest message (s)', [props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES })]));
-    if (props.reminderDeadLetterQueue) optional.push(graph('Reminder dead letters', [props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES })]));
+    if (props.reminderQueue)
+      optional.push(
+        graph('Reminder queue: oldest message (s)', [props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES })]),
+      );
+    if (props.reminderDeadLetterQueue)
+      optional.push(
+        graph('Reminder dead letters', [props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES })]),
+      );
     if (props.webAclName) optional.push(graph('WAF blocked requests', [wafBlockedRequests(props.webAclName)]));
     if (optional.length) dashboard.addWidgets(...optional);
     dashboard.addWidgets(
       new LogQueryWidget({
         title: 'Latest errors (all functions)',
         logGroupNames: props.functions.map((f) => f.logGroup.logGroupName),
-        queryLines: ['fields @timestamp, service, message, error.message, route, status', 'filter level = "ERROR"', 'sort @timestamp desc', 'limit 50'],
+        queryLines: [
+          'fields @timestamp, service, message, error.message, route, status',
+          'filter level = "ERROR"',
+          'sort @timestamp desc',
+          'limit 50',
+        ],
         width: 24,
         height: 6,
       }),

@@ -36,7 +36,8 @@ export class WorkQueue extends Construct {
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the work queue beside it; a DLQ of a DLQ would only move the same messages again.',
+      reason:
+        'This queue is itself the dead-letter queue of the work queue beside it; a DLQ of a DLQ would only move the same messages again.',
     });
   }
 

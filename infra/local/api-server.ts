@@ -6,7 +6,6 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { GroupHandler } from './group-handlers';
 import { matchRoute, routeKey, type RouteDef, type RouteGroup } from '../../shared/routes';
 
-
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -47,7 +46,12 @@ export function toApiGatewayEvent(
     if (name === 'cookie' || value === undefined) continue;
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  const cookies = req.headers.cookie ? req.headers.cookie.split(';').map((c) => c.trim()).filter(Boolean) : undefined;
+  const cookies = req.headers.cookie
+    ? req.headers.cookie
+        .split(';')
+        .map((c) => c.trim())
+        .filter(Boolean)
+    : undefined;
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const now = Date.now();

@@ -125,7 +125,10 @@ const LAUNCHER = fileURLToPath(new URL('./DynamoDbLocalOnHost.java', import.meta
  */
 function compiledLauncher(classPath: string, release: string): string | undefined {
   const source = readFileSync(LAUNCHER);
-  const dir = join(tmpdir(), `career-program-ddb-launcher-${createHash('sha256').update(source).update(release).digest('hex').slice(0, 12)}`);
+  const dir = join(
+    tmpdir(),
+    `career-program-ddb-launcher-${createHash('sha256').update(source).update(release).digest('hex').slice(0, 12)}`,
+  );
   if (existsSync(join(dir, 'DynamoDbLocalOnHost.class'))) return dir;
   // Compiled aside, then moved in place: parallel starts never see a half-written class.
   const scratch = `${dir}.${process.pid}`;
@@ -144,7 +147,12 @@ function compiledLauncher(classPath: string, release: string): string | undefine
  * persisting in `dataDir` or in memory when `dataDir` is undefined. Its command line cannot
  * choose the address, so a small launcher (DynamoDbLocalOnHost.java) binds it to `host`.
  */
-export async function startDynamoDbLocal(port: number, dataDir: string | undefined, host = DEFAULT_HOST, warn: (line: string) => void = console.warn): Promise<ChildProcess> {
+export async function startDynamoDbLocal(
+  port: number,
+  dataDir: string | undefined,
+  host = DEFAULT_HOST,
+  warn: (line: string) => void = console.warn,
+): Promise<ChildProcess> {
   assertJava();
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const dir = dynamoDbLocalDir();
@@ -154,12 +162,17 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
   const classPath = `${join(dir, 'DynamoDBLocal.jar')}${delimiter}${join(dir, 'DynamoDBLocal_lib', '*')}`;
   const compiled = WILDCARD_HOSTS.has(host) ? undefined : compiledLauncher(classPath, basename(dir));
   if (compiled) {
-    child = spawnProcess('java', [...javaArgs, '-cp', `${compiled}${delimiter}${classPath}`, 'DynamoDbLocalOnHost', host, ...args], { cwd: dir, stdio: 'pipe' });
+    child = spawnProcess('java', [...javaArgs, '-cp', `${compiled}${delimiter}${classPath}`, 'DynamoDbLocalOnHost', host, ...args], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
   } else if (!WILDCARD_HOSTS.has(host) && javaCanRunSource()) {
     child = spawnProcess('java', [...javaArgs, '-cp', classPath, LAUNCHER, host, ...args], { cwd: dir, stdio: 'pipe' });
   } else {
     if (!WILDCARD_HOSTS.has(host)) {
-      warn(`Warning: this Java cannot run the launcher that binds DynamoDB Local to ${host} (no jdk.compiler); it listens on every interface. Install a full JDK to keep it local.`);
+      warn(
+        `Warning: this Java cannot run the launcher that binds DynamoDB Local to ${host} (no jdk.compiler); it listens on every interface. Install a full JDK to keep it local.`,
+      );
     }
     child = spawnProcess('java', [...javaArgs, '-jar', join(dir, 'DynamoDBLocal.jar'), ...args], { cwd: dir, stdio: 'pipe' });
   }
@@ -169,14 +182,11 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
   let exited = false;
   child.once('exit', () => (exited = true));
   const probeHost = reachableHost(host);
-  await waitFor(
-    async () => {
-      if (exited) throw new LocalRuntimeError(`DynamoDB Local exited at start:\n${output}`);
-      const response = await fetch(`http://${probeHost}:${port}`, { method: 'POST' }).catch(() => undefined);
-      return Boolean(response);
-    },
-    'DynamoDB Local',
-  ).catch((error) => {
+  await waitFor(async () => {
+    if (exited) throw new LocalRuntimeError(`DynamoDB Local exited at start:\n${output}`);
+    const response = await fetch(`http://${probeHost}:${port}`, { method: 'POST' }).catch(() => undefined);
+    return Boolean(response);
+  }, 'DynamoDB Local').catch((error) => {
     if (exited) throw new LocalRuntimeError(`DynamoDB Local exited at start:\n${output}`);
     throw error;
   });

@@ -4,7 +4,16 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { assertPortFree, DEFAULT_HOST, isLoopback, reachableHost, startDynamoDbLocal, startSesLocal, stopChild, waitForPortFree } from './processes';
+import {
+  assertPortFree,
+  DEFAULT_HOST,
+  isLoopback,
+  reachableHost,
+  startDynamoDbLocal,
+  startSesLocal,
+  stopChild,
+  waitForPortFree,
+} from './processes';
 import { ensureTable } from './table-setup';
 
 /** The local runtime's settings: docs/architecture.md#3-running-on-one-machine's environment contract. */
@@ -85,7 +94,12 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     let dynamodbEndpoint = settings.dynamodbEndpoint;
     if (!dynamodbEndpoint) {
       await assertPortFree(settings.dynamodbPort, 'DynamoDB Local', 'DYNAMODB_PORT', host);
-      const dynamoDbLocal = await startDynamoDbLocal(settings.dynamodbPort, settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'), host, log);
+      const dynamoDbLocal = await startDynamoDbLocal(
+        settings.dynamodbPort,
+        settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'),
+        host,
+        log,
+      );
       children.push({ child: dynamoDbLocal, port: settings.dynamodbPort });
       dynamodbEndpoint = `http://${local}:${settings.dynamodbPort}`;
     }
@@ -125,7 +139,10 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     // background work (purge continuations) in this process, as the SQS workers do in the cloud
     await (await import('./background-work')).registerLocalWorkers();
 
-    const [handlers, { createApiServer }] = await Promise.all([import('./group-handlers').then((m) => m.loadGroupHandlers()), import('./api-server')]);
+    const [handlers, { createApiServer }] = await Promise.all([
+      import('./group-handlers').then((m) => m.loadGroupHandlers()),
+      import('./api-server'),
+    ]);
     let fallback: Parameters<typeof createApiServer>[0]['fallback'];
     if (settings.dev) {
       const { createServer: createVite } = await import('vite');
@@ -143,12 +160,11 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       server.once('error', reject);
       server.listen(settings.port, host, () => resolveListen());
     });
-    closers.push(
-      () =>
-        new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        }).then(() => waitForPortFree(settings.port)),
+    closers.push(() =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }).then(() => waitForPortFree(settings.port)),
     );
     return {
       appUrl,

@@ -37,7 +37,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
           { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
+        Projection:
+          gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
       })),
     }),
   );
@@ -68,7 +69,8 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, exis
                 { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
                 { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
               ],
-              Projection: gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
+              Projection:
+                gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
             },
           },
         ],

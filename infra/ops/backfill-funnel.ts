@@ -9,12 +9,17 @@
 export {};
 
 async function main() {
-  if (!process.env.SESSION_SECRET && !process.env.SESSION_SECRET_ARN) process.env.SESSION_SECRET = 'unused-by-backfill-funnel-unused-by-backfill';
+  if (!process.env.SESSION_SECRET && !process.env.SESSION_SECRET_ARN)
+    process.env.SESSION_SECRET = 'unused-by-backfill-funnel-unused-by-backfill';
   const { backfillFunnel } = await import('../../functions/program/funnel-backfill');
+  type Position = Parameters<typeof backfillFunnel>[0];
   const resumeAt = process.argv.indexOf('--resume');
-  const from = resumeAt > 0 ? JSON.parse(Buffer.from(process.argv[resumeAt + 1] ?? '', 'base64url').toString()) : { status: 0 };
+  const from: Position =
+    resumeAt > 0 ? (JSON.parse(Buffer.from(process.argv[resumeAt + 1] ?? '', 'base64url').toString()) as Position) : { status: 0 };
   const totals = await backfillFunnel(from, (sofar, next) =>
-    console.log(`counted ${sofar.counted}, already counted ${sofar.already}, no enrollment ${sofar.none}; resume token ${Buffer.from(JSON.stringify(next)).toString('base64url')}`),
+    console.log(
+      `counted ${sofar.counted}, already counted ${sofar.already}, no enrollment ${sofar.none}; resume token ${Buffer.from(JSON.stringify(next)).toString('base64url')}`,
+    ),
   );
   console.log(`done: ${totals.counted} enrollments counted, ${totals.already} already counted.`);
 }

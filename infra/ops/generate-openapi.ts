@@ -7,13 +7,22 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The group Lambdas check their environment at import; these values are never used to serve. */
-const GENERATOR_ENV = { STAGE: 'local', SESSION_SECRET: 'openapi-generator-only-openapi-generator', TABLE_NAME: 'openapi', AWS_REGION: 'us-east-1', LOG_LEVEL: 'SILENT' };
+const GENERATOR_ENV = {
+  STAGE: 'local',
+  SESSION_SECRET: 'openapi-generator-only-openapi-generator',
+  TABLE_NAME: 'openapi',
+  AWS_REGION: 'us-east-1',
+  LOG_LEVEL: 'SILENT',
+};
 
 /** The document as the current code describes it (imports the four group Lambdas to read their routes). */
 export async function generateOpenApi() {
   for (const [name, value] of Object.entries(GENERATOR_ENV)) process.env[name] ??= value;
   await import('../local/group-handlers').then((m) => m.loadGroupHandlers());
-  const [{ registeredRoutes }, { buildOpenApiDocument, missingSchemas }] = await Promise.all([import('../../functions/lib/http'), import('../../functions/api-docs/openapi')]);
+  const [{ registeredRoutes }, { buildOpenApiDocument, missingSchemas }] = await Promise.all([
+    import('../../functions/lib/http'),
+    import('../../functions/api-docs/openapi'),
+  ]);
   return { document: buildOpenApiDocument(registeredRoutes()), problems: missingSchemas(registeredRoutes()) };
 }
 

@@ -14,7 +14,8 @@ async function main() {
     process.exit(2);
   }
   // The shared config insists on a session secret; this command signs nothing.
-  if (!process.env.SESSION_SECRET && !process.env.SESSION_SECRET_ARN) process.env.SESSION_SECRET = 'unused-by-make-admin-unused-by-make-admin';
+  if (!process.env.SESSION_SECRET && !process.env.SESSION_SECRET_ARN)
+    process.env.SESSION_SECRET = 'unused-by-make-admin-unused-by-make-admin';
   const { promoteToAdmin } = await import('../../functions/accounts/admin-account');
   const { config } = await import('../../functions/lib/config');
   const actor = `operator:${userInfo().username}`;

@@ -37,7 +37,9 @@ const userDetail = z.looseObject({
   hard_delete_ready: z.boolean(),
   enrollments: z.array(z.unknown()),
   passkey_count: z.number(),
-  certificate: z.nullable(z.object({ verification_code: z.string(), issued_at: isoTime, completed_at: isoTime, revoked_at: z.nullable(isoTime) })),
+  certificate: z.nullable(
+    z.object({ verification_code: z.string(), issued_at: isoTime, completed_at: isoTime, revoked_at: z.nullable(isoTime) }),
+  ),
 });
 const dailyCounts = z.array(z.object({ date: day, count: z.number() }));
 const moduleOverride = z.looseObject({ ok: z.literal(true), message: z.string(), module: z.looseObject({}), percent_complete: z.number() });
@@ -54,14 +56,28 @@ export const adminDocs: Record<string, RouteDoc> = {
       200: z.looseObject({
         as_of_utc: isoTime,
         dropoff_method: z.enum(['7d', 'overall']),
-        cards: z.looseObject({ total_users: z.number(), total_enrollments: z.number(), avg_completion: z.number(), active_7d: z.number(), active_30d: z.number() }),
+        cards: z.looseObject({
+          total_users: z.number(),
+          total_enrollments: z.number(),
+          avg_completion: z.number(),
+          active_7d: z.number(),
+          active_30d: z.number(),
+        }),
         completion: z.looseObject({ aggregate_pct: z.number() }),
         series: z.looseObject({ actives_7d_daily: dailyCounts, actives_30d_daily: dailyCounts }),
         funnel: z.array(
-          z.object({ module_id: z.string(), slug: z.string(), title: z.string(), week_number: z.number(), completed: z.number(), in_progress: z.number() }),
+          z.object({
+            module_id: z.string(),
+            slug: z.string(),
+            title: z.string(),
+            week_number: z.number(),
+            completed: z.number(),
+            in_progress: z.number(),
+          }),
         ),
       }),
-    }, errors: {},
+    },
+    errors: {},
   },
   'GET /api/admin/users': {
     summary: 'Accounts, searched and filtered, a page at a time (docs/api.md#4-paging).',
@@ -80,7 +96,15 @@ export const adminDocs: Record<string, RouteDoc> = {
     summary: 'Edits first name, last name or email (any of them); answers the updated detail.',
     responses: { 200: userDetail },
     errors: {
-      400: ['missing_fields', 'first_name_required', 'first_name_invalid', 'last_name_required', 'last_name_invalid', 'email_required', 'invalid_email'],
+      400: [
+        'missing_fields',
+        'first_name_required',
+        'first_name_invalid',
+        'last_name_required',
+        'last_name_invalid',
+        'email_required',
+        'invalid_email',
+      ],
       404: ['not_found'],
       409: ['email_taken', 'already_deleted'],
     },
@@ -104,7 +128,11 @@ export const adminDocs: Record<string, RouteDoc> = {
     responses: { 200: statusResult },
     errors: { 404: ['not_found'], 409: ['not_locked', 'already_deleted'] },
   },
-  'POST /api/admin/users/{id}/actions/invalidate-sessions': { summary: 'Ends every session of an account.', responses: { 200: ok }, errors: NO_USER },
+  'POST /api/admin/users/{id}/actions/invalidate-sessions': {
+    summary: 'Ends every session of an account.',
+    responses: { 200: ok },
+    errors: NO_USER,
+  },
   'POST /api/admin/users/{id}/soft-delete': {
     summary: 'Soft-deletes an account (restorable during retention).',
     responses: { 200: z.looseObject({ status: z.literal('deleted'), deleted_at: isoTime, deleted_reason: z.nullable(z.string()) }) },
@@ -122,7 +150,15 @@ export const adminDocs: Record<string, RouteDoc> = {
   },
   'GET /api/admin/users/{id}/hard-delete/status': {
     summary: 'Progress of a hard delete.',
-    responses: { 200: z.looseObject({ status: z.enum(['purging', 'done']), step: z.optional(z.string()), counts, started_at: isoTime, finished_at: z.nullable(isoTime) }) },
+    responses: {
+      200: z.looseObject({
+        status: z.enum(['purging', 'done']),
+        step: z.optional(z.string()),
+        counts,
+        started_at: isoTime,
+        finished_at: z.nullable(isoTime),
+      }),
+    },
     errors: NO_USER,
   },
   'GET /api/admin/users/{id}/audit-logs': {

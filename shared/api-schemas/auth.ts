@@ -2,18 +2,30 @@
 import * as z from 'zod';
 import { EMAIL_ERRORS, isoTime, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
 
-const NAME_ERRORS = ['missing_fields', 'first_name_required', 'first_name_invalid', 'last_name_required', 'last_name_invalid', 'email_required', 'invalid_email'];
+const NAME_ERRORS = [
+  'missing_fields',
+  'first_name_required',
+  'first_name_invalid',
+  'last_name_required',
+  'last_name_invalid',
+  'email_required',
+  'invalid_email',
+];
 const PASSWORD_ERRORS = ['weak_password', 'common_password', 'password_mismatch'];
 const challenge = z.object({ two_factor_pending: z.literal(true), challenge_id: z.string() });
 
 export const authDocs: Record<string, RouteDoc> = {
   'GET /api/health': {
     summary: 'Readiness: 200 once the database (and locally the mail endpoint) answer.',
-    responses: { 200: ok }, errors: {},
+    responses: { 200: ok },
+    errors: {},
   },
   'GET /api/openapi.json': {
     summary: 'This OpenAPI 3.1 document.',
-    responses: { 200: z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) }) }, errors: {},
+    responses: {
+      200: z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+    },
+    errors: {},
   },
   'GET /api/auth/me': {
     summary: 'The signed-in user and their progress.',
@@ -26,9 +38,14 @@ export const authDocs: Record<string, RouteDoc> = {
           open_module: z.nullable(openModule),
         }),
       }),
-    }, errors: {},
+    },
+    errors: {},
   },
-  'POST /api/auth/logout': { summary: 'Ends this session server-side and clears the cookie, with or without a session.', responses: { 200: ok }, errors: {} },
+  'POST /api/auth/logout': {
+    summary: 'Ends this session server-side and clears the cookie, with or without a session.',
+    responses: { 200: ok },
+    errors: {},
+  },
   'POST /api/auth/login': {
     summary: 'Sign-in step 1: checks the password and emails a 6-digit code.',
     responses: { 200: challenge },
@@ -42,7 +59,12 @@ export const authDocs: Record<string, RouteDoc> = {
   'POST /api/auth/register': {
     summary: 'Creates an unverified learner account and emails a verification code.',
     responses: { 201: z.object({ ok: z.literal(true), verification_pending: z.literal(true) }) },
-    errors: { 400: [...NAME_ERRORS, ...PASSWORD_ERRORS], 409: ['already_registered', 'verification_pending'], 429: THROTTLED, ...EMAIL_ERRORS },
+    errors: {
+      400: [...NAME_ERRORS, ...PASSWORD_ERRORS],
+      409: ['already_registered', 'verification_pending'],
+      429: THROTTLED,
+      ...EMAIL_ERRORS,
+    },
   },
   'POST /api/auth/verify-email': {
     summary: 'Verifies the email with the emailed code.',
@@ -79,10 +101,18 @@ export const authDocs: Record<string, RouteDoc> = {
     responses: {
       200: z.object({
         items: z.array(
-          z.looseObject({ id: z.string(), current: z.boolean(), created_at: isoTime, last_seen_at: z.nullish(isoTime), ip: z.nullish(z.string()), user_agent: z.nullish(z.string()) }),
+          z.looseObject({
+            id: z.string(),
+            current: z.boolean(),
+            created_at: isoTime,
+            last_seen_at: z.nullish(isoTime),
+            ip: z.nullish(z.string()),
+            user_agent: z.nullish(z.string()),
+          }),
         ),
       }),
-    }, errors: {},
+    },
+    errors: {},
   },
   'DELETE /api/auth/sessions/{id}': {
     summary: "Ends one of the caller's sessions (another person's id: 404).",
@@ -91,7 +121,8 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'POST /api/auth/sessions/revoke-others': {
     summary: 'Ends every session of the caller but the current one.',
-    responses: { 200: z.object({ ok: z.literal(true), ended: z.number() }) }, errors: {},
+    responses: { 200: z.object({ ok: z.literal(true), ended: z.number() }) },
+    errors: {},
   },
   'GET /api/certificates/{code}': {
     summary: 'Public check of a certificate by its verification code.',

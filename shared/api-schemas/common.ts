@@ -59,7 +59,13 @@ export const publicUser = z.object({
 });
 
 export const moduleState = z.enum(['open', 'locked', 'completed']);
-export const learnerModule = z.object({ module_id: z.string(), title: z.string(), position: z.number(), state: moduleState, slug: z.string() });
+export const learnerModule = z.object({
+  module_id: z.string(),
+  title: z.string(),
+  position: z.number(),
+  state: moduleState,
+  slug: z.string(),
+});
 export const openModule = learnerModule.extend({ state: z.literal('open'), week_number: z.number() });
 export const moduleLink = z.object({ slug: z.string(), title: z.string(), week_number: z.number() });
 export const learnerTask = z.object({

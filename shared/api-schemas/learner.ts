@@ -54,7 +54,11 @@ export const learnerDocs: Record<string, RouteDoc> = {
   'POST /api/settings/password': {
     summary: 'Changes the password; this session gets a fresh cookie, every other one ends.',
     responses: { 200: ok },
-    errors: { 400: ['invalid_current_password', 'weak_password', 'common_password', 'password_mismatch', 'missing_fields'], 409: ['password_changed_concurrently'], 429: THROTTLED },
+    errors: {
+      400: ['invalid_current_password', 'weak_password', 'common_password', 'password_mismatch', 'missing_fields'],
+      409: ['password_changed_concurrently'],
+      429: THROTTLED,
+    },
   },
   'GET /api/modules/{slug}': {
     summary: 'A module page with the learner’s saved work.',
@@ -106,7 +110,8 @@ export const learnerDocs: Record<string, RouteDoc> = {
         task_answers: z.array(z.unknown()),
         sessions: z.array(z.unknown()),
       }),
-    }, errors: {},
+    },
+    errors: {},
   },
   'POST /api/account/delete': {
     summary: 'Deletes the own account (soft delete; erased after the retention period); the session ends.',

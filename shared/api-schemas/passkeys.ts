@@ -2,7 +2,13 @@
 import * as z from 'zod';
 import { isoTime, ok, publicUser, THROTTLED, type RouteDoc } from './common';
 
-const passkey = z.object({ id: z.string(), name: z.string(), created_at: isoTime, last_used_at: z.nullable(isoTime), backed_up: z.boolean() });
+const passkey = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: isoTime,
+  last_used_at: z.nullable(isoTime),
+  backed_up: z.boolean(),
+});
 /** WebAuthn options for the browser (the library's shape, passed through as is). */
 const options = z.object({ challenge_id: z.string(), options: z.looseObject({ challenge: z.string() }) });
 
@@ -16,14 +22,26 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   'POST /api/auth/passkeys/registration/verify': {
     summary: "Finishes adding a passkey with the browser's attestation.",
     responses: { 201: passkey },
-    errors: { 400: ['invalid_challenge', 'challenge_expired', 'passkey_verification_failed'], 409: ['passkey_exists', 'passkey_limit_reached'] },
+    errors: {
+      400: ['invalid_challenge', 'challenge_expired', 'passkey_verification_failed'],
+      409: ['passkey_exists', 'passkey_limit_reached'],
+    },
   },
   'PATCH /api/auth/passkeys/{id}': { summary: 'Renames a passkey.', responses: { 200: passkey }, errors: { 404: ['passkey_not_found'] } },
   'DELETE /api/auth/passkeys/{id}': { summary: 'Removes a passkey.', responses: { 200: ok }, errors: { 404: ['passkey_not_found'] } },
-  'POST /api/auth/passkeys/authentication/options': { summary: 'Starts a passkey sign-in (no account named).', responses: { 200: options }, errors: { 429: THROTTLED } },
+  'POST /api/auth/passkeys/authentication/options': {
+    summary: 'Starts a passkey sign-in (no account named).',
+    responses: { 200: options },
+    errors: { 429: THROTTLED },
+  },
   'POST /api/auth/passkeys/authentication/verify': {
     summary: "Finishes a passkey sign-in with the browser's assertion; sets the session cookie.",
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
-    errors: { 400: ['invalid_challenge', 'challenge_expired'], 401: ['invalid_credentials'], 403: ['account_locked', 'email_not_verified'], 429: THROTTLED },
+    errors: {
+      400: ['invalid_challenge', 'challenge_expired'],
+      401: ['invalid_credentials'],
+      403: ['account_locked', 'email_not_verified'],
+      429: THROTTLED,
+    },
   },
 };

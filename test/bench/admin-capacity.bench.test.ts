@@ -86,7 +86,9 @@ describe('admin read cost does not grow with the data', () => {
       [
         `seeded 4,700 accounts and ${(4700 * AUDIT_PER_ACCOUNT).toLocaleString('en-US')} audit entries in ${seedSeconds.toFixed(1)} s`,
         `summary at 10: ${JSON.stringify({ read: tinySummary.read, calls: tinySummary.calls })}   at 5,300: ${JSON.stringify({ read: largeSummary.read, calls: largeSummary.calls })}`,
-        ...CALLS.map(([name]) => `${name.padEnd(26)} at 600: ${JSON.stringify(full.get(name))}   at 5,300: ${JSON.stringify(large.get(name))}`),
+        ...CALLS.map(
+          ([name]) => `${name.padEnd(26)} at 600: ${JSON.stringify(full.get(name))}   at 5,300: ${JSON.stringify(large.get(name))}`,
+        ),
       ].join('\n'),
     );
     expect(largeSummary.read).toBeGreaterThan(0);

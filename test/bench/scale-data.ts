@@ -79,7 +79,14 @@ export function accountItems(i: number, clock: ScaleClock): Record<string, unkno
       funnel_in_progress: [firstModule.module_id],
       ...(i % 2 === 1 ? week1PendingIndexKeys(user.id, enrolledAt) : {}),
     },
-    { ...keys.moduleProgress(user.id, content.id, firstModule.module_id), type: 'progress', user_id: user.id, module_id: firstModule.module_id, status: 'open', started_at: enrolledAt },
+    {
+      ...keys.moduleProgress(user.id, content.id, firstModule.module_id),
+      type: 'progress',
+      user_id: user.id,
+      module_id: firstModule.module_id,
+      status: 'open',
+      started_at: enrolledAt,
+    },
   ];
 }
 
@@ -106,7 +113,19 @@ export function auditItems(i: number, perAccount: number, clock: ScaleClock): Re
 
 /** The counters the writes keep, as they stand with accounts 0..n−1 (one shard holds them all). */
 export async function writeCounters(n: number, clock: ScaleClock): Promise<void> {
-  const totals = { users_total: 0, users_verified: 0, users_locked: 0, users_deleted: 0, users_unverified_locked: 0, users_unverified_deleted: 0, enrollments_total: n, enrollment_percent_sum: 0, modules_completed_total: 0, modules_total: n * program().modules.length, week1_on_time_total: 0 };
+  const totals = {
+    users_total: 0,
+    users_verified: 0,
+    users_locked: 0,
+    users_deleted: 0,
+    users_unverified_locked: 0,
+    users_unverified_deleted: 0,
+    enrollments_total: n,
+    enrollment_percent_sum: 0,
+    modules_completed_total: 0,
+    modules_total: n * program().modules.length,
+    week1_on_time_total: 0,
+  };
   const lastActive = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const status = statusOf(i);
@@ -153,14 +172,22 @@ export function adminItems(clock: ScaleClock): Record<string, unknown>[] {
     updated_at: new Date(clock.now).toISOString(),
     version: 1,
   };
-  return [{ ...keys.user(admin.id), type: 'user', ...userIndexKeys(admin), ...admin }, { ...keys.email(admin.email), type: 'email', user_id: admin.id }, ...searchItems(admin)];
+  return [
+    { ...keys.user(admin.id), type: 'user', ...userIndexKeys(admin), ...admin },
+    { ...keys.email(admin.email), type: 'email', user_id: admin.id },
+    ...searchItems(admin),
+  ];
 }
 
 /**
  * Writes items with BatchWriteItem, 25 a call, `parallel` calls in flight, retrying unprocessed
  * items with backoff. Reports progress every `reportEvery` items.
  */
-export async function loadItems(items: Iterable<Record<string, unknown>>, parallel = 8, onProgress?: (written: number) => void): Promise<number> {
+export async function loadItems(
+  items: Iterable<Record<string, unknown>>,
+  parallel = 8,
+  onProgress?: (written: number) => void,
+): Promise<number> {
   const iterator = items[Symbol.iterator]();
   let written = 0;
   let lastReport = 0;

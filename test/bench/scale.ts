@@ -29,8 +29,10 @@ const REPS = Number(env.BENCH_REPS ?? 21);
 const PHASE = env.BENCH_PHASE ?? '';
 
 async function main() {
-  if (PHASE === 'report') return report(JSON.parse(readFileSync(env.BENCH_SMALL_JSON!, 'utf8')), JSON.parse(readFileSync(env.BENCH_LARGE_JSON!, 'utf8')));
-  if (PHASE && (!env.DYNAMODB_ENDPOINT || !env.BENCH_TABLE || !env.BENCH_ACCOUNTS || !env.BENCH_NOW)) throw new Error('BENCH_PHASE load/measure needs DYNAMODB_ENDPOINT, BENCH_TABLE, BENCH_ACCOUNTS and BENCH_NOW');
+  if (PHASE === 'report')
+    return report(JSON.parse(readFileSync(env.BENCH_SMALL_JSON!, 'utf8')), JSON.parse(readFileSync(env.BENCH_LARGE_JSON!, 'utf8')));
+  if (PHASE && (!env.DYNAMODB_ENDPOINT || !env.BENCH_TABLE || !env.BENCH_ACCOUNTS || !env.BENCH_NOW))
+    throw new Error('BENCH_PHASE load/measure needs DYNAMODB_ENDPOINT, BENCH_TABLE, BENCH_ACCOUNTS and BENCH_NOW');
   let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
   let endpoint = env.DYNAMODB_ENDPOINT;
   if (!endpoint) {
@@ -81,7 +83,10 @@ async function run(endpoint: string) {
     { step: 'initialize', name: 'benchItemCounter' },
   );
 
-  const clock = { now: env.BENCH_NOW ? Number(env.BENCH_NOW) : Date.now(), auditStepMs: Math.max(1, Math.floor((29 * 24 * 3600 * 1000) / (LARGE * AUDIT_PER))) };
+  const clock = {
+    now: env.BENCH_NOW ? Number(env.BENCH_NOW) : Date.now(),
+    auditStepMs: Math.max(1, Math.floor((29 * 24 * 3600 * 1000) / (LARGE * AUDIT_PER))),
+  };
   const day = (offset: number) => new Date(clock.now - offset * 24 * 3600 * 1000).toISOString().slice(0, 10);
 
   async function load(from: number, to: number) {
@@ -91,7 +96,9 @@ async function run(endpoint: string) {
     );
     await data.writeCounters(to, clock);
     const seconds = (Date.now() - started) / 1000;
-    console.log(`loaded accounts ${from.toLocaleString('en-US')}–${(to - 1).toLocaleString('en-US')}: ${written.toLocaleString('en-US')} items in ${seconds.toFixed(0)} s (${Math.round(written / seconds)} items/s)`);
+    console.log(
+      `loaded accounts ${from.toLocaleString('en-US')}–${(to - 1).toLocaleString('en-US')}: ${written.toLocaleString('en-US')} items in ${seconds.toFixed(0)} s (${Math.round(written / seconds)} items/s)`,
+    );
   }
 
   /** The users list's last page, by cursor: positioned before the 25 oldest live accounts. */
@@ -176,7 +183,9 @@ async function run(endpoint: string) {
   if (PHASE === 'load') {
     const n = Number(env.BENCH_ACCOUNTS);
     const from = Number(env.BENCH_FROM ?? 0); // resume a stopped load (puts are idempotent)
-    console.log(`bench:scale load — accounts ${from.toLocaleString('en-US')}–${(n - 1).toLocaleString('en-US')} into ${tableName()}, ${AUDIT_PER} audit entries per account (clock for ${LARGE.toLocaleString('en-US')})`);
+    console.log(
+      `bench:scale load — accounts ${from.toLocaleString('en-US')}–${(n - 1).toLocaleString('en-US')} into ${tableName()}, ${AUDIT_PER} audit entries per account (clock for ${LARGE.toLocaleString('en-US')})`,
+    );
     await data.loadItems(data.adminItems(clock));
     await load(from, n);
     return;
@@ -188,13 +197,18 @@ async function run(endpoint: string) {
     console.log(`measured ${n.toLocaleString('en-US')} accounts → ${env.BENCH_OUT}`);
     return;
   }
-  console.log(`bench:scale — small ${SMALL.toLocaleString('en-US')}, large ${LARGE.toLocaleString('en-US')} accounts, ${AUDIT_PER} audit entries per account, ${PARALLEL} parallel BatchWriteItem`);
+  console.log(
+    `bench:scale — small ${SMALL.toLocaleString('en-US')}, large ${LARGE.toLocaleString('en-US')} accounts, ${AUDIT_PER} audit entries per account, ${PARALLEL} parallel BatchWriteItem`,
+  );
   await data.loadItems(data.adminItems(clock));
   await load(0, SMALL);
   const small = await measure(SMALL);
   await load(SMALL, LARGE);
   const large = await measure(LARGE);
-  report({ n: SMALL, rawP50: small.rawP50, results: Object.fromEntries(small.results) }, { n: LARGE, rawP50: large.rawP50, results: Object.fromEntries(large.results) });
+  report(
+    { n: SMALL, rawP50: small.rawP50, results: Object.fromEntries(small.results) },
+    { n: LARGE, rawP50: large.rawP50, results: Object.fromEntries(large.results) },
+  );
 }
 
 type Figures = { rcu: number; calls: number; items: number; p50: number; ratio: number };
@@ -216,10 +230,14 @@ function report(small: Measured, large: Measured) {
     const ratio = a.rcu > 0 ? b.rcu / a.rcu : 1;
     worstRatio = Math.max(worstRatio, ratio);
     worstLatency = Math.max(worstLatency, b.ratio);
-    lines.push(`| ${name} | ${fmt(a.rcu)} | ${fmt(b.rcu)} | ${ratio.toFixed(2)} | ${a.calls} / ${b.calls} | ${b.items} | ${fmt(a.p50, 2)} / ${fmt(b.p50, 2)} | ${fmt(a.ratio)} / ${fmt(b.ratio)} |`);
+    lines.push(
+      `| ${name} | ${fmt(a.rcu)} | ${fmt(b.rcu)} | ${ratio.toFixed(2)} | ${a.calls} / ${b.calls} | ${b.items} | ${fmt(a.p50, 2)} / ${fmt(b.p50, 2)} | ${fmt(a.ratio)} / ${fmt(b.ratio)} |`,
+    );
   }
   console.log(`\n${lines.join('\n')}\n`);
-  console.log(`worst RCU ratio ${LARGE / 1000}k/${SMALL / 1000}k: ${worstRatio.toFixed(2)} (goal ≤ 1.2); worst p50 ÷ GetItem at ${LARGE / 1000}k: ${worstLatency.toFixed(1)} (goal ≤ 10)`);
+  console.log(
+    `worst RCU ratio ${LARGE / 1000}k/${SMALL / 1000}k: ${worstRatio.toFixed(2)} (goal ≤ 1.2); worst p50 ÷ GetItem at ${LARGE / 1000}k: ${worstLatency.toFixed(1)} (goal ≤ 10)`,
+  );
   if (env.BENCH_OUT && !PHASE) writeFileSync(env.BENCH_OUT, JSON.stringify({ small, large, auditPerAccount: AUDIT_PER }, null, 2));
 }
 

@@ -4,8 +4,6 @@ import { enrolledLearnerCookie, seriousA11yViolations, sixDigitCode, useBrowser,
 /** axe-core's WCAG 2 A/AA rules on the main screens: no serious or critical violation. */
 const browser = useBrowser();
 
-
-
 it('has no serious accessibility violations on the public screens', async () => {
   const page = await browser.newPage();
   for (const [path, ready] of [
@@ -26,7 +24,9 @@ it('has no serious accessibility violations on the learner screens', async () =>
   const cookie = await enrolledLearnerCookie('a11y', { first: 'Alan', last: 'Turing' }, 'granite meadow whistle');
   const page = await browser.newPage();
   const [name, ...value] = cookie.split('=');
-  await page.context().addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await page
+    .context()
+    .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
   for (const [path, ready] of [
     ['/dashboard', 'Resume your next module'],
     ['/modules/know-your-strengths', 'Your tasks'],
@@ -54,7 +54,9 @@ it('has no serious accessibility violations on the admin screens', async () => {
   });
   const [name, ...value] = verified.headers.getSetCookie()[0].split(';')[0].split('=');
   const page = await browser.newPage();
-  await page.context().addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await page
+    .context()
+    .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
   for (const [path, ready] of [
     ['/admin/dashboard', '30-Day Actives'],
     ['/admin/users', 'Rows per page'],

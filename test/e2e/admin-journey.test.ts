@@ -19,7 +19,10 @@ async function call(path: string, body?: unknown, cookie?: string) {
 async function registerLearner(firstName: string, verify: boolean) {
   const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
   const since = Date.now();
-  expect((await call('/api/auth/register', { first_name: firstName, last_name: 'Hopper', email, password: PASSWORD, passwordConfirm: PASSWORD })).status).toBe(201);
+  expect(
+    (await call('/api/auth/register', { first_name: firstName, last_name: 'Hopper', email, password: PASSWORD, passwordConfirm: PASSWORD }))
+      .status,
+  ).toBe(201);
   if (!verify) return { email, cookie: '' };
   const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
   expect((await call('/api/auth/verify-email', { email, code })).status).toBe(200);
@@ -84,14 +87,28 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   expect(usersCsv).not.toContain(pending.email);
   await page.getByRole('button', { name: learner.email }).click();
   const drawer = page.getByRole('dialog');
-  await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
+  await expect
+    .poll(() =>
+      drawer
+        .getByText(/^User /)
+        .first()
+        .isVisible(),
+    )
+    .toBe(true);
   // a native modal <dialog>: the page behind is inert; Escape closes it and focus returns to the row's button
   expect(await drawer.evaluate((el) => el.matches('dialog:modal'))).toBe(true);
   await page.keyboard.press('Escape');
   await expect.poll(() => drawer.count()).toBe(0);
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(learner.email);
   await page.keyboard.press('Enter');
-  await expect.poll(() => drawer.getByText(/^User /).first().isVisible()).toBe(true);
+  await expect
+    .poll(() =>
+      drawer
+        .getByText(/^User /)
+        .first()
+        .isVisible(),
+    )
+    .toBe(true);
   await expect.poll(() => drawer.getByText('No certificate').isVisible()).toBe(true);
 
   // Edit the first name
@@ -143,11 +160,21 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await page.getByLabel('Action key').fill('admin.user.lock');
   // Each action reads as a sentence beside its key.
   await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.lock$/ }).count()).toBeGreaterThan(0);
-  await expect.poll(() => page.getByText(/^Admin locked /).first().isVisible()).toBe(true);
+  await expect
+    .poll(() =>
+      page
+        .getByText(/^Admin locked /)
+        .first()
+        .isVisible(),
+    )
+    .toBe(true);
   await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.unlock$/ }).count()).toBe(0);
   const [auditFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
   expect(auditFile.suggestedFilename()).toMatch(/^audit-log-\d{8}-\d{4}\.csv$/);
-  const auditRows = readFileSync(await auditFile.path(), 'utf8').trimEnd().split('\r\n').slice(1);
+  const auditRows = readFileSync(await auditFile.path(), 'utf8')
+    .trimEnd()
+    .split('\r\n')
+    .slice(1);
   expect(auditRows.length).toBeGreaterThan(0);
   expect(auditRows.every((row) => row.split(',')[1] === 'admin.user.lock')).toBe(true);
 });
@@ -156,7 +183,9 @@ it('shows a learner who opens an admin page that it needs administrator privileg
   const learner = await registerLearner('Linus', true);
   const page = await browser.newPage();
   const [name, ...value] = learner.cookie.split('=');
-  await page.context().addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await page
+    .context()
+    .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
   await page.goto('/admin/users');
   await expect.poll(() => page.getByText('Admin access required').isVisible()).toBe(true);
   expect(await page.getByText('Your account does not have administrator privileges.').isVisible()).toBe(true);

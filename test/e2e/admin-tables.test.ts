@@ -31,7 +31,9 @@ async function call(method: string, path: string, body?: unknown, cookie?: strin
 async function latestCode(address: string, since: number): Promise<string> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const store = (await (await fetch(`${runtime.sesUrl}/store`)).json()) as { emails: Array<{ destination: { to: string[] }; body: { text?: string }; at: number }> };
+    const store = (await (await fetch(`${runtime.sesUrl}/store`)).json()) as {
+      emails: Array<{ destination: { to: string[] }; body: { text?: string }; at: number }>;
+    };
     const match = store.emails.filter((e) => e.destination.to.includes(address) && e.at * (e.at < 1e12 ? 1000 : 1) >= since - 1000).at(-1);
     if (match) return sixDigitCode(match.body.text ?? '');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -46,7 +48,11 @@ async function adminPage(): Promise<Page> {
 }
 
 /** How far the table's scroll container overflows sideways (0 when every column fits). */
-const sidewaysOverflow = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => el.scrollWidth - el.clientWidth);
+const sidewaysOverflow = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.scrollWidth - el.clientWidth);
 
 beforeAll(async () => {
   runtime = await startRuntimeProcess({ env: { ADMIN_EMAIL, ADMIN_PASSWORD } });
@@ -55,20 +61,37 @@ beforeAll(async () => {
   const ids: string[] = [];
   for (let index = 1; index <= 30; index++) {
     const email = `maximiliane.okafor-vandenberg.${String(index).padStart(2, '0')}@northwind-logistics-consulting.example.com`;
-    const registered = await call('POST', '/api/auth/register', { first_name: 'Maximiliane-Theodora', last_name: `Okafor-Vandenberg ${index}`, email, password: PASSWORD, passwordConfirm: PASSWORD });
+    const registered = await call('POST', '/api/auth/register', {
+      first_name: 'Maximiliane-Theodora',
+      last_name: `Okafor-Vandenberg ${index}`,
+      email,
+      password: PASSWORD,
+      passwordConfirm: PASSWORD,
+    });
     expect(registered.status, email).toBe(201);
   }
   const since = Date.now();
   const login = await call('POST', '/api/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const verified = await call('POST', '/api/auth/verify-2fa', { email: ADMIN_EMAIL, code: await latestCode(ADMIN_EMAIL, since), challenge_id: login.body.challenge_id });
+  const verified = await call('POST', '/api/auth/verify-2fa', {
+    email: ADMIN_EMAIL,
+    code: await latestCode(ADMIN_EMAIL, since),
+    challenge_id: login.body.challenge_id,
+  });
   expect(verified.status).toBe(200);
-  const [name, ...value] = verified.cookie!.split('=');
+  const [name, ...value] = verified.cookie.split('=');
   adminCookie = { name, value: value.join('=') };
   // admin actions: audit entries with user targets (long ids) and Before/After values
   const list = await call('GET', '/api/admin/users?page_size=25', undefined, verified.cookie);
-  ids.push(...list.body.items.filter((item: { role: string }) => item.role === 'learner').slice(0, 3).map((item: { id: string }) => item.id));
+  ids.push(
+    ...list.body.items
+      .filter((item: { role: string }) => item.role === 'learner')
+      .slice(0, 3)
+      .map((item: { id: string }) => item.id),
+  );
   for (const id of ids) {
-    expect((await call('PATCH', `/api/admin/users/${id}`, { first_name: 'Maximiliane-Theodora-Augusta' }, verified.cookie)).status).toBe(200);
+    expect((await call('PATCH', `/api/admin/users/${id}`, { first_name: 'Maximiliane-Theodora-Augusta' }, verified.cookie)).status).toBe(
+      200,
+    );
     expect((await call('POST', `/api/admin/users/${id}/lock`, {}, verified.cookie)).status).toBe(200);
   }
 }, 240_000);
@@ -82,7 +105,10 @@ describe('admin tables at 1280 px', () => {
   it('the users table shows every column without sideways scroll; the footer reads "1–25 of 31"', async () => {
     const page = await adminPage();
     await page.goto('/admin/users');
-    await page.getByRole('button', { name: /@northwind-logistics-consulting\.example\.com$/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /@northwind-logistics-consulting\.example\.com$/ })
+      .first()
+      .waitFor();
     expect(await page.locator('.admin-table--users thead th').count()).toBe(9);
     expect(await sidewaysOverflow(page, '.admin-table-scroll')).toBeLessThanOrEqual(0);
     await expect.poll(() => page.getByText('1–25 of 31').isVisible()).toBe(true);
@@ -99,7 +125,12 @@ describe('admin tables at 1280 px', () => {
     expect(await page.locator('.audit-table > thead > tr > th').count()).toBe(7);
     // realistic rows are on screen: long user ids (cut, with a copy button) and Before/After values
     await expect.poll(() => page.getByRole('button', { name: /^Copy user id [0-9a-f-]{36}$/ }).count()).toBeGreaterThan(0);
-    expect(await page.locator('td.audit-table__json').filter({ hasText: /first_name/ }).count()).toBeGreaterThan(0);
+    expect(
+      await page
+        .locator('td.audit-table__json')
+        .filter({ hasText: /first_name/ })
+        .count(),
+    ).toBeGreaterThan(0);
     expect(await sidewaysOverflow(page, '.audit-table-scroll')).toBeLessThanOrEqual(0);
     // the full values on demand do not widen the table either
     await page.getByText('Full values and diff').first().click();
@@ -117,7 +148,10 @@ describe('admin tables at 1280 px', () => {
       const below = [...document.querySelectorAll('body *')]
         .filter((el) => el.getBoundingClientRect().bottom + window.scrollY > bottom + 1)
         .slice(0, 5)
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().bottom + window.scrollY - bottom)}px`);
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().bottom + window.scrollY - bottom)}px`,
+        );
       return { gap: document.documentElement.scrollHeight - bottom, below };
     });
     expect(gap, below.join('; ')).toBeLessThanOrEqual(1);

@@ -13,7 +13,11 @@ async function call(path: string, body?: unknown, cookie?: string) {
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json().catch(() => ({})), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+  return {
+    status: response.status,
+    body: await response.json().catch(() => ({})),
+    cookie: response.headers.getSetCookie()[0]?.split(';')[0],
+  };
 }
 
 /** Every code email to `address` with a subject, oldest first (the store keeps sending order). */
@@ -29,7 +33,10 @@ async function codesTo(address: string, subject: RegExp): Promise<string[]> {
 async function verifiedLearner(name: string) {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
   const since = Date.now();
-  expect((await call('/api/auth/register', { first_name: name, last_name: 'Okafor', email, password: PASSWORD, passwordConfirm: PASSWORD })).status).toBe(201);
+  expect(
+    (await call('/api/auth/register', { first_name: name, last_name: 'Okafor', email, password: PASSWORD, passwordConfirm: PASSWORD }))
+      .status,
+  ).toBe(201);
   const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
   expect((await call('/api/auth/verify-email', { email, code })).status).toBe(200);
   return email;
@@ -74,7 +81,9 @@ describe('1. an unverified account is never a dead end', () => {
 
     // Leave without verifying; signing in leads to code entry, not to a dead end.
     await passwordStep(page, email);
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Please verify your email before logging in.' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'Please verify your email before logging in.' }).isVisible())
+      .toBe(true);
     expect(await page.getByRole('button', { name: /Send a new code/ }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Wrong email? Start over' }).isVisible()).toBe(true);
     await page.getByLabel('Verification code').fill(code); // the sixth digit submits
@@ -133,7 +142,9 @@ describe('2. the sign-in code step has ways out', () => {
     for (let i = 0; i < 5; i++) {
       await page.getByLabel('2FA code').fill('');
       await page.getByLabel('2FA code').fill(wrong);
-      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(i < 4 ? new RegExp(`${4 - i} attempts? left`) : /no longer works/);
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toMatch(i < 4 ? new RegExp(`${4 - i} attempts? left`) : /no longer works/);
     }
     expect(await page.getByRole('alert').textContent()).toBe('This code no longer works — send a new one.');
     expect(await page.getByRole('button', { name: 'Verify and log in' }).isDisabled()).toBe(true);
@@ -246,7 +257,10 @@ describe('11. phone', () => {
       await page.getByRole('button', { name: 'Menu' }).waitFor();
       const header = await page.locator('.site-header').boundingBox();
       expect(header!.height, path).toBeLessThanOrEqual(64);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        path,
+      ).toBeLessThanOrEqual(0);
     }
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();

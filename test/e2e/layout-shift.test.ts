@@ -11,17 +11,20 @@ import { enrolledLearnerCookie, useBrowser } from '../helpers/browser';
 const browser = useBrowser();
 const API_DELAY_MS = 400;
 
-
 /** Loads `path` in a fresh tab and returns the summed layout-shift score once `ready` shows and the page is settled. */
 async function layoutShift(page: Page, path: string, ready: string): Promise<{ score: number; shifts: string[] }> {
   await page.addInitScript(() => {
     const record = { score: 0, shifts: [] as string[] };
     (window as unknown as { __cls: typeof record }).__cls = record;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }
+      >) {
         if (entry.hadRecentInput) continue;
         record.score += entry.value;
-        const nodes = (entry.sources ?? []).map((source) => (source.node instanceof Element ? `${source.node.tagName.toLowerCase()}.${source.node.className}` : String(source.node?.nodeName)));
+        const nodes = (entry.sources ?? []).map((source) =>
+          source.node instanceof Element ? `${source.node.tagName.toLowerCase()}.${source.node.className}` : String(source.node?.nodeName),
+        );
         record.shifts.push(`${entry.value.toFixed(4)} at ${Math.round(entry.startTime)} ms: ${nodes.join(', ')}`);
       }
     }).observe({ type: 'layout-shift', buffered: true });
@@ -51,9 +54,13 @@ it('the learner dashboard and the module page load without layout shift (CLS ≤
       ['/modules/know-your-strengths', 'Your tasks'],
     ]) {
       const page = await browser.newPage(viewport);
-      await page.context().addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+      await page
+        .context()
+        .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
       const cls = await layoutShift(page, path, ready);
-      console.log(`${path} at ${viewport.width}px: CLS ${cls.score.toFixed(4)}${cls.shifts.length ? `\n  ${cls.shifts.join('\n  ')}` : ''}`);
+      console.log(
+        `${path} at ${viewport.width}px: CLS ${cls.score.toFixed(4)}${cls.shifts.length ? `\n  ${cls.shifts.join('\n  ')}` : ''}`,
+      );
       expect.soft(cls.score, `${path} at ${viewport.width}px: ${cls.shifts.join('; ')}`).toBeLessThanOrEqual(0.01);
       await page.close();
     }

@@ -39,7 +39,10 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
   await page.getByRole('button', { name: 'Register' }).click();
   const verification = await waitForEmail(email, since, /Verify your email/);
   await page.getByLabel('Verification code').fill(sixDigitCode(verification.text)); // the sixth digit submits
-  await page.getByRole('link', { name: 'Go to login' }).or(page.getByRole('button', { name: 'Go to login' })).click();
+  await page
+    .getByRole('link', { name: 'Go to login' })
+    .or(page.getByRole('button', { name: 'Go to login' }))
+    .click();
 
   // Sign in: password, then the emailed code
   await page.waitForURL('**/login');

@@ -8,7 +8,11 @@ import { startRuntimeProcess } from '../helpers/runtime-process';
 
 const documentClient = (port: string) =>
   DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
 
 it('keeps data written before a restart (DynamoDB Local persists in DATA_DIR)', async () => {

@@ -15,12 +15,14 @@ async function verifiedAccount() {
   const post = (path: string, body: unknown) =>
     fetch(`${inject('appUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const since = Date.now();
-  expect((await post('/api/auth/register', { first_name: 'Ada', last_name: 'Lovelace', email, password: PASSWORD, passwordConfirm: PASSWORD })).status).toBe(201);
+  expect(
+    (await post('/api/auth/register', { first_name: 'Ada', last_name: 'Lovelace', email, password: PASSWORD, passwordConfirm: PASSWORD }))
+      .status,
+  ).toBe(201);
   const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
   expect((await post('/api/auth/verify-email', { email, code })).status).toBe(200);
   return email;
 }
-
 
 it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   const email = await verifiedAccount();
@@ -30,7 +32,14 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 
   // Sign in with password + emailed code (a fresh sign-in: no password asked again to add a passkey)
@@ -67,7 +76,14 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   await page.waitForURL(/\/(enroll|dashboard)$/);
 
   await page.goto('/settings');
-  await expect.poll(() => page.getByRole('list', { name: 'Your passkeys' }).getByText(/Last used (?!never)/).isVisible()).toBe(true);
+  await expect
+    .poll(() =>
+      page
+        .getByRole('list', { name: 'Your passkeys' })
+        .getByText(/Last used (?!never)/)
+        .isVisible(),
+    )
+    .toBe(true);
 
   // Remove it (after a confirmation): it no longer signs in
   await page.getByRole('button', { name: 'Remove E2E laptop' }).click();
@@ -78,7 +94,9 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect
-    .poll(() => page.getByRole('alert').filter({ hasText: 'This passkey is not recognized. Sign in with your email and password.' }).isVisible())
+    .poll(() =>
+      page.getByRole('alert').filter({ hasText: 'This passkey is not recognized. Sign in with your email and password.' }).isVisible(),
+    )
     .toBe(true);
   expect(page.url()).toContain('/login');
   expect(await seriousA11yViolations(page), '/login with the passkey button').toEqual([]);

@@ -12,7 +12,17 @@ async function verifiedAccount() {
   const post = (path: string, body: unknown) =>
     fetch(`${inject('appUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const since = Date.now();
-  expect((await post('/api/auth/register', { first_name: 'Rosa', last_name: 'Parks', email, password: OLD_PASSWORD, passwordConfirm: OLD_PASSWORD })).status).toBe(201);
+  expect(
+    (
+      await post('/api/auth/register', {
+        first_name: 'Rosa',
+        last_name: 'Parks',
+        email,
+        password: OLD_PASSWORD,
+        passwordConfirm: OLD_PASSWORD,
+      })
+    ).status,
+  ).toBe(201);
   const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
   expect((await post('/api/auth/verify-email', { email, code })).status).toBe(200);
   return email;

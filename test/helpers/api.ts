@@ -81,7 +81,10 @@ export class ApiClient {
 export function useApi() {
   const state: { baseUrl: string; close?: () => Promise<void> } = { baseUrl: '' };
   beforeAll(async () => {
-    const [handlers, { createApiServer }] = await Promise.all([import('../../infra/local/group-handlers').then((m) => m.loadGroupHandlers()), import('../../infra/local/api-server')]);
+    const [handlers, { createApiServer }] = await Promise.all([
+      import('../../infra/local/group-handlers').then((m) => m.loadGroupHandlers()),
+      import('../../infra/local/api-server'),
+    ]);
     const server = createApiServer({ handlers });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -115,11 +118,24 @@ export interface StoredEmail {
 export async function emailsTo(address: string, endpoint = inject('sesEndpoint')): Promise<StoredEmail[]> {
   const response = await fetch(`${endpoint}/store`);
   const store = (await response.json()) as {
-    emails: Array<{ subject: string; destination: { to: string[] }; body: { text?: string; html?: string }; at: number; headers?: Array<{ name: string; value: string }> }>;
+    emails: Array<{
+      subject: string;
+      destination: { to: string[] };
+      body: { text?: string; html?: string };
+      at: number;
+      headers?: Array<{ name: string; value: string }>;
+    }>;
   };
   return store.emails
     .filter((email) => email.destination.to.some((to) => to.toLowerCase().includes(address.toLowerCase())))
-    .map((email) => ({ subject: email.subject, to: email.destination.to.join(','), text: email.body.text ?? '', html: email.body.html ?? '', at: email.at, headers: email.headers ?? [] }));
+    .map((email) => ({
+      subject: email.subject,
+      to: email.destination.to.join(','),
+      text: email.body.text ?? '',
+      html: email.body.html ?? '',
+      at: email.at,
+      headers: email.headers ?? [],
+    }));
 }
 
 /** The newest email to `address` (waits briefly for it), optionally matching a subject. */

@@ -40,7 +40,10 @@ export async function startRuntimeProcess(options: { dataDir?: string; env?: Rec
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the runtime exited (${child.exitCode}):\n${output}`);
-    const ok = await fetch(`${appUrl}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${appUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

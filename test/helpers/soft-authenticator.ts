@@ -15,7 +15,10 @@ const FLAG_AT = 0x40;
 
 /** COSE algorithms the authenticator can hold a key for. */
 export type SoftAlgorithm = 'ES256' | 'ES384' | 'ES512' | 'RS256' | 'EdDSA';
-const ALGORITHMS: Record<SoftAlgorithm, { cose: number; hash: string | null; create: () => { privateKey: KeyObject; publicKey: KeyObject } }> = {
+const ALGORITHMS: Record<
+  SoftAlgorithm,
+  { cose: number; hash: string | null; create: () => { privateKey: KeyObject; publicKey: KeyObject } }
+> = {
   ES256: { cose: -7, hash: 'sha256', create: () => generateKeyPairSync('ec', { namedCurve: 'P-256' }) },
   ES384: { cose: -35, hash: 'sha384', create: () => generateKeyPairSync('ec', { namedCurve: 'P-384' }) },
   ES512: { cose: -36, hash: 'sha512', create: () => generateKeyPairSync('ec', { namedCurve: 'P-521' }) },
@@ -62,10 +65,26 @@ export class SoftAuthenticator {
     const alg = ALGORITHMS[this.algorithm].cose;
     const entries: Array<[number, number | Uint8Array]> =
       jwk.kty === 'EC'
-        ? [[1, 2], [3, alg], [-1, EC_CURVES[jwk.crv!]], [-2, bytes(jwk.x)], [-3, bytes(jwk.y)]]
+        ? [
+            [1, 2],
+            [3, alg],
+            [-1, EC_CURVES[jwk.crv!]],
+            [-2, bytes(jwk.x)],
+            [-3, bytes(jwk.y)],
+          ]
         : jwk.kty === 'RSA'
-          ? [[1, 3], [3, alg], [-1, bytes(jwk.n)], [-2, bytes(jwk.e)]]
-          : [[1, 1], [3, alg], [-1, 6], [-2, bytes(jwk.x)]];
+          ? [
+              [1, 3],
+              [3, alg],
+              [-1, bytes(jwk.n)],
+              [-2, bytes(jwk.e)],
+            ]
+          : [
+              [1, 1],
+              [3, alg],
+              [-1, 6],
+              [-2, bytes(jwk.x)],
+            ];
     return isoCBOR.encode(new Map<number, number | Uint8Array>(entries));
   }
 
@@ -86,7 +105,9 @@ export class SoftAuthenticator {
   /** Answers `navigator.credentials.create()` for the given creation options. */
   register(options: { challenge: string; rp: { id?: string }; user: { id: string } }, origin: string) {
     this.userHandle = options.user.id;
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin, crossOrigin: false }));
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin, crossOrigin: false }),
+    );
     const coseKey = this.coseKey();
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);

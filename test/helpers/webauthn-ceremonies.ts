@@ -11,7 +11,10 @@ const ORIGIN = 'http://localhost:3000';
  * uses, through the given module: what the passkeys Lambda does, without the database.
  * Returns what the library verified, or throws where it refuses.
  */
-export async function registerAndSignIn(webauthn: WebauthnModule, authenticator: { algorithm?: SoftAlgorithm; attestation?: SoftAttestation }) {
+export async function registerAndSignIn(
+  webauthn: WebauthnModule,
+  authenticator: { algorithm?: SoftAlgorithm; attestation?: SoftAttestation },
+) {
   const soft = new SoftAuthenticator(authenticator);
   const creation = await webauthn.generateRegistrationOptions({
     rpName: 'Test',
@@ -22,7 +25,7 @@ export async function registerAndSignIn(webauthn: WebauthnModule, authenticator:
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
   });
   const registration = await webauthn.verifyRegistrationResponse({
-    response: soft.register(creation as never, ORIGIN) as never,
+    response: soft.register(creation, ORIGIN) as never,
     expectedChallenge: creation.challenge,
     expectedOrigin: ORIGIN,
     expectedRPID: RP_ID,
@@ -59,7 +62,10 @@ export async function registerAndSignIn(webauthn: WebauthnModule, authenticator:
       credential: { id: credential.id, publicKey: credential.publicKey, counter },
       requireUserVerification: true,
     })
-    .then((r) => r.verified, () => false);
+    .then(
+      (r) => r.verified,
+      () => false,
+    );
   return { soft, registration, signIns, forgeryVerified: forgery };
 }
 
@@ -76,9 +82,48 @@ export const ACCEPTED: Array<{ algorithm: SoftAlgorithm; attestation: SoftAttest
 /** Attestations with certificates (the bytes do not matter: they are refused before parsing). */
 const someCertificate = new Uint8Array(Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff));
 export const REFUSED: Array<{ algorithm: SoftAlgorithm; attestation: SoftAttestation }> = [
-  { algorithm: 'ES256', attestation: { fmt: 'packed', attStmt: new Map<string, unknown>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', [someCertificate]]]) } },
-  { algorithm: 'ES256', attestation: { fmt: 'fido-u2f', attStmt: new Map<string, unknown>([['sig', new Uint8Array(70)], ['x5c', [someCertificate]]]) } },
-  { algorithm: 'RS256', attestation: { fmt: 'tpm', attStmt: new Map<string, unknown>([['ver', '2.0'], ['alg', -257], ['x5c', [someCertificate]]]) } },
+  {
+    algorithm: 'ES256',
+    attestation: {
+      fmt: 'packed',
+      attStmt: new Map<string, unknown>([
+        ['alg', -7],
+        ['sig', new Uint8Array(70)],
+        ['x5c', [someCertificate]],
+      ]),
+    },
+  },
+  {
+    algorithm: 'ES256',
+    attestation: {
+      fmt: 'fido-u2f',
+      attStmt: new Map<string, unknown>([
+        ['sig', new Uint8Array(70)],
+        ['x5c', [someCertificate]],
+      ]),
+    },
+  },
+  {
+    algorithm: 'RS256',
+    attestation: {
+      fmt: 'tpm',
+      attStmt: new Map<string, unknown>([
+        ['ver', '2.0'],
+        ['alg', -257],
+        ['x5c', [someCertificate]],
+      ]),
+    },
+  },
   { algorithm: 'ES256', attestation: { fmt: 'apple', attStmt: new Map<string, unknown>([['x5c', [someCertificate]]]) } },
-  { algorithm: 'ES256', attestation: { fmt: 'android-key', attStmt: new Map<string, unknown>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', [someCertificate]]]) } },
+  {
+    algorithm: 'ES256',
+    attestation: {
+      fmt: 'android-key',
+      attStmt: new Map<string, unknown>([
+        ['alg', -7],
+        ['sig', new Uint8Array(70)],
+        ['x5c', [someCertificate]],
+      ]),
+    },
+  },
 ];

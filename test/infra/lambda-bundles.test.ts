@@ -50,7 +50,10 @@ describe('Lambda bundles', () => {
           `asset ${(bundle.assetBytes / KB).toFixed(1)} KB: ${bundle.files.join(', ')}`,
       );
       expect(bundle.bundleBytes / KB, `${name} bundle`).toBeLessThanOrEqual(budget);
-      expect(bundle.files.filter((file) => file.endsWith('.map')), name).toEqual([]);
+      expect(
+        bundle.files.filter((file) => file.endsWith('.map')),
+        name,
+      ).toEqual([]);
       expect(bundle.environment.NODE_OPTIONS ?? '', name).not.toContain('source-maps');
     }
   });
@@ -89,14 +92,32 @@ describe('Lambda bundles', () => {
       rawPath: '/api/auth/register',
       rawQueryString: '',
       headers: { 'content-type': 'application/json', 'user-agent': 'bundle-test' },
-      body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'sunshine1', passwordConfirm: 'sunshine1' }),
+      body: JSON.stringify({
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        password: 'sunshine1',
+        passwordConfirm: 'sunshine1',
+      }),
       isBase64Encoded: false,
-      requestContext: { http: { method: 'POST', path: '/api/auth/register', sourceIp: '203.0.113.9', userAgent: 'bundle-test' }, requestId: 'r-1', routeKey: 'POST /api/auth/register' },
+      requestContext: {
+        http: { method: 'POST', path: '/api/auth/register', sourceIp: '203.0.113.9', userAgent: 'bundle-test' },
+        requestId: 'r-1',
+        routeKey: 'POST /api/auth/register',
+      },
     };
     const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
     const child = spawnSync(process.execPath, ['-e', script], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), NODE_NO_WARNINGS: '1', STAGE: 'local', SESSION_SECRET: 'bundle-test-secret-bundle-test-secret', APP_URL: 'http://localhost:3000', LOG_LEVEL: 'SILENT' },
+      env: {
+        PATH: process.env.PATH,
+        NODE_PATH: path.join(REPO_ROOT, 'node_modules'),
+        NODE_NO_WARNINGS: '1',
+        STAGE: 'local',
+        SESSION_SECRET: 'bundle-test-secret-bundle-test-secret',
+        APP_URL: 'http://localhost:3000',
+        LOG_LEVEL: 'SILENT',
+      },
     });
     expect(child.stderr).toBe('');
     const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
@@ -112,12 +133,24 @@ describe('Lambda bundles', () => {
       rawQueryString: '',
       headers: { 'user-agent': 'bundle-test' },
       isBase64Encoded: false,
-      requestContext: { http: { method: 'GET', path: '/api/openapi.json', sourceIp: '203.0.113.9', userAgent: 'bundle-test' }, requestId: 'r-2', routeKey: 'GET /api/openapi.json' },
+      requestContext: {
+        http: { method: 'GET', path: '/api/openapi.json', sourceIp: '203.0.113.9', userAgent: 'bundle-test' },
+        requestId: 'r-2',
+        routeKey: 'GET /api/openapi.json',
+      },
     };
     const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-2', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
     const child = spawnSync(process.execPath, ['-e', script], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), NODE_NO_WARNINGS: '1', STAGE: 'local', SESSION_SECRET: 'bundle-test-secret-bundle-test-secret', APP_URL: 'http://localhost:3000', LOG_LEVEL: 'SILENT' },
+      env: {
+        PATH: process.env.PATH,
+        NODE_PATH: path.join(REPO_ROOT, 'node_modules'),
+        NODE_NO_WARNINGS: '1',
+        STAGE: 'local',
+        SESSION_SECRET: 'bundle-test-secret-bundle-test-secret',
+        APP_URL: 'http://localhost:3000',
+        LOG_LEVEL: 'SILENT',
+      },
     });
     expect(child.stderr).toBe('');
     const response = JSON.parse(child.stdout) as { statusCode: number; body: string };

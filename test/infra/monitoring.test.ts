@@ -14,11 +14,28 @@ import { type SynthesizedStack, synthStack } from './synth-stack';
  * tracing and log retention on every function, the dashboard, the SES configuration set and its
  * bounce handler, and the dev/prod stages.
  */
-const FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge', 'erasure'] as const;
+const FUNCTIONS = [
+  'auth',
+  'passkeys',
+  'learner',
+  'admin',
+  'reminders',
+  'seed',
+  'mailEvents',
+  'reminderWorker',
+  'purge',
+  'erasure',
+] as const;
 const RUNBOOK = readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8');
 /** GitHub-style anchors of the runbook's headings. */
 const ANCHORS = new Set(
-  [...RUNBOOK.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1].trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')),
+  [...RUNBOOK.matchAll(/^#{2,4} (.+)$/gm)].map((m) =>
+    m[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\w\- ]/g, '')
+      .replace(/ /g, '-'),
+  ),
 );
 
 let prod: SynthesizedStack;
@@ -64,7 +81,12 @@ describe('alarms', () => {
 
   it('API: 5xx rate above 1 % (2 of 3 five-minute periods) and p95 latency above 2 s', () => {
     const rate = alarm(prod, 'Api5xxRate');
-    expect(rate).toMatchObject({ Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 2, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(rate).toMatchObject({
+      Threshold: 1,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     const expression = rate.Metrics.find((m: any) => m.Expression);
     expect(expression.Expression).toBe('IF(requests >= 20, 100 * errors / requests, 0)');
     expect(metricNames(rate).sort()).toEqual(['5xx', 'Count']);
@@ -85,8 +107,19 @@ describe('alarms', () => {
     for (const name of FUNCTIONS) {
       const label = name.charAt(0).toUpperCase() + name.slice(1);
       const dims = [{ Name: 'FunctionName', Value: fnRef(prod, name) }];
-      expect(alarm(prod, `${label}Errors`), name).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Statistic: 'Sum', Threshold: 1, Dimensions: dims });
-      expect(alarm(prod, `${label}Throttles`), name).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Threshold: 1, Dimensions: dims });
+      expect(alarm(prod, `${label}Errors`), name).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Statistic: 'Sum',
+        Threshold: 1,
+        Dimensions: dims,
+      });
+      expect(alarm(prod, `${label}Throttles`), name).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Throttles',
+        Threshold: 1,
+        Dimensions: dims,
+      });
       const timeoutMs = prod.stack.functions[name].fn.timeout!.toMilliseconds();
       expect(alarm(prod, `${label}DurationNearTimeout`), name).toMatchObject({
         MetricName: 'Duration',
@@ -103,7 +136,10 @@ describe('alarms', () => {
   });
 
   it('DynamoDB: throttled requests and system errors over the operations the code uses', () => {
-    for (const [id, metricName] of [['TableThrottles', 'ThrottledRequests'], ['TableSystemErrors', 'SystemErrors']]) {
+    for (const [id, metricName] of [
+      ['TableThrottles', 'ThrottledRequests'],
+      ['TableSystemErrors', 'SystemErrors'],
+    ]) {
       const a = alarm(prod, id);
       expect(a.Threshold).toBe(1);
       const names = metricNames(a);
@@ -113,13 +149,25 @@ describe('alarms', () => {
         expect(m.MetricStat.Metric.Namespace).toBe('AWS/DynamoDB');
         expect(m.MetricStat.Metric.Dimensions).toContainEqual({ Name: 'TableName', Value: { Ref: prod.idOf(prod.stack.data.table) } });
       }
-      expect(a.Metrics.map((m: any) => m.MetricStat?.Metric.Dimensions.find((d: any) => d.Name === 'Operation')?.Value).filter(Boolean)).not.toContain('Scan');
+      expect(
+        a.Metrics.map((m: any) => m.MetricStat?.Metric.Dimensions.find((d: any) => d.Name === 'Operation')?.Value).filter(Boolean),
+      ).not.toContain('Scan');
     }
   });
 
   it('SES: bounce rate above 5 % and complaint rate above 0.1 % (reputation metrics)', () => {
-    expect(alarm(prod, 'SesBounceRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.05, ComparisonOperator: 'GreaterThanThreshold' });
-    expect(alarm(prod, 'SesComplaintRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarm(prod, 'SesBounceRate')).toMatchObject({
+      Namespace: 'AWS/SES',
+      MetricName: 'Reputation.BounceRate',
+      Threshold: 0.05,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    expect(alarm(prod, 'SesComplaintRate')).toMatchObject({
+      Namespace: 'AWS/SES',
+      MetricName: 'Reputation.ComplaintRate',
+      Threshold: 0.001,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
   });
 
   it('business metrics: failed reminders per day and a failed sign-in spike', () => {
@@ -151,17 +199,24 @@ describe('alarms', () => {
     });
     expect(alarm(prod, 'ReminderDeadLetters')).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue as never), 'QueueName'] } }],
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue as never), 'QueueName'] } },
+      ],
       Threshold: 1,
     });
     expect(alarm(full, 'WafBlocks')).toMatchObject({
       Namespace: 'AWS/WAFV2',
       MetricName: 'BlockedRequests',
-      Dimensions: [{ Name: 'Rule', Value: 'ALL' }, { Name: 'WebACL', Value: 'career-program-site' }],
+      Dimensions: [
+        { Name: 'Rule', Value: 'ALL' },
+        { Name: 'WebACL', Value: 'career-program-site' },
+      ],
       Threshold: 100,
     });
     for (const { Properties: a } of Object.values(alarmsOf(full))) {
-      expect(a.AlarmDescription).toMatch(/\nRunbook: https:\/\/git\.example\.com\/career-program\/blob\/main\/docs\/runbook\.md#[a-z0-9-]+$/);
+      expect(a.AlarmDescription).toMatch(
+        /\nRunbook: https:\/\/git\.example\.com\/career-program\/blob\/main\/docs\/runbook\.md#[a-z0-9-]+$/,
+      );
       expect(ANCHORS.has(String(a.AlarmDescription).split('#').pop()!)).toBe(true);
     }
   });
@@ -219,7 +274,17 @@ describe('dashboard', () => {
     const dashboards = Object.values(prod.template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
-    for (const text of ['AWS/ApiGateway', '5xx', 'Latency', 'AWS/Lambda', 'ThrottledRequests', 'SystemErrors', 'Reputation.BounceRate', 'Reputation.ComplaintRate', 'filter level = ']) {
+    for (const text of [
+      'AWS/ApiGateway',
+      '5xx',
+      'Latency',
+      'AWS/Lambda',
+      'ThrottledRequests',
+      'SystemErrors',
+      'Reputation.BounceRate',
+      'Reputation.ComplaintRate',
+      'filter level = ',
+    ]) {
       expect(body, text).toContain(text);
     }
     for (const name of Object.values(METRIC)) expect(body, name).toContain(`\\"${name}\\"`);
@@ -270,7 +335,9 @@ describe('stages', () => {
     const bucket = prod.template.findResources('AWS::S3::Bucket')[prod.idOf(prod.stack.site.bucket)] as Resource;
     expect(bucket.DeletionPolicy).toBe('Retain');
     expect(prod.template.findResources('Custom::S3AutoDeleteObjects')).toEqual({});
-    prod.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 } });
+    prod.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 },
+    });
   });
 
   it('dev can be torn down: nothing retained, no deletion protection, smaller throttles and retention', () => {
@@ -282,9 +349,13 @@ describe('stages', () => {
     const bucket = dev.template.findResources('AWS::S3::Bucket')[dev.idOf(dev.stack.site.bucket)] as Resource;
     expect(bucket.DeletionPolicy).toBe('Delete');
     expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(2); // site and access logs
-    const retained = Object.entries(dev.template.toJSON().Resources as Record<string, Resource>).filter(([, r]) => r.DeletionPolicy === 'Retain');
+    const retained = Object.entries(dev.template.toJSON().Resources as Record<string, Resource>).filter(
+      ([, r]) => r.DeletionPolicy === 'Retain',
+    );
     expect(retained.map(([id]) => id)).toEqual([]);
-    dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 } });
+    dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+    });
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup')) as Resource[];
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(14);
     expect(new AwsSolutionsChecks().validateScope(dev.stack).violations.map((v) => v.ruleName)).toEqual([]);

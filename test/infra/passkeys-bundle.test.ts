@@ -53,7 +53,7 @@ describe('the passkeys bundle (certificate parsers aliased away)', () => {
   });
 
   for (const authenticator of ACCEPTED) {
-    it(`registers and signs in with ${authenticator.algorithm}, attestation ${String(authenticator.attestation)}`, async () => {
+    it(`registers and signs in with ${authenticator.algorithm}, attestation ${typeof authenticator.attestation === 'string' ? authenticator.attestation : authenticator.attestation.fmt}`, async () => {
       const result = await registerAndSignIn(bundled, authenticator);
       expect(result.registration.verified).toBe(true);
       expect(result.registration.registrationInfo?.fmt).toBe(authenticator.attestation === 'none' ? 'none' : 'packed');
@@ -68,7 +68,9 @@ describe('the passkeys bundle (certificate parsers aliased away)', () => {
   for (const authenticator of REFUSED) {
     const fmt = typeof authenticator.attestation === 'object' ? authenticator.attestation.fmt : '';
     it(`refuses a "${fmt}" attestation with certificates, as the source does`, async () => {
-      await expect(registerAndSignIn(bundled, authenticator)).rejects.toThrow(`Attestation format "${fmt}" with certificates is not accepted`);
+      await expect(registerAndSignIn(bundled, authenticator)).rejects.toThrow(
+        `Attestation format "${fmt}" with certificates is not accepted`,
+      );
     });
   }
 });

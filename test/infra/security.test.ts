@@ -21,15 +21,19 @@ beforeAll(() => {
   s = synthStack({ env: { account: '123456789012', region: 'us-east-1' }, webAclArn: WEB_ACL_ARN });
 });
 
-const distributionConfig = () => s.template.findResources('AWS::CloudFront::Distribution')[s.idOf(s.stack.site.distribution)].Properties.DistributionConfig;
+const distributionConfig = () =>
+  s.template.findResources('AWS::CloudFront::Distribution')[s.idOf(s.stack.site.distribution)].Properties.DistributionConfig;
 const actionsOf = (statement: Record<string, unknown>) => asList(statement.Action as string | string[]);
 const statementsOf = (name: keyof typeof s.stack.functions) => {
   const roleId = s.stack.getLogicalId(s.stack.functions[name].fn.role!.node.defaultChild as never);
   return policyStatements(s.template)
-    .filter(({ policyId }) => asList(s.template.findResources('AWS::IAM::Policy')[policyId].Properties.Roles).some((role: { Ref?: string }) => role.Ref === roleId))
+    .filter(({ policyId }) =>
+      asList(s.template.findResources('AWS::IAM::Policy')[policyId].Properties.Roles).some((role: { Ref?: string }) => role.Ref === roleId),
+    )
     .map(({ statement }) => statement);
 };
-const leadingKeysOf = (statement: Record<string, any>) => statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
+const leadingKeysOf = (statement: Record<string, any>) =>
+  statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
 
 describe('H1: the API is reachable through CloudFront only', () => {
   it('has CloudFront send the origin-verify secret, resolved from Secrets Manager at deploy time', () => {
@@ -46,7 +50,10 @@ describe('H1: the API is reachable through CloudFront only', () => {
     const secret = s.template.findResources('AWS::SecretsManager::Secret')[s.idOf(s.stack.originSecret)];
     expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     for (const name of ['auth', 'learner', 'admin'] as const) {
-      expect(statementsOf(name).some((st) => JSON.stringify(st.Resource) === JSON.stringify({ Ref: s.idOf(s.stack.originSecret) })), name).toBe(true);
+      expect(
+        statementsOf(name).some((st) => JSON.stringify(st.Resource) === JSON.stringify({ Ref: s.idOf(s.stack.originSecret) })),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -67,18 +74,24 @@ describe('L7: least privilege in the table', () => {
         // every table statement is bound to key prefixes
         if (!isIndexQuery && !isDescribe) expect(prefixes, `${name} ${actions.join(',')}`).toBeDefined();
         if (!prefixes?.includes('AUDIT#*')) continue;
-        const writes = actions.filter((a) => !['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'].includes(a));
+        const writes = actions.filter(
+          (a) => !['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'].includes(a),
+        );
         expect(writes, name).not.toContain('dynamodb:DeleteItem');
         expect(writes, name).not.toContain('dynamodb:BatchWriteItem');
         if (name !== 'admin') expect(writes, name).not.toContain('dynamodb:UpdateItem');
       }
     }
-    expect(statementsOf('admin').some((st) => leadingKeysOf(st)?.includes('AUDIT#*') && actionsOf(st).includes('dynamodb:UpdateItem'))).toBe(true);
+    expect(
+      statementsOf('admin').some((st) => leadingKeysOf(st)?.includes('AUDIT#*') && actionsOf(st).includes('dynamodb:UpdateItem')),
+    ).toBe(true);
   });
 
   it('keeps the seed to program content and the learner from writing accounts of others’ kinds', () => {
     const writesOf = (name: 'seed' | 'learner' | 'reminderWorker') =>
-      statementsOf(name).filter((st) => actionsOf(st).includes('dynamodb:UpdateItem')).flatMap((st) => leadingKeysOf(st) ?? []);
+      statementsOf(name)
+        .filter((st) => actionsOf(st).includes('dynamodb:UpdateItem'))
+        .flatMap((st) => leadingKeysOf(st) ?? []);
     expect(writesOf('seed')).toEqual(['PROGRAM#*']);
     expect(writesOf('learner')).not.toContain('EMAIL#*');
     expect(writesOf('learner')).not.toContain('PROGRAM#*');
@@ -86,7 +99,9 @@ describe('L7: least privilege in the table', () => {
     expect(writesOf('reminderWorker')).toEqual(['USER#*', 'JOB#*']);
     expect(statementsOf('reminders').some((st) => actionsOf(st).some((action) => action.startsWith('dynamodb:')))).toBe(false);
     // read-only where it only reads: the learner reads program content, never writes it
-    expect(statementsOf('learner').some((st) => actionsOf(st).includes('dynamodb:GetItem') && leadingKeysOf(st)?.includes('PROGRAM#*'))).toBe(true);
+    expect(
+      statementsOf('learner').some((st) => actionsOf(st).includes('dynamodb:GetItem') && leadingKeysOf(st)?.includes('PROGRAM#*')),
+    ).toBe(true);
   });
 
   it('lets the health check describe the table', () => {
@@ -97,7 +112,10 @@ describe('L7: least privilege in the table', () => {
 describe('L8: throttles and the edge', () => {
   it('throttles the stage for a million learners and the costly unauthenticated routes tighter', () => {
     const stage = Object.values(s.template.findResources('AWS::ApiGatewayV2::Stage'))[0].Properties;
-    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit });
+    expect(stage.DefaultRouteSettings).toMatchObject({
+      ThrottlingRateLimit: STAGE_THROTTLE.rateLimit,
+      ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit,
+    });
     expect(stage.RouteSettings['POST /api/auth/login']).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
     const known = new Set(ROUTES.map(routeKey));
     for (const key of Object.keys(ROUTE_THROTTLES)) {
@@ -117,11 +135,23 @@ describe('L8: throttles and the edge', () => {
     const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0].Properties;
     expect(acl.VisibilityConfig.MetricName).toBe(WEB_ACL_METRIC);
     const rules = Object.fromEntries(acl.Rules.map((rule: any) => [rule.Name, rule]));
-    expect(rules[EDGE_RULES.allPerIp.name].Statement.RateBasedStatement).toMatchObject({ AggregateKeyType: 'IP', Limit: EDGE_RULES.allPerIp.limit });
-    expect(rules[EDGE_RULES.authPerIp.name].Statement.RateBasedStatement).toMatchObject({ AggregateKeyType: 'IP', Limit: EDGE_RULES.authPerIp.limit });
-    expect(rules[EDGE_RULES.authPerIp.name].Statement.RateBasedStatement.ScopeDownStatement.ByteMatchStatement.SearchString).toBe('/api/auth/');
+    expect(rules[EDGE_RULES.allPerIp.name].Statement.RateBasedStatement).toMatchObject({
+      AggregateKeyType: 'IP',
+      Limit: EDGE_RULES.allPerIp.limit,
+    });
+    expect(rules[EDGE_RULES.authPerIp.name].Statement.RateBasedStatement).toMatchObject({
+      AggregateKeyType: 'IP',
+      Limit: EDGE_RULES.authPerIp.limit,
+    });
+    expect(rules[EDGE_RULES.authPerIp.name].Statement.RateBasedStatement.ScopeDownStatement.ByteMatchStatement.SearchString).toBe(
+      '/api/auth/',
+    );
     for (const rule of acl.Rules) expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
-    expect(edge.metricNames).toEqual({ webAcl: WEB_ACL_METRIC, allPerIp: EDGE_RULES.allPerIp.metric, authPerIp: EDGE_RULES.authPerIp.metric });
+    expect(edge.metricNames).toEqual({
+      webAcl: WEB_ACL_METRIC,
+      allPerIp: EDGE_RULES.allPerIp.metric,
+      authPerIp: EDGE_RULES.authPerIp.metric,
+    });
   });
 });
 
@@ -158,8 +188,9 @@ describe('the deployed app: main stack in another region, linked to its us-east-
     Template.fromStack(stacks.logs!).hasResourceProperties('AWS::Logs::DeliverySource', { LogType: 'ACCESS_LOGS' });
     for (const stack of [stacks.edge, stacks.main, stacks.logs!]) {
       const report = new AwsSolutionsChecks().validateScope(stack);
-      expect(report.violations.map((v) => `${stack.stackName}: ${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+      expect(
+        report.violations.map((v) => `${stack.stackName}: ${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+      ).toEqual([]);
     }
   });
 });
-

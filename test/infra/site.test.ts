@@ -19,8 +19,7 @@ beforeAll(() => {
 });
 
 const distributionConfig = () =>
-  s.template.findResources('AWS::CloudFront::Distribution')[s.idOf(s.stack.site.distribution)].Properties
-    .DistributionConfig;
+  s.template.findResources('AWS::CloudFront::Distribution')[s.idOf(s.stack.site.distribution)].Properties.DistributionConfig;
 
 describe('site bucket', () => {
   it('is private, encrypted and refuses plain HTTP', () => {
@@ -37,9 +36,7 @@ describe('site bucket', () => {
     s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: s.idOf(s.stack.site.bucket) },
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -76,9 +73,7 @@ describe('distribution', () => {
     expect(config.DefaultCacheBehavior).toMatchObject({
       TargetOriginId: s3Origin.Id,
       ViewerProtocolPolicy: 'redirect-to-https',
-      FunctionAssociations: [
-        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [Object.keys(functions)[0], 'FunctionARN'] } },
-      ],
+      FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [Object.keys(functions)[0], 'FunctionARN'] } }],
     });
   });
 
@@ -119,9 +114,7 @@ describe('distribution', () => {
 
 describe('SPA fallback function', () => {
   // The exact code CloudFront runs (cloudfront-js-2.0 accepts this ES5 subset as is).
-  const handler = runInNewContext(`${SPA_FALLBACK_FUNCTION}; handler;`) as (event: {
-    request: { uri: string };
-  }) => { uri: string };
+  const handler = runInNewContext(`${SPA_FALLBACK_FUNCTION}; handler;`) as (event: { request: { uri: string } }) => { uri: string };
   const uriFor = (uri: string) => handler({ request: { uri } }).uri;
 
   it('sends client routes to /index.html', () => {

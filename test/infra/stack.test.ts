@@ -12,7 +12,18 @@ beforeAll(() => {
   s = synthStack();
 });
 
-const OUR_FUNCTIONS = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents', 'reminderWorker', 'purge', 'erasure'] as const;
+const OUR_FUNCTIONS = [
+  'auth',
+  'passkeys',
+  'learner',
+  'admin',
+  'reminders',
+  'seed',
+  'mailEvents',
+  'reminderWorker',
+  'purge',
+  'erasure',
+] as const;
 /** Functions that read or write the table (the daily schedule only queues work). */
 const TABLE_FUNCTIONS = OUR_FUNCTIONS.filter((name) => name !== 'reminders');
 const queueUrl = (queue: { queue: { node: { defaultChild?: unknown } } }) => ({ Ref: s.idOf(queue.queue) });
@@ -68,7 +79,8 @@ describe('table', () => {
           { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
           { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
+        Projection:
+          gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
       });
       expect(attributeTypes[gsi.partitionKey]).toBe('S');
       expect(attributeTypes[gsi.sortKey]).toBe('S');
@@ -77,11 +89,15 @@ describe('table', () => {
 
   it('puts no secret of an account into any index: the user-list indexes project list fields only', () => {
     const [table] = Object.values(s.template.findResources('AWS::DynamoDB::Table'));
-    const indexes = table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; Projection: { ProjectionType: string; NonKeyAttributes?: string[] } }>;
+    const indexes = table.Properties.GlobalSecondaryIndexes as Array<{
+      IndexName: string;
+      Projection: { ProjectionType: string; NonKeyAttributes?: string[] };
+    }>;
     for (const name of [INDEX.usersByStatus, INDEX.usersUnverified, INDEX.usersByActivity].map((gsi) => gsi.indexName)) {
       const projection = indexes.find((index) => index.IndexName === name)!.Projection;
       expect(projection.ProjectionType).toBe('INCLUDE');
-      for (const secret of ['password_hash', 'session_version', 'email_lower', 'version', 'updated_at', 'last_progress_at']) expect(projection.NonKeyAttributes).not.toContain(secret);
+      for (const secret of ['password_hash', 'session_version', 'email_lower', 'version', 'updated_at', 'last_progress_at'])
+        expect(projection.NonKeyAttributes).not.toContain(secret);
     }
   });
 });
@@ -201,7 +217,9 @@ describe('IAM (least privilege)', () => {
     const tableArn = { 'Fn::GetAtt': [s.idOf(s.stack.data.table), 'Arn'] };
     expect(statementsOf('reminders').some((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')))).toBe(false);
     for (const name of ['admin', 'purge', 'learner', 'reminderWorker', 'erasure'] as const) {
-      const statement = statementsOf(name).find((st) => actionsOf(st).includes('dynamodb:Query') && JSON.stringify(st.Resource).includes('/index/'));
+      const statement = statementsOf(name).find(
+        (st) => actionsOf(st).includes('dynamodb:Query') && JSON.stringify(st.Resource).includes('/index/'),
+      );
       const expected = GSIS.map((gsi) => ({ 'Fn::Join': ['', [tableArn, `/index/${gsi.indexName}`]] }));
       // the policy lists the resources in its own (sorted) order
       expect(statement?.Resource, name).toHaveLength(expected.length);
@@ -209,7 +227,10 @@ describe('IAM (least privilege)', () => {
       expect(actionsOf(statement!)).toEqual(['dynamodb:Query']);
     }
     for (const name of ['auth', 'passkeys', 'seed', 'mailEvents'] as const) {
-      expect(statementsOf(name).some((st) => JSON.stringify(st.Resource).includes('/index/')), name).toBe(false);
+      expect(
+        statementsOf(name).some((st) => JSON.stringify(st.Resource).includes('/index/')),
+        name,
+      ).toBe(false);
     }
   });
 
@@ -223,27 +244,45 @@ describe('IAM (least privilege)', () => {
     for (const { statement } of sesStatements) expect(asList(statement.Resource)).toHaveLength(identityArn.length);
     // learner: the password-changed security notice (docs/account-security.md)
     for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
-      expect(statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')), name).toBe(true);
+      expect(
+        statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')),
+        name,
+      ).toBe(true);
     }
     for (const name of ['seed', 'reminders', 'purge', 'mailEvents', 'erasure'] as const) {
-      expect(statementsOf(name).some((st) => actionsOf(st).some((a) => a.startsWith('ses:'))), name).toBe(false);
+      expect(
+        statementsOf(name).some((st) => actionsOf(st).some((a) => a.startsWith('ses:'))),
+        name,
+      ).toBe(false);
     }
   });
 
   it('lets the API functions read the session and origin secrets, and nobody else', () => {
-    const secretRefs = [{ Ref: s.idOf(s.stack.sessionSecret) }, { Ref: s.idOf(s.stack.originSecret) }, { Ref: s.idOf(s.stack.unsubscribeSecret) }];
+    const secretRefs = [
+      { Ref: s.idOf(s.stack.sessionSecret) },
+      { Ref: s.idOf(s.stack.originSecret) },
+      { Ref: s.idOf(s.stack.unsubscribeSecret) },
+    ];
     for (const { statement } of policyStatements(s.template)) {
       if (actionsOf(statement).includes('secretsmanager:GetSecretValue')) expect(secretRefs).toContainEqual(statement.Resource);
     }
     for (const name of ['auth', 'passkeys', 'learner', 'admin'] as const) {
-      expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(true);
+      expect(
+        statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')),
+        name,
+      ).toBe(true);
     }
     for (const name of ['reminders', 'seed', 'purge', 'erasure'] as const) {
-      expect(statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')), name).toBe(false);
+      expect(
+        statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')),
+        name,
+      ).toBe(false);
     }
     // the unsubscribe-link key: signed by the reminder worker, verified by the learner function; never the session key for the worker
     const reads = (name: keyof typeof s.stack.functions, ref: object) =>
-      statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue') && JSON.stringify(st.Resource) === JSON.stringify(ref));
+      statementsOf(name).some(
+        (st) => actionsOf(st).includes('secretsmanager:GetSecretValue') && JSON.stringify(st.Resource) === JSON.stringify(ref),
+      );
     const unsubscribe = { Ref: s.idOf(s.stack.unsubscribeSecret) };
     for (const name of OUR_FUNCTIONS) expect(reads(name, unsubscribe), name).toBe(name === 'learner' || name === 'reminderWorker');
     expect(reads('reminderWorker', { Ref: s.idOf(s.stack.sessionSecret) })).toBe(false);
@@ -353,7 +392,8 @@ describe('jobs', () => {
     const actionsOf = (statement: Record<string, unknown>) => asList(statement.Action as string | string[]);
     const sends = policyStatements(s.template).filter(({ statement }) => actionsOf(statement).includes('sqs:SendMessage'));
     const senders = (queue: typeof s.stack.reminderQueue) =>
-      sends.filter(({ statement }) => JSON.stringify(statement.Resource) === JSON.stringify({ 'Fn::GetAtt': [s.idOf(queue.queue), 'Arn'] })).length;
+      sends.filter(({ statement }) => JSON.stringify(statement.Resource) === JSON.stringify({ 'Fn::GetAtt': [s.idOf(queue.queue), 'Arn'] }))
+        .length;
     expect(senders(s.stack.reminderQueue)).toBe(2);
     expect(senders(s.stack.purgeQueue)).toBe(3); // admin, purge worker, erasure job
     expect(sends).toHaveLength(5);
@@ -392,9 +432,7 @@ it('outputs the site URL and table name, and no API URL (the API answers through
 describe('cdk-nag AwsSolutions', () => {
   it('reports no unacknowledged finding', () => {
     const report = new AwsSolutionsChecks().validateScope(s.stack);
-    const findings = report.violations.map(
-      (v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
-    );
+    const findings = report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(findings).toEqual([]);
     expect(report.success).toBe(true);
   });

@@ -26,7 +26,11 @@ describe('GET /api/account/export', () => {
     expect((await client.post('/api/enroll')).status).toBe(200);
     await finishModule(client, program().modules[0].slug);
     expect((await client.post('/api/settings/notifications', { reminder_frequency: 'weekly' })).status).toBe(200);
-    const change = await client.post('/api/settings/password', { current_password: PASSWORD, new_password: `${PASSWORD}-2`, confirm_new_password: `${PASSWORD}-2` });
+    const change = await client.post('/api/settings/password', {
+      current_password: PASSWORD,
+      new_password: `${PASSWORD}-2`,
+      confirm_new_password: `${PASSWORD}-2`,
+    });
     expect(change.status).toBe(200);
 
     const response = await client.get('/api/account/export');
@@ -34,11 +38,21 @@ describe('GET /api/account/export', () => {
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="career-program-data-\d{4}-\d{2}-\d{2}\.json"$/);
     const data = response.body;
-    expect(data.profile).toMatchObject({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, status: 'active' });
+    expect(data.profile).toMatchObject({
+      id: user.id,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      status: 'active',
+    });
     expect(data.notification_preferences).toEqual({ reminder_frequency: 'weekly' });
     expect(data.enrollments).toHaveLength(1);
     expect(data.enrollments[0]).toMatchObject({ program_id: program().id, completed_count: 1 });
-    expect(data.progress.some((p: { module_id: string; status: string }) => p.module_id === program().modules[0].module_id && p.status === 'completed')).toBe(true);
+    expect(
+      data.progress.some(
+        (p: { module_id: string; status: string }) => p.module_id === program().modules[0].module_id && p.status === 'completed',
+      ),
+    ).toBe(true);
     expect(data.task_answers.length).toBeGreaterThan(0);
     expect(data.sessions.length).toBeGreaterThanOrEqual(1);
     expect(data.audit_entries.map((entry: { action: string }) => entry.action)).toContain('auth.password_changed');
@@ -114,7 +128,8 @@ describe('POST /api/account/delete', () => {
   it('bounds password guessing with a stolen session (429 throttled after 10 tries an hour)', async () => {
     const { client } = await learnerWithPassword();
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 11; attempt++) statuses.push((await client.post('/api/account/delete', { password: `guess-${attempt}` })).status);
+    for (let attempt = 0; attempt < 11; attempt++)
+      statuses.push((await client.post('/api/account/delete', { password: `guess-${attempt}` })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
     expect(statuses[10]).toBe(429);
   });
@@ -131,7 +146,12 @@ describe('POST /api/account/delete', () => {
     await signIn(adminClient, admin);
     const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
     const entry = audit.body.items.find((item: { action: string }) => item.action === 'account.self_delete');
-    expect(entry).toMatchObject({ actor_user_id: user.id, entity_type: 'user', entity_id: user.id, new_values: { status: 'deleted', deleted_reason: 'requested by the learner' } });
+    expect(entry).toMatchObject({
+      actor_user_id: user.id,
+      entity_type: 'user',
+      entity_id: user.id,
+      new_values: { status: 'deleted', deleted_reason: 'requested by the learner' },
+    });
     const guard = await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(user.email) }));
     expect(guard.Item).toBeDefined(); // soft delete keeps the address reserved until erasure
   });

@@ -97,7 +97,7 @@ beforeAll(async () => {
 });
 
 describe('GET /api/auth/sessions', () => {
-  it('lists the caller\'s live sessions with device labels; current only for the calling one', async () => {
+  it("lists the caller's live sessions with device labels; current only for the calling one", async () => {
     const user = await makeUser();
     const laptop = await sessionClient(user, CHROME_WINDOWS);
     const other = await sessionClient(user, FIREFOX_LINUX);
@@ -105,7 +105,13 @@ describe('GET /api/auth/sessions', () => {
     expect(response.status).toBe(200);
     const items = response.body.items as Array<Record<string, unknown>>;
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ id: laptop.sessionId, current: true, ip: '203.0.113.9', user_agent: CHROME_WINDOWS, device: 'Chrome on Windows' });
+    expect(items[0]).toMatchObject({
+      id: laptop.sessionId,
+      current: true,
+      ip: '203.0.113.9',
+      user_agent: CHROME_WINDOWS,
+      device: 'Chrome on Windows',
+    });
     expect(items[1]).toMatchObject({ id: other.sessionId, current: false, device: 'Firefox on Linux' });
     for (const item of items) {
       expect(Object.keys(item).sort()).toEqual(['created_at', 'current', 'device', 'id', 'ip', 'last_seen_at', 'user_agent']);
@@ -119,7 +125,21 @@ describe('GET /api/auth/sessions', () => {
     const { client } = await sessionClient(user);
     const old = new Date(Date.now() - 2 * 3600 * 1000).toISOString();
     const put = (sid: string, extra: Record<string, unknown>) =>
-      db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.session(user.id, sid), type: 'session', user_id: user.id, created_at: old, last_seen_at: old, session_version: 0, expires_at: ttlIn(3600), ...extra } }));
+      db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...keys.session(user.id, sid),
+            type: 'session',
+            user_id: user.id,
+            created_at: old,
+            last_seen_at: old,
+            session_version: 0,
+            expires_at: ttlIn(3600),
+            ...extra,
+          },
+        }),
+      );
     await put('absolute-expired', { last_seen_at: new Date().toISOString(), expires_at: ttlIn(-60) });
     await put('idle-expired', {});
     await put('old-version', { last_seen_at: new Date().toISOString(), session_version: -1 });
@@ -191,7 +211,10 @@ describe('POST /api/auth/sessions/revoke-others', () => {
     expect((await mine.client.get('/api/auth/me')).status).toBe(200);
     expect((await stranger.client.get('/api/auth/me')).status).toBe(200);
     expect((await mine.client.get('/api/auth/sessions')).body.items).toHaveLength(1);
-    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{ action: string; new_values: Record<string, unknown> }>;
+    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
+      action: string;
+      new_values: Record<string, unknown>;
+    }>;
     expect(entries.find((entry) => entry.action === 'auth.sessions_revoked_others')?.new_values).toEqual({ sessions_ended: 3 });
   });
 
@@ -199,7 +222,11 @@ describe('POST /api/auth/sessions/revoke-others', () => {
     const user = await makeUser();
     const mine = await sessionClient(user);
     const other = await sessionClient(user, FIREFOX_LINUX);
-    const changed = await mine.client.post('/api/settings/password', { current_password: PASSWORD, new_password: 'a brand new passphrase 42', confirm_new_password: 'a brand new passphrase 42' });
+    const changed = await mine.client.post('/api/settings/password', {
+      current_password: PASSWORD,
+      new_password: 'a brand new passphrase 42',
+      confirm_new_password: 'a brand new passphrase 42',
+    });
     expect(changed.status).toBe(200);
     const items = (await mine.client.get('/api/auth/sessions')).body.items as Array<{ id: string; current: boolean }>;
     expect(items.map((item) => item.id)).toEqual([mine.sessionId]);
@@ -222,11 +249,15 @@ describe('passkey registration', () => {
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(user.id, passkey.id) }));
     expect(stored.Item).toMatchObject({ counter: 0, backed_up: false, device_type: 'singleDevice', transports: ['internal'] });
     expect(String(stored.Item?.public_key).length).toBeGreaterThan(40);
-    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toMatchObject({ user_id: user.id });
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toMatchObject({
+      user_id: user.id,
+    });
 
     const list = await client.get('/api/auth/passkeys');
     expect(list.status).toBe(200);
-    expect(list.body.items).toEqual([{ id: passkey.id, name: 'Work laptop', created_at: expect.any(String), last_used_at: null, backed_up: false }]);
+    expect(list.body.items).toEqual([
+      { id: passkey.id, name: 'Work laptop', created_at: expect.any(String), last_used_at: null, backed_up: false },
+    ]);
     expect((await latestEmail(user.email, /passkey was added/)).text).toContain('named "Work laptop"');
 
     const renamed = await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Desk key' });
@@ -242,7 +273,9 @@ describe('passkey registration', () => {
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
     expect((await latestEmail(user.email, /passkey was removed/)).text).toContain('named "Desk key"');
     expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.passkey_count).toBe(0);
-    expect(await auditActions(adminClient, user.id)).toEqual(expect.arrayContaining(['auth.passkey_added', 'auth.passkey_renamed', 'auth.passkey_removed']));
+    expect(await auditActions(adminClient, user.id)).toEqual(
+      expect.arrayContaining(['auth.passkey_added', 'auth.passkey_renamed', 'auth.passkey_removed']),
+    );
   });
 
   it('needs the current password again, or a sign-in in the last 5 minutes', async () => {
@@ -275,29 +308,55 @@ describe('passkey registration', () => {
 
     // someone else's session cannot use this challenge (and it is then gone)
     const other = await sessionClient(await makeUser());
-    const foreign = await other.client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name: 'Mine', response });
+    const foreign = await other.client.post('/api/auth/passkeys/registration/verify', {
+      challenge_id: options.body.challenge_id,
+      name: 'Mine',
+      response,
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body).toEqual({ error: 'invalid_challenge' });
 
     const second = await client.post('/api/auth/passkeys/registration/options', {});
     const again = authenticator.register(second.body.options, ORIGIN);
-    const ok = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: second.body.challenge_id, name: 'Phone', response: again });
+    const ok = await client.post('/api/auth/passkeys/registration/verify', {
+      challenge_id: second.body.challenge_id,
+      name: 'Phone',
+      response: again,
+    });
     expect(ok.status).toBe(201);
-    const replay = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: second.body.challenge_id, name: 'Phone', response: again });
+    const replay = await client.post('/api/auth/passkeys/registration/verify', {
+      challenge_id: second.body.challenge_id,
+      name: 'Phone',
+      response: again,
+    });
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_challenge' });
 
     const third = await client.post('/api/auth/passkeys/registration/options', {});
     const wrongOrigin = new SoftAuthenticator().register(third.body.options, 'https://evil.example');
-    const bad = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: third.body.challenge_id, name: 'Evil', response: wrongOrigin });
+    const bad = await client.post('/api/auth/passkeys/registration/verify', {
+      challenge_id: third.body.challenge_id,
+      name: 'Evil',
+      response: wrongOrigin,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'passkey_verification_failed' });
 
     const fourth = await client.post('/api/auth/passkeys/registration/options', {});
     const noUv = new SoftAuthenticator({ userVerified: false }).register(fourth.body.options, ORIGIN);
-    expect((await client.post('/api/auth/passkeys/registration/verify', { challenge_id: fourth.body.challenge_id, name: 'No UV', response: noUv })).body).toEqual({ error: 'passkey_verification_failed' });
+    expect(
+      (
+        await client.post('/api/auth/passkeys/registration/verify', {
+          challenge_id: fourth.body.challenge_id,
+          name: 'No UV',
+          response: noUv,
+        })
+      ).body,
+    ).toEqual({ error: 'passkey_verification_failed' });
 
-    expect((await client.post('/api/auth/passkeys/registration/verify', { challenge_id: 'short', name: 'x', response: again })).body).toEqual({ error: 'invalid_challenge' });
+    expect(
+      (await client.post('/api/auth/passkeys/registration/verify', { challenge_id: 'short', name: 'x', response: again })).body,
+    ).toEqual({ error: 'invalid_challenge' });
     expect((await client.get('/api/auth/passkeys')).body.items).toHaveLength(1);
   });
 
@@ -305,11 +364,17 @@ describe('passkey registration', () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
     const options = await client.post('/api/auth/passkeys/registration/options', {});
-    const noName = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name: '   ', response: new SoftAuthenticator().register(options.body.options, ORIGIN) });
+    const noName = await client.post('/api/auth/passkeys/registration/verify', {
+      challenge_id: options.body.challenge_id,
+      name: '   ',
+      response: new SoftAuthenticator().register(options.body.options, ORIGIN),
+    });
     expect(noName.status).toBe(400);
     expect(noName.body).toMatchObject({ error: 'invalid_request', fields: ['name'] });
     const { passkey } = await addPasskey(client);
-    expect((await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'x'.repeat(65) })).body).toMatchObject({ error: 'invalid_request' });
+    expect((await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'x'.repeat(65) })).body).toMatchObject({
+      error: 'invalid_request',
+    });
 
     const stranger = await sessionClient(await makeUser());
     const rename = await stranger.client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Stolen' });
@@ -327,7 +392,11 @@ describe('passkey registration', () => {
     const { authenticator } = await addPasskey(client);
     const options = await client.post('/api/auth/passkeys/registration/options', {});
     expect(options.body.options.excludeCredentials).toEqual([expect.objectContaining({ id: authenticator.id })]);
-    const duplicate = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name: 'Again', response: authenticator.register(options.body.options, ORIGIN) });
+    const duplicate = await client.post('/api/auth/passkeys/registration/verify', {
+      challenge_id: options.body.challenge_id,
+      name: 'Again',
+      response: authenticator.register(options.body.options, ORIGIN),
+    });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toEqual({ error: 'passkey_exists' });
   });
@@ -347,13 +416,18 @@ describe('passkey sign-in', () => {
     // the browser is remembered for the new-sign-in notice, as after a password sign-in
     expect(browser.cookie('__Host-browser')).toMatch(/^[\w-]{16,64}$/);
     expect((await browser.get('/api/auth/me')).body.email).toBe(user.email);
-    expect((await browser.get('/api/auth/sessions')).body.items.find((s: { current: boolean }) => s.current).device).toBe('Firefox on Linux');
+    expect((await browser.get('/api/auth/sessions')).body.items.find((s: { current: boolean }) => s.current).device).toBe(
+      'Firefox on Linux',
+    );
 
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(user.id, passkey.id) }));
     expect(stored.Item?.counter).toBe(1);
     expect(stored.Item?.last_used_at).toEqual(expect.any(String));
     expect((await client.get('/api/auth/passkeys')).body.items[0].last_used_at).toEqual(expect.any(String));
-    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{ action: string; new_values: Record<string, unknown> }>;
+    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
+      action: string;
+      new_values: Record<string, unknown>;
+    }>;
     expect(entries.find((entry) => entry.action === 'auth.login')?.new_values).toMatchObject({ method: 'passkey' });
   });
 
@@ -365,8 +439,13 @@ describe('passkey sign-in', () => {
     expect(options.body.options).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
     expect(options.body.options.allowCredentials ?? []).toEqual([]);
     const answer = authenticator.authenticate(options.body.options, ORIGIN);
-    expect((await browser.post('/api/auth/passkeys/authentication/verify', { challenge_id: options.body.challenge_id, response: answer })).status).toBe(200);
-    const replay = await api.client().post('/api/auth/passkeys/authentication/verify', { challenge_id: options.body.challenge_id, response: answer });
+    expect(
+      (await browser.post('/api/auth/passkeys/authentication/verify', { challenge_id: options.body.challenge_id, response: answer }))
+        .status,
+    ).toBe(200);
+    const replay = await api
+      .client()
+      .post('/api/auth/passkeys/authentication/verify', { challenge_id: options.body.challenge_id, response: answer });
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_challenge' });
   });
@@ -434,7 +513,13 @@ describe('passkey sign-in', () => {
     const done = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`);
     expect(done.status).toBe(200);
     expect(done.body.counts.passkeys).toBe(1);
-    const partition = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${user.id}` } }));
+    const partition = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
+      }),
+    );
     expect(partition.Items).toEqual([]);
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
   });
@@ -464,7 +549,11 @@ describe('security notices', () => {
     const user = await makeUser();
     expect((await api.client().post('/api/auth/password-reset/request', { email: user.email })).status).toBe(200);
     const link = (await latestEmail(user.email, /Reset your password/)).text.match(/token=([\w%-]+)/)![1];
-    const confirmed = await api.client().post('/api/auth/password-reset/confirm', { token: decodeURIComponent(link), password: 'another good passphrase 7', password2: 'another good passphrase 7' });
+    const confirmed = await api.client().post('/api/auth/password-reset/confirm', {
+      token: decodeURIComponent(link),
+      password: 'another good passphrase 7',
+      password2: 'another good passphrase 7',
+    });
     expect(confirmed.status).toBe(200);
     expect((await latestEmail(user.email, /password was reset/)).text).toContain('Every session was signed out');
   });

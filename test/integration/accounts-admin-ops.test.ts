@@ -49,7 +49,9 @@ describe('administrator operations', () => {
       expect(admin).toMatchObject({ role: 'admin', verified: true, status: 'active' });
       expect(await verifyPassword((first as Record<string, string>).adminPassword, admin.password_hash)).toBe(true);
       // The administrator signs in like anyone else (step 1 accepts the password).
-      const login = await api.client().post('/api/auth/login', { email: adminEmail, password: (first as Record<string, string>).adminPassword });
+      const login = await api
+        .client()
+        .post('/api/auth/login', { email: adminEmail, password: (first as Record<string, string>).adminPassword });
       expect(login.status).toBe(200);
       expect(login.body.two_factor_pending).toBe(true);
     } finally {
@@ -77,9 +79,17 @@ describe('administrator operations', () => {
     expect((await getUserByEmail(user.email))!.role).toBe('admin');
 
     const audit = await db().send(
-      new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${user.id}` } }),
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${user.id}` },
+      }),
     );
-    expect(audit.Items?.find((item) => item.action === 'user.role_changed')).toMatchObject({ old_values: { role: 'learner' }, new_values: { role: 'admin' } });
+    expect(audit.Items?.find((item) => item.action === 'user.role_changed')).toMatchObject({
+      old_values: { role: 'learner' },
+      new_values: { role: 'admin' },
+    });
 
     const again = await makeAdmin(user.email, env);
     expect(again.stdout).toContain('was already an administrator');

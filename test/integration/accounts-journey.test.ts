@@ -90,14 +90,21 @@ describe('the account journey', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email, first_name: 'Ada', role: 'learner', verified: true });
     expect(me.body).not.toHaveProperty('password_hash');
-    expect(me.body.progress).toEqual({ state: 'not_enrolled', percent_complete: 0, program_title: '4-Week Career Program', open_module: null });
+    expect(me.body.progress).toEqual({
+      state: 'not_enrolled',
+      percent_complete: 0,
+      program_title: '4-Week Career Program',
+      open_module: null,
+    });
 
     const signedIn = await getUserByEmail(email);
     expect(signedIn!.last_login_at).toBeTruthy();
     expect(signedIn!).toHaveProperty('last_active_day');
 
     // The login code is single use.
-    const replay = await api.client().post('/api/auth/verify-2fa', { email, code: codeIn(loginEmail), challenge_id: step1.body.challenge_id });
+    const replay = await api
+      .client()
+      .post('/api/auth/verify-2fa', { email, code: codeIn(loginEmail), challenge_id: step1.body.challenge_id });
     expect(replay.status).toBe(400);
     // A used challenge is spent: the sign-in step says so (docs/journeys.md).
     expect(replay.body).toEqual({ error: 'invalid_code', attempts_left: 0, spent: true });
@@ -127,7 +134,12 @@ describe('the account journey', () => {
       }),
     );
     for (const entry of audit.Items ?? []) {
-      expect(entry).toMatchObject({ entity_type: 'user', entity_id: stored!.id, actor_user_id: stored!.id, user_agent: 'journey-test-agent' });
+      expect(entry).toMatchObject({
+        entity_type: 'user',
+        entity_id: stored!.id,
+        actor_user_id: stored!.id,
+        user_agent: 'journey-test-agent',
+      });
       expect(entry.ip).toBeTruthy();
       const serialized = JSON.stringify(entry);
       expect(serialized).not.toContain(PASSWORD);

@@ -80,7 +80,8 @@ describe('rate limits', () => {
     configureRateLimits({ codeResendPerMinute: { limit: 100, windowSeconds: 60 } });
     const email = newEmail();
     await api.client().post('/api/auth/register', form(email));
-    for (let i = 0; i < 6; i++) expect((await api.client().post('/api/auth/register', form(email))).body).toEqual({ error: 'verification_pending' });
+    for (let i = 0; i < 6; i++)
+      expect((await api.client().post('/api/auth/register', form(email))).body).toEqual({ error: 'verification_pending' });
     expect((await emailsTo(email)).length).toBe(5);
   });
 });

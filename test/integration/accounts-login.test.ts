@@ -16,7 +16,13 @@ afterEach(() => configureRateLimits());
 
 async function makeUser(overrides: { verified?: boolean } = {}) {
   const email = newEmail();
-  const user = await insertUser({ email, first_name: 'Alan', last_name: 'Turing', password_hash: await hashPassword(PASSWORD), verified: overrides.verified ?? true });
+  const user = await insertUser({
+    email,
+    first_name: 'Alan',
+    last_name: 'Turing',
+    password_hash: await hashPassword(PASSWORD),
+    verified: overrides.verified ?? true,
+  });
   return { email, user };
 }
 
@@ -65,7 +71,9 @@ describe('POST /api/auth/login', () => {
   it('does not sign in a locked account (revealed only with the right password) nor a deleted one', async () => {
     const locked = await makeUser();
     await setUser(locked.user.id, { status: 'locked', is_locked: true });
-    expect((await api.client().post('/api/auth/login', { email: locked.email, password: 'nope nope nope' })).body).toEqual({ error: 'invalid_credentials' });
+    expect((await api.client().post('/api/auth/login', { email: locked.email, password: 'nope nope nope' })).body).toEqual({
+      error: 'invalid_credentials',
+    });
     const lockedRight = await api.client().post('/api/auth/login', { email: locked.email, password: PASSWORD });
     expect(lockedRight.status).toBe(403);
     expect(lockedRight.body).toEqual({ error: 'account_locked' });
@@ -117,7 +125,9 @@ describe('POST /api/auth/verify-2fa', () => {
       const response = await client.post('/api/auth/verify-2fa', { email, code: wrong, challenge_id: step1.body.challenge_id });
       expect(response.status).toBe(400);
       // The caller proved the password: it is told how many tries are left, then that the code is spent.
-      expect(response.body).toEqual(i < 3 ? { error: 'invalid_code', attempts_left: 3 - i } : { error: 'invalid_code', attempts_left: 0, spent: true });
+      expect(response.body).toEqual(
+        i < 3 ? { error: 'invalid_code', attempts_left: 3 - i } : { error: 'invalid_code', attempts_left: 0, spent: true },
+      );
     }
     // Five wrong tries so far (the other email counted): the right code no longer works.
     const dead = await client.post('/api/auth/verify-2fa', { email, code, challenge_id: step1.body.challenge_id });
@@ -205,7 +215,8 @@ describe('login backoff and caps', () => {
 
   it('backs off an unknown email the same way (no enumeration through 429)', async () => {
     const email = newEmail();
-    for (let i = 0; i < 5; i++) expect((await api.client().post('/api/auth/login', { email, password: `guess ${i} password` })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await api.client().post('/api/auth/login', { email, password: `guess ${i} password` })).status).toBe(401);
     const waiting = await api.client().post('/api/auth/login', { email, password: 'guess 6 password' });
     expect(waiting.status).toBe(429);
     expect(waiting.body).toEqual({ error: 'throttled', retry_after: 1 });
@@ -214,7 +225,8 @@ describe('login backoff and caps', () => {
   it('never allows more than the hourly cap of failures per account', async () => {
     configureRateLimits({ loginFailuresPerAccount: { limit: 3, windowSeconds: 3600 } });
     const { email } = await makeUser();
-    for (let i = 0; i < 3; i++) expect((await api.client().post('/api/auth/login', { email, password: `wrong ${i} password` })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await api.client().post('/api/auth/login', { email, password: `wrong ${i} password` })).status).toBe(401);
     const capped = await api.client().post('/api/auth/login', { email, password: PASSWORD });
     expect(capped.status).toBe(429);
     expect(capped.body.error).toBe('throttled');

@@ -17,13 +17,25 @@ const NEW_PASSWORD = 'saffron glacier piano';
 
 async function makeUser(status: 'active' | 'locked' = 'active') {
   const email = `pw-${randomUUID().slice(0, 8)}@example.com`;
-  const user = await insertUser({ email, first_name: 'Barbara', last_name: 'Liskov', password_hash: await hashPassword(PASSWORD), verified: true, status });
+  const user = await insertUser({
+    email,
+    first_name: 'Barbara',
+    last_name: 'Liskov',
+    password_hash: await hashPassword(PASSWORD),
+    verified: true,
+    status,
+  });
   return { email, user };
 }
 
 async function auditActions(userId: string): Promise<string[]> {
   const result = await db().send(
-    new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` } }),
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` },
+    }),
   );
   return (result.Items ?? []).map((item) => item.action);
 }
@@ -77,9 +89,17 @@ describe('password reset', () => {
     const weak = await client().post('/api/auth/password-reset/confirm', { token, password: 'password1', password2: 'password1' });
     expect(weak.status).toBe(400);
     expect(weak.body).toEqual({ error: 'common_password' });
-    expect((await client().post('/api/auth/password-reset/confirm', { token, password: email, password2: email })).body).toEqual({ error: 'weak_password' });
-    expect((await client().post('/api/auth/password-reset/confirm', { token, password: 'short', password2: 'short' })).body).toEqual({ error: 'weak_password' });
-    const mismatch = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: `${NEW_PASSWORD}x` });
+    expect((await client().post('/api/auth/password-reset/confirm', { token, password: email, password2: email })).body).toEqual({
+      error: 'weak_password',
+    });
+    expect((await client().post('/api/auth/password-reset/confirm', { token, password: 'short', password2: 'short' })).body).toEqual({
+      error: 'weak_password',
+    });
+    const mismatch = await client().post('/api/auth/password-reset/confirm', {
+      token,
+      password: NEW_PASSWORD,
+      password2: `${NEW_PASSWORD}x`,
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body).toEqual({ error: 'password_mismatch' });
 
@@ -93,7 +113,9 @@ describe('password reset', () => {
     const again = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ error: 'invalid_or_expired' });
-    expect((await client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`)).body).toEqual({ error: 'invalid_or_expired' });
+    expect((await client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`)).body).toEqual({
+      error: 'invalid_or_expired',
+    });
 
     // The new password signs in.
     expect((await client().post('/api/auth/login', { email, password: NEW_PASSWORD })).status).toBe(200);
@@ -112,7 +134,9 @@ describe('password reset', () => {
         ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
       }),
     );
-    expect((await client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`)).body).toEqual({ error: 'invalid_or_expired' });
+    expect((await client().get(`/api/auth/password-reset/validate?token=${encodeURIComponent(token)}`)).body).toEqual({
+      error: 'invalid_or_expired',
+    });
     const confirm = await client().post('/api/auth/password-reset/confirm', { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
     expect(confirm.status).toBe(400);
     expect(confirm.body).toEqual({ error: 'invalid_or_expired' });
@@ -128,16 +152,32 @@ describe('POST /api/settings/password', () => {
     const { user } = await makeUser();
     const session = client();
     await signIn(session, user);
-    const wrongCurrent = await session.post('/api/settings/password', { current_password: 'not it at all', new_password: NEW_PASSWORD, confirm_new_password: NEW_PASSWORD });
+    const wrongCurrent = await session.post('/api/settings/password', {
+      current_password: 'not it at all',
+      new_password: NEW_PASSWORD,
+      confirm_new_password: NEW_PASSWORD,
+    });
     expect(wrongCurrent.status).toBe(400);
     expect(wrongCurrent.body).toEqual({ error: 'invalid_current_password' });
-    const weak = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: 'qwerty123', confirm_new_password: 'qwerty123' });
+    const weak = await session.post('/api/settings/password', {
+      current_password: PASSWORD,
+      new_password: 'qwerty123',
+      confirm_new_password: 'qwerty123',
+    });
     expect(weak.status).toBe(400);
     expect(weak.body).toEqual({ error: 'common_password' });
-    const short = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: 'short', confirm_new_password: 'short' });
+    const short = await session.post('/api/settings/password', {
+      current_password: PASSWORD,
+      new_password: 'short',
+      confirm_new_password: 'short',
+    });
     expect(short.status).toBe(400);
     expect(short.body).toEqual({ error: 'weak_password' });
-    const mismatch = await session.post('/api/settings/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_new_password: 'something else' });
+    const mismatch = await session.post('/api/settings/password', {
+      current_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+      confirm_new_password: 'something else',
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body).toEqual({ error: 'password_mismatch' });
     expect(await verifyPassword(PASSWORD, (await getUserById(user.id))!.password_hash)).toBe(true);
@@ -149,7 +189,11 @@ describe('POST /api/settings/password', () => {
     const other = client();
     await signIn(current, user);
     await signIn(other, user);
-    const changed = await current.post('/api/settings/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_new_password: NEW_PASSWORD });
+    const changed = await current.post('/api/settings/password', {
+      current_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+      confirm_new_password: NEW_PASSWORD,
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ ok: true });
     expect(changed.setCookies.some((c) => c.startsWith('__Host-session=') && !/Max-Age=0/i.test(c))).toBe(true);
@@ -175,7 +219,11 @@ describe('POST /api/settings/password', () => {
       .setExpirationTime('30m')
       .sign(new TextEncoder().encode(process.env.SESSION_SECRET));
     current.setCookie(SESSION_COOKIE, token);
-    const changed = await current.post('/api/settings/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_new_password: NEW_PASSWORD });
+    const changed = await current.post('/api/settings/password', {
+      current_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+      confirm_new_password: NEW_PASSWORD,
+    });
     expect(changed.status).toBe(200);
     const cookie = changed.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
     const claims = decodeJwt(cookie.split(';')[0].slice(SESSION_COOKIE.length + 1));

@@ -34,8 +34,12 @@ describe('POST /api/auth/register: validation', () => {
   });
 
   it('refuses names over 100 characters after trimming, and accepts exactly 100', async () => {
-    expect((await api.client().post('/api/auth/register', form({ first_name: 'x'.repeat(101) }))).body).toEqual({ error: 'first_name_invalid' });
-    expect((await api.client().post('/api/auth/register', form({ last_name: 'y'.repeat(101) }))).body).toEqual({ error: 'last_name_invalid' });
+    expect((await api.client().post('/api/auth/register', form({ first_name: 'x'.repeat(101) }))).body).toEqual({
+      error: 'first_name_invalid',
+    });
+    expect((await api.client().post('/api/auth/register', form({ last_name: 'y'.repeat(101) }))).body).toEqual({
+      error: 'last_name_invalid',
+    });
     const ok = await api.client().post('/api/auth/register', form({ first_name: `  ${'x'.repeat(100)}  ` }));
     expect(ok.status).toBe(201);
   });

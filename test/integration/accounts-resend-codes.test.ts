@@ -110,12 +110,21 @@ describe('POST /api/auth/resend-2fa', () => {
 
   it('answers challenge_expired for an unknown, expired or foreign challenge, or a locked account', async () => {
     const { email, user, client, challengeId } = await startLogin();
-    expect((await client.post('/api/auth/resend-2fa', { email, challenge_id: 'no-such-challenge' })).body).toEqual({ error: 'challenge_expired' });
+    expect((await client.post('/api/auth/resend-2fa', { email, challenge_id: 'no-such-challenge' })).body).toEqual({
+      error: 'challenge_expired',
+    });
     expect((await client.post('/api/auth/resend-2fa', { email, challenge_id: 'bad id!' })).body).toEqual({ error: 'challenge_expired' });
-    expect((await client.post('/api/auth/resend-2fa', { email: newEmail(), challenge_id: challengeId })).body).toEqual({ error: 'challenge_expired' });
+    expect((await client.post('/api/auth/resend-2fa', { email: newEmail(), challenge_id: challengeId })).body).toEqual({
+      error: 'challenge_expired',
+    });
 
     await db().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.user(user.id), UpdateExpression: 'SET is_locked = :t', ExpressionAttributeValues: { ':t': true } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(user.id),
+        UpdateExpression: 'SET is_locked = :t',
+        ExpressionAttributeValues: { ':t': true },
+      }),
     );
     const locked = await client.post('/api/auth/resend-2fa', { email, challenge_id: challengeId });
     expect(locked.status).toBe(400);

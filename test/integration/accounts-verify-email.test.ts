@@ -11,7 +11,9 @@ const PASSWORD = 'marble kettle sunrise';
 
 async function registered() {
   const email = `verify-${randomUUID().slice(0, 8)}@example.com`;
-  const response = await api.client().post('/api/auth/register', { first_name: 'Katherine', last_name: 'Johnson', email, password: PASSWORD, passwordConfirm: PASSWORD });
+  const response = await api
+    .client()
+    .post('/api/auth/register', { first_name: 'Katherine', last_name: 'Johnson', email, password: PASSWORD, passwordConfirm: PASSWORD });
   expect(response.status).toBe(201);
   const code = codeIn(await latestEmail(email, /Verify your email/));
   const user = (await getUserByEmail(email))!;

@@ -29,7 +29,10 @@ describe('recordActivity', () => {
     expect(await count(keys.lastActiveDay('2026-03-03'))).toBe(1);
 
     const profile = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(user.id) }));
-    expect(profile.Item).toMatchObject({ last_active_day: '2026-03-03', ...indexKeys.usersByActivity({ id: user.id, status: 'active' }, '2026-03-03') });
+    expect(profile.Item).toMatchObject({
+      last_active_day: '2026-03-03',
+      ...indexKeys.usersByActivity({ id: user.id, status: 'active' }, '2026-03-03'),
+    });
   });
 
   it('counts concurrent first activities of the same learner once', async () => {

@@ -30,12 +30,15 @@ describe('admin routes: access', () => {
     expect(response.body).toEqual({ error: 'admin_required' });
   });
 
-  it.each(adminRoutes.map((route) => [route.method, route.path]))('%s %s: implemented for an admin (never 501/500)', async (method, path) => {
-    const admin = await createTestUser({ role: 'admin' });
-    const client = api.client();
-    await signIn(client, admin);
-    const response = await call(client, method, path);
-    expect(response.status).not.toBe(501);
-    expect(response.status).toBeLessThan(500);
-  });
+  it.each(adminRoutes.map((route) => [route.method, route.path]))(
+    '%s %s: implemented for an admin (never 501/500)',
+    async (method, path) => {
+      const admin = await createTestUser({ role: 'admin' });
+      const client = api.client();
+      await signIn(client, admin);
+      const response = await call(client, method, path);
+      expect(response.status).not.toBe(501);
+      expect(response.status).toBeLessThan(500);
+    },
+  );
 });

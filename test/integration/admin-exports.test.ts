@@ -25,13 +25,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
     } else field += c;
   }
   expect(field, 'the file ends with CRLF').toBe('');
@@ -46,7 +54,8 @@ describe('GET /api/admin/users/export.csv', () => {
 
   beforeAll(async () => {
     users = [];
-    for (const first of ['=HYPERLINK("http://x")', '+1+1', '-2+3', '@SUM(A1)', 'Plain, "quoted"']) users.push(await createTestUser({ first_name: first, last_name: `${tag} ${users.length}` }));
+    for (const first of ['=HYPERLINK("http://x")', '+1+1', '-2+3', '@SUM(A1)', 'Plain, "quoted"'])
+      users.push(await createTestUser({ first_name: first, last_name: `${tag} ${users.length}` }));
     users.push(await createTestUser({ first_name: 'Unverified', last_name: `${tag} u`, verified: false }));
     expect((await adminClient.post(`/api/admin/users/${users[1].id}/lock`)).status).toBe(200);
   });
@@ -62,7 +71,13 @@ describe('GET /api/admin/users/export.csv', () => {
     const byId = new Map(objects(rows).map((row) => [row.id, row]));
     // the default scope (not deleted) holds all six; the locked one too
     expect([...byId.keys()].sort()).toEqual(users.map((user) => user.id).sort());
-    expect(byId.get(users[0].id)).toMatchObject({ first_name: `'=HYPERLINK("http://x")`, email: users[0].email, status: 'active', role: 'learner', completion_pct: '0' });
+    expect(byId.get(users[0].id)).toMatchObject({
+      first_name: `'=HYPERLINK("http://x")`,
+      email: users[0].email,
+      status: 'active',
+      role: 'learner',
+      completion_pct: '0',
+    });
     expect(byId.get(users[1].id)).toMatchObject({ first_name: "'+1+1", status: 'locked', is_locked: 'true' });
     expect(byId.get(users[2].id)!.first_name).toBe("'-2+3");
     expect(byId.get(users[3].id)!.first_name).toBe("'@SUM(A1)");
@@ -71,7 +86,13 @@ describe('GET /api/admin/users/export.csv', () => {
 
     const log = await adminClient.get('/api/admin/audit-logs?action=admin.export_users');
     const entry = log.body.items.find((item: { actor_user_id: string }) => item.actor_user_id === admin.id);
-    expect(entry).toMatchObject({ action: 'admin.export_users', actor_email: admin.email, entity_type: 'export', entity_id: 'users', new_values: { filters: { query: tag }, rows: 6, truncated: false } });
+    expect(entry).toMatchObject({
+      action: 'admin.export_users',
+      actor_email: admin.email,
+      entity_type: 'export',
+      entity_id: 'users',
+      new_values: { filters: { query: tag }, rows: 6, truncated: false },
+    });
   });
 
   it('honours the status and cohort filters like the list', async () => {
@@ -94,8 +115,14 @@ describe('GET /api/admin/users/export.csv', () => {
   });
 
   it('refuses an unknown status or filter (400), without a session (401) and for a learner (403)', async () => {
-    expect(await adminClient.get('/api/admin/users/export.csv?status=nope')).toMatchObject({ status: 400, body: { error: 'invalid_status' } });
-    expect(await adminClient.get('/api/admin/users/export.csv?filter=nope')).toMatchObject({ status: 400, body: { error: 'invalid_filter' } });
+    expect(await adminClient.get('/api/admin/users/export.csv?status=nope')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_status' },
+    });
+    expect(await adminClient.get('/api/admin/users/export.csv?filter=nope')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_filter' },
+    });
     expect(await api.client().get('/api/admin/users/export.csv')).toMatchObject({ status: 401 });
     const learner = api.client();
     await signIn(learner, await createTestUser());
@@ -119,17 +146,29 @@ describe('GET /api/admin/audit-logs/export.csv', () => {
     expect(entries[1]).toMatchObject({ actor_email: admin.email, entity_type: 'user', entity_id: user.id, user_agent: `'${AGENT}` });
     expect(JSON.parse(entries[1].new_values)).toMatchObject({ status: 'locked' });
 
-    const action = objects(parseCsv((await adminClient.get(`/api/admin/audit-logs/export.csv?entity_id=${user.id}&action=admin.user.lock`)).body));
+    const action = objects(
+      parseCsv((await adminClient.get(`/api/admin/audit-logs/export.csv?entity_id=${user.id}&action=admin.user.lock`)).body),
+    );
     expect(action.map((entry) => entry.action)).toEqual(['admin.user.lock']);
 
     const log = await adminClient.get('/api/admin/audit-logs?action=admin.export_audit');
     const entry = log.body.items.find((item: { actor_user_id: string }) => item.actor_user_id === admin.id);
-    expect(entry).toMatchObject({ entity_type: 'export', entity_id: 'audit_logs', new_values: { filters: { entity_id: user.id }, rows: expect.any(Number) } });
+    expect(entry).toMatchObject({
+      entity_type: 'export',
+      entity_id: 'audit_logs',
+      new_values: { filters: { entity_id: user.id }, rows: expect.any(Number) },
+    });
   });
 
   it('refuses an invalid date (400), without a session (401) and for a learner (403)', async () => {
-    expect(await adminClient.get('/api/admin/audit-logs/export.csv?date_from=2026-13-01')).toMatchObject({ status: 400, body: { error: 'invalid_date' } });
-    expect(await adminClient.get('/api/admin/audit-logs/export.csv?date_from=2026-05-02&date_to=2026-05-01')).toMatchObject({ status: 400, body: { error: 'invalid_date_range' } });
+    expect(await adminClient.get('/api/admin/audit-logs/export.csv?date_from=2026-13-01')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_date' },
+    });
+    expect(await adminClient.get('/api/admin/audit-logs/export.csv?date_from=2026-05-02&date_to=2026-05-01')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_date_range' },
+    });
     expect(await api.client().get('/api/admin/audit-logs/export.csv')).toMatchObject({ status: 401 });
     const learner = api.client();
     await signIn(learner, await createTestUser());

@@ -31,10 +31,19 @@ beforeAll(async () => {
 async function funnel(): Promise<Record<string, [number, number]>> {
   const response = await adminClient.get('/api/admin/summary');
   expect(response.status).toBe(200);
-  const rows = response.body.funnel as Array<{ module_id: string; slug: string; title: string; week_number: number; completed: number; in_progress: number }>;
+  const rows = response.body.funnel as Array<{
+    module_id: string;
+    slug: string;
+    title: string;
+    week_number: number;
+    completed: number;
+    in_progress: number;
+  }>;
   expect(rows.map((row) => row.module_id)).toEqual(content.modules.map((module) => module.module_id));
   expect(rows[0]).toMatchObject({ slug: m0.slug, title: m0.title, week_number: m0.week_number });
-  return Object.fromEntries(rows.filter((row) => row.completed || row.in_progress).map((row) => [row.slug, [row.completed, row.in_progress]]));
+  return Object.fromEntries(
+    rows.filter((row) => row.completed || row.in_progress).map((row) => [row.slug, [row.completed, row.in_progress]]),
+  );
 }
 
 async function learner(): Promise<{ user: UserRecord; client: ApiClient }> {
@@ -64,7 +73,8 @@ describe('the admin summary funnel', () => {
   });
 
   it('follows the admin module overrides', async () => {
-    const override = (action: string, moduleId: string) => adminClient.post(`/api/admin/modules/${action}`, { user_id: a.user.id, module_id: moduleId });
+    const override = (action: string, moduleId: string) =>
+      adminClient.post(`/api/admin/modules/${action}`, { user_id: a.user.id, module_id: moduleId });
     expect((await override('force-complete', m1.module_id)).status).toBe(200);
     expect(await funnel()).toEqual({ [m0.slug]: [1, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1] });
     expect((await override('unlock', m3.module_id)).status).toBe(200);
@@ -78,7 +88,13 @@ describe('the admin summary funnel', () => {
 
   it('counts an enrollment written before the funnel on the learner’s next visit', async () => {
     // make B's enrollment look as it did before this change: no lists, not in the counters
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.enrollment(b.user.id, content.id),
+        UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress',
+      }),
+    );
     await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
     expect(await funnel()).toEqual({ [m0.slug]: [0, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
     expect((await b.client.get('/api/dashboard')).status).toBe(200);
@@ -89,7 +105,13 @@ describe('the admin summary funnel', () => {
   });
 
   it('the backfill counts an enrollment written before the funnel once, and skips it on a rerun', async () => {
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.enrollment(b.user.id, content.id),
+        UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress',
+      }),
+    );
     await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
     expect(await funnel()).toEqual({ [m0.slug]: [0, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
     expect(await backfillFunnelFor(b.user.id)).toBe('counted');
@@ -99,7 +121,13 @@ describe('the admin summary funnel', () => {
   });
 
   it('the backfill walk reads every account through the status index, page by page, and resumes', async () => {
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(b.user.id, content.id), UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress' }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.enrollment(b.user.id, content.id),
+        UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress',
+      }),
+    );
     await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
     const positions: unknown[] = [];
     const totals = await backfillFunnel({ status: 0 }, (_, next) => positions.push(next), 1);

@@ -28,7 +28,9 @@ async function enrolledLearner() {
 
 const override = (action: string, body: unknown) => adminClient.post(`/api/admin/modules/${action}`, body);
 const stateOf = async (client: ApiClient, moduleId: string) =>
-  (await client.get('/api/dashboard/state')).body.grid.flatMap((w: { modules: Array<{ module_id: string; state: string }> }) => w.modules).find((m: { module_id: string }) => m.module_id === moduleId)?.state;
+  (await client.get('/api/dashboard/state')).body.grid
+    .flatMap((w: { modules: Array<{ module_id: string; state: string }> }) => w.modules)
+    .find((m: { module_id: string }) => m.module_id === moduleId)?.state;
 
 describe('module overrides', () => {
   it("refuses to lock the learner's only open module (it would open again at once) and leaves it open", async () => {
@@ -60,7 +62,12 @@ describe('module overrides', () => {
     expect(again.body).toEqual({ error: 'already_completed', message: 'Module is already completed.' });
 
     const reopened = await override('reopen', { user_id: user.id, module_id: m1.module_id });
-    expect(reopened.body).toMatchObject({ ok: true, message: 'Module reopened.', percent_complete: 0, module: { status: 'open', completed_at: null } });
+    expect(reopened.body).toMatchObject({
+      ok: true,
+      message: 'Module reopened.',
+      percent_complete: 0,
+      module: { status: 'open', completed_at: null },
+    });
     expect(await stateOf(client, m1.module_id)).toBe('open');
     stats = await readStats();
     expect(stats.modules_completed_total).toBe(before.modules_completed_total);
@@ -69,7 +76,10 @@ describe('module overrides', () => {
     const locked = await override('lock', { user_id: user.id, module_id: m2.module_id });
     expect(locked.body).toMatchObject({ ok: true, message: 'Module locked.', module: { status: 'locked' } });
     expect(await stateOf(client, m2.module_id)).toBe('locked');
-    expect((await override('lock', { user_id: user.id, module_id: m2.module_id })).body).toEqual({ error: 'already_locked', message: 'Module is already locked.' });
+    expect((await override('lock', { user_id: user.id, module_id: m2.module_id })).body).toEqual({
+      error: 'already_locked',
+      message: 'Module is already locked.',
+    });
 
     const unlocked = await override('unlock', { user_id: user.id, module_id: m3.module_id });
     expect(unlocked.body).toMatchObject({ ok: true, message: 'Module unlocked.', module: { status: 'open' } });
@@ -84,12 +94,9 @@ describe('module overrides', () => {
 
     // Filed under the learner: the overrides show in that user's Audit tab.
     const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
-    expect(audit.body.items.filter((e: { action: string }) => e.action.startsWith('admin.module.')).map((e: { action: string }) => e.action)).toEqual([
-      'admin.module.unlock',
-      'admin.module.lock',
-      'admin.module.reopen',
-      'admin.module.force_complete',
-    ]);
+    expect(
+      audit.body.items.filter((e: { action: string }) => e.action.startsWith('admin.module.')).map((e: { action: string }) => e.action),
+    ).toEqual(['admin.module.unlock', 'admin.module.lock', 'admin.module.reopen', 'admin.module.force_complete']);
     expect(audit.body.items[3]).toMatchObject({
       entity_type: 'user',
       entity_id: user.id,

@@ -77,10 +77,16 @@ describe('user list: cursors', () => {
       expect(response.body).toEqual({ error: 'invalid_cursor' });
     }
     // a cursor of another list or another filter is foreign
-    expect((await adminClient.get(`/api/admin/users?status=all&cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
-    expect((await adminClient.get(`/api/admin/users?filter=unverified&cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
+    expect((await adminClient.get(`/api/admin/users?status=all&cursor=${encodeURIComponent(cursor)}`)).body).toEqual({
+      error: 'invalid_cursor',
+    });
+    expect((await adminClient.get(`/api/admin/users?filter=unverified&cursor=${encodeURIComponent(cursor)}`)).body).toEqual({
+      error: 'invalid_cursor',
+    });
     expect((await adminClient.get(`/api/admin/audit-logs?cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
-    expect((await adminClient.get(`/api/admin/users/${admin.id}/audit-logs?cursor=${encodeURIComponent(cursor)}`)).body).toEqual({ error: 'invalid_cursor' });
+    expect((await adminClient.get(`/api/admin/users/${admin.id}/audit-logs?cursor=${encodeURIComponent(cursor)}`)).body).toEqual({
+      error: 'invalid_cursor',
+    });
     expect(audit.status).toBe(200);
   });
 });
@@ -118,7 +124,9 @@ describe('user list: every status × cohort is its own key range', () => {
     expect((locked.body.items as Row[]).every((row) => row.status === 'locked')).toBe(true);
     expect(locked.body.items).toHaveLength(6);
     const drill = await adminClient.get('/api/admin/users?filter=deleted');
-    expect((drill.body.items as Row[]).map((row) => row.id).sort()).toEqual([...made['deleted-true'], ...made['deleted-false']].map((user) => user.id).sort());
+    expect((drill.body.items as Row[]).map((row) => row.id).sort()).toEqual(
+      [...made['deleted-true'], ...made['deleted-false']].map((user) => user.id).sort(),
+    );
   });
 });
 
@@ -208,19 +216,31 @@ describe('audit log: every filter is a key range', () => {
       seeded.push(auditItem(input, new Date(ago(i % 40).getTime() - i)));
     }
     for (let start = 0; start < seeded.length; start += 25) {
-      await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: seeded.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+      await db().send(
+        new BatchWriteCommand({
+          RequestItems: { [tableName()]: seeded.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) },
+        }),
+      );
     }
   });
 
   const expected = (match: (entry: (typeof seeded)[number]) => boolean, from = dayOf(ago(29)), to = dayOf(new Date(now))) =>
     seeded
-      .filter((entry) => entry.created_at.slice(0, 10) >= from && entry.created_at.slice(0, 10) <= to && entry.action.startsWith('audit.test.') && match(entry))
+      .filter(
+        (entry) =>
+          entry.created_at.slice(0, 10) >= from &&
+          entry.created_at.slice(0, 10) <= to &&
+          entry.action.startsWith('audit.test.') &&
+          match(entry),
+      )
       .sort((a, b) => (a.sk < b.sk ? 1 : -1))
       .map((entry) => entry.id);
 
   async function ids(query: string) {
     const pages = await allPages(`/api/admin/audit-logs?page_size=25&${query}`);
-    const items = pages.flatMap((page) => page.items as Array<{ id: string; action: string }>).filter((entry) => entry.action.startsWith('audit.test.'));
+    const items = pages
+      .flatMap((page) => page.items as Array<{ id: string; action: string }>)
+      .filter((entry) => entry.action.startsWith('audit.test.'));
     return { ids: items.map((entry) => entry.id), pages };
   }
 
@@ -234,9 +254,21 @@ describe('audit log: every filter is a key range', () => {
     ['actor local-part prefix (two accounts)', 'actor=ali', (e) => e.actor_email === alice.email || e.actor_email === alina.email],
     ['actor domain', 'actor=%40acme.test', (e) => e.actor_email === alice.email || e.actor_email === alina.email],
     ['actor + action', 'actor=bob&action=audit.test.one', (e) => e.actor_email === bob.email && e.action === 'audit.test.one'],
-    ['action + entity type', 'action=audit.test.three&entity_type=enrollment', (e) => e.action === 'audit.test.three' && e.entity_type === 'enrollment'],
-    ['domain + entity id', 'actor=%40acme.test&entity_id=entity-1', (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_id === 'entity-1'],
-    ['actor + entity type + action', 'actor=ali&entity_type=user&action=audit.test.one', (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_type === 'user' && e.action === 'audit.test.one'],
+    [
+      'action + entity type',
+      'action=audit.test.three&entity_type=enrollment',
+      (e) => e.action === 'audit.test.three' && e.entity_type === 'enrollment',
+    ],
+    [
+      'domain + entity id',
+      'actor=%40acme.test&entity_id=entity-1',
+      (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_id === 'entity-1',
+    ],
+    [
+      'actor + entity type + action',
+      'actor=ali&entity_type=user&action=audit.test.one',
+      (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_type === 'user' && e.action === 'audit.test.one',
+    ],
   ];
   for (const [name, query, match] of cases) {
     it(`filters by ${name}, newest first, across cursor pages`, async () => {
@@ -250,7 +282,9 @@ describe('audit log: every filter is a key range', () => {
     const from = dayOf(ago(20));
     const to = dayOf(ago(5));
     expect((await ids(`date_from=${from}&date_to=${to}`)).ids).toEqual(expected(() => true, from, to));
-    expect((await ids(`date_from=${from}&date_to=${to}&action=audit.test.one`)).ids).toEqual(expected((e) => e.action === 'audit.test.one', from, to));
+    expect((await ids(`date_from=${from}&date_to=${to}&action=audit.test.one`)).ids).toEqual(
+      expected((e) => e.action === 'audit.test.one', from, to),
+    );
     expect((await ids(`date_from=${from}&date_to=${to}&actor=bob`)).ids).toEqual(expected((e) => e.actor_email === bob.email, from, to));
     const older = dayOf(ago(39));
     const all = await ids(`date_from=${older}`);
@@ -270,22 +304,33 @@ describe('audit log: every filter is a key range', () => {
 
   it('cursor pages cost one page each: 25 rows, the next 25, then the rest and a null cursor', async () => {
     const pages = await allPages('/api/admin/audit-logs?page_size=25&actor=%40acme.test');
-    expect(pages.map((page) => page.items.length)).toEqual([25, expected((e) => e.actor_email === alice.email || e.actor_email === alina.email).length - 25]);
+    expect(pages.map((page) => page.items.length)).toEqual([
+      25,
+      expected((e) => e.actor_email === alice.email || e.actor_email === alina.email).length - 25,
+    ]);
     expect(pages[0].next_cursor).toEqual(expect.any(String));
     const tampered = `${pages[0].next_cursor.slice(0, -3)}xyz`;
     const refused = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=%40acme.test&cursor=${encodeURIComponent(tampered)}`);
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'invalid_cursor' });
     // the same cursor with another filter is foreign
-    const foreign = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=bob&cursor=${encodeURIComponent(pages[0].next_cursor)}`);
+    const foreign = await adminClient.get(
+      `/api/admin/audit-logs?page_size=25&actor=bob&cursor=${encodeURIComponent(pages[0].next_cursor)}`,
+    );
     expect(foreign.body).toEqual({ error: 'invalid_cursor' });
   });
 
   it('per-user audit pages by cursor (25 a page)', async () => {
     const user = await createTestUser();
-    const entries = Array.from({ length: 30 }, (_, i) => auditItem({ action: 'audit.test.user', entityType: 'user', entityId: user.id }, new Date(now - i * 1000)));
+    const entries = Array.from({ length: 30 }, (_, i) =>
+      auditItem({ action: 'audit.test.user', entityType: 'user', entityId: user.id }, new Date(now - i * 1000)),
+    );
     for (let start = 0; start < entries.length; start += 25) {
-      await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: entries.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+      await db().send(
+        new BatchWriteCommand({
+          RequestItems: { [tableName()]: entries.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) },
+        }),
+      );
     }
     const pages = await allPages(`/api/admin/users/${user.id}/audit-logs`);
     expect(pages.map((page) => page.items.length)).toEqual([25, 5]);

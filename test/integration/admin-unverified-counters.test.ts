@@ -69,13 +69,21 @@ describe('unverified × status counters', () => {
     await expectDelta(0, 1, 'restore');
 
     // an email change makes a verified account unverified (locked: counted from then on)
-    const changed = await adminClient.patch(`/api/admin/users/${verifiedLocked.id}`, { email: `changed-${randomUUID().slice(0, 8)}@example.com` });
+    const changed = await adminClient.patch(`/api/admin/users/${verifiedLocked.id}`, {
+      email: `changed-${randomUUID().slice(0, 8)}@example.com`,
+    });
     expect(changed.status).toBe(200);
     await expectDelta(1, 1, 'email change');
 
     // verifying a locked account's email (registered, then locked by an admin before the code)
     const email = `counter-${randomUUID().slice(0, 8)}@example.com`;
-    expect((await api.client().post('/api/auth/register', { first_name: 'Dorothy', last_name: 'Vaughan', email, password: PASSWORD, passwordConfirm: PASSWORD })).status).toBe(201);
+    expect(
+      (
+        await api
+          .client()
+          .post('/api/auth/register', { first_name: 'Dorothy', last_name: 'Vaughan', email, password: PASSWORD, passwordConfirm: PASSWORD })
+      ).status,
+    ).toBe(201);
     const code = codeIn(await latestEmail(email, /Verify your email/));
     const registered = (await getUserByEmail(email))!;
     expect((await adminClient.post(`/api/admin/users/${registered.id}/lock`, {})).status).toBe(200);
@@ -93,7 +101,9 @@ describe('unverified × status counters', () => {
     // the hard delete (the purge's first write) takes a deleted account out of the counter
     await setUserFields(active.id, { deleted_at: new Date(Date.now() - 31 * DAY).toISOString() });
     const fresh = (await getUserByEmail(active.email))!;
-    await hardDeleteUser(fresh.id, fresh.email, { admin, ip: '203.0.113.1', userAgent: 'CounterTest' }, new Date(), { timeLeftMs: () => 60_000 });
+    await hardDeleteUser(fresh.id, fresh.email, { admin, ip: '203.0.113.1', userAgent: 'CounterTest' }, new Date(), {
+      timeLeftMs: () => 60_000,
+    });
     await expectDelta(1, 0, 'hard delete');
   });
 

@@ -51,7 +51,9 @@ describe('user detail and profile edits', () => {
     const user = await createTestUser({ first_name: 'Zelda', last_name: 'Quill' });
     const other = await createTestUser();
     expect((await adminClient.patch(`/api/admin/users/${user.id}`, { first_name: '  ' })).body).toEqual({ error: 'first_name_required' });
-    expect((await adminClient.patch(`/api/admin/users/${user.id}`, { last_name: 'x'.repeat(101) })).body).toEqual({ error: 'last_name_invalid' });
+    expect((await adminClient.patch(`/api/admin/users/${user.id}`, { last_name: 'x'.repeat(101) })).body).toEqual({
+      error: 'last_name_invalid',
+    });
     expect((await adminClient.patch(`/api/admin/users/${user.id}`, { email: 'not-an-email' })).body).toEqual({ error: 'invalid_email' });
     const taken = await adminClient.patch(`/api/admin/users/${user.id}`, { email: other.email.toUpperCase() });
     expect(taken.status).toBe(409);
@@ -68,7 +70,8 @@ describe('user detail and profile edits', () => {
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(user.email) }))).Item).toBeUndefined();
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(newEmail) }))).Item?.user_id).toBe(user.id);
     // search by the new values, not the old
-    const search = async (q: string) => (await adminClient.get(`/api/admin/users?query=${encodeURIComponent(q)}`)).body.items.map((i: { id: string }) => i.id);
+    const search = async (q: string) =>
+      (await adminClient.get(`/api/admin/users?query=${encodeURIComponent(q)}`)).body.items.map((i: { id: string }) => i.id);
     expect(await search('ZOR')).toContain(user.id);
     expect(await search('zelda')).not.toContain(user.id);
     expect(await search('quil')).toContain(user.id);
@@ -78,9 +81,16 @@ describe('user detail and profile edits', () => {
     expect(unverified.map((i: { id: string }) => i.id)).toContain(user.id);
     // list items say so (the console's verification chip), in every list and in search
     expect(unverified.find((i: { id: string }) => i.id === user.id)).toMatchObject({ verified: false });
-    expect((await adminClient.get(`/api/admin/users?query=${encodeURIComponent(newEmail)}`)).body.items).toEqual([expect.objectContaining({ id: user.id, verified: false })]);
-    expect((await adminClient.get('/api/admin/users?filter=unverified')).body.items.every((i: { verified: boolean }) => i.verified === false)).toBe(true);
-    expect((await adminClient.get(`/api/admin/users?query=${encodeURIComponent(admin.email)}`)).body.items[0]).toMatchObject({ id: admin.id, verified: true });
+    expect((await adminClient.get(`/api/admin/users?query=${encodeURIComponent(newEmail)}`)).body.items).toEqual([
+      expect.objectContaining({ id: user.id, verified: false }),
+    ]);
+    expect(
+      (await adminClient.get('/api/admin/users?filter=unverified')).body.items.every((i: { verified: boolean }) => i.verified === false),
+    ).toBe(true);
+    expect((await adminClient.get(`/api/admin/users?query=${encodeURIComponent(admin.email)}`)).body.items[0]).toMatchObject({
+      id: admin.id,
+      verified: true,
+    });
 
     const [entry] = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items;
     expect(entry).toMatchObject({
@@ -134,7 +144,9 @@ describe('account status actions', () => {
       expect(self.status).toBe(400);
       expect(self.body).toEqual({ error: 'cannot_target_self' });
     }
-    expect((await adminClient.delete(`/api/admin/users/${admin.id}?confirm_email=${admin.email}`)).body).toEqual({ error: 'cannot_target_self' });
+    expect((await adminClient.delete(`/api/admin/users/${admin.id}?confirm_email=${admin.email}`)).body).toEqual({
+      error: 'cannot_target_self',
+    });
     expect((await adminClient.post('/api/admin/users/nobody/lock')).status).toBe(404);
     expect(await auditActions(user.id)).toEqual(['admin.user.unlock', 'admin.user.lock']);
   });
@@ -166,7 +178,11 @@ describe('account status actions', () => {
     expect(Date.parse(deleted.body.deleted_at)).not.toBeNaN();
     expect((await adminClient.post(`/api/admin/users/${user.id}/soft-delete`, {})).body).toEqual({ error: 'already_deleted' });
     let stats = await readStats();
-    expect([stats.users_total, stats.users_verified, stats.users_deleted]).toEqual([before.users_total - 1, before.users_verified - 1, before.users_deleted + 1]);
+    expect([stats.users_total, stats.users_verified, stats.users_deleted]).toEqual([
+      before.users_total - 1,
+      before.users_verified - 1,
+      before.users_deleted + 1,
+    ]);
     const detail = (await adminClient.get(`/api/admin/users/${user.id}`)).body;
     expect(detail).toMatchObject({ status: 'deleted', deleted_reason: 'Asked by email', hard_delete_ready: false });
     expect(Date.parse(detail.hard_delete_available_at) - Date.parse(detail.deleted_at)).toBe(30 * 24 * 3600 * 1000);
@@ -177,7 +193,11 @@ describe('account status actions', () => {
     expect((await adminClient.post(`/api/admin/users/${user.id}/restore`)).body).toEqual({ status: 'active' });
     expect((await adminClient.post(`/api/admin/users/${user.id}/restore`)).body).toEqual({ error: 'not_deleted' });
     stats = await readStats();
-    expect([stats.users_total, stats.users_verified, stats.users_deleted]).toEqual([before.users_total, before.users_verified, before.users_deleted]);
+    expect([stats.users_total, stats.users_verified, stats.users_deleted]).toEqual([
+      before.users_total,
+      before.users_verified,
+      before.users_deleted,
+    ]);
     expect(await auditActions(user.id)).toEqual(['admin.user.restore', 'admin.user.soft_delete']);
   });
 });
@@ -213,7 +233,14 @@ describe('hard delete', () => {
     await recordActivity(user.id, new Date(Date.now() - 2 * 24 * 3600 * 1000)); // an older day: a no-op after today's task save
     expect((await adminClient.patch(`/api/admin/users/${user.id}`, { last_name: 'Hardcastle' })).status).toBe(200);
     // an entry of the person's own, with their address and browser (docs/security.md L9)
-    const own = auditItem({ action: 'auth.login', actor: { id: user.id, email: user.email }, entityType: 'user', entityId: user.id, ip: '198.51.100.9', userAgent: 'hilda-browser' });
+    const own = auditItem({
+      action: 'auth.login',
+      actor: { id: user.id, email: user.email },
+      entityType: 'user',
+      entityId: user.id,
+      ip: '198.51.100.9',
+      userAgent: 'hilda-browser',
+    });
     await db().send(new PutCommand({ TableName: tableName(), Item: own }));
 
     const notDeleted = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${user.email}`);
@@ -230,7 +257,14 @@ describe('hard delete', () => {
     expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.hard_delete_ready).toBe(true);
     const preview = await adminClient.get(`/api/admin/users/${user.id}/hard-delete/preview`);
     expect(preview.status).toBe(200);
-    expect(preview.body.counts).toMatchObject({ profile: 1, sessions: 1, enrollments: 1, email_guard: 1, search_entries: 3, activity_days: 1 });
+    expect(preview.body.counts).toMatchObject({
+      profile: 1,
+      sessions: 1,
+      enrollments: 1,
+      email_guard: 1,
+      search_entries: 3,
+      activity_days: 1,
+    });
     expect(preview.body.counts.progress).toBeGreaterThanOrEqual(2);
     expect(preview.body.counts.tasks).toBeGreaterThanOrEqual(1);
     expect(preview.body.counts.audit_entries).toBe(3);
@@ -244,7 +278,13 @@ describe('hard delete', () => {
     expect(done.body.deleted).toBe(true);
 
     // no item of the account is left
-    const partition = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${user.id}` } }));
+    const partition = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
+      }),
+    );
     expect(partition.Items).toEqual([]);
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(user.email) }))).Item).toBeUndefined();
     for (const item of [...searchItems(user), ...searchItems({ ...user, last_name: 'Hardcastle' })]) {
@@ -256,7 +296,15 @@ describe('hard delete', () => {
 
     // every aggregate is back where it was before the account enrolled
     const after = await readStats();
-    for (const field of ['users_total', 'users_verified', 'users_deleted', 'enrollments_total', 'enrollment_percent_sum', 'modules_completed_total', 'modules_total'] as const) {
+    for (const field of [
+      'users_total',
+      'users_verified',
+      'users_deleted',
+      'enrollments_total',
+      'enrollment_percent_sum',
+      'modules_completed_total',
+      'modules_total',
+    ] as const) {
       expect(after[field], field).toBe(baseline[field]);
     }
     const summaryAfter = (await adminClient.get('/api/admin/summary')).body;
@@ -265,7 +313,12 @@ describe('hard delete', () => {
 
     // audit entries stay, without personal data
     const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
-    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual(['admin.user.hard_delete', 'admin.user.soft_delete', 'auth.login', 'admin.user.update']);
+    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual([
+      'admin.user.hard_delete',
+      'admin.user.soft_delete',
+      'auth.login',
+      'admin.user.update',
+    ]);
     // the person's own IP and user agent are cleared; the admin's stay (their accountability)
     const ownAfter = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: own.pk, sk: own.sk } }))).Item!;
     expect(ownAfter).toMatchObject({ ip: null, user_agent: null, actor_email: 'deleted-user' });
@@ -274,7 +327,11 @@ describe('hard delete', () => {
     expect(text).not.toContain(user.email);
     expect(text).not.toContain('Hardcase');
     expect(text).not.toContain('Hardcastle');
-    expect(audit.body.items[3]).toMatchObject({ old_values: { last_name: 'deleted-user' }, new_values: { last_name: 'deleted-user' }, actor_email: admin.email });
+    expect(audit.body.items[3]).toMatchObject({
+      old_values: { last_name: 'deleted-user' },
+      new_values: { last_name: 'deleted-user' },
+      actor_email: admin.email,
+    });
   });
 });
 
@@ -292,7 +349,9 @@ describe('hard delete of an account that acted on others', () => {
     await setUserFields(otherAdmin.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
     const preview = await adminClient.get(`/api/admin/users/${otherAdmin.id}/hard-delete/preview`);
     expect(preview.body.counts.audit_entries_as_actor).toBe(1);
-    expect((await adminClient.delete(`/api/admin/users/${otherAdmin.id}?confirm_email=${encodeURIComponent(otherAdmin.email)}`)).status).toBe(200);
+    expect(
+      (await adminClient.delete(`/api/admin/users/${otherAdmin.id}?confirm_email=${encodeURIComponent(otherAdmin.email)}`)).status,
+    ).toBe(200);
 
     const [after] = (await adminClient.get(`/api/admin/users/${learner.id}/audit-logs`)).body.items;
     expect(after).toMatchObject({ id: before.id, action: 'admin.user.lock', actor_email: 'deleted-user' });
@@ -311,16 +370,27 @@ describe('audit log', () => {
     expect(byEntity.body).toMatchObject({ total: 2, has_next: false, window_days: 30, date_to: today });
     expect(byEntity.body.items.map((e: { action: string }) => e.action)).toEqual(['admin.user.unlock', 'admin.user.lock']);
 
-    const byActor = await adminClient.get(`/api/admin/audit-logs?actor=${encodeURIComponent(admin.email.slice(0, 10).toUpperCase())}&action=admin.user.lock&date_from=${today}&date_to=${today}`);
+    const byActor = await adminClient.get(
+      `/api/admin/audit-logs?actor=${encodeURIComponent(admin.email.slice(0, 10).toUpperCase())}&action=admin.user.lock&date_from=${today}&date_to=${today}`,
+    );
     expect(byActor.body.window_days).toBe(1);
     expect(byActor.body.items.length).toBeGreaterThanOrEqual(1);
-    expect(byActor.body.items.every((e: { action: string; actor_email: string }) => e.action === 'admin.user.lock' && e.actor_email === admin.email)).toBe(true);
+    expect(
+      byActor.body.items.every(
+        (e: { action: string; actor_email: string }) => e.action === 'admin.user.lock' && e.actor_email === admin.email,
+      ),
+    ).toBe(true);
     const paged = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=${encodeURIComponent(admin.email)}`);
     expect(paged.body.page_size).toBe(25);
     expect(paged.body.total).toBeGreaterThan(paged.body.items.length - 1);
 
-    expect((await adminClient.get('/api/admin/audit-logs?date_from=2024-13-01')).body).toEqual({ error: 'invalid_date', field: 'date_from' });
-    expect((await adminClient.get('/api/admin/audit-logs?date_from=2024-02-01&date_to=2024-01-01')).body).toEqual({ error: 'invalid_date_range' });
+    expect((await adminClient.get('/api/admin/audit-logs?date_from=2024-13-01')).body).toEqual({
+      error: 'invalid_date',
+      field: 'date_from',
+    });
+    expect((await adminClient.get('/api/admin/audit-logs?date_from=2024-02-01&date_to=2024-01-01')).body).toEqual({
+      error: 'invalid_date_range',
+    });
     expect((await adminClient.get('/api/admin/audit-logs?date_from=2020-01-01&date_to=2024-01-01')).body.error).toBe('date_range_too_long');
     const yesterday = new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10);
     expect((await adminClient.get(`/api/admin/audit-logs?entity_type=user&entity_id=${user.id}&date_to=${yesterday}`)).body.total).toBe(0);

@@ -31,13 +31,18 @@ const PASSWORD = 'fuzz-Password-2024!';
 type Operation = {
   parameters?: Array<{ name: string; in: 'path' | 'query' }>;
   requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, unknown> } } } };
-  responses: Record<string, { content?: { 'application/json': { schema: { allOf?: [unknown, { properties: { error: { enum: string[] } } }] } } } }>;
+  responses: Record<
+    string,
+    { content?: { 'application/json': { schema: { allOf?: [unknown, { properties: { error: { enum: string[] } } }] } } } }
+  >;
 };
-const document = JSON.parse(readFileSync(new URL('../../functions/api-docs/openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, Operation>> };
+const document = JSON.parse(readFileSync(new URL('../../functions/api-docs/openapi.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, Operation>>;
+};
 const operations = ROUTES.map((route) => ({
   route,
   key: routeKey(route),
-  op: document.paths[route.path]?.[route.method.toLowerCase()] as Operation,
+  op: document.paths[route.path]?.[route.method.toLowerCase()],
 })).filter(({ op }) => op);
 /** Routes the served document does not have yet (test/unit/openapi.test.ts says so too). */
 const undocumentedRoutes = ROUTES.map(routeKey).filter((key) => !operations.some((o) => o.key === key));
@@ -95,7 +100,11 @@ interface Sent {
   json: any;
   text: string;
 }
-async function send(method: string, path: string, options: { cookie?: string; contentType?: string; origin?: string; body?: string } = {}): Promise<Sent> {
+async function send(
+  method: string,
+  path: string,
+  options: { cookie?: string; contentType?: string; origin?: string; body?: string } = {},
+): Promise<Sent> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
   if (options.contentType) headers['content-type'] = options.contentType;
@@ -120,7 +129,11 @@ async function send(method: string, path: string, options: { cookie?: string; co
  * never product code (docs/data-model.md); hence its own client: the product's refuses Scan.
  */
 const scanner = DynamoDBDocumentClient.from(
-  new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  new DynamoDBClient({
+    endpoint: inject('dynamodbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }),
 );
 afterAll(() => scanner.destroy());
 const db = () => scanner;
@@ -154,7 +167,8 @@ async function snapshotNow(): Promise<Map<string, string>> {
 
 function changes(before: Map<string, string>, after: Map<string, string>): string[] {
   const out: string[] = [];
-  for (const [key, value] of after) if (before.get(key) !== value) out.push(`${before.has(key) ? 'changed' : 'added'} ${key}: ${value.slice(0, 300)}`);
+  for (const [key, value] of after)
+    if (before.get(key) !== value) out.push(`${before.has(key) ? 'changed' : 'added'} ${key}: ${value.slice(0, 300)}`);
   for (const key of before.keys()) if (!after.has(key)) out.push(`removed ${key}`);
   return out;
 }
@@ -172,7 +186,9 @@ function writtenKeys(command: string, input: any): string[] {
   if (/^Put/.test(command)) return [pkOf(input.Item)];
   if (/^(Update|Delete)/.test(command)) return [pkOf(input.Key)];
   if (/^TransactWrite/.test(command))
-    return (input.TransactItems ?? []).flatMap((t: any) => (t.Put ? [pkOf(t.Put.Item)] : t.Update ? [pkOf(t.Update.Key)] : t.Delete ? [pkOf(t.Delete.Key)] : []));
+    return (input.TransactItems ?? []).flatMap((t: any) =>
+      t.Put ? [pkOf(t.Put.Item)] : t.Update ? [pkOf(t.Update.Key)] : t.Delete ? [pkOf(t.Delete.Key)] : [],
+    );
   return Object.values(input.RequestItems ?? {}).flatMap((requests: any) =>
     requests.map((r: any) => pkOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)),
   );
@@ -192,19 +208,66 @@ const allowedOnRefusal = (key: string) => key.startsWith('AUDIT#') || key.starts
 /** Rate-limit windows filled by earlier cases would turn later valid-looking requests into 429s. */
 async function clearRateLimits() {
   const page = await db().send(
-    new ScanCommand({ TableName: tableName(), FilterExpression: 'begins_with(pk, :rate)', ExpressionAttributeValues: { ':rate': 'RATE#' }, ProjectionExpression: 'pk, sk' }),
+    new ScanCommand({
+      TableName: tableName(),
+      FilterExpression: 'begins_with(pk, :rate)',
+      ExpressionAttributeValues: { ':rate': 'RATE#' },
+      ProjectionExpression: 'pk, sk',
+    }),
   );
   const items = page.Items ?? [];
   for (let i = 0; i < items.length; i += 25) {
-    await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: items.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
+    await db().send(
+      new BatchWriteCommand({ RequestItems: { [tableName()]: items.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }),
+    );
   }
 }
 
 // ---- generators -----------------------------------------------------------------------------
 
 /** Path segments and query values that break decoding, routing or naive parsers; inserted raw. */
-const RAW_TOKENS = ['%', '%%', '%zz', '%E0%A4%A', '%C0%AF', '%FF%FE', '%00', '%2e%2e', '%2F', '..', '.', '%u0041', '%%30%30', '%25', '%0A', '%0d%0a'];
-const STRANGE = ['', ' ', '\u0000', '\uFEFF', '\u202Egnp.exe', '🙂'.repeat(8), 'ǅ̴̢̛̙̝͖', '../../etc/passwd', '<script>alert(1)</script>', "' OR 1=1 --", '__proto__', 'constructor', 'null', 'undefined', 'NaN', '-1', '0', '1e309', '0x10', 'true', '[]', '{}'];
+const RAW_TOKENS = [
+  '%',
+  '%%',
+  '%zz',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%FF%FE',
+  '%00',
+  '%2e%2e',
+  '%2F',
+  '..',
+  '.',
+  '%u0041',
+  '%%30%30',
+  '%25',
+  '%0A',
+  '%0d%0a',
+];
+const STRANGE = [
+  '',
+  ' ',
+  '\u0000',
+  '\uFEFF',
+  '\u202Egnp.exe',
+  '🙂'.repeat(8),
+  'ǅ̴̢̛̙̝͖',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '__proto__',
+  'constructor',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '0',
+  '1e309',
+  '0x10',
+  'true',
+  '[]',
+  '{}',
+];
 
 const hugeString = fc.integer({ min: 1_000, max: 70_000 }).map((n) => 'a'.repeat(n));
 const deepObject = fc.integer({ min: 20, max: 400 }).map((depth) => {
@@ -264,7 +327,10 @@ const pathValue = fc.oneof(
   { weight: 3, arbitrary: text.map((value) => encodeURIComponent(value)) },
   { weight: 3, arbitrary: fc.constantFrom(...RAW_TOKENS) },
   { weight: 1, arbitrary: longSegment },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...RAW_TOKENS)).map(([a, b]) => `${encodeURIComponent(a)}${b}`) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...RAW_TOKENS)).map(([a, b]) => `${encodeURIComponent(a)}${b}`),
+  },
   { weight: 2, arbitrary: fc.oneof(ref('learnerId'), ref('adminId'), ref('targetId'), ref('slug'), ref('taskId')) },
 );
 
@@ -272,10 +338,16 @@ const queryString = (names: string[]) =>
   fc
     .array(
       fc.tuple(
-        fc.oneof({ weight: 4, arbitrary: names.length ? fc.constantFrom(...names) : fc.string({ maxLength: 8 }) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) }),
+        fc.oneof(
+          { weight: 4, arbitrary: names.length ? fc.constantFrom(...names) : fc.string({ maxLength: 8 }) },
+          { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+        ),
         fc.oneof(
           { weight: 4, arbitrary: text.map((value) => encodeURIComponent(value)) },
-          { weight: 2, arbitrary: fc.constantFrom(...RAW_TOKENS, '1', '2', '25', '100', '1001', '-5', '2024-02-30', '2024-01-01', 'all', 'unverified') },
+          {
+            weight: 2,
+            arbitrary: fc.constantFrom(...RAW_TOKENS, '1', '2', '25', '100', '1001', '-5', '2024-02-30', '2024-01-01', 'all', 'unverified'),
+          },
           { weight: 1, arbitrary: longSegment },
         ),
       ),
@@ -298,7 +370,19 @@ const bodyOf = (names: string[]) =>
     { weight: 2, arbitrary: anyValue.map((json) => ({ json })) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('', '{', '{"a":', 'nul', '[1,2', '\uFEFF{}', '{"__proto__":{"role":"admin"}}', '{"a":1,"a":2}', 'NaN', "{'a':1}", '\u0000'),
+      arbitrary: fc.constantFrom(
+        '',
+        '{',
+        '{"a":',
+        'nul',
+        '[1,2',
+        '\uFEFF{}',
+        '{"__proto__":{"role":"admin"}}',
+        '{"a":1,"a":2}',
+        'NaN',
+        "{'a':1}",
+        '\u0000',
+      ),
     },
   );
 
@@ -321,9 +405,21 @@ const caseOf = (paramCount: number, queryNames: string[], bodyNames: string[] | 
     body: stateChanging ? fc.option(bodyOf(bodyNames ?? []), { nil: undefined, freq: 6 }) : fc.constant(undefined),
     contentType: fc.oneof(
       { weight: 8, arbitrary: fc.constant('application/json') },
-      { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          undefined,
+          'text/plain',
+          'application/json; charset=utf-16',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+        ),
+      },
     ),
-    origin: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('http://localhost:3000', 'https://evil.example', 'null') }),
+    origin: fc.oneof(
+      { weight: 8, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom('http://localhost:3000', 'https://evil.example', 'null') },
+    ),
     forgedCookie: fc.oneof(
       { weight: 2, arbitrary: fc.constant(undefined) },
       fc.oneof(
@@ -356,90 +452,109 @@ describe('the API under generated bad input (OpenAPI-driven fuzz)', () => {
     cast = await castAccounts();
   });
 
-  it(`never answers 5xx, and a refused request changes no stored data (${TOTAL_RUNS} cases over ${operations.length} routes)`, { timeout: 600_000 }, async () => {
-    const runsPerRoute = Math.max(10, Math.ceil(TOTAL_RUNS / operations.length));
-    const started = Date.now();
-    let stored = await snapshot();
-    for (const { route, key, op } of operations) {
-      const paramNames = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
-      const queryNames = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-      const bodyNames = op.requestBody ? Object.keys(op.requestBody.content['application/json'].schema.properties ?? {}) : undefined;
-      const stateChanging = route.method !== 'GET';
-      await fc.assert(
-        fc.asyncProperty(caseOf(paramNames.length, queryNames, bodyNames, stateChanging), async (c) => {
-          cases += 1;
-          let i = 0;
-          // Generated segments are sent as generated (encoded, or raw malformed escapes); account ids and slugs encoded.
-          const path = route.path.replace(/\{[a-z_]+\}/g, () => {
-            const raw = c.params[i++];
-            return typeof raw === 'string' ? raw : encodeURIComponent(String(resolve(raw)));
-          });
-          const body = c.body === undefined ? undefined : typeof c.body === 'string' ? c.body : JSON.stringify(resolve(c.body.json)) ?? '';
-          const t0 = Date.now();
-          writes.length = 0;
-          const answer = await send(route.method, `${path}${c.query}`, { cookie: c.role === 'anonymous' ? c.forgedCookie : cast.cookies[c.role], contentType: body === undefined ? undefined : c.contentType, origin: c.origin, body });
-          timing.send += Date.now() - t0;
-          statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
-          const shown = `${route.method} ${path.slice(0, 200)}${c.query.slice(0, 200)} as ${c.role}${c.forgedCookie && c.role === 'anonymous' ? ` cookie ${c.forgedCookie.slice(0, 80)}` : ''} body ${String(body).slice(0, 200)}`;
-          if (answer.status >= 500) throw new Error(`${answer.status} ${answer.text.slice(0, 200)} for ${shown}`);
-          // The route that actually served it: the URL parser folds dot segments ('.', '%2e%2e'),
-          // so /api/admin/users/%2e%2e/audit-logs is GET /api/admin/audit-logs.
-          let served: { key: string; op: Operation; doc: (typeof ROUTE_DOCS)['auth'][string] | undefined } | undefined;
-          try {
-            const match = matchRoute(route.method, new URL(`${api.baseUrl}${path}`).pathname);
-            if (match.route) served = { key: routeKey(match.route), op: document.paths[match.route.path][route.method.toLowerCase()], doc: ROUTE_DOCS[match.route.group][routeKey(match.route)] };
-          } catch {
-            served = undefined;
-          }
+  it(
+    `never answers 5xx, and a refused request changes no stored data (${TOTAL_RUNS} cases over ${operations.length} routes)`,
+    { timeout: 600_000 },
+    async () => {
+      const runsPerRoute = Math.max(10, Math.ceil(TOTAL_RUNS / operations.length));
+      const started = Date.now();
+      let stored = await snapshot();
+      for (const { route, key, op } of operations) {
+        const paramNames = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+        const queryNames = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+        const bodyNames = op.requestBody ? Object.keys(op.requestBody.content['application/json'].schema.properties ?? {}) : undefined;
+        const stateChanging = route.method !== 'GET';
+        await fc.assert(
+          fc.asyncProperty(caseOf(paramNames.length, queryNames, bodyNames, stateChanging), async (c) => {
+            cases += 1;
+            let i = 0;
+            // Generated segments are sent as generated (encoded, or raw malformed escapes); account ids and slugs encoded.
+            const path = route.path.replace(/\{[a-z_]+\}/g, () => {
+              const raw = c.params[i++];
+              return typeof raw === 'string' ? raw : encodeURIComponent(String(resolve(raw)));
+            });
+            const body =
+              c.body === undefined ? undefined : typeof c.body === 'string' ? c.body : (JSON.stringify(resolve(c.body.json)) ?? '');
+            const t0 = Date.now();
+            writes.length = 0;
+            const answer = await send(route.method, `${path}${c.query}`, {
+              cookie: c.role === 'anonymous' ? c.forgedCookie : cast.cookies[c.role],
+              contentType: body === undefined ? undefined : c.contentType,
+              origin: c.origin,
+              body,
+            });
+            timing.send += Date.now() - t0;
+            statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
+            const shown = `${route.method} ${path.slice(0, 200)}${c.query.slice(0, 200)} as ${c.role}${c.forgedCookie && c.role === 'anonymous' ? ` cookie ${c.forgedCookie.slice(0, 80)}` : ''} body ${String(body).slice(0, 200)}`;
+            if (answer.status >= 500) throw new Error(`${answer.status} ${answer.text.slice(0, 200)} for ${shown}`);
+            // The route that actually served it: the URL parser folds dot segments ('.', '%2e%2e'),
+            // so /api/admin/users/%2e%2e/audit-logs is GET /api/admin/audit-logs.
+            let served: { key: string; op: Operation; doc: (typeof ROUTE_DOCS)['auth'][string] | undefined } | undefined;
+            try {
+              const match = matchRoute(route.method, new URL(`${api.baseUrl}${path}`).pathname);
+              if (match.route)
+                served = {
+                  key: routeKey(match.route),
+                  op: document.paths[match.route.path][route.method.toLowerCase()],
+                  doc: ROUTE_DOCS[match.route.group][routeKey(match.route)],
+                };
+            } catch {
+              served = undefined;
+            }
 
-          if (answer.status >= 400) {
-            if (answer.status === 429) throttled += 1;
-            const code = answer.json?.error;
-            // A malformed escape is refused before routing (400 invalid_path): the intended route's list applies.
-            served ??= { key, op, doc: ROUTE_DOCS[route.group][key] };
-            const listed = served.op.responses[String(answer.status)]?.content?.['application/json'].schema.allOf?.[1].properties.error.enum ?? [];
-            // The local server's own answers: a path that no longer matches the route after
-            // decoding (404/405), a request line over Node's header limit (431, no body).
-            const router = (answer.status === 404 && code === 'not_found') || answer.status === 405 || answer.status === 431;
-            if (!router && !listed.includes(code)) undocumented.add(`${served.key}: ${answer.status} ${code ?? answer.text.slice(0, 60)}`);
-            const written = writes.filter((key) => !allowedOnRefusal(key));
-            if (written.length) throw new Error(`refused with ${answer.status} ${code} but wrote ${written.join(', ')} for ${shown}`);
-            if (answer.status === 429) await clearRateLimits();
-            return;
-          }
+            if (answer.status >= 400) {
+              if (answer.status === 429) throttled += 1;
+              const code = answer.json?.error;
+              // A malformed escape is refused before routing (400 invalid_path): the intended route's list applies.
+              served ??= { key, op, doc: ROUTE_DOCS[route.group][key] };
+              const listed =
+                served.op.responses[String(answer.status)]?.content?.['application/json'].schema.allOf?.[1].properties.error.enum ?? [];
+              // The local server's own answers: a path that no longer matches the route after
+              // decoding (404/405), a request line over Node's header limit (431, no body).
+              const router = (answer.status === 404 && code === 'not_found') || answer.status === 405 || answer.status === 431;
+              if (!router && !listed.includes(code))
+                undocumented.add(`${served.key}: ${answer.status} ${code ?? answer.text.slice(0, 60)}`);
+              const written = writes.filter((key) => !allowedOnRefusal(key));
+              if (written.length) throw new Error(`refused with ${answer.status} ${code} but wrote ${written.join(', ')} for ${shown}`);
+              if (answer.status === 429) await clearRateLimits();
+              return;
+            }
 
-          const schema = served?.doc?.responses[answer.status as 200];
-          if (!schema) undocumented.add(`${served?.key ?? key}: success status ${answer.status} not in the document`);
-          else if (!schema.safeParse(served?.doc?.contentType ? answer.text : answer.json).success)
-            schemaMismatches.add(`${served?.key} ${answer.status}: ${JSON.stringify(schema.safeParse(answer.json).error?.issues.slice(0, 3))} answer ${answer.text.slice(0, 300)} for ${shown}`);
-          // A success may change data and end sessions (logout, a lock): start from fresh accounts.
-          const t1 = Date.now();
-          // Only a success that wrote more than audit or rate-limit items can have changed the cast.
-          if (stateChanging && writes.some((written) => !allowedOnRefusal(written))) {
-            successfulWrites += 1;
-            await keepCast();
-            stored = await snapshot();
-          }
-          timing.cast += Date.now() - t1;
-        }),
-        { numRuns: runsPerRoute, seed: SEED, endOnFailure: true },
+            const schema = served?.doc?.responses[answer.status as 200];
+            if (!schema) undocumented.add(`${served?.key ?? key}: success status ${answer.status} not in the document`);
+            else if (!schema.safeParse(served?.doc?.contentType ? answer.text : answer.json).success)
+              schemaMismatches.add(
+                `${served?.key} ${answer.status}: ${JSON.stringify(schema.safeParse(answer.json).error?.issues.slice(0, 3))} answer ${answer.text.slice(0, 300)} for ${shown}`,
+              );
+            // A success may change data and end sessions (logout, a lock): start from fresh accounts.
+            const t1 = Date.now();
+            // Only a success that wrote more than audit or rate-limit items can have changed the cast.
+            if (stateChanging && writes.some((written) => !allowedOnRefusal(written))) {
+              successfulWrites += 1;
+              await keepCast();
+              stored = await snapshot();
+            }
+            timing.cast += Date.now() - t1;
+          }),
+          { numRuns: runsPerRoute, seed: SEED, endOnFailure: true },
+        );
+        // Belt and braces: the whole table (bar audit and rate-limit items) after the route's
+        // cases equals the one before, or after its last success.
+        const after = await snapshot();
+        const changed = changes(stored, after);
+        expect(changed, `stored data changed while fuzzing ${key} with refused requests`).toEqual([]);
+      }
+      const seconds = (Date.now() - started) / 1000;
+      console.log(
+        `fuzz: ${cases} cases over ${operations.length} routes in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort(([a], [b]) => a - b)))}; ${throttled} throttled; ms ${JSON.stringify(timing)}`,
       );
-      // Belt and braces: the whole table (bar audit and rate-limit items) after the route's
-      // cases equals the one before, or after its last success.
-      const after = await snapshot();
-      const changed = changes(stored, after);
-      expect(changed, `stored data changed while fuzzing ${key} with refused requests`).toEqual([]);
-    }
-    const seconds = (Date.now() - started) / 1000;
-    console.log(
-      `fuzz: ${cases} cases over ${operations.length} routes in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort(([a], [b]) => a - b)))}; ${throttled} throttled; ms ${JSON.stringify(timing)}`,
-    );
-    // the recorder sees writes (successes that wrote), so its silence on refusals means something
-    expect(successfulWrites).toBeGreaterThan(0);
-    expect(cases).toBeGreaterThanOrEqual(Math.min(TOTAL_RUNS, 1000));
-    // Rate limits must not make the run meaningless: most cases reach validation or the domain.
-    expect(throttled / cases).toBeLessThan(0.05);
-  });
+      // the recorder sees writes (successes that wrote), so its silence on refusals means something
+      expect(successfulWrites).toBeGreaterThan(0);
+      expect(cases).toBeGreaterThanOrEqual(Math.min(TOTAL_RUNS, 1000));
+      // Rate limits must not make the run meaningless: most cases reach validation or the domain.
+      expect(throttled / cases).toBeLessThan(0.05);
+    },
+  );
 
   it('fuzzes every route of the table (functions/api-docs/openapi.json is current: `npm run openapi`)', () => {
     expect(undocumentedRoutes).toEqual([]);

@@ -111,7 +111,10 @@ describe('certificate of completion', () => {
 
     const check = await api.client().get(`/api/certificates/${certificate.verification_code}`);
     expect(check.body).toMatchObject({ status: 'revoked', revoked_at: revoke.body.revoked_at });
-    expect((await admin.get(`/api/admin/users/${user.id}`)).body.certificate).toMatchObject({ verification_code: certificate.verification_code, revoked_at: revoke.body.revoked_at });
+    expect((await admin.get(`/api/admin/users/${user.id}`)).body.certificate).toMatchObject({
+      verification_code: certificate.verification_code,
+      revoked_at: revoke.body.revoked_at,
+    });
     const mine = await client.get('/api/certificate');
     expect(mine.status).toBe(403);
     expect(mine.body).toEqual({ error: 'certificate_revoked' });
@@ -151,7 +154,9 @@ describe('certificate of completion', () => {
     const preview = await admin.get(`/api/admin/users/${user.id}/hard-delete/preview`);
     expect(preview.body.counts.certificates).toBe(1);
     expect((await admin.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`)).status).toBe(200);
-    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.certificate(certificate.verification_code) }))).Item).toBeUndefined();
+    expect(
+      (await db().send(new GetCommand({ TableName: tableName(), Key: keys.certificate(certificate.verification_code) }))).Item,
+    ).toBeUndefined();
     expect((await api.client().get(`/api/certificates/${certificate.verification_code}`)).status).toBe(404);
   });
 });

@@ -18,16 +18,32 @@ const RETENTION_DAYS = 30; // the default RETENTION_DAYS the deletion email stat
 const admin = { admin: { id: 'admin-erasure-test', email: 'admin@example.com' }, ip: '203.0.113.9', userAgent: 'test' };
 const people: Record<string, UserRecord> = {};
 
-const profile = async (id: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(id), ConsistentRead: true }))).Item;
-const purgeJob = async (id: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(id), ConsistentRead: true }))).Item;
+const profile = async (id: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(id), ConsistentRead: true }))).Item;
+const purgeJob = async (id: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(id), ConsistentRead: true }))).Item;
 async function erasureIndex(): Promise<string[]> {
   const { indexName, partitionKey } = INDEX.erasureDue;
-  const result = await db().send(new QueryCommand({ TableName: tableName(), IndexName: indexName, KeyConditionExpression: `${partitionKey} = :pk`, ExpressionAttributeValues: { ':pk': indexPartition.erasureDue() } }));
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName,
+      KeyConditionExpression: `${partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': indexPartition.erasureDue() },
+    }),
+  );
   return (result.Items ?? []).map((item) => String(item.id));
 }
 async function auditOf(id: string) {
   const { indexName, partitionKey } = INDEX.auditByEntity;
-  const result = await db().send(new QueryCommand({ TableName: tableName(), IndexName: indexName, KeyConditionExpression: `${partitionKey} = :pk`, ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', id) } }));
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName,
+      KeyConditionExpression: `${partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', id) },
+    }),
+  );
   return result.Items ?? [];
 }
 /** Soft-deletes through the product's own write, then moves the deletion back in time as the days would. */
@@ -73,7 +89,13 @@ describe('the daily erasure job', () => {
     expect(await profile(people.Old.id)).toBeUndefined();
     expect((await purgeJob(people.Old.id))?.status).toBe('done');
     const entry = (await auditOf(people.Old.id)).find((e) => e.action === 'system.user.hard_delete');
-    expect(entry).toMatchObject({ actor_user_id: null, actor_email: 'system', entity_type: 'user', entity_id: people.Old.id, new_values: { hard_deleted: true, reason: 'retention_expired', retention_days: RETENTION_DAYS } });
+    expect(entry).toMatchObject({
+      actor_user_id: null,
+      actor_email: 'system',
+      entity_type: 'user',
+      entity_id: people.Old.id,
+      new_values: { hard_deleted: true, reason: 'retention_expired', retention_days: RETENTION_DAYS },
+    });
     expect(await erasureIndex()).toEqual([people.Recent.id]);
   });
 
@@ -87,7 +109,14 @@ describe('the daily erasure job', () => {
   it('is idempotent: a rerun the same day does nothing, a lost checkpoint finds nothing more to erase', async () => {
     expect(await runErasure({ now: new Date() })).toMatchObject({ considered: 0, erased: 0, finished: true });
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(new Date())) }));
-    expect(await runErasure({ now: new Date() })).toEqual({ considered: 0, erased: 0, continuing: 0, skipped: 0, failed: 0, finished: true });
+    expect(await runErasure({ now: new Date() })).toEqual({
+      considered: 0,
+      erased: 0,
+      continuing: 0,
+      skipped: 0,
+      failed: 0,
+      finished: true,
+    });
     expect((await profile(people.Recent.id))?.status).toBe('deleted');
   });
 
@@ -97,11 +126,11 @@ describe('the daily erasure job', () => {
     // one page of one account, checkpointed, then out of time (as a Lambda near its timeout)
     let checkpointed = false;
     const original = db().send.bind(db());
-    const send = vi.spyOn(db(), 'send').mockImplementation(async (command: any) => {
+    const send = vi.spyOn(db(), 'send').mockImplementation((async (command: any) => {
       const result = await original(command);
       if (command.input?.Key?.pk === `JOB#erasure#${dayOf(later)}` && command.constructor.name === 'UpdateCommand') checkpointed = true;
       return result;
-    });
+    }) as never);
     let first;
     try {
       first = await runErasure({ now: later, pageSize: 1, timeLeftMs: () => (checkpointed ? 0 : Number.POSITIVE_INFINITY) });
@@ -109,7 +138,9 @@ describe('the daily erasure job', () => {
       send.mockRestore();
     }
     expect(first).toMatchObject({ finished: false, considered: 1, erased: 1 });
-    const checkpoint = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(later)), ConsistentRead: true }))).Item;
+    const checkpoint = (
+      await db().send(new GetCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(later)), ConsistentRead: true }))
+    ).Item;
     expect(checkpoint).toMatchObject({ done: false, considered: 1, erased: 1 });
     const rest = await runErasure({ now: later, pageSize: 1 });
     expect(rest).toMatchObject({ finished: true, erased: 1, failed: 0 });

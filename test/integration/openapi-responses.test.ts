@@ -31,7 +31,10 @@ function expectDocumented(key: string, response: ApiResponse) {
 
 async function call(client: ApiClient, key: string, path: string, body?: unknown) {
   const [method] = key.split(' ');
-  return expectDocumented(key, await client.request(method, path, method === 'GET' || (method === 'DELETE' && body === undefined) ? undefined : (body ?? {})));
+  return expectDocumented(
+    key,
+    await client.request(method, path, method === 'GET' || (method === 'DELETE' && body === undefined) ? undefined : (body ?? {})),
+  );
 }
 
 describe('GET /api/openapi.json', () => {
@@ -60,15 +63,26 @@ describe('documented answers match real ones', () => {
     expect((await call(anonymous, 'POST /api/auth/register', '/api/auth/register', { first_name: 'Ada' })).status).toBe(400);
     expect((await call(anonymous, 'POST /api/auth/verify-email', '/api/auth/verify-email', { email, code: '000000' })).status).toBe(400);
     expect((await call(anonymous, 'POST /api/auth/resend-verification', '/api/auth/resend-verification', { email })).status).toBe(202);
-    expect((await call(anonymous, 'POST /api/auth/password-reset/request', '/api/auth/password-reset/request', { email })).status).toBe(200);
-    expect((await call(anonymous, 'GET /api/auth/password-reset/validate', '/api/auth/password-reset/validate?token=nope')).status).toBe(400);
+    expect((await call(anonymous, 'POST /api/auth/password-reset/request', '/api/auth/password-reset/request', { email })).status).toBe(
+      200,
+    );
+    expect((await call(anonymous, 'GET /api/auth/password-reset/validate', '/api/auth/password-reset/validate?token=nope')).status).toBe(
+      400,
+    );
     expect((await call(anonymous, 'GET /api/certificates/{code}', '/api/certificates/NOPE-NOPE')).status).toBe(404);
-    expect((await call(anonymous, 'POST /api/auth/passkeys/authentication/options', '/api/auth/passkeys/authentication/options')).status).toBe(200);
+    expect(
+      (await call(anonymous, 'POST /api/auth/passkeys/authentication/options', '/api/auth/passkeys/authentication/options')).status,
+    ).toBe(200);
 
     const user = await createTestUser({ password_hash: await hashPassword('a-Long-enough-passw0rd') });
-    const login = await call(anonymous, 'POST /api/auth/login', '/api/auth/login', { email: user.email, password: 'a-Long-enough-passw0rd' });
+    const login = await call(anonymous, 'POST /api/auth/login', '/api/auth/login', {
+      email: user.email,
+      password: 'a-Long-enough-passw0rd',
+    });
     expect(login.status).toBe(200);
-    expect((await call(anonymous, 'POST /api/auth/login', '/api/auth/login', { email: user.email, password: 'wrong-password-here' })).status).toBe(401);
+    expect(
+      (await call(anonymous, 'POST /api/auth/login', '/api/auth/login', { email: user.email, password: 'wrong-password-here' })).status,
+    ).toBe(401);
 
     const learner = api.client();
     await signIn(learner, user);
@@ -92,18 +106,35 @@ describe('documented answers match real ones', () => {
     const slug = state.body.open_module.slug as string;
     const page = await call(learner, 'GET /api/modules/{slug}', `/api/modules/${slug}`);
     const task = page.body.module.tasks[0] as { task_id: string; type: string };
-    const save = await call(learner, 'PUT /api/modules/{slug}/tasks/{task_id}', `/api/modules/${slug}/tasks/${task.task_id}`, task.type === 'checkbox' ? { done: true } : { answer: 'An answer.' });
+    const save = await call(
+      learner,
+      'PUT /api/modules/{slug}/tasks/{task_id}',
+      `/api/modules/${slug}/tasks/${task.task_id}`,
+      task.type === 'checkbox' ? { done: true } : { answer: 'An answer.' },
+    );
     expect(save.status).toBe(200);
     expect((await call(learner, 'GET /api/modules/{slug}', '/api/modules/no-such-module')).status).toBe(404);
     const lastSlug = state.body.grid.at(-1).modules.at(-1).slug as string;
     expect((await call(learner, 'GET /api/modules/{slug}', `/api/modules/${lastSlug}`)).status).toBe(403);
     expect((await call(learner, 'GET /api/settings/notifications', '/api/settings/notifications')).status).toBe(200);
-    expect((await call(learner, 'POST /api/settings/notifications', '/api/settings/notifications', { reminder_frequency: 'hourly' })).status).toBe(400);
-    expect((await call(learner, 'POST /api/settings/password', '/api/settings/password', { current_password: 'wrong', new_password: 'x', confirm_new_password: 'x' })).status).toBe(400);
+    expect(
+      (await call(learner, 'POST /api/settings/notifications', '/api/settings/notifications', { reminder_frequency: 'hourly' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(learner, 'POST /api/settings/password', '/api/settings/password', {
+          current_password: 'wrong',
+          new_password: 'x',
+          confirm_new_password: 'x',
+        })
+      ).status,
+    ).toBe(400);
     expect((await call(learner, 'GET /api/account/export', '/api/account/export')).status).toBe(200);
     expect((await call(learner, 'GET /api/certificate', '/api/certificate')).status).toBe(403);
     expect((await call(learner, 'POST /api/account/delete', '/api/account/delete', { password: 'wrong' })).status).toBe(400);
-    expect((await call(learner, 'POST /api/account/delete', '/api/account/delete', { password: 'a-Long-enough-passw0rd' })).status).toBe(200);
+    expect((await call(learner, 'POST /api/account/delete', '/api/account/delete', { password: 'a-Long-enough-passw0rd' })).status).toBe(
+      200,
+    );
   });
 
   it('admin group', async () => {
@@ -125,12 +156,26 @@ describe('documented answers match real ones', () => {
     expect((await call(admin, 'POST /api/admin/users/{id}/lock', `/api/admin/users/${id}/lock`)).status).toBe(200);
     expect((await call(admin, 'POST /api/admin/users/{id}/lock', `/api/admin/users/${id}/lock`)).status).toBe(409);
     expect((await call(admin, 'POST /api/admin/users/{id}/unlock', `/api/admin/users/${id}/unlock`)).status).toBe(200);
-    expect((await call(admin, 'POST /api/admin/users/{id}/actions/invalidate-sessions', `/api/admin/users/${id}/actions/invalidate-sessions`)).status).toBe(200);
-    expect((await call(admin, 'POST /api/admin/modules/force-complete', '/api/admin/modules/force-complete', { user_id: id })).status).toBe(400);
-    expect((await call(admin, 'GET /api/admin/users/{id}/hard-delete/preview', `/api/admin/users/${id}/hard-delete/preview`)).status).toBe(200);
-    expect((await call(admin, 'POST /api/admin/users/{id}/certificate/revoke', `/api/admin/users/${id}/certificate/revoke`)).status).toBe(404);
-    expect((await call(admin, 'POST /api/admin/users/{id}/soft-delete', `/api/admin/users/${id}/soft-delete`, { reason: 'test' })).status).toBe(200);
-    expect((await call(admin, 'DELETE /api/admin/users/{id}', `/api/admin/users/${id}?confirm_email=${encodeURIComponent(target.email)}`)).status).toBe(409);
+    expect(
+      (await call(admin, 'POST /api/admin/users/{id}/actions/invalidate-sessions', `/api/admin/users/${id}/actions/invalidate-sessions`))
+        .status,
+    ).toBe(200);
+    expect((await call(admin, 'POST /api/admin/modules/force-complete', '/api/admin/modules/force-complete', { user_id: id })).status).toBe(
+      400,
+    );
+    expect((await call(admin, 'GET /api/admin/users/{id}/hard-delete/preview', `/api/admin/users/${id}/hard-delete/preview`)).status).toBe(
+      200,
+    );
+    expect((await call(admin, 'POST /api/admin/users/{id}/certificate/revoke', `/api/admin/users/${id}/certificate/revoke`)).status).toBe(
+      404,
+    );
+    expect(
+      (await call(admin, 'POST /api/admin/users/{id}/soft-delete', `/api/admin/users/${id}/soft-delete`, { reason: 'test' })).status,
+    ).toBe(200);
+    expect(
+      (await call(admin, 'DELETE /api/admin/users/{id}', `/api/admin/users/${id}?confirm_email=${encodeURIComponent(target.email)}`))
+        .status,
+    ).toBe(409);
     expect((await call(admin, 'POST /api/admin/users/{id}/restore', `/api/admin/users/${id}/restore`)).status).toBe(200);
     expect((await call(admin, 'GET /api/admin/users/{id}/audit-logs', `/api/admin/users/${id}/audit-logs`)).status).toBe(200);
     expect((await call(admin, 'GET /api/admin/audit-logs', '/api/admin/audit-logs?page_size=50')).status).toBe(200);

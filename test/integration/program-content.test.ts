@@ -16,7 +16,12 @@ const content = program();
 const programItems = async () =>
   (
     await db().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `PROGRAM#${content.id}` }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `PROGRAM#${content.id}` },
+        ConsistentRead: true,
+      }),
     )
   ).Items ?? [];
 
@@ -25,14 +30,30 @@ describe('program content seed', () => {
     expect(await seedProgramContent()).toMatchObject({ status: 'created', modules: content.modules.length, version: content.hash });
     const items = await programItems();
     expect(items).toHaveLength(content.modules.length + 1);
-    expect(items.find((item) => item.sk === 'META')).toMatchObject({ title: '4-Week Career Program', content_hash: content.hash, module_count: content.modules.length });
+    expect(items.find((item) => item.sk === 'META')).toMatchObject({
+      title: '4-Week Career Program',
+      content_hash: content.hash,
+      module_count: content.modules.length,
+    });
 
     expect(await seedJob()).toMatchObject({ status: 'unchanged' });
     expect(await programItems()).toHaveLength(content.modules.length + 1);
 
     // An older deployment left another version and a module that no longer exists.
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.programMeta(content.id), UpdateExpression: 'SET content_hash = :old', ExpressionAttributeValues: { ':old': 'old-version' } }));
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.programModule(content.id, 4, 9), type: 'program_module', module_id: 'retired' } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.programMeta(content.id),
+        UpdateExpression: 'SET content_hash = :old',
+        ExpressionAttributeValues: { ':old': 'old-version' },
+      }),
+    );
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.programModule(content.id, 4, 9), type: 'program_module', module_id: 'retired' },
+      }),
+    );
     expect(await seedProgramContent()).toMatchObject({ status: 'updated' });
     const after = await programItems();
     expect(after).toHaveLength(content.modules.length + 1);
@@ -59,7 +80,12 @@ describe('a content change', () => {
         ExpressionAttributeValues: { ':count': content.modules.length - 1, ':percent': 11.1 },
       }),
     );
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.moduleProgress(user.id, content.id, 'retired-module'), module_id: 'retired-module', status: 'completed' } }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.moduleProgress(user.id, content.id, 'retired-module'), module_id: 'retired-module', status: 'completed' },
+      }),
+    );
     const before = await readStats();
 
     const state = await client.get('/api/dashboard/state');
@@ -72,6 +98,8 @@ describe('a content change', () => {
     expect(enrollment).toMatchObject({ module_count: content.modules.length, percent_complete: percent, completed_count: 1 });
     const after = await readStats();
     expect(after.modules_total - before.modules_total).toBe(1);
-    expect(Math.round((after.enrollment_percent_sum - before.enrollment_percent_sum) * 10) / 10).toBe(Math.round((percent - 11.1) * 10) / 10);
+    expect(Math.round((after.enrollment_percent_sum - before.enrollment_percent_sum) * 10) / 10).toBe(
+      Math.round((percent - 11.1) * 10) / 10,
+    );
   });
 });

@@ -34,7 +34,13 @@ describe('POST /api/enroll', () => {
     expect(after.modules_total - before.modules_total).toBe(content.modules.length);
 
     const enrollment = await db().send(new GetCommand({ TableName: tableName(), Key: keys.enrollment(user.id, content.id) }));
-    expect(enrollment.Item).toMatchObject({ status: 'active', percent_complete: 0, completed_count: 0, module_count: content.modules.length, open_module_id: content.modules[0].module_id });
+    expect(enrollment.Item).toMatchObject({
+      status: 'active',
+      percent_complete: 0,
+      completed_count: 0,
+      module_count: content.modules.length,
+      open_module_id: content.modules[0].module_id,
+    });
     expect(Date.parse(enrollment.Item!.enrolled_at)).not.toBeNaN();
     expect((await getUserById(user.id))?.last_enrollment_at).toBe(enrollment.Item!.enrolled_at);
     const me = await client.get('/api/auth/me');
@@ -42,7 +48,13 @@ describe('POST /api/enroll', () => {
       state: 'active',
       percent_complete: 0,
       program_title: '4-Week Career Program',
-      open_module: expect.objectContaining({ module_id: content.modules[0].module_id, slug: content.modules[0].slug, state: 'open', week_number: 1, position: 1 }),
+      open_module: expect.objectContaining({
+        module_id: content.modules[0].module_id,
+        slug: content.modules[0].slug,
+        state: 'open',
+        week_number: 1,
+        position: 1,
+      }),
     });
   });
 
@@ -87,8 +99,21 @@ describe('GET /api/dashboard and /api/dashboard/state', () => {
     expect(state.body.percent_complete).toBe(0);
     expect(state.body.grid.map((week: { week_number: number }) => week.week_number)).toEqual([1, 2, 3, 4]);
     const first = content.modules[0];
-    expect(state.body.grid[0].modules[0]).toEqual({ module_id: first.module_id, title: first.title, position: 1, state: 'open', slug: first.slug });
-    expect(state.body.open_module).toEqual({ module_id: first.module_id, title: first.title, position: 1, state: 'open', slug: first.slug, week_number: 1 });
+    expect(state.body.grid[0].modules[0]).toEqual({
+      module_id: first.module_id,
+      title: first.title,
+      position: 1,
+      state: 'open',
+      slug: first.slug,
+    });
+    expect(state.body.open_module).toEqual({
+      module_id: first.module_id,
+      title: first.title,
+      position: 1,
+      state: 'open',
+      slug: first.slug,
+      week_number: 1,
+    });
     const states = state.body.grid.flatMap((week: { modules: Array<{ state: string }> }) => week.modules.map((m) => m.state));
     expect(states).toEqual(['open', ...Array(content.modules.length - 1).fill('locked')]);
     for (const week of state.body.grid) {

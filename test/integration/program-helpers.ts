@@ -22,7 +22,11 @@ export async function finishModule(client: ApiClient, slug: string): Promise<Tas
 export const doneBody = (task: Pick<LearnerTask, 'type' | 'min_items'>) =>
   task.type === 'checkbox'
     ? { done: true }
-    : { answer: task.min_items ? Array.from({ length: task.min_items }, (_, i) => `My answer ${i + 1}, written with care.`).join('\n') : 'My answer, written with care.' };
+    : {
+        answer: task.min_items
+          ? Array.from({ length: task.min_items }, (_, i) => `My answer ${i + 1}, written with care.`).join('\n')
+          : 'My answer, written with care.',
+      };
 
 /** Finishes every module in order; returns the number of modules completed. */
 export async function finishProgram(client: ApiClient): Promise<number> {

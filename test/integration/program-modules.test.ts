@@ -35,7 +35,15 @@ describe('GET /api/modules/{slug}', () => {
     const { client } = await enrolledLearner();
     const page = await client.get(`/api/modules/${first.slug}`);
     expect(page.status).toBe(200);
-    expect(page.body.module).toMatchObject({ module_id: first.module_id, slug: first.slug, title: first.title, summary: first.summary, week_number: 1, position: 1, state: 'open' });
+    expect(page.body.module).toMatchObject({
+      module_id: first.module_id,
+      slug: first.slug,
+      title: first.title,
+      summary: first.summary,
+      week_number: 1,
+      position: 1,
+      state: 'open',
+    });
     expect(page.body.module.sections.length).toBe(first.sections.length);
     expect(page.body.module.sections[0]).toEqual({ heading: first.sections[0].heading, body: expect.any(String) });
     expect(page.body.module.tasks.map((t: { task_id: string }) => t.task_id)).toEqual(first.tasks.map((t) => t.task_id));
@@ -85,7 +93,10 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     const again = await client.put(`/api/modules/${first.slug}/tasks/${text.task_id}`, { answer: 'Cut onboarding time in half.' });
     expect(again.status).toBe(200);
     const page = await client.get(`/api/modules/${first.slug}`);
-    expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === text.task_id)).toMatchObject({ answer: 'Cut onboarding time in half.', done: true });
+    expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === text.task_id)).toMatchObject({
+      answer: 'Cut onboarding time in half.',
+      done: true,
+    });
 
     const stored = await getUserById(user.id);
     expect(stored?.last_progress_at).toEqual(expect.any(String));
@@ -123,16 +134,28 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     const short = Array.from({ length: list.min_items! - 1 }, (_, i) => `- Achievement ${i + 1}`).join('\n');
     const saved = await client.put(`/api/modules/${first.slug}/tasks/${list.task_id}`, { answer: short });
     expect(saved.status).toBe(200); // saving is never blocked
-    expect(saved.body).toMatchObject({ task: { task_id: list.task_id, done: false, answer: short, min_items: list.min_items }, module_state: 'open', completed_now: false, percent_complete: 0 });
+    expect(saved.body).toMatchObject({
+      task: { task_id: list.task_id, done: false, answer: short, min_items: list.min_items },
+      module_state: 'open',
+      completed_now: false,
+      percent_complete: 0,
+    });
     const page = await client.get(`/api/modules/${first.slug}`);
     expect(page.body.module.state).toBe('open');
-    expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === list.task_id)).toMatchObject({ done: false, answer: short, min_items: list.min_items });
+    expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === list.task_id)).toMatchObject({
+      done: false,
+      answer: short,
+      min_items: list.min_items,
+    });
     expect(await readEnrollment(user.id)).toMatchObject({ completed_count: 0, percent_complete: 0 });
     expect((await client.get('/api/dashboard/state')).body.percent_complete).toBe(0);
 
     // blank lines do not count as items
     const padded = `${short}\n\n   \n`;
-    expect((await client.put(`/api/modules/${first.slug}/tasks/${list.task_id}`, { answer: padded })).body).toMatchObject({ task: { done: false }, completed_now: false });
+    expect((await client.put(`/api/modules/${first.slug}/tasks/${list.task_id}`, { answer: padded })).body).toMatchObject({
+      task: { done: false },
+      completed_now: false,
+    });
 
     const full = `${short}\n- Achievement ${list.min_items}`;
     const done = await client.put(`/api/modules/${first.slug}/tasks/${list.task_id}`, { answer: full });
@@ -161,7 +184,14 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     for (const module of week1.slice(1)) await finishModule(client, module.slug);
     const state = await client.get('/api/dashboard/state');
     const week2First = content.modules[week1.length];
-    expect(state.body.open_module).toEqual({ module_id: week2First.module_id, title: week2First.title, position: 1, state: 'open', slug: week2First.slug, week_number: 2 });
+    expect(state.body.open_module).toEqual({
+      module_id: week2First.module_id,
+      title: week2First.title,
+      position: 1,
+      state: 'open',
+      slug: week2First.slug,
+      week_number: 2,
+    });
     expect(state.body.grid[0].modules.every((m: { state: string }) => m.state === 'completed')).toBe(true);
     const percent = Math.round((week1.length / content.modules.length) * 1000) / 10;
     expect(state.body.percent_complete).toBe(percent);
@@ -176,7 +206,10 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     expect(Math.round((after.enrollment_percent_sum - before.enrollment_percent_sum) * 10) / 10).toBe(percent);
 
     // A completed module can be revised; it does not reopen or count twice.
-    const revise = await client.put(`/api/modules/${first.slug}/tasks/${first.tasks[0].task_id}`, first.tasks[0].type === 'checkbox' ? { done: false } : { answer: 'Revised.' });
+    const revise = await client.put(
+      `/api/modules/${first.slug}/tasks/${first.tasks[0].task_id}`,
+      first.tasks[0].type === 'checkbox' ? { done: false } : { answer: 'Revised.' },
+    );
     expect(revise.status).toBe(200);
     expect(revise.body).toMatchObject({ module_state: 'completed', completed_now: false, percent_complete: percent });
     expect((await readStats()).modules_completed_total - before.modules_completed_total).toBe(week1.length);
@@ -189,12 +222,15 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     // Reach that module first.
     for (const earlier of content.modules.slice(0, module.order)) await finishModule(client, earlier.slug);
     const required = module.tasks.filter((t) => t.required);
-    const saves = await Promise.all(required.map((task) => client.put(`/api/modules/${module.slug}/tasks/${task.task_id}`, doneBody(task))));
+    const saves = await Promise.all(
+      required.map((task) => client.put(`/api/modules/${module.slug}/tasks/${task.task_id}`, doneBody(task))),
+    );
     expect(saves.map((s) => s.status)).toEqual(required.map(() => 200));
     expect(saves.filter((s) => s.body.completed_now)).toHaveLength(1);
     const page = await client.get(`/api/modules/${module.slug}`);
     expect(page.body.module.state).toBe('completed');
-    for (const task of required) expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === task.task_id).done).toBe(true);
+    for (const task of required)
+      expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === task.task_id).done).toBe(true);
     const after = await readStats();
     expect(after.modules_completed_total - before.modules_completed_total).toBe(module.order + 1);
     expect((await readEnrollment(user.id)).completed_count).toBe(module.order + 1);
@@ -206,7 +242,11 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     const state = await client.get('/api/dashboard/state');
     expect(state.body.open_module).toBeNull();
     expect(state.body.percent_complete).toBe(100);
-    expect(state.body.grid.flatMap((w: { modules: Array<{ state: string }> }) => w.modules.map((m) => m.state)).every((s: string) => s === 'completed')).toBe(true);
+    expect(
+      state.body.grid
+        .flatMap((w: { modules: Array<{ state: string }> }) => w.modules.map((m) => m.state))
+        .every((s: string) => s === 'completed'),
+    ).toBe(true);
     expect((await client.get('/api/dashboard')).body).toEqual({ percent_complete: 100, program_title: '4-Week Career Program' });
     const last = content.modules.at(-1)!;
     const page = await client.get(`/api/modules/${last.slug}`);

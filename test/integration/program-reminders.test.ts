@@ -80,7 +80,9 @@ describe('the reminder job', () => {
     expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
     // a redelivery that starts a slice over (its checkpoint lost): the once-a-day marker holds
     for (const message of reminderMessages(tomorrow)) {
-      await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`) }));
+      await db().send(
+        new DeleteCommand({ TableName: tableName(), Key: keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`) }),
+      );
     }
     const again = await runReminders({ now: tomorrow, sleep: noSleep });
     expect(again).toEqual({ considered: 4, sent: 0, skipped: 4, failed: 0 });
@@ -89,7 +91,9 @@ describe('the reminder job', () => {
 
   it('resumes a slice from its checkpoint after a crash, without mailing anyone twice', async () => {
     const day = new Date(enrolledAt.getTime() + 4 * DAY);
-    const daisy = reminderMessages(day).find((m) => m.partition === `REMIND#daily#${reminderShard(people.Daisy.id)}` && people.Daisy.id.startsWith(m.prefix))!;
+    const daisy = reminderMessages(day).find(
+      (m) => m.partition === `REMIND#daily#${reminderShard(people.Daisy.id)}` && people.Daisy.id.startsWith(m.prefix),
+    )!;
     // out of time before the first page: checkpointed, not finished (the worker queues the rest)
     expect(await processReminderSlice(daisy, { sleep: noSleep, timeLeftMs: () => 0 })).toMatchObject({ finished: false, considered: 0 });
     expect(await processReminderSlice(daisy, { sleep: noSleep })).toMatchObject({ finished: true, sent: 1 });
@@ -127,7 +131,10 @@ describe('the reminder job', () => {
   it('retries SES throttling and still sends', async () => {
     const ses = mockClient(SESv2Client);
     try {
-      ses.on(SendEmailCommand).rejectsOnce(Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' })).resolves({ MessageId: 'mocked' });
+      ses
+        .on(SendEmailCommand)
+        .rejectsOnce(Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' }))
+        .resolves({ MessageId: 'mocked' });
       const summary = await runReminders({ now: new Date(enrolledAt.getTime() + 3 * DAY), sleep: noSleep });
       expect(summary).toMatchObject({ sent: 1, failed: 0 });
       const calls = ses.commandCalls(SendEmailCommand);

@@ -12,7 +12,13 @@ const api = useApi();
 const content = program();
 
 /** The learner metrics an admin's preview must never move. */
-const metricFields = ['enrollments_total', 'enrollment_percent_sum', 'modules_completed_total', 'modules_total', 'week1_on_time_total'] as const;
+const metricFields = [
+  'enrollments_total',
+  'enrollment_percent_sum',
+  'modules_completed_total',
+  'modules_total',
+  'week1_on_time_total',
+] as const;
 const metrics = async () => {
   const stats = await readStats();
   return Object.fromEntries(metricFields.map((field) => [field, stats[field] ?? 0]));

@@ -45,9 +45,14 @@ async function batchPut(items: Record<string, unknown>[]) {
 
 /** Every item of the test's table (a test-only Scan, through a raw client: the app's client forbids Scan). */
 async function everyItem(): Promise<Record<string, unknown>[]> {
-  const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint: inject('dynamodbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const items: Record<string, unknown>[] = [];
-  for await (const page of paginateScan({ client }, { TableName: tableName() })) items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
+  for await (const page of paginateScan({ client }, { TableName: tableName() }))
+    items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
   client.destroy();
   return items;
 }
@@ -90,7 +95,15 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
       // the account's own requests: logins, with its address and browser
       ...Array.from({ length: AUDIT_ENTRIES }, (_, index) =>
         auditItem(
-          { action: 'auth.login', actor, entityType: 'user', entityId: user.id, newValues: { email: user.email, first_name: 'Persephone' }, ip: '198.51.100.77', userAgent: 'PurgeBrowser/1.0' },
+          {
+            action: 'auth.login',
+            actor,
+            entityType: 'user',
+            entityId: user.id,
+            newValues: { email: user.email, first_name: 'Persephone' },
+            ip: '198.51.100.77',
+            userAgent: 'PurgeBrowser/1.0',
+          },
           new Date(now.getTime() - 30 * DAY + index * 1000),
         ),
       ),
@@ -99,9 +112,21 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
         const day = dayOf(new Date(now.getTime() - index * DAY));
         return { ...keys.activity(day, user.id), type: 'activity', user_id: user.id, day };
       }),
-      ...Array.from({ length: ACTIVITY_DAYS }, (_, index) => ({ ...keys.dailyActiveShard(dayOf(new Date(now.getTime() - index * DAY)), 7), count: 1 })),
-      ...Array.from({ length: 3 }, (_, index) => ({ ...keys.session(user.id, `s-${index}`), type: 'session', user_id: user.id, ip: '198.51.100.77' })),
-      ...Array.from({ length: 30 }, (_, index) => ({ ...keys.taskAnswer(user.id, 'career-4w', 'm', `t-${index}`), type: 'task_answer', answer: 'I am Persephone Purgeworthy' })),
+      ...Array.from({ length: ACTIVITY_DAYS }, (_, index) => ({
+        ...keys.dailyActiveShard(dayOf(new Date(now.getTime() - index * DAY)), 7),
+        count: 1,
+      })),
+      ...Array.from({ length: 3 }, (_, index) => ({
+        ...keys.session(user.id, `s-${index}`),
+        type: 'session',
+        user_id: user.id,
+        ip: '198.51.100.77',
+      })),
+      ...Array.from({ length: 30 }, (_, index) => ({
+        ...keys.taskAnswer(user.id, 'career-4w', 'm', `t-${index}`),
+        type: 'task_answer',
+        answer: 'I am Persephone Purgeworthy',
+      })),
     ]);
     expect((await adminClient.post(`/api/admin/users/${user.id}/soft-delete`, { reason: 'Asked by email' })).status).toBe(200);
     await setUserFields(user.id, { deleted_at: new Date(now.getTime() - 31 * DAY).toISOString() });
@@ -135,13 +160,28 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
       await continuePurge(user.id); // the background worker's turn
       status = (await adminClient.get(`/api/admin/users/${user.id}/hard-delete/status`)).body;
     }
-    expect(status.counts).toMatchObject({ activity_days: ACTIVITY_DAYS, sessions: 3, tasks: 30, audit_entries_anonymised: expect.any(Number) });
+    expect(status.counts).toMatchObject({
+      activity_days: ACTIVITY_DAYS,
+      sessions: 3,
+      tasks: 30,
+      audit_entries_anonymised: expect.any(Number),
+    });
     expect(status.counts.audit_entries_anonymised).toBeGreaterThanOrEqual(AUDIT_ENTRIES);
     // a rerun after completion answers done
-    expect((await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`)).body).toMatchObject({ deleted: true, status: 'done' });
+    expect((await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`)).body).toMatchObject({
+      deleted: true,
+      status: 'done',
+    });
 
     // nothing of the account is left
-    const partition = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${user.id}` }, ConsistentRead: true }));
+    const partition = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
+        ConsistentRead: true,
+      }),
+    );
     expect(partition.Items).toEqual([]);
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(user.email) }))).Item).toBeUndefined();
     const items = await everyItem();
@@ -158,7 +198,14 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
 
     // every aggregate is where it would be without the account
     const after = await readStats();
-    for (const field of ['users_total', 'users_verified', 'users_deleted', 'enrollments_total', 'modules_total', 'enrollment_percent_sum'] as const) {
+    for (const field of [
+      'users_total',
+      'users_verified',
+      'users_deleted',
+      'enrollments_total',
+      'modules_total',
+      'enrollment_percent_sum',
+    ] as const) {
       expect(after[field], field).toBe(baseline[field]);
     }
     const activeAfter = await readDayCounters('DAILYACTIVE', oldest, today);

@@ -29,7 +29,14 @@ afterEach(() => configureRateLimits());
 
 async function makeUser(overrides: { verified?: boolean; status?: 'active' | 'locked' } = {}) {
   const email = newEmail();
-  const user = await insertUser({ email, first_name: 'Ada', last_name: 'Lovelace', password_hash: await hashPassword(PASSWORD), verified: overrides.verified ?? true, status: overrides.status ?? 'active' });
+  const user = await insertUser({
+    email,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    password_hash: await hashPassword(PASSWORD),
+    verified: overrides.verified ?? true,
+    status: overrides.status ?? 'active',
+  });
   return { email, user };
 }
 
@@ -49,7 +56,12 @@ const outcome = (promise: Promise<unknown>) =>
 
 async function auditOf(entity: string) {
   const result = await db().send(
-    new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#${entity}` } }),
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#${entity}` },
+    }),
   );
   return result.Items ?? [];
 }
@@ -58,7 +70,8 @@ describe('M1: a stranger cannot lock the owner out', () => {
   it('backs off only the address that fails: the owner, elsewhere, signs in at once', async () => {
     const { email } = await makeUser();
     const stranger = strangerIp();
-    for (let i = 0; i < 5; i++) expect(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(stranger)))).toBe('invalid_credentials');
+    for (let i = 0; i < 5; i++)
+      expect(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(stranger)))).toBe('invalid_credentials');
     expect(await outcome(startLogin({ email, password: 'guess 6 guess' }, from(stranger)))).toBe('throttled');
     expect(await outcome(startLogin({ email, password: PASSWORD }, from('198.51.100.20')))).toBe('ok');
   });
@@ -67,7 +80,8 @@ describe('M1: a stranger cannot lock the owner out', () => {
     configureRateLimits({ loginFailuresPerAccount: { limit: 6, windowSeconds: 3600 } });
     const { email } = await makeUser();
     const device = await ownerSignsIn(email, '198.51.100.30');
-    for (let i = 0; i < 6; i++) expect(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(strangerIp())))).toBe('invalid_credentials');
+    for (let i = 0; i < 6; i++)
+      expect(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(strangerIp())))).toBe('invalid_credentials');
     // The pool for unknown browsers is full: even the right password from a new address waits…
     expect(await outcome(startLogin({ email, password: PASSWORD }, from(strangerIp())))).toBe('throttled');
     // …but the owner's own browser is counted apart and gets in, from any address.
@@ -80,7 +94,11 @@ describe('M1: a stranger cannot lock the owner out', () => {
     await client.post('/api/auth/password-reset/request', { email });
     const link = /(http\S+reset-password\?token=\S+)/.exec((await latestEmail(email, /Reset your password/)).text)![1];
     const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
-    const confirmed = await client.post('/api/auth/password-reset/confirm', { token, password: 'cobalt harbor lantern', password2: 'cobalt harbor lantern' });
+    const confirmed = await client.post('/api/auth/password-reset/confirm', {
+      token,
+      password: 'cobalt harbor lantern',
+      password2: 'cobalt harbor lantern',
+    });
     expect(confirmed.status).toBe(200);
     expect(client.cookie(DEVICE_COOKIE)).toBeTruthy();
   });
@@ -92,7 +110,11 @@ describe('M1: a stranger cannot lock the owner out', () => {
     const otherDevice = await ownerSignsIn(other.email, '198.51.100.31');
     expect(await outcome(startLogin({ email: owner.email, password: 'nope nope nope' }, from(strangerIp())))).toBe('invalid_credentials');
     expect(await outcome(startLogin({ email: owner.email, password: PASSWORD }, from(strangerIp(), otherDevice)))).toBe('throttled');
-    expect(await outcome(startLogin({ email: owner.email, password: PASSWORD }, from(strangerIp(), `${DEVICE_COOKIE}=eyJhbGciOiJIUzI1NiJ9.e30.x`)))).toBe('throttled');
+    expect(
+      await outcome(
+        startLogin({ email: owner.email, password: PASSWORD }, from(strangerIp(), `${DEVICE_COOKIE}=eyJhbGciOiJIUzI1NiJ9.e30.x`)),
+      ),
+    ).toBe('throttled');
   });
 });
 
@@ -106,12 +128,16 @@ describe('M1: guessing stays bounded across all addresses', () => {
   });
 
   it('checks no more passwords than the pools hold, whatever the addresses and devices', async () => {
-    configureRateLimits({ loginFailuresPerAccount: { limit: 4, windowSeconds: 3600 }, loginFailuresPerAccountTrusted: { limit: 2, windowSeconds: 3600 } });
+    configureRateLimits({
+      loginFailuresPerAccount: { limit: 4, windowSeconds: 3600 },
+      loginFailuresPerAccountTrusted: { limit: 2, windowSeconds: 3600 },
+    });
     const { email } = await makeUser();
     const device = await ownerSignsIn(email, '198.51.100.40');
     const results: string[] = [];
     for (let i = 0; i < 12; i++) results.push(await outcome(startLogin({ email, password: `guess ${i} guess` }, from(strangerIp()))));
-    for (let i = 0; i < 4; i++) results.push(await outcome(startLogin({ email, password: `guess ${i} again` }, from(strangerIp(), device))));
+    for (let i = 0; i < 4; i++)
+      results.push(await outcome(startLogin({ email, password: `guess ${i} again` }, from(strangerIp(), device))));
     expect(results.filter((r) => r === 'invalid_credentials').length).toBe(6);
     expect(results.filter((r) => r === 'throttled').length).toBe(10);
   });
@@ -121,7 +147,9 @@ describe('L8: each attempt is reserved before the password is checked', () => {
   it('lets no more parallel guesses through than the account pool holds', async () => {
     configureRateLimits({ loginFailuresPerAccount: { limit: 5, windowSeconds: 3600 } });
     const { email } = await makeUser();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(startLogin({ email, password: `parallel ${i} guess` }, from(strangerIp())))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => outcome(startLogin({ email, password: `parallel ${i} guess` }, from(strangerIp())))),
+    );
     expect(results.filter((r) => r === 'invalid_credentials').length).toBe(5);
     expect(results.filter((r) => r === 'throttled').length).toBe(15);
   });
@@ -129,7 +157,9 @@ describe('L8: each attempt is reserved before the password is checked', () => {
   it('lets no more parallel guesses from one address through than its backoff allows', async () => {
     const { email } = await makeUser();
     const ip = strangerIp();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => outcome(startLogin({ email, password: `same ${i} source` }, from(ip)))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => outcome(startLogin({ email, password: `same ${i} source` }, from(ip)))),
+    );
     expect(results.filter((r) => r === 'invalid_credentials').length).toBeLessThanOrEqual(5);
     const state = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.loginBackoff(email, `ip:${ip}`) }))).Item!;
     expect(state.failures).toBe(results.filter((r) => r === 'invalid_credentials').length);
@@ -149,8 +179,14 @@ describe('M2: security events in the audit log', () => {
     const unverified = await makeUser({ verified: false });
     expect(await outcome(startLogin({ email: locked.email, password: PASSWORD }, from(strangerIp())))).toBe('account_locked');
     expect(await outcome(startLogin({ email: unverified.email, password: PASSWORD }, from(strangerIp())))).toBe('email_not_verified');
-    expect((await auditOf(`user#${locked.user.id}`)).map((e) => [e.action, e.new_values.reason])).toContainEqual(['auth.login_refused', 'account_locked']);
-    expect((await auditOf(`user#${unverified.user.id}`)).map((e) => [e.action, e.new_values.reason])).toContainEqual(['auth.login_refused', 'email_not_verified']);
+    expect((await auditOf(`user#${locked.user.id}`)).map((e) => [e.action, e.new_values.reason])).toContainEqual([
+      'auth.login_refused',
+      'account_locked',
+    ]);
+    expect((await auditOf(`user#${unverified.user.id}`)).map((e) => [e.action, e.new_values.reason])).toContainEqual([
+      'auth.login_refused',
+      'email_not_verified',
+    ]);
 
     const { email, user } = await makeUser();
     const ip = strangerIp();
@@ -179,7 +215,11 @@ describe('M2: security events in the audit log', () => {
     const client = api.client();
     const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
     const code = codeIn(await latestEmail(email, /login code/i));
-    await client.post('/api/auth/verify-2fa', { email, code: code === '000000' ? '111111' : '000000', challenge_id: step1.body.challenge_id });
+    await client.post('/api/auth/verify-2fa', {
+      email,
+      code: code === '000000' ? '111111' : '000000',
+      challenge_id: step1.body.challenge_id,
+    });
     const failures = (await auditOf(`user#${user.id}`)).filter((e) => e.action === 'auth.2fa_failed');
     expect(failures.map((e) => e.new_values.reason)).toEqual(['wrong']);
   });
@@ -188,7 +228,15 @@ describe('M2: security events in the audit log', () => {
     const { user } = await makeUser();
     const learner = api.client();
     await signIn(learner, user);
-    expect((await learner.post('/api/settings/password', { current_password: 'not my password', new_password: 'cobalt harbor lantern', confirm_new_password: 'cobalt harbor lantern' })).status).toBe(400);
+    expect(
+      (
+        await learner.post('/api/settings/password', {
+          current_password: 'not my password',
+          new_password: 'cobalt harbor lantern',
+          confirm_new_password: 'cobalt harbor lantern',
+        })
+      ).status,
+    ).toBe(400);
     expect((await auditOf(`user#${user.id}`)).map((e) => e.action)).toContain('auth.password_change_failed');
 
     expect((await learner.get('/api/admin/summary')).status).toBe(403);
@@ -216,9 +264,19 @@ describe('L1: a reset link dies when the password or the email changes', () => {
     expect((await validate(token)).status).toBe(200);
     const learner = api.client();
     await signIn(learner, user);
-    expect((await learner.post('/api/settings/password', { current_password: PASSWORD, new_password: 'cobalt harbor lantern', confirm_new_password: 'cobalt harbor lantern' })).status).toBe(200);
+    expect(
+      (
+        await learner.post('/api/settings/password', {
+          current_password: PASSWORD,
+          new_password: 'cobalt harbor lantern',
+          confirm_new_password: 'cobalt harbor lantern',
+        })
+      ).status,
+    ).toBe(200);
     expect((await validate(token)).body).toEqual({ error: 'invalid_or_expired' });
-    const confirm = await api.client().post('/api/auth/password-reset/confirm', { token, password: 'saffron river piano', password2: 'saffron river piano' });
+    const confirm = await api
+      .client()
+      .post('/api/auth/password-reset/confirm', { token, password: 'saffron river piano', password2: 'saffron river piano' });
     expect(confirm.body).toEqual({ error: 'invalid_or_expired' });
   });
 
@@ -227,7 +285,13 @@ describe('L1: a reset link dies when the password or the email changes', () => {
     const first = await requestLink(email);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const second = await requestLink(email);
-    expect((await api.client().post('/api/auth/password-reset/confirm', { token: second, password: 'saffron river piano', password2: 'saffron river piano' })).status).toBe(200);
+    expect(
+      (
+        await api
+          .client()
+          .post('/api/auth/password-reset/confirm', { token: second, password: 'saffron river piano', password2: 'saffron river piano' })
+      ).status,
+    ).toBe(200);
     expect((await validate(first)).body).toEqual({ error: 'invalid_or_expired' });
   });
 
@@ -246,7 +310,9 @@ describe('L9: privacy of the audit log', () => {
   it('stores what was typed as an email on a failed sign-in only as a keyed hash', async () => {
     const typed = `typo-${randomUUID().slice(0, 6)}@example.com`;
     const ua = `hash-${randomUUID()}`;
-    expect(await outcome(startLogin({ email: typed, password: 'some guess here' }, { ip: strangerIp(), userAgent: ua }))).toBe('invalid_credentials');
+    expect(await outcome(startLogin({ email: typed, password: 'some guess here' }, { ip: strangerIp(), userAgent: ua }))).toBe(
+      'invalid_credentials',
+    );
     const [entry] = (await auditOf('user#unknown')).filter((e) => e.user_agent === ua);
     expect(entry.action).toBe('auth.login_failed');
     expect(JSON.stringify(entry)).not.toContain(typed);
@@ -269,7 +335,13 @@ describe('L9: privacy of the audit log', () => {
 });
 
 describe('L4 and L5: registering an address that is not verified yet', () => {
-  const form = (email: string, first: string, last: string, password: string) => ({ first_name: first, last_name: last, email, password, passwordConfirm: password });
+  const form = (email: string, first: string, last: string, password: string) => ({
+    first_name: first,
+    last_name: last,
+    email,
+    password,
+    passwordConfirm: password,
+  });
 
   it('lets whoever verifies the address sign in with the password they chose, under their names', async () => {
     configureRateLimits({ codeResendPerMinute: { limit: 100, windowSeconds: 60 } });
@@ -293,7 +365,8 @@ describe('L4 and L5: registering an address that is not verified yet', () => {
     const user = (await getUserByEmail(email))!;
     expect([user.first_name, user.last_name, user.verified]).toEqual(['Alice', 'Owner', true]);
     // the admin search follows: the old names are gone, the new ones are there
-    for (const item of searchItems(user)) expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }))).Item).toBeDefined();
+    for (const item of searchItems(user))
+      expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }))).Item).toBeDefined();
     for (const item of searchItems({ ...user, first_name: 'Mallory', last_name: 'Squatter' }).filter((i) => i.field !== 'email')) {
       expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }))).Item).toBeUndefined();
     }
@@ -304,7 +377,9 @@ describe('L4 and L5: registering an address that is not verified yet', () => {
     await api.client().post('/api/auth/register', form(email, 'Grace', 'Hopper', 'first chosen words'));
     const code = codeIn(await latestEmail(email, /Verify/));
     // within the minute: no new code, so nothing of this second registration is kept
-    expect((await api.client().post('/api/auth/register', form(email, 'Other', 'Person', 'second chosen words'))).body).toEqual({ error: 'verification_pending' });
+    expect((await api.client().post('/api/auth/register', form(email, 'Other', 'Person', 'second chosen words'))).body).toEqual({
+      error: 'verification_pending',
+    });
     expect((await api.client().post('/api/auth/verify-email', { email, code })).status).toBe(200);
     expect(await outcome(startLogin({ email, password: 'first chosen words' }, from(strangerIp())))).toBe('ok');
   });
@@ -318,4 +393,3 @@ describe('L4 and L5: registering an address that is not verified yet', () => {
     expect(mail.text.startsWith('Hello,')).toBe(true);
   });
 });
-

@@ -103,7 +103,12 @@ const sns = (...messages: unknown[]): SNSEvent => ({
 
 const auditOf = async (userId: string) => {
   const page = await db().send(
-    new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` } }),
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` },
+    }),
   );
   return (page.Items ?? []).map((item) => item.action as string);
 };

@@ -6,7 +6,11 @@ import { ensureTable } from '../../infra/local/table-setup';
 /** A local DATA_DIR made before an index existed gets it on the next start (docs/runbook.md#erasure). */
 describe('the local table setup', () => {
   it('adds the indexes an existing table lacks', async () => {
-    const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      endpoint: inject('dynamodbEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const TableName = `old-${Date.now().toString(36)}`;
     // a table of before the erasure index: every other index, not erasureDue
     const before = GSIS.filter((gsi) => gsi.indexName !== 'erasureDue');
@@ -14,7 +18,10 @@ describe('the local table setup', () => {
       new CreateTableCommand({
         TableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [KEY.partitionKey, KEY.sortKey, ...before.flatMap((gsi) => [gsi.partitionKey, gsi.sortKey])].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        AttributeDefinitions: [KEY.partitionKey, KEY.sortKey, ...before.flatMap((gsi) => [gsi.partitionKey, gsi.sortKey])].map((name) => ({
+          AttributeName: name,
+          AttributeType: 'S',
+        })),
         KeySchema: [
           { AttributeName: KEY.partitionKey, KeyType: 'HASH' },
           { AttributeName: KEY.sortKey, KeyType: 'RANGE' },

@@ -25,16 +25,23 @@ let unsubscribeUrl: string;
 
 const enrollment = async (userId: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.enrollment(userId, content.id), ConsistentRead: true }))).Item;
-const account = async (userId: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }))).Item as UserRecord;
+const account = async (userId: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }))).Item as UserRecord;
 async function auditActions(userId: string): Promise<Array<Record<string, any>>> {
   const { indexName, partitionKey } = INDEX.auditByEntity;
   const result = await db().send(
-    new QueryCommand({ TableName: tableName(), IndexName: indexName, KeyConditionExpression: `${partitionKey} = :pk`, ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) } }),
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName,
+      KeyConditionExpression: `${partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
+    }),
   );
   return (result.Items ?? []).filter((entry) => entry.action === 'notifications.unsubscribe');
 }
 /** A request as a mail provider sends it: no cookie, no Origin. */
-const providerPost = (path: string, body: string, headers: Record<string, string> = FORM) => fetch(`${api.baseUrl}${path}`, { method: 'POST', headers, body });
+const providerPost = (path: string, body: string, headers: Record<string, string> = FORM) =>
+  fetch(`${api.baseUrl}${path}`, { method: 'POST', headers, body });
 const pathOf = (url: string) => {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
@@ -89,7 +96,10 @@ describe(`POST ${PATH}`, () => {
     const [header, payload] = token.split('.');
     // the payload swapped for another account's: the signature no longer matches
     const otherPayload = Buffer.from(JSON.stringify({ sub: 'someone-else', iat: 1 })).toString('base64url');
-    const foreignKey = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'unsubscribe+jwt' }).setSubject(learner.id).sign(new TextEncoder().encode('x'.repeat(40)));
+    const foreignKey = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'unsubscribe+jwt' })
+      .setSubject(learner.id)
+      .sign(new TextEncoder().encode('x'.repeat(40)));
     // a token signed with the right key but of another kind (typ) is refused too
     const cases: Array<[string, string]> = [
       [PATH, 'missing_token'],
@@ -130,7 +140,12 @@ describe(`POST ${PATH}`, () => {
     expect(item?.gsi3pk).toBeUndefined();
     const [entry, ...more] = await auditActions(learner.id);
     expect(more).toEqual([]);
-    expect(entry).toMatchObject({ actor_user_id: learner.id, entity_id: learner.id, old_values: { reminder_frequency: 'daily' }, new_values: { reminder_frequency: 'off', via: 'unsubscribe_link' } });
+    expect(entry).toMatchObject({
+      actor_user_id: learner.id,
+      entity_id: learner.id,
+      old_values: { reminder_frequency: 'daily' },
+      new_values: { reminder_frequency: 'off', via: 'unsubscribe_link' },
+    });
 
     const again = await providerPost(pathOf(unsubscribeUrl), ONE_CLICK);
     expect(again.status).toBe(200);

@@ -108,7 +108,11 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
 
     // the password step for everyone (each mails a code)…
     const challenges = await Promise.all(
-      learners.map(async (learner, index) => record(await clients[index].send('POST', '/api/auth/login', { email: learner.email, password: PASSWORD }), 'login').body.challenge_id as string),
+      learners.map(
+        async (learner, index) =>
+          record(await clients[index].send('POST', '/api/auth/login', { email: learner.email, password: PASSWORD }), 'login').body
+            .challenge_id as string,
+      ),
     );
     const codes = await loginCodes();
 
@@ -116,12 +120,21 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
     await Promise.all(
       learners.map(async (learner, index) => {
         const client = clients[index];
-        record(await client.send('POST', '/api/auth/verify-2fa', { email: learner.email, code: codes.get(learner.email_lower), challenge_id: challenges[index] }), 'verify-2fa');
+        record(
+          await client.send('POST', '/api/auth/verify-2fa', {
+            email: learner.email,
+            code: codes.get(learner.email_lower),
+            challenge_id: challenges[index],
+          }),
+          'verify-2fa',
+        );
         record(await client.send('POST', '/api/enroll', {}), 'enroll');
         const page = record(await client.send('GET', `/api/modules/${first.slug}`), 'module').body as ModulePage;
         let completed = false;
         for (const task of page.module.tasks.filter((t: LearnerTask) => t.required)) {
-          completed = record(await client.send('PUT', `/api/modules/${first.slug}/tasks/${task.task_id}`, doneBody(task)), 'task').body.completed_now || completed;
+          completed =
+            record(await client.send('PUT', `/api/modules/${first.slug}/tasks/${task.task_id}`, doneBody(task)), 'task').body
+              .completed_now || completed;
         }
         expect(completed).toBe(true);
       }),

@@ -10,9 +10,13 @@ const functionsDir = join(import.meta.dirname, '..', '..', 'functions');
 
 describe('environment reads', () => {
   it('happen only in functions/lib/config.ts', () => {
-    const files = (readdirSync(functionsDir, { recursive: true }) as string[]).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    const files = (readdirSync(functionsDir, { recursive: true }) as string[]).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts'),
+    );
     expect(files).toContain(join('lib', 'config.ts'));
-    const offenders = files.filter((file) => file !== join('lib', 'config.ts') && /process\.env\b/.test(readFileSync(join(functionsDir, file), 'utf8')));
+    const offenders = files.filter(
+      (file) => file !== join('lib', 'config.ts') && /process\.env\b/.test(readFileSync(join(functionsDir, file), 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -23,7 +23,11 @@ function sourceFiles(dir: string): string[] {
 
 /** Attribute names of every index, and physical index names that differ from their access pattern. */
 function forbiddenNames(): string[] {
-  return Object.entries(INDEX).flatMap(([pattern, gsi]) => [gsi.partitionKey, gsi.sortKey, ...(gsi.indexName === pattern ? [] : [gsi.indexName])]);
+  return Object.entries(INDEX).flatMap(([pattern, gsi]) => [
+    gsi.partitionKey,
+    gsi.sortKey,
+    ...(gsi.indexName === pattern ? [] : [gsi.indexName]),
+  ]);
 }
 
 describe('index names', () => {

@@ -48,37 +48,59 @@ describe('import boundaries (eslint.config.js)', () => {
 
   it('reports a feature that imports the app layer, and shared SPA code that imports a feature', async () => {
     expect(
-      await boundaryErrors('web/src/features/program/boundary-probe.ts', "import { routes } from '../../app/router';\nexport const probe = routes;\n"),
+      await boundaryErrors(
+        'web/src/features/program/boundary-probe.ts',
+        "import { routes } from '../../app/router';\nexport const probe = routes;\n",
+      ),
     ).toEqual([restricted('../../app/router')]);
     expect(
-      await boundaryErrors('web/src/lib/boundary-probe.ts', "import * as login from '../features/auth/api/login';\nexport const probe = login;\n"),
+      await boundaryErrors(
+        'web/src/lib/boundary-probe.ts',
+        "import * as login from '../features/auth/api/login';\nexport const probe = login;\n",
+      ),
     ).toEqual([restricted('../features/auth/api/login')]);
   });
 
   it('reports web importing functions and functions importing web', async () => {
     expect(
-      await boundaryErrors('web/src/lib/boundary-probe.ts', "import { readConfig } from '../../../functions/lib/config';\nexport const probe = readConfig;\n"),
+      await boundaryErrors(
+        'web/src/lib/boundary-probe.ts',
+        "import { readConfig } from '../../../functions/lib/config';\nexport const probe = readConfig;\n",
+      ),
     ).toEqual([restricted('../../../functions/lib/config')]);
     expect(
-      await boundaryErrors('functions/lib/boundary-probe.ts', "import { paths } from '../../web/src/config/paths';\nexport const probe = paths;\n"),
+      await boundaryErrors(
+        'functions/lib/boundary-probe.ts',
+        "import { paths } from '../../web/src/config/paths';\nexport const probe = paths;\n",
+      ),
     ).toEqual([restricted('../../web/src/config/paths')]);
   });
 
   it('reports Lambda code that imports infra/, but lets its tests read an operator script', async () => {
-    const code = "import { commonPasswordList } from '../../infra/ops/generate-common-passwords';\nexport const probe = commonPasswordList;\n";
-    expect(await boundaryErrors('functions/accounts/boundary-probe.ts', code)).toEqual([restricted('../../infra/ops/generate-common-passwords')]);
+    const code =
+      "import { commonPasswordList } from '../../infra/ops/generate-common-passwords';\nexport const probe = commonPasswordList;\n";
+    expect(await boundaryErrors('functions/accounts/boundary-probe.ts', code)).toEqual([
+      restricted('../../infra/ops/generate-common-passwords'),
+    ]);
     expect(await boundaryErrors('functions/accounts/boundary-probe.test.ts', code)).toEqual([]);
   });
 
   it('reports shared/ importing functions, web, infra or test', async () => {
     for (const target of ['../functions/lib/config', '../web/src/config/paths', '../infra/app', '../test/helpers/api']) {
-      expect(await boundaryErrors('shared/boundary-probe.ts', `import * as probe from '${target}';\nexport { probe };\n`)).toEqual([restricted(target)]);
+      expect(await boundaryErrors('shared/boundary-probe.ts', `import * as probe from '${target}';\nexport { probe };\n`)).toEqual([
+        restricted(target),
+      ]);
     }
-    expect(await boundaryErrors('shared/boundary-probe.ts', "import { ROUTES } from './routes';\nexport const probe = ROUTES;\n")).toEqual([]);
+    expect(await boundaryErrors('shared/boundary-probe.ts', "import { ROUTES } from './routes';\nexport const probe = ROUTES;\n")).toEqual(
+      [],
+    );
   });
 
   it('reports a relative import that does not resolve, so none can slip past the boundaries', async () => {
-    const errors = await boundaryErrors('web/src/features/auth/boundary-probe.ts', "import { nothing } from '../missing/file';\nexport const probe = nothing;\n");
+    const errors = await boundaryErrors(
+      'web/src/features/auth/boundary-probe.ts',
+      "import { nothing } from '../missing/file';\nexport const probe = nothing;\n",
+    );
     expect(errors).toEqual([expect.stringMatching(/^import-x\/no-unresolved: /)]);
   });
 });

@@ -18,7 +18,8 @@ type Operation = {
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
   responses: Record<string, { content?: Record<string, { schema: Record<string, any> }> }>;
 };
-const operationOf = (method: string, path: string) => (generated.document.paths as Record<string, Record<string, Operation>>)[path]?.[method.toLowerCase()];
+const operationOf = (method: string, path: string) =>
+  (generated.document.paths as Record<string, Record<string, Operation>>)[path]?.[method.toLowerCase()];
 
 describe('the OpenAPI reference', () => {
   it('documents every route: request schema where it takes input, success response, error codes', () => {
@@ -28,7 +29,9 @@ describe('the OpenAPI reference', () => {
 
   it('is the served file as the current code generates it (run `npm run openapi` after changing a route)', () => {
     const served = readFileSync(OPENAPI_TARGET, 'utf8');
-    expect(served === serialize(generated.document), 'functions/api-docs/openapi.json is stale: run `npm run openapi` and commit it').toBe(true);
+    expect(served === serialize(generated.document), 'functions/api-docs/openapi.json is stale: run `npm run openapi` and commit it').toBe(
+      true,
+    );
   });
 
   it('is OpenAPI 3.1 with one operation per route, its path parameters, and an error shape per status', () => {
@@ -37,33 +40,46 @@ describe('the OpenAPI reference', () => {
       const op = operationOf(route.method, route.path);
       expect(op, routeKey(route)).toBeDefined();
       for (const name of [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1])) {
-        expect(op.parameters?.some((p) => p.in === 'path' && p.name === name && p.required), `${routeKey(route)} {${name}}`).toBe(true);
+        expect(
+          op.parameters?.some((p) => p.in === 'path' && p.name === name && p.required),
+          `${routeKey(route)} {${name}}`,
+        ).toBe(true);
       }
       const statuses = Object.keys(op.responses).map(Number);
       // a success answer: 2xx, or a redirect for a link opened from an email (GET /api/notifications/unsubscribe → 303)
-      expect(statuses.some((s) => s >= 200 && s < 400), routeKey(route)).toBe(true);
+      expect(
+        statuses.some((s) => s >= 200 && s < 400),
+        routeKey(route),
+      ).toBe(true);
       for (const status of statuses.filter((s) => s >= 400)) {
         const schema = op.responses[status].content!['application/json'].schema;
         expect(schema.allOf[0].$ref, `${routeKey(route)} ${status}`).toBe('#/components/schemas/Error');
         expect(schema.allOf[1].properties.error.enum.length, `${routeKey(route)} ${status}`).toBeGreaterThan(0);
       }
       expect(op.responses['500'], routeKey(route)).toBeDefined();
-      if (route.access !== 'public') expect(op.responses['401'].content!['application/json'].schema.allOf[1].properties.error.enum).toContain('unauthorized');
-      if (route.access === 'admin') expect(op.responses['403'].content!['application/json'].schema.allOf[1].properties.error.enum).toContain('admin_required');
+      if (route.access !== 'public')
+        expect(op.responses['401'].content!['application/json'].schema.allOf[1].properties.error.enum).toContain('unauthorized');
+      if (route.access === 'admin')
+        expect(op.responses['403'].content!['application/json'].schema.allOf[1].properties.error.enum).toContain('admin_required');
     }
   });
 
   it("carries the handlers' own zod schemas: bodies, query parameters and their limits", () => {
     const login = operationOf('POST', '/api/auth/login');
-    const loginSchema = login.requestBody!.content['application/json'].schema as { properties: Record<string, { maxLength?: number }>; required: string[] };
+    const loginSchema = login.requestBody!.content['application/json'].schema as {
+      properties: Record<string, { maxLength?: number }>;
+      required: string[];
+    };
     expect(loginSchema.properties.email.maxLength).toBe(320);
     expect(loginSchema.required).toEqual(expect.arrayContaining(['email', 'password']));
     expect(login.responses['400'].content!['application/json'].schema.allOf[1].properties.error.enum).toContain('invalid_request');
     const users = operationOf('GET', '/api/admin/users');
-    expect(users.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['page', 'page_size', 'cursor', 'query', 'filter', 'status']));
-    expect(operationOf('DELETE', '/api/admin/users/{id}').responses['409'].content!['application/json'].schema.allOf[1].properties.error.enum).toEqual(
-      expect.arrayContaining(['not_deleted', 'retention_active']),
+    expect(users.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'page_size', 'cursor', 'query', 'filter', 'status']),
     );
+    expect(
+      operationOf('DELETE', '/api/admin/users/{id}').responses['409'].content!['application/json'].schema.allOf[1].properties.error.enum,
+    ).toEqual(expect.arrayContaining(['not_deleted', 'retention_active']));
   });
 });
 

@@ -76,9 +76,14 @@ describe('the production web bundle', () => {
       ['/modules/:slug', 'Your tasks', 100],
     ] as const) {
       const load = firstLoad([LAYOUT, SESSION_GATE, marker]);
-      console.log(`${page} first load: ${load.gzipKb.toFixed(1)} KB JS gzip in ${load.files.length} files (headroom to 100 KB: ${(100 - load.gzipKb).toFixed(1)} KB)`);
+      console.log(
+        `${page} first load: ${load.gzipKb.toFixed(1)} KB JS gzip in ${load.files.length} files (headroom to 100 KB: ${(100 - load.gzipKb).toFixed(1)} KB)`,
+      );
       // the measure covers the page itself, not only the shell
-      expect(load.files.some((file) => read(file).includes(marker)), page).toBe(true);
+      expect(
+        load.files.some((file) => read(file).includes(marker)),
+        page,
+      ).toBe(true);
       expect(load.gzipKb, page).toBeLessThanOrEqual(budgetKb);
     }
   });

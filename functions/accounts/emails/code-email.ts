@@ -6,7 +6,14 @@ import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
  * Without `firstName` the greeting is a plain "Hello," (mail to an unconfirmed address carries no
  * text a stranger typed; docs/security.md L5).
  */
-export function codeEmail(input: { to: string; firstName?: string; code: string; subject: string; codeName: string; footnote: string }): EmailMessage {
+export function codeEmail(input: {
+  to: string;
+  firstName?: string;
+  code: string;
+  subject: string;
+  codeName: string;
+  footnote: string;
+}): EmailMessage {
   const { to, firstName, code, subject, codeName, footnote } = input;
   const greeting = firstName ? `Hello ${firstName},` : 'Hello,';
   const validity = `It is valid for ${CODE_TTL_MINUTES} minutes and can be used once.`;

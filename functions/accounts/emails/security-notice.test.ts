@@ -26,9 +26,17 @@ describe('security notice emails', () => {
   it('names what happened for each event', () => {
     expect(securityNoticeEmail({ ...base, event: 'new_sign_in' }).text).toContain('from a browser it has not used before');
     expect(securityNoticeEmail({ ...base, event: 'password_reset' }).subject).toBe('Your password was reset');
-    expect(securityNoticeEmail({ ...base, event: 'passkey_added', passkeyName: 'Laptop <key>' }).html).toContain('named &quot;Laptop &lt;key&gt;&quot;');
-    expect(securityNoticeEmail({ ...base, event: 'passkey_removed', passkeyName: 'Phone' }).text).toContain('The passkey named "Phone" was removed');
-    expect(securityNoticeEmail({ ...base, event: 'email_changed_old', otherEmail: 'new@example.com' }).text).toContain('to new@example.com');
-    expect(securityNoticeEmail({ ...base, event: 'email_changed_new', otherEmail: 'old@example.com' }).text).toContain('from old@example.com to this address');
+    expect(securityNoticeEmail({ ...base, event: 'passkey_added', passkeyName: 'Laptop <key>' }).html).toContain(
+      'named &quot;Laptop &lt;key&gt;&quot;',
+    );
+    expect(securityNoticeEmail({ ...base, event: 'passkey_removed', passkeyName: 'Phone' }).text).toContain(
+      'The passkey named "Phone" was removed',
+    );
+    expect(securityNoticeEmail({ ...base, event: 'email_changed_old', otherEmail: 'new@example.com' }).text).toContain(
+      'to new@example.com',
+    );
+    expect(securityNoticeEmail({ ...base, event: 'email_changed_new', otherEmail: 'old@example.com' }).text).toContain(
+      'from old@example.com to this address',
+    );
   });
 });

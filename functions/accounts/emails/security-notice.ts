@@ -6,13 +6,7 @@ import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
  * password reset for the case it was not the owner.
  */
 export type SecurityEvent =
-  | 'password_changed'
-  | 'password_reset'
-  | 'email_changed_old'
-  | 'email_changed_new'
-  | 'new_sign_in'
-  | 'passkey_added'
-  | 'passkey_removed';
+  'password_changed' | 'password_reset' | 'email_changed_old' | 'email_changed_new' | 'new_sign_in' | 'passkey_added' | 'passkey_removed';
 
 const SUBJECTS: Record<SecurityEvent, string> = {
   password_changed: 'Your password was changed',

@@ -5,7 +5,11 @@ import { recognizeBrowser } from '../known-browsers';
 import { finishLogin } from '../login';
 import { callerOf } from './caller';
 
-const body = z.object({ email: z.string().check(z.maxLength(320)), code: z.string().check(z.maxLength(32)), challenge_id: z.string().check(z.maxLength(128)) });
+const body = z.object({
+  email: z.string().check(z.maxLength(320)),
+  code: z.string().check(z.maxLength(32)),
+  challenge_id: z.string().check(z.maxLength(128)),
+});
 
 /** `POST /api/auth/verify-2fa` (step 2) → the session cookie and `{ ok, user }`. */
 export const verifyTwoFactor = defineRoute({

@@ -7,7 +7,14 @@ const text = z.optional(z.string());
 const filter = (max: number) => z.optional(z.string().check(z.maxLength(max)));
 
 /** The log's filters, shared with its CSV export (functions/admin/routes/exports.ts). */
-export const auditFilters = { actor: filter(254), entity_type: filter(64), entity_id: filter(254), action: filter(128), date_from: text, date_to: text };
+export const auditFilters = {
+  actor: filter(254),
+  entity_type: filter(64),
+  entity_id: filter(254),
+  action: filter(128),
+  date_from: text,
+  date_to: text,
+};
 
 /** `GET /api/admin/audit-logs?page&page_size&cursor&actor&entity_type&entity_id&action&date_from&date_to` */
 export const auditLogRoute = defineRoute({

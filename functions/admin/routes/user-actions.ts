@@ -52,5 +52,7 @@ export const userAuditLogRoute = defineRoute({
 /** `POST /api/admin/users/{id}/certificate/revoke` {reason?} → `{ ok, verification_code, revoked_at }` */
 export const revokeCertificateRoute = defineRoute({
   body: z.object({ reason: z.nullish(z.string().check(z.maxLength(1000))) }),
-  handler: async (req) => ({ body: { ok: true, ...(await revokeCertificate(req.params.id, req.body.reason ?? undefined, adminCallerOf(req))) } }),
+  handler: async (req) => ({
+    body: { ok: true, ...(await revokeCertificate(req.params.id, req.body.reason ?? undefined, adminCallerOf(req))) },
+  }),
 });

@@ -6,7 +6,8 @@ import { paths, routePatterns } from '../config/paths';
 import { routes } from './router';
 
 /** The router's addresses all come from web/src/config/paths.ts, and every address there is routed. */
-const routePaths = (list: RouteObject[]): string[] => list.flatMap((route) => [...(route.path ? [route.path] : []), ...routePaths(route.children ?? [])]);
+const routePaths = (list: RouteObject[]): string[] =>
+  list.flatMap((route) => [...(route.path ? [route.path] : []), ...routePaths(route.children ?? [])]);
 
 const staticPaths = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(staticPaths) : [];
@@ -14,7 +15,9 @@ const staticPaths = (value: unknown): string[] =>
 describe('the router and config/paths', () => {
   // router.tsx preloads the current page's modules on import: let them finish before teardown
   afterAll(async () => {
-    await Promise.all((matchRoutes(routes, window.location.pathname) ?? []).map((match) => (match.route.handle as { load: () => Promise<unknown> }).load()));
+    await Promise.all(
+      (matchRoutes(routes, window.location.pathname) ?? []).map((match) => (match.route.handle as { load: () => Promise<unknown> }).load()),
+    );
   });
 
   it('routes only addresses defined in config/paths.ts', () => {

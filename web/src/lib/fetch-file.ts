@@ -30,5 +30,10 @@ export async function fetchFile(path: string, fallbackName: string): Promise<Fet
   const disposition = response.headers.get('content-disposition') ?? '';
   const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
   const rows = Number(response.headers.get('x-export-rows') ?? NaN);
-  return { blob: await response.blob(), fileName, truncated: response.headers.get('x-export-truncated') === 'true', rows: Number.isInteger(rows) ? rows : null };
+  return {
+    blob: await response.blob(),
+    fileName,
+    truncated: response.headers.get('x-export-truncated') === 'true',
+    rows: Number.isInteger(rows) ? rows : null,
+  };
 }

@@ -3,7 +3,11 @@ import { getLocalConfig } from './local-config';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const answer = (status: number, text: string) => vi.stubGlobal('fetch', vi.fn(async () => new Response(text, { status })));
+const answer = (status: number, text: string) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(text, { status })),
+  );
 
 describe('getLocalConfig', () => {
   it('reads the mail viewer address in local mode', async () => {
@@ -21,7 +25,10 @@ describe('getLocalConfig', () => {
   });
 
   it('is null when the request fails', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('offline'))),
+    );
     expect(await getLocalConfig()).toBeNull();
   });
 });

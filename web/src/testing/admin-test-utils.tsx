@@ -47,8 +47,24 @@ export function renderAt(path: string, element: ReactNode, extra: { path: string
   const pathname = path.split('?')[0];
   const router = createMemoryRouter(
     [
-      { path: pathname, element: <>{element}<Location /></> },
-      ...extra.map((route) => ({ path: route.path, element: <>{route.element}<Location /></> })),
+      {
+        path: pathname,
+        element: (
+          <>
+            {element}
+            <Location />
+          </>
+        ),
+      },
+      ...extra.map((route) => ({
+        path: route.path,
+        element: (
+          <>
+            {route.element}
+            <Location />
+          </>
+        ),
+      })),
     ],
     { initialEntries: [path] },
   );

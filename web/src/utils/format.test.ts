@@ -42,7 +42,9 @@ describe('dates', () => {
 
   it('writes a bare day as that calendar day', () => {
     expect(formatDate('2026-03-04')).toBe(new Date(2026, 2, 4).toLocaleDateString());
-    expect(formatLongDate('2026-03-04')).toBe(new Date(2026, 2, 4).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }));
+    expect(formatLongDate('2026-03-04')).toBe(
+      new Date(2026, 2, 4).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }),
+    );
   });
 
   it('labels chart days in English, by calendar day', () => {
@@ -90,12 +92,18 @@ const ALLOWED = new Set(['utils/format.ts', 'features/program/utils/percent.ts']
 describe('the one formatting module', () => {
   it('is the only web source that formats dates and numbers', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
-    const { join, relative } = await import('node:path');
+    const nodePath = await import('node:path');
+    const join = (...parts: string[]) => nodePath.join(...parts);
+    const relative = (from: string, to: string) => nodePath.relative(from, to);
     const src = join(import.meta.dirname, '..');
-    const files = (readdirSync(src, { recursive: true }) as string[]).filter((file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file));
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter(
+      (file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file),
+    );
     const offenders = files
       .map((file) => join(src, file))
-      .filter((path) => !ALLOWED.has(relative(src, path)) && /toLocale(Date|Time)?String|Intl\.|toFixed\(/.test(readFileSync(path, 'utf8')));
+      .filter(
+        (path) => !ALLOWED.has(relative(src, path)) && /toLocale(Date|Time)?String|Intl\.|toFixed\(/.test(readFileSync(path, 'utf8')),
+      );
     expect(offenders.map((path) => relative(src, path))).toEqual([]);
   });
 });

@@ -29,13 +29,16 @@ export const formatDate = (value: string | null | undefined) => withDate(value, 
 export const formatDateTime = (value: string | null | undefined) => withDate(value, (date) => date.toLocaleString());
 
 /** A date and time in words, to the minute ('Nov 23, 2026, 2:05 PM'): sessions, passkeys. */
-export const formatDateTimeMedium = (value: string | null | undefined) => withDate(value, (date) => date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+export const formatDateTimeMedium = (value: string | null | undefined) =>
+  withDate(value, (date) => date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
 
 /** A date written out in the reader's language ('March 4, 2026'): certificates, deletion notice. */
-export const formatLongDate = (value: string | null | undefined) => withDate(value, (date) => date.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }));
+export const formatLongDate = (value: string | null | undefined) =>
+  withDate(value, (date) => date.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }));
 
 /** A chart label, 'YYYY-MM-DD' → 'Nov 23' (English, as the rest of the console). */
-export const formatMonthDay = (value: string | null | undefined) => withDate(value?.replace(/^(\d{4}-\d{2}-\d{2}).*$/, '$1'), (date) => date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' }));
+export const formatMonthDay = (value: string | null | undefined) =>
+  withDate(value?.replace(/^(\d{4}-\d{2}-\d{2}).*$/, '$1'), (date) => date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' }));
 
 /** One decimal ('12.5'), as completion figures show. */
 export const formatOneDecimal = (value: unknown) => (finite(value) ? value.toFixed(1) : EMPTY);

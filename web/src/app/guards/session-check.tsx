@@ -10,7 +10,9 @@ import { clearSignedIn, hadSession, loginPath } from '../../lib/session-ended';
  * the check itself failed (a network failure is not "signed out", so no bounce to /login), and
  * a redirect to /login when signed out. `user` is set once a signed-in user is known.
  */
-export function useSessionCheck(checkingText: string): { user: SessionUser; element?: undefined } | { user?: undefined; element: ReactElement } {
+export function useSessionCheck(
+  checkingText: string,
+): { user: SessionUser; element?: undefined } | { user?: undefined; element: ReactElement } {
   const { data: user, isPending, isError } = useUser();
   const location = useLocation();
   const signedOut = !isPending && !isError && !user;

@@ -6,7 +6,15 @@ import RootLayout from './root-layout';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const routes = [{ element: <RootLayout />, children: [{ path: '/', element: stub('home') }, { path: '/settings', element: stub('settings') }] }];
+const routes = [
+  {
+    element: <RootLayout />,
+    children: [
+      { path: '/', element: stub('home') },
+      { path: '/settings', element: stub('settings') },
+    ],
+  },
+];
 
 const navLinks = () =>
   within(screen.getByRole('navigation', { name: 'Main' }))

@@ -57,7 +57,9 @@ describe("Settings → 'Your data'", () => {
     expect(confirm.disabled).toBe(true);
     await userEvent.type(within(dialog).getByLabelText('Password'), 'wrong-password');
     await userEvent.click(confirm);
-    expect((await within(dialog).findByRole('alert', { hidden: true })).textContent).toBe('That password is not correct. Your account has not been deleted.');
+    expect((await within(dialog).findByRole('alert', { hidden: true })).textContent).toBe(
+      'That password is not correct. Your account has not been deleted.',
+    );
     expect(callsTo('POST /api/account/delete')[0].body).toEqual({ password: 'wrong-password' });
     expect(router.state.location.pathname).toBe('/settings');
   });
@@ -65,7 +67,9 @@ describe("Settings → 'Your data'", () => {
   it('after deletion shows the public confirmation with the erase date and forgets the signed-in user', async () => {
     mockFetch({
       ...baseHandlers,
-      'POST /api/account/delete': { body: { ok: true, status: 'deleted', deleted_at: '2026-11-23T10:00:00.000Z', erase_after: '2026-12-23T10:00:00.000Z' } },
+      'POST /api/account/delete': {
+        body: { ok: true, status: 'deleted', deleted_at: '2026-11-23T10:00:00.000Z', erase_after: '2026-12-23T10:00:00.000Z' },
+      },
     });
     const { router, queryClient } = renderRoutes(settingsRoutes(), '/settings');
     await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
@@ -76,7 +80,9 @@ describe("Settings → 'Your data'", () => {
     expect(await screen.findByRole('heading', { name: 'Your account has been deleted' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/account-deleted');
     expect(screen.getByText(/administrator can restore your account/)).toBeInTheDocument();
-    expect(screen.getByText(new Date('2026-12-23T12:00:00Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }))).toBeInTheDocument();
+    expect(
+      screen.getByText(new Date('2026-12-23T12:00:00Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })),
+    ).toBeInTheDocument();
     await waitFor(() => expect(queryClient.getQueryData(['auth', 'me'])).toBeNull());
     expect(queryClient.getQueryData(['notifications', 'preferences'])).toBeUndefined();
   });

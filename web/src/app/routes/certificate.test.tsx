@@ -70,7 +70,9 @@ describe('/certificate', () => {
     let fail = true;
     const { callsTo } = mockFetch({ 'GET /api/certificate': () => (fail ? { status: 500, body: {} } : { body: certificate }) });
     renderMine();
-    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe('Unable to load your certificate right now. Please try again.');
+    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe(
+      'Unable to load your certificate right now. Please try again.',
+    );
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Maya Okafor')).toBeInTheDocument();
@@ -79,12 +81,27 @@ describe('/certificate', () => {
 });
 
 describe('/certificates/:code (public check)', () => {
-  const renderCheck = (code: string) => renderRoutes([{ path: '/certificates/:code', element: <CertificateCheckRoute /> }, { path: '/', element: stub('/') }], `/certificates/${code}`);
+  const renderCheck = (code: string) =>
+    renderRoutes(
+      [
+        { path: '/certificates/:code', element: <CertificateCheckRoute /> },
+        { path: '/', element: stub('/') },
+      ],
+      `/certificates/${code}`,
+    );
 
   it('shows a valid certificate', async () => {
     mockFetch({
       'GET /api/certificates/AB12-CD34-EF56': {
-        body: { verification_code: 'AB12-CD34-EF56', name: 'Maya Okafor', program_title: '4-Week Career Program', completed_at: certificate.completed_at, issued_at: certificate.issued_at, status: 'valid', revoked_at: null },
+        body: {
+          verification_code: 'AB12-CD34-EF56',
+          name: 'Maya Okafor',
+          program_title: '4-Week Career Program',
+          completed_at: certificate.completed_at,
+          issued_at: certificate.issued_at,
+          status: 'valid',
+          revoked_at: null,
+        },
       },
     });
     renderCheck('AB12-CD34-EF56');
@@ -96,7 +113,15 @@ describe('/certificates/:code (public check)', () => {
   it('says when a certificate was revoked', async () => {
     mockFetch({
       'GET /api/certificates/AB12-CD34-EF56': {
-        body: { verification_code: 'AB12-CD34-EF56', name: 'Maya Okafor', program_title: 'P', completed_at: certificate.completed_at, issued_at: certificate.issued_at, status: 'revoked', revoked_at: '2026-11-22T10:00:00.000Z' },
+        body: {
+          verification_code: 'AB12-CD34-EF56',
+          name: 'Maya Okafor',
+          program_title: 'P',
+          completed_at: certificate.completed_at,
+          issued_at: certificate.issued_at,
+          status: 'revoked',
+          revoked_at: '2026-11-22T10:00:00.000Z',
+        },
       },
     });
     renderCheck('AB12-CD34-EF56');
@@ -106,6 +131,8 @@ describe('/certificates/:code (public check)', () => {
   it('an unknown code says so', async () => {
     mockFetch({ 'GET /api/certificates/ZZZZ-ZZZZ-ZZZZ': { status: 404, body: { error: 'certificate_not_found' } } });
     renderCheck('ZZZZ-ZZZZ-ZZZZ');
-    expect((await screen.findByRole('alert')).textContent).toBe('No certificate has the code ZZZZ-ZZZZ-ZZZZ. Check the code and try again.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'No certificate has the code ZZZZ-ZZZZ-ZZZZ. Check the code and try again.',
+    );
   });
 });

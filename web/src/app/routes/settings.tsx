@@ -16,9 +16,7 @@ export default function SettingsRoute() {
       </section>
       <SecuritySection />
       <NotificationPreferences />
-      <AccountDataSection
-        onDeleted={(result) => navigate(paths.accountDeleted(result.erase_after.slice(0, 10)), { replace: true })}
-      />
+      <AccountDataSection onDeleted={(result) => navigate(paths.accountDeleted(result.erase_after.slice(0, 10)), { replace: true })} />
     </main>
   );
 }

@@ -20,7 +20,17 @@ afterEach(() => {
 });
 
 const csvReply = (headers: Record<string, string> = {}) =>
-  vi.fn(async () => new Response('id,email\r\nu1,ada@example.com\r\n', { status: 200, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="users-20251123-1000.csv"', ...headers } }));
+  vi.fn(
+    async () =>
+      new Response('id,email\r\nu1,ada@example.com\r\n', {
+        status: 200,
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': 'attachment; filename="users-20251123-1000.csv"',
+          ...headers,
+        },
+      }),
+  );
 
 describe('ExportCsvButton', () => {
   it('downloads the file under the name the server gives', async () => {
@@ -37,11 +47,19 @@ describe('ExportCsvButton', () => {
     vi.stubGlobal('fetch', csvReply({ 'X-Export-Truncated': 'true', 'X-Export-Rows': '8412' }));
     renderAt('/admin/users', <ExportCsvButton path="/api/admin/users/export.csv" fallbackName="users.csv" />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect((await screen.findByRole('status')).textContent).toBe('The file holds the first 8,412 rows: narrow the filters to export the rest.');
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'The file holds the first 8,412 rows: narrow the filters to export the rest.',
+    );
   });
 
   it("shows the server's error code and downloads nothing", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: 'invalid_filter' }), { status: 400, headers: { 'Content-Type': 'application/json' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error: 'invalid_filter' }), { status: 400, headers: { 'Content-Type': 'application/json' } }),
+      ),
+    );
     renderAt('/admin/users', <ExportCsvButton path="/api/admin/users/export.csv?filter=x" fallbackName="users.csv" />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Export failed: invalid_filter');

@@ -33,7 +33,8 @@ export function ExportCsvButton({ path, fallbackName }: ExportCsvButtonProps) {
       ) : null}
       {exporting.isError ? (
         <span role="alert" className="export-csv__error">
-          Export failed: {exporting.error instanceof ApiError ? (exporting.error.code ?? `HTTP ${exporting.error.status}`) : 'network error'}
+          Export failed:{' '}
+          {exporting.error instanceof ApiError ? (exporting.error.code ?? `HTTP ${exporting.error.status}`) : 'network error'}
         </span>
       ) : null}
     </div>

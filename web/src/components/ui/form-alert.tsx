@@ -29,7 +29,13 @@ const focusIfLost = (element: HTMLDivElement | null) => {
 export function FormAlert({ tone = 'error', children, id }: FormAlertProps) {
   if (children === null || children === undefined || children === false || children === '') return null;
   return (
-    <div id={id} ref={tone === 'error' ? focusIfLost : undefined} tabIndex={-1} className={`alert alert--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+    <div
+      id={id}
+      ref={tone === 'error' ? focusIfLost : undefined}
+      tabIndex={-1}
+      className={`alert alert--${tone}`}
+      role={tone === 'error' ? 'alert' : 'status'}
+    >
       {children}
     </div>
   );

@@ -9,7 +9,15 @@ export const shortId = (id: string) => (id.length > SHORT_AT ? `${id.slice(0, 8)
  * A long id cut to its first characters (the whole id in `title`), with a button that copies the
  * whole id: admin tables keep every column on a 1280 px screen without losing the value.
  */
-export function ShortId({ id, what = 'id', buttonOnly = false }: { id: string; what?: string; /** the cut id is shown beside it already (e.g. as a link) */ buttonOnly?: boolean }) {
+export function ShortId({
+  id,
+  what = 'id',
+  buttonOnly = false,
+}: {
+  id: string;
+  what?: string;
+  /** the cut id is shown beside it already (e.g. as a link) */ buttonOnly?: boolean;
+}) {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   useEffect(() => {
     if (!copied) return;

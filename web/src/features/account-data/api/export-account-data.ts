@@ -10,5 +10,8 @@ export const useExportAccountData = () =>
   useMutation({
     mutationFn: exportAccountData,
     onSuccess: (data) =>
-      downloadFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), `career-program-data-${data.exported_at.slice(0, 10)}.json`),
+      downloadFile(
+        new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
+        `career-program-data-${data.exported_at.slice(0, 10)}.json`,
+      ),
   });

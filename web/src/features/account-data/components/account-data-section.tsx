@@ -52,8 +52,8 @@ export function AccountDataSection({ onDeleted }: { onDeleted: (result: DeleteAc
         <div>
           <h3>Download my data</h3>
           <p className="account-data__hint">
-            A JSON file with your profile, enrollment, progress, task answers, reminder setting, active sessions and the
-            security history of your account.
+            A JSON file with your profile, enrollment, progress, task answers, reminder setting, active sessions and the security history of
+            your account.
           </p>
         </div>
         <Button variant="secondary" onClick={() => exportData.mutate()} disabled={exportData.isPending} aria-busy={exportData.isPending}>
@@ -67,8 +67,8 @@ export function AccountDataSection({ onDeleted }: { onDeleted: (result: DeleteAc
         <div>
           <h3>Delete my account</h3>
           <p className="account-data__hint">
-            Your account is deactivated at once and you are signed out everywhere. Your data is erased for good after the
-            retention period; until then an administrator can restore it.
+            Your account is deactivated at once and you are signed out everywhere. Your data is erased for good after the retention period;
+            until then an administrator can restore it.
           </p>
         </div>
         <Button variant="danger" onClick={openDialog}>
@@ -76,7 +76,12 @@ export function AccountDataSection({ onDeleted }: { onDeleted: (result: DeleteAc
         </Button>
       </div>
 
-      <dialog ref={dialog} className="account-data__dialog" aria-labelledby="delete-account-title" aria-describedby="delete-account-consequence">
+      <dialog
+        ref={dialog}
+        className="account-data__dialog"
+        aria-labelledby="delete-account-title"
+        aria-describedby="delete-account-consequence"
+      >
         <form onSubmit={submit} noValidate>
           <h2 id="delete-account-title">Delete your account?</h2>
           <p id="delete-account-consequence">

@@ -9,9 +9,14 @@ export function AccountDeletedNotice({ eraseOn }: { eraseOn: string | null }) {
       <h1>Your account has been deleted</h1>
       <p>You have been signed out on every device.</p>
       <p>
-        {eraseOn ? <>Your data will be erased for good on <strong>{formatLongDate(eraseOn)}</strong>.</> : 'Your data will be erased for good after the retention period.'}{' '}
-        Until then an administrator can restore your account if you change your mind. We have sent you an email with the
-        details.
+        {eraseOn ? (
+          <>
+            Your data will be erased for good on <strong>{formatLongDate(eraseOn)}</strong>.
+          </>
+        ) : (
+          'Your data will be erased for good after the retention period.'
+        )}{' '}
+        Until then an administrator can restore your account if you change your mind. We have sent you an email with the details.
       </p>
       <Link to={paths.home}>Go to the home page</Link>
     </main>

@@ -28,7 +28,10 @@ describe('PasskeySignInButton', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
     await vi.waitFor(() => expect(onSignedIn).toHaveBeenCalledWith(me));
     expect(startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'xyz' } });
-    expect(api.callsTo('POST /api/auth/passkeys/authentication/verify')[0].body).toEqual({ challenge_id: 'c'.repeat(24), response: { id: 'cred', type: 'public-key' } });
+    expect(api.callsTo('POST /api/auth/passkeys/authentication/verify')[0].body).toEqual({
+      challenge_id: 'c'.repeat(24),
+      response: { id: 'cred', type: 'public-key' },
+    });
   });
 
   it('explains a refusal from the server and a locked account', async () => {

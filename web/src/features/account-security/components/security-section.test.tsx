@@ -52,7 +52,11 @@ describe('Settings → Security: sessions', () => {
 
   it('signs out everywhere else and reports failures', async () => {
     const api = mockFetch({
-      'GET /api/auth/sessions': { body: { items: [session('s1', true, 'Chrome on Windows'), session('s2', false, 'Safari on iOS'), session('s3', false, 'Edge on Windows')] } },
+      'GET /api/auth/sessions': {
+        body: {
+          items: [session('s1', true, 'Chrome on Windows'), session('s2', false, 'Safari on iOS'), session('s3', false, 'Edge on Windows')],
+        },
+      },
       'POST /api/auth/sessions/revoke-others': { body: { ok: true, ended: 2 } },
       'DELETE /api/auth/sessions/s2': { status: 404, body: { error: 'session_not_found' } },
       'GET /api/auth/passkeys': { body: { items: [] } },
@@ -66,7 +70,10 @@ describe('Settings → Security: sessions', () => {
   });
 
   it('says when the sessions cannot be loaded', async () => {
-    mockFetch({ 'GET /api/auth/sessions': { status: 500, body: { error: 'internal_error' } }, 'GET /api/auth/passkeys': { body: { items: [] } } });
+    mockFetch({
+      'GET /api/auth/sessions': { status: 500, body: { error: 'internal_error' } },
+      'GET /api/auth/passkeys': { body: { items: [] } },
+    });
     renderAt('/settings', <SecuritySection />);
     expect(await screen.findByText('Unable to load your sessions.')).toBeInTheDocument();
   });
@@ -114,10 +121,14 @@ describe('Settings → Security: passkeys', () => {
       'GET /api/auth/passkeys': { body: { items: [] } },
       'POST /api/auth/passkeys/registration/options': (call) => {
         optionsCalls += 1;
-        if (!(call.body as { current_password?: string }).current_password) return { status: 403, body: { error: 'reauthentication_required' } };
+        if (!(call.body as { current_password?: string }).current_password)
+          return { status: 403, body: { error: 'reauthentication_required' } };
         return { body: { challenge_id: 'c'.repeat(24), options: { challenge: 'abc' } } };
       },
-      'POST /api/auth/passkeys/registration/verify': (call) => ({ status: 201, body: { ...passkey, name: (call.body as { name: string }).name } }),
+      'POST /api/auth/passkeys/registration/verify': (call) => ({
+        status: 201,
+        body: { ...passkey, name: (call.body as { name: string }).name },
+      }),
     });
     startRegistration.mockResolvedValue({ id: 'cred', type: 'public-key' });
     renderAt('/settings', <SecuritySection />);
@@ -146,7 +157,9 @@ describe('Settings → Security: passkeys', () => {
       'GET /api/auth/passkeys': { body: { items: [] } },
       'POST /api/auth/passkeys/registration/options': { body: { challenge_id: 'c'.repeat(24), options: { challenge: 'abc' } } },
     });
-    startRegistration.mockRejectedValue(Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' }));
+    startRegistration.mockRejectedValue(
+      Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' }),
+    );
     renderAt('/settings', <SecuritySection />);
     await userEvent.type(await screen.findByLabelText('Passkey name'), 'Phone');
     await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));

@@ -19,11 +19,17 @@ function SessionRow({ session, onSignOut, busy }: { session: SessionItem; onSign
           {session.current ? <span className="sec-badge">This device</span> : null}
         </span>
         <span className="sec-item__meta">
-          {session.ip ? `IP ${session.ip} · ` : ''}Signed in {formatWhen(session.created_at)} · Last active {formatWhen(session.last_seen_at)}
+          {session.ip ? `IP ${session.ip} · ` : ''}Signed in {formatWhen(session.created_at)} · Last active{' '}
+          {formatWhen(session.last_seen_at)}
         </span>
       </div>
       {session.current ? null : (
-        <Button variant="secondary" onClick={() => onSignOut(session)} disabled={busy} aria-label={`Sign out ${session.device}, last active ${formatWhen(session.last_seen_at)}`}>
+        <Button
+          variant="secondary"
+          onClick={() => onSignOut(session)}
+          disabled={busy}
+          aria-label={`Sign out ${session.device}, last active ${formatWhen(session.last_seen_at)}`}
+        >
           Sign out
         </Button>
       )}
@@ -50,7 +56,10 @@ export function SessionsList() {
     setOutcome(null);
     revokeOthers.mutate(undefined, {
       onSuccess: (result) =>
-        setOutcome({ tone: 'success', text: result.ended === 1 ? 'Signed out 1 other session.' : `Signed out ${result.ended} other sessions.` }),
+        setOutcome({
+          tone: 'success',
+          text: result.ended === 1 ? 'Signed out 1 other session.' : `Signed out ${result.ended} other sessions.`,
+        }),
       onError: (error) => setOutcome({ tone: 'error', text: securityErrorMessage(error, 'Unable to sign out the other sessions.') }),
     });
   };

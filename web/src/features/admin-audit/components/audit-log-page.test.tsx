@@ -24,7 +24,9 @@ const entry = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const page = (items: unknown[], extra: Record<string, unknown> = {}) => ({ body: { items, total: items.length, has_next: false, ...extra } });
+const page = (items: unknown[], extra: Record<string, unknown> = {}) => ({
+  body: { items, total: items.length, has_next: false, ...extra },
+});
 
 describe('AuditLogPage', () => {
   it('shows entries: actor, target, JSON cut at 160 and the user agent cut at 64', async () => {
@@ -134,7 +136,11 @@ describe('AuditLogPage', () => {
   it('speaks in sentences beside the key, links user targets to their drawer, and shows a diff on demand', async () => {
     mockFetch({
       'GET /api/admin/audit-logs': page([
-        entry({ action: 'admin.user.lock', old_values: { first_name: 'Maya', last_name: 'Okafor', status: 'active' }, new_values: { status: 'locked' } }),
+        entry({
+          action: 'admin.user.lock',
+          old_values: { first_name: 'Maya', last_name: 'Okafor', status: 'active' },
+          new_values: { status: 'locked' },
+        }),
       ]),
     });
     renderAt('/admin/audit', <AuditLogPage />);

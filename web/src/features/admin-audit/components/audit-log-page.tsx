@@ -74,7 +74,11 @@ export function AuditLogPage() {
               Previous
             </Button>
             <span aria-live="polite">Page {page}</span>
-            <Button variant="secondary" disabled={!logs.data.has_next || logs.isPlaceholderData} onClick={() => paging.next(logs.data.next_cursor)}>
+            <Button
+              variant="secondary"
+              disabled={!logs.data.has_next || logs.isPlaceholderData}
+              onClick={() => paging.next(logs.data.next_cursor)}
+            >
               Next
             </Button>
           </nav>

@@ -18,7 +18,10 @@ function Target({ entry }: { entry: AuditLogEntry }) {
   const shown = targetText(entry.entity_type, shortId(id));
   const link =
     entry.entity_type === 'user' ? (
-      <Link to={`${paths.admin.users}?user=${encodeURIComponent(id)}`} aria-label={`${targetText(entry.entity_type, id)}: open ${targetName(entry)}`}>
+      <Link
+        to={`${paths.admin.users}?user=${encodeURIComponent(id)}`}
+        aria-label={`${targetText(entry.entity_type, id)}: open ${targetName(entry)}`}
+      >
         {shown}
       </Link>
     ) : (
@@ -52,7 +55,15 @@ export function AuditTable({ items }: { items: AuditLogEntry[] }) {
           {items.map((entry) => (
             <tr key={entry.id}>
               <td>{formatDateTime(entry.created_at)}</td>
-              <td className="audit-table__actor">{entry.actor_email ? actorText(entry.actor_email, entry.actor_user_id) : entry.actor_user_id ? <ShortId id={entry.actor_user_id} what="actor id" /> : '—'}</td>
+              <td className="audit-table__actor">
+                {entry.actor_email ? (
+                  actorText(entry.actor_email, entry.actor_user_id)
+                ) : entry.actor_user_id ? (
+                  <ShortId id={entry.actor_user_id} what="actor id" />
+                ) : (
+                  '—'
+                )}
+              </td>
               <td>
                 {hasSentence(entry) ? (
                   <>

@@ -66,7 +66,10 @@ export function auditSentence(entry: SentenceEntry): string {
   const phrase = entry.action ? PHRASES[entry.action] : undefined;
   if (!phrase) return entry.action || '—';
   // For the person's own actions, the actor's email names them better than "user <id>".
-  const own = (entry.action!.startsWith('auth.') || entry.action!.startsWith('notifications.')) && entry.actor_email && !asRecord(entry.new_values)?.first_name;
+  const own =
+    (entry.action!.startsWith('auth.') || entry.action!.startsWith('notifications.')) &&
+    entry.actor_email &&
+    !asRecord(entry.new_values)?.first_name;
   const target = own ? entry.actor_email! : targetName(entry);
   // Never re-cased: an email address stays as it was written.
   return phrase.replace('{target}', target);
@@ -81,7 +84,10 @@ export interface ValueChange {
 const show = (value: unknown) => (value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The keys whose value differs between Before and After, for the on-demand diff. */
-export function valueDiff(before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined): ValueChange[] {
+export function valueDiff(
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+): ValueChange[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort();
   return keys
     .filter((key) => JSON.stringify(before?.[key]) !== JSON.stringify(after?.[key]))

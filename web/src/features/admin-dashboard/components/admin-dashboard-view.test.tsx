@@ -9,7 +9,9 @@ import { AdminDashboardView } from './admin-dashboard-view';
 // Victory is not needed to check the page; the lazy chart module is replaced by a marker.
 vi.mock('./actives-chart', () => ({
   default: ({ label, data }: { label: string; data: unknown[] }) => <div data-testid="chart">{`${label}: ${data.length} points`}</div>,
-  FunnelChart: ({ label, modules }: { label: string; modules: unknown[] }) => <div data-testid="funnel-chart">{`${label}: ${modules.length} bars`}</div>,
+  FunnelChart: ({ label, modules }: { label: string; modules: unknown[] }) => (
+    <div data-testid="funnel-chart">{`${label}: ${modules.length} bars`}</div>
+  ),
 }));
 
 afterEach(() => vi.unstubAllGlobals());
@@ -141,7 +143,9 @@ describe('the module funnel (where learners stall)', () => {
     expect(api.callsTo('GET /api/admin/summary')).toHaveLength(1);
     const figure = screen.getByRole('figure', { name: 'Where Learners Stall' });
     const table = within(figure).getByRole('table', { name: 'Where Learners Stall: learners per module' });
-    const rows = within(table).getAllByRole('row').map((row) => [...row.children].map((cell) => cell.textContent));
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((row) => [...row.children].map((cell) => cell.textContent));
     expect(rows).toEqual([
       ['Module', 'Completed', 'In progress'],
       ['Week 1: Welcome', '7', '2'],

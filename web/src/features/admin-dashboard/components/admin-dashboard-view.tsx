@@ -3,7 +3,13 @@ import { LoadingText } from '../../../components/ui/loading-text';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useSummary, type AdminSummary, type DailyCount, type FunnelModule } from '../api/get-summary';
-import { formatCount as count, formatDateTime, formatFractionPercent as fractionPercent, formatMonthDay, formatPercent as percent } from '../../../utils/format';
+import {
+  formatCount as count,
+  formatDateTime,
+  formatFractionPercent as fractionPercent,
+  formatMonthDay,
+  formatPercent as percent,
+} from '../../../utils/format';
 import { MetricCard } from './metric-card';
 import '../admin-dashboard.css';
 

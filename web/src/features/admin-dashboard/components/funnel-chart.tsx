@@ -64,7 +64,11 @@ export default function FunnelChart({ modules, label }: { modules: FunnelModule[
             { name: 'In progress', symbol: { fill: FUNNEL_COLORS.in_progress } },
           ]}
         />
-        <VictoryAxis tickValues={modules.map((_, index) => x(index))} tickFormat={(value: number) => (modules[modules.length - value] ? moduleLabel(modules[modules.length - value]) : '')} style={AXIS_STYLE} />
+        <VictoryAxis
+          tickValues={modules.map((_, index) => x(index))}
+          tickFormat={(value: number) => (modules[modules.length - value] ? moduleLabel(modules[modules.length - value]) : '')}
+          style={AXIS_STYLE}
+        />
         <VictoryAxis dependentAxis tickValues={ticks} tickFormat={(value: number) => String(Math.round(value))} style={AXIS_STYLE} />
         <VictoryStack>
           <VictoryBar data={completed} barWidth={16} style={{ data: { fill: FUNNEL_COLORS.completed } }} />

@@ -23,4 +23,8 @@ export const purgeStatusQueryOptions = (id: string) =>
 
 /** Polled until the purge is done. */
 export const usePurgeStatus = (id: string, enabled: boolean) =>
-  useQuery({ ...purgeStatusQueryOptions(id), enabled, refetchInterval: (query) => (query.state.data?.status === 'done' ? false : PURGE_POLL_MS) });
+  useQuery({
+    ...purgeStatusQueryOptions(id),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.status === 'done' ? false : PURGE_POLL_MS),
+  });

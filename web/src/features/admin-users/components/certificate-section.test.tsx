@@ -26,7 +26,12 @@ const detail = (certificate: unknown) => ({
   certificate,
 });
 
-const issued = { verification_code: 'K7QF-2M9X-PA4D', issued_at: '2025-11-20T10:00:00Z', completed_at: '2025-11-20T09:59:00Z', revoked_at: null };
+const issued = {
+  verification_code: 'K7QF-2M9X-PA4D',
+  issued_at: '2025-11-20T10:00:00Z',
+  completed_at: '2025-11-20T09:59:00Z',
+  revoked_at: null,
+};
 
 describe('the drawer certificate line', () => {
   it('says "No certificate" and offers no revoke button when none was issued', async () => {
@@ -39,7 +44,9 @@ describe('the drawer certificate line', () => {
   it('shows the issued date and code; "Revoke certificate" asks first, then revokes', async () => {
     const api = mockFetch({
       'GET /api/admin/users/u1': { body: detail(issued) },
-      'POST /api/admin/users/u1/certificate/revoke': { body: { ok: true, verification_code: issued.verification_code, revoked_at: '2025-11-23T12:00:00Z' } },
+      'POST /api/admin/users/u1/certificate/revoke': {
+        body: { ok: true, verification_code: issued.verification_code, revoked_at: '2025-11-23T12:00:00Z' },
+      },
     });
     renderAt('/admin/users', <UserDrawer userId="u1" onClose={() => {}} />);
     const line = await screen.findByText(/Issued/);

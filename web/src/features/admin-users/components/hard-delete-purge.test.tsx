@@ -53,7 +53,13 @@ describe('UserDrawer background purge', () => {
     const { onClose, user } = open(detail(), {
       'DELETE /api/admin/users/u1': { status: 202, body: { deleted: false, status: 'purging', counts: {} } },
       'GET /api/admin/users/u1/hard-delete/status': () => ({
-        body: { status: ++polls > 1 ? 'done' : 'purging', step: 'audit', counts: {}, started_at: '2026-01-01T00:00:00Z', finished_at: null },
+        body: {
+          status: ++polls > 1 ? 'done' : 'purging',
+          step: 'audit',
+          counts: {},
+          started_at: '2026-01-01T00:00:00Z',
+          finished_at: null,
+        },
       }),
     });
     await showPanel(user);
@@ -61,14 +67,18 @@ describe('UserDrawer background purge', () => {
     await user.click(screen.getByRole('button', { name: 'Hard delete user' }));
     expect((await screen.findByRole('status')).textContent).toMatch(/^Purge in progress…/);
     expect(onClose).not.toHaveBeenCalled();
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Purge complete. The account and its data are gone.'), { timeout: 5_000 });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Purge complete. The account and its data are gone.'), {
+      timeout: 5_000,
+    });
     await user.click(screen.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   }, 15_000); // one real 2 s poll
 
   it('shows a purge already running when the account is opened', async () => {
     const { api, user } = open(detail({ status: 'purging' }), {
-      'GET /api/admin/users/u1/hard-delete/status': { body: { status: 'purging', step: 'activity', counts: {}, started_at: '2026-01-01T00:00:00Z', finished_at: null } },
+      'GET /api/admin/users/u1/hard-delete/status': {
+        body: { status: 'purging', step: 'activity', counts: {}, started_at: '2026-01-01T00:00:00Z', finished_at: null },
+      },
     });
     await showPanel(user);
     expect((await screen.findByRole('status')).textContent).toMatch(/^Purge in progress…/);

@@ -73,7 +73,11 @@ function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollm
                 <td>{formatDateTime(module.completed_at)}</td>
                 <td>
                   <div className="admin-actions admin-actions--compact">
-                    <Button variant="secondary" disabled={busy || module.status === 'completed'} onClick={() => run('force-complete', module)}>
+                    <Button
+                      variant="secondary"
+                      disabled={busy || module.status === 'completed'}
+                      onClick={() => run('force-complete', module)}
+                    >
                       Force complete
                     </Button>
                     <Button variant="secondary" disabled={busy} onClick={() => run('reopen', module)}>

@@ -16,7 +16,8 @@ import { RestoreButton } from './restore-button';
 export const isUserLocked = (user: AdminUserDetail) => user.is_locked === true || user.status === 'locked';
 
 /** How the person is named in confirmations: their name, else their email, else their id. */
-export const personName = (user: AdminUserDetail) => [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || user.email || `User ${user.id}`;
+export const personName = (user: AdminUserDetail) =>
+  [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || user.email || `User ${user.id}`;
 
 type Confirm = (request: ConfirmRequest) => Promise<boolean>;
 
@@ -73,7 +74,17 @@ function InvalidateButton({ user, notify, confirm }: { user: AdminUserDetail; no
   );
 }
 
-function DangerZone({ user, notify, onDeleted, confirm }: { user: AdminUserDetail; notify: Notify; onDeleted: () => void; confirm: Confirm }) {
+function DangerZone({
+  user,
+  notify,
+  onDeleted,
+  confirm,
+}: {
+  user: AdminUserDetail;
+  notify: Notify;
+  onDeleted: () => void;
+  confirm: Confirm;
+}) {
   const [reason, setReason] = useState('');
   const [showHard, setShowHard] = useState(false);
   const softDelete = useSoftDeleteUser(user.id);

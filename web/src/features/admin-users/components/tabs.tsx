@@ -17,16 +17,27 @@ export interface TabsProps<K extends string> {
 export function Tabs<K extends string>({ tabs, active, onChange, label, children }: TabsProps<K>) {
   const id = useId();
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
-  const activeIndex = Math.max(0, tabs.findIndex((tab) => tab.key === active));
+  const activeIndex = Math.max(
+    0,
+    tabs.findIndex((tab) => tab.key === active),
+  );
 
   const onKeyDown = (event: KeyboardEvent) => {
     const last = tabs.length - 1;
     const target =
-      event.key === 'ArrowRight' ? (activeIndex === last ? 0 : activeIndex + 1)
-      : event.key === 'ArrowLeft' ? (activeIndex === 0 ? last : activeIndex - 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : undefined;
+      event.key === 'ArrowRight'
+        ? activeIndex === last
+          ? 0
+          : activeIndex + 1
+        : event.key === 'ArrowLeft'
+          ? activeIndex === 0
+            ? last
+            : activeIndex - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : undefined;
     if (target === undefined) return;
     event.preventDefault();
     onChange(tabs[target].key);

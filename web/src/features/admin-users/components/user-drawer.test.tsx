@@ -131,7 +131,11 @@ describe('UserDrawer profile', () => {
     await user.type(first, ' Augusta ');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await notice('Profile updated.');
-    expect(api.callsTo('PATCH /api/admin/users/u1')[0].body).toEqual({ first_name: 'Augusta', last_name: 'Lovelace', email: 'ada@example.com' });
+    expect(api.callsTo('PATCH /api/admin/users/u1')[0].body).toEqual({
+      first_name: 'Augusta',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+    });
     expect(screen.getByLabelText<HTMLInputElement>('Email').type).toBe('email');
   });
 
@@ -291,7 +295,9 @@ describe('UserDrawer hard delete', () => {
     await showPanel(user);
     await user.type(screen.getByLabelText("Type the user's email to confirm"), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Hard delete user' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(`Retention window active until ${new Date(2025, 11, 24).toLocaleDateString()}.`);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `Retention window active until ${new Date(2025, 11, 24).toLocaleDateString()}.`,
+    );
   });
 
   it('deletes with the confirmation email and closes the drawer', async () => {
@@ -317,7 +323,15 @@ describe('UserDrawer modules', () => {
   const modules = [
     { module_id: 'm3', title: 'Networking', week_no: 2, module_number: 1, status: 'locked', started_at: null, completed_at: null },
     { module_id: 'm2', title: 'Resume', week_no: 1, module_number: 2, status: 'locked', started_at: null, completed_at: null },
-    { module_id: 'm1', title: 'Goals', week_no: 1, module_number: 1, status: 'completed', started_at: null, completed_at: '2025-11-02T10:00:00Z' },
+    {
+      module_id: 'm1',
+      title: 'Goals',
+      week_no: 1,
+      module_number: 1,
+      status: 'completed',
+      started_at: null,
+      completed_at: '2025-11-02T10:00:00Z',
+    },
   ];
 
   it('lists modules in program order and offers the right actions', async () => {
@@ -399,7 +413,15 @@ describe('UserDrawer audit', () => {
     const { api, user } = open(detail(), {
       'GET /api/admin/users/u1/audit-logs': (call) => ({
         body: {
-          items: [{ id: `a-${call.url}`, created_at: '2025-11-23T10:00:00Z', action: 'user.lock', old_values: { a: 'x'.repeat(200) }, new_values: null }],
+          items: [
+            {
+              id: `a-${call.url}`,
+              created_at: '2025-11-23T10:00:00Z',
+              action: 'user.lock',
+              old_values: { a: 'x'.repeat(200) },
+              new_values: null,
+            },
+          ],
           total: 30,
           has_next: call.url.includes('page=1'),
         },
@@ -424,7 +446,15 @@ describe('UserDrawer audit', () => {
         const second = call.url.includes('cursor=c-2');
         return {
           body: {
-            items: [{ id: second ? 'a2' : 'a1', created_at: '2025-11-23T10:00:00Z', action: second ? 'user.unlock' : 'user.lock', old_values: null, new_values: null }],
+            items: [
+              {
+                id: second ? 'a2' : 'a1',
+                created_at: '2025-11-23T10:00:00Z',
+                action: second ? 'user.unlock' : 'user.lock',
+                old_values: null,
+                new_values: null,
+              },
+            ],
             total: 26,
             has_next: !second,
             next_cursor: second ? null : 'c-2',
@@ -436,7 +466,9 @@ describe('UserDrawer audit', () => {
     await screen.findByText('user.lock');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('user.unlock');
-    expect(api.callsTo('GET /api/admin/users/u1/audit-logs').at(-1)?.url).toBe('/api/admin/users/u1/audit-logs?page=2&page_size=25&cursor=c-2');
+    expect(api.callsTo('GET /api/admin/users/u1/audit-logs').at(-1)?.url).toBe(
+      '/api/admin/users/u1/audit-logs?page=2&page_size=25&cursor=c-2',
+    );
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('user.lock');
     expect(screen.getByText('Page 1')).toBeInTheDocument();

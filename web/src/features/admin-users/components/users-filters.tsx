@@ -76,11 +76,7 @@ export function UsersFilters(props: UsersFiltersProps) {
       </div>
       <div className="field admin-filters__check">
         <label>
-          <input
-            type="checkbox"
-            checked={props.status === 'all'}
-            onChange={(event) => props.onStatus(event.target.checked ? 'all' : '')}
-          />{' '}
+          <input type="checkbox" checked={props.status === 'all'} onChange={(event) => props.onStatus(event.target.checked ? 'all' : '')} />{' '}
           Include deleted
         </label>
       </div>

@@ -24,7 +24,9 @@ const item = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const list = (items: unknown[], extra: Record<string, unknown> = {}) => ({ body: { items, total: items.length, has_next: false, ...extra } });
+const list = (items: unknown[], extra: Record<string, unknown> = {}) => ({
+  body: { items, total: items.length, has_next: false, ...extra },
+});
 
 const params = (call: FetchCall) => Object.fromEntries(new URL(call.url, 'http://x').searchParams);
 const lastList = (api: ReturnType<typeof mockFetch>) => params(api.callsTo('GET /api/admin/users').at(-1) as FetchCall);
@@ -41,7 +43,8 @@ describe('UsersPage table', () => {
       ]),
     });
     renderAt('/admin/users', <UsersPage />);
-    const row = async (email: string) => [...((await screen.findByText(email)).closest('tr') as HTMLTableRowElement).cells].map((c) => c.textContent);
+    const row = async (email: string) =>
+      [...((await screen.findByText(email)).closest('tr') as HTMLTableRowElement).cells].map((c) => c.textContent);
     expect(await row('ada@example.com')).toEqual([
       'ada@example.com',
       'Ada',
@@ -83,7 +86,13 @@ describe('UsersPage cursor paging', () => {
       'GET /api/admin/users': (call) => {
         const cursor = params(call).cursor;
         if (!cursor) return list([item()], { total: 10000, total_is_estimate: true, has_next: true, next_cursor: 'c2' });
-        if (cursor === 'c2') return list([item({ id: 'u2', email: 'page2@example.com' })], { total: 10000, total_is_estimate: true, has_next: true, next_cursor: 'c3' });
+        if (cursor === 'c2')
+          return list([item({ id: 'u2', email: 'page2@example.com' })], {
+            total: 10000,
+            total_is_estimate: true,
+            has_next: true,
+            next_cursor: 'c3',
+          });
         return list([item({ id: 'u3', email: 'page3@example.com' })], { total: 3, has_next: false, next_cursor: null });
       },
     });
@@ -108,7 +117,9 @@ describe('UsersPage cursor paging', () => {
   });
 
   it('says when a page stopped at the read budget', async () => {
-    mockFetch({ 'GET /api/admin/users': list([], { total: 1, total_is_estimate: true, has_next: true, next_cursor: 'c2', truncated: true }) });
+    mockFetch({
+      'GET /api/admin/users': list([], { total: 1, total_is_estimate: true, has_next: true, next_cursor: 'c2', truncated: true }),
+    });
     renderAt('/admin/users', <UsersPage />);
     expect(await screen.findByText('More accounts may match: Next continues the search.')).toBeInTheDocument();
     expect(screen.getByText('Total: 1+')).toBeInTheDocument();
@@ -118,7 +129,8 @@ describe('UsersPage cursor paging', () => {
 describe('UsersPage page in the address', () => {
   const paged = (call: FetchCall) => {
     const { cursor, page } = params(call);
-    if (cursor === 'c2' || (!cursor && page === '2')) return list([item({ id: 'u2', email: 'page2@example.com' })], { total: 31, has_next: false });
+    if (cursor === 'c2' || (!cursor && page === '2'))
+      return list([item({ id: 'u2', email: 'page2@example.com' })], { total: 31, has_next: false });
     return list([item()], { total: 31, has_next: true, next_cursor: 'c2' });
   };
 
@@ -148,7 +160,7 @@ describe('UsersPage page in the address', () => {
     await screen.findByText('page2@example.com');
     expect(lastList(api)).toEqual({ page: '2', page_size: '50', cursor: 'c2' });
     expect(screen.getByText('Page 2')).toBeTruthy();
-    expect((screen.getByLabelText('Rows per page') as HTMLSelectElement).value).toBe('50');
+    expect(screen.getByLabelText<HTMLSelectElement>('Rows per page').value).toBe('50');
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('ada@example.com');
     expect(location()).toBe('/admin/users?size=50');
@@ -260,9 +272,13 @@ describe('UsersPage address', () => {
       vi.advanceTimersByTime(200);
     });
     fireEvent.change(box, { target: { value: ' ada ' } });
-    act(() => vi.advanceTimersByTime(349));
+    act(() => {
+      vi.advanceTimersByTime(349);
+    });
     expect(location()).toBe('/admin/users?page=2');
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(location()).toBe('/admin/users?q=ada');
     expect(router.state.historyAction).toBe('REPLACE');
     vi.useRealTimers();
@@ -276,7 +292,17 @@ describe('UsersPage address', () => {
   it('opens the drawer from the row button (named by the email) and by a click on the row', async () => {
     mockFetch({
       'GET /api/admin/users': list([item()]),
-      'GET /api/admin/users/u1': { body: { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', status: 'active', verified: true, enrollments: [] } },
+      'GET /api/admin/users/u1': {
+        body: {
+          id: 'u1',
+          email: 'ada@example.com',
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          status: 'active',
+          verified: true,
+          enrollments: [],
+        },
+      },
     });
     renderAt('/admin/users', <UsersPage />);
     const user = userEvent.setup();

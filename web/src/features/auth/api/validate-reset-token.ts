@@ -14,5 +14,4 @@ export const validateResetTokenQueryOptions = (token: string) =>
     retry: false,
   });
 
-export const useValidateResetToken = (token: string) =>
-  useQuery({ ...validateResetTokenQueryOptions(token), enabled: token.length > 0 });
+export const useValidateResetToken = (token: string) => useQuery({ ...validateResetTokenQueryOptions(token), enabled: token.length > 0 });

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { changePasswordSchema, type ChangePasswordValues } from '../../../../../shared/account-forms';
 import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
@@ -31,7 +31,7 @@ export function ChangePasswordForm({ showHeading = false }: ChangePasswordFormPr
   const { errors, touchedFields, isValid } = form.formState;
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState(false);
-  const [next, confirmNext] = form.watch(['new_password', 'confirm_new_password']);
+  const [next, confirmNext] = useWatch({ control: form.control, name: ['new_password', 'confirm_new_password'] });
 
   // The banner spoke of the old value.
   const clearBanners = () => {
@@ -51,7 +51,13 @@ export function ChangePasswordForm({ showHeading = false }: ChangePasswordFormPr
   });
 
   return (
-    <form className="form change-password" onSubmit={submit} noValidate aria-labelledby={showHeading ? 'change-password-heading' : undefined} aria-label={showHeading ? undefined : 'Change password'}>
+    <form
+      className="form change-password"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={showHeading ? 'change-password-heading' : undefined}
+      aria-label={showHeading ? undefined : 'Change password'}
+    >
       {showHeading ? <h2 id="change-password-heading">Change password</h2> : null}
       <FormAlert>{error}</FormAlert>
       {success ? <FormAlert tone="success">{changePasswordTexts.success}</FormAlert> : null}

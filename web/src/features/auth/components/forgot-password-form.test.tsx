@@ -10,7 +10,8 @@ describe('ForgotPasswordForm', () => {
   it('sends the trimmed email, shows the neutral message and the spam hint, then offers Send again', async () => {
     let release: () => void = () => {};
     const api = mockFetch({
-      'POST /api/auth/password-reset/request': () => new Promise((resolve) => (release = () => resolve({ status: 200, body: { ok: true } }))),
+      'POST /api/auth/password-reset/request': () =>
+        new Promise((resolve) => (release = () => resolve({ status: 200, body: { ok: true } }))),
     });
     renderScreen(<ForgotPasswordForm />, '/forgot-password');
     const user = userEvent.setup();

@@ -17,7 +17,12 @@ import { RESET_REQUEST_FAILED, RESET_REQUESTED } from '../utils/error-messages';
 export function ForgotPasswordForm() {
   const request = useRequestPasswordReset();
   // Checked on submit only; typing clears the field's message until the next submit.
-  const form = useForm<ForgotPasswordValues>({ resolver: zodResolver(forgotPasswordSchema), mode: 'onSubmit', reValidateMode: 'onSubmit', defaultValues: { email: '' } });
+  const form = useForm<ForgotPasswordValues>({
+    resolver: zodResolver(forgotPasswordSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    defaultValues: { email: '' },
+  });
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -118,7 +118,10 @@ describe('LoginForm step 2', () => {
   });
 
   it('sends a learner without a dashboard (404) to /enroll', async () => {
-    setup({ 'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } }, 'GET /api/dashboard': { status: 404, body: { error: 'not_enrolled' } } });
+    setup({
+      'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } },
+      'GET /api/dashboard': { status: 404, body: { error: 'not_enrolled' } },
+    });
     const user = await passStepOne();
     // The sixth digit submits: no click needed.
     await user.type(await screen.findByLabelText('2FA code'), '123456');
@@ -126,7 +129,10 @@ describe('LoginForm step 2', () => {
   });
 
   it('sends an enrolled learner to /dashboard', async () => {
-    setup({ 'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } }, 'GET /api/dashboard': { status: 200, body: { percent_complete: 10 } } });
+    setup({
+      'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } },
+      'GET /api/dashboard': { status: 200, body: { percent_complete: 10 } },
+    });
     const user = await passStepOne();
     // The sixth digit submits: no click needed.
     await user.type(await screen.findByLabelText('2FA code'), '123456');
@@ -134,7 +140,10 @@ describe('LoginForm step 2', () => {
   });
 
   it('sends a learner to /dashboard when the probe fails for another reason', async () => {
-    setup({ 'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } }, 'GET /api/dashboard': { status: 500, body: { error: 'internal_error' } } });
+    setup({
+      'POST /api/auth/verify-2fa': { status: 200, body: { ok: true } },
+      'GET /api/dashboard': { status: 500, body: { error: 'internal_error' } },
+    });
     const user = await passStepOne();
     // The sixth digit submits: no click needed.
     await user.type(await screen.findByLabelText('2FA code'), '123456');
@@ -196,7 +205,7 @@ describe('LoginForm: an unverified account', () => {
     renderScreen(<LoginForm />, '/login');
     const user = await passStepOne();
     await user.click(await screen.findByRole('button', { name: 'Wrong email? Start over' }));
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('');
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 });
@@ -217,7 +226,9 @@ describe('LoginForm step 2: ways out', () => {
     await user.paste('957 831');
     expect((code as HTMLInputElement).value).toBe('957831');
     // Pasting the sixth digit submitted the code.
-    await waitFor(() => expect(api.callsTo('POST /api/auth/verify-2fa')[0]?.body).toEqual({ email: 'ada@example.com', code: '957831', challenge_id: 'ch-1' }));
+    await waitFor(() =>
+      expect(api.callsTo('POST /api/auth/verify-2fa')[0]?.body).toEqual({ email: 'ada@example.com', code: '957831', challenge_id: 'ch-1' }),
+    );
     expect((await screen.findByRole('alert')).textContent).toBe('Incorrect or expired code. 4 attempts left.');
   });
 
@@ -251,7 +262,9 @@ describe('LoginForm step 2: ways out', () => {
     let call = 0;
     setup({
       'POST /api/auth/resend-2fa': () =>
-        ++call === 1 ? { status: 429, body: { error: 'throttled', retry_after: 30 } } : { status: 400, body: { error: 'challenge_expired' } },
+        ++call === 1
+          ? { status: 429, body: { error: 'throttled', retry_after: 30 } }
+          : { status: 400, body: { error: 'challenge_expired' } },
     });
     renderScreen(<LoginForm />, '/login');
     const user = await passStepOne();

@@ -206,7 +206,15 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         <FormAlert>{error}</FormAlert>
       </div>
       <FormAlert tone="success">{notice}</FormAlert>
-      <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+      />
       <PasswordField
         label="Password"
         name="password"

@@ -14,7 +14,14 @@ const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', {
 const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>> = {}) {
-  const v = { first: ' Ada ', last: 'Lovelace', email: 'ada@example.com', password: 'analytical engine', confirm: 'analytical engine', ...values };
+  const v = {
+    first: ' Ada ',
+    last: 'Lovelace',
+    email: 'ada@example.com',
+    password: 'analytical engine',
+    confirm: 'analytical engine',
+    ...values,
+  };
   if (v.first) await user.type(input('First name'), v.first);
   if (v.last) await user.type(input('Last name'), v.last);
   if (v.email) await user.type(input('Email'), v.email);
@@ -118,7 +125,8 @@ describe('RegisterForm', () => {
     let attempt = 0;
     const api = mockFetch({
       'POST /api/auth/register': { status: 201, body: { ok: true } },
-      'POST /api/auth/verify-email': () => (++attempt === 1 ? { status: 400, body: { error: 'invalid_code' } } : { status: 200, body: { ok: true } }),
+      'POST /api/auth/verify-email': () =>
+        ++attempt === 1 ? { status: 400, body: { error: 'invalid_code' } } : { status: 200, body: { ok: true } },
     });
     renderScreen(<RegisterForm />, '/register');
     const user = userEvent.setup();
@@ -226,7 +234,9 @@ describe('RegisterForm passwords', () => {
     expect(screen.queryByText(/Password strength/)).toBeNull();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Password'), 'password1');
-    expect(await screen.findByText(/Password strength: Very weak\. This password is too common/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText(/Password strength: Very weak\. This password is too common/, {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     await user.clear(screen.getByLabelText('Password'));
     await user.type(screen.getByLabelText('Password'), 'copper meadow violin harbour');
     expect(await screen.findByText(/Password strength: Strong\./)).toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { registerSchema, type RegisterValues } from '../../../../../shared/account-forms';
 import { MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH } from '../../../../../shared/constants';
@@ -10,12 +10,7 @@ import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { useRegister } from '../api/register';
-import {
-  CORRECT_FIELDS,
-  registerErrorView,
-  registerTexts,
-  type RegisterField,
-} from '../utils/error-messages';
+import { CORRECT_FIELDS, registerErrorView, registerTexts, type RegisterField } from '../utils/error-messages';
 import { readPendingEmail, storePendingEmail } from '../utils/pending-verification';
 import { LazyPasswordStrength } from './lazy-password-strength';
 import { RESEND_WAIT_SECONDS, VerifyEmailStep } from './verify-email-step';
@@ -38,8 +33,14 @@ export function RegisterForm() {
   // docs/product.md#5-validation-rules checks (shared/account-forms.ts), run on submit so most
   // mistakes never need a round trip; a field's message goes as soon as it changes.
   const [initial] = useState<RegisterValues>(() => ({ ...EMPTY, email: readPendingEmail() }));
-  const form = useForm<RegisterValues>({ resolver: zodResolver(registerSchema), mode: 'onSubmit', reValidateMode: 'onSubmit', defaultValues: initial, shouldFocusError: false });
-  const values = form.watch();
+  const form = useForm<RegisterValues>({
+    resolver: zodResolver(registerSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    defaultValues: initial,
+    shouldFocusError: false,
+  });
+  const values: RegisterValues = { ...initial, ...useWatch({ control: form.control }) };
   const fieldErrors: FieldErrors = Object.fromEntries(FIELD_ORDER.map((name) => [name, form.formState.errors[name]?.message]));
   const [showPasswords, setShowPasswords] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -164,14 +165,7 @@ export function RegisterForm() {
           required
         />
       </div>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        {...field('email')}
-        error={fieldErrors.email}
-        required
-      />
+      <TextField label="Email" type="email" autoComplete="email" {...field('email')} error={fieldErrors.email} required />
       <PasswordField
         label="Password"
         autoComplete="new-password"

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { resetPasswordSchema, type ResetPasswordValues } from '../../../../../shared/account-forms';
 import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
@@ -39,7 +39,7 @@ export function ResetPasswordForm() {
     reValidateMode: 'onSubmit',
     defaultValues: { password: '', password2: '' },
   });
-  const password = form.watch('password');
+  const password = useWatch({ control: form.control, name: 'password' });
   const [show, setShow] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [linkRejected, setLinkRejected] = useState(false);

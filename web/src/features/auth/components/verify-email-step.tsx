@@ -31,7 +31,14 @@ interface VerifyEmailStepProps {
  * Entering the emailed verification code, with a way out of every dead end: 'Send a new code'
  * (counting down while the one-a-minute limit holds) and 'Wrong email? Start over'.
  */
-export function VerifyEmailStep({ email: knownEmail, onVerified, onStartOver, notice, noticeTone = 'info', initialWait = 0 }: VerifyEmailStepProps) {
+export function VerifyEmailStep({
+  email: knownEmail,
+  onVerified,
+  onStartOver,
+  notice,
+  noticeTone = 'info',
+  initialWait = 0,
+}: VerifyEmailStepProps) {
   const verify = useVerifyEmail();
   const resend = useResendVerification();
   const countdown = useCountdown(initialWait);
@@ -107,7 +114,15 @@ export function VerifyEmailStep({ email: knownEmail, onVerified, onStartOver, no
       {askEmail ? (
         <>
           <p>Enter your email and the 6-digit code we sent to it. It expires in 10 minutes.</p>
-          <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
         </>
       ) : (
         <p>Enter the 6-digit code we sent to {email.trim()}. It expires in 10 minutes.</p>
@@ -117,7 +132,13 @@ export function VerifyEmailStep({ email: knownEmail, onVerified, onStartOver, no
         <FormAlert>{error}</FormAlert>
       </div>
       <FormAlert tone="success">{status}</FormAlert>
-      <CodeField ref={codeRef} label="Verification code" value={code} onChange={changeCode} hint={email.trim() ? `Sent to ${email.trim()}` : undefined} />
+      <CodeField
+        ref={codeRef}
+        label="Verification code"
+        value={code}
+        onChange={changeCode}
+        hint={email.trim() ? `Sent to ${email.trim()}` : undefined}
+      />
       <div className="form__actions">
         <Button type="submit" disabled={code.length === 0 || !email.trim() || verify.isPending}>
           {verify.isPending ? 'Verifying…' : 'Verify email'}

@@ -32,7 +32,8 @@ export function mockFetch(handlers: Record<string, Handler>) {
     calls.push({ method, path, url, body });
     const key = `${method} ${path}`;
     let handler: Handler | undefined = handlers[key];
-    if (handler === undefined && path === '/__local/config') handler = { status: 200, body: '<!doctype html><html></html>', contentType: 'text/html' };
+    if (handler === undefined && path === '/__local/config')
+      handler = { status: 200, body: '<!doctype html><html></html>', contentType: 'text/html' };
     const reply = typeof handler === 'function' ? await handler({ url, body }) : (handler ?? { status: 404, body: { error: 'not_found' } });
     if (reply === 'network') throw new TypeError('Failed to fetch');
     const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body);

@@ -69,7 +69,10 @@ export function CertificatePage() {
           <>
             <p>
               Your certificate is waiting at the finish line: complete every module to earn it
-              {typeof body.completed === 'number' && typeof body.total === 'number' ? ` (${body.completed} of ${body.total} done so far)` : ''}.
+              {typeof body.completed === 'number' && typeof body.total === 'number'
+                ? ` (${body.completed} of ${body.total} done so far)`
+                : ''}
+              .
             </p>
             <Link to={paths.dashboard}>Back to your dashboard</Link>
           </>

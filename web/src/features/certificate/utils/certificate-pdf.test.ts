@@ -15,7 +15,13 @@ describe('certificatePdf', () => {
     const text = await blob.text();
     expect(text.startsWith('%PDF-')).toBe(true);
     expect(text.match(/\/Type \/Page\b/g)).toHaveLength(1);
-    for (const expected of ['Maya Okafor', '4-Week Career Program', 'Verification code: AB12-CD34-EF56', 'Check it at https://example.com/certificates/AB12-CD34-EF56', 'CERTIFICATE OF COMPLETION']) {
+    for (const expected of [
+      'Maya Okafor',
+      '4-Week Career Program',
+      'Verification code: AB12-CD34-EF56',
+      'Check it at https://example.com/certificates/AB12-CD34-EF56',
+      'CERTIFICATE OF COMPLETION',
+    ]) {
       expect(text).toContain(`(${expected}) Tj`);
     }
   });

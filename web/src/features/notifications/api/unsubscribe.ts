@@ -7,7 +7,9 @@ import { api } from '../../../lib/api-client';
  * sent as JSON from the confirmation page; mail providers send the same as a form.
  */
 export const unsubscribe = (token: string) =>
-  api.post<NotificationPreferences>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, { 'List-Unsubscribe': 'One-Click' });
+  api.post<NotificationPreferences>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
+    'List-Unsubscribe': 'One-Click',
+  });
 
 export function useUnsubscribe() {
   return useMutation({ mutationFn: unsubscribe });

@@ -32,7 +32,15 @@ function stubApi(get: Answer) {
 
 function renderPreferences() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const user: SessionUser = { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'L', name: 'Ada L', role: 'learner', verified: true };
+  const user: SessionUser = {
+    id: 'u1',
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    last_name: 'L',
+    name: 'Ada L',
+    role: 'learner',
+    verified: true,
+  };
   client.setQueryData(meQueryOptions().queryKey, user);
   render(
     <QueryClientProvider client={client}>
@@ -71,7 +79,7 @@ describe('NotificationPreferences', () => {
     expect(await screen.findByText('Preferences updated.')).toBeInTheDocument();
   });
 
-  it("offers Off, which turns reminder emails off (kept by the same call) and shows when it is the saved choice", async () => {
+  it('offers Off, which turns reminder emails off (kept by the same call) and shows when it is the saved choice', async () => {
     const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily' } });
     renderPreferences();
     await waitFor(() => expect(radio('Daily').checked).toBe(true));

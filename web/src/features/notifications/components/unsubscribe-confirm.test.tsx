@@ -13,7 +13,14 @@ function stubApi() {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const answer = await new Promise<Answer>((settle) => calls.push({ url: String(input), method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined, settle }));
+      const answer = await new Promise<Answer>((settle) =>
+        calls.push({
+          url: input instanceof Request ? input.url : input.toString(),
+          method: init?.method ?? 'GET',
+          body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+          settle,
+        }),
+      );
       return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
     }),
   );
@@ -42,8 +49,12 @@ describe('UnsubscribeConfirm', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Stop these reminders' }));
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ url: '/api/notifications/unsubscribe?token=a.b%2Fc%2Bd', method: 'POST', body: { 'List-Unsubscribe': 'One-Click' } });
-    expect((screen.getByRole('button', { name: 'Stopping…' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(calls[0]).toMatchObject({
+      url: '/api/notifications/unsubscribe?token=a.b%2Fc%2Bd',
+      method: 'POST',
+      body: { 'List-Unsubscribe': 'One-Click' },
+    });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Stopping…' }).disabled).toBe(true);
 
     calls[0].settle({ status: 200, body: { reminder_frequency: 'off' } });
     expect((await screen.findByRole('status')).textContent).toContain('Reminders stopped. You will get no more reminder emails.');
@@ -56,7 +67,9 @@ describe('UnsubscribeConfirm', () => {
     renderPage('tampered');
     await userEvent.click(screen.getByRole('button', { name: 'Stop these reminders' }));
     calls[0].settle({ status: 400, body: { error: 'invalid_token' } });
-    expect((await screen.findByRole('alert')).textContent).toBe('This unsubscribe link is not valid. You can turn reminders off in Settings.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This unsubscribe link is not valid. You can turn reminders off in Settings.',
+    );
 
     await userEvent.click(screen.getByRole('button', { name: 'Stop these reminders' }));
     calls[1].settle({ status: 503, body: { error: 'unavailable' } });

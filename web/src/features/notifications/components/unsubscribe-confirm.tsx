@@ -7,7 +7,8 @@ import '../notifications.css';
 /** What went wrong, in words (the API's `error` codes of docs/product.md#unsubscribe). */
 function failure(error: unknown): string {
   const code = error instanceof ApiError ? error.code : undefined;
-  if (code === 'invalid_token' || code === 'missing_token') return 'This unsubscribe link is not valid. You can turn reminders off in Settings.';
+  if (code === 'invalid_token' || code === 'missing_token')
+    return 'This unsubscribe link is not valid. You can turn reminders off in Settings.';
   if (code === 'not_found') return 'This account no longer exists, so it gets no reminders.';
   return 'Unable to stop the reminders. Please try again.';
 }

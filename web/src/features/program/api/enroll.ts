@@ -6,7 +6,8 @@ import { dashboardQueryOptions } from './get-dashboard';
 import { dashboardStateQueryOptions } from './get-dashboard-state';
 
 /** `preview: true` is an admin's explicit choice to preview the program (never counted as a learner). */
-export const enroll = (input: { preview?: boolean } | void) => api.post<EnrollResponse>('/api/enroll', input?.preview ? { preview: true } : {});
+export const enroll = (input: { preview?: boolean } | void) =>
+  api.post<EnrollResponse>('/api/enroll', input?.preview ? { preview: true } : {});
 
 /** Enrolling changes the dashboard and the session user's progress: refetch them. */
 export function useEnroll() {

@@ -83,7 +83,7 @@ describe('DashboardView', () => {
     });
     renderDashboard();
     expect(await screen.findByText('All modules completed!')).toBeInTheDocument();
-    const button = screen.getByRole('button', { name: 'Resume your next module' }) as HTMLButtonElement;
+    const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Resume your next module' });
     expect(button.disabled).toBe(true);
     expect(screen.queryByRole('link', { name: 'Resume your next module' })).toBeNull();
     // Not a grey button alone: a completion view says what was achieved.

@@ -45,7 +45,7 @@ describe('EnrollPanel', () => {
     expect(screen.getByRole('alert').textContent).toBe('Unable to enroll in the program.');
     await flush(ENROLL_REDIRECT_MS * 2);
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
-    const button = screen.getByRole('button', { name: 'Continue to dashboard' }) as HTMLButtonElement;
+    const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' });
     expect(button.disabled).toBe(false);
     await act(async () => button.click());
     expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeInTheDocument();

@@ -54,7 +54,12 @@ function StaffPreviewOffer() {
           </p>
         )}
         <div className="pg-enroll__actions">
-          <button type="button" className="pg-button" disabled={enroll.isPending || enroll.isSuccess} onClick={() => enroll.mutate({ preview: true })}>
+          <button
+            type="button"
+            className="pg-button"
+            disabled={enroll.isPending || enroll.isSuccess}
+            onClick={() => enroll.mutate({ preview: true })}
+          >
             {enroll.isPending ? 'Starting the preview…' : PREVIEW_LABEL}
           </button>
           <Link to={paths.admin.dashboard}>Back to the admin dashboard</Link>

@@ -16,7 +16,18 @@ export function ModuleLocked({ requires }: { requires?: { slug?: string; title?:
       <section className="pg-card pg-status-card" aria-labelledby="module-locked-title">
         <div className="pg-status-card__icon" aria-hidden="true">
           {/* An SVG, not an emoji: every system can draw it. */}
-          <svg className="pg-lock-icon" width="40" height="40" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" focusable="false">
+          <svg
+            className="pg-lock-icon"
+            width="40"
+            height="40"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            focusable="false"
+          >
             <rect x="4" y="11" width="16" height="10" rx="2" />
             <path d="M8 11V7a4 4 0 0 1 8 0v4" />
           </svg>
@@ -24,7 +35,11 @@ export function ModuleLocked({ requires }: { requires?: { slug?: string; title?:
         <h1 id="module-locked-title">This module is locked</h1>
         {requires?.slug && requires.title ? (
           <p>
-            Finish <Link to={paths.module(requires.slug)} className="pg-link">{requires.title}</Link> first to unlock it.
+            Finish{' '}
+            <Link to={paths.module(requires.slug)} className="pg-link">
+              {requires.title}
+            </Link>{' '}
+            first to unlock it.
           </p>
         ) : (
           <p>Finish the previous module first to unlock it.</p>

@@ -35,28 +35,30 @@ function moduleServer(
 ) {
   const page = modulePage();
   let gets = 0;
-  const put = (taskId: string) => async (body: unknown): Promise<MockAnswer> => {
-    const change = body as { done?: boolean; answer?: string };
-    const custom = await onPut?.(taskId, change);
-    if (custom) return custom;
-    const task = page.module.tasks.find((t) => t.task_id === taskId)!;
-    Object.assign(task, change, change.answer !== undefined ? { done: change.answer.trim() !== '' } : {});
-    const completed = page.module.tasks.every((t) => !t.required || t.done);
-    const completedNow = completed && page.module.state !== 'completed';
-    if (completed) page.module.state = 'completed';
-    if (completedNow) page.percent_complete = 30;
-    const result: TaskSave = {
-      task,
-      module_id: page.module.module_id,
-      slug: page.module.slug,
-      module_state: page.module.state,
-      completed_now: completedNow,
-      percent_complete: page.percent_complete,
-      next_module: page.next_module,
-      open_module: null,
+  const put =
+    (taskId: string) =>
+    async (body: unknown): Promise<MockAnswer> => {
+      const change = body as { done?: boolean; answer?: string };
+      const custom = await onPut?.(taskId, change);
+      if (custom) return custom;
+      const task = page.module.tasks.find((t) => t.task_id === taskId)!;
+      Object.assign(task, change, change.answer !== undefined ? { done: change.answer.trim() !== '' } : {});
+      const completed = page.module.tasks.every((t) => !t.required || t.done);
+      const completedNow = completed && page.module.state !== 'completed';
+      if (completed) page.module.state = 'completed';
+      if (completedNow) page.percent_complete = 30;
+      const result: TaskSave = {
+        task,
+        module_id: page.module.module_id,
+        slug: page.module.slug,
+        module_state: page.module.state,
+        completed_now: completedNow,
+        percent_complete: page.percent_complete,
+        next_module: page.next_module,
+        open_module: null,
+      };
+      return { body: result };
     };
-    return { body: result };
-  };
   const fetchMock = mockApi({
     // With answerRefetches off, refetches never answer: what shows comes from the page itself.
     'GET /api/modules/your-story': () =>
@@ -70,7 +72,8 @@ function moduleServer(
   return { page, fetchMock };
 }
 
-const renderModule = (slug = 'your-story') => renderRoute(<ModuleView slug={slug} />, { path: `/modules/${slug}`, pattern: '/modules/:slug' });
+const renderModule = (slug = 'your-story') =>
+  renderRoute(<ModuleView slug={slug} />, { path: `/modules/${slug}`, pattern: '/modules/:slug' });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -81,7 +84,11 @@ describe('ModuleView', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Your story' })).toBeInTheDocument();
     expect(screen.getByText('Week 1 • Module 2')).toBeInTheDocument();
     expect(screen.getByText('Tell it in two minutes.')).toBeInTheDocument();
-    expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Breadcrumb' }))
+        .getByRole('link', { name: 'Dashboard' })
+        .getAttribute('href'),
+    ).toBe('/dashboard');
     expect(screen.getByText('Recruiters skim. Make it count.').tagName).toBe('P');
     expect(screen.getByText('Be concrete').tagName).toBe('LI');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('20');
@@ -122,7 +129,9 @@ describe('ModuleView', () => {
 
   it('ticks a checkbox at once (optimistic), then reverts it when the save fails and says so', async () => {
     let fail!: () => void;
-    moduleServer(() => new Promise<MockAnswer>((resolve) => (fail = () => resolve({ status: 500, body: { error: 'internal_error' } }))), { answerRefetches: false });
+    moduleServer(() => new Promise<MockAnswer>((resolve) => (fail = () => resolve({ status: 500, body: { error: 'internal_error' } }))), {
+      answerRefetches: false,
+    });
     renderModule();
     const checkbox = await screen.findByRole<HTMLInputElement>('checkbox', { name: /Watch the talk/ });
     await userEvent.click(checkbox);
@@ -177,7 +186,7 @@ describe('ModuleView', () => {
     expect(callsTo(fetchMock, 'PUT /api/modules/your-story/tasks/t2')[1]).toEqual({ answer: 'I build things. Fast.' });
   });
 
-  it("keeps the typed text when a save fails and lets the learner retry", async () => {
+  it('keeps the typed text when a save fails and lets the learner retry', async () => {
     let failures = 1;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -203,7 +212,10 @@ describe('ModuleView', () => {
 
   it('explains a locked module and links to what to finish first', async () => {
     mockApi({
-      'GET /api/modules/networking': () => ({ status: 403, body: { error: 'module_locked', requires: { slug: 'your-story', title: 'Your story' } } }),
+      'GET /api/modules/networking': () => ({
+        status: 403,
+        body: { error: 'module_locked', requires: { slug: 'your-story', title: 'Your story' } },
+      }),
     });
     renderModule('networking');
     expect(await screen.findByRole('heading', { name: 'This module is locked' })).toBeInTheDocument();

@@ -23,7 +23,11 @@ const ModuleLocked = lazy(() => statusViews().then((m) => ({ default: m.ModuleLo
 const ModuleNotFound = lazy(() => statusViews().then((m) => ({ default: m.ModuleNotFound })));
 const ModuleLoadError = lazy(() => statusViews().then((m) => ({ default: m.ModuleLoadError })));
 
-type ErrorView = { kind: 'redirect'; to: string } | { kind: 'locked'; requires?: { slug?: string; title?: string } } | { kind: 'missing' } | { kind: 'failed' };
+type ErrorView =
+  | { kind: 'redirect'; to: string }
+  | { kind: 'locked'; requires?: { slug?: string; title?: string } }
+  | { kind: 'missing' }
+  | { kind: 'failed' };
 
 /** What a failed module load means for the learner. */
 function errorView(error: unknown): ErrorView {

@@ -61,7 +61,7 @@ export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerT
         className="pg-textarea"
         rows={4}
         maxLength={TASK_ANSWER_MAX_LENGTH}
-                aria-describedby={task.hint ? `${inputId}-desc` : undefined}
+        aria-describedby={task.hint ? `${inputId}-desc` : undefined}
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
         onBlur={() => submit()}

@@ -37,7 +37,9 @@ export function mockApi(handlers: Record<string, Handler>) {
 /** Calls the fetch mock received for one "METHOD /path", with their parsed bodies. */
 export function callsTo(fetchMock: ReturnType<typeof mockApi>, key: string): unknown[] {
   return fetchMock.mock.calls
-    .filter(([input, init]) => `${(init?.method ?? 'GET').toUpperCase()} ${input instanceof Request ? input.url : input.toString()}` === key)
+    .filter(
+      ([input, init]) => `${(init?.method ?? 'GET').toUpperCase()} ${input instanceof Request ? input.url : input.toString()}` === key,
+    )
     .map(([, init]) => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined));
 }
 

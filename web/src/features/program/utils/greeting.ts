@@ -20,7 +20,9 @@ export function greetingName(user: GreetingSource | null | undefined): string {
 }
 
 /** The account snapshot's name line: the full name, else first + last, else 'Not provided'. */
-export function displayName(user: { name?: string | null; first_name?: string | null; last_name?: string | null } | null | undefined): string {
+export function displayName(
+  user: { name?: string | null; first_name?: string | null; last_name?: string | null } | null | undefined,
+): string {
   const name = user?.name?.trim();
   if (name) return name;
   const joined = [user?.first_name?.trim(), user?.last_name?.trim()].filter(Boolean).join(' ');
