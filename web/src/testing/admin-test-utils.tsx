@@ -1,5 +1,6 @@
 /**
- * Test-only helpers (the API is mocked with ./mock-api.ts): a render inside a fresh QueryClient and an in-memory router that reports the current address.
+ * Test-only helpers (the API is mocked with ./mock-api.ts): a render inside a fresh QueryClient
+ * and an in-memory router that reports the current address.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
