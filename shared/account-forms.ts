@@ -88,3 +88,15 @@ export const registerSchema = z
   );
 
 export type RegisterValues = z.infer<typeof registerSchema>;
+
+/**
+ * "Log in", first step: both fields filled (the email trimmed); the form's button stays disabled
+ * until they are, so these checks have no message of their own. Whether they match an account
+ * is the server's answer (one message for a wrong email or password).
+ */
+export const loginSchema = z.object({
+  email: z.pipe(z.string().check(z.trim()), z.string().check(z.minLength(1))),
+  password: z.string().check(z.minLength(1)),
+});
+
+export type LoginValues = z.infer<typeof loginSchema>;
