@@ -58,7 +58,7 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
     requestAnimationFrame(() => errorRef.current?.focus());
   };
 
-  const submitCredentials = form.handleSubmit((credentials) => {
+  const sendCredentials = (credentials: LoginValues) => {
     setError(null);
     setNotice(null);
     login.mutate(credentials, {
@@ -79,7 +79,7 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         showError(loginErrorMessage(failure));
       },
     });
-  });
+  };
 
   const submitCode = (value = code) => {
     setError(null);
@@ -201,7 +201,7 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
   }
 
   return (
-    <form className="card form" onSubmit={submitCredentials} noValidate aria-label="Log in">
+    <form className="card form" onSubmit={(event) => void form.handleSubmit(sendCredentials)(event)} noValidate aria-label="Log in">
       <div ref={errorRef} tabIndex={-1}>
         <FormAlert>{error}</FormAlert>
       </div>
