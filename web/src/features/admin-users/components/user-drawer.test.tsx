@@ -140,6 +140,16 @@ describe('UserDrawer profile', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Email').type).toBe('email');
   });
 
+  it("refuses a profile the API would refuse, with the API's code, without a call", async () => {
+    const { api, user } = open(detail(), { 'PATCH /api/admin/users/u1': { body: {} } });
+    const email = await screen.findByLabelText('Email');
+    await user.clear(email);
+    await user.type(email, 'ada@example');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('invalid_email');
+    expect(api.callsTo('PATCH /api/admin/users/u1')).toHaveLength(0);
+  });
+
   it('falls back to HTTP {status} when saving fails without an error field', async () => {
     const { user } = open(detail(), { 'PATCH /api/admin/users/u1': { status: 500 } });
     await user.click(await screen.findByRole('button', { name: 'Save changes' }));
