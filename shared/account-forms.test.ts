@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { checkName, isEmailShape } from './account-rules';
 import {
+  adminProfileSchema,
   CHANGE_PASSWORD_MESSAGES,
   changePasswordSchema,
   FORGOT_PASSWORD_MESSAGES,
   forgotPasswordSchema,
+  loginSchema,
   REGISTER_MESSAGES,
   registerSchema,
   RESET_PASSWORD_MESSAGES,
@@ -88,5 +91,41 @@ describe('registerSchema', () => {
       ['password', REGISTER_MESSAGES.weakPassword],
       ['passwordConfirm', REGISTER_MESSAGES.passwordMismatch],
     ]);
+  });
+});
+
+describe('loginSchema', () => {
+  it('needs both fields and trims the email, never the password', () => {
+    expect(loginSchema.safeParse({ email: ' ada@example.com ', password: ' pw ' }).data).toEqual({
+      email: 'ada@example.com',
+      password: ' pw ',
+    });
+    expect(loginSchema.safeParse({ email: '  ', password: 'pw' }).success).toBe(false);
+    expect(loginSchema.safeParse({ email: 'ada@example.com', password: '' }).success).toBe(false);
+  });
+});
+
+describe('adminProfileSchema', () => {
+  const codes = (value: unknown) => {
+    const result = adminProfileSchema.safeParse(value);
+    return result.success ? [] : result.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+  };
+  const valid = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+
+  it('trims a valid profile', () => {
+    expect(adminProfileSchema.safeParse({ first_name: ' Ada ', last_name: 'Lovelace ', email: ' ada@example.com' }).data).toEqual(valid);
+  });
+
+  it("answers the API's error codes, from the same rules", () => {
+    expect(codes({ ...valid, first_name: '  ' })).toEqual([['first_name', 'first_name_required']]);
+    expect(codes({ ...valid, last_name: 'x'.repeat(101) })).toEqual([['last_name', 'last_name_invalid']]);
+    expect(codes({ ...valid, email: ' ' })).toEqual([
+      ['email', 'email_required'],
+      ['email', 'invalid_email'],
+    ]);
+    expect(codes({ ...valid, email: 'ada@example' })).toEqual([['email', 'invalid_email']]);
+    // The same verdicts as the rules the API applies.
+    expect(checkName('x'.repeat(101))).toBe('invalid');
+    expect(isEmailShape('ada@example')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { checkName, passwordLengthOk } from './account-rules';
+import { checkName, isEmailShape, passwordLengthOk } from './account-rules';
 
 /**
  * One zod schema per account form, built on the rules of shared/account-rules.ts (the same
@@ -88,3 +88,41 @@ export const registerSchema = z
   );
 
 export type RegisterValues = z.infer<typeof registerSchema>;
+
+/**
+ * "Log in", first step: both fields filled (the email trimmed); the form's button stays disabled
+ * until they are, so these checks have no message of their own. Whether they match an account
+ * is the server's answer (one message for a wrong email or password).
+ */
+export const loginSchema = z.object({
+  email: z.pipe(z.string().check(z.trim()), z.string().check(z.minLength(1))),
+  password: z.string().check(z.minLength(1)),
+});
+
+export type LoginValues = z.infer<typeof loginSchema>;
+
+/** A field of the admin's profile form: trimmed, then checked with the API's own rule and error code. */
+const profileName = (field: 'first_name' | 'last_name') =>
+  z.pipe(
+    z.string().check(z.trim()),
+    z.string().check(
+      z.refine((value) => checkName(value) !== 'required', `${field}_required`),
+      z.refine((value) => checkName(value) !== 'invalid', `${field}_invalid`),
+    ),
+  );
+
+/**
+ * The admin console's "Edit profile" (PATCH /api/admin/users/:id): the checks the API runs
+ * (functions/admin/user-profile.ts), with its error codes as messages, because the console shows
+ * an admin the server's code for a refused change (docs/product.md#8-error-catalogue).
+ */
+export const adminProfileSchema = z.object({
+  first_name: profileName('first_name'),
+  last_name: profileName('last_name'),
+  email: z.pipe(z.string().check(z.trim()), z.string().check(z.minLength(1, 'email_required'), z.refine(isEmailShape, 'invalid_email'))),
+});
+
+export type AdminProfileValues = z.infer<typeof adminProfileSchema>;
+
+/** The API checks the fields in this order and answers the first problem: so does the form. */
+export const ADMIN_PROFILE_FIELDS = ['first_name', 'last_name', 'email'] as const;

@@ -1,10 +1,26 @@
 // DOM matchers (toBeInTheDocument, toHaveTextContent…) on vitest's expect, with their types.
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { server } from '../../web/src/testing/msw-server';
+
+// Every request a test makes is answered by a handler it installed (web/src/testing/mock-api.ts):
+// anything else errors in the app and fails the test (the app may swallow the network error, so
+// the test is failed here, not left to the app).
+const unhandled: string[] = [];
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  server.events.on('request:unhandled', ({ request }) => {
+    unhandled.push(`${request.method} ${new URL(request.url).pathname}`);
+  });
+});
+afterAll(() => server.close());
 
 afterEach(() => {
   cleanup();
+  server.resetHandlers();
+  const missed = unhandled.splice(0);
+  if (missed.length > 0) throw new Error(`Requests no handler answered: ${missed.join(', ')}`);
   // The SPA keeps small flags in storage (a pending verification address, "had a session"):
   // every test starts without them.
   localStorage.clear();

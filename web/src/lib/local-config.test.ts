@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mockFetch } from '../testing/mock-api';
 import { getLocalConfig } from './local-config';
 
-afterEach(() => vi.unstubAllGlobals());
-
 const answer = (status: number, text: string) =>
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response(text, { status })),
-  );
+  mockFetch({ 'GET /__local/config': { status, body: text, contentType: 'text/plain' } }, { unlisted: 'error' });
 
 describe('getLocalConfig', () => {
   it('reads the mail viewer address in local mode', async () => {
@@ -25,10 +21,7 @@ describe('getLocalConfig', () => {
   });
 
   it('is null when the request fails', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => Promise.reject(new TypeError('offline'))),
-    );
+    mockFetch({ 'GET /__local/config': 'network' }, { unlisted: 'error' });
     expect(await getLocalConfig()).toBeNull();
   });
 });

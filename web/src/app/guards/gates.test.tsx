@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { me, mockFetch, renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import { me, renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import { mockFetch } from '../../testing/mock-api';
 import AdminGate from './admin-gate';
 import SessionGate from './session-gate';
 

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { me, mockFetch, renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import { me, renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import { mockFetch } from '../../testing/mock-api';
 import RootLayout from './root-layout';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import { renderRoutes, stub } from '../../features/auth/testing/test-utils';
+import { mockFetch } from '../../testing/mock-api';
 import CertificateRoute from './certificate';
 import CertificateCheckRoute from './certificate-check';
 

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { me, mockFetch, renderScreen } from '../../features/auth/testing/test-utils';
+import { me, renderScreen } from '../../features/auth/testing/test-utils';
+import { mockFetch } from '../../testing/mock-api';
 import LandingRoute from './landing';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../testing/admin-test-utils';
+import { mockFetch } from '../../testing/mock-api';
 import { ExportCsvButton } from './export-csv-button';
 
 const createObjectURL = vi.fn(() => 'blob:csv');
@@ -16,35 +17,28 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  vi.unstubAllGlobals();
 });
 
-const csvReply = (headers: Record<string, string> = {}) =>
-  vi.fn(
-    async () =>
-      new Response('id,email\r\nu1,ada@example.com\r\n', {
-        status: 200,
-        headers: {
-          'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': 'attachment; filename="users-20251123-1000.csv"',
-          ...headers,
-        },
-      }),
-  );
+const csvReply = (headers: Record<string, string> = {}) => ({
+  body: 'id,email\r\nu1,ada@example.com\r\n',
+  contentType: 'text/csv; charset=utf-8',
+  headers: { 'Content-Disposition': 'attachment; filename="users-20251123-1000.csv"', ...headers },
+});
 
 describe('ExportCsvButton', () => {
   it('downloads the file under the name the server gives', async () => {
-    const fetch = csvReply();
-    vi.stubGlobal('fetch', fetch);
+    const api = mockFetch({ 'GET /api/admin/users/export.csv': csvReply() });
     renderAt('/admin/users', <ExportCsvButton path="/api/admin/users/export.csv?status=locked" fallbackName="users.csv" />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(clicked).toEqual([{ href: 'blob:csv', download: 'users-20251123-1000.csv' }]));
-    expect(fetch).toHaveBeenCalledWith('/api/admin/users/export.csv?status=locked', expect.objectContaining({ method: 'GET' }));
+    expect(api.calls).toEqual([
+      { method: 'GET', path: '/api/admin/users/export.csv', url: '/api/admin/users/export.csv?status=locked', body: undefined },
+    ]);
     expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('says when the server cut the file at its row cap', async () => {
-    vi.stubGlobal('fetch', csvReply({ 'X-Export-Truncated': 'true', 'X-Export-Rows': '8412' }));
+    mockFetch({ 'GET /api/admin/users/export.csv': csvReply({ 'X-Export-Truncated': 'true', 'X-Export-Rows': '8412' }) });
     renderAt('/admin/users', <ExportCsvButton path="/api/admin/users/export.csv" fallbackName="users.csv" />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
     expect((await screen.findByRole('status')).textContent).toBe(
@@ -53,13 +47,7 @@ describe('ExportCsvButton', () => {
   });
 
   it("shows the server's error code and downloads nothing", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(
-        async () =>
-          new Response(JSON.stringify({ error: 'invalid_filter' }), { status: 400, headers: { 'Content-Type': 'application/json' } }),
-      ),
-    );
+    mockFetch({ 'GET /api/admin/users/export.csv': { status: 400, body: { error: 'invalid_filter' } } });
     renderAt('/admin/users', <ExportCsvButton path="/api/admin/users/export.csv?filter=x" fallbackName="users.csv" />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Export failed: invalid_filter');

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderAt } from '../../../testing/admin-test-utils';
+import { renderAt } from '../../../testing/admin-test-utils';
+import { mockFetch } from '../../../testing/mock-api';
 import { formatMonthDay as shortMonthDay } from '../../../utils/format';
 import { integerTicks } from '../utils/format';
 import { AdminDashboardView } from './admin-dashboard-view';

@@ -1,4 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type FieldErrors } from 'react-hook-form';
+import { ADMIN_PROFILE_FIELDS, adminProfileSchema, type AdminProfileValues } from '../../../../../shared/account-forms';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useUpdateUser } from '../api/update-user';
@@ -26,26 +28,32 @@ function Facts({ rows }: { rows: [string, string][] }) {
 }
 
 function EditProfileForm({ user, notify }: { user: AdminUserDetail; notify: Notify }) {
-  const [firstName, setFirstName] = useState(user.first_name ?? '');
-  const [lastName, setLastName] = useState(user.last_name ?? '');
-  const [email, setEmail] = useState(user.email);
+  // react-hook-form with the shared schema (shared/account-forms.ts): the API's rules, checked
+  // before the call; a refused field shows the same code the server would answer, in the notice.
+  const form = useForm<AdminProfileValues>({
+    resolver: zodResolver(adminProfileSchema),
+    defaultValues: { first_name: user.first_name ?? '', last_name: user.last_name ?? '', email: user.email },
+  });
   const update = useUpdateUser(user.id);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void reportOutcome(
+  const save = (values: AdminProfileValues) =>
+    reportOutcome(
       notify,
-      () => update.mutateAsync({ first_name: firstName.trim(), last_name: lastName.trim(), email: email.trim() }),
+      () => update.mutateAsync(values),
       () => ({ tone: 'success', text: 'Profile updated.' }),
       (error) => ({ tone: 'error', text: errorText(error, 'Failed to update user') }),
     );
+
+  const refuse = (errors: FieldErrors<AdminProfileValues>) => {
+    const field = ADMIN_PROFILE_FIELDS.find((name) => errors[name]?.message);
+    if (field) notify({ tone: 'error', text: errors[field]?.message ?? '' });
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate>
-      <TextField label="First name" value={firstName} onChange={(e) => setFirstName(e.target.value)} autoComplete="off" />
-      <TextField label="Last name" value={lastName} onChange={(e) => setLastName(e.target.value)} autoComplete="off" />
-      <TextField label="Email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+    <form className="form" onSubmit={(event) => void form.handleSubmit(save, refuse)(event)} noValidate>
+      <TextField label="First name" {...form.register('first_name')} autoComplete="off" />
+      <TextField label="Last name" {...form.register('last_name')} autoComplete="off" />
+      <TextField label="Email" type="email" {...form.register('email')} autoComplete="off" />
       <div className="form__actions">
         <Button type="submit" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save changes'}

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderAt, type Handler } from '../../../testing/admin-test-utils';
+import { renderAt } from '../../../testing/admin-test-utils';
+import { mockFetch, type Handler } from '../../../testing/mock-api';
 import { formatDate } from '../../../utils/format';
 import { UserDrawer } from './user-drawer';
 
@@ -137,6 +138,16 @@ describe('UserDrawer profile', () => {
       email: 'ada@example.com',
     });
     expect(screen.getByLabelText<HTMLInputElement>('Email').type).toBe('email');
+  });
+
+  it("refuses a profile the API would refuse, with the API's code, without a call", async () => {
+    const { api, user } = open(detail(), { 'PATCH /api/admin/users/u1': { body: {} } });
+    const email = await screen.findByLabelText('Email');
+    await user.clear(email);
+    await user.type(email, 'ada@example');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('invalid_email');
+    expect(api.callsTo('PATCH /api/admin/users/u1')).toHaveLength(0);
   });
 
   it('falls back to HTTP {status} when saving fails without an error field', async () => {

@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderAt, type FetchCall } from '../../../testing/admin-test-utils';
+import { renderAt } from '../../../testing/admin-test-utils';
+import { mockFetch, type FetchCall } from '../../../testing/mock-api';
 import { UsersPage } from './users-page';
 
 afterEach(() => {

@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { me, mockFetch, renderScreen, type Handler } from '../testing/test-utils';
+import { me, renderScreen } from '../testing/test-utils';
+import { mockFetch, type Handler } from '../../../testing/mock-api';
 import { LoginForm } from './login-form';
 
 afterEach(() => vi.unstubAllGlobals());

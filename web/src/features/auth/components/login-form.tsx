@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -8,6 +10,7 @@ import { paths } from '../../../config/paths';
 import { useLogin } from '../api/login';
 import { postLoginDestination } from '../api/post-login-destination';
 import { ApiError } from '../../../lib/api-client';
+import { loginSchema, type LoginValues } from '../../../../../shared/account-forms';
 import { CODE_LENGTH } from '../../../../../shared/constants';
 import { useResendTwoFactor } from '../api/resend-2fa';
 import { useVerifyTwoFactor } from '../api/verify-2fa';
@@ -30,8 +33,10 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
   const verify = useVerifyTwoFactor();
   const resend = useResendTwoFactor();
   const countdown = useCountdown();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  // The credentials step on react-hook-form with the shared schema (shared/account-forms.ts); the
+  // email stays in the form's state for the code and verification steps.
+  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const [email, password] = useWatch({ control: form.control, name: ['email', 'password'] });
   const [challengeId, setChallengeId] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -53,31 +58,27 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
     requestAnimationFrame(() => errorRef.current?.focus());
   };
 
-  const submitCredentials = (event: FormEvent) => {
-    event.preventDefault();
+  const sendCredentials = (credentials: LoginValues) => {
     setError(null);
     setNotice(null);
-    login.mutate(
-      { email: email.trim(), password },
-      {
-        onSuccess: (response) => {
-          if (!response?.challenge_id) {
-            showError(MISSING_CHALLENGE);
-            return;
-          }
-          // The password is not needed any more: do not keep it in memory.
-          setPassword('');
-          setCode('');
-          setSpent(false);
-          setChallengeId(response.challenge_id);
-        },
-        onError: (failure) => {
-          // An unverified account gets the code entry (with a new code on request), not a dead end.
-          if (needsVerification(failure)) setUnverified(true);
-          showError(loginErrorMessage(failure));
-        },
+    login.mutate(credentials, {
+      onSuccess: (response) => {
+        if (!response?.challenge_id) {
+          showError(MISSING_CHALLENGE);
+          return;
+        }
+        // The password is not needed any more: do not keep it in memory.
+        form.setValue('password', '');
+        setCode('');
+        setSpent(false);
+        setChallengeId(response.challenge_id);
       },
-    );
+      onError: (failure) => {
+        // An unverified account gets the code entry (with a new code on request), not a dead end.
+        if (needsVerification(failure)) setUnverified(true);
+        showError(loginErrorMessage(failure));
+      },
+    });
   };
 
   const submitCode = (value = code) => {
@@ -160,8 +161,7 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         }}
         onStartOver={() => {
           restart();
-          setEmail('');
-          setPassword('');
+          form.reset();
         }}
       />
     );
@@ -201,28 +201,13 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
   }
 
   return (
-    <form className="card form" onSubmit={submitCredentials} noValidate aria-label="Log in">
+    <form className="card form" onSubmit={(event) => void form.handleSubmit(sendCredentials)(event)} noValidate aria-label="Log in">
       <div ref={errorRef} tabIndex={-1}>
         <FormAlert>{error}</FormAlert>
       </div>
       <FormAlert tone="success">{notice}</FormAlert>
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        required
-      />
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        required
-      />
+      <TextField label="Email" type="email" autoComplete="email" {...form.register('email')} required />
+      <PasswordField label="Password" autoComplete="current-password" {...form.register('password')} required />
       <div className="form__actions">
         <Button type="submit" disabled={login.isPending || !email.trim() || !password}>
           {login.isPending ? 'Logging in…' : 'Log in'}

@@ -1,47 +1,11 @@
 /**
- * Test helpers for the accounts screens: a fake `fetch` answering by "METHOD /path", and a
- * render with a fresh QueryClient and an in-memory router. Test-only: never imported by the app.
+ * Test helpers for the accounts screens: a render with a fresh QueryClient and an in-memory
+ * router (the API is mocked with web/src/testing/mock-api.ts). Test-only: never imported by the app.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { StrictMode, type ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
-import { vi } from 'vitest';
-
-export type Reply = { status?: number; body?: unknown; contentType?: string } | 'network';
-export type Handler = Reply | ((request: { url: string; body: unknown }) => Reply | Promise<Reply>);
-
-export interface FetchCall {
-  method: string;
-  path: string;
-  url: string;
-  body: unknown;
-}
-
-/**
- * Stubs global fetch. Unlisted calls answer 404 {error:'not_found'}, except `/__local/config`
- * which answers HTML as in the cloud (not local mode) unless listed.
- */
-export function mockFetch(handlers: Record<string, Handler>) {
-  const calls: FetchCall[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const path = url.split('?')[0];
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path, url, body });
-    const key = `${method} ${path}`;
-    let handler: Handler | undefined = handlers[key];
-    if (handler === undefined && path === '/__local/config')
-      handler = { status: 200, body: '<!doctype html><html></html>', contentType: 'text/html' };
-    const reply = typeof handler === 'function' ? await handler({ url, body }) : (handler ?? { status: 404, body: { error: 'not_found' } });
-    if (reply === 'network') throw new TypeError('Failed to fetch');
-    const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body);
-    return new Response(text, { status: reply.status ?? 200, headers: { 'Content-Type': reply.contentType ?? 'application/json' } });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetchMock, callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key) };
-}
 
 /** Shows the router's current path so tests can assert redirects. */
 export function LocationProbe() {

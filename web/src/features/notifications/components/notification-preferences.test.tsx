@@ -1,32 +1,28 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { meQueryOptions, type SessionUser } from '../../../lib/auth';
+import { mockFetch } from '../../../testing/mock-api';
 import { NotificationPreferences } from './notification-preferences';
 
 type Answer = { status: number; body: unknown };
 
 /**
- * fetch stub: the first GET answers `get`; later GETs (refetches after a save) never answer, so
+ * API mock: the first GET answers `get`; later GETs (refetches after a save) never answer, so
  * what the radios show afterwards comes from the component's own handling. Each POST waits until
  * the test settles it.
  */
 function stubApi(get: Answer) {
   const posts: Array<{ body: unknown; settle: (answer: Answer) => void }> = [];
   let gets = 0;
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = input instanceof Request ? input.url : input.toString();
-    if (url !== '/api/settings/notifications') throw new Error(`Unexpected ${url}`);
-    const answer =
-      init?.method === 'POST'
-        ? await new Promise<Answer>((settle) => posts.push({ body: JSON.parse(init.body as string), settle }))
-        : gets++ === 0
-          ? get
-          : await new Promise<Answer>(() => {});
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  mockFetch(
+    {
+      'GET /api/settings/notifications': () => (gets++ === 0 ? get : new Promise<Answer>(() => {})),
+      'POST /api/settings/notifications': ({ body }) => new Promise<Answer>((settle) => posts.push({ body, settle })),
+    },
+    { unlisted: 'error' },
+  );
   return posts;
 }
 
@@ -50,8 +46,6 @@ function renderPreferences() {
 }
 
 const radio = (name: string) => screen.getByRole<HTMLInputElement>('radio', { name: new RegExp(`^${name}`) });
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('NotificationPreferences', () => {
   it('shows the saved choice and where reminders go', async () => {

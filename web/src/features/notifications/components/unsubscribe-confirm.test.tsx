@@ -1,28 +1,22 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mockFetch } from '../../../testing/mock-api';
 import { UnsubscribeConfirm } from './unsubscribe-confirm';
 
 type Answer = { status: number; body: unknown };
 
-/** fetch stub: records each call; every POST waits until the test settles it. */
+/** API mock: records each call; every POST waits until the test settles it. */
 function stubApi() {
   const calls: Array<{ url: string; method: string; body: unknown; settle: (answer: Answer) => void }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const answer = await new Promise<Answer>((settle) =>
-        calls.push({
-          url: input instanceof Request ? input.url : input.toString(),
-          method: init?.method ?? 'GET',
-          body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-          settle,
-        }),
-      );
-      return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
-    }),
+  mockFetch(
+    {
+      'POST /api/notifications/unsubscribe': ({ url, method, body }) =>
+        new Promise<Answer>((settle) => calls.push({ url, method, body, settle })),
+    },
+    { unlisted: 'error' },
   );
   return calls;
 }
@@ -38,8 +32,6 @@ function renderPage(token: string | null) {
   );
 }
 
-afterEach(() => vi.unstubAllGlobals());
-
 describe('UnsubscribeConfirm', () => {
   it('changes nothing until the one button is pressed, then posts the one-click body with the token', async () => {
     const calls = stubApi();
@@ -48,7 +40,7 @@ describe('UnsubscribeConfirm', () => {
     expect(calls).toHaveLength(0); // opening the page (what a mail scanner does) sends nothing
 
     await userEvent.click(screen.getByRole('button', { name: 'Stop these reminders' }));
-    expect(calls).toHaveLength(1);
+    await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]).toMatchObject({
       url: '/api/notifications/unsubscribe?token=a.b%2Fc%2Bd',
       method: 'POST',
@@ -66,12 +58,14 @@ describe('UnsubscribeConfirm', () => {
     const calls = stubApi();
     renderPage('tampered');
     await userEvent.click(screen.getByRole('button', { name: 'Stop these reminders' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
     calls[0].settle({ status: 400, body: { error: 'invalid_token' } });
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This unsubscribe link is not valid. You can turn reminders off in Settings.',
     );
 
     await userEvent.click(screen.getByRole('button', { name: 'Stop these reminders' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
     calls[1].settle({ status: 503, body: { error: 'unavailable' } });
     expect((await screen.findByRole('alert')).textContent).toBe('Unable to stop the reminders. Please try again.');
   });

@@ -20,8 +20,8 @@ describe('EnrollPanel', () => {
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' }).disabled).toBe(true);
 
-    await flush(10);
-    expect(screen.getByText('You are in!')).toBeInTheDocument();
+    // The mocked server answers over a few real event-loop turns: wait for the answer 1 ms of fake time at a time.
+    await act(() => vi.waitFor(() => expect(screen.getByText('You are in!')).toBeInTheDocument(), { interval: 1 }));
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' }).disabled).toBe(false);
     expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(1);
 
@@ -67,9 +67,10 @@ describe('EnrollPanel', () => {
     expect(screen.getByRole('link', { name: 'Back to the admin dashboard' }).getAttribute('href')).toBe('/admin/dashboard');
 
     await act(async () => screen.getByRole('button', { name: 'Preview the program as a learner' }).click());
-    await flush(10);
+    await act(() =>
+      vi.waitFor(() => expect(screen.getByText('Welcome to the 4-Week Career Program!')).toBeInTheDocument(), { interval: 1 }),
+    );
     expect(callsTo(fetchMock, 'POST /api/enroll')).toEqual([{ preview: true }]);
-    expect(screen.getByText('Welcome to the 4-Week Career Program!')).toBeInTheDocument();
     await flush(ENROLL_REDIRECT_MS);
     expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeInTheDocument();
   });

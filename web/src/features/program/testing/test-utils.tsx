@@ -2,10 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { StrictMode, type ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { vi } from 'vitest';
 import { meQueryOptions, type SessionUser } from '../../../lib/auth';
+import { mockFetch, type FetchCall } from '../../../testing/mock-api';
 
-/** A JSON answer for the fetch mock. */
+/** A JSON answer. */
 export interface MockAnswer {
   status?: number;
   body?: unknown;
@@ -14,33 +14,20 @@ export interface MockAnswer {
 type Handler = (body: unknown, url: string) => MockAnswer | Promise<MockAnswer>;
 
 /**
- * Stubs `fetch` with handlers keyed "METHOD /path". An unexpected call fails the test loudly
- * instead of hanging. Returns the mock so tests can inspect calls.
+ * Answers the API calls listed by "METHOD /path" (the shared MSW mock, web/src/testing/mock-api.ts);
+ * an unexpected call fails the test loudly instead of hanging. Returns the mock so tests can
+ * inspect calls.
  */
 export function mockApi(handlers: Record<string, Handler>) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = input instanceof Request ? input.url : input.toString();
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const handler = handlers[`${method} ${url}`];
-    if (!handler) throw new Error(`Unexpected call ${method} ${url}`);
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    const answer = await handler(body, url);
-    return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), {
-      status: answer.status ?? 200,
-      headers: { 'Content-Type': 'application/json' },
-    });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+  return mockFetch(
+    Object.fromEntries(Object.entries(handlers).map(([key, handler]) => [key, (call: FetchCall) => handler(call.body, call.url)])),
+    { unlisted: 'error' },
+  );
 }
 
-/** Calls the fetch mock received for one "METHOD /path", with their parsed bodies. */
-export function callsTo(fetchMock: ReturnType<typeof mockApi>, key: string): unknown[] {
-  return fetchMock.mock.calls
-    .filter(
-      ([input, init]) => `${(init?.method ?? 'GET').toUpperCase()} ${input instanceof Request ? input.url : input.toString()}` === key,
-    )
-    .map(([, init]) => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined));
+/** The parsed bodies of the calls the mock received for one "METHOD /path". */
+export function callsTo(api: ReturnType<typeof mockApi>, key: string): unknown[] {
+  return api.callsTo(key).map((call) => call.body);
 }
 
 export const learner: SessionUser = {
