@@ -141,7 +141,7 @@ describe('admin tables at 1280 px', () => {
   it('the admin dashboard has no blank scroll area under its footer (the hidden chart tables stay clipped)', async () => {
     const page = await adminPage();
     await page.goto('/admin/dashboard');
-    await expect.poll(() => page.locator('div.VictoryContainer').count()).toBe(2);
+    await expect.poll(() => page.locator('div.VictoryContainer').count()).toBe(3);
     const { gap, below } = await page.evaluate(() => {
       const bottom = document.querySelector('.site-footer')!.getBoundingClientRect().bottom + window.scrollY;
       // what reaches below the footer (named in the failure message)
