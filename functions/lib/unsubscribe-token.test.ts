@@ -40,7 +40,9 @@ describe('unsubscribe token', () => {
     const other = Buffer.from(JSON.stringify({ sub: 'user-2' })).toString('base64url');
     expect(await refusal(verifyUnsubscribeToken(undefined))).toBe('400 missing_token');
     expect(await refusal(verifyUnsubscribeToken(`${header}.${other}.${signature}`))).toBe('400 invalid_token');
-    expect(await refusal(verifyUnsubscribeToken(`${token.slice(0, -2)}xx`))).toBe('400 invalid_token');
+    // the signature's first character changed (its last one carries bits a decoder may ignore)
+    const altered = `${header}.${token.split('.')[1]}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
+    expect(await refusal(verifyUnsubscribeToken(altered))).toBe('400 invalid_token');
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'unsubscribe+jwt' })).toString('base64url')}.${other}.`;
     expect(await refusal(verifyUnsubscribeToken(unsigned))).toBe('400 invalid_token');
   });
