@@ -1,9 +1,9 @@
-import { useEffect, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingText } from '../../components/ui/loading-text';
 import { useUser, type SessionUser } from '../../lib/auth';
-import { clearSignedIn, hadSession, loginPath } from '../../lib/session-ended';
+import { hadSession, loginPath } from '../../lib/session-ended';
 
 /**
  * What both gates show before they know the user: `checkingText` while checking, an error when
@@ -15,12 +15,6 @@ export function useSessionCheck(
 ): { user: SessionUser; element?: undefined } | { user?: undefined; element: ReactElement } {
   const { data: user, isPending, isError } = useUser();
   const location = useLocation();
-  const signedOut = !isPending && !isError && !user;
-  // Forget "this browser had a session" after the redirect is committed, never during render:
-  // a render can run twice, and the second one would lose the reason (docs/journeys.md §12).
-  useEffect(() => {
-    if (signedOut) clearSignedIn();
-  }, [signedOut]);
   if (isPending)
     return {
       element: (
@@ -39,6 +33,9 @@ export function useSessionCheck(
     };
   if (!user) {
     // A browser that had a session and lost it hears why; either way the sign-in leads back here.
+    // The flag is forgotten by the login page, not here: this gate may render again while the
+    // lazily loaded login page is on its way, and must then redirect to the same address
+    // (docs/journeys.md §12).
     const ended = hadSession();
     return { element: <Navigate to={loginPath(`${location.pathname}${location.search}${location.hash}`, ended)} replace /> };
   }

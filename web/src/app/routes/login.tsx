@@ -7,7 +7,7 @@ import { postLoginDestination } from '../../features/auth/api/post-login-destina
 import { LoginForm } from '../../features/auth/components/login-form';
 import { useSignedInRedirect } from '../../features/auth/hooks/use-signed-in-redirect';
 import { meQueryOptions } from '../../lib/auth';
-import { ENDED_REASON, safeReturnPath, SESSION_ENDED_TEXT } from '../../lib/session-ended';
+import { clearSignedIn, ENDED_REASON, safeReturnPath, SESSION_ENDED_TEXT } from '../../lib/session-ended';
 
 export default function LoginRoute() {
   const navigate = useNavigate();
@@ -18,8 +18,12 @@ export default function LoginRoute() {
   const signedIn = useSignedInRedirect(ended);
 
   useEffect(() => {
-    // The server said the session is gone: the header must stop naming the old user.
-    if (ended) queryClient.setQueryData(meQueryOptions().queryKey, null);
+    // The server said the session is gone: the header must stop naming the old user, and the
+    // browser no longer "had a session" (the gate that sent us here keeps the flag until now).
+    if (ended) {
+      queryClient.setQueryData(meQueryOptions().queryKey, null);
+      clearSignedIn();
+    }
   }, [ended, queryClient]);
 
   if (signedIn) return <Navigate to={returnTo ?? signedIn} replace />;

@@ -42,8 +42,11 @@ describe('/login after a session ended', () => {
         return { status: 200, body: { ok: true } };
       },
     });
+    localStorage.setItem('career.hadSession', '1');
     const view = renderScreen(<LoginRoute />, '/login?reason=session_ended&next=%2Fdashboard%3Ftab%3Dx');
     expect((await screen.findByRole('status')).textContent).toBe('Your session has ended. Sign in again.');
+    // the login page, having said why, forgets that this browser had a session
+    await vi.waitFor(() => expect(localStorage.getItem('career.hadSession')).toBeNull());
     const userEvent = (await import('@testing-library/user-event')).default;
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
