@@ -106,21 +106,7 @@ describe('Lambda bundles', () => {
         routeKey: 'POST /api/auth/register',
       },
     };
-    const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
-    const child = spawnSync(process.execPath, ['-e', script], {
-      encoding: 'utf8',
-      env: {
-        PATH: process.env.PATH,
-        NODE_PATH: path.join(REPO_ROOT, 'node_modules'),
-        NODE_NO_WARNINGS: '1',
-        STAGE: 'local',
-        SESSION_SECRET: 'bundle-test-secret-bundle-test-secret',
-        APP_URL: 'http://localhost:3000',
-        LOG_LEVEL: 'SILENT',
-      },
-    });
-    expect(child.stderr).toBe('');
-    const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
+    const response = invokeBundledAuth(event, 'a-1');
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body)).toMatchObject({ error: 'common_password' });
   });
@@ -139,21 +125,7 @@ describe('Lambda bundles', () => {
         routeKey: 'GET /api/openapi.json',
       },
     };
-    const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: 'a-2', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
-    const child = spawnSync(process.execPath, ['-e', script], {
-      encoding: 'utf8',
-      env: {
-        PATH: process.env.PATH,
-        NODE_PATH: path.join(REPO_ROOT, 'node_modules'),
-        NODE_NO_WARNINGS: '1',
-        STAGE: 'local',
-        SESSION_SECRET: 'bundle-test-secret-bundle-test-secret',
-        APP_URL: 'http://localhost:3000',
-        LOG_LEVEL: 'SILENT',
-      },
-    });
-    expect(child.stderr).toBe('');
-    const response = JSON.parse(child.stdout) as { statusCode: number; body: string };
+    const response = invokeBundledAuth(event, 'a-2');
     expect(response.statusCode).toBe(200);
     const served = JSON.parse(response.body) as { openapi: string; paths: Record<string, unknown> };
     expect(served.openapi).toBe('3.1.0');
@@ -178,3 +150,22 @@ describe('Lambda bundles', () => {
     for (const name of PRODUCT.filter((n) => n !== 'auth' && n !== 'passkeys')) expect(bundles[name].memorySize, name).toBe(1024);
   });
 });
+
+/** Runs the synthesized auth bundle's handler on one API event in a fresh `node`, as Lambda would. */
+function invokeBundledAuth(event: unknown, requestId: string): { statusCode: number; body: string } {
+  const script = `require(${JSON.stringify(path.join(bundles.auth.dir, 'index.js'))}).handler(${JSON.stringify(event)}, { functionName: 'auth', awsRequestId: '${requestId}', getRemainingTimeInMillis: () => 30000 }).then((r) => process.stdout.write(JSON.stringify(r)))`;
+  const child = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH,
+      NODE_PATH: path.join(REPO_ROOT, 'node_modules'),
+      NODE_NO_WARNINGS: '1',
+      STAGE: 'local',
+      SESSION_SECRET: 'bundle-test-secret-bundle-test-secret',
+      APP_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'SILENT',
+    },
+  });
+  expect(child.stderr).toBe('');
+  return JSON.parse(child.stdout) as { statusCode: number; body: string };
+}
