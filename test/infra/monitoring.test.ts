@@ -7,25 +7,14 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
-import { type SynthesizedStack, synthStack } from './synth-stack';
+import { STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
 
 /**
  * Operability of the stack (docs/runbook.md): every alarm with its metric, threshold and action,
  * tracing and log retention on every function, the dashboard, the SES configuration set and its
  * bounce handler, and the dev/prod stages.
  */
-const FUNCTIONS = [
-  'auth',
-  'passkeys',
-  'learner',
-  'admin',
-  'reminders',
-  'seed',
-  'mailEvents',
-  'reminderWorker',
-  'purge',
-  'erasure',
-] as const;
+const FUNCTIONS = STACK_FUNCTIONS;
 const RUNBOOK = readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8');
 /** GitHub-style anchors of the runbook's headings. */
 const ANCHORS = new Set(

@@ -5,25 +5,14 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GSIS, INDEX, KEY } from '../../functions/lib/table';
 import { ROUTE_GROUPS, ROUTES, routeKey } from '../../shared/routes';
-import { asList, policyStatements, type SynthesizedStack, synthStack } from './synth-stack';
+import { asList, policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
 
 let s: SynthesizedStack;
 beforeAll(() => {
   s = synthStack();
 });
 
-const OUR_FUNCTIONS = [
-  'auth',
-  'passkeys',
-  'learner',
-  'admin',
-  'reminders',
-  'seed',
-  'mailEvents',
-  'reminderWorker',
-  'purge',
-  'erasure',
-] as const;
+const OUR_FUNCTIONS = STACK_FUNCTIONS;
 /** Functions that read or write the table (the daily schedule only queues work). */
 const TABLE_FUNCTIONS = OUR_FUNCTIONS.filter((name) => name !== 'reminders');
 const queueUrl = (queue: { queue: { node: { defaultChild?: unknown } } }) => ({ Ref: s.idOf(queue.queue) });

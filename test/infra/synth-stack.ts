@@ -43,3 +43,17 @@ export function policyStatements(template: Template): Array<{ policyId: string; 
 }
 
 export const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** Every Lambda function of the stack, by its construct name (the infra tests check each one). */
+export const STACK_FUNCTIONS = [
+  'auth',
+  'passkeys',
+  'learner',
+  'admin',
+  'reminders',
+  'seed',
+  'mailEvents',
+  'reminderWorker',
+  'purge',
+  'erasure',
+] as const;
