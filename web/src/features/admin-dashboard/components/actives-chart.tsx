@@ -2,7 +2,7 @@
  * The only file that imports victory. It is loaded with React.lazy from the dashboard, so the
  * charting code is a separate chunk fetched on /admin/dashboard alone.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useContainerWidth } from '../hooks/use-container-width';
 import { VictoryAxis, VictoryChart, VictoryContainer, VictoryLine, VictoryScatter } from 'victory';
 import { CHART_HEIGHT_PX } from '../../../../../shared/constants';
 import type { DailyCount } from '../api/get-summary';
@@ -15,22 +15,8 @@ const AXIS_STYLE = {
   grid: { stroke: '#eef0f4' },
 };
 
-/** Tracks the container's width so the SVG stays exactly 280 px high at any width. */
-function useWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(600);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(240, Math.floor(entry.contentRect.width))));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
-
 export default function ActivesChart({ data, label }: { data: DailyCount[]; label: string }) {
-  const { ref, width } = useWidth();
+  const { ref, width } = useContainerWidth(240);
   const points = data.map((point, index) => ({ x: index, y: point.count, date: point.date }));
   const ticks = integerTicks(Math.max(0, ...data.map((point) => point.count)));
   // A 30-day axis cannot label every day legibly; keep about seven labels.

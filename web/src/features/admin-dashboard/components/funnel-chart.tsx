@@ -3,7 +3,7 @@
  * only by actives-chart.tsx, so it lives in the dashboard's one lazily loaded chart chunk with
  * Victory and never in a learner page's bundle.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useContainerWidth } from '../hooks/use-container-width';
 import { VictoryAxis, VictoryBar, VictoryChart, VictoryContainer, VictoryLegend, VictoryStack } from 'victory';
 import type { FunnelModule } from '../../../../../shared/admin-types';
 import { integerTicks } from '../utils/format';
@@ -22,21 +22,8 @@ export const moduleLabel = (module: Pick<FunnelModule, 'week_number' | 'title'>)
   return text.length > 28 ? `${text.slice(0, 27)}…` : text;
 };
 
-function useWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(600);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(280, Math.floor(entry.contentRect.width))));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
-
 export default function FunnelChart({ modules, label }: { modules: FunnelModule[]; label: string }) {
-  const { ref, width } = useWidth();
+  const { ref, width } = useContainerWidth(280);
   const height = Math.max(160, modules.length * ROW_PX + 80);
   // a horizontal chart draws x = 0 at the bottom: the first module gets the highest x (the top row)
   const x = (index: number) => modules.length - index;
