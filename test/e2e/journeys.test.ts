@@ -216,6 +216,9 @@ describe('12. a session that ends says so', () => {
     await page.getByRole('link', { name: /Resume your next module/ }).click();
     await page.waitForURL('**/modules/**');
     const modulePath = new URL(page.url()).pathname;
+    // The page has loaded (nothing of it is still asking the server) before the session ends.
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).waitFor();
 
     // The session ends elsewhere (signed out from another place with the same session).
     const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('session'))!;

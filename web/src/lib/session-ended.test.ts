@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginPath, safeReturnPath } from './session-ended';
+import { hadSession, loginPath, markSignedIn, safeReturnPath, sessionEndedLogin } from './session-ended';
 
 describe('safeReturnPath', () => {
   it('keeps a path of this site, with its query and hash', () => {
@@ -39,5 +39,16 @@ describe('loginPath', () => {
     expect(loginPath('/settings', false)).toBe('/login?next=%2Fsettings');
     expect(loginPath('//evil.example', true)).toBe('/login?reason=session_ended');
     expect(loginPath('/', false)).toBe('/login');
+  });
+});
+
+describe('sessionEndedLogin', () => {
+  it('says why and where to come back, and leaves the flag for the login page (a render may be thrown away)', () => {
+    window.history.replaceState(null, '', '/modules/know-your-strengths');
+    markSignedIn();
+    expect(sessionEndedLogin()).toBe('/login?reason=session_ended&next=%2Fmodules%2Fknow-your-strengths');
+    expect(hadSession()).toBe(true);
+    localStorage.clear();
+    window.history.replaceState(null, '', '/');
   });
 });

@@ -50,8 +50,12 @@ export function loginPath(from: string | null, ended: boolean): string {
   return query ? `/login?${query}` : '/login';
 }
 
-/** For a learner call answered 401/403 while the page thought it was signed in: the session ended. */
+/**
+ * For a learner call answered 401/403 while the page thought it was signed in: the session ended.
+ * Pure on purpose: it is called while rendering, and a render can be thrown away (a reload that
+ * is already under way, StrictMode). Forgetting the flag here let a reload racing a failed call
+ * land on /login without the reason; the login page forgets it once the message is shown.
+ */
 export function sessionEndedLogin(): string {
-  clearSignedIn();
   return loginPath(`${window.location.pathname}${window.location.search}${window.location.hash}`, true);
 }
