@@ -57,7 +57,7 @@ function post(path: string, body: unknown): APIGatewayProxyEventV2 {
 const context = { functionName: 'auth', awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 const call = async (event: APIGatewayProxyEventV2) => {
   const result = await handler(event, context);
-  return { status: result.statusCode, body: JSON.parse(String(result.body)), headers: result.headers ?? {} };
+  return { status: result.statusCode, body: JSON.parse(String(result.body)) as unknown, headers: result.headers ?? {} };
 };
 
 const registration = {

@@ -59,7 +59,7 @@ const event = () =>
 const context = { functionName: 'auth', awsRequestId: 'a-9', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 const call = async () => {
   const result = await handler(event(), context);
-  return { status: result.statusCode, body: JSON.parse(String(result.body)), headers: result.headers ?? {} };
+  return { status: result.statusCode, body: JSON.parse(String(result.body)) as unknown, headers: result.headers ?? {} };
 };
 const conflict = () =>
   new TransactionCanceledException({

@@ -4,11 +4,11 @@ import { collectCsv, TRUNCATED_LINE } from './exports';
 
 /** A list of `total` numbered items served in pages of `size`, with cursors. */
 const pagedList = (total: number, size: number) =>
-  vi.fn(async (cursor: string | undefined) => {
+  vi.fn((cursor: string | undefined) => {
     const start = cursor ? Number(cursor) : 0;
     const items = Array.from({ length: Math.max(0, Math.min(size, total - start)) }, (_, i) => ({ n: start + i }));
     const next = start + size < total ? String(start + size) : null;
-    return { items, has_next: next !== null, next_cursor: next };
+    return Promise.resolve({ items, has_next: next !== null, next_cursor: next });
   });
 
 describe('collectCsv', () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { METRIC, metrics } from '../lib/metrics';
 
 /** The reminder worker's business metrics: sent and failed reminders, flushed once per batch. */
-const mocks = vi.hoisted(() => ({ processReminderSlice: vi.fn(), enqueue: vi.fn(async () => undefined) }));
+const mocks = vi.hoisted(() => ({ processReminderSlice: vi.fn(), enqueue: vi.fn(() => Promise.resolve(undefined)) }));
 vi.mock('../program/reminders', () => ({ processReminderSlice: mocks.processReminderSlice }));
 vi.mock('../lib/queue', () => ({ enqueue: mocks.enqueue }));
 

@@ -2,7 +2,11 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** The SQS workers: continuation when out of time, redelivery (batch item failure) on errors. */
-const mocks = vi.hoisted(() => ({ processReminderSlice: vi.fn(), continuePurge: vi.fn(), enqueue: vi.fn() }));
+const mocks = vi.hoisted(() => ({
+  processReminderSlice: vi.fn<typeof import('../program/reminders').processReminderSlice>(),
+  continuePurge: vi.fn(),
+  enqueue: vi.fn(),
+}));
 vi.mock('../program/reminders', () => ({ processReminderSlice: mocks.processReminderSlice }));
 vi.mock('../admin/hard-delete', () => ({ continuePurge: mocks.continuePurge }));
 vi.mock('../lib/queue', () => ({ enqueue: mocks.enqueue }));
@@ -26,7 +30,7 @@ describe('reminder worker', () => {
     expect(await reminderWorker(event(slice), context)).toEqual({ batchItemFailures: [] });
     expect(mocks.enqueue).toHaveBeenCalledWith('reminders', slice);
     // the worker hands its remaining time to the slice so it stops after a page in time
-    expect(mocks.processReminderSlice.mock.calls[0][1].timeLeftMs()).toBe(600_000);
+    expect(mocks.processReminderSlice.mock.calls[0][1]?.timeLeftMs?.()).toBe(600_000);
   });
 
   it('queues nothing for a finished slice and reports a failed one for redelivery', async () => {
@@ -42,7 +46,7 @@ describe('purge worker', () => {
   it('continues the purge and queues the rest while it is not done', async () => {
     mocks.continuePurge.mockResolvedValueOnce({ status: 'purging', step: 'audit', counts: {} });
     expect(await purgeWorker(event({ user_id: 'u-1' }), context)).toEqual({ batchItemFailures: [] });
-    expect(mocks.continuePurge).toHaveBeenCalledWith('u-1', expect.objectContaining({ timeLeftMs: expect.any(Function) }));
+    expect(mocks.continuePurge).toHaveBeenCalledWith('u-1', expect.objectContaining({ timeLeftMs: expect.any(Function) as () => number }));
     expect(mocks.enqueue).toHaveBeenCalledWith('purge', { user_id: 'u-1' });
   });
 

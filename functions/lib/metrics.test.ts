@@ -47,9 +47,7 @@ describe('the middy chain', () => {
     const publish = vi.spyOn(metrics, 'publishStoredMetrics');
     const handler = createGroupHandler('auth', {
       'GET /api/auth/me': {
-        handler: async () => {
-          throw new Error('crash');
-        },
+        handler: () => Promise.reject(new Error('crash')),
       },
     });
     const event = {

@@ -28,7 +28,7 @@ describe('queue', () => {
     );
     const calls = sqs
       .commandCalls(SendMessageBatchCommand)
-      .map((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!).index));
+      .map((call) => call.args[0].input.Entries!.map((entry) => (JSON.parse(entry.MessageBody!) as { index: number }).index));
     expect(calls).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [3], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19], [20, 21, 22]]);
   });
 

@@ -29,12 +29,19 @@ describe('withWriteRetries', () => {
     const waits: number[] = [];
     let calls = 0;
     const result = await withWriteRetries(
-      async (attempt) => {
+      (attempt) => {
         calls += 1;
-        if (attempt < 3) throw cancelled('TransactionConflict');
-        return 'done';
+        return attempt < 3 ? Promise.reject(cancelled('TransactionConflict')) : Promise.resolve('done');
       },
-      { sleep: async (ms) => void waits.push(ms), random: () => 0.5, baseMs: 10, capMs: 1000 },
+      {
+        sleep: (ms) => {
+          waits.push(ms);
+          return Promise.resolve();
+        },
+        random: () => 0.5,
+        baseMs: 10,
+        capMs: 1000,
+      },
     );
     expect(result).toBe('done');
     expect(calls).toBe(4);
@@ -46,11 +53,11 @@ describe('withWriteRetries', () => {
     const error = cancelled('TransactionConflict');
     await expect(
       withWriteRetries(
-        async () => {
+        () => {
           calls += 1;
-          throw error;
+          return Promise.reject(error);
         },
-        { attempts: 4, sleep: async () => undefined },
+        { attempts: 4, sleep: () => Promise.resolve() },
       ),
     ).rejects.toBe(error);
     expect(calls).toBe(4);
@@ -59,9 +66,9 @@ describe('withWriteRetries', () => {
   it('does not retry a refused condition', async () => {
     let calls = 0;
     await expect(
-      withWriteRetries(async () => {
+      withWriteRetries(() => {
         calls += 1;
-        throw cancelled('ConditionalCheckFailed');
+        return Promise.reject(cancelled('ConditionalCheckFailed'));
       }),
     ).rejects.toBeInstanceOf(TransactionCanceledException);
     expect(calls).toBe(1);

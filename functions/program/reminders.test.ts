@@ -1,11 +1,13 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import {
   BatchGetCommand,
+  type BatchGetCommandInput,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
+  type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -56,9 +58,9 @@ function learner(id: string) {
 
 function withLearners(ids: string[]) {
   const people = ids.map(learner);
-  dynamo.on(QueryCommand).callsFake((input) => {
+  dynamo.on(QueryCommand).callsFake((input: QueryCommandInput) => {
     if (input.IndexName === INDEX.remindersDue.indexName) {
-      const values = input.ExpressionAttributeValues;
+      const values = input.ExpressionAttributeValues as Record<string, string>;
       const { partitionKey, sortKey } = INDEX.remindersDue;
       const entry = (p: (typeof people)[number]) => p.enrollment as unknown as Record<string, string>;
       return {
@@ -70,7 +72,7 @@ function withLearners(ids: string[]) {
     return { Items: [{ module_id: content.modules[0].module_id, status: 'open' }] };
   });
   dynamo.on(GetCommand).resolves({}); // no checkpoint yet
-  dynamo.on(BatchGetCommand).callsFake((input) => {
+  dynamo.on(BatchGetCommand).callsFake((input: BatchGetCommandInput) => {
     const [table, request] = Object.entries(input.RequestItems as Record<string, { Keys: Array<{ pk: string }> }>)[0];
     return { Responses: { [table]: people.filter((p) => request.Keys.some((key) => key.pk === p.user.pk)).map((p) => p.user) } };
   });
@@ -94,7 +96,15 @@ describe('sendWithRetry', () => {
       .rejectsOnce(Object.assign(new Error('x'), { name: 'TooManyRequestsException' }))
       .resolves({ MessageId: 'm' });
     const waits: number[] = [];
-    await expect(sendWithRetry(message, { sleep: async (ms) => void waits.push(ms), backoffMs: 100 })).resolves.toBe('sent');
+    await expect(
+      sendWithRetry(message, {
+        sleep: (ms) => {
+          waits.push(ms);
+          return Promise.resolve();
+        },
+        backoffMs: 100,
+      }),
+    ).resolves.toBe('sent');
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(3);
     expect(waits).toHaveLength(2);
     expect(waits[1]).toBeGreaterThan(waits[0] / 2); // grows: 50-100 ms, then 100-200 ms
@@ -177,7 +187,7 @@ describe('runReminders', () => {
     const indexQueries = dynamo.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName === INDEX.remindersDue.indexName);
     // (10 daily shards + 10 shards of today's weekly partition) × 16 slices by the id's first hex digit
     expect(indexQueries).toHaveLength(320);
-    const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':ipk']);
+    const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':ipk'] as unknown);
     expect(partitions).toContain('REMIND#weekly#2#0'); // 2030-03-05 is a Tuesday
     expect(
       new Set(

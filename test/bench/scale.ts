@@ -30,7 +30,10 @@ const PHASE = env.BENCH_PHASE ?? '';
 
 async function main() {
   if (PHASE === 'report')
-    return report(JSON.parse(readFileSync(env.BENCH_SMALL_JSON!, 'utf8')), JSON.parse(readFileSync(env.BENCH_LARGE_JSON!, 'utf8')));
+    return report(
+      JSON.parse(readFileSync(env.BENCH_SMALL_JSON!, 'utf8')) as Measured,
+      JSON.parse(readFileSync(env.BENCH_LARGE_JSON!, 'utf8')) as Measured,
+    );
   if (PHASE && (!env.DYNAMODB_ENDPOINT || !env.BENCH_TABLE || !env.BENCH_ACCOUNTS || !env.BENCH_NOW))
     throw new Error('BENCH_PHASE load/measure needs DYNAMODB_ENDPOINT, BENCH_TABLE, BENCH_ACCOUNTS and BENCH_NOW');
   let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;

@@ -1,4 +1,5 @@
 import { expect, inject, it } from 'vitest';
+import type { JsonBody } from '../helpers/api';
 import { enrolledLearnerCookie, seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 /** axe-core's WCAG 2 A/AA rules on the main screens: no serious or critical violation. */
@@ -45,7 +46,7 @@ it('has no serious accessibility violations on the admin screens', async () => {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: inject('adminPassword') }),
-  }).then((r) => r.json());
+  }).then((r) => r.json() as Promise<JsonBody>);
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
   const verified = await fetch(`${inject('appUrl')}/api/auth/verify-2fa`, {
     method: 'POST',

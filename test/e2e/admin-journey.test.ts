@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, inject, it } from 'vitest';
+import type { DashboardState } from '../../shared/program-types';
+import type { JsonBody } from '../helpers/api';
 import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 const browser = useBrowser();
 const PASSWORD = 'harbour violet stepping';
 
 /** Talks to the running app like a browser would (JSON + cookies), for the learner's side. */
-async function call(path: string, body?: unknown, cookie?: string) {
+async function call<T = JsonBody>(path: string, body?: unknown, cookie?: string) {
   const response = await fetch(`${inject('appUrl')}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json(), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+  return { status: response.status, body: (await response.json()) as T, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
 }
 
 async function registerLearner(firstName: string, verify: boolean) {
@@ -41,7 +43,7 @@ async function signIn(email: string) {
 it('lets the admin watch metrics, manage a learner, override a module and read the audit log', async () => {
   const learner = await registerLearner('Grace', true);
   expect((await call('/api/enroll', {}, learner.cookie)).status).toBe(200);
-  const before = (await call('/api/dashboard/state', undefined, learner.cookie)).body;
+  const before = (await call<DashboardState>('/api/dashboard/state', undefined, learner.cookie)).body;
   expect(before.percent_complete).toBe(0);
   const pending = await registerLearner('Pending', false);
 
@@ -125,9 +127,9 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
   await drawer.getByRole('button', { name: 'Force complete' }).first().click();
   await expect.poll(() => drawer.getByText('Module marked completed.').isVisible()).toBe(true);
-  const after = (await call('/api/dashboard/state', undefined, learner.cookie)).body;
+  const after = (await call<DashboardState>('/api/dashboard/state', undefined, learner.cookie)).body;
   expect(after.percent_complete).toBeGreaterThan(0);
-  expect(after.open_module.slug).not.toBe(before.open_module.slug);
+  expect(after.open_module!.slug).not.toBe(before.open_module!.slug);
   expect((await call('/api/auth/me', undefined, learner.cookie)).body.first_name).toBe('Gracie');
 
   // Lock and unlock: a lock ends the learner's session at once

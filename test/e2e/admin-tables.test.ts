@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
+import type { JsonBody } from '../helpers/api';
 import { launchBrowser, seriousA11yViolations, sixDigitCode } from '../helpers/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../helpers/runtime-process';
 
@@ -19,13 +21,13 @@ let runtime: RuntimeProcess;
 let browser: Browser;
 let adminCookie: { name: string; value: string };
 
-async function call(method: string, path: string, body?: unknown, cookie?: string) {
+async function call<T = JsonBody>(method: string, path: string, body?: unknown, cookie?: string) {
   const response = await fetch(`${runtime.appUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'user-agent': AGENT, ...(cookie ? { cookie } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json(), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+  return { status: response.status, body: (await response.json()) as T, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
 }
 
 async function latestCode(address: string, since: number): Promise<string> {
@@ -81,7 +83,7 @@ beforeAll(async () => {
   const [name, ...value] = verified.cookie.split('=');
   adminCookie = { name, value: value.join('=') };
   // admin actions: audit entries with user targets (long ids) and Before/After values
-  const list = await call('GET', '/api/admin/users?page_size=25', undefined, verified.cookie);
+  const list = await call<ListPage<AdminUserListItem>>('GET', '/api/admin/users?page_size=25', undefined, verified.cookie);
   ids.push(
     ...list.body.items
       .filter((item: { role: string }) => item.role === 'learner')

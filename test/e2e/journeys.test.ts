@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import type { AdminSummary } from '../../shared/admin-types';
+import type { JsonBody } from '../helpers/api';
 import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 /** The journeys of docs/journeys.md: no dead ends, honest messages. */
 const browser = useBrowser();
 const PASSWORD = 'copper meadow violin';
 
-async function call(path: string, body?: unknown, cookie?: string) {
+async function call<T = JsonBody>(path: string, body?: unknown, cookie?: string) {
   const response = await fetch(`${inject('appUrl')}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
@@ -15,7 +17,7 @@ async function call(path: string, body?: unknown, cookie?: string) {
   });
   return {
     status: response.status,
-    body: await response.json().catch(() => ({})),
+    body: (await response.json().catch(() => ({}))) as T,
     cookie: response.headers.getSetCookie()[0]?.split(';')[0],
   };
 }
@@ -175,7 +177,7 @@ describe('3. weak passwords get the true reason', () => {
 describe('4. an administrator is never enrolled by opening a page', () => {
   it("offers a preview from the header's Dashboard, and the preview leaves the learner metrics alone", async () => {
     const cookie = await adminCookie();
-    const before = (await call('/api/admin/summary', undefined, cookie)).body;
+    const before = (await call<AdminSummary>('/api/admin/summary', undefined, cookie)).body;
     const page = await browser.newPage();
     // The API sign-in above sent a code in the same second: take the newest email by order.
     const sent = (await codesTo(inject('adminEmail'), /Your login code/)).length;
@@ -186,12 +188,12 @@ describe('4. an administrator is never enrolled by opening a page', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Preview the program as a learner' }).isVisible()).toBe(true);
     expect(page.url()).toContain('/enroll');
-    const opened = (await call('/api/admin/summary', undefined, cookie)).body;
+    const opened = (await call<AdminSummary>('/api/admin/summary', undefined, cookie)).body;
     expect(opened.cards.total_enrollments).toBe(before.cards.total_enrollments);
 
     await page.getByRole('button', { name: 'Preview the program as a learner' }).click();
     await page.waitForURL('**/dashboard', { timeout: 10_000 });
-    const after = (await call('/api/admin/summary', undefined, cookie)).body;
+    const after = (await call<AdminSummary>('/api/admin/summary', undefined, cookie)).body;
     expect(after.cards.total_enrollments).toBe(before.cards.total_enrollments);
     expect(after.cards.avg_completion).toBe(before.cards.avg_completion);
   });

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, inject } from 'vitest';
  * Gateway v2 events → the real group Lambdas) on a free port, and clients with their own
  * cookie jars. Call `useApi()` at the top of a test file.
  */
-export interface ApiResponse<T = any> {
+/** A JSON answer whose shape the test has not named: read fields as `unknown`, or pass the response type. */
+export type JsonBody = Record<string, unknown>;
+
+export interface ApiResponse<T = JsonBody> {
   status: number;
   body: T;
   headers: Headers;
@@ -20,7 +23,7 @@ export class ApiClient {
     private readonly defaults: { ip?: string; userAgent?: string } = {},
   ) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  async request<T = JsonBody>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
     const init: RequestInit = {
       method,
       headers: {
@@ -52,19 +55,19 @@ export class ApiClient {
     return { status: response.status, body: parsed as T, headers: response.headers, setCookies };
   }
 
-  get<T = any>(path: string, headers?: Record<string, string>) {
+  get<T = JsonBody>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, undefined, headers);
   }
-  post<T = any>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+  post<T = JsonBody>(path: string, body: unknown = {}, headers?: Record<string, string>) {
     return this.request<T>('POST', path, body, headers);
   }
-  put<T = any>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+  put<T = JsonBody>(path: string, body: unknown = {}, headers?: Record<string, string>) {
     return this.request<T>('PUT', path, body, headers);
   }
-  patch<T = any>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+  patch<T = JsonBody>(path: string, body: unknown = {}, headers?: Record<string, string>) {
     return this.request<T>('PATCH', path, body, headers);
   }
-  delete<T = any>(path: string, headers?: Record<string, string>) {
+  delete<T = JsonBody>(path: string, headers?: Record<string, string>) {
     return this.request<T>('DELETE', path, undefined, headers);
   }
   cookie(name: string) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { JsonBody } from './api';
 
 /** Debian's Chromium, never a downloaded browser (docs/architecture.md#8-tests). Playwright gives each launch a fresh profile. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -104,7 +105,7 @@ export async function enrolledLearnerCookie(emailPrefix: string, name: { first: 
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
     });
-    return { body: await response.json(), cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+    return { body: (await response.json()) as JsonBody, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
   };
   let since = Date.now();
   await post('/api/auth/register', { first_name: name.first, last_name: name.last, email, password, passwordConfirm: password });

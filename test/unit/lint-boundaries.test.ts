@@ -24,7 +24,7 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   return result.messages.map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
 }
 
-const restricted = (path: string) => expect.stringMatching(new RegExp(`^import-x/no-restricted-paths: Unexpected path "${path}"`));
+const restricted = (path: string): unknown => expect.stringMatching(new RegExp(`^import-x/no-restricted-paths: Unexpected path "${path}"`));
 
 describe('import boundaries (eslint.config.js)', () => {
   // Loading the config and its plugins is the slow part: once, outside the cases' timeouts.

@@ -48,7 +48,10 @@ describe('RouteFocus', () => {
     expect(document.title).toBe('Dashboard · Career Program');
     // The first load leaves focus alone.
     expect(document.activeElement).toBe(document.body);
-    await act(async () => screen.getByRole('link', { name: 'Settings' }).click());
+    await act(() => {
+      screen.getByRole('link', { name: 'Settings' }).click();
+      return Promise.resolve();
+    });
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Settings' })));
     expect(document.title).toBe('Settings · Career Program');
   });

@@ -7,7 +7,7 @@ import LandingRoute from './landing';
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Landing', () => {
-  it('invites visitors to register', async () => {
+  it('invites visitors to register', () => {
     mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
     renderScreen(<LandingRoute />, '/');
     expect(screen.getByRole('heading', { name: 'Secure career insights' })).toBeInTheDocument();
@@ -29,7 +29,7 @@ describe('Landing', () => {
     expect(screen.getByRole('heading', { name: 'Secure career insights' })).toBeInTheDocument();
   });
 
-  it('says what the program gives: the four weeks with every module, the time, what you produce and a FAQ', async () => {
+  it('says what the program gives: the four weeks with every module, the time, what you produce and a FAQ', () => {
     mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
     renderScreen(<LandingRoute />, '/');
     for (const week of [1, 2, 3, 4]) expect(screen.getByRole('heading', { name: new RegExp(`^Week ${week}: `) })).toBeInTheDocument();

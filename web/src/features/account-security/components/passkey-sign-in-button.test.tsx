@@ -5,7 +5,7 @@ import { renderAt } from '../../../testing/admin-test-utils';
 import { mockFetch } from '../../../testing/mock-api';
 import { PasskeySignInButton } from './passkey-sign-in-button';
 
-const startAuthentication = vi.fn();
+const startAuthentication = vi.fn<(...args: unknown[]) => Promise<unknown>>();
 vi.mock('@simplewebauthn/browser', () => ({ startAuthentication: (...args: unknown[]) => startAuthentication(...args) }));
 
 afterEach(() => {

@@ -5,7 +5,7 @@ import { renderAt } from '../../../testing/admin-test-utils';
 import { mockFetch } from '../../../testing/mock-api';
 import { SecuritySection } from './security-section';
 
-const startRegistration = vi.fn();
+const startRegistration = vi.fn<(...args: unknown[]) => Promise<unknown>>();
 vi.mock('@simplewebauthn/browser', () => ({ startRegistration: (...args: unknown[]) => startRegistration(...args) }));
 
 afterEach(() => {

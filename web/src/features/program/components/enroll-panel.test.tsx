@@ -47,7 +47,10 @@ describe('EnrollPanel', () => {
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
     const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Continue to dashboard' });
     expect(button.disabled).toBe(false);
-    await act(async () => button.click());
+    await act(() => {
+      button.click();
+      return Promise.resolve();
+    });
     expect(screen.getByRole('heading', { name: 'Dashboard page' })).toBeInTheDocument();
   });
 
@@ -66,7 +69,10 @@ describe('EnrollPanel', () => {
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the admin dashboard' }).getAttribute('href')).toBe('/admin/dashboard');
 
-    await act(async () => screen.getByRole('button', { name: 'Preview the program as a learner' }).click());
+    await act(() => {
+      screen.getByRole('button', { name: 'Preview the program as a learner' }).click();
+      return Promise.resolve();
+    });
     await act(() =>
       vi.waitFor(() => expect(screen.getByText('Welcome to the 4-Week Career Program!')).toBeInTheDocument(), { interval: 1 }),
     );
