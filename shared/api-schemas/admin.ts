@@ -42,7 +42,17 @@ const userDetail = z.looseObject({
   ),
 });
 const dailyCounts = z.array(z.object({ date: day, count: z.number() }));
-const moduleOverride = z.looseObject({ ok: z.literal(true), message: z.string(), module: z.looseObject({}), percent_complete: z.number() });
+/** A module override's answer (exported for the tests' response types). */
+export const moduleOverride = z.looseObject({
+  ok: z.literal(true),
+  message: z.string(),
+  module: z.looseObject({}),
+  percent_complete: z.number(),
+});
+/** `GET /api/admin/users/{id}/hard-delete/preview` (exported for the tests' response types). */
+export const hardDeletePreview = z.object({ counts });
+/** `GET /api/admin/audit-logs`: a page plus the date window it covers (exported for the tests' response types). */
+export const auditLogPage = page(auditEntry).extend({ window_days: z.number(), date_from: day, date_to: day });
 const moduleOverrideDoc = (what: string, refusals: string[]): RouteDoc => ({
   summary: `${what} a module for a learner (refusals: 409 with a human \`message\`).`,
   responses: { 200: moduleOverride },
@@ -145,7 +155,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   },
   'GET /api/admin/users/{id}/hard-delete/preview': {
     summary: 'What a hard delete would remove, by kind.',
-    responses: { 200: z.object({ counts }) },
+    responses: { 200: hardDeletePreview },
     errors: NO_USER,
   },
   'GET /api/admin/users/{id}/hard-delete/status': {
@@ -178,7 +188,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   },
   'GET /api/admin/audit-logs': {
     summary: 'The audit log, filtered, within a date window (30 days by default, at most 366).',
-    responses: { 200: page(auditEntry).extend({ window_days: z.number(), date_from: day, date_to: day }) },
+    responses: { 200: auditLogPage },
     errors: { 400: ['invalid_cursor', 'invalid_date', 'invalid_date_range', 'date_range_too_long'] },
   },
   'GET /api/admin/audit-logs/export.csv': {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_EXPORT_COLUMNS, USER_EXPORT_COLUMNS } from '../../functions/admin/exports';
 import type { UserRecord } from '../../functions/lib/user-record';
+import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin-types';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
@@ -61,12 +62,12 @@ describe('GET /api/admin/users/export.csv', () => {
   });
 
   it('answers the list with its search as a CSV file: header row, RFC 4180, formula cells neutralised, audited', async () => {
-    const response = await adminClient.get(`/api/admin/users/export.csv?query=${tag}`);
+    const response = await adminClient.get<string>(`/api/admin/users/export.csv?query=${tag}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="users-\d{8}-\d{4}\.csv"$/);
     expect(response.headers.get('x-export-truncated')).toBeNull();
-    const rows = parseCsv(response.body as string);
+    const rows = parseCsv(response.body);
     expect(rows[0]).toEqual(USER_EXPORT_COLUMNS);
     const byId = new Map(objects(rows).map((row) => [row.id, row]));
     // the default scope (not deleted) holds all six; the locked one too
@@ -82,10 +83,10 @@ describe('GET /api/admin/users/export.csv', () => {
     expect(byId.get(users[2].id)!.first_name).toBe("'-2+3");
     expect(byId.get(users[3].id)!.first_name).toBe("'@SUM(A1)");
     expect(byId.get(users[4].id)!.first_name).toBe('Plain, "quoted"');
-    expect(response.body as string).toContain('"Plain, ""quoted"""');
+    expect(response.body).toContain('"Plain, ""quoted"""');
 
-    const log = await adminClient.get('/api/admin/audit-logs?action=admin.export_users');
-    const entry = log.body.items.find((item: { actor_user_id: string }) => item.actor_user_id === admin.id);
+    const log = await adminClient.get<ListPage<AuditEntry>>('/api/admin/audit-logs?action=admin.export_users');
+    const entry = log.body.items.find((item) => item.actor_user_id === admin.id);
     expect(entry).toMatchObject({
       action: 'admin.export_users',
       actor_email: admin.email,
@@ -96,13 +97,15 @@ describe('GET /api/admin/users/export.csv', () => {
   });
 
   it('honours the status and cohort filters like the list', async () => {
-    const locked = objects(parseCsv((await adminClient.get(`/api/admin/users/export.csv?query=${tag}&status=locked`)).body));
+    const locked = objects(parseCsv((await adminClient.get<string>(`/api/admin/users/export.csv?query=${tag}&status=locked`)).body));
     expect(locked.map((row) => row.id)).toEqual([users[1].id]);
-    const unverified = objects(parseCsv((await adminClient.get(`/api/admin/users/export.csv?query=${tag}&filter=unverified`)).body));
+    const unverified = objects(
+      parseCsv((await adminClient.get<string>(`/api/admin/users/export.csv?query=${tag}&filter=unverified`)).body),
+    );
     expect(unverified.map((row) => row.id)).toEqual([users[5].id]);
     // the same rows as the screen's list with the same filters
-    const list = await adminClient.get(`/api/admin/users?query=${tag}&status=active&page_size=100`);
-    const active = objects(parseCsv((await adminClient.get(`/api/admin/users/export.csv?query=${tag}&status=active`)).body));
+    const list = await adminClient.get<ListPage<AdminUserListItem>>(`/api/admin/users?query=${tag}&status=active&page_size=100`);
+    const active = objects(parseCsv((await adminClient.get<string>(`/api/admin/users/export.csv?query=${tag}&status=active`)).body));
     expect(active.map((row) => row.id)).toEqual(list.body.items.map((item: { id: string }) => item.id));
   });
 
@@ -110,7 +113,7 @@ describe('GET /api/admin/users/export.csv', () => {
     const many = `exportmany${randomUUID().slice(0, 6)}`;
     const ids: string[] = [];
     for (let i = 0; i < 103; i++) ids.push((await createTestUser({ last_name: `${many} ${i}` })).id);
-    const rows = objects(parseCsv((await adminClient.get(`/api/admin/users/export.csv?query=${many}`)).body));
+    const rows = objects(parseCsv((await adminClient.get<string>(`/api/admin/users/export.csv?query=${many}`)).body));
     expect(rows.map((row) => row.id).sort()).toEqual(ids.sort());
   });
 
@@ -135,11 +138,11 @@ describe('GET /api/admin/audit-logs/export.csv', () => {
     const user = await createTestUser();
     expect((await adminClient.post(`/api/admin/users/${user.id}/lock`)).status).toBe(200);
     expect((await adminClient.post(`/api/admin/users/${user.id}/unlock`)).status).toBe(200);
-    const response = await adminClient.get(`/api/admin/audit-logs/export.csv?entity_type=user&entity_id=${user.id}`);
+    const response = await adminClient.get<string>(`/api/admin/audit-logs/export.csv?entity_type=user&entity_id=${user.id}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-log-\d{8}-\d{4}\.csv"$/);
-    const rows = parseCsv(response.body as string);
+    const rows = parseCsv(response.body);
     expect(rows[0]).toEqual(AUDIT_EXPORT_COLUMNS);
     const entries = objects(rows);
     expect(entries.map((entry) => entry.action)).toEqual(['admin.user.unlock', 'admin.user.lock']);
@@ -147,16 +150,16 @@ describe('GET /api/admin/audit-logs/export.csv', () => {
     expect(JSON.parse(entries[1].new_values)).toMatchObject({ status: 'locked' });
 
     const action = objects(
-      parseCsv((await adminClient.get(`/api/admin/audit-logs/export.csv?entity_id=${user.id}&action=admin.user.lock`)).body),
+      parseCsv((await adminClient.get<string>(`/api/admin/audit-logs/export.csv?entity_id=${user.id}&action=admin.user.lock`)).body),
     );
     expect(action.map((entry) => entry.action)).toEqual(['admin.user.lock']);
 
-    const log = await adminClient.get('/api/admin/audit-logs?action=admin.export_audit');
-    const entry = log.body.items.find((item: { actor_user_id: string }) => item.actor_user_id === admin.id);
+    const log = await adminClient.get<ListPage<AuditEntry>>('/api/admin/audit-logs?action=admin.export_audit');
+    const entry = log.body.items.find((item) => item.actor_user_id === admin.id);
     expect(entry).toMatchObject({
       entity_type: 'export',
       entity_id: 'audit_logs',
-      new_values: { filters: { entity_id: user.id }, rows: expect.any(Number) },
+      new_values: { filters: { entity_id: user.id }, rows: expect.any(Number) as unknown },
     });
   });
 

@@ -7,6 +7,7 @@ import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
 import { backfillFunnel, backfillFunnelFor } from '../../functions/program/funnel-backfill';
+import type { AdminSummary } from '../../shared/admin-types';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule, setUserFields } from './program-helpers';
@@ -29,16 +30,9 @@ beforeAll(async () => {
 
 /** The funnel as `{ slug: [completed, in_progress] }`, modules without learners left out. */
 async function funnel(): Promise<Record<string, [number, number]>> {
-  const response = await adminClient.get('/api/admin/summary');
+  const response = await adminClient.get<AdminSummary>('/api/admin/summary');
   expect(response.status).toBe(200);
-  const rows = response.body.funnel as Array<{
-    module_id: string;
-    slug: string;
-    title: string;
-    week_number: number;
-    completed: number;
-    in_progress: number;
-  }>;
+  const rows = response.body.funnel;
   expect(rows.map((row) => row.module_id)).toEqual(content.modules.map((module) => module.module_id));
   expect(rows[0]).toMatchObject({ slug: m0.slug, title: m0.title, week_number: m0.week_number });
   return Object.fromEntries(

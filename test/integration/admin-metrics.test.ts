@@ -5,6 +5,7 @@ import { program } from '../../functions/program/content';
 import { enroll } from '../../functions/program/enroll';
 import { percentComplete } from '../../functions/program/progress';
 import { saveTask } from '../../functions/program/task-save';
+import type { AdminSummary, AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { doneBody, finishModule } from './program-helpers';
@@ -58,7 +59,7 @@ describe('GET /api/admin/summary on a known data set', () => {
     const d = await createTestUser({ first_name: 'Dan' });
     expect((await adminClient.post(`/api/admin/users/${d.id}/soft-delete`, { reason: 'test' })).status).toBe(200);
 
-    const response = await adminClient.get('/api/admin/summary');
+    const response = await adminClient.get<AdminSummary>('/api/admin/summary');
     expect(response.status).toBe(200);
     const summary = response.body;
 
@@ -101,7 +102,7 @@ describe('GET /api/admin/summary on a known data set', () => {
 
     // the drill-down cohorts list exactly those accounts
     const ids = async (query: string) => {
-      const list = await adminClient.get(`/api/admin/users?${query}`);
+      const list = await adminClient.get<ListPage<AdminUserListItem>>(`/api/admin/users?${query}`);
       expect(list.status).toBe(200);
       expect(list.body.total).toBe(list.body.items.length);
       return list.body.items.map((item: { id: string }) => item.id).sort();
@@ -114,7 +115,7 @@ describe('GET /api/admin/summary on a known data set', () => {
     expect(await ids('status=deleted')).toEqual([d.id]);
 
     // list rows carry the enrollment's completion
-    const list = await adminClient.get('/api/admin/users?status=all&page_size=100');
+    const list = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?status=all&page_size=100');
     expect(list.body.total).toBe(6);
     const rowA = list.body.items.find((item: { id: string }) => item.id === a.id);
     expect(rowA).toMatchObject({ completion_pct: pA, enrollments: 1, status: 'active', is_locked: false, role: 'learner' });

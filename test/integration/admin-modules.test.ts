@@ -1,8 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { readStats } from '../../functions/lib/stats';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
 import { percentComplete } from '../../functions/program/progress';
+import type { AdminUserDetail, AuditEntry, ListPage } from '../../shared/admin-types';
+import type { moduleOverride } from '../../shared/api-schemas/admin';
+import type { DashboardState } from '../../shared/program-types';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
@@ -26,9 +30,9 @@ async function enrolledLearner() {
   return { user, client };
 }
 
-const override = (action: string, body: unknown) => adminClient.post(`/api/admin/modules/${action}`, body);
+const override = (action: string, body: unknown) => adminClient.post<z.infer<typeof moduleOverride>>(`/api/admin/modules/${action}`, body);
 const stateOf = async (client: ApiClient, moduleId: string) =>
-  (await client.get('/api/dashboard/state')).body.grid
+  (await client.get<DashboardState>('/api/dashboard/state')).body.grid
     .flatMap((w: { modules: Array<{ module_id: string; state: string }> }) => w.modules)
     .find((m: { module_id: string }) => m.module_id === moduleId)?.state;
 
@@ -87,16 +91,19 @@ describe('module overrides', () => {
     expect((await override('unlock', { user_id: user.id, module_id: m3.module_id })).body.error).toBe('already_open');
 
     // the drawer shows the same states
-    const detail = (await adminClient.get(`/api/admin/users/${user.id}`)).body;
+    const detail = (await adminClient.get<AdminUserDetail>(`/api/admin/users/${user.id}`)).body;
     expect(detail.enrollments).toHaveLength(1);
     const rows = detail.enrollments[0].modules as Array<{ module_id: string; status: string }>;
     expect(rows.map((r) => r.status).slice(0, 3)).toEqual(['open', 'locked', 'open']);
 
     // Filed under the learner: the overrides show in that user's Audit tab.
-    const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
-    expect(
-      audit.body.items.filter((e: { action: string }) => e.action.startsWith('admin.module.')).map((e: { action: string }) => e.action),
-    ).toEqual(['admin.module.unlock', 'admin.module.lock', 'admin.module.reopen', 'admin.module.force_complete']);
+    const audit = await adminClient.get<ListPage<AuditEntry>>(`/api/admin/users/${user.id}/audit-logs`);
+    expect(audit.body.items.filter((e) => e.action?.startsWith('admin.module.')).map((e) => e.action)).toEqual([
+      'admin.module.unlock',
+      'admin.module.lock',
+      'admin.module.reopen',
+      'admin.module.force_complete',
+    ]);
     expect(audit.body.items[3]).toMatchObject({
       entity_type: 'user',
       entity_id: user.id,

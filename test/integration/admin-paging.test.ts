@@ -6,6 +6,7 @@ import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { INDEX, indexPartition } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
+import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin-types';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
@@ -25,18 +26,20 @@ beforeAll(async () => {
 
 type Row = { id: string; email: string; status: string; created_at: string; first_name: string };
 
-/** Follows next_cursor from the first page to the last; returns every page. */
-async function allPages(path: string) {
-  const pages = [];
-  let response = await adminClient.get(path);
+/** Follows next_cursor from the first page to the last; returns every page (rows of type `T`). */
+async function allPages<T>(path: string) {
+  const pages: Array<ListPage<T>> = [];
+  let response = await adminClient.get<ListPage<T>>(path);
   for (;;) {
     expect(response.status).toBe(200);
     pages.push(response.body);
     if (!response.body.has_next) break;
     expect(typeof response.body.next_cursor).toBe('string');
-    response = await adminClient.get(`${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(response.body.next_cursor)}`);
+    response = await adminClient.get<ListPage<T>>(
+      `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(response.body.next_cursor as string)}`,
+    );
   }
-  expect(pages.at(-1).next_cursor).toBeNull();
+  expect(pages.at(-1)?.next_cursor).toBeNull();
   return pages;
 }
 
@@ -48,27 +51,28 @@ describe('user list: cursors', () => {
   });
 
   it('pages with next_cursor at one page a call, newest first, no row twice, null on the last page', async () => {
-    const first = await adminClient.get('/api/admin/users?page_size=25');
+    const first = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?page_size=25');
     expect(first.body).toMatchObject({ page: 1, page_size: 25, has_next: true, total_is_estimate: false });
     expect(first.body.items).toHaveLength(25);
     expect(first.body.total).toBe((await readStats()).users_total);
-    const pages = await allPages('/api/admin/users?page_size=25');
+    const pages = await allPages<AdminUserListItem>('/api/admin/users?page_size=25');
     const rows = pages.flatMap((page) => page.items as Row[]);
     expect(rows.length).toBe((await readStats()).users_total);
     expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
     expect([...rows].sort((a, b) => b.created_at.localeCompare(a.created_at))).toEqual(rows);
-    expect(pages.at(-1).total).toBe(rows.length);
+    expect(pages.at(-1)?.total).toBe(rows.length);
     // page=2 without a cursor answers the same rows as the cursor
-    const second = await adminClient.get('/api/admin/users?page_size=25&page=2');
+    const second = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?page_size=25&page=2');
     expect(second.body.items.map((row: Row) => row.id)).toEqual(pages[1].items.map((row: Row) => row.id));
     expect(second.body.has_next).toBe(false);
   });
 
   it('answers 400 invalid_cursor for a tampered, malformed or foreign cursor, never 500', async () => {
-    const first = await adminClient.get('/api/admin/users?page_size=25');
-    const cursor: string = first.body.next_cursor;
+    const first = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?page_size=25');
+    expect(first.body.next_cursor).toBeTypeOf('string');
+    const cursor = first.body.next_cursor as string;
     const [body, signature] = cursor.split('.');
-    const state = JSON.parse(Buffer.from(body, 'base64url').toString());
+    const state = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
     const forged = `${Buffer.from(JSON.stringify({ ...state, after: '9999' })).toString('base64url')}.${signature}`;
     const audit = await adminClient.get('/api/admin/audit-logs?page_size=25&date_from=2000-01-01&date_to=2000-12-31');
     for (const bad of [forged, `${body}.${signature.slice(0, -2)}AA`, 'not-a-cursor', `${body}.${signature}.x`, '%%%']) {
@@ -105,25 +109,25 @@ describe('user list: every status × cohort is its own key range', () => {
 
   it('unverified × each status lists exactly those accounts, with an exact bounded total', async () => {
     for (const status of ['active', 'locked', 'deleted'] as const) {
-      const response = await adminClient.get(`/api/admin/users?filter=unverified&status=${status}`);
+      const response = await adminClient.get<ListPage<AdminUserListItem>>(`/api/admin/users?filter=unverified&status=${status}`);
       expect(response.status).toBe(200);
       const ids = (response.body.items as Row[]).map((row) => row.id).sort();
       expect(ids).toEqual(made[`${status}-false`].map((user) => user.id).sort());
       expect(response.body).toMatchObject({ total: 3, total_is_estimate: false, has_next: false, next_cursor: null });
     }
-    const live = await adminClient.get('/api/admin/users?filter=unverified');
+    const live = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?filter=unverified');
     const liveIds = (live.body.items as Row[]).map((row) => row.id);
     expect(liveIds).toEqual(expect.arrayContaining([...made['active-false'], ...made['locked-false']].map((user) => user.id)));
     expect(liveIds).not.toEqual(expect.arrayContaining([made['deleted-false'][0].id]));
-    const all = await adminClient.get('/api/admin/users?filter=unverified&status=all');
+    const all = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?filter=unverified&status=all');
     expect((all.body.items as Row[]).map((row) => row.id)).toEqual(expect.arrayContaining(made['deleted-false'].map((user) => user.id)));
   });
 
   it('plain status lists and the deleted drill', async () => {
-    const locked = await adminClient.get('/api/admin/users?status=locked');
+    const locked = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?status=locked');
     expect((locked.body.items as Row[]).every((row) => row.status === 'locked')).toBe(true);
     expect(locked.body.items).toHaveLength(6);
-    const drill = await adminClient.get('/api/admin/users?filter=deleted');
+    const drill = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?filter=deleted');
     expect((drill.body.items as Row[]).map((row) => row.id).sort()).toEqual(
       [...made['deleted-true'], ...made['deleted-false']].map((user) => user.id).sort(),
     );
@@ -142,7 +146,7 @@ describe('user search: filters before any limit, truthful truncation', () => {
   });
 
   it('finds the one locked match behind 330 active ones, by following cursors', async () => {
-    const pages = await allPages('/api/admin/users?query=quill&status=locked&page_size=25');
+    const pages = await allPages<AdminUserListItem>('/api/admin/users?query=quill&status=locked&page_size=25');
     const rows = pages.flatMap((page) => page.items as Row[]);
     expect(rows.map((row) => row.id)).toEqual([lockedOne.id]);
     // the first page stopped at its read budget and says so, instead of claiming "no match"
@@ -151,7 +155,7 @@ describe('user search: filters before any limit, truthful truncation', () => {
   });
 
   it('pages a broad search fully: every match once, in key order', async () => {
-    const pages = await allPages('/api/admin/users?query=quill&page_size=25');
+    const pages = await allPages<AdminUserListItem>('/api/admin/users?query=quill&page_size=25');
     const names = pages.flatMap((page) => (page.items as Row[]).map((row) => row.first_name));
     expect(names).toHaveLength(331); // the default scope is active + locked
     expect(names).toEqual([...names].sort());
@@ -237,7 +241,7 @@ describe('audit log: every filter is a key range', () => {
       .map((entry) => entry.id);
 
   async function ids(query: string) {
-    const pages = await allPages(`/api/admin/audit-logs?page_size=25&${query}`);
+    const pages = await allPages<AuditEntry>(`/api/admin/audit-logs?page_size=25&${query}`);
     const items = pages
       .flatMap((page) => page.items as Array<{ id: string; action: string }>)
       .filter((entry) => entry.action.startsWith('audit.test.'));
@@ -274,7 +278,7 @@ describe('audit log: every filter is a key range', () => {
     it(`filters by ${name}, newest first, across cursor pages`, async () => {
       const result = await ids(query);
       expect(result.ids).toEqual(expected(match));
-      expect(result.pages.at(-1).total).toBe(result.pages.flatMap((page) => page.items).length);
+      expect(result.pages.at(-1)?.total).toBe(result.pages.flatMap((page) => page.items).length);
     });
   }
 
@@ -303,20 +307,19 @@ describe('audit log: every filter is a key range', () => {
   });
 
   it('cursor pages cost one page each: 25 rows, the next 25, then the rest and a null cursor', async () => {
-    const pages = await allPages('/api/admin/audit-logs?page_size=25&actor=%40acme.test');
+    const pages = await allPages<AuditEntry>('/api/admin/audit-logs?page_size=25&actor=%40acme.test');
     expect(pages.map((page) => page.items.length)).toEqual([
       25,
       expected((e) => e.actor_email === alice.email || e.actor_email === alina.email).length - 25,
     ]);
     expect(pages[0].next_cursor).toEqual(expect.any(String));
-    const tampered = `${pages[0].next_cursor.slice(0, -3)}xyz`;
+    const cursor = pages[0].next_cursor as string;
+    const tampered = `${cursor.slice(0, -3)}xyz`;
     const refused = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=%40acme.test&cursor=${encodeURIComponent(tampered)}`);
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'invalid_cursor' });
     // the same cursor with another filter is foreign
-    const foreign = await adminClient.get(
-      `/api/admin/audit-logs?page_size=25&actor=bob&cursor=${encodeURIComponent(pages[0].next_cursor)}`,
-    );
+    const foreign = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=bob&cursor=${encodeURIComponent(cursor)}`);
     expect(foreign.body).toEqual({ error: 'invalid_cursor' });
   });
 
@@ -332,7 +335,7 @@ describe('audit log: every filter is a key range', () => {
         }),
       );
     }
-    const pages = await allPages(`/api/admin/users/${user.id}/audit-logs`);
+    const pages = await allPages<AuditEntry>(`/api/admin/users/${user.id}/audit-logs`);
     expect(pages.map((page) => page.items.length)).toEqual([25, 5]);
     expect(pages[0]).toMatchObject({ total: 30, total_is_estimate: false });
     expect(pages.flatMap((page) => page.items.map((entry: { id: string }) => entry.id))).toEqual(entries.map((entry) => entry.id));

@@ -4,6 +4,7 @@ import { hardDeleteUser } from '../../functions/admin/hard-delete';
 import { readStats } from '../../functions/lib/stats';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { getUserByEmail } from '../../functions/lib/users';
+import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { codeIn, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
@@ -34,12 +35,15 @@ async function counters() {
 /** Every row of a list, following next_cursor. */
 async function allRows(path: string): Promise<Array<{ id: string }>> {
   const rows = [];
-  let response = await adminClient.get(path);
+  let response = await adminClient.get<ListPage<AdminUserListItem>>(path);
   for (;;) {
     expect(response.status).toBe(200);
     rows.push(...response.body.items);
     if (!response.body.has_next) return rows;
-    response = await adminClient.get(`${path}&cursor=${encodeURIComponent(response.body.next_cursor)}`);
+    expect(response.body.next_cursor).toBeTypeOf('string');
+    response = await adminClient.get<ListPage<AdminUserListItem>>(
+      `${path}&cursor=${encodeURIComponent(response.body.next_cursor as string)}`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { recordActivity } from '../../functions/lib/activity';
 import { auditItem } from '../../functions/lib/audit';
 import { db, tableName } from '../../functions/lib/db';
@@ -8,9 +9,21 @@ import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { getUserById, searchItems } from '../../functions/lib/users';
 import { program } from '../../functions/program/content';
+import type {
+  AdminSoftDeleteResult,
+  AdminSummary,
+  AdminUserDetail,
+  AdminUserListItem,
+  AuditEntry,
+  ListPage,
+} from '../../shared/admin-types';
+import type { auditLogPage, hardDeletePreview } from '../../shared/api-schemas/admin';
 import { codeIn, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule, setUserFields } from './program-helpers';
+
+type UserPage = ListPage<AdminUserListItem>;
+type AuditPage = ListPage<AuditEntry>;
 
 const api = useApi();
 let admin: UserRecord;
@@ -23,7 +36,7 @@ beforeAll(async () => {
 });
 
 const auditActions = async (userId: string) =>
-  (await adminClient.get(`/api/admin/users/${userId}/audit-logs`)).body.items.map((entry: { action: string }) => entry.action);
+  (await adminClient.get<AuditPage>(`/api/admin/users/${userId}/audit-logs`)).body.items.map((entry) => entry.action);
 
 describe('user detail and profile edits', () => {
   it('answers the detail, 404 for an unknown id', async () => {
@@ -71,13 +84,13 @@ describe('user detail and profile edits', () => {
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(newEmail) }))).Item?.user_id).toBe(user.id);
     // search by the new values, not the old
     const search = async (q: string) =>
-      (await adminClient.get(`/api/admin/users?query=${encodeURIComponent(q)}`)).body.items.map((i: { id: string }) => i.id);
+      (await adminClient.get<UserPage>(`/api/admin/users?query=${encodeURIComponent(q)}`)).body.items.map((i: { id: string }) => i.id);
     expect(await search('ZOR')).toContain(user.id);
     expect(await search('zelda')).not.toContain(user.id);
     expect(await search('quil')).toContain(user.id);
     expect(await search(newEmail.slice(0, 12))).toEqual([user.id]);
     // unverified cohort now includes the account
-    const unverified = (await adminClient.get('/api/admin/users?filter=unverified')).body.items;
+    const unverified = (await adminClient.get<UserPage>('/api/admin/users?filter=unverified')).body.items;
     expect(unverified.map((i: { id: string }) => i.id)).toContain(user.id);
     // list items say so (the console's verification chip), in every list and in search
     expect(unverified.find((i: { id: string }) => i.id === user.id)).toMatchObject({ verified: false });
@@ -85,14 +98,16 @@ describe('user detail and profile edits', () => {
       expect.objectContaining({ id: user.id, verified: false }),
     ]);
     expect(
-      (await adminClient.get('/api/admin/users?filter=unverified')).body.items.every((i: { verified: boolean }) => i.verified === false),
+      (await adminClient.get<UserPage>('/api/admin/users?filter=unverified')).body.items.every(
+        (i: { verified: boolean }) => i.verified === false,
+      ),
     ).toBe(true);
-    expect((await adminClient.get(`/api/admin/users?query=${encodeURIComponent(admin.email)}`)).body.items[0]).toMatchObject({
+    expect((await adminClient.get<UserPage>(`/api/admin/users?query=${encodeURIComponent(admin.email)}`)).body.items[0]).toMatchObject({
       id: admin.id,
       verified: true,
     });
 
-    const [entry] = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items;
+    const [entry] = (await adminClient.get<AuditPage>(`/api/admin/users/${user.id}/audit-logs`)).body.items;
     expect(entry).toMatchObject({
       action: 'admin.user.update',
       actor_user_id: admin.id,
@@ -131,7 +146,7 @@ describe('account status actions', () => {
     expect((await learner.get('/api/auth/me')).status).toBe(401);
     expect((await adminClient.post(`/api/admin/users/${user.id}/lock`)).body).toEqual({ error: 'already_locked' });
     expect((await readStats()).users_locked).toBe(before.users_locked + 1);
-    const locked = await adminClient.get('/api/admin/users?status=locked');
+    const locked = await adminClient.get<UserPage>('/api/admin/users?status=locked');
     expect(locked.body.items.map((i: { id: string }) => i.id)).toContain(user.id);
     expect(locked.body.total).toBe(before.users_locked + 1);
 
@@ -172,7 +187,7 @@ describe('account status actions', () => {
   it('soft-deletes and restores, with the counters and the lists following', async () => {
     const user = await createTestUser();
     const before = await readStats();
-    const deleted = await adminClient.post(`/api/admin/users/${user.id}/soft-delete`, { reason: 'Asked by email' });
+    const deleted = await adminClient.post<AdminSoftDeleteResult>(`/api/admin/users/${user.id}/soft-delete`, { reason: 'Asked by email' });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ status: 'deleted', deleted_reason: 'Asked by email' });
     expect(Date.parse(deleted.body.deleted_at)).not.toBeNaN();
@@ -183,10 +198,12 @@ describe('account status actions', () => {
       before.users_verified - 1,
       before.users_deleted + 1,
     ]);
-    const detail = (await adminClient.get(`/api/admin/users/${user.id}`)).body;
+    const detail = (await adminClient.get<AdminUserDetail>(`/api/admin/users/${user.id}`)).body;
     expect(detail).toMatchObject({ status: 'deleted', deleted_reason: 'Asked by email', hard_delete_ready: false });
-    expect(Date.parse(detail.hard_delete_available_at) - Date.parse(detail.deleted_at)).toBe(30 * 24 * 3600 * 1000);
-    const live = await adminClient.get('/api/admin/users?page_size=100');
+    expect(detail.hard_delete_available_at).toBeTypeOf('string');
+    expect(detail.deleted_at).toBeTypeOf('string');
+    expect(Date.parse(detail.hard_delete_available_at as string) - Date.parse(detail.deleted_at as string)).toBe(30 * 24 * 3600 * 1000);
+    const live = await adminClient.get<UserPage>('/api/admin/users?page_size=100');
     expect(live.body.items.map((i: { id: string }) => i.id)).not.toContain(user.id);
     expect(live.body.total).toBe(stats.users_total);
 
@@ -205,13 +222,13 @@ describe('account status actions', () => {
 describe('user list', () => {
   it('pages newest first with totals; unknown status → active + locked; page_size other than 25/50/100 → 25', async () => {
     for (let i = 0; i < 3; i++) await createTestUser({ first_name: `Pager${i}` });
-    const page1 = await adminClient.get('/api/admin/users?status=bogus&page_size=7');
+    const page1 = await adminClient.get<UserPage>('/api/admin/users?status=bogus&page_size=7');
     expect(page1.status).toBe(200);
     expect(page1.body.page_size).toBe(25);
     const all = page1.body.items as Array<{ created_at: string }>;
     expect([...all].sort((a, b) => b.created_at.localeCompare(a.created_at))).toEqual(all);
     expect(page1.body.total).toBe((await readStats()).users_total);
-    const search = await adminClient.get('/api/admin/users?query=pager&page_size=25');
+    const search = await adminClient.get<UserPage>('/api/admin/users?query=pager&page_size=25');
     expect(search.body.total).toBe(3);
     // search results come in key order of the matched text (a key range: one page costs one page)
     expect(search.body.items.map((i: { first_name: string }) => i.first_name)).toEqual(['Pager0', 'Pager1', 'Pager2']);
@@ -224,7 +241,7 @@ describe('user list', () => {
 describe('hard delete', () => {
   it('refuses before soft-delete, during retention and with a wrong email; then removes every item and anonymises audit entries', async () => {
     const baseline = await readStats();
-    const summaryBefore = (await adminClient.get('/api/admin/summary')).body;
+    const summaryBefore = (await adminClient.get<AdminSummary>('/api/admin/summary')).body;
     const user = await createTestUser({ first_name: 'Hilda', last_name: 'Hardcase' });
     const learner = api.client();
     await signIn(learner, user);
@@ -255,7 +272,7 @@ describe('hard delete', () => {
     // the retention window has passed
     await setUserFields(user.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
     expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.hard_delete_ready).toBe(true);
-    const preview = await adminClient.get(`/api/admin/users/${user.id}/hard-delete/preview`);
+    const preview = await adminClient.get<z.infer<typeof hardDeletePreview>>(`/api/admin/users/${user.id}/hard-delete/preview`);
     expect(preview.status).toBe(200);
     expect(preview.body.counts).toMatchObject({
       profile: 1,
@@ -307,13 +324,13 @@ describe('hard delete', () => {
     ] as const) {
       expect(after[field], field).toBe(baseline[field]);
     }
-    const summaryAfter = (await adminClient.get('/api/admin/summary')).body;
+    const summaryAfter = (await adminClient.get<AdminSummary>('/api/admin/summary')).body;
     expect(summaryAfter.cards).toEqual(summaryBefore.cards);
     expect(summaryAfter.series).toEqual(summaryBefore.series);
 
     // audit entries stay, without personal data
-    const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
-    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual([
+    const audit = await adminClient.get<AuditPage>(`/api/admin/users/${user.id}/audit-logs`);
+    expect(audit.body.items.map((e) => e.action)).toEqual([
       'admin.user.hard_delete',
       'admin.user.soft_delete',
       'auth.login',
@@ -342,18 +359,18 @@ describe('hard delete of an account that acted on others', () => {
     await signIn(otherClient, otherAdmin);
     const learner = await createTestUser();
     expect((await otherClient.post(`/api/admin/users/${learner.id}/lock`, {})).status).toBe(200);
-    const [before] = (await adminClient.get(`/api/admin/users/${learner.id}/audit-logs`)).body.items;
+    const [before] = (await adminClient.get<AuditPage>(`/api/admin/users/${learner.id}/audit-logs`)).body.items;
     expect(before).toMatchObject({ action: 'admin.user.lock', actor_email: otherAdmin.email });
 
     expect((await adminClient.post(`/api/admin/users/${otherAdmin.id}/soft-delete`, {})).status).toBe(200);
     await setUserFields(otherAdmin.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
-    const preview = await adminClient.get(`/api/admin/users/${otherAdmin.id}/hard-delete/preview`);
+    const preview = await adminClient.get<z.infer<typeof hardDeletePreview>>(`/api/admin/users/${otherAdmin.id}/hard-delete/preview`);
     expect(preview.body.counts.audit_entries_as_actor).toBe(1);
     expect(
       (await adminClient.delete(`/api/admin/users/${otherAdmin.id}?confirm_email=${encodeURIComponent(otherAdmin.email)}`)).status,
     ).toBe(200);
 
-    const [after] = (await adminClient.get(`/api/admin/users/${learner.id}/audit-logs`)).body.items;
+    const [after] = (await adminClient.get<AuditPage>(`/api/admin/users/${learner.id}/audit-logs`)).body.items;
     expect(after).toMatchObject({ id: before.id, action: 'admin.user.lock', actor_email: 'deleted-user' });
     expect(JSON.stringify(after)).not.toContain(otherAdmin.email);
   });
@@ -365,22 +382,20 @@ describe('audit log', () => {
     await adminClient.post(`/api/admin/users/${user.id}/lock`);
     await adminClient.post(`/api/admin/users/${user.id}/unlock`);
     const today = new Date().toISOString().slice(0, 10);
-    const byEntity = await adminClient.get(`/api/admin/audit-logs?entity_type=user&entity_id=${user.id}`);
+    const byEntity = await adminClient.get<z.infer<typeof auditLogPage>>(`/api/admin/audit-logs?entity_type=user&entity_id=${user.id}`);
     expect(byEntity.status).toBe(200);
     expect(byEntity.body).toMatchObject({ total: 2, has_next: false, window_days: 30, date_to: today });
-    expect(byEntity.body.items.map((e: { action: string }) => e.action)).toEqual(['admin.user.unlock', 'admin.user.lock']);
+    expect(byEntity.body.items.map((e) => e.action)).toEqual(['admin.user.unlock', 'admin.user.lock']);
 
-    const byActor = await adminClient.get(
+    const byActor = await adminClient.get<z.infer<typeof auditLogPage>>(
       `/api/admin/audit-logs?actor=${encodeURIComponent(admin.email.slice(0, 10).toUpperCase())}&action=admin.user.lock&date_from=${today}&date_to=${today}`,
     );
     expect(byActor.body.window_days).toBe(1);
     expect(byActor.body.items.length).toBeGreaterThanOrEqual(1);
-    expect(
-      byActor.body.items.every(
-        (e: { action: string; actor_email: string }) => e.action === 'admin.user.lock' && e.actor_email === admin.email,
-      ),
-    ).toBe(true);
-    const paged = await adminClient.get(`/api/admin/audit-logs?page_size=25&actor=${encodeURIComponent(admin.email)}`);
+    expect(byActor.body.items.every((e) => e.action === 'admin.user.lock' && e.actor_email === admin.email)).toBe(true);
+    const paged = await adminClient.get<z.infer<typeof auditLogPage>>(
+      `/api/admin/audit-logs?page_size=25&actor=${encodeURIComponent(admin.email)}`,
+    );
     expect(paged.body.page_size).toBe(25);
     expect(paged.body.total).toBeGreaterThan(paged.body.items.length - 1);
 

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { errorCodes, ROUTE_DOCS } from '../../functions/api-docs/openapi';
 import { registeredRoutes } from '../../functions/lib/http';
+import { errorBody } from '../../shared/api-schemas/common';
+import type { DashboardState, ModulePage } from '../../shared/program-types';
 import { ROUTES, routeKey } from '../../shared/routes';
-import { type ApiClient, type ApiResponse, useApi } from '../helpers/api';
+import { type ApiClient, type ApiResponse, type JsonBody, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
 /**
@@ -13,7 +15,13 @@ import { createTestUser, signIn } from '../helpers/users';
  */
 const api = useApi();
 
-function expectDocumented(key: string, response: ApiResponse) {
+/** What this test reads of the served document: each path's operations by method. */
+interface OpenApiDocument {
+  openapi: string;
+  paths: Partial<Record<string, Record<string, unknown>>>;
+}
+
+function expectDocumented<T>(key: string, response: ApiResponse<T>) {
   const route = ROUTES.find((r) => routeKey(r) === key);
   expect(route, key).toBeDefined();
   const doc = ROUTE_DOCS[route!.group][key];
@@ -24,22 +32,24 @@ function expectDocumented(key: string, response: ApiResponse) {
     expect(parsed.success, `${key} ${response.status}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
   } else {
     const codes = errorCodes(route!, registeredRoutes().get(route!.group)?.[key], doc).get(response.status);
-    expect([...(codes ?? [])], `${key}: ${response.status} ${JSON.stringify(response.body)}`).toContain(response.body?.error);
+    expect([...(codes ?? [])], `${key}: ${response.status} ${JSON.stringify(response.body)}`).toContain(
+      errorBody.safeParse(response.body).data?.error,
+    );
   }
   return response;
 }
 
-async function call(client: ApiClient, key: string, path: string, body?: unknown) {
+async function call<T = JsonBody>(client: ApiClient, key: string, path: string, body?: unknown) {
   const [method] = key.split(' ');
   return expectDocumented(
     key,
-    await client.request(method, path, method === 'GET' || (method === 'DELETE' && body === undefined) ? undefined : (body ?? {})),
+    await client.request<T>(method, path, method === 'GET' || (method === 'DELETE' && body === undefined) ? undefined : (body ?? {})),
   );
 }
 
 describe('GET /api/openapi.json', () => {
   it('serves the OpenAPI 3.1 document, without a session, with every route of the table', async () => {
-    const response = await call(api.client(), 'GET /api/openapi.json', '/api/openapi.json');
+    const response = await call<OpenApiDocument>(api.client(), 'GET /api/openapi.json', '/api/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
     for (const route of ROUTES) expect(response.body.paths[route.path]?.[route.method.toLowerCase()], routeKey(route)).toBeDefined();
@@ -102,10 +112,10 @@ describe('documented answers match real ones', () => {
     expect((await call(learner, 'GET /api/dashboard', '/api/dashboard')).status).toBe(404);
     expect((await call(learner, 'POST /api/enroll', '/api/enroll')).status).toBe(200);
     expect((await call(learner, 'GET /api/dashboard', '/api/dashboard')).status).toBe(200);
-    const state = await call(learner, 'GET /api/dashboard/state', '/api/dashboard/state');
-    const slug = state.body.open_module.slug as string;
-    const page = await call(learner, 'GET /api/modules/{slug}', `/api/modules/${slug}`);
-    const task = page.body.module.tasks[0] as { task_id: string; type: string };
+    const state = await call<DashboardState>(learner, 'GET /api/dashboard/state', '/api/dashboard/state');
+    const slug = state.body.open_module!.slug;
+    const page = await call<ModulePage>(learner, 'GET /api/modules/{slug}', `/api/modules/${slug}`);
+    const task = page.body.module.tasks[0];
     const save = await call(
       learner,
       'PUT /api/modules/{slug}/tasks/{task_id}',
@@ -114,7 +124,7 @@ describe('documented answers match real ones', () => {
     );
     expect(save.status).toBe(200);
     expect((await call(learner, 'GET /api/modules/{slug}', '/api/modules/no-such-module')).status).toBe(404);
-    const lastSlug = state.body.grid.at(-1).modules.at(-1).slug as string;
+    const lastSlug = state.body.grid.at(-1)!.modules.at(-1)!.slug;
     expect((await call(learner, 'GET /api/modules/{slug}', `/api/modules/${lastSlug}`)).status).toBe(403);
     expect((await call(learner, 'GET /api/settings/notifications', '/api/settings/notifications')).status).toBe(200);
     expect(
