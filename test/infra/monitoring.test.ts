@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
+import type { StageName } from '../../infra/stage';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
 import { allResources, asObjects, asString, at, type JsonObject, maybeAt, resourceList, resourceOf, resourcesOf } from './template';
@@ -361,7 +362,8 @@ describe('stages', () => {
   });
 
   it('refuses an unknown stage', () => {
-    expect(() => synthStack({ stage: 'staging' as never })).toThrow(/stage must be "dev" or "prod"/);
+    const unknownStage: string = 'staging';
+    expect(() => synthStack({ stage: unknownStage as StageName })).toThrow(/stage must be "dev" or "prod"/);
   });
 });
 
