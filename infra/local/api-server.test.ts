@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiServer } from './api-server';
+import type { GroupHandler } from './group-handlers';
 
 /** The local stand-in for API Gateway answers a client's malformed path itself, before any handler. */
 describe('the local API server', () => {
-  const handler = vi.fn(async () => ({ statusCode: 200, body: '{}' }));
+  const handler = vi.fn<GroupHandler>(() => Promise.resolve({ statusCode: 200, body: '{}' }));
   const server = createApiServer({ handlers: { auth: handler, passkeys: handler, learner: handler, admin: handler } });
   let base = '';
 
@@ -30,7 +31,7 @@ describe('the local API server', () => {
     const response = await fetch(`${base}/api/modules/caf%C3%A9`);
     expect(response.status).toBe(200);
     expect(handler).toHaveBeenCalledTimes(1);
-    const [event] = handler.mock.calls[0] as unknown as [{ pathParameters: Record<string, string> }];
+    const [event] = handler.mock.calls[0];
     expect(event.pathParameters).toEqual({ slug: 'café' });
   });
 });

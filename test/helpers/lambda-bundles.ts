@@ -23,10 +23,17 @@ export interface LambdaBundle {
   environment: Record<string, string>;
 }
 
+/** The parts of a synthesized resource read here: a Lambda function's asset, memory and environment. */
+interface AssetResource {
+  Type: string;
+  Metadata?: Record<string, string>;
+  Properties: { MemorySize: number; Environment?: { Variables: Record<string, unknown> } };
+}
+
 /** Our Lambdas in a synthesized template: those whose asset has an index.js bundled from functions/. */
 export function lambdaBundles(outdir: string, templateFile: string): LambdaBundle[] {
   const template = JSON.parse(readFileSync(path.join(outdir, templateFile), 'utf8')) as {
-    Resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties: Record<string, any> }>;
+    Resources: Record<string, AssetResource>;
   };
   const out: LambdaBundle[] = [];
   for (const [id, resource] of Object.entries(template.Resources)) {
@@ -37,7 +44,7 @@ export function lambdaBundles(outdir: string, templateFile: string): LambdaBundl
     if (!files.includes('index.js')) continue;
     // CloudFormation tokens (Ref, Fn::Join …) become plain placeholders: only their presence matters at import.
     const environment = Object.fromEntries(
-      Object.entries(resource.Properties.Environment.Variables as Record<string, unknown>).map(([key, value]) => [
+      Object.entries(resource.Properties.Environment.Variables).map(([key, value]) => [
         key,
         typeof value === 'string' ? value : `${key.toLowerCase()}-placeholder`,
       ]),
@@ -95,6 +102,9 @@ export interface ImportTiming {
   processOverBaselineMs: number;
 }
 
+/** What one child process writes (CHILD above). */
+type ImportTimingRun = Pick<ImportTiming, 'sdkMs' | 'bundleMs' | 'bundleCpuMs'>;
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -132,13 +142,13 @@ export function measureImport(bundle: LambdaBundle, runs = 7): ImportTiming {
     NODE_NO_WARNINGS: '1',
   };
   const payload = JSON.stringify([bundleFile, ...runtimeExternals(bundleFile)]);
-  const inside: Array<{ sdkMs: number; bundleMs: number; bundleCpuMs: number }> = [];
+  const inside: ImportTimingRun[] = [];
   const overBaseline: number[] = [];
   timed(['-e', CHILD, payload], env); // warm-up: file cache
   for (let run = 0; run < runs; run++) {
     const measured = timed(['-e', CHILD, payload], env);
     const baseline = timed(['-e', ''], env);
-    inside.push(JSON.parse(measured.stdout));
+    inside.push(JSON.parse(measured.stdout) as ImportTimingRun);
     overBaseline.push(measured.ms - baseline.ms);
   }
   return {

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MEMORY_MB } from '../../infra/constructs/app-function';
 import { CareerProgramStack } from '../../infra/stack';
@@ -36,7 +37,7 @@ beforeAll(() => {
   app.synth();
   const byId = new Map(lambdaBundles(outdir, 'BundleStack.template.json').map((bundle) => [bundle.id, bundle]));
   bundles = Object.fromEntries(
-    PRODUCT.map((name) => [name, byId.get(stack.getLogicalId(stack.functions[name].fn.node.defaultChild as never))!]),
+    PRODUCT.map((name) => [name, byId.get(stack.getLogicalId(stack.functions[name].fn.node.defaultChild as CfnFunction))!]),
   ) as typeof bundles;
 }, 240_000);
 

@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
+import type { StageName } from '../../infra/stage';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
+import { allResources, asObjects, asString, at, type JsonObject, maybeAt, resourceList, resourceOf, resourcesOf } from './template';
 
 /**
  * Operability of the stack (docs/runbook.md): every alarm with its metric, threshold and action,
@@ -39,9 +42,8 @@ beforeAll(() => {
   });
 });
 
-type Resource = { Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
-const alarmsOf = (s: SynthesizedStack) => s.template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>;
-const alarm = (s: SynthesizedStack, id: string): Resource['Properties'] => {
+const alarmsOf = (s: SynthesizedStack) => resourcesOf(s.template, 'AWS::CloudWatch::Alarm');
+const alarm = (s: SynthesizedStack, id: string): JsonObject => {
   const found = Object.entries(alarmsOf(s)).find(([logicalId]) => logicalId.startsWith(`Monitoring${id}`));
   expect(found, id).toBeDefined();
   return found![1].Properties;
@@ -49,8 +51,12 @@ const alarm = (s: SynthesizedStack, id: string): Resource['Properties'] => {
 const topicRef = (s: SynthesizedStack) => ({ Ref: s.idOf(s.stack.monitoring.topic) });
 const fnRef = (s: SynthesizedStack, name: (typeof FUNCTIONS)[number]) => ({ Ref: s.idOf(s.stack.functions[name].fn) });
 /** Metric names an alarm (plain or math) reads. */
-const metricNames = (props: Resource['Properties']): string[] =>
-  props.MetricName ? [props.MetricName] : (props.Metrics ?? []).flatMap((m: any) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : []));
+const metricNames = (props: JsonObject): string[] =>
+  props.MetricName
+    ? [asString(props.MetricName, 'MetricName')]
+    : asObjects(props.Metrics ?? [], 'Metrics').flatMap((m) =>
+        m.MetricStat ? [asString(at(m.MetricStat, 'Metric', 'MetricName'), 'MetricName')] : [],
+      );
 
 describe('alarms', () => {
   it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
@@ -58,10 +64,11 @@ describe('alarms', () => {
     // API 2, per function 3, DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2
     expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2);
     for (const { Properties: a } of alarms) {
-      expect(a.AlarmActions, a.AlarmDescription).toEqual([topicRef(prod)]);
+      const description = asString(a.AlarmDescription, 'AlarmDescription');
+      expect(a.AlarmActions, description).toEqual([topicRef(prod)]);
       expect(a.OKActions).toEqual([topicRef(prod)]);
       expect(a.TreatMissingData).toBe('notBreaching');
-      const [meaning, link] = String(a.AlarmDescription).split('\nRunbook: ');
+      const [meaning, link] = description.split('\nRunbook: ');
       expect(meaning.length).toBeGreaterThan(30);
       expect(link).toMatch(/^docs\/runbook\.md#[a-z0-9-]+$/);
       expect(ANCHORS.has(link.split('#')[1]), link).toBe(true);
@@ -76,12 +83,12 @@ describe('alarms', () => {
       DatapointsToAlarm: 2,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
-    const expression = rate.Metrics.find((m: any) => m.Expression);
+    const expression = asObjects(rate.Metrics, 'Metrics').find((m) => m.Expression)!;
     expect(expression.Expression).toBe('IF(requests >= 20, 100 * errors / requests, 0)');
     expect(metricNames(rate).sort()).toEqual(['5xx', 'Count']);
-    for (const m of rate.Metrics.filter((x: any) => x.MetricStat)) {
-      expect(m.MetricStat.Metric.Namespace).toBe('AWS/ApiGateway');
-      expect(m.MetricStat.Metric.Dimensions).toEqual([{ Name: 'ApiId', Value: { Ref: prod.idOf(prod.stack.api.api) } }]);
+    for (const m of asObjects(rate.Metrics, 'Metrics').filter((x) => x.MetricStat)) {
+      expect(at(m, 'MetricStat', 'Metric', 'Namespace')).toBe('AWS/ApiGateway');
+      expect(at(m, 'MetricStat', 'Metric', 'Dimensions')).toEqual([{ Name: 'ApiId', Value: { Ref: prod.idOf(prod.stack.api.api) } }]);
     }
     expect(alarm(prod, 'ApiLatencyP95')).toMatchObject({
       Namespace: 'AWS/ApiGateway',
@@ -134,13 +141,18 @@ describe('alarms', () => {
       const names = metricNames(a);
       expect(names.length).toBeGreaterThanOrEqual(8);
       expect(new Set(names)).toEqual(new Set([metricName]));
-      for (const m of a.Metrics.filter((x: any) => x.MetricStat)) {
-        expect(m.MetricStat.Metric.Namespace).toBe('AWS/DynamoDB');
-        expect(m.MetricStat.Metric.Dimensions).toContainEqual({ Name: 'TableName', Value: { Ref: prod.idOf(prod.stack.data.table) } });
+      for (const m of asObjects(a.Metrics, 'Metrics').filter((x) => x.MetricStat)) {
+        expect(at(m, 'MetricStat', 'Metric', 'Namespace')).toBe('AWS/DynamoDB');
+        expect(at(m, 'MetricStat', 'Metric', 'Dimensions')).toContainEqual({
+          Name: 'TableName',
+          Value: { Ref: prod.idOf(prod.stack.data.table) },
+        });
       }
-      expect(
-        a.Metrics.map((m: any) => m.MetricStat?.Metric.Dimensions.find((d: any) => d.Name === 'Operation')?.Value).filter(Boolean),
-      ).not.toContain('Scan');
+      const operationOf = (m: JsonObject) =>
+        m.MetricStat === undefined || m.MetricStat === null
+          ? undefined
+          : asObjects(at(m.MetricStat, 'Metric', 'Dimensions'), 'Dimensions').find((d) => d.Name === 'Operation')?.Value;
+      expect(asObjects(a.Metrics, 'Metrics').map(operationOf).filter(Boolean)).not.toContain('Scan');
     }
   });
 
@@ -179,7 +191,7 @@ describe('alarms', () => {
   it('the reminder queue always has its age and dead-letter alarms; WAF blocks only once a web ACL is passed', () => {
     const ids = (s: SynthesizedStack) => Object.keys(alarmsOf(s)).join(' ');
     expect(ids(prod)).not.toContain('WafBlocks');
-    const queueName = (queue: { queue: unknown }) => ({ 'Fn::GetAtt': [prod.idOf(queue.queue as never), 'QueueName'] });
+    const queueName = (queue: { queue: IConstruct }) => ({ 'Fn::GetAtt': [prod.idOf(queue.queue), 'QueueName'] });
     expect(alarm(prod, 'ReminderQueueAge')).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
@@ -188,9 +200,7 @@ describe('alarms', () => {
     });
     expect(alarm(prod, 'ReminderDeadLetters')).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [
-        { Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue as never), 'QueueName'] } },
-      ],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue), 'QueueName'] } }],
       Threshold: 1,
     });
     expect(alarm(full, 'WafBlocks')).toMatchObject({
@@ -218,8 +228,8 @@ describe('alarms', () => {
       Namespace: 'AWS/WAFV2',
       MetricName: 'BlockedRequests',
       Threshold: 100,
-      AlarmActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as never) }],
-      OKActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as never) }],
+      AlarmActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as CfnTopic) }],
+      OKActions: [{ Ref: companion.getLogicalId(topic.node.defaultChild as CfnTopic) }],
       AlarmDescription: Match.stringLikeRegexp('Runbook: docs/runbook.md#waf-blocks$'),
     });
   });
@@ -236,23 +246,26 @@ describe('alarms', () => {
 
 describe('tracing and logs', () => {
   it('every product function has active X-Ray tracing and may write traces', () => {
-    const fns = prod.template.findResources('AWS::Lambda::Function');
+    const fns = resourcesOf(prod.template, 'AWS::Lambda::Function');
     for (const name of FUNCTIONS) {
       expect(fns[prod.idOf(prod.stack.functions[name].fn)].Properties.TracingConfig, name).toEqual({ Mode: 'Active' });
     }
-    const xray = Object.values(prod.template.findResources('AWS::IAM::Policy')).filter((p: any) =>
-      p.Properties.PolicyDocument.Statement.some((st: any) => [st.Action].flat().includes('xray:PutTraceSegments')),
+    const xray = resourceList(prod.template, 'AWS::IAM::Policy').filter((p) =>
+      asObjects(at(p.Properties, 'PolicyDocument', 'Statement'), 'Statement').some((st) =>
+        [st.Action].flat().includes('xray:PutTraceSegments'),
+      ),
     );
     expect(xray.length).toBe(FUNCTIONS.length);
   });
 
   it('every Lambda in the stack, the CDK-managed ones included, logs to a log group with a retention', () => {
     for (const s of [prod, synthStack({ stage: 'dev' })]) {
-      const groups = s.template.findResources('AWS::Logs::LogGroup') as Record<string, Resource>;
+      const groups = resourcesOf(s.template, 'AWS::Logs::LogGroup');
       for (const [id, group] of Object.entries(groups)) expect(group.Properties.RetentionInDays, id).toBeGreaterThan(0);
-      for (const [id, fn] of Object.entries(s.template.findResources('AWS::Lambda::Function') as Record<string, Resource>)) {
-        const ref = fn.Properties.LoggingConfig?.LogGroup?.Ref;
-        expect(groups[ref], id).toBeDefined();
+      for (const [id, fn] of Object.entries(resourcesOf(s.template, 'AWS::Lambda::Function'))) {
+        const ref = maybeAt(fn.Properties, 'LoggingConfig', 'LogGroup', 'Ref');
+        expect(ref, id).toBeTypeOf('string');
+        expect(groups[ref as string], id).toBeDefined();
       }
     }
   });
@@ -260,7 +273,7 @@ describe('tracing and logs', () => {
 
 describe('dashboard', () => {
   it('charts the API, every function, DynamoDB, SES, the business metrics and the alarms', () => {
-    const dashboards = Object.values(prod.template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    const dashboards = resourceList(prod.template, 'AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
     for (const text of [
@@ -309,19 +322,19 @@ describe('SES configuration set and bounce handling', () => {
     const keyPolicy = JSON.stringify(prod.template.findResources('AWS::KMS::Key'));
     expect(keyPolicy).toContain('ses.amazonaws.com');
     for (const name of FUNCTIONS) {
-      const fn = prod.template.findResources('AWS::Lambda::Function')[prod.idOf(prod.stack.functions[name].fn)];
-      expect(fn.Properties.Environment.Variables.SES_CONFIGURATION_SET, name).toEqual({ Ref: setId });
+      const fn = resourceOf(prod.template, 'AWS::Lambda::Function', prod.idOf(prod.stack.functions[name].fn));
+      expect(at(fn.Properties, 'Environment', 'Variables', 'SES_CONFIGURATION_SET'), name).toEqual({ Ref: setId });
     }
   });
 });
 
 describe('stages', () => {
   it('prod keeps the table and the site bucket, protects the table and sizes the API for production', () => {
-    const [table] = Object.values(prod.template.findResources('AWS::DynamoDB::Table')) as Resource[];
+    const [table] = resourceList(prod.template, 'AWS::DynamoDB::Table');
     expect(table.DeletionPolicy).toBe('Retain');
     expect(table.Properties.DeletionProtectionEnabled).toBe(true);
     expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
-    const bucket = prod.template.findResources('AWS::S3::Bucket')[prod.idOf(prod.stack.site.bucket)] as Resource;
+    const bucket = resourceOf(prod.template, 'AWS::S3::Bucket', prod.idOf(prod.stack.site.bucket));
     expect(bucket.DeletionPolicy).toBe('Retain');
     expect(prod.template.findResources('Custom::S3AutoDeleteObjects')).toEqual({});
     prod.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -331,27 +344,26 @@ describe('stages', () => {
 
   it('dev can be torn down: nothing retained, no deletion protection, smaller throttles and retention', () => {
     const dev = synthStack({ stage: 'dev' });
-    const [table] = Object.values(dev.template.findResources('AWS::DynamoDB::Table')) as Resource[];
+    const [table] = resourceList(dev.template, 'AWS::DynamoDB::Table');
     expect(table.DeletionPolicy).toBe('Delete');
     expect(table.Properties.DeletionProtectionEnabled).toBe(false);
     expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
-    const bucket = dev.template.findResources('AWS::S3::Bucket')[dev.idOf(dev.stack.site.bucket)] as Resource;
+    const bucket = resourceOf(dev.template, 'AWS::S3::Bucket', dev.idOf(dev.stack.site.bucket));
     expect(bucket.DeletionPolicy).toBe('Delete');
     expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(2); // site and access logs
-    const retained = Object.entries(dev.template.toJSON().Resources as Record<string, Resource>).filter(
-      ([, r]) => r.DeletionPolicy === 'Retain',
-    );
+    const retained = Object.entries(allResources(dev.template)).filter(([, r]) => r.DeletionPolicy === 'Retain');
     expect(retained.map(([id]) => id)).toEqual([]);
     dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
     });
-    const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup')) as Resource[];
+    const groups = resourceList(dev.template, 'AWS::Logs::LogGroup');
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(14);
     expect(new AwsSolutionsChecks().validateScope(dev.stack).violations.map((v) => v.ruleName)).toEqual([]);
   });
 
   it('refuses an unknown stage', () => {
-    expect(() => synthStack({ stage: 'staging' as never })).toThrow(/stage must be "dev" or "prod"/);
+    const unknownStage: string = 'staging';
+    expect(() => synthStack({ stage: unknownStage as StageName })).toThrow(/stage must be "dev" or "prod"/);
   });
 });
 

@@ -12,6 +12,7 @@ import { EDGE_RULES, EdgeSecurityStack, WEB_ACL_METRIC } from '../../infra/edge-
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 import { ROUTES, routeKey } from '../../shared/routes';
 import { asList, policyStatements, type SynthesizedStack, synthStack } from './synth-stack';
+import { asObject, asObjects, asString, asStrings, at, type JsonObject, maybeAt, resourceList, resourceOf } from './template';
 
 /** docs/security.md: H1, L7, L8 and the reset link in logs, on the synthesized stacks. */
 const WEB_ACL_ARN = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/career-web-acl/0f1e2d3c';
@@ -22,32 +23,39 @@ beforeAll(() => {
 });
 
 const distributionConfig = () =>
-  s.template.findResources('AWS::CloudFront::Distribution')[s.idOf(s.stack.site.distribution)].Properties.DistributionConfig;
+  asObject(
+    resourceOf(s.template, 'AWS::CloudFront::Distribution', s.idOf(s.stack.site.distribution)).Properties.DistributionConfig,
+    'DistributionConfig',
+  );
 const actionsOf = (statement: Record<string, unknown>) => asList(statement.Action as string | string[]);
 const statementsOf = (name: keyof typeof s.stack.functions) => {
-  const roleId = s.stack.getLogicalId(s.stack.functions[name].fn.role!.node.defaultChild as never);
+  const roleId = s.idOf(s.stack.functions[name].fn.role!);
   return policyStatements(s.template)
     .filter(({ policyId }) =>
-      asList(s.template.findResources('AWS::IAM::Policy')[policyId].Properties.Roles).some((role: { Ref?: string }) => role.Ref === roleId),
+      asList(resourceOf(s.template, 'AWS::IAM::Policy', policyId).Properties.Roles).some(
+        (role) => asObject(role, `${policyId} role`).Ref === roleId,
+      ),
     )
     .map(({ statement }) => statement);
 };
-const leadingKeysOf = (statement: Record<string, any>) =>
-  statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
+const leadingKeysOf = (statement: JsonObject) => {
+  const keys = maybeAt(statement, 'Condition', 'ForAllValues:StringLike', 'dynamodb:LeadingKeys');
+  return keys === undefined ? undefined : asStrings(keys, 'dynamodb:LeadingKeys');
+};
 
 describe('H1: the API is reachable through CloudFront only', () => {
   it('has CloudFront send the origin-verify secret, resolved from Secrets Manager at deploy time', () => {
     const config = distributionConfig();
-    const api = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
-    const origin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
-    const header = origin.OriginCustomHeaders.find((h: { HeaderName: string }) => h.HeaderName === ORIGIN_VERIFY_HEADER);
+    const api = asObjects(config.CacheBehaviors, 'CacheBehaviors').find((b) => b.PathPattern === '/api/*')!;
+    const origin = asObjects(config.Origins, 'Origins').find((o) => o.Id === api.TargetOriginId)!;
+    const header = asObjects(origin.OriginCustomHeaders, 'OriginCustomHeaders').find((h) => h.HeaderName === ORIGIN_VERIFY_HEADER)!;
     const value = JSON.stringify(header.HeaderValue);
     expect(value).toContain('{{resolve:secretsmanager:');
     expect(value).toContain(s.idOf(s.stack.originSecret));
   });
 
   it('generates a long origin secret that only the API functions may read', () => {
-    const secret = s.template.findResources('AWS::SecretsManager::Secret')[s.idOf(s.stack.originSecret)];
+    const secret = resourceOf(s.template, 'AWS::SecretsManager::Secret', s.idOf(s.stack.originSecret));
     expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     for (const name of ['auth', 'learner', 'admin'] as const) {
       expect(
@@ -111,16 +119,16 @@ describe('L7: least privilege in the table', () => {
 
 describe('L8: throttles and the edge', () => {
   it('throttles the stage for a million learners and the costly unauthenticated routes tighter', () => {
-    const stage = Object.values(s.template.findResources('AWS::ApiGatewayV2::Stage'))[0].Properties;
+    const stage = resourceList(s.template, 'AWS::ApiGatewayV2::Stage')[0].Properties;
     expect(stage.DefaultRouteSettings).toMatchObject({
       ThrottlingRateLimit: STAGE_THROTTLE.rateLimit,
       ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit,
     });
-    expect(stage.RouteSettings['POST /api/auth/login']).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    expect(at(stage.RouteSettings, 'POST /api/auth/login')).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
     const known = new Set(ROUTES.map(routeKey));
     for (const key of Object.keys(ROUTE_THROTTLES)) {
       expect(known.has(key), key).toBe(true);
-      expect(stage.RouteSettings[key].ThrottlingRateLimit).toBeLessThan(STAGE_THROTTLE.rateLimit);
+      expect(at(stage.RouteSettings, key, 'ThrottlingRateLimit')).toBeLessThan(STAGE_THROTTLE.rateLimit);
     }
   });
 
@@ -132,21 +140,21 @@ describe('L8: throttles and the edge', () => {
     const edge = new EdgeSecurityStack(new App(), 'Edge', { env: { region: 'us-east-1' } });
     const template = Template.fromStack(edge);
     template.hasResourceProperties('AWS::WAFv2::WebACL', { Scope: 'CLOUDFRONT', Name: edge.webAclName, DefaultAction: { Allow: {} } });
-    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0].Properties;
-    expect(acl.VisibilityConfig.MetricName).toBe(WEB_ACL_METRIC);
-    const rules = Object.fromEntries(acl.Rules.map((rule: any) => [rule.Name, rule]));
-    expect(rules[EDGE_RULES.allPerIp.name].Statement.RateBasedStatement).toMatchObject({
+    const acl = resourceList(template, 'AWS::WAFv2::WebACL')[0].Properties;
+    expect(at(acl, 'VisibilityConfig', 'MetricName')).toBe(WEB_ACL_METRIC);
+    const rules = Object.fromEntries(asObjects(acl.Rules, 'Rules').map((rule) => [asString(rule.Name, 'rule name'), rule]));
+    expect(at(rules[EDGE_RULES.allPerIp.name], 'Statement', 'RateBasedStatement')).toMatchObject({
       AggregateKeyType: 'IP',
       Limit: EDGE_RULES.allPerIp.limit,
     });
-    expect(rules[EDGE_RULES.authPerIp.name].Statement.RateBasedStatement).toMatchObject({
+    expect(at(rules[EDGE_RULES.authPerIp.name], 'Statement', 'RateBasedStatement')).toMatchObject({
       AggregateKeyType: 'IP',
       Limit: EDGE_RULES.authPerIp.limit,
     });
-    expect(rules[EDGE_RULES.authPerIp.name].Statement.RateBasedStatement.ScopeDownStatement.ByteMatchStatement.SearchString).toBe(
-      '/api/auth/',
-    );
-    for (const rule of acl.Rules) expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
+    expect(
+      at(rules[EDGE_RULES.authPerIp.name], 'Statement', 'RateBasedStatement', 'ScopeDownStatement', 'ByteMatchStatement', 'SearchString'),
+    ).toBe('/api/auth/');
+    for (const rule of asObjects(acl.Rules, 'Rules')) expect(at(rule, 'Action', 'Block', 'CustomResponse', 'ResponseCode')).toBe(429);
     expect(edge.metricNames).toEqual({
       webAcl: WEB_ACL_METRIC,
       allPerIp: EDGE_RULES.allPerIp.metric,
@@ -157,7 +165,7 @@ describe('L8: throttles and the edge', () => {
 
 describe('the reset link stays out of CloudFront logs', () => {
   it('delivers access logs (v2) without query strings, referers or cookies', () => {
-    const delivery = Object.values(s.template.findResources('AWS::Logs::Delivery'))[0].Properties;
+    const delivery = resourceList(s.template, 'AWS::Logs::Delivery')[0].Properties;
     for (const field of CLOUDFRONT_LOG_FIELDS_LEFT_OUT) expect(delivery.RecordFields).not.toContain(field);
     expect(delivery.RecordFields).toEqual(expect.arrayContaining(['timestamp', 'c-ip', 'cs-uri-stem', 'sc-status']));
     s.template.hasResourceProperties('AWS::Logs::DeliverySource', { LogType: 'ACCESS_LOGS' });
@@ -183,8 +191,8 @@ describe('the deployed app: main stack in another region, linked to its us-east-
     expect(stacks.edge.region).toBe('us-east-1');
     expect(stacks.logs?.region).toBe('us-east-1');
     const main = Template.fromStack(stacks.main);
-    const distribution = Object.values(main.findResources('AWS::CloudFront::Distribution'))[0].Properties.DistributionConfig;
-    expect(JSON.stringify(distribution.WebACLId)).toContain('WebAcl');
+    const distribution = resourceList(main, 'AWS::CloudFront::Distribution')[0].Properties.DistributionConfig;
+    expect(JSON.stringify(at(distribution, 'WebACLId'))).toContain('WebAcl');
     Template.fromStack(stacks.logs!).hasResourceProperties('AWS::Logs::DeliverySource', { LogType: 'ACCESS_LOGS' });
     for (const stack of [stacks.edge, stacks.main, stacks.logs!]) {
       const report = new AwsSolutionsChecks().validateScope(stack);

@@ -5,6 +5,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION } from '../../infra/constructs/site';
 import { type SynthesizedStack, synthStack } from './synth-stack';
+import { asObject, asObjects, asStrings, at, resourceOf, resourcesOf } from './template';
 
 // This file's stack also takes the optional settings (domain identity, allowlist) and a region.
 let s: SynthesizedStack;
@@ -19,18 +20,21 @@ beforeAll(() => {
 });
 
 const distributionConfig = () =>
-  s.template.findResources('AWS::CloudFront::Distribution')[s.idOf(s.stack.site.distribution)].Properties.DistributionConfig;
+  asObject(
+    resourceOf(s.template, 'AWS::CloudFront::Distribution', s.idOf(s.stack.site.distribution)).Properties.DistributionConfig,
+    'DistributionConfig',
+  );
 
 describe('site bucket', () => {
   it('is private, encrypted and refuses plain HTTP', () => {
-    const bucket = s.template.findResources('AWS::S3::Bucket')[s.idOf(s.stack.site.bucket)];
+    const bucket = resourceOf(s.template, 'AWS::S3::Bucket', s.idOf(s.stack.site.bucket));
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
       BlockPublicPolicy: true,
       IgnorePublicAcls: true,
       RestrictPublicBuckets: true,
     });
-    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0]).toMatchObject({
+    expect(at(bucket.Properties, 'BucketEncryption', 'ServerSideEncryptionConfiguration', 0)).toMatchObject({
       ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' },
     });
     s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -55,7 +59,7 @@ describe('site bucket', () => {
         ]),
       },
     });
-    const s3Origin = distributionConfig().Origins.find((o: { S3OriginConfig?: unknown }) => o.S3OriginConfig);
+    const s3Origin = asObjects(distributionConfig().Origins, 'Origins').find((o) => o.S3OriginConfig)!;
     expect(s3Origin.DomainName).toEqual({ 'Fn::GetAtt': [s.idOf(s.stack.site.bucket), 'RegionalDomainName'] });
     expect(s3Origin.OriginAccessControlId).toBeDefined();
   });
@@ -64,7 +68,7 @@ describe('site bucket', () => {
 describe('distribution', () => {
   it('serves the default behaviour from S3 over HTTPS, with the SPA fallback function', () => {
     const config = distributionConfig();
-    const s3Origin = config.Origins.find((o: { S3OriginConfig?: unknown }) => o.S3OriginConfig);
+    const s3Origin = asObjects(config.Origins, 'Origins').find((o) => o.S3OriginConfig)!;
     const functions = s.template.findResources('AWS::CloudFront::Function', {
       Properties: { FunctionCode: SPA_FALLBACK_FUNCTION, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } },
     });
@@ -79,22 +83,23 @@ describe('distribution', () => {
 
   it('forwards /api/* to the HTTP API uncached, with cookies, query strings and headers but not Host', () => {
     const config = distributionConfig();
-    const api = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    const api = asObjects(config.CacheBehaviors, 'CacheBehaviors').find((b) => b.PathPattern === '/api/*')!;
     expect(api).toMatchObject({
       CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
       ViewerProtocolPolicy: 'https-only',
     });
-    const policies = s.template.findResources('AWS::CloudFront::OriginRequestPolicy');
-    const [policyId, policy] = Object.entries(policies)[0] as [string, { Properties: { OriginRequestPolicyConfig: Record<string, any> } }];
+    const policies = resourcesOf(s.template, 'AWS::CloudFront::OriginRequestPolicy');
+    const [policyId, policy] = Object.entries(policies)[0];
     expect(api.OriginRequestPolicyId).toEqual({ Ref: policyId });
-    const policyConfig = policy.Properties.OriginRequestPolicyConfig;
+    const policyConfig = asObject(policy.Properties.OriginRequestPolicyConfig, 'OriginRequestPolicyConfig');
     expect(policyConfig.CookiesConfig).toEqual({ CookieBehavior: 'all' });
     expect(policyConfig.QueryStringsConfig).toEqual({ QueryStringBehavior: 'all' });
-    expect(policyConfig.HeadersConfig.HeaderBehavior).toBe('whitelist');
-    expect(policyConfig.HeadersConfig.Headers).toEqual(expect.arrayContaining(['Origin', 'Content-Type', 'CloudFront-Viewer-Address']));
-    expect(policyConfig.HeadersConfig.Headers.map((h: string) => h.toLowerCase())).not.toContain('host');
-    expect([...api.AllowedMethods].sort()).toEqual([...AllowedMethods.ALLOW_ALL.methods].sort());
-    const apiOrigin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
+    const headersConfig = asObject(policyConfig.HeadersConfig, 'HeadersConfig');
+    expect(headersConfig.HeaderBehavior).toBe('whitelist');
+    expect(headersConfig.Headers).toEqual(expect.arrayContaining(['Origin', 'Content-Type', 'CloudFront-Viewer-Address']));
+    expect(asStrings(headersConfig.Headers, 'Headers').map((h) => h.toLowerCase())).not.toContain('host');
+    expect(asStrings(api.AllowedMethods, 'AllowedMethods').sort()).toEqual([...AllowedMethods.ALLOW_ALL.methods].sort());
+    const apiOrigin = asObjects(config.Origins, 'Origins').find((o) => o.Id === api.TargetOriginId);
     expect(apiOrigin).toMatchObject({
       DomainName: { 'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [s.idOf(s.stack.api.api), 'ApiEndpoint'] }] }] },
       CustomOriginConfig: { OriginProtocolPolicy: 'https-only' },
@@ -133,18 +138,18 @@ describe('SPA fallback function', () => {
 
 describe('security headers', () => {
   it('sends HSTS, the SPA CSP, nosniff, DENY framing and a referrer policy on both behaviours', () => {
-    const policies = s.template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+    const policies = resourcesOf(s.template, 'AWS::CloudFront::ResponseHeadersPolicy');
     expect(Object.keys(policies)).toHaveLength(1);
     const [id, policy] = Object.entries(policies)[0];
-    const headers = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const headers = asObject(at(policy.Properties, 'ResponseHeadersPolicyConfig', 'SecurityHeadersConfig'), 'SecurityHeadersConfig');
     expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
-    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toBe(CONTENT_SECURITY_POLICY);
+    expect(at(headers, 'ContentSecurityPolicy', 'ContentSecurityPolicy')).toBe(CONTENT_SECURITY_POLICY);
     expect(headers.ContentTypeOptions).toEqual({ Override: true });
     expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
-    expect(headers.ReferrerPolicy.ReferrerPolicy).toBe('strict-origin-when-cross-origin');
+    expect(at(headers, 'ReferrerPolicy', 'ReferrerPolicy')).toBe('strict-origin-when-cross-origin');
     const config = distributionConfig();
-    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: id });
-    expect(config.CacheBehaviors[0].ResponseHeadersPolicyId).toEqual({ Ref: id });
+    expect(at(config, 'DefaultCacheBehavior', 'ResponseHeadersPolicyId')).toEqual({ Ref: id });
+    expect(at(config, 'CacheBehaviors', 0, 'ResponseHeadersPolicyId')).toEqual({ Ref: id });
   });
 
   it('has a CSP that allows only own scripts and no framing', () => {
@@ -183,8 +188,8 @@ describe('deployment of the built SPA', () => {
 describe('context settings', () => {
   it('verifies the SES domain when one is given, and mails from the configured sender', () => {
     s.template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'example.org' });
-    const fn = s.template.findResources('AWS::Lambda::Function')[s.idOf(s.stack.functions.auth.fn)];
-    expect(fn.Properties.Environment.Variables).toMatchObject({
+    const fn = resourceOf(s.template, 'AWS::Lambda::Function', s.idOf(s.stack.functions.auth.fn));
+    expect(at(fn.Properties, 'Environment', 'Variables')).toMatchObject({
       MAIL_FROM: 'hello@example.org',
       EMAIL_ALLOWLIST: 'a@example.org',
     });

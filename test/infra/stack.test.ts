@@ -2,10 +2,12 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GSIS, INDEX, KEY } from '../../functions/lib/table';
 import { ROUTE_GROUPS, ROUTES, routeKey } from '../../shared/routes';
 import { asList, policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
+import { asObject, asObjects, asString, at, resourceList, resourceOf } from './template';
 
 let s: SynthesizedStack;
 beforeAll(() => {
@@ -15,7 +17,7 @@ beforeAll(() => {
 const OUR_FUNCTIONS = STACK_FUNCTIONS;
 /** Functions that read or write the table (the daily schedule only queues work). */
 const TABLE_FUNCTIONS = OUR_FUNCTIONS.filter((name) => name !== 'reminders');
-const queueUrl = (queue: { queue: { node: { defaultChild?: unknown } } }) => ({ Ref: s.idOf(queue.queue) });
+const queueUrl = (queue: { queue: IConstruct }) => ({ Ref: s.idOf(queue.queue) });
 /** What each function gets beyond the common environment: the queues it sends to, the reminder rate. */
 const extraEnvironment = (name: (typeof OUR_FUNCTIONS)[number]): Record<string, unknown> =>
   ({
@@ -52,12 +54,12 @@ describe('table', () => {
   });
 
   it('has exactly the GSIs of functions/lib/table.ts, string keys, each with its projection', () => {
-    const [table] = Object.values(s.template.findResources('AWS::DynamoDB::Table'));
-    const indexes = table.Properties.GlobalSecondaryIndexes as Array<Record<string, unknown>>;
+    const [table] = resourceList(s.template, 'AWS::DynamoDB::Table');
+    const indexes = asObjects(table.Properties.GlobalSecondaryIndexes, 'GlobalSecondaryIndexes');
     expect(indexes.map((index) => index.IndexName)).toEqual(GSIS.map((gsi) => gsi.indexName));
     const attributeTypes = Object.fromEntries(
-      (table.Properties.AttributeDefinitions as Array<{ AttributeName: string; AttributeType: string }>).map((a) => [
-        a.AttributeName,
+      asObjects(table.Properties.AttributeDefinitions, 'AttributeDefinitions').map((a) => [
+        asString(a.AttributeName, 'AttributeName'),
         a.AttributeType,
       ]),
     );
@@ -77,13 +79,10 @@ describe('table', () => {
   });
 
   it('puts no secret of an account into any index: the user-list indexes project list fields only', () => {
-    const [table] = Object.values(s.template.findResources('AWS::DynamoDB::Table'));
-    const indexes = table.Properties.GlobalSecondaryIndexes as Array<{
-      IndexName: string;
-      Projection: { ProjectionType: string; NonKeyAttributes?: string[] };
-    }>;
+    const [table] = resourceList(s.template, 'AWS::DynamoDB::Table');
+    const indexes = asObjects(table.Properties.GlobalSecondaryIndexes, 'GlobalSecondaryIndexes');
     for (const name of [INDEX.usersByStatus, INDEX.usersUnverified, INDEX.usersByActivity].map((gsi) => gsi.indexName)) {
-      const projection = indexes.find((index) => index.IndexName === name)!.Projection;
+      const projection = asObject(indexes.find((index) => index.IndexName === name)!.Projection, `${name}.Projection`);
       expect(projection.ProjectionType).toBe('INCLUDE');
       for (const secret of ['password_hash', 'session_version', 'email_lower', 'version', 'updated_at', 'last_progress_at'])
         expect(projection.NonKeyAttributes).not.toContain(secret);
@@ -93,16 +92,16 @@ describe('table', () => {
 
 describe('HTTP API', () => {
   it('has one route per ROUTES entry and no other', () => {
-    const keys = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
+    const keys = resourceList(s.template, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey);
     expect(keys.sort()).toEqual(ROUTES.map(routeKey).sort());
   });
 
   it("sends every route to its group's Lambda with payload format 2.0", () => {
     const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration');
-    const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route'));
+    const routes = resourceList(s.template, 'AWS::ApiGatewayV2::Route');
     for (const route of ROUTES) {
       const resource = routes.find((r) => r.Properties.RouteKey === routeKey(route));
-      const integrationId = resource?.Properties.Target['Fn::Join'][1][1].Ref as string;
+      const integrationId = asString(at(resource?.Properties, 'Target', 'Fn::Join', 1, 1, 'Ref'), routeKey(route));
       const integration = integrations[integrationId];
       expect(integration.Properties, routeKey(route)).toMatchObject({
         IntegrationType: 'AWS_PROXY',
@@ -144,16 +143,16 @@ describe('functions', () => {
         Handler: 'index.handler',
         LoggingConfig: { LogGroup: { Ref: s.idOf(s.stack.functions[name].logGroup) } },
       });
-      const logGroup = s.template.findResources('AWS::Logs::LogGroup')[s.idOf(s.stack.functions[name].logGroup)];
+      const logGroup = resourceOf(s.template, 'AWS::Logs::LogGroup', s.idOf(s.stack.functions[name].logGroup));
       expect(logGroup.Properties.RetentionInDays).toBe(90);
     }
   });
 
   it('get the cloud environment (secret ARN, table, sender, URL parameter name, retention)', () => {
-    const parameterName = s.template.findResources('AWS::SSM::Parameter')[s.idOf(s.stack.appUrlParameter)].Properties.Name;
+    const parameterName = resourceOf(s.template, 'AWS::SSM::Parameter', s.idOf(s.stack.appUrlParameter)).Properties.Name;
     for (const name of OUR_FUNCTIONS) {
-      const fn = s.template.findResources('AWS::Lambda::Function')[s.idOf(s.stack.functions[name].fn)];
-      expect(fn.Properties.Environment.Variables, name).toEqual({
+      const fn = resourceOf(s.template, 'AWS::Lambda::Function', s.idOf(s.stack.functions[name].fn));
+      expect(at(fn.Properties, 'Environment', 'Variables'), name).toEqual({
         STAGE: 'cloud',
         TABLE_NAME: { Ref: s.idOf(s.stack.data.table) },
         SESSION_SECRET_ARN: { Ref: s.idOf(s.stack.sessionSecret) },
@@ -171,19 +170,19 @@ describe('functions', () => {
 
   it('have roles without AWS managed policies', () => {
     for (const name of OUR_FUNCTIONS) {
-      const roleId = s.idOf(s.stack.functions[name].fn.role as never);
-      expect(s.template.findResources('AWS::IAM::Role')[roleId].Properties.ManagedPolicyArns, name).toBeUndefined();
+      const roleId = s.idOf(s.stack.functions[name].fn.role!);
+      expect(resourceOf(s.template, 'AWS::IAM::Role', roleId).Properties.ManagedPolicyArns, name).toBeUndefined();
     }
   });
 });
 
 describe('IAM (least privilege)', () => {
   const statementsOf = (name: (typeof OUR_FUNCTIONS)[number]) => {
-    const roleId = s.idOf(s.stack.functions[name].fn.role as never);
+    const roleId = s.idOf(s.stack.functions[name].fn.role!);
     return policyStatements(s.template)
       .filter(({ policyId }) =>
-        asList(s.template.findResources('AWS::IAM::Policy')[policyId].Properties.Roles).some(
-          (role: { Ref?: string }) => role.Ref === roleId,
+        asList(resourceOf(s.template, 'AWS::IAM::Policy', policyId).Properties.Roles).some(
+          (role) => asObject(role, `${policyId} role`).Ref === roleId,
         ),
       )
       .map(({ statement }) => statement);
@@ -279,7 +278,7 @@ describe('IAM (least privilege)', () => {
 
   it('grants ssm:GetParameter on the one app-url parameter ARN, without referencing the parameter', () => {
     const parameterId = s.idOf(s.stack.appUrlParameter);
-    const parameterName: string = s.template.findResources('AWS::SSM::Parameter')[parameterId].Properties.Name;
+    const parameterName = asString(resourceOf(s.template, 'AWS::SSM::Parameter', parameterId).Properties.Name, 'parameter name');
     for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
       const statement = statementsOf(name).find((st) => actionsOf(st).includes('ssm:GetParameter'));
       expect(JSON.stringify(statement?.Resource), name).toContain(`:parameter${parameterName}`);
@@ -345,8 +344,10 @@ describe('jobs', () => {
   });
 
   it('has the erasure index of soft-deleted accounts, projecting ids and deletion times only', () => {
-    const [table] = Object.values(s.template.findResources('AWS::DynamoDB::Table'));
-    const index = (table.Properties.GlobalSecondaryIndexes as Array<Record<string, any>>).find((gsi) => gsi.IndexName === 'erasureDue');
+    const [table] = resourceList(s.template, 'AWS::DynamoDB::Table');
+    const index = asObjects(table.Properties.GlobalSecondaryIndexes, 'GlobalSecondaryIndexes').find(
+      (gsi) => gsi.IndexName === 'erasureDue',
+    );
     expect(index).toMatchObject({
       KeySchema: [
         { AttributeName: 'erasureDuePk', KeyType: 'HASH' },
@@ -374,7 +375,7 @@ describe('jobs', () => {
         ScalingConfig: { MaximumConcurrency: concurrency },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
-      const fn = s.template.findResources('AWS::Lambda::Function')[s.idOf(worker.fn)];
+      const fn = resourceOf(s.template, 'AWS::Lambda::Function', s.idOf(worker.fn));
       expect(fn.Properties.Timeout).toBe(900);
     }
     // only the functions that enqueue may send, each to its own queue
@@ -390,13 +391,13 @@ describe('jobs', () => {
 
   it('sends reminders at a configured rate shared by the configured number of workers', () => {
     const custom = synthStack({ reminderSendRate: 200, reminderWorkers: 10 });
-    const fn = custom.template.findResources('AWS::Lambda::Function')[custom.idOf(custom.stack.functions.reminderWorker.fn)];
-    expect(fn.Properties.Environment.Variables).toMatchObject({ REMINDER_SEND_RATE: '200', REMINDER_WORKERS: '10' });
+    const fn = resourceOf(custom.template, 'AWS::Lambda::Function', custom.idOf(custom.stack.functions.reminderWorker.fn));
+    expect(at(fn.Properties, 'Environment', 'Variables')).toMatchObject({ REMINDER_SEND_RATE: '200', REMINDER_WORKERS: '10' });
     custom.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 10 } });
   });
 
   it('runs the seed function as a deploy-time trigger after the table exists', () => {
-    const triggers = Object.values(s.template.findResources('Custom::Trigger'));
+    const triggers = resourceList(s.template, 'Custom::Trigger');
     expect(triggers).toHaveLength(1);
     const versions = s.template.findResources('AWS::Lambda::Version', {
       Properties: { FunctionName: { Ref: s.idOf(s.stack.functions.seed.fn) } },

@@ -1,15 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
 import { type CareerProgramStackProps, CareerProgramStack } from '../../infra/stack';
+import { asObjects, at, resourcesOf } from './template';
 
 export interface SynthesizedStack {
   stack: CareerProgramStack;
   template: Template;
   /** Logical ID of a construct's CloudFormation resource, e.g. of `stack.functions.auth.fn`. */
-  idOf(construct: { node: { defaultChild?: unknown } }): string;
+  idOf(construct: IConstruct): string;
 }
 
 /**
@@ -29,15 +31,20 @@ export function synthStack(props: CareerProgramStackProps = {}): SynthesizedStac
   return {
     stack,
     template,
-    idOf: (construct) => stack.getLogicalId(construct.node.defaultChild as never),
+    idOf: (construct) => {
+      const resource = construct.node.defaultChild;
+      if (!resource || !CfnElement.isCfnElement(resource)) throw new Error(`${construct.node.path} has no CloudFormation resource`);
+      return stack.getLogicalId(resource);
+    },
   };
 }
 
 /** All statements of all AWS::IAM::Policy resources, with the policy's logical ID. */
 export function policyStatements(template: Template): Array<{ policyId: string; statement: Record<string, unknown> }> {
   const out: Array<{ policyId: string; statement: Record<string, unknown> }> = [];
-  for (const [policyId, policy] of Object.entries(template.findResources('AWS::IAM::Policy'))) {
-    for (const statement of policy.Properties.PolicyDocument.Statement) out.push({ policyId, statement });
+  for (const [policyId, policy] of Object.entries(resourcesOf(template, 'AWS::IAM::Policy'))) {
+    for (const statement of asObjects(at(policy.Properties, 'PolicyDocument', 'Statement'), `${policyId}.PolicyDocument.Statement`))
+      out.push({ policyId, statement });
   }
   return out;
 }
