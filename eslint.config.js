@@ -133,13 +133,5 @@ export default defineConfig(
       'jsx-a11y/label-has-associated-control': ['error', { depth: 3 }],
     },
   },
-  {
-    // Tests read JSON bodies, CloudFormation templates and mock calls that are `any` by design,
-    // and give async interfaces async stand-ins that need no await. Production code keeps all
-    // of these rules.
-    files: ['**/*.test.{ts,tsx}', 'test/**', '**/testing/**'],
-    rules: {
-    },
-  },
   prettier,
 );
