@@ -5,7 +5,12 @@ import { isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openM
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
 const frequency = z.object({ reminder_frequency: z.enum(['daily', 'weekly', 'off']) });
 /** `POST /api/account/delete` */
-export const accountDeleteResponse = z.object({ ok: z.literal(true), status: z.literal('deleted'), deleted_at: isoTime, erase_after: isoTime });
+export const accountDeleteResponse = z.object({
+  ok: z.literal(true),
+  status: z.literal('deleted'),
+  deleted_at: isoTime,
+  erase_after: isoTime,
+});
 const unsubscribeQuery = z.object({ token: z.string().describe('the signed token from the reminder email') });
 
 export const learnerDocs: Record<string, RouteDoc> = {

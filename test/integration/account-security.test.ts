@@ -286,9 +286,7 @@ describe('passkey registration', () => {
 
     const list = await client.get<PasskeyList>('/api/auth/passkeys');
     expect(list.status).toBe(200);
-    expect(list.body.items).toEqual([
-      { id: passkey.id, name: 'Work laptop', created_at: anyString, last_used_at: null, backed_up: false },
-    ]);
+    expect(list.body.items).toEqual([{ id: passkey.id, name: 'Work laptop', created_at: anyString, last_used_at: null, backed_up: false }]);
     expect((await latestEmail(user.email, /passkey was added/)).text).toContain('named "Work laptop"');
 
     const renamed = await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Desk key' });

@@ -44,7 +44,10 @@ describe('certificate of completion', () => {
     expect(early.body).toMatchObject({ error: 'program_not_completed', completed: 1, total: program().modules.length });
 
     await finishProgram(client);
-    const [first, second] = await Promise.all([client.get<CertificateView>('/api/certificate'), client.get<CertificateView>('/api/certificate')]);
+    const [first, second] = await Promise.all([
+      client.get<CertificateView>('/api/certificate'),
+      client.get<CertificateView>('/api/certificate'),
+    ]);
     expect(first.status).toBe(200);
     expect(second.body.verification_code).toBe(first.body.verification_code); // two tabs: one certificate
     expect(first.body).toEqual({
