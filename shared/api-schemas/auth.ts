@@ -12,7 +12,21 @@ const NAME_ERRORS = [
   'invalid_email',
 ];
 const PASSWORD_ERRORS = ['weak_password', 'common_password', 'password_mismatch'];
-const challenge = z.object({ two_factor_pending: z.literal(true), challenge_id: z.string() });
+/** `GET /api/auth/sessions` */
+export const sessionList = z.object({
+  items: z.array(
+    z.looseObject({
+      id: z.string(),
+      current: z.boolean(),
+      created_at: isoTime,
+      last_seen_at: z.nullish(isoTime),
+      ip: z.nullish(z.string()),
+      user_agent: z.nullish(z.string()),
+    }),
+  ),
+});
+/** `POST /api/auth/login` and `POST /api/auth/resend-2fa`: the sign-in is waiting for the emailed code. */
+export const twoFactorChallenge = z.object({ two_factor_pending: z.literal(true), challenge_id: z.string() });
 
 export const authDocs: Record<string, RouteDoc> = {
   'GET /api/health': {
@@ -48,7 +62,7 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'POST /api/auth/login': {
     summary: 'Sign-in step 1: checks the password and emails a 6-digit code.',
-    responses: { 200: challenge },
+    responses: { 200: twoFactorChallenge },
     errors: { 401: ['invalid_credentials'], 403: ['email_not_verified', 'account_locked'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/verify-2fa': {
@@ -78,7 +92,7 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'POST /api/auth/resend-2fa': {
     summary: 'Sends a new sign-in code: a fresh challenge.',
-    responses: { 200: challenge },
+    responses: { 200: twoFactorChallenge },
     errors: { 400: ['invalid_challenge', 'challenge_expired'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/password-reset/request': {
@@ -98,20 +112,7 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'GET /api/auth/sessions': {
     summary: "The caller's live sessions.",
-    responses: {
-      200: z.object({
-        items: z.array(
-          z.looseObject({
-            id: z.string(),
-            current: z.boolean(),
-            created_at: isoTime,
-            last_seen_at: z.nullish(isoTime),
-            ip: z.nullish(z.string()),
-            user_agent: z.nullish(z.string()),
-          }),
-        ),
-      }),
-    },
+    responses: { 200: sessionList },
     errors: {},
   },
   'DELETE /api/auth/sessions/{id}': {

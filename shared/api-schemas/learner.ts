@@ -4,6 +4,13 @@ import { isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openM
 
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
 const frequency = z.object({ reminder_frequency: z.enum(['daily', 'weekly', 'off']) });
+/** `POST /api/account/delete` */
+export const accountDeleteResponse = z.object({
+  ok: z.literal(true),
+  status: z.literal('deleted'),
+  deleted_at: isoTime,
+  erase_after: isoTime,
+});
 const unsubscribeQuery = z.object({ token: z.string().describe('the signed token from the reminder email') });
 
 export const learnerDocs: Record<string, RouteDoc> = {
@@ -115,7 +122,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'POST /api/account/delete': {
     summary: 'Deletes the own account (soft delete; erased after the retention period); the session ends.',
-    responses: { 200: z.object({ ok: z.literal(true), status: z.literal('deleted'), deleted_at: isoTime, erase_after: isoTime }) },
+    responses: { 200: accountDeleteResponse },
     errors: { 400: ['invalid_password'], 403: ['admin_self_delete'], 429: THROTTLED },
   },
   'GET /api/certificate': {

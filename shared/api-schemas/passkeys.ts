@@ -2,18 +2,21 @@
 import * as z from 'zod';
 import { isoTime, ok, publicUser, THROTTLED, type RouteDoc } from './common';
 
-const passkey = z.object({
+/** A passkey as the API shows it (`GET /api/auth/passkeys` items, registration, rename). */
+export const passkey = z.object({
   id: z.string(),
   name: z.string(),
   created_at: isoTime,
   last_used_at: z.nullable(isoTime),
   backed_up: z.boolean(),
 });
+/** `GET /api/auth/passkeys` */
+export const passkeyList = z.object({ items: z.array(passkey) });
 /** WebAuthn options for the browser (the library's shape, passed through as is). */
 const options = z.object({ challenge_id: z.string(), options: z.looseObject({ challenge: z.string() }) });
 
 export const passkeysDocs: Record<string, RouteDoc> = {
-  'GET /api/auth/passkeys': { summary: "The caller's passkeys.", responses: { 200: z.object({ items: z.array(passkey) }) }, errors: {} },
+  'GET /api/auth/passkeys': { summary: "The caller's passkeys.", responses: { 200: passkeyList }, errors: {} },
   'POST /api/auth/passkeys/registration/options': {
     summary: 'Starts adding a passkey (the current password when the session is not fresh).',
     responses: { 200: options },

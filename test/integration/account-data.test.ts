@@ -1,17 +1,32 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
 import { getUserById } from '../../functions/lib/users';
 import { program } from '../../functions/program/content';
+import type { AuditEntry, ListPage } from '../../shared/admin-types';
+import type { accountDeleteResponse } from '../../shared/api-schemas/learner';
 import { latestEmail, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule } from './program-helpers';
 
 const api = useApi();
 const PASSWORD = 'a-long-and-private-passphrase';
+
+/** The parts of `GET /api/account/export` this test reads (the file holds more). */
+interface AccountExport {
+  profile: unknown;
+  notification_preferences: unknown;
+  enrollments: unknown[];
+  progress: Array<{ module_id: string; status: string }>;
+  task_answers: unknown[];
+  sessions: unknown[];
+  audit_entries: Array<{ action: string }>;
+  audit_truncated: boolean;
+}
 
 async function learnerWithPassword(overrides: Parameters<typeof createTestUser>[0] = {}) {
   const user = await createTestUser({ password_hash: await hashPassword(PASSWORD), ...overrides });
@@ -33,7 +48,7 @@ describe('GET /api/account/export', () => {
     });
     expect(change.status).toBe(200);
 
-    const response = await client.get('/api/account/export');
+    const response = await client.get<AccountExport>('/api/account/export');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="career-program-data-\d{4}-\d{2}-\d{2}\.json"$/);
@@ -76,7 +91,7 @@ describe('POST /api/account/delete', () => {
     await signIn(otherDevice, user);
     const before = await readStats();
 
-    const response = await client.post('/api/account/delete', { password: PASSWORD });
+    const response = await client.post<z.infer<typeof accountDeleteResponse>>('/api/account/delete', { password: PASSWORD });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ ok: true, status: 'deleted' });
     const erase = Date.parse(response.body.erase_after) - Date.parse(response.body.deleted_at);
@@ -144,8 +159,8 @@ describe('POST /api/account/delete', () => {
     const admin = await createTestUser({ role: 'admin' });
     const adminClient = api.client();
     await signIn(adminClient, admin);
-    const audit = await adminClient.get(`/api/admin/users/${user.id}/audit-logs`);
-    const entry = audit.body.items.find((item: { action: string }) => item.action === 'account.self_delete');
+    const audit = await adminClient.get<ListPage<AuditEntry>>(`/api/admin/users/${user.id}/audit-logs`);
+    const entry = audit.body.items.find((item) => item.action === 'account.self_delete');
     expect(entry).toMatchObject({
       actor_user_id: user.id,
       entity_type: 'user',

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';
 import { db, tableName } from '../../functions/lib/db';
@@ -9,6 +11,9 @@ import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import { keys, ttlIn } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { insertUser } from '../../functions/lib/users';
+import type { AuditEntry, ListPage } from '../../shared/admin-types';
+import type { sessionList } from '../../shared/api-schemas/auth';
+import type { passkey, passkeyList } from '../../shared/api-schemas/passkeys';
 import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { createTestUser, signIn } from '../helpers/users';
@@ -20,6 +25,26 @@ const ORIGIN = 'http://localhost:3000';
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const secret = new TextEncoder().encode(process.env.SESSION_SECRET);
+
+type Passkey = z.infer<typeof passkey>;
+type PasskeyList = z.infer<typeof passkeyList>;
+type SessionList = z.infer<typeof sessionList>;
+/** `POST /api/auth/passkeys/registration/options`: the library's WebAuthn options, passed through as is. */
+interface RegistrationOptions {
+  challenge_id: string;
+  options: PublicKeyCredentialCreationOptionsJSON;
+}
+/** `POST /api/auth/passkeys/authentication/options` */
+interface AuthenticationOptions {
+  challenge_id: string;
+  options: PublicKeyCredentialRequestOptionsJSON;
+}
+/** `GET /api/admin/users/{id}/hard-delete/preview` and the hard delete's answer: items removed, by kind. */
+interface HardDeleteCounts {
+  counts: Record<string, number>;
+}
+/** `expect.any` is typed `any`: held as `unknown` so the objects it goes into stay type-checked. */
+const anyString: unknown = expect.any(String);
 
 afterEach(() => configureRateLimits());
 
@@ -69,16 +94,20 @@ async function passwordLogin(client: ApiClient, email: string) {
 }
 
 async function addPasskey(client: ApiClient, authenticator = new SoftAuthenticator(), name = 'Work laptop') {
-  const options = await client.post('/api/auth/passkeys/registration/options', {});
+  const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
   expect(options.status).toBe(200);
   const response = authenticator.register(options.body.options, ORIGIN);
-  const verified = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name, response });
+  const verified = await client.post<Passkey>('/api/auth/passkeys/registration/verify', {
+    challenge_id: options.body.challenge_id,
+    name,
+    response,
+  });
   expect(verified.status).toBe(201);
-  return { authenticator, passkey: verified.body as { id: string; name: string } };
+  return { authenticator, passkey: verified.body };
 }
 
 async function passkeyLogin(client: ApiClient, authenticator: SoftAuthenticator, overrides: { userHandle?: string } = {}) {
-  const options = await client.post('/api/auth/passkeys/authentication/options', {});
+  const options = await client.post<AuthenticationOptions>('/api/auth/passkeys/authentication/options', {});
   expect(options.status).toBe(200);
   return client.post('/api/auth/passkeys/authentication/verify', {
     challenge_id: options.body.challenge_id,
@@ -87,7 +116,9 @@ async function passkeyLogin(client: ApiClient, authenticator: SoftAuthenticator,
 }
 
 const auditActions = async (adminClient: ApiClient, userId: string): Promise<string[]> =>
-  (await adminClient.get(`/api/admin/users/${userId}/audit-logs`)).body.items.map((entry: { action: string }) => entry.action);
+  (await adminClient.get<ListPage<AuditEntry & { action: string }>>(`/api/admin/users/${userId}/audit-logs`)).body.items.map(
+    (entry) => entry.action,
+  );
 
 let adminClient: ApiClient;
 beforeAll(async () => {
@@ -143,7 +174,7 @@ describe('GET /api/auth/sessions', () => {
     await put('absolute-expired', { last_seen_at: new Date().toISOString(), expires_at: ttlIn(-60) });
     await put('idle-expired', {});
     await put('old-version', { last_seen_at: new Date().toISOString(), session_version: -1 });
-    const response = await client.get('/api/auth/sessions');
+    const response = await client.get<SessionList>('/api/auth/sessions');
     expect(response.body.items.map((item: { id: string }) => item.id)).toHaveLength(1);
     expect(response.body.items[0].current).toBe(true);
   });
@@ -253,17 +284,15 @@ describe('passkey registration', () => {
       user_id: user.id,
     });
 
-    const list = await client.get('/api/auth/passkeys');
+    const list = await client.get<PasskeyList>('/api/auth/passkeys');
     expect(list.status).toBe(200);
-    expect(list.body.items).toEqual([
-      { id: passkey.id, name: 'Work laptop', created_at: expect.any(String), last_used_at: null, backed_up: false },
-    ]);
+    expect(list.body.items).toEqual([{ id: passkey.id, name: 'Work laptop', created_at: anyString, last_used_at: null, backed_up: false }]);
     expect((await latestEmail(user.email, /passkey was added/)).text).toContain('named "Work laptop"');
 
     const renamed = await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Desk key' });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe('Desk key');
-    expect((await client.get('/api/auth/passkeys')).body.items[0].name).toBe('Desk key');
+    expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items[0].name).toBe('Desk key');
 
     expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.passkey_count).toBe(1);
 
@@ -287,7 +316,7 @@ describe('passkey registration', () => {
     const wrong = await stale.post('/api/auth/passkeys/registration/options', { current_password: 'not my password' });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ error: 'invalid_current_password' });
-    const right = await stale.post('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
+    const right = await stale.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     expect(right.status).toBe(200);
     expect(right.body.options).toMatchObject({
       rp: { id: 'localhost' },
@@ -303,7 +332,7 @@ describe('passkey registration', () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
     const authenticator = new SoftAuthenticator();
-    const options = await client.post('/api/auth/passkeys/registration/options', {});
+    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
     const response = authenticator.register(options.body.options, ORIGIN);
 
     // someone else's session cannot use this challenge (and it is then gone)
@@ -316,7 +345,7 @@ describe('passkey registration', () => {
     expect(foreign.status).toBe(400);
     expect(foreign.body).toEqual({ error: 'invalid_challenge' });
 
-    const second = await client.post('/api/auth/passkeys/registration/options', {});
+    const second = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
     const again = authenticator.register(second.body.options, ORIGIN);
     const ok = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: second.body.challenge_id,
@@ -332,7 +361,7 @@ describe('passkey registration', () => {
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_challenge' });
 
-    const third = await client.post('/api/auth/passkeys/registration/options', {});
+    const third = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
     const wrongOrigin = new SoftAuthenticator().register(third.body.options, 'https://evil.example');
     const bad = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: third.body.challenge_id,
@@ -342,7 +371,7 @@ describe('passkey registration', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'passkey_verification_failed' });
 
-    const fourth = await client.post('/api/auth/passkeys/registration/options', {});
+    const fourth = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
     const noUv = new SoftAuthenticator({ userVerified: false }).register(fourth.body.options, ORIGIN);
     expect(
       (
@@ -363,7 +392,7 @@ describe('passkey registration', () => {
   it('validates names and answers 404 for passkeys of other accounts (nothing changes)', async () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
-    const options = await client.post('/api/auth/passkeys/registration/options', {});
+    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
     const noName = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: options.body.challenge_id,
       name: '   ',
@@ -390,7 +419,7 @@ describe('passkey registration', () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
     const { authenticator } = await addPasskey(client);
-    const options = await client.post('/api/auth/passkeys/registration/options', {});
+    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
     expect(options.body.options.excludeCredentials).toEqual([expect.objectContaining({ id: authenticator.id })]);
     const duplicate = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: options.body.challenge_id,
@@ -416,14 +445,14 @@ describe('passkey sign-in', () => {
     // the browser is remembered for the new-sign-in notice, as after a password sign-in
     expect(browser.cookie('__Host-browser')).toMatch(/^[\w-]{16,64}$/);
     expect((await browser.get('/api/auth/me')).body.email).toBe(user.email);
-    expect((await browser.get('/api/auth/sessions')).body.items.find((s: { current: boolean }) => s.current).device).toBe(
+    expect((await browser.get<SessionList>('/api/auth/sessions')).body.items.find((s: { current: boolean }) => s.current)?.device).toBe(
       'Firefox on Linux',
     );
 
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(user.id, passkey.id) }));
     expect(stored.Item?.counter).toBe(1);
     expect(stored.Item?.last_used_at).toEqual(expect.any(String));
-    expect((await client.get('/api/auth/passkeys')).body.items[0].last_used_at).toEqual(expect.any(String));
+    expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items[0].last_used_at).toEqual(expect.any(String));
     const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
       action: string;
       new_values: Record<string, unknown>;
@@ -435,7 +464,7 @@ describe('passkey sign-in', () => {
     const user = await makeUser();
     const { authenticator } = await addPasskey((await sessionClient(user)).client);
     const browser = api.client();
-    const options = await browser.post('/api/auth/passkeys/authentication/options', {});
+    const options = await browser.post<AuthenticationOptions>('/api/auth/passkeys/authentication/options', {});
     expect(options.body.options).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
     expect(options.body.options.allowCredentials ?? []).toEqual([]);
     const answer = authenticator.authenticate(options.body.options, ORIGIN);
@@ -508,9 +537,9 @@ describe('passkey sign-in', () => {
     const { passkey } = await addPasskey((await sessionClient(user)).client);
     expect((await adminClient.post(`/api/admin/users/${user.id}/soft-delete`, {})).status).toBe(200);
     await setUserFields(user.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
-    const preview = await adminClient.get(`/api/admin/users/${user.id}/hard-delete/preview`);
+    const preview = await adminClient.get<HardDeleteCounts>(`/api/admin/users/${user.id}/hard-delete/preview`);
     expect(preview.body.counts.passkeys).toBe(1);
-    const done = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`);
+    const done = await adminClient.delete<HardDeleteCounts>(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`);
     expect(done.status).toBe(200);
     expect(done.body.counts.passkeys).toBe(1);
     const partition = await db().send(

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -17,6 +17,8 @@ const execFileAsync = promisify(execFile);
 const makeAdmin = (email: string, env: NodeJS.ProcessEnv) =>
   execFileAsync(process.execPath, ['--import', 'tsx', 'infra/ops/make-admin.ts', email], { env });
 const seed = () => adminSeedSteps[0].run({ log: () => undefined });
+/** `expect.stringMatching` is typed `any`: held as `unknown` so the objects it goes into stay type-checked. */
+const aGeneratedPassword: unknown = expect.stringMatching(/^[\w-]{24}$/);
 
 async function usersWithEmail(email: string) {
   const result = await db().send(
@@ -40,7 +42,7 @@ describe('administrator operations', () => {
     delete process.env.ADMIN_PASSWORD;
     try {
       const first = await seed();
-      expect(first).toEqual({ adminEmail, adminPassword: expect.stringMatching(/^[\w-]{24}$/) });
+      expect(first).toEqual({ adminEmail, adminPassword: aGeneratedPassword });
       const second = await seed();
       expect(second).toEqual({ adminEmail });
       expect(await usersWithEmail(adminEmail)).toHaveLength(1);
@@ -94,7 +96,12 @@ describe('administrator operations', () => {
     const again = await makeAdmin(user.email, env);
     expect(again.stdout).toContain('was already an administrator');
 
-    const missing = await makeAdmin('nobody@example.com', env).catch((error) => error);
+    const failed: unknown = await makeAdmin('nobody@example.com', env).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(Error);
+    const missing = failed as ExecFileException & { stderr: string };
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no account with the email nobody@example.com');
   }, 90_000);

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';
 import { db, tableName } from '../../functions/lib/db';
 import { keys } from '../../functions/lib/table';
 import { insertUser } from '../../functions/lib/users';
+import type { twoFactorChallenge } from '../../shared/api-schemas/auth';
 import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 
 const api = useApi();
 const PASSWORD = 'violet tangerine orbit';
 const newEmail = () => `login-${randomUUID().slice(0, 8)}@example.com`;
+type TwoFactorChallenge = z.infer<typeof twoFactorChallenge>;
 
 afterEach(() => configureRateLimits());
 
@@ -139,7 +142,7 @@ describe('POST /api/auth/verify-2fa', () => {
   it('refuses an expired code', async () => {
     const { email } = await makeUser();
     const client = api.client();
-    const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
+    const step1 = await client.post<TwoFactorChallenge>('/api/auth/login', { email, password: PASSWORD });
     const code = codeIn(await latestEmail(email, /login code/i));
     await db().send(
       new UpdateCommand({
@@ -166,7 +169,7 @@ describe('POST /api/auth/verify-2fa', () => {
 
   it('stores the code only hashed, with a 10-minute TTL', async () => {
     const { email } = await makeUser();
-    const step1 = await api.client().post('/api/auth/login', { email, password: PASSWORD });
+    const step1 = await api.client().post<TwoFactorChallenge>('/api/auth/login', { email, password: PASSWORD });
     const code = codeIn(await latestEmail(email, /login code/i));
     const item = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.challenge(step1.body.challenge_id) }))).Item!;
     expect(JSON.stringify(item)).not.toContain(code);

@@ -37,7 +37,7 @@ async function auditActions(userId: string): Promise<string[]> {
       ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` },
     }),
   );
-  return (result.Items ?? []).map((item) => item.action);
+  return (result.Items ?? []).map((item) => item.action as string);
 }
 
 async function requestToken(email: string): Promise<string> {

@@ -135,7 +135,7 @@ describe('POST /api/auth/register: one account per email', () => {
       Array.from({ length: 10 }, (_, i) => api.client().post('/api/auth/register', form({ email: i % 2 ? email.toUpperCase() : email }))),
     );
     const statuses = responses.map((r) => r.status).sort();
-    expect(statuses).toEqual([201, ...Array(9).fill(409)]);
+    expect(statuses).toEqual([201, ...Array<number>(9).fill(409)]);
     for (const response of responses.filter((r) => r.status === 409)) {
       expect(['verification_pending', 'already_registered']).toContain(response.body.error);
     }

@@ -4,12 +4,21 @@ import { db, tableName } from '../../functions/lib/db';
 import { keys } from '../../functions/lib/table';
 import { program } from '../../functions/program/content';
 import { newVerificationCode } from '../../functions/program/certificate';
+import type { AdminUserDetail, AuditEntry, ListPage } from '../../shared/admin-types';
+import type { CertificateView } from '../../shared/program-types';
 import { useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule, finishProgram, setUserFields } from './program-helpers';
 
 const api = useApi();
 const CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
+/** `expect.any` / `expect.stringMatching` are typed `any`: held as `unknown` so the objects they go into stay type-checked. */
+const anyString: unknown = expect.any(String);
+const aCode: unknown = expect.stringMatching(CODE);
+/** `GET /api/admin/users/{id}/hard-delete/preview`: what a hard delete would remove, by kind. */
+interface HardDeletePreview {
+  counts: Record<string, number>;
+}
 
 async function learner() {
   const user = await createTestUser({ first_name: 'Maya', last_name: 'Okafor' });
@@ -35,16 +44,19 @@ describe('certificate of completion', () => {
     expect(early.body).toMatchObject({ error: 'program_not_completed', completed: 1, total: program().modules.length });
 
     await finishProgram(client);
-    const [first, second] = await Promise.all([client.get('/api/certificate'), client.get('/api/certificate')]);
+    const [first, second] = await Promise.all([
+      client.get<CertificateView>('/api/certificate'),
+      client.get<CertificateView>('/api/certificate'),
+    ]);
     expect(first.status).toBe(200);
     expect(second.body.verification_code).toBe(first.body.verification_code); // two tabs: one certificate
     expect(first.body).toEqual({
-      verification_code: expect.stringMatching(CODE),
+      verification_code: aCode,
       first_name: 'Maya',
       last_name: 'Okafor',
       program_title: '4-Week Career Program',
-      completed_at: expect.any(String),
-      issued_at: expect.any(String),
+      completed_at: anyString,
+      issued_at: anyString,
       verify_url: `http://localhost:3000/certificates/${first.body.verification_code}`,
     });
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.userCertificate(user.id, program().id) }));
@@ -54,7 +66,7 @@ describe('certificate of completion', () => {
   it('anyone can check it by code without signing in; unknown or malformed codes answer 404', async () => {
     const { client } = await learner();
     await finishProgram(client);
-    const { body: certificate } = await client.get('/api/certificate');
+    const { body: certificate } = await client.get<CertificateView>('/api/certificate');
 
     const anonymous = api.client();
     const check = await anonymous.get(`/api/certificates/${certificate.verification_code}`);
@@ -84,7 +96,7 @@ describe('certificate of completion', () => {
   it('reopening a module does not revoke an issued certificate', async () => {
     const { user, client } = await learner();
     await finishProgram(client);
-    const { body: certificate } = await client.get('/api/certificate');
+    const { body: certificate } = await client.get<CertificateView>('/api/certificate');
     const admin = await adminClient();
     const reopen = await admin.post('/api/admin/modules/reopen', { user_id: user.id, module_id: program().modules[0].module_id });
     expect(reopen.status).toBe(200);
@@ -96,19 +108,19 @@ describe('certificate of completion', () => {
   it('an administrator can revoke it (audited): the public check then says revoked and the learner is refused', async () => {
     const { user, client } = await learner();
     await finishProgram(client);
-    const { body: certificate } = await client.get('/api/certificate');
+    const { body: certificate } = await client.get<CertificateView>('/api/certificate');
     const admin = await adminClient();
     // the user detail (the admin drawer) shows the certificate
-    expect((await admin.get(`/api/admin/users/${user.id}`)).body.certificate).toEqual({
+    expect((await admin.get<AdminUserDetail>(`/api/admin/users/${user.id}`)).body.certificate).toEqual({
       verification_code: certificate.verification_code,
-      issued_at: expect.any(String),
+      issued_at: anyString,
       completed_at: certificate.completed_at,
       revoked_at: null,
     });
 
     const revoke = await admin.post(`/api/admin/users/${user.id}/certificate/revoke`, { reason: 'Plagiarised answers' });
     expect(revoke.status).toBe(200);
-    expect(revoke.body).toMatchObject({ ok: true, verification_code: certificate.verification_code, revoked_at: expect.any(String) });
+    expect(revoke.body).toMatchObject({ ok: true, verification_code: certificate.verification_code, revoked_at: anyString });
     const again = await admin.post(`/api/admin/users/${user.id}/certificate/revoke`, {});
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ error: 'already_revoked' });
@@ -123,8 +135,8 @@ describe('certificate of completion', () => {
     expect(mine.status).toBe(403);
     expect(mine.body).toEqual({ error: 'certificate_revoked' });
 
-    const audit = await admin.get(`/api/admin/users/${user.id}/audit-logs`);
-    const actions = audit.body.items.map((item: { action: string }) => item.action);
+    const audit = await admin.get<ListPage<AuditEntry>>(`/api/admin/users/${user.id}/audit-logs`);
+    const actions = audit.body.items.map((item) => item.action);
     expect(actions).toEqual(expect.arrayContaining(['admin.certificate.revoke', 'learner.certificate.issued']));
   });
 
@@ -151,11 +163,11 @@ describe('certificate of completion', () => {
   it('a hard delete of the account removes the certificate and its public copy', async () => {
     const { user, client } = await learner();
     await finishProgram(client);
-    const { body: certificate } = await client.get('/api/certificate');
+    const { body: certificate } = await client.get<CertificateView>('/api/certificate');
     const admin = await adminClient();
     expect((await admin.post(`/api/admin/users/${user.id}/soft-delete`, {})).status).toBe(200);
     await setUserFields(user.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
-    const preview = await admin.get(`/api/admin/users/${user.id}/hard-delete/preview`);
+    const preview = await admin.get<HardDeletePreview>(`/api/admin/users/${user.id}/hard-delete/preview`);
     expect(preview.body.counts.certificates).toBe(1);
     expect((await admin.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`)).status).toBe(200);
     expect(

@@ -124,16 +124,20 @@ describe('the daily erasure job', () => {
     const later = new Date(Date.now() + (RETENTION_DAYS + 1) * DAY); // Recent is due by then
     const extra = await softDeleted('Later', 1);
     // one page of one account, checkpointed, then out of time (as a Lambda near its timeout)
-    let checkpointed = false;
-    const original = db().send.bind(db());
-    const send = vi.spyOn(db(), 'send').mockImplementation((async (command: any) => {
-      const result = await original(command);
-      if (command.input?.Key?.pk === `JOB#erasure#${dayOf(later)}` && command.constructor.name === 'UpdateCommand') checkpointed = true;
-      return result;
-    }) as never);
+    const send = vi.spyOn(db(), 'send');
+    // the checkpoint counts once its write has succeeded (the spy passes every command on)
+    const checkpointed = () =>
+      send.mock.calls.some(([command], i) => {
+        const input = command.input as { Key?: { pk?: unknown } };
+        return (
+          input.Key?.pk === `JOB#erasure#${dayOf(later)}` &&
+          command.constructor.name === 'UpdateCommand' &&
+          send.mock.settledResults[i]?.type === 'fulfilled'
+        );
+      });
     let first;
     try {
-      first = await runErasure({ now: later, pageSize: 1, timeLeftMs: () => (checkpointed ? 0 : Number.POSITIVE_INFINITY) });
+      first = await runErasure({ now: later, pageSize: 1, timeLeftMs: () => (checkpointed() ? 0 : Number.POSITIVE_INFINITY) });
     } finally {
       send.mockRestore();
     }

@@ -5,6 +5,7 @@ import { readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
 import { getUserById } from '../../functions/lib/users';
 import { program } from '../../functions/program/content';
+import type { DashboardState, UserProgress } from '../../shared/program-types';
 import { useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
@@ -41,20 +42,24 @@ describe('POST /api/enroll', () => {
       module_count: content.modules.length,
       open_module_id: content.modules[0].module_id,
     });
-    expect(Date.parse(enrollment.Item!.enrolled_at)).not.toBeNaN();
-    expect((await getUserById(user.id))?.last_enrollment_at).toBe(enrollment.Item!.enrolled_at);
-    const me = await client.get('/api/auth/me');
+    const enrolledAt: unknown = enrollment.Item!.enrolled_at;
+    expect(enrolledAt).toBeTypeOf('string');
+    expect(Date.parse(enrolledAt as string)).not.toBeNaN();
+    expect((await getUserById(user.id))?.last_enrollment_at).toBe(enrolledAt);
+    const me = await client.get<{ progress: UserProgress }>('/api/auth/me');
+    // `expect.objectContaining` is typed `any`: held as `unknown` so the object it goes into stays type-checked.
+    const firstModuleOpen: unknown = expect.objectContaining({
+      module_id: content.modules[0].module_id,
+      slug: content.modules[0].slug,
+      state: 'open',
+      week_number: 1,
+      position: 1,
+    });
     expect(me.body.progress).toEqual({
       state: 'active',
       percent_complete: 0,
       program_title: '4-Week Career Program',
-      open_module: expect.objectContaining({
-        module_id: content.modules[0].module_id,
-        slug: content.modules[0].slug,
-        state: 'open',
-        week_number: 1,
-        position: 1,
-      }),
+      open_module: firstModuleOpen,
     });
   });
 
@@ -93,7 +98,7 @@ describe('GET /api/dashboard and /api/dashboard/state', () => {
     expect(summary.status).toBe(200);
     expect(summary.body).toEqual({ percent_complete: 0, program_title: '4-Week Career Program' });
 
-    const state = await client.get('/api/dashboard/state');
+    const state = await client.get<DashboardState>('/api/dashboard/state');
     expect(state.status).toBe(200);
     expect(Object.keys(state.body).sort()).toEqual(['grid', 'open_module', 'percent_complete']);
     expect(state.body.percent_complete).toBe(0);
@@ -115,7 +120,7 @@ describe('GET /api/dashboard and /api/dashboard/state', () => {
       week_number: 1,
     });
     const states = state.body.grid.flatMap((week: { modules: Array<{ state: string }> }) => week.modules.map((m) => m.state));
-    expect(states).toEqual(['open', ...Array(content.modules.length - 1).fill('locked')]);
+    expect(states).toEqual(['open', ...Array<string>(content.modules.length - 1).fill('locked')]);
     for (const week of state.body.grid) {
       expect(week.modules.map((m: { position: number }) => m.position)).toEqual(week.modules.map((_: unknown, i: number) => i + 1));
       for (const module of week.modules) expect(Object.keys(module).sort()).toEqual(['module_id', 'position', 'slug', 'state', 'title']);

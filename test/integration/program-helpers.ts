@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
 import { keys } from '../../functions/lib/table';
-import type { LearnerTask, ModulePage, TaskSave } from '../../shared/program-types';
+import type { DashboardState, LearnerTask, ModulePage, TaskSave } from '../../shared/program-types';
 import type { ApiClient } from '../helpers/api';
 
 /** Does every required task of a module through the API, as a learner would; returns the last save. */
@@ -32,7 +32,7 @@ export const doneBody = (task: Pick<LearnerTask, 'type' | 'min_items'>) =>
 export async function finishProgram(client: ApiClient): Promise<number> {
   let count = 0;
   for (;;) {
-    const state = await client.get('/api/dashboard/state');
+    const state = await client.get<DashboardState>('/api/dashboard/state');
     if (!state.body.open_module) return count;
     const save = await finishModule(client, state.body.open_module.slug);
     expect(save.completed_now).toBe(true);

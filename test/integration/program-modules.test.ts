@@ -8,12 +8,16 @@ import { getUserById } from '../../functions/lib/users';
 import { program } from '../../functions/program/content';
 import { useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
+import type { DashboardState, ModulePage, TaskSave } from '../../shared/program-types';
 import { doneBody, finishModule, finishProgram } from './program-helpers';
 
 const api = useApi();
 const content = program();
 const week1 = content.modules.filter((m) => m.week_number === 1);
 const [first, second] = content.modules;
+/** `expect.any` is typed `any`: held as `unknown` so the objects it goes into stay type-checked. */
+const anyString: unknown = expect.any(String);
+const anyBoolean: unknown = expect.any(Boolean);
 
 async function enrolledLearner() {
   const user = await createTestUser();
@@ -33,7 +37,7 @@ afterEach(() => {
 describe('GET /api/modules/{slug}', () => {
   it('serves the open module: content, tasks with the learner work, next module and percent', async () => {
     const { client } = await enrolledLearner();
-    const page = await client.get(`/api/modules/${first.slug}`);
+    const page = await client.get<ModulePage>(`/api/modules/${first.slug}`);
     expect(page.status).toBe(200);
     expect(page.body.module).toMatchObject({
       module_id: first.module_id,
@@ -45,10 +49,10 @@ describe('GET /api/modules/{slug}', () => {
       state: 'open',
     });
     expect(page.body.module.sections.length).toBe(first.sections.length);
-    expect(page.body.module.sections[0]).toEqual({ heading: first.sections[0].heading, body: expect.any(String) });
+    expect(page.body.module.sections[0]).toEqual({ heading: first.sections[0].heading, body: anyString });
     expect(page.body.module.tasks.map((t: { task_id: string }) => t.task_id)).toEqual(first.tasks.map((t) => t.task_id));
     for (const task of page.body.module.tasks) {
-      expect(task).toMatchObject({ done: false, updated_at: null, required: expect.any(Boolean), label: expect.any(String) });
+      expect(task).toMatchObject({ done: false, updated_at: null, required: anyBoolean, label: anyString });
       expect(['checkbox', 'text']).toContain(task.type);
       if (task.type === 'text') expect(task.answer).toBe('');
     }
@@ -92,7 +96,7 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     expect(save.body.task).toMatchObject({ task_id: text.task_id, done: true, answer: 'Cut onboarding time in half.' });
     const again = await client.put(`/api/modules/${first.slug}/tasks/${text.task_id}`, { answer: 'Cut onboarding time in half.' });
     expect(again.status).toBe(200);
-    const page = await client.get(`/api/modules/${first.slug}`);
+    const page = await client.get<ModulePage>(`/api/modules/${first.slug}`);
     expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === text.task_id)).toMatchObject({
       answer: 'Cut onboarding time in half.',
       done: true,
@@ -140,7 +144,7 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
       completed_now: false,
       percent_complete: 0,
     });
-    const page = await client.get(`/api/modules/${first.slug}`);
+    const page = await client.get<ModulePage>(`/api/modules/${first.slug}`);
     expect(page.body.module.state).toBe('open');
     expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === list.task_id)).toMatchObject({
       done: false,
@@ -182,7 +186,7 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
 
     // The rest of week 1, then the first module of week 2 is open.
     for (const module of week1.slice(1)) await finishModule(client, module.slug);
-    const state = await client.get('/api/dashboard/state');
+    const state = await client.get<DashboardState>('/api/dashboard/state');
     const week2First = content.modules[week1.length];
     expect(state.body.open_module).toEqual({
       module_id: week2First.module_id,
@@ -223,14 +227,14 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
     for (const earlier of content.modules.slice(0, module.order)) await finishModule(client, earlier.slug);
     const required = module.tasks.filter((t) => t.required);
     const saves = await Promise.all(
-      required.map((task) => client.put(`/api/modules/${module.slug}/tasks/${task.task_id}`, doneBody(task))),
+      required.map((task) => client.put<TaskSave>(`/api/modules/${module.slug}/tasks/${task.task_id}`, doneBody(task))),
     );
     expect(saves.map((s) => s.status)).toEqual(required.map(() => 200));
     expect(saves.filter((s) => s.body.completed_now)).toHaveLength(1);
-    const page = await client.get(`/api/modules/${module.slug}`);
+    const page = await client.get<ModulePage>(`/api/modules/${module.slug}`);
     expect(page.body.module.state).toBe('completed');
     for (const task of required)
-      expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === task.task_id).done).toBe(true);
+      expect(page.body.module.tasks.find((t: { task_id: string }) => t.task_id === task.task_id)?.done).toBe(true);
     const after = await readStats();
     expect(after.modules_completed_total - before.modules_completed_total).toBe(module.order + 1);
     expect((await readEnrollment(user.id)).completed_count).toBe(module.order + 1);
@@ -239,7 +243,7 @@ describe('PUT /api/modules/{slug}/tasks/{task_id}', () => {
   it('completing the last module finishes the program: no open module, 100%, off the reminder index', async () => {
     const { user, client } = await enrolledLearner();
     expect(await finishProgram(client)).toBe(content.modules.length);
-    const state = await client.get('/api/dashboard/state');
+    const state = await client.get<DashboardState>('/api/dashboard/state');
     expect(state.body.open_module).toBeNull();
     expect(state.body.percent_complete).toBe(100);
     expect(

@@ -2,7 +2,7 @@ import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { continuePurge, hardDeleteUser } from '../../functions/admin/hard-delete';
+import { continuePurge, hardDeleteUser, type purgeStatus } from '../../functions/admin/hard-delete';
 import { dayOf } from '../../functions/lib/activity';
 import { auditItem } from '../../functions/lib/audit';
 import { db, tableName } from '../../functions/lib/db';
@@ -10,6 +10,7 @@ import { readDayCounters, readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
 import { searchItems } from '../../functions/lib/users';
 import { enroll } from '../../functions/program/enroll';
+import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
@@ -26,6 +27,10 @@ const DAY = 24 * 3600 * 1000;
 const AUDIT_ENTRIES = 5_000;
 const ACTIVITY_DAYS = 400;
 const PII = ['Persephone', 'Purgeworthy', '198.51.100.77', 'PurgeBrowser/1.0'];
+/** `GET /api/admin/users/{id}/hard-delete/status` */
+type PurgeStatus = Awaited<ReturnType<typeof purgeStatus>>;
+/** `expect.any` is typed `any`: held as `unknown` so the objects it goes into stay type-checked. */
+const anyNumber: unknown = expect.any(Number);
 
 async function batchPut(items: Record<string, unknown>[]) {
   const batches: Record<string, unknown>[][] = [];
@@ -140,7 +145,7 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
     expect(midway?.gsi1pk).toBeUndefined(); // out of every list already
     expect((await adminClient.get(`/api/admin/users/${user.id}/hard-delete/status`)).body.status).toBe('purging');
     for (const list of ['/api/admin/users?query=persephone', '/api/admin/users?status=deleted', '/api/admin/users?status=all']) {
-      const ids = (await adminClient.get(list)).body.items.map((item: { id: string }) => item.id);
+      const ids = (await adminClient.get<ListPage<AdminUserListItem>>(list)).body.items.map((item: { id: string }) => item.id);
       expect(ids, list).not.toContain(user.id);
     }
 
@@ -155,16 +160,16 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
     // 3) the admin reruns the hard delete: it resumes and completes
     const rerun = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${encodeURIComponent(user.email)}`);
     expect([200, 202]).toContain(rerun.status);
-    let status = (await adminClient.get(`/api/admin/users/${user.id}/hard-delete/status`)).body;
+    let status = (await adminClient.get<PurgeStatus>(`/api/admin/users/${user.id}/hard-delete/status`)).body;
     while (status.status !== 'done') {
       await continuePurge(user.id); // the background worker's turn
-      status = (await adminClient.get(`/api/admin/users/${user.id}/hard-delete/status`)).body;
+      status = (await adminClient.get<PurgeStatus>(`/api/admin/users/${user.id}/hard-delete/status`)).body;
     }
     expect(status.counts).toMatchObject({
       activity_days: ACTIVITY_DAYS,
       sessions: 3,
       tasks: 30,
-      audit_entries_anonymised: expect.any(Number),
+      audit_entries_anonymised: anyNumber,
     });
     expect(status.counts.audit_entries_anonymised).toBeGreaterThanOrEqual(AUDIT_ENTRIES);
     // a rerun after completion answers done

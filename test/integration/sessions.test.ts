@@ -39,7 +39,7 @@ describe('session tokens', () => {
   it('refuses a tampered token (payload changed, signature kept)', async () => {
     const { token } = await realSession();
     const [header, payload, signature] = token.split('.');
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url');
     expect((await meWith(`${header}.${forged}.${signature}`)).status).toBe(401);
     const flipped = signature.slice(0, -2) + (signature.endsWith('AA') ? 'BB' : 'AA');

@@ -27,7 +27,7 @@ const enrollment = async (userId: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.enrollment(userId, content.id), ConsistentRead: true }))).Item;
 const account = async (userId: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }))).Item as UserRecord;
-async function auditActions(userId: string): Promise<Array<Record<string, any>>> {
+async function auditActions(userId: string): Promise<Array<Record<string, unknown>>> {
   const { indexName, partitionKey } = INDEX.auditByEntity;
   const result = await db().send(
     new QueryCommand({

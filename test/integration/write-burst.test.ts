@@ -1,13 +1,16 @@
 import { request as httpRequest } from 'node:http';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
+import type * as z from 'zod';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { db } from '../../functions/lib/db';
 import { retryCounters } from '../../functions/lib/retry';
 import { program } from '../../functions/program/content';
 import { percentComplete } from '../../functions/program/progress';
-import type { LearnerTask, ModulePage } from '../../shared/program-types';
-import { codeIn, useApi } from '../helpers/api';
+import type { AdminSummary } from '../../shared/admin-types';
+import type { twoFactorChallenge } from '../../shared/api-schemas/auth';
+import type { LearnerTask, ModulePage, TaskSave } from '../../shared/program-types';
+import { codeIn, useApi, type JsonBody } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { doneBody } from './program-helpers';
 
@@ -28,9 +31,9 @@ const PASSWORD = 'burst of learners at dawn';
 const content = program();
 const first = content.modules[0];
 
-interface Reply {
+interface Reply<T = JsonBody> {
   status: number;
-  body: any;
+  body: T;
 }
 
 /** A minimal browser: its own source address (127.0.1.x) and session cookie. */
@@ -38,8 +41,8 @@ function learnerClient(index: number) {
   const localAddress = `127.0.${1 + Math.floor(index / 250)}.${1 + (index % 250)}`;
   let cookie = '';
   const base = new URL(api.baseUrl);
-  const send = (method: string, path: string, body?: unknown) =>
-    new Promise<Reply>((resolve, reject) => {
+  const send = <T = JsonBody>(method: string, path: string, body?: unknown) =>
+    new Promise<Reply<T>>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = httpRequest(
         {
@@ -57,7 +60,8 @@ function learnerClient(index: number) {
             const session = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('__Host-session='));
             if (session) cookie = session.split(';')[0];
             const text = Buffer.concat(chunks).toString();
-            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+            const parsed: unknown = text ? JSON.parse(text) : undefined;
+            resolve({ status: res.statusCode ?? 0, body: parsed as T });
           });
         },
       );
@@ -72,7 +76,10 @@ async function loginCodes(): Promise<Map<string, string>> {
   const store = (await response.json()) as { emails: Array<{ destination: { to: string[] }; body: { text?: string }; at: number }> };
   const codes = new Map<string, string>();
   for (const email of [...store.emails].sort((a, b) => a.at - b.at)) {
-    codes.set(email.destination.to[0].toLowerCase(), codeIn({ text: email.body.text ?? '' } as never));
+    codes.set(
+      email.destination.to[0].toLowerCase(),
+      codeIn({ subject: '', to: email.destination.to[0], text: email.body.text ?? '', html: '', at: email.at, headers: [] }),
+    );
   }
   return codes;
 }
@@ -100,7 +107,7 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
     const learners = await Promise.all(Array.from({ length: LEARNERS }, () => createTestUser({ password_hash: passwordHash })));
     const clients = learners.map((_, index) => learnerClient(index));
     const statuses: number[] = [];
-    const record = (reply: Reply, what: string) => {
+    const record = <T>(reply: Reply<T>, what: string) => {
       statuses.push(reply.status);
       expect(reply.status, `${what}: ${JSON.stringify(reply.body)}`).toBe(200);
       return reply;
@@ -110,8 +117,13 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
     const challenges = await Promise.all(
       learners.map(
         async (learner, index) =>
-          record(await clients[index].send('POST', '/api/auth/login', { email: learner.email, password: PASSWORD }), 'login').body
-            .challenge_id as string,
+          record(
+            await clients[index].send<z.infer<typeof twoFactorChallenge>>('POST', '/api/auth/login', {
+              email: learner.email,
+              password: PASSWORD,
+            }),
+            'login',
+          ).body.challenge_id,
       ),
     );
     const codes = await loginCodes();
@@ -129,11 +141,11 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
           'verify-2fa',
         );
         record(await client.send('POST', '/api/enroll', {}), 'enroll');
-        const page = record(await client.send('GET', `/api/modules/${first.slug}`), 'module').body as ModulePage;
+        const page = record(await client.send<ModulePage>('GET', `/api/modules/${first.slug}`), 'module').body;
         let completed = false;
         for (const task of page.module.tasks.filter((t: LearnerTask) => t.required)) {
           completed =
-            record(await client.send('PUT', `/api/modules/${first.slug}/tasks/${task.task_id}`, doneBody(task)), 'task').body
+            record(await client.send<TaskSave>('PUT', `/api/modules/${first.slug}/tasks/${task.task_id}`, doneBody(task)), 'task').body
               .completed_now || completed;
         }
         expect(completed).toBe(true);
@@ -147,7 +159,7 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
 
     const adminClient = api.client();
     await signIn(adminClient, admin);
-    const summary = (await adminClient.get('/api/admin/summary')).body;
+    const summary = (await adminClient.get<AdminSummary>('/api/admin/summary')).body;
     const M = content.modules.length;
     expect(summary.cards).toEqual({
       total_users: LEARNERS + 1,
@@ -159,6 +171,6 @@ describe('200 simultaneous first logins, enrollments and module completions', ()
       week1_dropoff: 0,
     });
     expect(summary.completion).toEqual({ aggregate_pct: Math.round((1 / M) * 1000) / 10 });
-    expect(summary.series.actives_7d_daily.at(-1).count).toBe(LEARNERS);
+    expect(summary.series.actives_7d_daily.at(-1)?.count).toBe(LEARNERS);
   }, 240_000);
 });
