@@ -17,7 +17,7 @@ import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
 import { backoffDelay, failedConditions, withWriteRetries } from '../lib/retry';
 import { countedOf, funnelDeltas } from '../lib/funnel';
-import { dayCounterUpdate, enrollDayUpdate, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
+import { dayCounterUpdate, enrollDayUpdate, lastActiveStatusMove, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
 import { GSIS, INDEX, indexAttributes, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
@@ -398,7 +398,8 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
           ...(enrollment && !enrollment.staff
             ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })]
             : []),
-          ...(lastActiveDay ? [dayCounterUpdate('LASTACTIVE', lastActiveDay, { count: -1 })!] : []),
+          // out of the last-active histogram: its count and its status's field (stats.ts)
+          ...(lastActiveDay ? [lastActiveStatusMove({ status: user.status, last_active_day: lastActiveDay }, undefined)!] : []),
           auditPut(audit),
         ],
       }),

@@ -3,13 +3,13 @@ import { USERS_DEFAULT_PAGE_SIZE } from '../../shared/constants';
 import { program } from '../program/content';
 import { dayOf } from '../lib/activity';
 import { db, tableName } from '../lib/db';
-import { readStats, WEEK1_PENDING_PK, WEEK1_WINDOW_MS } from '../lib/stats';
+import { readStats, sumDayCounters, WEEK1_PENDING_PK, WEEK1_WINDOW_MS } from '../lib/stats';
 import { INDEX, indexPartition, keys, USER_LIST_FIELDS } from '../lib/table';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { SEARCH_FIELDS, searchValue } from '../lib/users';
 import { batchGet } from './batch-get';
 import type { AdminUserListItem } from '../../shared/admin-types';
-import { boundedCount, decodeCursor, encodeCursor, listPage, pageParams, readMerged, type ListPage, type Stream } from './paging';
+import { decodeCursor, encodeCursor, listPage, pageParams, readMerged, type ListPage, type Stream } from './paging';
 
 /**
  * `GET /api/admin/users` (docs/scale-reads.md). Every list is a key range, newest first, of an
@@ -21,9 +21,9 @@ import { boundedCount, decodeCursor, encodeCursor, listPage, pageParams, readMer
  *   the week1Pending enrollments older than 7 days (newest enrollments first), their accounts'
  *   status checked by key (a page may come back short: `has_next` and `next_cursor` continue).
  * Rows come from the index items (list fields only), completion from one BatchGet of the page's
- * enrollments. Totals: the counters the writes keep where they count the list (every status
- * scope; the default scope's cohorts, the same numbers as the dashboard cards), else a count
- * bounded at USER_TOTAL_CAP (`total_is_estimate`, the console shows "10,000+").
+ * enrollments. Totals: the counters the writes keep, for every status × cohort (status counters,
+ * unverified × status counters, the last-active histogram with its locked / deleted fields); the
+ * drop-off and search lists, which no counter keeps per status, answer a lower bound instead.
  * Search (`query`): a case-insensitive prefix of email, first or last name, read in key order
  * from the USERSEARCH items; status and cohort filters are applied to each batch read, before
  * any limit, and a page that the read budget ends early says so (`truncated`, `has_next`).
@@ -32,7 +32,6 @@ export const USER_FILTERS = ['active7d', 'active30d', 'unverified', 'week1_dropo
 export type UserFilter = (typeof USER_FILTERS)[number];
 export const STATUS_SCOPES = ['', 'all', 'deleted', 'active', 'locked'] as const;
 export type StatusScope = (typeof STATUS_SCOPES)[number];
-export const USER_TOTAL_CAP = 10_000;
 /** Search items read per request at most: SEARCH_ROUNDS × (page_size + 1). */
 const SEARCH_ROUNDS = 3;
 
@@ -143,12 +142,18 @@ async function unverifiedTotal(scope: StatusScope): Promise<number> {
   return Math.max(0, byStatus[scope]);
 }
 
-/** Totals the counters keep for the default scope's cohorts (the dashboard cards' numbers). */
-async function cohortCounter(filter: UserFilter, now: Date): Promise<number> {
-  if (filter === 'unverified') return unverifiedTotal('');
-  if (filter === 'active7d' || filter === 'active30d')
-    return dayBucketsSum(keys.lastActiveDay, activeSince(filter === 'active7d' ? 7 : 30, now), dayOf(now), 'count');
-  return week1DropoffCount(now);
+/**
+ * Accounts of a status scope last active in the window, from the last-active histogram: every
+ * account (`count`) and the locked / deleted among them (stats.ts lastActiveDeltas). One Query of
+ * the window's day buckets, whatever the number of accounts.
+ */
+async function activeTotal(scope: StatusScope, days: number, now: Date): Promise<number> {
+  const sums = await sumDayCounters('LASTACTIVE', activeSince(days, now), dayOf(now));
+  const all = sums.count ?? 0;
+  const locked = sums.count_locked ?? 0;
+  const deleted = sums.count_deleted ?? 0;
+  const byStatus: Record<StatusScope, number> = { '': all - deleted, all, active: all - locked - deleted, locked, deleted };
+  return Math.max(0, byStatus[scope]);
 }
 
 export async function listUsers(raw: UserListQuery, now = new Date()): Promise<UserListResponse> {
@@ -165,14 +170,14 @@ export async function listUsers(raw: UserListQuery, now = new Date()): Promise<U
 
   const statuses = STATUSES_OF[scope];
   let streams: Stream[];
-  let counter: (() => Promise<{ total: number; estimate: boolean }>) | undefined;
+  let counter: () => Promise<{ total: number; estimate: boolean }>;
   if (filter === 'active7d' || filter === 'active30d') {
     streams = statuses.map((status) => ({
       index: 'usersByActivity',
       partition: indexPartition.usersByActivity(status),
       from: activeSince(filter === 'active7d' ? 7 : 30, now),
     }));
-    if (scope === '') counter = () => exact(cohortCounter(filter, now));
+    counter = () => exact(activeTotal(scope, filter === 'active7d' ? 7 : 30, now));
   } else if (filter === 'unverified') {
     streams = statuses.map((status) => ({ index: 'usersUnverified', partition: indexPartition.usersUnverified(status) }));
     counter = () => exact(unverifiedTotal(scope));
@@ -180,48 +185,16 @@ export async function listUsers(raw: UserListQuery, now = new Date()): Promise<U
     streams = statuses.map((status) => ({ index: 'usersByStatus', partition: indexPartition.usersByStatus(status) }));
     counter = () => exact(scopeTotal(scope));
   }
-  // a counter total is a fixed read: it runs alongside the page; a bounded count only when needed
-  const result = await listPage(
-    list,
-    streams,
-    raw,
-    page,
-    size,
-    counter ?? (() => boundedCount(streams, USER_TOTAL_CAP)),
-    1,
-    Boolean(counter),
-  );
+  // every total is a counter read (a fixed number of small items): it runs alongside the page
+  const result = await listPage(list, streams, raw, page, size, counter, 1, true);
   return { ...result, items: await toRows(result.items as unknown as ListRecord[]) };
-}
-
-/** Sums a field of the per-day counter items (STATS#…/DAY#<day>) from `fromDay` to `toDay`: one Query. */
-async function dayBucketsSum(
-  keyOf: (day: string) => { pk: string; sk: string },
-  fromDay: string,
-  toDay: string,
-  field: string,
-): Promise<number> {
-  const first = keyOf(fromDay);
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': first.pk, ':from': first.sk, ':to': keyOf(toDay).sk },
-    }),
-  );
-  return Math.max(
-    0,
-    (result.Items ?? []).reduce((total, item) => total + Number(item[field] ?? 0), 0),
-  );
 }
 
 /** Enrollments at least 7 days old whose week 1 was not completed on time (the dashboard's drop-off numerator). */
 async function week1DropoffCount(now: Date): Promise<number> {
-  const [stats, enrolled, onTime] = await Promise.all([
-    readStats(),
-    dayBucketsSum(keys.enrollDay, activeSince(7, now), dayOf(now), 'enrolled'),
-    dayBucketsSum(keys.enrollDay, activeSince(7, now), dayOf(now), 'week1_on_time'),
-  ]);
+  const [stats, recent] = await Promise.all([readStats(), sumDayCounters('ENROLLDAY', activeSince(7, now), dayOf(now))]);
+  const enrolled = recent.enrolled ?? 0;
+  const onTime = recent.week1_on_time ?? 0;
   return Math.max(0, stats.enrollments_total - enrolled - (stats.week1_on_time_total - onTime));
 }
 

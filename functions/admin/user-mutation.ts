@@ -40,6 +40,13 @@ export async function mutateUser<Result>(
     const names: Record<string, string> = { '#version': 'version' };
     const values: Record<string, unknown> = { ':one': 1, ':now': new Date().toISOString() };
     if (user.version !== undefined) values[':version'] = user.version;
+    // the last-active histogram moves a status change within this day (stats.ts
+    // lastActiveStatusMove): an activity that moved the account to another day meanwhile (it
+    // does not touch the version) fails the condition, and the change is decided again
+    if (user.last_active_day !== undefined) values[':lastActive'] = user.last_active_day;
+    const unchanged = `${user.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version'} AND ${
+      user.last_active_day === undefined ? 'attribute_not_exists(last_active_day)' : 'last_active_day = :lastActive'
+    }`;
     const sets = ['updated_at = :now'];
     Object.entries(change.set ?? {}).forEach(([name, value], index) => {
       names[`#s${index}`] = name;
@@ -61,7 +68,7 @@ export async function mutateUser<Result>(
                   TableName: tableName(),
                   Key: keys.user(userId),
                   UpdateExpression: update,
-                  ConditionExpression: user.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version',
+                  ConditionExpression: unchanged,
                   ExpressionAttributeNames: names,
                   ExpressionAttributeValues: values,
                 },

@@ -3,7 +3,7 @@ import { auditPut, writeAudit, type AuditInput } from '../lib/audit';
 import type { Delivery } from '../lib/email';
 import { conflict, notFound } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
-import { statsUpdate, unverifiedDeltas } from '../lib/stats';
+import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { indexAttributes } from '../lib/table';
 import { getUserById, userIndexKeys } from '../lib/users';
@@ -19,6 +19,9 @@ import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
  */
 const statusSet = (user: UserRecord, status: UserStatus) => ({ status, ...userIndexKeys({ ...user, status }) });
 
+/** A transaction item that may not apply (an account never active has no last-active day). */
+const present = <T>(item: T | undefined): T[] => (item ? [item] : []);
+
 const facts = (user: Pick<UserRecord, 'status' | 'is_locked'>) => ({ status: user.status, is_locked: user.is_locked });
 
 export async function lockUser(userId: string, caller: AdminCaller): Promise<{ status: UserStatus; is_locked: boolean }> {
@@ -32,6 +35,7 @@ export async function lockUser(userId: string, caller: AdminCaller): Promise<{ s
       set: { ...statusSet(user, 'locked'), is_locked: true, session_version: (user.session_version ?? 0) + 1 },
       extra: [
         statsUpdate({ users_locked: 1, ...unverifiedDeltas(user, { ...user, status: 'locked' }) })!,
+        ...present(lastActiveStatusMove(user, 'locked')),
         auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
       ],
       result: after,
@@ -47,6 +51,7 @@ export async function unlockUser(userId: string, caller: AdminCaller): Promise<{
       set: { ...statusSet(user, after.status), is_locked: false },
       extra: [
         ...(user.status === 'locked' ? [statsUpdate({ users_locked: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!] : []),
+        ...present(lastActiveStatusMove(user, after.status)),
         auditPut(adminAudit(caller, 'admin.user.unlock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
       ],
       result: after,
@@ -112,6 +117,7 @@ export function softDeleteChange(
         users_deleted: 1,
         ...unverifiedDeltas(user, { ...user, status: 'deleted' }),
       })!,
+      ...present(lastActiveStatusMove(user, 'deleted')),
       auditPut(audit({ old: facts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
     ],
     result,
@@ -133,6 +139,7 @@ export async function restoreUser(userId: string, caller: AdminCaller): Promise<
           users_deleted: -1,
           ...unverifiedDeltas(user, { ...user, status: 'active' }),
         })!,
+        ...present(lastActiveStatusMove(user, 'active')),
         auditPut(
           adminAudit(
             caller,

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { failedConditions, withWriteRetries } from './retry';
-import { dayCounterUpdate } from './stats';
+import { dayCounterUpdate, lastActiveDeltas } from './stats';
 import { INDEX, indexKeys, keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 
@@ -109,7 +109,8 @@ function activityWrites(userId: string, status: string, day: string, previous: s
     },
     // distinct learners active that day (the admin charts' series)
     dayCounterUpdate('DAILYACTIVE', day, { count: 1 })!,
-    dayCounterUpdate('LASTACTIVE', day, { count: 1 })!,
-    ...(previous ? [dayCounterUpdate('LASTACTIVE', previous, { count: -1 })!] : []),
+    // accounts per last-active day, with the locked / deleted among them (stats.ts lastActiveDeltas)
+    dayCounterUpdate('LASTACTIVE', day, lastActiveDeltas(status, 1))!,
+    ...(previous ? [dayCounterUpdate('LASTACTIVE', previous, lastActiveDeltas(status, -1))!] : []),
   ];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_SHARDS, dayCounterUpdate, unverifiedDeltas, week1CompletedWrites } from './stats';
+import { DAY_SHARDS, dayCounterUpdate, lastActiveDeltas, lastActiveStatusMove, unverifiedDeltas, week1CompletedWrites } from './stats';
 
 describe('week-1 completion counters', () => {
   const enrolledAt = '2026-03-02T09:00:00.000Z';
@@ -55,5 +55,39 @@ describe('unverified × status counters', () => {
       users_unverified_locked: 0,
       users_unverified_deleted: 0,
     });
+  });
+});
+
+describe('last-active histogram by status', () => {
+  const deltasOf = (item: ReturnType<typeof lastActiveStatusMove>) =>
+    item &&
+    Object.fromEntries(
+      Object.entries(item.Update.ExpressionAttributeNames).map(([name, field]) => [
+        field,
+        item.Update.ExpressionAttributeValues[`:d${name.slice(2)}`],
+      ]),
+    );
+
+  it('counts every account and, beside, the locked and the deleted ones', () => {
+    expect(lastActiveDeltas('active', 1)).toEqual({ count: 1 });
+    expect(lastActiveDeltas('locked', 1)).toEqual({ count: 1, count_locked: 1 });
+    expect(lastActiveDeltas('deleted', -1)).toEqual({ count: -1, count_deleted: -1 });
+  });
+
+  it("moves a status change within the account's last-active day, and an erasure out of it", () => {
+    const user = { status: 'locked', last_active_day: '2026-03-02' };
+    const move = lastActiveStatusMove(user, 'deleted');
+    expect(move?.Update.Key.sk).toMatch(/^DAY#2026-03-02#\d{2}$/);
+    expect(deltasOf(move)).toEqual({ count_locked: -1, count_deleted: 1 });
+    expect(deltasOf(lastActiveStatusMove({ status: 'active', last_active_day: '2026-03-02' }, 'locked'))).toEqual({ count_locked: 1 });
+    expect(deltasOf(lastActiveStatusMove({ status: 'deleted', last_active_day: '2026-03-02' }, undefined))).toEqual({
+      count: -1,
+      count_deleted: -1,
+    });
+  });
+
+  it('writes nothing for an account never active, or a change that keeps the status', () => {
+    expect(lastActiveStatusMove({ status: 'active' }, 'locked')).toBeUndefined();
+    expect(lastActiveStatusMove({ status: 'deleted', last_active_day: '2026-03-02' }, 'deleted')).toBeUndefined();
   });
 });

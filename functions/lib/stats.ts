@@ -157,6 +157,44 @@ export function dayCounterUpdate(counter: DayCounter, day: string, deltas: Recor
 }
 
 /**
+ * The last-active histogram (STATS#LASTACTIVE) counts every account in `count` and, among them,
+ * the locked and the soft-deleted ones in these fields, so that active in the last N days × any
+ * status is a sum of day buckets (docs/scale-reads.md "Totals"). An activity moves an account's
+ * fields from its previous day to today; a status change moves them within its last-active day.
+ */
+const LAST_ACTIVE_STATUS_FIELD: Partial<Record<string, string>> = { locked: 'count_locked', deleted: 'count_deleted' };
+
+/** `count` (when `withCount`) and the status's own field of the last-active histogram, each `sign`. */
+export function lastActiveDeltas(status: string, sign: 1 | -1, withCount = true): Record<string, number> {
+  const field = LAST_ACTIVE_STATUS_FIELD[status];
+  return { ...(withCount ? { count: sign } : {}), ...(field ? { [field]: sign } : {}) };
+}
+
+/**
+ * The histogram write of an account going from its status to `after` (undefined: the account
+ * is erased), in its last-active day; none for an account never active. It must be in the same
+ * transaction as the status change, and that transaction must hold `last_active_day` unchanged
+ * (an activity moving the account to another day meanwhile fails it, and it is decided again).
+ */
+export function lastActiveStatusMove(
+  user: { status: string; last_active_day?: string },
+  after: string | undefined,
+): TransactItem | undefined {
+  if (!user.last_active_day || user.status === after) return undefined;
+  const deltas: Record<string, number> = { ...lastActiveDeltas(user.status, -1, after === undefined) };
+  if (after !== undefined) Object.assign(deltas, lastActiveDeltas(after, 1, false));
+  return dayCounterUpdate('LASTACTIVE', user.last_active_day, deltas);
+}
+
+/** The sums of each numeric field of a day counter over [fromDay, toDay] (every shard, today's included). */
+export async function sumDayCounters(counter: DayCounter, fromDay: string, toDay: string): Promise<Record<string, number>> {
+  const sums: Record<string, number> = {};
+  for (const day of (await readDayCounters(counter, fromDay, toDay)).values())
+    for (const [field, value] of Object.entries(day)) sums[field] = (sums[field] ?? 0) + value;
+  return sums;
+}
+
+/**
  * A day counter over [fromDay, toDay], per day: the sum of the day's shards (and of the
  * unsharded `DAY#<day>` item older writes kept). One Query of at most days × (DAY_SHARDS + 1)
  * small items, whatever the number of learners.
