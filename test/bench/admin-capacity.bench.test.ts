@@ -34,6 +34,7 @@ const CALLS: Array<[string, () => Promise<{ items: unknown[] }>]> = [
   ['users status=deleted', () => listUsers({ status: 'deleted' })],
   ['users filter=active7d', () => listUsers({ filter: 'active7d' })],
   ['users filter=active30d', () => listUsers({ filter: 'active30d' })],
+  ['users filter=active7d&status=active', () => listUsers({ filter: 'active7d', status: 'active' })],
   ['users filter=unverified', () => listUsers({ filter: 'unverified' })],
   ['users filter=week1_dropoff', () => listUsers({ filter: 'week1_dropoff' })],
   ['users search', () => listUsers({ query: 'learner1' })],

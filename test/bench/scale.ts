@@ -129,6 +129,7 @@ async function run(endpoint: string) {
     ['users status=deleted', () => listUsers({ status: 'deleted' })],
     ['users filter=active7d', () => listUsers({ filter: 'active7d' })],
     ['users filter=active30d', () => listUsers({ filter: 'active30d' })],
+    ['users filter=active7d&status=active', () => listUsers({ filter: 'active7d', status: 'active' })],
     ['users filter=unverified', () => listUsers({ filter: 'unverified' })],
     ['users filter=week1_dropoff', () => listUsers({ filter: 'week1_dropoff' })],
     ['users filter=unverified&status=locked', () => listUsers({ filter: 'unverified', status: 'locked' })],
