@@ -332,9 +332,9 @@ async function dropoffUsers(
  * An account matching through several fields is shown once: by the first of email, first
  * name, last name that matches. Filters are applied to each batch before anything is cut.
  * A round checks as many accounts as the page still needs divided by the share that passed so
- * far, plus a fifth when selective (guessed at first: 0.8, or a quarter with a filter or a narrow status), at
- * most 2 × page_size + 2 (4 × with a filter or a narrow status); the search items read cover up
- * to twice that many (one account's email and name items often sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
+ * far (guessed at first: 0.8, or 0.5 with a filter or a narrow status), at most 2 × page_size + 2;
+ * the search items read cover up to twice that many (1.5 × when selective; one account's email
+ * and name items often sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
  * are read in parallel with the accounts; with one, for the page's rows only, at the end.
  */
 async function searchUsers(
@@ -352,12 +352,8 @@ async function searchUsers(
   const since = filter === 'active7d' || filter === 'active30d' ? activeSince(filter === 'active7d' ? 7 : 30, now) : undefined;
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
   const selective = Boolean(filter) || (scope !== '' && scope !== 'all');
-  // the share of checked accounts that became rows: sizes the next round (learnt per request).
-  // A selective filter passes a minority (unverified accounts, a narrow status): its first round
-  // checks up to four pages of accounts, so that one round mostly fills the page; a second
-  // round would add two sequential round trips (search items, then accounts).
-  let passRate = selective ? 0.25 : 0.8;
-  const maxAccounts = (selective ? 4 : 2) * size + 2;
+  // the share of checked accounts that became rows: sizes the next round (learnt per request)
+  let passRate = selective ? 0.5 : 0.8;
   // enrollments are read with the accounts when most become rows (or the filter needs them);
   // a selective filter reads them for the page's rows only, at the end
   const enrollmentsAlong = !selective || filter === 'week1_dropoff';
@@ -367,17 +363,14 @@ async function searchUsers(
     page,
     size,
     async (after, wanted) => {
-      // with a selective filter a fifth more than the pass rate says, so that a round rarely falls
-      // a row or two short (a broad search passes most accounts: two spare suffice)
-      const accounts = Math.min(maxAccounts, Math.ceil((wanted * (selective ? 1.2 : 1)) / passRate) + 2);
+      const accounts = Math.min(2 * size + 2, Math.ceil(wanted / passRate) + 2);
       const result = await db().send(
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': partition, ':from': after ?? search, ':to': `${search}\uffff` },
           ProjectionExpression: 'sk, user_id, field',
-          // an account has up to three search items (email, first and last name) and often two match
-          Limit: 2 * accounts,
+          Limit: selective ? Math.ceil(accounts * 1.5) : 2 * accounts,
         }),
       );
       const read = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
