@@ -211,6 +211,7 @@ function lastKeyOf(page: Record<string, unknown>[], streams: Stream[]): string {
 /**
  * Counts the items of key ranges (Select COUNT), for totals no counter keeps, examining at most
  * `cap` items: exact below the cap, else a lower bound with `estimate` (the console shows "N+").
+ * An operator job that needs the exact count passes `Infinity`.
  */
 export async function boundedCount(streams: Stream[], cap: number): Promise<{ total: number; estimate: boolean }> {
   let total = 0;
@@ -243,7 +244,7 @@ export async function boundedCount(streams: Stream[], cap: number): Promise<{ to
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           Select: 'COUNT',
-          Limit: cap - examined,
+          ...(Number.isFinite(cap) ? { Limit: cap - examined } : {}),
           ExclusiveStartKey: startKey,
           ...(stream.filter ? { FilterExpression: stream.filter.expression } : {}),
         }),

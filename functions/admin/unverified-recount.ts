@@ -1,7 +1,8 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../lib/db';
-import { readStats, type StatsField } from '../lib/stats';
-import { INDEX, indexPartition, keys } from '../lib/table';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../lib/db';
+import { readStats, statsShardUpdate, type StatsField } from '../lib/stats';
+import { indexPartition } from '../lib/table';
+import { boundedCount } from './paging';
 
 /** The counters this recount sets right, with the usersUnverified partition each one counts. */
 const COUNTED: ReadonlyArray<{ field: StatsField; status: 'locked' | 'deleted' }> = [
@@ -19,29 +20,6 @@ export interface RecountLine {
   corrected: number;
 }
 
-/** COUNT of one usersUnverified partition, page by page (a key range of that cohort only, no Scan). */
-async function countPartition(status: string): Promise<number> {
-  const index = INDEX.usersUnverified;
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: index.indexName,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': index.partitionKey },
-        ExpressionAttributeValues: { ':pk': indexPartition.usersUnverified(status) },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
-
 /**
  * Sets the unverified × locked / deleted counters (functions/lib/stats.ts `unverifiedDeltas`) to
  * what the usersUnverified index holds: for a table whose accounts were locked or deleted before
@@ -51,19 +29,18 @@ async function countPartition(status: string): Promise<number> {
  * once quiet) shows and fixes. Reads cost the unverified locked and deleted accounts, not the table.
  */
 export async function recountUnverified(): Promise<RecountLine[]> {
-  const [stats, ...counts] = await Promise.all([readStats(), ...COUNTED.map(({ status }) => countPartition(status))]);
-  const lines = COUNTED.map(({ field }, i) => ({ field, kept: stats[field], counted: counts[i], corrected: counts[i] - stats[field] }));
-  const corrections = lines.filter((line) => line.corrected !== 0);
-  if (corrections.length) {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.statsShard(0),
-        UpdateExpression: `ADD ${corrections.map((_, i) => `#f${i} :d${i}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(corrections.map((line, i) => [`#f${i}`, line.field])),
-        ExpressionAttributeValues: Object.fromEntries(corrections.map((line, i) => [`:d${i}`, line.corrected])),
+  const [stats, counts] = await Promise.all([
+    readStats(),
+    // each whole partition (no cap): a key range of those accounts only, no Scan
+    Promise.all(
+      COUNTED.map(async ({ status }) => {
+        const stream = { index: 'usersUnverified' as const, partition: indexPartition.usersUnverified(status) };
+        return (await boundedCount([stream], Number.POSITIVE_INFINITY)).total;
       }),
-    );
-  }
+    ),
+  ]);
+  const lines = COUNTED.map(({ field }, i) => ({ field, kept: stats[field], counted: counts[i], corrected: counts[i] - stats[field] }));
+  const correction = statsShardUpdate(0, Object.fromEntries(lines.map((line) => [line.field, line.corrected])));
+  if (correction) await db().send(new UpdateCommand(correction.Update));
   return lines;
 }

@@ -61,7 +61,12 @@ function addDeltas(key: Record<string, string>, deltas: Record<string, number | 
 
 /** A TransactWriteItems entry that adds the deltas to one random shard (in the same transaction as the write it counts). */
 export function statsUpdate(deltas: Partial<Record<StatsField | FunnelField, number>>): TransactItem | undefined {
-  return addDeltas(keys.statsShard(Math.floor(Math.random() * STATS_SHARDS)), deltas);
+  return statsShardUpdate(Math.floor(Math.random() * STATS_SHARDS), deltas);
+}
+
+/** The same on a given shard (an operator's correction, which needs no spreading). */
+export function statsShardUpdate(shard: number, deltas: Partial<Record<StatsField | FunnelField, number>>): TransactItem | undefined {
+  return addDeltas(keys.statsShard(shard), deltas);
 }
 
 /** Sums every shard: a fixed number of reads whatever the number of users. */
