@@ -1,3 +1,4 @@
+import { expect, it } from 'vitest';
 import { SoftAuthenticator, type SoftAlgorithm, type SoftAttestation } from './soft-authenticator';
 
 /** The WebAuthn functions functions/accounts/webauthn.ts exports (from source or from a bundle of it). */
@@ -127,3 +128,32 @@ export const REFUSED: Array<{ algorithm: SoftAlgorithm; attestation: SoftAttesta
     },
   },
 ];
+
+/**
+ * The ceremony table as tests, through `webauthn()` (read when each test runs, so a module built
+ * in `beforeAll` works): every ACCEPTED authenticator registers and signs in twice and a forged
+ * assertion fails; every REFUSED attestation is refused with the product's message.
+ */
+export function itRunsTheCeremonies(webauthn: () => WebauthnModule, refusedTitle: (fmt: string) => string) {
+  for (const authenticator of ACCEPTED) {
+    it(`registers and signs in with ${authenticator.algorithm}, attestation ${typeof authenticator.attestation === 'string' ? authenticator.attestation : authenticator.attestation.fmt}`, async () => {
+      const result = await registerAndSignIn(webauthn(), authenticator);
+      expect(result.registration.verified).toBe(true);
+      expect(result.registration.registrationInfo?.fmt).toBe(authenticator.attestation === 'none' ? 'none' : 'packed');
+      expect(result.signIns.map((signIn) => [signIn.verified, signIn.authenticationInfo.newCounter])).toEqual([
+        [true, 1],
+        [true, 2],
+      ]);
+      expect(result.forgeryVerified).toBe(false);
+    });
+  }
+
+  for (const authenticator of REFUSED) {
+    const fmt = typeof authenticator.attestation === 'object' ? authenticator.attestation.fmt : '';
+    it(refusedTitle(fmt), async () => {
+      await expect(registerAndSignIn(webauthn(), authenticator)).rejects.toThrow(
+        `Attestation format "${fmt}" with certificates is not accepted`,
+      );
+    });
+  }
+}

@@ -6,7 +6,7 @@ import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAN_BUNDLING, PASSKEYS_BUNDLING, WEBAUTHN_ASN1_LITE, WEBAUTHN_CERTIFICATE_PACKAGES } from '../../infra/constructs/app-function';
 import { REPO_ROOT } from '../helpers/lambda-bundles';
-import { ACCEPTED, REFUSED, registerAndSignIn, type WebauthnModule } from '../helpers/webauthn-ceremonies';
+import { itRunsTheCeremonies, type WebauthnModule } from '../helpers/webauthn-ceremonies';
 
 /**
  * The passkeys Lambda leaves @simplewebauthn/server's certificate parsers out of its bundle
@@ -52,25 +52,8 @@ describe('the passkeys bundle (certificate parsers aliased away)', () => {
     expect(heavy).toEqual([]);
   });
 
-  for (const authenticator of ACCEPTED) {
-    it(`registers and signs in with ${authenticator.algorithm}, attestation ${typeof authenticator.attestation === 'string' ? authenticator.attestation : authenticator.attestation.fmt}`, async () => {
-      const result = await registerAndSignIn(bundled, authenticator);
-      expect(result.registration.verified).toBe(true);
-      expect(result.registration.registrationInfo?.fmt).toBe(authenticator.attestation === 'none' ? 'none' : 'packed');
-      expect(result.signIns.map((signIn) => [signIn.verified, signIn.authenticationInfo.newCounter])).toEqual([
-        [true, 1],
-        [true, 2],
-      ]);
-      expect(result.forgeryVerified).toBe(false);
-    });
-  }
-
-  for (const authenticator of REFUSED) {
-    const fmt = typeof authenticator.attestation === 'object' ? authenticator.attestation.fmt : '';
-    it(`refuses a "${fmt}" attestation with certificates, as the source does`, async () => {
-      await expect(registerAndSignIn(bundled, authenticator)).rejects.toThrow(
-        `Attestation format "${fmt}" with certificates is not accepted`,
-      );
-    });
-  }
+  itRunsTheCeremonies(
+    () => bundled,
+    (fmt) => `refuses a "${fmt}" attestation with certificates, as the source does`,
+  );
 });
