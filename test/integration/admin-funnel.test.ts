@@ -51,6 +51,18 @@ describe('the admin summary funnel', () => {
   let a: { user: UserRecord; client: ApiClient };
   let b: { user: UserRecord; client: ApiClient };
 
+  /** Makes B's enrollment look as it did before the funnel existed: no lists, not in the counters. */
+  async function forgetFunnelOfB() {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.enrollment(b.user.id, content.id),
+        UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress',
+      }),
+    );
+    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+  }
+
   it('starts empty for every module, in program order', async () => {
     expect(await funnel()).toEqual({});
   });
@@ -81,15 +93,7 @@ describe('the admin summary funnel', () => {
   });
 
   it('counts an enrollment written before the funnel on the learner’s next visit', async () => {
-    // make B's enrollment look as it did before this change: no lists, not in the counters
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.enrollment(b.user.id, content.id),
-        UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress',
-      }),
-    );
-    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    await forgetFunnelOfB();
     expect(await funnel()).toEqual({ [m0.slug]: [0, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
     expect((await b.client.get('/api/dashboard')).status).toBe(200);
     expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
@@ -99,14 +103,7 @@ describe('the admin summary funnel', () => {
   });
 
   it('the backfill counts an enrollment written before the funnel once, and skips it on a rerun', async () => {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.enrollment(b.user.id, content.id),
-        UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress',
-      }),
-    );
-    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    await forgetFunnelOfB();
     expect(await funnel()).toEqual({ [m0.slug]: [0, 1], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
     expect(await backfillFunnelFor(b.user.id)).toBe('counted');
     expect(await backfillFunnelFor(b.user.id)).toBe('already');
@@ -115,14 +112,7 @@ describe('the admin summary funnel', () => {
   });
 
   it('the backfill walk reads every account through the status index, page by page, and resumes', async () => {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.enrollment(b.user.id, content.id),
-        UpdateExpression: 'REMOVE funnel_completed, funnel_in_progress',
-      }),
-    );
-    await db().send(new UpdateCommand(statsUpdate({ [funnelField.inProgress(m0.module_id)]: -1 })!.Update as never));
+    await forgetFunnelOfB();
     const positions: unknown[] = [];
     const totals = await backfillFunnel({ status: 0 }, (_, next) => positions.push(next), 1);
     // accounts: the admin, A, B (active); pages of one account, then the empty locked and deleted partitions
