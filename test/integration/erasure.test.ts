@@ -9,7 +9,7 @@ import { INDEX, indexKeys, indexPartition, keys } from '../../functions/lib/tabl
 import type { UserRecord } from '../../functions/lib/user-record';
 import { useApi } from '../helpers/api';
 import { createTestUser } from '../helpers/users';
-import { setUserFields } from './program-helpers';
+import { auditItemsOf, setUserFields } from './program-helpers';
 
 /** Automatic erasure after retention (docs/product.md#account-data, docs/runbook.md#erasure), against DynamoDB Local. */
 useApi();
@@ -33,18 +33,6 @@ async function erasureIndex(): Promise<string[]> {
     }),
   );
   return (result.Items ?? []).map((item) => String(item.id));
-}
-async function auditOf(id: string) {
-  const { indexName, partitionKey } = INDEX.auditByEntity;
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${partitionKey} = :pk`,
-      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', id) },
-    }),
-  );
-  return result.Items ?? [];
 }
 /** Soft-deletes through the product's own write, then moves the deletion back in time as the days would. */
 async function softDeleted(name: string, daysAgo: number) {
@@ -88,7 +76,7 @@ describe('the daily erasure job', () => {
     expect(summary).toEqual({ considered: 2, erased: 2, continuing: 0, skipped: 0, failed: 0, finished: true });
     expect(await profile(people.Old.id)).toBeUndefined();
     expect((await purgeJob(people.Old.id))?.status).toBe('done');
-    const entry = (await auditOf(people.Old.id)).find((e) => e.action === 'system.user.hard_delete');
+    const entry = (await auditItemsOf(people.Old.id)).find((e) => e.action === 'system.user.hard_delete');
     expect(entry).toMatchObject({
       actor_user_id: null,
       actor_email: 'system',

@@ -1,7 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
-import { keys } from '../../functions/lib/table';
+import { INDEX, indexPartition, keys } from '../../functions/lib/table';
 import type { DashboardState, LearnerTask, ModulePage, TaskSave } from '../../shared/program-types';
 import type { ApiClient } from '../helpers/api';
 
@@ -52,4 +52,18 @@ export async function setUserFields(userId: string, fields: Record<string, unkno
       ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, fields[name]])),
     }),
   );
+}
+
+/** Every audit entry about one account, as stored (the auditByEntity index of the user). */
+export async function auditItemsOf(userId: string): Promise<Array<Record<string, unknown>>> {
+  const { indexName, partitionKey } = INDEX.auditByEntity;
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName,
+      KeyConditionExpression: `${partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
+    }),
+  );
+  return result.Items ?? [];
 }

@@ -1,14 +1,15 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
 import { signUnsubscribeToken } from '../../functions/lib/unsubscribe-token';
-import { INDEX, indexPartition, keys } from '../../functions/lib/table';
+import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
 import { runReminders } from '../../functions/program/reminders';
 import { emailsTo, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
+import { auditItemsOf } from './program-helpers';
 
 /** One-click unsubscribe (docs/product.md#unsubscribe) against DynamoDB Local and the local SES. */
 const api = useApi();
@@ -28,16 +29,7 @@ const enrollment = async (userId: string) =>
 const account = async (userId: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }))).Item as UserRecord;
 async function auditActions(userId: string): Promise<Array<Record<string, unknown>>> {
-  const { indexName, partitionKey } = INDEX.auditByEntity;
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${partitionKey} = :pk`,
-      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
-    }),
-  );
-  return (result.Items ?? []).filter((entry) => entry.action === 'notifications.unsubscribe');
+  return (await auditItemsOf(userId)).filter((entry) => entry.action === 'notifications.unsubscribe');
 }
 /** A request as a mail provider sends it: no cookie, no Origin. */
 const providerPost = (path: string, body: string, headers: Record<string, string> = FORM) =>
