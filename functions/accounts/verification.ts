@@ -5,7 +5,7 @@ import { failedConditions } from '../lib/retry';
 import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { getUserByEmail, searchItems } from '../lib/users';
+import { getUserByEmail, searchItemWrites } from '../lib/users';
 import { consumeCode, issueCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
@@ -72,17 +72,8 @@ export async function verifyEmail(input: { email: string; code: string }, caller
   const verifyWrites = (item: Record<string, unknown>) => {
     const pending = item.pending_registration as PendingRegistration | undefined;
     const renamed = pending ? { ...user, first_name: pending.first_name, last_name: pending.last_name } : user;
-    // The admin search follows new names: old name items go, new ones come (the email item stays).
-    const searchChanges = pending
-      ? [
-          ...searchItems(user)
-            .filter((old) => !searchItems(renamed).some((next) => next.sk === old.sk))
-            .map((old) => ({ Delete: { TableName: tableName(), Key: { pk: old.pk, sk: old.sk } } })),
-          ...searchItems(renamed)
-            .filter((next) => !searchItems(user).some((old) => old.sk === next.sk))
-            .map((next) => ({ Put: { TableName: tableName(), Item: next } })),
-        ]
-      : [];
+    // The admin search follows new names and the verification (users.ts searchItemWrites).
+    const searchChanges = searchItemWrites(user, { ...renamed, verified: true });
     return [
       {
         Update: {

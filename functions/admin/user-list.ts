@@ -32,8 +32,10 @@ export const USER_FILTERS = ['active7d', 'active30d', 'unverified', 'week1_dropo
 export type UserFilter = (typeof USER_FILTERS)[number];
 export const STATUS_SCOPES = ['', 'all', 'deleted', 'active', 'locked'] as const;
 export type StatusScope = (typeof STATUS_SCOPES)[number];
-/** Search items read per request at most: SEARCH_ROUNDS × (page_size + 1). */
+/** Rounds of a list read in rounds (search, drop-off), per request at most. */
 const SEARCH_ROUNDS = 3;
+/** Search items one round reads at most, per row of the page (they are small: ~150 bytes). */
+const SEARCH_ITEMS_PER_ROUND = 8;
 
 /** A row of `GET /api/admin/users` (shared/admin-types.ts: the console reads the same type). */
 export type UserListItem = AdminUserListItem;
@@ -329,13 +331,15 @@ async function dropoffUsers(
 
 /**
  * Search: the USERSEARCH items whose value starts with the text, in key order (value, then id).
- * An account matching through several fields is shown once: by the first of email, first
- * name, last name that matches. Filters are applied to each batch before anything is cut.
- * A round checks as many accounts as the page still needs divided by the share that passed so
- * far (guessed at first: 0.8, or 0.5 with a filter or a narrow status), at most 2 × page_size + 2;
- * the search items read cover up to twice that many (1.5 × when selective; one account's email
- * and name items often sit side by side). Without a selective filter the accounts' enrollments (the rows' completion)
- * are read in parallel with the accounts; with one, for the page's rows only, at the end.
+ * The items carry what the search filters on (functions/lib/users.ts searchItems), so the Query's
+ * FilterExpression keeps one item per account (the first of email, first name, last name that
+ * matches), in the status scope, unverified when asked: only candidates come back, and no
+ * account is read for a non-match. A round reads as many search items as the page still needs
+ * divided by the share that passed so far (guessed low at first: the items are small), at most
+ * SEARCH_ITEMS_PER_ROUND × (page_size + 1). Candidates are then checked on their accounts, read
+ * with their enrollments in parallel: the account is the truth (an item written before it
+ * carried the filter fields passes the filter and is checked here), and the cohorts
+ * (active7d/active30d: the last active day; week1_dropoff: the enrollment) are decided there.
  */
 async function searchUsers(
   list: string,
@@ -351,46 +355,47 @@ async function searchUsers(
   const keep = inScope(scope);
   const since = filter === 'active7d' || filter === 'active30d' ? activeSince(filter === 'active7d' ? 7 : 30, now) : undefined;
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
-  const selective = Boolean(filter) || (scope !== '' && scope !== 'all');
-  // the share of checked accounts that became rows: sizes the next round (learnt per request)
-  let passRate = selective ? 0.5 : 0.8;
-  // enrollments are read with the accounts when most become rows (or the filter needs them);
-  // a selective filter reads them for the page's rows only, at the end
-  const enrollmentsAlong = !selective || filter === 'week1_dropoff';
+  const cohort = Boolean(since) || filter === 'week1_dropoff';
+  const week1Field = INDEX.week1Pending.partitionKey;
+  const filterOnItems = searchItemFilter(search, STATUSES_OF[scope], filter === 'unverified');
+  // shares learnt per request: search items that are candidates, candidates in the cohort; the
+  // first guess is low (an account's email and name items often both match; a filter passes fewer)
+  let itemRate = filter === 'unverified' || (scope !== '' && scope !== 'all') ? 0.1 : 0.25;
+  let cohortRate = 0.5;
   return inRounds(
     list,
     raw,
     page,
     size,
     async (after, wanted) => {
-      const accounts = Math.min(2 * size + 2, Math.ceil(wanted / passRate) + 2);
+      // candidates to check: the page's rows (+1 to know whether more follow), more for a cohort
+      const toCheck = cohort ? Math.min(2 * size + 2, Math.ceil(wanted / cohortRate) + 2) : wanted;
       const result = await db().send(
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': partition, ':from': after ?? search, ':to': `${search}\uffff` },
+          ...filterOnItems,
+          ExpressionAttributeValues: {
+            ...filterOnItems.ExpressionAttributeValues,
+            ':pk': partition,
+            ':from': after ?? search,
+            ':to': `${search}\uffff`,
+          },
           ProjectionExpression: 'sk, user_id, field',
-          Limit: selective ? Math.ceil(accounts * 1.5) : 2 * accounts,
+          Limit: Math.min(SEARCH_ITEMS_PER_ROUND * (size + 1), Math.ceil((toCheck + 1) / itemRate)),
         }),
       );
-      const read = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
-      // the items of the round's first `accounts` accounts; the rest is read again next round
-      const ids = new Set<string>();
-      let cut = read.length;
-      for (let i = 0; i < read.length; i++) {
-        const id = String(read[i].user_id);
-        if (ids.has(id)) continue;
-        if (ids.size === accounts) {
-          cut = i;
-          break;
-        }
-        ids.add(id);
-      }
-      const batch = read.slice(0, cut);
-      const week1Field = INDEX.week1Pending.partitionKey;
+      const candidates = (result.Items ?? []).filter((item) => after === undefined || String(item.sk) > after);
+      const scanned = result.ScannedCount ?? candidates.length;
+      itemRate = Math.max(0.02, Math.min(1, candidates.length / Math.max(1, scanned)));
+      const checked = candidates.slice(0, toCheck);
+      // unique: an item written before `shadowed` existed can repeat an account
+      const ids = [...new Set(checked.map((item) => String(item.user_id)))];
+      // the active cohorts read enrollments for the page's rows only, at the end (inRounds)
+      const enrollmentsAlong = !since;
       const [profileList, enrolled] = await Promise.all([
-        profilesOf([...ids]),
-        enrollmentsAlong ? completionOf([...ids], filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : '') : undefined,
+        profilesOf(ids),
+        enrollmentsAlong ? completionOf(ids, filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : '') : undefined,
       ]);
       const profiles = new Map(profileList.map((user) => [user.id, user]));
       const dropped = new Set(
@@ -399,12 +404,10 @@ async function searchUsers(
           .map((e) => String(e.user_id)),
       );
       const rows: ListRecord[] = [];
-      const checked = new Set<string>();
       let consumed = 0;
-      for (const item of batch) {
+      for (const item of checked) {
         if (rows.length >= wanted) break;
         consumed++;
-        checked.add(String(item.user_id));
         const user = profiles.get(String(item.user_id));
         if (!user || !keep(user)) continue;
         // shown once: through the first field (email, first name, last name) that matches
@@ -414,15 +417,43 @@ async function searchUsers(
         if (filter === 'week1_dropoff' && !dropped.has(user.id)) continue;
         rows.push(user);
       }
-      const more = consumed < read.length || Boolean(result.LastEvaluatedKey);
-      passRate = Math.max(0.2, Math.min(1, rows.length / Math.max(1, checked.size)));
+      if (cohort && consumed) cohortRate = Math.max(0.1, Math.min(1, rows.length / consumed));
+      // where the next round starts: after the last candidate used, or after everything read
+      const allUsed = consumed === candidates.length;
+      const lastRead = result.LastEvaluatedKey ? String(result.LastEvaluatedKey.sk) : undefined;
       return {
         rows,
-        completion: enrolled ? { of: [...ids], found: enrolled.completion } : undefined,
-        hasNext: more,
-        next: consumed ? String(batch[consumed - 1].sk) : after,
+        completion: enrolled ? { of: ids, found: enrolled.completion } : undefined,
+        hasNext: !allUsed || lastRead !== undefined,
+        next: !allUsed
+          ? String(candidates[consumed - 1].sk)
+          : lastRead !== undefined
+            ? lastRead
+            : candidates.length
+              ? String(candidates[candidates.length - 1].sk)
+              : after,
       };
     },
     () => Promise.resolve(undefined),
   );
+}
+
+/**
+ * The FilterExpression on search items: not shadowed by an earlier field for a text of this
+ * length, in the status scope, unverified when asked. An item written before these fields existed
+ * passes (attribute_not_exists) and is decided on its account.
+ */
+function searchItemFilter(search: string, statuses: UserStatus[], unverified: boolean) {
+  const values: Record<string, unknown> = { ':length': search.length };
+  statuses.forEach((status, index) => (values[`:status${index}`] = status));
+  const inStatus = statuses.map((_, index) => `:status${index}`).join(', ');
+  const parts = [
+    '(attribute_not_exists(shadowed) OR shadowed < :length)',
+    `(attribute_not_exists(#status) OR #status IN (${inStatus}))`,
+  ];
+  if (unverified) {
+    values[':false'] = false;
+    parts.push('(attribute_not_exists(verified) OR verified = :false)');
+  }
+  return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: values };
 }

@@ -8,7 +8,7 @@ import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import type { AdminCaller } from './context';
 
-type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
+export type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
 
 export interface UserChange<Result> {
   /** Attributes to SET on the user item (only the changed ones). */

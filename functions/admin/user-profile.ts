@@ -7,9 +7,9 @@ import { badRequest, conflict } from '../lib/errors';
 import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import { indexKeys, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { normalizeEmail, searchItems } from '../lib/users';
+import { normalizeEmail, searchItemWrites } from '../lib/users';
 import { adminAudit, type AdminCaller } from './context';
-import { mutateUser } from './user-mutation';
+import { mutateUser, type TransactItem } from './user-mutation';
 
 export interface ProfilePatch {
   first_name?: unknown;
@@ -49,16 +49,8 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     for (const [field, value] of Object.entries(wanted) as [keyof Changes, string][]) if (user[field] !== value) changes[field] = value;
     const newEmail = changes.email !== undefined && normalizeEmail(changes.email) !== user.email_lower ? changes.email : undefined;
     const after = { ...user, ...changes };
-    const oldSearch = searchItems(user);
-    const newSearch = searchItems(after);
-    const newSks = new Set(newSearch.map((item) => item.sk));
-    const oldSks = new Set(oldSearch.map((item) => item.sk));
-    const extra = [
-      ...oldSearch
-        .filter((item) => !newSks.has(item.sk))
-        .map((item) => ({ Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk } } })),
-      ...newSearch.filter((item) => !oldSks.has(item.sk)).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
-    ];
+    // a new email makes the account unverified: its search items say so too
+    const extra: TransactItem[] = searchItemWrites(user, { ...after, verified: newEmail ? false : user.verified });
     const guardIndex = extra.length;
     const set: Record<string, unknown> = { ...changes };
     if (newEmail) {
@@ -69,7 +61,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
             Item: { ...keys.email(newEmail), type: 'email', user_id: user.id },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
-        } as never,
+        },
         {
           Delete: {
             TableName: tableName(),
@@ -77,7 +69,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
             ConditionExpression: 'user_id = :id',
             ExpressionAttributeValues: { ':id': user.id },
           },
-        } as never,
+        },
       );
       set.email_lower = normalizeEmail(newEmail);
       set.verified = false;
@@ -86,7 +78,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
         users_verified: user.verified && user.status !== 'deleted' ? -1 : 0,
         ...unverifiedDeltas(user, { ...user, verified: false }),
       });
-      if (counted) extra.push(counted as never);
+      if (counted) extra.push(counted);
     } else if (changes.email !== undefined) {
       set.email = changes.email; // only the letter case changed: same guard, same verification
     }
@@ -94,7 +86,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     if (newEmail) Object.assign(before, { verified: user.verified });
     const afterValues = { ...changes, ...(newEmail ? { verified: false } : {}) };
     extra.push(
-      auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })) as never,
+      auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })),
     );
     return {
       set,

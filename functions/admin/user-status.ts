@@ -6,14 +6,15 @@ import { endAllSessions } from '../lib/session';
 import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { indexAttributes } from '../lib/table';
-import { getUserById, userIndexKeys } from '../lib/users';
+import { getUserById, searchItemWrites, userIndexKeys } from '../lib/users';
 import type { AdminSoftDeleteResult } from '../../shared/admin-types';
 import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
 
 /**
  * Account status actions of the user drawer (docs/product.md#4-states-and-transitions "User status"). Each is one transaction:
- * the user item (status, is_locked, its index keys), the per-status counters and the audit entry.
+ * the user item (status, is_locked, its index keys), the per-status counters, the account's
+ * search items (they carry the status the search filters on) and the audit entry.
  * Repeating an action is refused with 409 (`already_locked`, `not_locked`, `already_deleted`,
  * `not_deleted`) so a stale drawer learns that someone else acted first.
  */
@@ -36,6 +37,7 @@ export async function lockUser(userId: string, caller: AdminCaller): Promise<{ s
       extra: [
         statsUpdate({ users_locked: 1, ...unverifiedDeltas(user, { ...user, status: 'locked' }) })!,
         ...present(lastActiveStatusMove(user, 'locked')),
+        ...searchItemWrites(user, { ...user, status: 'locked' }),
         auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
       ],
       result: after,
@@ -52,6 +54,7 @@ export async function unlockUser(userId: string, caller: AdminCaller): Promise<{
       extra: [
         ...(user.status === 'locked' ? [statsUpdate({ users_locked: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!] : []),
         ...present(lastActiveStatusMove(user, after.status)),
+        ...searchItemWrites(user, { ...user, status: after.status }),
         auditPut(adminAudit(caller, 'admin.user.unlock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
       ],
       result: after,
@@ -118,6 +121,7 @@ export function softDeleteChange(
         ...unverifiedDeltas(user, { ...user, status: 'deleted' }),
       })!,
       ...present(lastActiveStatusMove(user, 'deleted')),
+      ...searchItemWrites(user, { ...user, status: 'deleted' }),
       auditPut(audit({ old: facts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
     ],
     result,
@@ -140,6 +144,7 @@ export async function restoreUser(userId: string, caller: AdminCaller): Promise<
           ...unverifiedDeltas(user, { ...user, status: 'active' }),
         })!,
         ...present(lastActiveStatusMove(user, 'active')),
+        ...searchItemWrites(user, { ...user, status: 'active' }),
         auditPut(
           adminAudit(
             caller,

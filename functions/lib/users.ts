@@ -36,19 +36,71 @@ export const SEARCH_FIELDS: readonly SearchField[] = ['email', 'first_name', 'la
 export const searchValue = (user: Pick<UserRecord, SearchField>, field: SearchField) =>
   (field === 'email' ? user.email : user[field]).trim().toLowerCase();
 
+/** Length of the longest common prefix of two strings (in UTF-16 units, as `startsWith` compares). */
+const commonPrefixLength = (a: string, b: string) => {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+};
+
+export type SearchItemSource = Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified' | SearchField>;
+
 /**
  * The admin prefix-search items of an account (USERSEARCH#<first char> / <value>#<id>#<field>),
- * written with the account, rewritten when a searched field changes, deleted on hard delete.
- * `created_at` is immutable, so results can be ordered newest first without reading profiles.
+ * written with the account, rewritten when a searched field, the status or the verification
+ * changes (searchItemWrites), deleted on hard delete. `created_at` is immutable, so results can
+ * be ordered newest first without reading profiles. Each item also carries what the search
+ * filters on, so a Query's FilterExpression drops non-matching accounts before any is read
+ * (docs/scale-reads.md "Search"):
+ *   status, verified  copies of the account's;
+ *   shadowed          the longest prefix this value shares with an earlier field's value (email,
+ *                     then first name, then last name): for a search text of length n that this
+ *                     value starts with, an earlier field also matches exactly when n ≤ shadowed,
+ *                     and the account is shown through that field instead (one row per account).
  */
-export function searchItems(user: Pick<UserRecord, 'id' | 'created_at' | SearchField>) {
-  return SEARCH_FIELDS.filter((field) => searchValue(user, field)).map((field) => ({
-    ...keys.userSearch(searchValue(user, field), user.id, field),
-    type: 'usersearch',
-    user_id: user.id,
-    field,
-    created_at: user.created_at,
-  }));
+export function searchItems(user: SearchItemSource) {
+  const values = SEARCH_FIELDS.map((field) => searchValue(user, field));
+  return SEARCH_FIELDS.flatMap((field, index) => {
+    const value = values[index];
+    if (!value) return [];
+    const earlier = values.slice(0, index).filter(Boolean);
+    return [
+      {
+        ...keys.userSearch(value, user.id, field),
+        type: 'usersearch',
+        user_id: user.id,
+        field,
+        created_at: user.created_at,
+        status: user.status,
+        verified: Boolean(user.verified),
+        shadowed: Math.max(0, ...earlier.map((other) => commonPrefixLength(other, value))),
+      },
+    ];
+  });
+}
+
+/**
+ * The transaction items that take an account's search items from `before` to `after`: items of
+ * values that went are deleted, new or changed ones are put (a status or verification change
+ * rewrites all of them, a rename only the renamed field's). Empty when nothing searched changed.
+ */
+export function searchItemWrites(before: SearchItemSource, after: SearchItemSource) {
+  const old = new Map(searchItems(before).map((item) => [item.sk, item]));
+  const next = searchItems(after);
+  const kept = new Set(next.map((item) => item.sk));
+  const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    Object.keys(b).every((name) => a[name] === b[name]) && Object.keys(a).length === Object.keys(b).length;
+  return [
+    ...[...old.values()]
+      .filter((item) => !kept.has(item.sk))
+      .map((item) => ({ Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk } } })),
+    ...next
+      .filter((item) => {
+        const was = old.get(item.sk);
+        return !was || !same(was, item);
+      })
+      .map((item) => ({ Put: { TableName: tableName(), Item: item } })),
+  ];
 }
 
 export async function getUserById(userId: string, consistent = true): Promise<UserRecord | undefined> {

@@ -138,14 +138,14 @@ describe('user search: filters before any limit, truthful truncation', () => {
   let lockedOne: UserRecord;
   beforeAll(async () => {
     const items = [];
-    // more than a page's read budget (3 rounds of 2 × page_size + 2 accounts with a narrow status)
-    for (let i = 0; i < 200; i++) items.push(createTestUser({ first_name: `Quill${String(i).padStart(3, '0')}` }));
+    // more than a request's read budget: 3 rounds of at most 8 × (page_size + 1) search items
+    for (let i = 0; i < 640; i++) items.push(createTestUser({ first_name: `Quill${String(i).padStart(3, '0')}` }));
     await Promise.all(items);
     // the only locked match is the last one in key order: past any single read budget
     lockedOne = await createTestUser({ first_name: 'Quillzz', status: 'locked' });
   });
 
-  it('finds the one locked match behind 200 active ones, by following cursors', async () => {
+  it('finds the one locked match behind 640 active ones, by following cursors', async () => {
     const pages = await allPages<AdminUserListItem>('/api/admin/users?query=quill&status=locked&page_size=25');
     const rows = pages.flatMap((page) => page.items as Row[]);
     expect(rows.map((row) => row.id)).toEqual([lockedOne.id]);
@@ -157,10 +157,10 @@ describe('user search: filters before any limit, truthful truncation', () => {
   it('pages a broad search fully: every match once, in key order', async () => {
     const pages = await allPages<AdminUserListItem>('/api/admin/users?query=quill&page_size=25');
     const names = pages.flatMap((page) => (page.items as Row[]).map((row) => row.first_name));
-    expect(names).toHaveLength(201); // the default scope is active + locked
+    expect(names).toHaveLength(641); // the default scope is active + locked
     expect(names).toEqual([...names].sort());
     expect(pages[0]).toMatchObject({ has_next: true, total_is_estimate: true });
-    expect(pages.at(-1)).toMatchObject({ total: 201, total_is_estimate: false });
+    expect(pages.at(-1)).toMatchObject({ total: 641, total_is_estimate: false });
   });
 });
 
