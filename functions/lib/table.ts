@@ -39,7 +39,9 @@
  *                                               is its public copy for verification by code
  *   USERSEARCH#<c>       / <value>#<id>#<field>  admin prefix search: one item per lower-cased
  *                                               email, first and last name of an account
- *                                               (<c> = the value's first character)
+ *                                               (<c> = the value's first character), with the
+ *                                               account's status, verified and `shadowed`
+ *                                               (users.ts searchItems) for the search's filter
  *   USER#<id>            / PASSKEY#<hash>       a passkey; PASSKEYID#<hash> / PASSKEY finds its account;
  *                                               WEBAUTHN#<id> / CHALLENGE a WebAuthn challenge (TTL)
  *   USER#<id>            / BROWSER#<hash>       a browser the account signed in from (TTL)

@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../lib/db';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
-import { INDEX, indexPartition } from '../lib/table';
+import { walkAccounts, type WalkPosition } from '../lib/account-walk';
 import { getUserById } from '../lib/users';
 import { program } from './content';
 import { enrollmentTransition } from './learner-program';
@@ -35,44 +35,21 @@ export async function backfillFunnelFor(userId: string, now = new Date()): Promi
   }
 }
 
-export interface BackfillPosition {
-  /** index into BACKFILL_STATUSES */
-  status: number;
-  key?: Record<string, unknown>;
-}
-export const BACKFILL_STATUSES = ['active', 'locked', 'deleted'] as const;
+export type BackfillPosition = WalkPosition;
 
 /**
- * Walks every account through the usersByStatus index (one partition per status, `pageSize` a
- * page, no Scan) from `from`, counting each uncounted enrollment; `onPage` gets the totals and
- * the position to resume from after each page.
+ * Walks every account (functions/lib/account-walk.ts) from `from`, counting each uncounted
+ * enrollment; `onPage` gets the totals and the position to resume from after each page.
  */
 export async function backfillFunnel(
   from: BackfillPosition = { status: 0 },
   onPage: (totals: Record<'counted' | 'already' | 'none', number>, next: BackfillPosition) => void = () => {},
   pageSize = 100,
 ): Promise<Record<'counted' | 'already' | 'none', number>> {
-  const index = INDEX.usersByStatus;
   const totals = { counted: 0, already: 0, none: 0 };
-  for (let s = from.status; s < BACKFILL_STATUSES.length; s++) {
-    let startKey = s === from.status ? from.key : undefined;
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: index.indexName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': index.partitionKey },
-          ExpressionAttributeValues: { ':pk': indexPartition.usersByStatus(BACKFILL_STATUSES[s]) },
-          ProjectionExpression: 'id',
-          Limit: pageSize,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) totals[await backfillFunnelFor(String(item.id))]++;
-      startKey = page.LastEvaluatedKey;
-      onPage({ ...totals }, { status: startKey ? s : s + 1, key: startKey });
-    } while (startKey);
-  }
+  await walkAccounts(from, ['id'], pageSize, async (accounts, next) => {
+    for (const account of accounts) totals[await backfillFunnelFor(String(account.id))]++;
+    onPage({ ...totals }, next);
+  });
   return totals;
 }

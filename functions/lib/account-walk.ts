@@ -1,0 +1,49 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './db';
+import { indexPartition, indexQuery } from './table';
+import type { UserStatus } from './user-record';
+
+/** Where a walk over every account stands: a usersByStatus partition and the key to go on from. */
+export interface WalkPosition {
+  /** index into WALK_STATUSES */
+  status: number;
+  key?: Record<string, unknown>;
+}
+/** The usersByStatus partitions: together, every account. */
+export const WALK_STATUSES: readonly UserStatus[] = ['active', 'locked', 'deleted'];
+
+/**
+ * Walks every account through the usersByStatus index (one partition per status, `pageSize` a
+ * page, no Scan) from `from`, for operator backfills. `onPage` handles a page's accounts (the
+ * index's list fields that `projection` names) and gets the position to resume from after it:
+ * a backfill prints it as a resume token.
+ */
+export async function walkAccounts(
+  from: WalkPosition,
+  projection: readonly string[],
+  pageSize: number,
+  onPage: (accounts: Record<string, unknown>[], next: WalkPosition) => Promise<void>,
+): Promise<void> {
+  for (let s = from.status; s < WALK_STATUSES.length; s++) {
+    let startKey = s === from.status ? from.key : undefined;
+    const query = indexQuery('usersByStatus', indexPartition.usersByStatus(WALK_STATUSES[s]));
+    do {
+      const page = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          ...query,
+          // through names: `status` is a reserved word
+          ExpressionAttributeNames: {
+            ...query.ExpressionAttributeNames,
+            ...Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
+          },
+          ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
+          Limit: pageSize,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      startKey = page.LastEvaluatedKey;
+      await onPage(page.Items ?? [], { status: startKey ? s : s + 1, key: startKey });
+    } while (startKey);
+  }
+}

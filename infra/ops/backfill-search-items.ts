@@ -1,0 +1,30 @@
+/**
+ * `npm run backfill-search-items [-- --resume <token>]`: gives the admin search items written
+ * before they carried the account's status, verification and `shadowed` those fields, so the
+ * search filters on them (functions/admin/search-items-backfill.ts). Run it once after deploying
+ * that change onto a table with existing accounts; until then those items are still found, only
+ * checked on their accounts. Idempotent: a rerun updates nothing; after each page it prints a
+ * resume token (docs/runbook.md). Uses TABLE_NAME / DYNAMODB_ENDPOINT like make-admin.
+ */
+export {};
+
+async function main() {
+  if (!process.env.SESSION_SECRET && !process.env.SESSION_SECRET_ARN)
+    process.env.SESSION_SECRET = 'unused-by-backfill-search-items-unused-by-backfill';
+  const { backfillSearchItems } = await import('../../functions/admin/search-items-backfill');
+  type Position = Parameters<typeof backfillSearchItems>[0];
+  const resumeAt = process.argv.indexOf('--resume');
+  const from: Position =
+    resumeAt > 0 ? (JSON.parse(Buffer.from(process.argv[resumeAt + 1] ?? '', 'base64url').toString()) as Position) : { status: 0 };
+  const totals = await backfillSearchItems(from, (sofar, next) =>
+    console.log(
+      `accounts ${sofar.accounts}, items updated ${sofar.updated}, already current ${sofar.current}; resume token ${Buffer.from(JSON.stringify(next)).toString('base64url')}`,
+    ),
+  );
+  console.log(`done: ${totals.accounts} accounts, ${totals.updated} search items updated, ${totals.current} already current.`);
+}
+
+main().catch((error) => {
+  console.error(`backfill-search-items failed: ${(error as Error).message}`);
+  process.exit(1);
+});
