@@ -447,10 +447,7 @@ function searchItemFilter(search: string, statuses: UserStatus[], unverified: bo
   const values: Record<string, unknown> = { ':length': search.length };
   statuses.forEach((status, index) => (values[`:status${index}`] = status));
   const inStatus = statuses.map((_, index) => `:status${index}`).join(', ');
-  const parts = [
-    '(attribute_not_exists(shadowed) OR shadowed < :length)',
-    `(attribute_not_exists(#status) OR #status IN (${inStatus}))`,
-  ];
+  const parts = ['(attribute_not_exists(shadowed) OR shadowed < :length)', `(attribute_not_exists(#status) OR #status IN (${inStatus}))`];
   if (unverified) {
     values[':false'] = false;
     parts.push('(attribute_not_exists(verified) OR verified = :false)');

@@ -85,9 +85,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     const before = Object.fromEntries(Object.keys(changes).map((field) => [field, user[field as keyof Changes]]));
     if (newEmail) Object.assign(before, { verified: user.verified });
     const afterValues = { ...changes, ...(newEmail ? { verified: false } : {}) };
-    extra.push(
-      auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })),
-    );
+    extra.push(auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })));
     return {
       set,
       extra,
