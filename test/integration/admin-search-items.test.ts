@@ -140,12 +140,16 @@ describe('search items written before they carried the filter fields', () => {
     expect(before.byName.sort()).toEqual([verified, unverified, locked].sort());
 
     // the backfill, one account a page, resumed from each page's position
-    const positions: WalkPosition[] = [];
-    const totals = await backfillSearchItems({ status: 0 }, (_, next) => positions.push(next), 1);
+    const positions: { walked: number; next: WalkPosition }[] = [];
+    const totals = await backfillSearchItems({ status: 0 }, (sofar, next) => positions.push({ walked: sofar.accounts, next }), 1);
     expect(totals.updated).toBeGreaterThanOrEqual(people.length * 3);
     for (const person of people) await expectInStep(person.id);
-    expect(positions.at(-1)).toEqual({ status: 3, key: undefined });
-    expect(await backfillSearchItems(positions.at(-1))).toEqual({ accounts: 0, updated: 0, current: 0 });
+    expect(positions.at(-1)?.next).toEqual({ status: 3, key: undefined });
+    // resumed from a position in the middle, it walks exactly the accounts after it
+    const middle = positions[Math.floor(positions.length / 2)];
+    expect(middle.walked).toBeGreaterThan(0);
+    expect((await backfillSearchItems(middle.next)).accounts).toBe(totals.accounts - middle.walked);
+    expect(await backfillSearchItems(positions.at(-1)?.next)).toEqual({ accounts: 0, updated: 0, current: 0 });
     const rerun = await backfillSearchItems();
     expect(rerun.updated).toBe(0);
     expect(rerun.current).toBeGreaterThanOrEqual(people.length * 3);
