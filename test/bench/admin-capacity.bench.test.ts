@@ -39,6 +39,7 @@ const CALLS: Array<[string, () => Promise<{ items: unknown[] }>]> = [
   ['users filter=week1_dropoff', () => listUsers({ filter: 'week1_dropoff' })],
   ['users search', () => listUsers({ query: 'learner1' })],
   ['users search + unverified', () => listUsers({ query: 'learner1', filter: 'unverified' })],
+  ['users search + active30d', () => listUsers({ query: 'learner1', filter: 'active30d' })],
   ['audit log', () => auditLog({})],
   ['audit action', () => auditLog({ action: 'auth.login' })],
   ['audit entity_type', () => auditLog({ entity_type: 'enrollment' })],

@@ -135,6 +135,7 @@ async function run(endpoint: string) {
     ['users filter=unverified&status=locked', () => listUsers({ filter: 'unverified', status: 'locked' })],
     ['users search "learner1"', () => listUsers({ query: 'learner1' })],
     ['users search "bench2" + unverified', () => listUsers({ query: 'bench2', filter: 'unverified' })],
+    ['users search "learner1" + active30d', () => listUsers({ query: 'learner1', filter: 'active30d' })],
     ['users last page by cursor', async () => listUsers({ cursor: await lastPageCursorCached(n) })],
     ['audit log (last 30 days)', () => auditLog({})],
     ['audit action=auth.login', () => auditLog({ action: 'auth.login' })],
