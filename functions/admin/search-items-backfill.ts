@@ -18,8 +18,8 @@ export interface SearchBackfillTotals {
 }
 
 /**
- * Gives the search items written before they carried `status`, `verified` and `shadowed` those
- * fields (functions/lib/users.ts searchItems; docs/runbook.md "Backfill the search items"). It
+ * Gives the search items written before they carried `status`, `verified`, `shadowed` and
+ * `last_active_day` those fields (functions/lib/users.ts searchItems; docs/runbook.md "Backfill the search items"). It
  * walks every account through the usersByStatus index (functions/lib/account-walk.ts: no Scan;
  * the index holds every field an item needs) from `from`; `onPage` gets the totals and the
  * position to resume from after each page. Each item is updated only if it exists and lacks
@@ -52,10 +52,18 @@ async function fillItem(item: ReturnType<typeof searchItems>[number]): Promise<b
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: 'SET #status = :status, verified = :verified, shadowed = :shadowed',
+        // an activity meanwhile may have put a newer last_active_day on the item already: kept
+        UpdateExpression: `SET #status = :status, verified = :verified, shadowed = :shadowed${
+          item.last_active_day ? ', last_active_day = if_not_exists(last_active_day, :day)' : ''
+        }`,
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(shadowed)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': item.status, ':verified': item.verified, ':shadowed': item.shadowed },
+        ExpressionAttributeValues: {
+          ':status': item.status,
+          ':verified': item.verified,
+          ':shadowed': item.shadowed,
+          ...(item.last_active_day ? { ':day': item.last_active_day } : {}),
+        },
       }),
     );
     return true;

@@ -333,13 +333,13 @@ async function dropoffUsers(
  * Search: the USERSEARCH items whose value starts with the text, in key order (value, then id).
  * The items carry what the search filters on (functions/lib/users.ts searchItems), so the Query's
  * FilterExpression keeps one item per account (the first of email, first name, last name that
- * matches), in the status scope, unverified when asked: only candidates come back, and no
- * account is read for a non-match. A round reads as many search items as the page still needs
+ * matches), in the status scope, unverified or active since the cohort's first day when asked:
+ * only candidates come back, and no account is read for a non-match. A round reads as many search items as the page still needs
  * divided by the share that passed so far (guessed low at first: the items are small), at most
  * SEARCH_ITEMS_PER_ROUND × (page_size + 1). Candidates are then checked on their accounts, read
  * with their enrollments in parallel: the account is the truth (an item written before it
- * carried the filter fields passes the filter and is checked here), and the cohorts
- * (active7d/active30d: the last active day; week1_dropoff: the enrollment) are decided there.
+ * carried the filter fields passes the filter and is checked here), and the week-1 drop-off,
+ * which the enrollments decide, checks up to twice the page's candidates per round.
  */
 async function searchUsers(
   list: string,
@@ -355,12 +355,13 @@ async function searchUsers(
   const keep = inScope(scope);
   const since = filter === 'active7d' || filter === 'active30d' ? activeSince(filter === 'active7d' ? 7 : 30, now) : undefined;
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
-  const cohort = Boolean(since) || filter === 'week1_dropoff';
+  // the drop-off cohort is decided on the enrollments: more candidates are checked per row
+  const cohort = filter === 'week1_dropoff';
   const week1Field = INDEX.week1Pending.partitionKey;
-  const filterOnItems = searchItemFilter(search, STATUSES_OF[scope], filter === 'unverified');
+  const filterOnItems = searchItemFilter(search, STATUSES_OF[scope], filter === 'unverified', since);
   // shares learnt per request: search items that are candidates, candidates in the cohort; the
   // first guess is low (an account's email and name items often both match; a filter passes fewer)
-  let itemRate = filter === 'unverified' || (scope !== '' && scope !== 'all') ? 0.1 : 0.25;
+  let itemRate = filter === 'unverified' || since || (scope !== '' && scope !== 'all') ? 0.1 : 0.25;
   let cohortRate = 0.5;
   return inRounds(
     list,
@@ -391,15 +392,13 @@ async function searchUsers(
       const checked = candidates.slice(0, toCheck);
       // unique: an item written before `shadowed` existed can repeat an account
       const ids = [...new Set(checked.map((item) => String(item.user_id)))];
-      // the active cohorts read enrollments for the page's rows only, at the end (inRounds)
-      const enrollmentsAlong = !since;
       const [profileList, enrolled] = await Promise.all([
         profilesOf(ids),
-        enrollmentsAlong ? completionOf(ids, filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : '') : undefined,
+        completionOf(ids, filter === 'week1_dropoff' ? `,enrolled_at,${week1Field}` : ''),
       ]);
       const profiles = new Map(profileList.map((user) => [user.id, user]));
       const dropped = new Set(
-        (enrolled?.enrollments ?? [])
+        enrolled.enrollments
           .filter((e) => e[week1Field] === WEEK1_PENDING_PK && String(e.enrolled_at) <= cutoff)
           .map((e) => String(e.user_id)),
       );
@@ -423,7 +422,7 @@ async function searchUsers(
       const lastRead = result.LastEvaluatedKey ? String(result.LastEvaluatedKey.sk) : undefined;
       return {
         rows,
-        completion: enrolled ? { of: ids, found: enrolled.completion } : undefined,
+        completion: { of: ids, found: enrolled.completion },
         hasNext: !allUsed || lastRead !== undefined,
         next: !allUsed
           ? String(candidates[consumed - 1].sk)
@@ -440,10 +439,10 @@ async function searchUsers(
 
 /**
  * The FilterExpression on search items: not shadowed by an earlier field for a text of this
- * length, in the status scope, unverified when asked. An item written before these fields existed
+ * length, in the status scope, unverified when asked, active since the cohort's first day. An item written before these fields existed
  * passes (attribute_not_exists) and is decided on its account.
  */
-function searchItemFilter(search: string, statuses: UserStatus[], unverified: boolean) {
+function searchItemFilter(search: string, statuses: UserStatus[], unverified: boolean, activeSinceDay?: string) {
   const values: Record<string, unknown> = { ':length': search.length };
   statuses.forEach((status, index) => (values[`:status${index}`] = status));
   const inStatus = statuses.map((_, index) => `:status${index}`).join(', ');
@@ -451,6 +450,11 @@ function searchItemFilter(search: string, statuses: UserStatus[], unverified: bo
   if (unverified) {
     values[':false'] = false;
     parts.push('(attribute_not_exists(verified) OR verified = :false)');
+  }
+  if (activeSinceDay) {
+    // never active: no last_active_day, filtered out; an item from before the fields existed passes
+    values[':since'] = activeSinceDay;
+    parts.push('(attribute_not_exists(shadowed) OR last_active_day >= :since)');
   }
   return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: values };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_FIELDS, searchItems, searchItemWrites, searchValue, type SearchItemSource } from './users';
+import { SEARCH_FIELDS, searchItemKeys, searchItems, searchItemWrites, searchValue, type SearchItemSource } from './users';
 
 const account = (overrides: Partial<SearchItemSource> = {}): SearchItemSource => ({
   id: 'u-1',
@@ -34,6 +34,14 @@ describe('admin search items', () => {
       // the filter keeps the item of the first matching field, and only that one
       expect(kept.map((item) => item.field)).toEqual(firstMatch ? [firstMatch] : []);
     }
+  });
+
+  it('carry the last active day once there is one, and have the keys the activity write updates', () => {
+    expect(searchItems(account()).every((item) => !('last_active_day' in item))).toBe(true);
+    const active = searchItems(account({ last_active_day: '2026-03-05' }));
+    expect(active.every((item) => item.last_active_day === '2026-03-05')).toBe(true);
+    expect(searchItemKeys(account())).toEqual(active.map(({ pk, sk }) => ({ pk, sk })));
+    expect(searchItemKeys(account({ last_name: ' ' }))).toHaveLength(2); // no value, no item
   });
 
   it('are not shadowed by a field that shares no prefix, nor by an empty one', () => {

@@ -43,7 +43,8 @@ const commonPrefixLength = (a: string, b: string) => {
   return n;
 };
 
-export type SearchItemSource = Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified' | SearchField>;
+export type SearchItemSource = Pick<UserRecord, 'id' | 'created_at' | 'status' | 'verified' | SearchField> &
+  Partial<Pick<UserRecord, 'last_active_day'>>;
 
 /**
  * The admin prefix-search items of an account (USERSEARCH#<first char> / <value>#<id>#<field>),
@@ -53,6 +54,8 @@ export type SearchItemSource = Pick<UserRecord, 'id' | 'created_at' | 'status' |
  * filters on, so a Query's FilterExpression drops non-matching accounts before any is read
  * (docs/scale-reads.md "Search"):
  *   status, verified  copies of the account's;
+ *   last_active_day   a copy of the account's once it was active (the activity write keeps it:
+ *                     functions/lib/activity.ts), for the active7d / active30d cohorts;
  *   shadowed          the longest prefix this value shares with an earlier field's value (email,
  *                     then first name, then last name): for a search text of length n that this
  *                     value starts with, an earlier field also matches exactly when n ≤ shadowed,
@@ -74,10 +77,18 @@ export function searchItems(user: SearchItemSource) {
         status: user.status,
         verified: Boolean(user.verified),
         shadowed: Math.max(0, ...earlier.map((other) => commonPrefixLength(other, value))),
+        ...(user.last_active_day ? { last_active_day: user.last_active_day } : {}),
       },
     ];
   });
 }
+
+/** The keys of an account's search items (no value: no item). */
+export const searchItemKeys = (user: Pick<UserRecord, 'id' | SearchField>) =>
+  SEARCH_FIELDS.flatMap((field) => {
+    const value = searchValue(user, field);
+    return value ? [keys.userSearch(value, user.id, field)] : [];
+  });
 
 /**
  * The transaction items that take an account's search items from `before` to `after`: items of

@@ -107,10 +107,11 @@ describe('admin read cost does not grow with the data', () => {
     }
     // the search filters on its items (docs/scale-reads.md "Search"): one Query returns only
     // candidates, then the page's accounts and enrollments in parallel; before, an unverified
-    // search read accounts for every match in two rounds (5–6 calls, 60 RCU)
-    for (const name of ['users search', 'users search + unverified']) {
+    // search read accounts for every match in two rounds (5–6 calls, 60 RCU), and an activity
+    // cohort checked twice the page on the accounts (43 RCU)
+    for (const name of ['users search', 'users search + unverified', 'users search + active30d']) {
       expect(large.get(name)!.calls, name).toBe(3);
-      expect(large.get(name)!.read, name).toBeLessThanOrEqual(30);
+      expect(large.get(name)!.read, name).toBeLessThanOrEqual(32);
     }
   });
 });

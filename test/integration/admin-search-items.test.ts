@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backfillSearchItems } from '../../functions/admin/search-items-backfill';
+import { recordActivity } from '../../functions/lib/activity';
 import type { WalkPosition } from '../../functions/lib/account-walk';
 import { db, tableName } from '../../functions/lib/db';
 import type { UserRecord } from '../../functions/lib/user-record';
@@ -52,7 +53,7 @@ async function makeLegacy(user: UserRecord) {
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk, sk },
-        UpdateExpression: 'REMOVE #status, verified, shadowed',
+        UpdateExpression: 'REMOVE #status, verified, shadowed, last_active_day',
         ExpressionAttributeNames: { '#status': 'status' },
       }),
     );
@@ -113,6 +114,44 @@ describe('search items follow the account', () => {
   });
 });
 
+describe('search items follow the activity', () => {
+  const DAY = 24 * 3600 * 1000;
+
+  it('carry the last active day the active cohorts filter on; a never active account is not in them', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const [recent, older, never] = await Promise.all(
+      ['recent', 'older', 'never'].map((name) => createTestUser({ email: `active-${tag}-${name}@example.com` })),
+    );
+    expect(await recordActivity(recent)).toBe(true);
+    expect(await recordActivity(older, new Date(Date.now() - 20 * DAY))).toBe(true);
+    for (const user of [recent, older, never]) await expectInStep(user.id);
+    expect((await storedItems(recent.id))[0]).toMatchObject({ last_active_day: new Date().toISOString().slice(0, 10) });
+    expect(await searchIds(`query=active-${tag}&filter=active7d`)).toEqual([recent.id]);
+    expect((await searchIds(`query=active-${tag}&filter=active30d`)).sort()).toEqual([recent.id, older.id].sort());
+  });
+
+  it('records the activity of an account renamed meanwhile on its new items, and creates no item for the old name', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const stale = await createTestUser({ email: `renamed-${tag}@example.com`, first_name: `Before${tag}` });
+    expect((await adminClient.patch(`/api/admin/users/${stale.id}`, { first_name: `After${tag}` })).status).toBe(200);
+    // the caller still holds the account as read before the rename: its old first-name item is gone
+    expect(await recordActivity(stale)).toBe(true);
+    const user = await expectInStep(stale.id);
+    expect(user.last_active_day).toBe(new Date().toISOString().slice(0, 10));
+    const [oldName] = searchItems(stale).filter((item) => item.field === 'first_name');
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: oldName.pk, sk: oldName.sk } }))).Item).toBeUndefined();
+    expect(await searchIds(`query=after${tag}&filter=active7d`)).toEqual([stale.id]);
+  });
+
+  it('records the activity of an account whose search items are missing, without creating any', async () => {
+    const user = await createTestUser({ email: `itemless-${randomUUID().slice(0, 8)}@example.com` });
+    for (const { pk, sk } of searchItems(user)) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk } }));
+    expect(await recordActivity(user)).toBe(true);
+    expect((await getUserById(user.id))?.last_active_day).toBe(new Date().toISOString().slice(0, 10));
+    expect((await storedItems(user.id)).filter(Boolean)).toEqual([]);
+  });
+});
+
 describe('search items written before they carried the filter fields', () => {
   it('are found and checked on their accounts until the backfill fills them in; a rerun changes nothing', async () => {
     const tag = randomUUID().slice(0, 8);
@@ -126,6 +165,9 @@ describe('search items written before they carried the filter fields', () => {
     );
     for (const person of people) await makeLegacy(person);
     const [verified, unverified, locked, deleted] = people.map((person) => person.id);
+    // active before the items carried anything: the account says so, the items do not
+    await recordActivity(people[0]);
+    await makeLegacy(people[0]);
 
     // before the backfill: the same answers, decided on the accounts (one row per account)
     const before = {
@@ -133,7 +175,9 @@ describe('search items written before they carried the filter fields', () => {
       unverified: await searchIds(`query=legacy-${tag}&filter=unverified`),
       locked: await searchIds(`query=legacy${tag}&status=locked`),
       byName: await searchIds(`query=legacy${tag}`),
+      active: await searchIds(`query=legacy${tag}&filter=active7d`),
     };
+    expect(before.active).toEqual([verified]);
     expect(before.all.sort()).toEqual([verified, unverified, locked, deleted].sort());
     expect(before.unverified.sort()).toEqual([unverified, locked].sort());
     expect(before.locked).toEqual([locked]);
@@ -159,6 +203,7 @@ describe('search items written before they carried the filter fields', () => {
     expect((await searchIds(`query=legacy-${tag}&filter=unverified`)).sort()).toEqual(before.unverified.sort());
     expect(await searchIds(`query=legacy${tag}&status=locked`)).toEqual([locked]);
     expect((await searchIds(`query=legacy${tag}`)).sort()).toEqual(before.byName.sort());
+    expect(await searchIds(`query=legacy${tag}&filter=active7d`)).toEqual([verified]);
   });
 
   it('leaves alone an item that a status change rewrote meanwhile', async () => {
