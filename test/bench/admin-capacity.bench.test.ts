@@ -40,6 +40,7 @@ const CALLS: Array<[string, () => Promise<{ items: unknown[] }>]> = [
   ['users search', () => listUsers({ query: 'learner1' })],
   ['users search + unverified', () => listUsers({ query: 'learner1', filter: 'unverified' })],
   ['users search + active30d', () => listUsers({ query: 'learner1', filter: 'active30d' })],
+  ['users search + week1_dropoff', () => listUsers({ query: 'learner1', filter: 'week1_dropoff' })],
   ['audit log', () => auditLog({})],
   ['audit action', () => auditLog({ action: 'auth.login' })],
   ['audit entity_type', () => auditLog({ entity_type: 'enrollment' })],
