@@ -334,9 +334,9 @@ async function dropoffUsers(
  * The items carry what the search filters on (functions/lib/users.ts searchItems), so the Query's
  * FilterExpression keeps one item per account (the first of email, first name, last name that
  * matches), in the status scope, unverified or active since the cohort's first day when asked:
- * only candidates come back, and no account is read for a non-match. A round reads as many search items as the page still needs
- * divided by the share that passed so far (guessed low at first: the items are small), at most
- * SEARCH_ITEMS_PER_ROUND × (page_size + 1). Candidates are then checked on their accounts, read
+ * only candidates come back, and no account is read for a non-match. A round reads as many
+ * search items as the page still needs divided by the share that passed so far (guessed low at
+ * first: the items are small), at most SEARCH_ITEMS_PER_ROUND × (page_size + 1). Candidates are then checked on their accounts, read
  * with their enrollments in parallel: the account is the truth (an item written before it
  * carried the filter fields passes the filter and is checked here), and the week-1 drop-off,
  * which the enrollments decide, checks up to twice the page's candidates per round.
@@ -417,20 +417,15 @@ async function searchUsers(
         rows.push(user);
       }
       if (cohort && consumed) cohortRate = Math.max(0.1, Math.min(1, rows.length / consumed));
-      // where the next round starts: after the last candidate used, or after everything read
+      // where the next round starts: after the last candidate used, else after everything read
       const allUsed = consumed === candidates.length;
       const lastRead = result.LastEvaluatedKey ? String(result.LastEvaluatedKey.sk) : undefined;
+      const lastUsed = consumed ? String(candidates[consumed - 1].sk) : after;
       return {
         rows,
         completion: { of: ids, found: enrolled.completion },
         hasNext: !allUsed || lastRead !== undefined,
-        next: !allUsed
-          ? String(candidates[consumed - 1].sk)
-          : lastRead !== undefined
-            ? lastRead
-            : candidates.length
-              ? String(candidates[candidates.length - 1].sk)
-              : after,
+        next: allUsed ? (lastRead ?? lastUsed) : lastUsed,
       };
     },
     () => Promise.resolve(undefined),
@@ -439,8 +434,9 @@ async function searchUsers(
 
 /**
  * The FilterExpression on search items: not shadowed by an earlier field for a text of this
- * length, in the status scope, unverified when asked, active since the cohort's first day. An item written before these fields existed
- * passes (attribute_not_exists) and is decided on its account.
+ * length, in the status scope, unverified when asked, active since the cohort's first day. An
+ * item written before these fields existed passes (attribute_not_exists) and is decided on its
+ * account.
  */
 function searchItemFilter(search: string, statuses: UserStatus[], unverified: boolean, activeSinceDay?: string) {
   const values: Record<string, unknown> = { ':length': search.length };

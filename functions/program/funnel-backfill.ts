@@ -35,15 +35,13 @@ export async function backfillFunnelFor(userId: string, now = new Date()): Promi
   }
 }
 
-export type BackfillPosition = WalkPosition;
-
 /**
  * Walks every account (functions/lib/account-walk.ts) from `from`, counting each uncounted
  * enrollment; `onPage` gets the totals and the position to resume from after each page.
  */
 export async function backfillFunnel(
-  from: BackfillPosition = { status: 0 },
-  onPage: (totals: Record<'counted' | 'already' | 'none', number>, next: BackfillPosition) => void = () => {},
+  from: WalkPosition = { status: 0 },
+  onPage: (totals: Record<'counted' | 'already' | 'none', number>, next: WalkPosition) => void = () => {},
   pageSize = 100,
 ): Promise<Record<'counted' | 'already' | 'none', number>> {
   const totals = { counted: 0, already: 0, none: 0 };
