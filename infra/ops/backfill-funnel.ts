@@ -6,19 +6,15 @@
  * Idempotent: a rerun skips what is counted; after each page it prints a resume token. Uses
  * TABLE_NAME / DYNAMODB_ENDPOINT like make-admin.
  */
-export {};
+import { resumePosition, resumeToken } from './walk-resume';
 
 async function main() {
   if (!process.env.SESSION_SECRET && !process.env.SESSION_SECRET_ARN)
     process.env.SESSION_SECRET = 'unused-by-backfill-funnel-unused-by-backfill';
   const { backfillFunnel } = await import('../../functions/program/funnel-backfill');
-  type Position = Parameters<typeof backfillFunnel>[0];
-  const resumeAt = process.argv.indexOf('--resume');
-  const from: Position =
-    resumeAt > 0 ? (JSON.parse(Buffer.from(process.argv[resumeAt + 1] ?? '', 'base64url').toString()) as Position) : { status: 0 };
-  const totals = await backfillFunnel(from, (sofar, next) =>
+  const totals = await backfillFunnel(resumePosition(), (sofar, next) =>
     console.log(
-      `counted ${sofar.counted}, already counted ${sofar.already}, no enrollment ${sofar.none}; resume token ${Buffer.from(JSON.stringify(next)).toString('base64url')}`,
+      `counted ${sofar.counted}, already counted ${sofar.already}, no enrollment ${sofar.none}; resume token ${resumeToken(next)}`,
     ),
   );
   console.log(`done: ${totals.counted} enrollments counted, ${totals.already} already counted.`);

@@ -6,19 +6,15 @@
  * checked on their accounts. Idempotent: a rerun updates nothing; after each page it prints a
  * resume token (docs/runbook.md). Uses TABLE_NAME / DYNAMODB_ENDPOINT like make-admin.
  */
-export {};
+import { resumePosition, resumeToken } from './walk-resume';
 
 async function main() {
   if (!process.env.SESSION_SECRET && !process.env.SESSION_SECRET_ARN)
     process.env.SESSION_SECRET = 'unused-by-backfill-search-items-unused-by-backfill';
   const { backfillSearchItems } = await import('../../functions/admin/search-items-backfill');
-  type Position = Parameters<typeof backfillSearchItems>[0];
-  const resumeAt = process.argv.indexOf('--resume');
-  const from: Position =
-    resumeAt > 0 ? (JSON.parse(Buffer.from(process.argv[resumeAt + 1] ?? '', 'base64url').toString()) as Position) : { status: 0 };
-  const totals = await backfillSearchItems(from, (sofar, next) =>
+  const totals = await backfillSearchItems(resumePosition(), (sofar, next) =>
     console.log(
-      `accounts ${sofar.accounts}, items updated ${sofar.updated}, already current ${sofar.current}; resume token ${Buffer.from(JSON.stringify(next)).toString('base64url')}`,
+      `accounts ${sofar.accounts}, items updated ${sofar.updated}, already current ${sofar.current}; resume token ${resumeToken(next)}`,
     ),
   );
   console.log(`done: ${totals.accounts} accounts, ${totals.updated} search items updated, ${totals.current} already current.`);
