@@ -1,15 +1,15 @@
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runErasure } from '../../functions/admin/erasure';
 import { hardDeleteUser } from '../../functions/admin/hard-delete';
 import { restoreUser, softDeleteUser } from '../../functions/admin/user-status';
 import { dayOf } from '../../functions/lib/activity';
 import { db, tableName } from '../../functions/lib/db';
-import { INDEX, indexKeys, indexPartition, keys } from '../../functions/lib/table';
+import { indexKeys, indexPartition, keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { useApi } from '../helpers/api';
 import { createTestUser } from '../helpers/users';
-import { auditItemsOf, setUserFields } from './program-helpers';
+import { auditItemsOf, indexItems, setUserFields } from './program-helpers';
 
 /** Automatic erasure after retention (docs/product.md#account-data, docs/runbook.md#erasure), against DynamoDB Local. */
 useApi();
@@ -22,18 +22,7 @@ const profile = async (id: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(id), ConsistentRead: true }))).Item;
 const purgeJob = async (id: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(id), ConsistentRead: true }))).Item;
-async function erasureIndex(): Promise<string[]> {
-  const { indexName, partitionKey } = INDEX.erasureDue;
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${partitionKey} = :pk`,
-      ExpressionAttributeValues: { ':pk': indexPartition.erasureDue() },
-    }),
-  );
-  return (result.Items ?? []).map((item) => String(item.id));
-}
+const erasureIndex = async () => (await indexItems('erasureDue', indexPartition.erasureDue())).map((item) => String(item.id));
 /** Soft-deletes through the product's own write, then moves the deletion back in time as the days would. */
 async function softDeleted(name: string, daysAgo: number) {
   const user = await createTestUser({ first_name: name });

@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
-import { INDEX, indexPartition, keys } from '../../functions/lib/table';
+import { indexPartition, indexQuery, keys, type IndexName } from '../../functions/lib/table';
 import type { DashboardState, LearnerTask, ModulePage, TaskSave } from '../../shared/program-types';
 import type { ApiClient } from '../helpers/api';
 
@@ -54,16 +54,11 @@ export async function setUserFields(userId: string, fields: Record<string, unkno
   );
 }
 
-/** Every audit entry about one account, as stored (the auditByEntity index of the user). */
-export async function auditItemsOf(userId: string): Promise<Array<Record<string, unknown>>> {
-  const { indexName, partitionKey } = INDEX.auditByEntity;
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${partitionKey} = :pk`,
-      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
-    }),
-  );
+/** Every item of one index partition, as stored (the test tables are small: one page). */
+export async function indexItems(name: IndexName, partition: string): Promise<Array<Record<string, unknown>>> {
+  const result = await db().send(new QueryCommand({ TableName: tableName(), ...indexQuery(name, partition) }));
   return result.Items ?? [];
 }
+
+/** Every audit entry about one account, as stored (the auditByEntity index of the user). */
+export const auditItemsOf = (userId: string) => indexItems('auditByEntity', indexPartition.auditByEntity('user', userId));
