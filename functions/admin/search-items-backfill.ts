@@ -19,9 +19,9 @@ export interface SearchBackfillTotals {
 
 /**
  * Gives the search items written before they carried `status`, `verified`, `shadowed` and
- * `last_active_day` those fields (functions/lib/users.ts searchItems; docs/runbook.md "Backfill the search items"). It
- * walks every account through the usersByStatus index (functions/lib/account-walk.ts: no Scan;
- * the index holds every field an item needs) from `from`; `onPage` gets the totals and the
+ * `last_active_day` those fields (functions/lib/users.ts searchItems; docs/runbook.md "Backfill
+ * the search items"). It walks every account through the usersByStatus index
+ * (functions/lib/account-walk.ts: no Scan; the index holds every field an item needs) from `from`; `onPage` gets the totals and the
  * position to resume from after each page. Each item is updated only if it exists and lacks
  * `shadowed`: an item a status change or rename rewrote meanwhile is current already (the
  * writers are authoritative), and an item of a value renamed away is not created again. A rerun
