@@ -7,16 +7,16 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MEMORY_MB } from '../../infra/constructs/app-function';
 import { CareerProgramStack } from '../../infra/stack';
-import { KB, type LambdaBundle, lambdaBundles, measureImport, REPO_ROOT, runtimeExternals } from '../helpers/lambda-bundles';
+import { KB, type LambdaBundle, lambdaBundles, REPO_ROOT, runtimeExternals } from '../helpers/lambda-bundles';
 
 /**
  * The Lambda bundles as deployed: the real stack synthesized with esbuild bundling (what
- * `cdk synth` writes to cdk.out), then each product bundle's size and the CPU time `node` takes
- * to import it with the environment it gets in Lambda (docs/lean-builds.md explains every figure).
+ * `cdk synth` writes to cdk.out), then each product bundle's size and what it carries. Import
+ * time is measured by `npx tsx test/helpers/lambda-bundles.ts <cdk.out>` on a quiet machine, not
+ * asserted here: a timing on a shared machine is noise (docs/lean-builds.md explains every figure).
  * The figures are printed so features that add dependencies can see the headroom left.
  */
 const BUDGET_KB = 250;
-const IMPORT_BUDGET_MS = 50;
 const PRODUCT = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
 
 let bundles: Record<(typeof PRODUCT)[number], LambdaBundle>;
@@ -131,17 +131,6 @@ describe('Lambda bundles', () => {
     const served = JSON.parse(response.body) as { openapi: string; paths: Record<string, unknown> };
     expect(served.openapi).toBe('3.1.0');
     expect(Object.keys(served.paths)).toContain('/api/admin/users/{id}');
-  });
-
-  it(`import in ≤ ${IMPORT_BUDGET_MS} ms of CPU each (median of 7 fresh node processes, Lambda environment)`, () => {
-    for (const name of PRODUCT) {
-      const timing = measureImport(bundles[name], 7);
-      console.log(
-        `${name.padEnd(9)} import ${timing.bundleCpuMs.toFixed(1)} ms CPU, ${timing.bundleMs.toFixed(1)} ms wall; ` +
-          `runtime SDK ${timing.sdkMs.toFixed(1)} ms; whole process − node -e '' ${timing.processOverBaselineMs.toFixed(1)} ms`,
-      );
-      expect(timing.bundleCpuMs, `${name} import`).toBeLessThanOrEqual(IMPORT_BUDGET_MS);
-    }
   });
 
   it('gives the functions that check passwords on their main path (auth; passkeys re-asks it) one full vCPU for scrypt (1,769 MB), the others the 1,024 MB default', () => {
