@@ -6,7 +6,6 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
-import type { RouteGroup } from '../shared/routes';
 import {
   AppFunction,
   AUTH_MEMORY_MB,
@@ -30,6 +29,7 @@ import { RemindersSchedule } from './constructs/reminders-schedule';
 import { WorkQueue } from './constructs/work-queue';
 import { Site } from './constructs/site';
 import { stageSettings, type StageName } from './stage';
+import { type StackFunctionName, TABLE_ACCESS } from './table-access';
 
 export interface CareerProgramStackProps extends StackProps {
   /** The built SPA; default `web/dist` (tests pass a temporary directory). */
@@ -66,7 +66,7 @@ export interface CareerProgramStackProps extends StackProps {
  */
 export class CareerProgramStack extends Stack {
   readonly data: DataTable;
-  readonly functions: Record<RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge' | 'erasure', AppFunction>;
+  readonly functions: Record<StackFunctionName, AppFunction>;
   /** Reminder slices: queue, dead-letter queue (alarms on age and depth go on these). */
   readonly reminderQueue: WorkQueue;
   /** Hard-delete continuations: queue, dead-letter queue. */
@@ -199,38 +199,10 @@ export class CareerProgramStack extends Stack {
     this.purgeQueue.attachWorker(purge.fn, 2);
     for (const f of [admin, purge, erasure]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
 
-    // What each function may touch (L7, docs/security.md), by key prefix of functions/lib/table.ts.
-    // The daily schedule only queues the day's slices: no table, no mail.
-    const arns = this.data.resourceArns;
-    bindTableAccess(auth.fn, arns, {
-      write: ['USER#', 'EMAIL#', 'USERSEARCH#', 'CHALLENGE#', 'RESET#', 'RATE#', 'ACTIVITY#', 'STATS#'],
-      read: ['CERT#'], // the public certificate check
-      audit: true,
-      describe: true, // GET /api/health
-    });
-    bindTableAccess(passkeys.fn, arns, { write: ['USER#', 'PASSKEYID#', 'WEBAUTHN#', 'RATE#', 'ACTIVITY#', 'STATS#'], audit: true });
-    // Learners also export their data (their audit history: an index query) and delete their account.
-    bindTableAccess(learner.fn, arns, {
-      write: ['USER#', 'RATE#', 'ACTIVITY#', 'STATS#', 'CERT#', 'USERSEARCH#'],
-      read: ['PROGRAM#'],
-      queryIndexes: true,
-      audit: true,
-    });
-    // The admin function and the purge worker run the hard delete, which anonymises audit entries:
-    // the audit writers.
-    const purgeAccess = {
-      write: ['USER#', 'EMAIL#', 'USERSEARCH#', 'RESET#', 'RATE#', 'ACTIVITY#', 'STATS#', 'PURGE#', 'CERT#', 'PASSKEYID#'],
-      read: ['PROGRAM#'],
-      queryIndexes: true,
-      auditWriter: true,
-    };
-    bindTableAccess(admin.fn, arns, purgeAccess);
-    bindTableAccess(purge.fn, arns, purgeAccess);
-    // the erasure job: the purge's access, plus its own checkpoint (JOB#erasure#<day>)
-    bindTableAccess(erasure.fn, arns, { ...purgeAccess, write: [...purgeAccess.write, 'JOB#'] });
-    bindTableAccess(reminderWorker.fn, arns, { write: ['USER#', 'JOB#'], read: ['PROGRAM#', 'STATS#'], queryIndexes: true });
-    bindTableAccess(mailEvents.fn, arns, { write: ['USER#'], read: ['EMAIL#'], audit: true });
-    bindTableAccess(seed.fn, arns, { write: ['PROGRAM#'] });
+    // What each function may do in the table: infra/table-access.ts (docs/security.md#least-privilege-in-iam).
+    for (const [name, access] of Object.entries(TABLE_ACCESS)) {
+      if (access) bindTableAccess(this.functions[name as StackFunctionName].fn, this.data, access);
+    }
     // Learner routes mail security notices (password changed) and the account-deletion notice.
     for (const f of [auth, passkeys, learner, admin, reminderWorker])
       bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);

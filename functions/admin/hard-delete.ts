@@ -159,8 +159,6 @@ function auditSources(userId: string, enrollmentId: string | undefined): Array<{
 const ACTOR_EMAIL_INDEX_ATTRIBUTES = [...indexAttributes('auditByActor'), ...indexAttributes('auditByActorDomain')];
 const actorAnonymised = (entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>) =>
   entry.actor_user_id === user.id || personal.has(typeof entry.actor_email === 'string' ? entry.actor_email.toLowerCase() : '');
-const withoutActorIndexes = (item: Item): Item =>
-  Object.fromEntries(Object.entries(item).filter(([name]) => !ACTOR_EMAIL_INDEX_ATTRIBUTES.includes(name))) as Item;
 
 /** The scrubbed values of one audit entry (idempotent: a scrubbed entry scrubs to itself). */
 function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Record<string, unknown> {
@@ -175,23 +173,19 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
 }
 
 /**
- * Scrubs a page of audit entries. The indexes project whole entries, and entries are never
- * edited otherwise, so the scrubbed entries are written back 25 per BatchWriteItem call; an
- * entry read without its attributes (a narrower projection) is updated field by field.
+ * Scrubs a page of audit entries, each by an UpdateItem of the fields that carry personal data:
+ * audit entries are never rewritten whole (no role may put or batch-write over `AUDIT#` items;
+ * only the hard delete's functions may update them, docs/security.md#least-privilege-in-iam).
+ * An entry read without its attributes (a narrower projection) is read first. Several entries
+ * are updated at once; an entry the TTL removed meanwhile is skipped.
  */
 async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
-  const whole = entries.filter((entry) => entry.type === 'audit' && typeof entry.created_at === 'string' && 'action' in entry);
-  const partial = entries.filter((entry) => !whole.includes(entry));
-  await batchWrite(
-    whole.map((entry) => {
-      const scrubbed = { ...entry, ...scrubbedEntry(entry, user, personal) };
-      return { PutRequest: { Item: actorAnonymised(entry, user, personal) ? withoutActorIndexes(scrubbed) : scrubbed } };
-    }),
-  );
-  for (const entry of partial) {
-    const full = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as
-      Item | undefined;
-    if (!full) continue;
+  await eachBounded(entries, ANONYMISE_CONCURRENCY, async (entry) => {
+    const whole = entry.type === 'audit' && typeof entry.created_at === 'string' && 'action' in entry;
+    const full = whole
+      ? entry
+      : ((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined);
+    if (!full) return;
     const scrubbed = scrubbedEntry(full, user, personal);
     const names = Object.keys(scrubbed);
     await db()
@@ -210,10 +204,13 @@ async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, p
       .catch((error: unknown) => {
         if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
       });
-  }
+  });
 }
 
-type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } } | { PutRequest: { Item: Record<string, unknown> } };
+/** Audit entries updated at once while anonymising a page (a page is at most 100 entries). */
+const ANONYMISE_CONCURRENCY = 10;
+
+type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } };
 
 /** BatchWriteItem, 25 per call, several calls at once, unprocessed items retried with backoff. */
 async function batchWrite(requests: WriteRequest[]): Promise<void> {

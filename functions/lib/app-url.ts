@@ -1,4 +1,5 @@
 import { config } from './config';
+import { checkLocalCall } from './local-twin';
 import { readParameter } from './parameters';
 
 /**
@@ -9,6 +10,9 @@ import { readParameter } from './parameters';
  */
 export async function appUrl(): Promise<string> {
   const cfg = config();
-  if (!cfg.appUrlParameter) return cfg.appUrl;
+  if (!cfg.appUrlParameter) {
+    await checkLocalCall('ssm:GetParameter', { kind: 'parameter', name: 'app-url' });
+    return cfg.appUrl;
+  }
   return ((await readParameter(cfg.appUrlParameter)) ?? '').replace(/\/$/, '');
 }

@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
+import { instrumentClient } from './local-twin';
 
 /**
  * Consumed capacity of every DynamoDB call made through this client, summed per request/job.
@@ -76,6 +77,7 @@ export function createDocumentClient(overrides: DynamoDBClientConfig = {}): Dyna
     },
     { step: 'initialize', name: 'capacityMeterAndScanGuard' },
   );
+  instrumentClient(client);
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });

@@ -1,5 +1,6 @@
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { config } from './config';
+import { instrumentClient } from './local-twin';
 import { count, METRIC } from './metrics';
 
 export interface EmailMessage {
@@ -15,11 +16,13 @@ let client: SESClient | undefined;
 /** The process-wide SES client; locally it points at aws-ses-v2-local. */
 export function ses(): SESClient {
   const cfg = config();
-  client ??= new SESClient({
-    region: cfg.region,
-    maxAttempts: 5, // SES throttling is retried by the SDK's standard retry strategy
-    ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  client ??= instrumentClient(
+    new SESClient({
+      region: cfg.region,
+      maxAttempts: 5, // SES throttling is retried by the SDK's standard retry strategy
+      ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   return client;
 }
 

@@ -255,17 +255,20 @@ export function clientIp(event: Pick<Event, 'headers' | 'requestContext'>): stri
 }
 
 /**
- * No id, slug or code of this API is longer. A longer path parameter names nothing: 404 before
- * any read, as DynamoDB would refuse a key that long with a 500 (found by the fuzz test,
- * docs/api.md#7-fuzzing).
+ * No id, slug or code of this API is longer, or holds a control character or line break. Such a
+ * path parameter names nothing: 404 before any read, as DynamoDB would refuse a key that long
+ * with a 500, and IAM's key patterns (`USER#*`) do not match a line break (docs/api.md#7-fuzzing).
  */
 export const MAX_PATH_PARAM_LENGTH = 128;
+// eslint-disable-next-line no-control-regex -- the very characters that name nothing
+const NAMES_NOTHING = /[\u0000-\u001f\u007f\u2028\u2029]/;
+const namesNothing = (value: string | undefined) => (value ?? '').length > MAX_PATH_PARAM_LENGTH || NAMES_NOTHING.test(value ?? '');
 
 function adapt(impl: RouteImpl) {
   return async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = requestState.get(event) ?? {};
     const query = { ...(event.queryStringParameters ?? {}) };
-    if (Object.values(event.pathParameters ?? {}).some((value) => (value ?? '').length > MAX_PATH_PARAM_LENGTH)) throw notFound();
+    if (Object.values(event.pathParameters ?? {}).some(namesNothing)) throw notFound();
     const request: ApiRequest<unknown, unknown> = {
       body: impl.body ? validate(impl.body, event.body ?? {}) : event.body,
       query: impl.query ? validate(impl.query, query) : query,

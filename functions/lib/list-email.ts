@@ -1,5 +1,6 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { config } from './config';
+import { instrumentClient } from './local-twin';
 import { blockedByAllowlist, type Delivery, type EmailMessage } from './email';
 import { count, METRIC } from './metrics';
 
@@ -17,11 +18,13 @@ let client: SESv2Client | undefined;
 /** The process-wide SES v2 client; locally it points at aws-ses-v2-local (which stores the headers). */
 export function sesV2(): SESv2Client {
   const cfg = config();
-  client ??= new SESv2Client({
-    region: cfg.region,
-    maxAttempts: 5,
-    ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  client ??= instrumentClient(
+    new SESv2Client({
+      region: cfg.region,
+      maxAttempts: 5,
+      ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   return client;
 }
 

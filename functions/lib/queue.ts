@@ -1,5 +1,6 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from './config';
+import { checkLocalCall } from './local-twin';
 import { logger } from './logger';
 
 /**
@@ -55,6 +56,8 @@ function runLocally(name: QueueName, body: unknown, delaySeconds: number): boole
 export async function enqueue(name: QueueName, body: unknown, delaySeconds = 0): Promise<void> {
   const url = urlOf(name);
   if (!url) {
+    // run in-process, after the local runtime has checked the role may send to the queue
+    await checkLocalCall('sqs:SendMessage', { kind: 'queue', name });
     if (!runLocally(name, body, delaySeconds)) logger.warn('no queue configured: message dropped', { queue: name });
     return;
   }

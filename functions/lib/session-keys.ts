@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { config } from './config';
+import { checkLocalCall } from './local-twin';
 import { clearParameterCachesForTests, readSecret } from './parameters';
 
 /**
@@ -62,8 +63,12 @@ let parsed: { text: string; ring: KeyRing } | undefined;
 
 async function load(forceFetch = false): Promise<KeyRing> {
   const cfg = config();
-  // Locally the keys come from the environment: no AWS call, no AWS account needed.
-  if (cfg.stage === 'local' && cfg.sessionSecret) return parseKeyRing(cfg.sessionSecret, cfg.sessionSecretPrevious);
+  // Locally the keys come from the environment: no AWS call, no AWS account needed (the local
+  // runtime still checks that this function's role may read the secret).
+  if (cfg.stage === 'local' && cfg.sessionSecret) {
+    await checkLocalCall('secretsmanager:GetSecretValue', { kind: 'secret', name: 'session' });
+    return parseKeyRing(cfg.sessionSecret, cfg.sessionSecretPrevious);
+  }
   const text = await readSecret(String(cfg.sessionSecretArn), { forceFetch });
   if (!text) throw new Error('session secret is empty');
   if (parsed?.text !== text) parsed = { text, ring: parseKeyRing(text) };

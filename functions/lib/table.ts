@@ -247,6 +247,30 @@ export function indexQuery(name: IndexName, partition: string, sortPrefix?: stri
   };
 }
 
+/**
+ * Every partition-key prefix of the table. IAM grants name what a function may touch by these
+ * (`dynamodb:LeadingKeys`, infra/constructs/app-function.ts bindTableAccess); every key below
+ * starts with one of them (test/unit/key-prefixes.test.ts).
+ */
+export const PARTITION_PREFIXES = [
+  'USER#',
+  'EMAIL#',
+  'USERSEARCH#',
+  'CHALLENGE#',
+  'RESET#',
+  'RATE#',
+  'ACTIVITY#',
+  'AUDIT#',
+  'STATS#',
+  'PROGRAM#',
+  'CERT#',
+  'PASSKEYID#',
+  'WEBAUTHN#',
+  'PURGE#',
+  'JOB#',
+] as const;
+export type PartitionPrefix = (typeof PARTITION_PREFIXES)[number];
+
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   email: (email: string) => ({ pk: `EMAIL#${email.trim().toLowerCase()}`, sk: 'EMAIL' }),

@@ -3,6 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { config } from './config';
 import { badRequest } from './errors';
+import { checkLocalCall } from './local-twin';
 
 /**
  * The token of a reminder's unsubscribe link (docs/product.md#unsubscribe, docs/security.md):
@@ -38,7 +39,11 @@ function checked(bytes: Uint8Array): Uint8Array {
   return bytes;
 }
 
-function signingKey(): Promise<Uint8Array> {
+async function signingKey(): Promise<Uint8Array> {
+  const cfg = config();
+  // the local key comes from the environment; the local runtime still checks the role may read the secret
+  if (cfg.stage === 'local' && !cfg.unsubscribeSecretArn)
+    await checkLocalCall('secretsmanager:GetSecretValue', { kind: 'secret', name: 'unsubscribe' });
   if (!key) {
     key = load();
     key.catch(() => {

@@ -6,6 +6,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { IndexName, PartitionPrefix } from '../../functions/lib/table';
 
 /** Repository root: NodejsFunction resolves entries and the lock file from here. */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -145,73 +146,97 @@ export class AppFunction extends Construct {
   }
 }
 
-export type TableAccess = 'read' | 'readWrite';
+/**
+ * Grants that AWS uses with a function's role rather than the function's code, so no local call
+ * ever exercises them (the local IAM twin's grants report, infra/local/iam/grants-report.ts,
+ * accepts them for these reasons and nothing else).
+ */
+export const GRANTS_USED_BY_AWS: ReadonlyArray<{ actions: string[]; reason: string }> = [
+  { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], reason: "the Lambda runtime writes the function's logs to its log group" },
+  { actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], reason: 'the Lambda runtime sends the active-tracing segments' },
+  {
+    actions: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+    reason: "the SQS event source mapping polls the worker's queue with the worker's role",
+  },
+];
 
-// No dynamodb:Scan in either list: the code never scans (functions/lib/db.ts refuses to).
-const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-
-/** Table access on the table and its named indexes only (`resourceArns` from DataTable). */
-export function bindTable(fn: NodejsFunction, tableResourceArns: string[], access: TableAccess): void {
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: access === 'read' ? TABLE_READ_ACTIONS : [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS],
-      resources: tableResourceArns,
-    }),
-  );
-}
+/** The item-level DynamoDB actions a grant can name (no Scan: the code never scans, functions/lib/db.ts refuses to). */
+export const ITEM_ACTIONS = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'ConditionCheckItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+] as const;
+export type ItemAction = (typeof ITEM_ACTIONS)[number];
 
 /**
- * L7 (docs/security.md): what one function may do in the single table, by partition-key prefix
- * (`dynamodb:LeadingKeys`, e.g. `USER#`, `RATE#`). Audit entries (`AUDIT#`) are apart: a
- * function that audits may only add them (PutItem); only the audit writer — the function that
- * runs the hard delete, which anonymises entries — may update them; nobody may delete one
- * (DynamoDB's TTL does, after the retention).
+ * What one function may do in the single table (docs/security.md#least-privilege-in-iam): per
+ * partition-key prefix (functions/lib/table.ts PARTITION_PREFIXES), the item actions its code
+ * makes there, and the indexes it queries. Exactly what the code uses: the local IAM twin's
+ * grants report (infra/local/iam) fails the test run on a grant nothing used.
  */
 export interface TableAccessSpec {
-  /** Prefixes the function writes (and reads). */
-  write: readonly string[];
-  /** Prefixes it only reads. */
-  read?: readonly string[];
-  /** Queries on the GSIs (they carry other partition keys, so no LeadingKeys condition there). */
-  queryIndexes?: boolean;
-  /** Adds audit entries. */
-  audit?: boolean;
-  /** The one function allowed to rewrite audit entries (hard delete's anonymisation). */
-  auditWriter?: boolean;
+  items: Partial<Record<PartitionPrefix, readonly ItemAction[]>>;
+  /** Indexes it queries, by access pattern (INDEX in functions/lib/table.ts). */
+  indexes?: readonly IndexName[];
   /** DescribeTable (the health check). */
   describe?: boolean;
 }
 
-export const AUDIT_PREFIX = 'AUDIT#';
-const TABLE_WRITE_ITEM_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-const leadingKeys = (prefixes: readonly string[]) => ({
-  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) },
-});
+/**
+ * Audit entries are only ever appended (PutItem) and, by the hard delete, anonymised field by
+ * field (UpdateItem): no function reads them by key, rewrites them whole or deletes one
+ * (DynamoDB's TTL does, after the retention). Functions read the log through its indexes.
+ */
+const AUDIT_ACTIONS: readonly ItemAction[] = ['PutItem', 'UpdateItem'];
 
-/** Least-privilege table access (see TableAccessSpec); `tableResourceArns` = [table, ...indexes] from DataTable. */
-export function bindTableAccess(fn: NodejsFunction, tableResourceArns: string[], spec: TableAccessSpec): void {
-  const [tableArn, ...indexArns] = tableResourceArns;
-  if (spec.write.includes(AUDIT_PREFIX) || spec.read?.includes(AUDIT_PREFIX))
-    throw new Error('grant audit access through audit / auditWriter');
-  const readable = [...spec.write, ...(spec.read ?? []), ...(spec.audit || spec.auditWriter ? [AUDIT_PREFIX] : [])];
-  fn.addToRolePolicy(new PolicyStatement({ actions: TABLE_READ_ACTIONS, resources: [tableArn], conditions: leadingKeys(readable) }));
-  if (spec.write.length) {
-    fn.addToRolePolicy(
-      new PolicyStatement({ actions: TABLE_WRITE_ITEM_ACTIONS, resources: [tableArn], conditions: leadingKeys(spec.write) }),
-    );
+/** The union of several functions' needs (e.g. the admin function also runs the purge's steps). */
+export function combinedAccess(...specs: TableAccessSpec[]): TableAccessSpec {
+  const items: TableAccessSpec['items'] = {};
+  for (const spec of specs) {
+    for (const [prefix, actions] of Object.entries(spec.items) as Array<[PartitionPrefix, readonly ItemAction[]]>)
+      items[prefix] = ITEM_ACTIONS.filter((action) => actions.includes(action) || items[prefix]?.includes(action));
   }
-  if (spec.audit || spec.auditWriter) {
+  return {
+    items,
+    indexes: [...new Set(specs.flatMap((spec) => spec.indexes ?? []))],
+    describe: specs.some((spec) => spec.describe),
+  };
+}
+
+/**
+ * One statement per action, naming every prefix the function may use it on: a call whose keys
+ * span several prefixes (a BatchWriteItem of a purge, a BatchGetItem of counters) needs all of
+ * them in one statement, since `ForAllValues` is evaluated statement by statement.
+ */
+export function bindTableAccess(
+  fn: NodejsFunction,
+  data: { tableArn: string; indexArn(name: IndexName): string },
+  spec: TableAccessSpec,
+): void {
+  const audit = spec.items['AUDIT#'] ?? [];
+  const refused = audit.filter((action) => !AUDIT_ACTIONS.includes(action));
+  if (refused.length) throw new Error(`audit entries are appended and anonymised only: ${refused.join(', ')} on AUDIT# is not granted`);
+  for (const action of ITEM_ACTIONS) {
+    const prefixes = (Object.entries(spec.items) as Array<[PartitionPrefix, readonly ItemAction[]]>)
+      .filter(([, actions]) => actions.includes(action))
+      .map(([prefix]) => prefix);
+    if (!prefixes.length) continue;
     fn.addToRolePolicy(
       new PolicyStatement({
-        actions: spec.auditWriter ? ['dynamodb:PutItem', 'dynamodb:UpdateItem'] : ['dynamodb:PutItem'],
-        resources: [tableArn],
-        conditions: leadingKeys([AUDIT_PREFIX]),
+        actions: [`dynamodb:${action}`],
+        resources: [data.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } },
       }),
     );
   }
-  if (spec.queryIndexes) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexArns }));
-  if (spec.describe) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [tableArn] }));
+  const indexes = [...new Set((spec.indexes ?? []).map((name) => data.indexArn(name)))];
+  if (indexes.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes }));
+  if (spec.describe) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [data.tableArn] }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { GSIS, KEY } from '../../functions/lib/table';
+import { GSIS, INDEX, type IndexName, KEY } from '../../functions/lib/table';
 
 /**
  * The single DynamoDB table. Keys and indexes come from functions/lib/table.ts, the same
@@ -44,5 +44,14 @@ export class DataTable extends Construct {
       });
     }
     this.resourceArns = [this.table.tableArn, ...GSIS.map((gsi) => `${this.table.tableArn}/index/${gsi.indexName}`)];
+  }
+
+  get tableArn(): string {
+    return this.table.tableArn;
+  }
+
+  /** The ARN of the index serving an access pattern: what a Query grant names. */
+  indexArn(name: IndexName): string {
+    return `${this.table.tableArn}/index/${INDEX[name].indexName}`;
   }
 }

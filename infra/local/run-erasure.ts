@@ -4,8 +4,6 @@
  * hard-deleted, audited as done by the system. Endpoints as `npm run reminders`. Running it twice
  * the same day does nothing more.
  */
-import type { PurgeMessage } from '../../functions/admin/hard-delete';
-
 const env = process.env;
 Object.assign(process.env, {
   STAGE: 'local',
@@ -19,15 +17,17 @@ Object.assign(process.env, {
 });
 
 async function main() {
-  // Imported after the environment is set: app modules read it once.
-  const [{ runErasure }, { registerLocalConsumer }, { runPurgeMessage }] = await Promise.all([
+  // The IAM twin first (clients are instrumented when created), then the app modules, which read
+  // the environment once.
+  await (await import('./iam/install')).installIamTwin();
+  const [{ runErasure }, { registerLocalWorkers }, { runAs }] = await Promise.all([
     import('../../functions/admin/erasure'),
-    import('../../functions/lib/queue'),
-    import('../../functions/jobs/purge'),
+    import('./background-work'),
+    import('./iam/twin'),
   ]);
   // purge continuations run in this process, as the purge worker does in the cloud
-  registerLocalConsumer('purge', (message: PurgeMessage) => runPurgeMessage(message, () => 60_000));
-  const summary = await runErasure({ now: new Date() });
+  await registerLocalWorkers();
+  const summary = await runAs('erasure', () => runErasure({ now: new Date() }));
   console.log(
     `Erasure: considered ${summary.considered}, erased ${summary.erased}, continuing ${summary.continuing}, skipped ${summary.skipped}, failed ${summary.failed}`,
   );

@@ -24,12 +24,17 @@ Object.assign(process.env, {
 });
 
 async function main() {
-  // Imported after the environment is set: app modules read it once.
-  const { runReminders } = await import('../../functions/program/reminders');
-  const summary = await runReminders({
-    now: new Date(),
-    onSent: (message) => console.log(`sent to ${message.to}: ${message.subject}`),
-  });
+  // The IAM twin first (clients are instrumented when created), then the app modules, which read
+  // the environment once.
+  await (await import('./iam/install')).installIamTwin();
+  const [{ runReminders }, { runAs }] = await Promise.all([import('../../functions/program/reminders'), import('./iam/twin')]);
+  // The day's slices run here one after another, as the reminder workers run them in the cloud.
+  const summary = await runAs('reminderWorker', () =>
+    runReminders({
+      now: new Date(),
+      onSent: (message) => console.log(`sent to ${message.to}: ${message.subject}`),
+    }),
+  );
   console.log(
     `Reminders: considered ${summary.considered}, sent ${summary.sent}, skipped ${summary.skipped}, failed ${summary.failed}` +
       ` (mail viewer: ${process.env.SES_ENDPOINT})`,

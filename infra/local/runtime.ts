@@ -134,6 +134,8 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     dynamo.destroy();
     if (tableState === 'created') log(`Created table ${settings.tableName} and its indexes.`);
 
+    // The IAM twin before any function module creates its AWS clients (infra/local/iam).
+    await (await import('./iam/install')).installIamTwin({ log });
     const { runSeeds } = await import('./seed');
     const reported = await runSeeds({ log });
     // background work (purge continuations) in this process, as the SQS workers do in the cloud

@@ -3,7 +3,8 @@ import type { SeedStep } from './seed';
 /**
  * The administrator of docs/architecture.md#3-running-on-one-machine: ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD
  * or a random strong password, reported as `adminPassword` only when created now, so the start
- * banner prints it once. Idempotent: an existing account is left as it is.
+ * banner prints it once. Idempotent: an existing account is left as it is. It runs as no function:
+ * in the cloud an operator creates the first administrator with their own credentials (make-admin).
  */
 export const adminSeedSteps: SeedStep[] = [
   {

@@ -6,8 +6,9 @@ export const contentSeedSteps: SeedStep[] = [
     name: 'program content',
     run: async ({ log }) => {
       // Imported lazily: app modules read the environment once, after the runtime has set it.
-      const { seedProgramContent } = await import('../../functions/program/seed-content');
-      const result = await seedProgramContent();
+      const [{ seedProgramContent }, { runAs }] = await Promise.all([import('../../functions/program/seed-content'), import('./iam/twin')]);
+      // as the deploy-time seed function (its IAM role), which loads the same content in the cloud
+      const result = await runAs('seed', seedProgramContent);
       if (result.status !== 'unchanged') log(`Program content ${result.status}: ${result.modules} modules (version ${result.version})`);
     },
   },

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { beforeAll, inject } from 'vitest';
+import { installIamTwin } from '../../infra/local/iam/install';
+import type { TwinIamModel } from '../../infra/local/iam/model';
 import { ensureTable } from '../../infra/local/table-setup';
 
 /**
  * Every integration test file gets its own table in the shared DynamoDB Local, so files run in
  * parallel without seeing each other's data. The environment is set before any app module is
- * imported (they read it once).
+ * imported (they read it once), and so is the IAM twin: the handlers and jobs a test runs are
+ * held to their function's IAM role (infra/local/iam); set-up code that runs as no function acts
+ * as an operator.
  */
 const tableName = `test-${randomUUID().slice(0, 8)}`;
 Object.assign(process.env, {
@@ -19,7 +24,9 @@ Object.assign(process.env, {
   APP_URL: 'http://localhost:3000',
   PASSWORD_HASH_LOG2N: '10',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT',
+  IAM_TWIN_RECORD_DIR: inject('iamRecordDir'),
 });
+await installIamTwin({ model: JSON.parse(readFileSync(inject('iamModelFile'), 'utf8')) as TwinIamModel });
 
 beforeAll(async () => {
   const client = new DynamoDBClient({

@@ -11,7 +11,10 @@ import { ROUTE_THROTTLES, STAGE_THROTTLE } from '../../infra/constructs/http-api
 import { EDGE_RULES, EdgeSecurityStack, WEB_ACL_METRIC } from '../../infra/edge-stack';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 import { ROUTES, routeKey } from '../../shared/routes';
-import { asList, policyStatements, type SynthesizedStack, synthStack } from './synth-stack';
+import { asList, policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
+import { bindTableAccess } from '../../infra/constructs/app-function';
+import { TABLE_ACCESS } from '../../infra/table-access';
+import { INDEX, PARTITION_PREFIXES } from '../../functions/lib/table';
 import { asObject, asObjects, asString, asStrings, at, type JsonObject, maybeAt, resourceList, resourceOf } from './template';
 
 /** docs/security.md: H1, L7, L8 and the reset link in logs, on the synthesized stacks. */
@@ -70,46 +73,66 @@ describe('H1: the API is reachable through CloudFront only', () => {
   });
 });
 
-describe('L7: least privilege in the table', () => {
-  it('lets no function but the admin function (hard delete) change an audit entry, and none delete one', () => {
-    for (const name of ['auth', 'learner', 'admin', 'reminders', 'seed'] as const) {
-      for (const statement of statementsOf(name)) {
-        const actions = actionsOf(statement).filter((a) => a.startsWith('dynamodb:'));
-        if (!actions.length) continue;
-        const prefixes = leadingKeysOf(statement);
-        const isIndexQuery = JSON.stringify(statement.Resource).includes('/index/');
-        const isDescribe = actions.length === 1 && actions[0] === 'dynamodb:DescribeTable';
-        // every table statement is bound to key prefixes
-        if (!isIndexQuery && !isDescribe) expect(prefixes, `${name} ${actions.join(',')}`).toBeDefined();
-        if (!prefixes?.includes('AUDIT#*')) continue;
-        const writes = actions.filter(
-          (a) => !['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'].includes(a),
-        );
-        expect(writes, name).not.toContain('dynamodb:DeleteItem');
-        expect(writes, name).not.toContain('dynamodb:BatchWriteItem');
-        if (name !== 'admin') expect(writes, name).not.toContain('dynamodb:UpdateItem');
+describe('least privilege in the table', () => {
+  const tableStatements = (name: keyof typeof s.stack.functions) =>
+    statementsOf(name).filter((st) => actionsOf(st).some((action) => action.startsWith('dynamodb:')));
+  const grantsOn = (name: keyof typeof s.stack.functions, prefix: string) =>
+    tableStatements(name)
+      .filter((st) => leadingKeysOf(st)?.includes(`${prefix}*`))
+      .flatMap(actionsOf)
+      .sort();
+  const queriedIndexes = (name: keyof typeof s.stack.functions) =>
+    tableStatements(name)
+      .filter((st) => JSON.stringify(st.Resource).includes('/index/'))
+      .flatMap((st) => asList(st.Resource as unknown[]).map((resource) => /\/index\/([\w]+)/.exec(JSON.stringify(resource))?.[1]))
+      .sort();
+
+  it('binds every table statement to key prefixes and names each index it queries', () => {
+    for (const name of STACK_FUNCTIONS) {
+      for (const statement of tableStatements(name)) {
+        const actions = actionsOf(statement);
+        const resource = JSON.stringify(statement.Resource);
+        if (resource.includes('/index/')) expect(actions, name).toEqual(['dynamodb:Query']);
+        else if (actions.includes('dynamodb:DescribeTable')) expect(actions, name).toEqual(['dynamodb:DescribeTable']);
+        else expect(leadingKeysOf(statement), `${name} ${actions.join(',')}`).toBeDefined();
+        expect(resource, name).not.toContain('/index/*');
+        expect(actions, name).not.toContain('dynamodb:Scan');
       }
     }
-    expect(
-      statementsOf('admin').some((st) => leadingKeysOf(st)?.includes('AUDIT#*') && actionsOf(st).includes('dynamodb:UpdateItem')),
-    ).toBe(true);
   });
 
-  it('keeps the seed to program content and the learner from writing accounts of others’ kinds', () => {
-    const writesOf = (name: 'seed' | 'learner' | 'reminderWorker') =>
-      statementsOf(name)
-        .filter((st) => actionsOf(st).includes('dynamodb:UpdateItem'))
-        .flatMap((st) => leadingKeysOf(st) ?? []);
-    expect(writesOf('seed')).toEqual(['PROGRAM#*']);
-    expect(writesOf('learner')).not.toContain('EMAIL#*');
-    expect(writesOf('learner')).not.toContain('PROGRAM#*');
-    // reminder markers and the fan-out's checkpoints; the daily schedule itself touches no table
-    expect(writesOf('reminderWorker')).toEqual(['USER#*', 'JOB#*']);
-    expect(statementsOf('reminders').some((st) => actionsOf(st).some((action) => action.startsWith('dynamodb:')))).toBe(false);
-    // read-only where it only reads: the learner reads program content, never writes it
-    expect(
-      statementsOf('learner').some((st) => actionsOf(st).includes('dynamodb:GetItem') && leadingKeysOf(st)?.includes('PROGRAM#*')),
-    ).toBe(true);
+  it('lets functions append audit entries, only the hard delete’s functions anonymise one, and none read one by key or delete one', () => {
+    for (const name of STACK_FUNCTIONS) {
+      const audit = grantsOn(name, 'AUDIT#');
+      expect(
+        audit.filter((action) => !['dynamodb:PutItem', 'dynamodb:UpdateItem'].includes(action)),
+        name,
+      ).toEqual([]);
+      expect(audit.includes('dynamodb:UpdateItem'), name).toBe(['admin', 'purge', 'erasure'].includes(name));
+    }
+    expect(() => bindTableAccess(s.stack.functions.auth.fn, s.stack.data, { items: { 'AUDIT#': ['PutItem', 'BatchWriteItem'] } })).toThrow(
+      'BatchWriteItem on AUDIT# is not granted',
+    );
+  });
+
+  it('grants each function exactly the table access of infra/table-access.ts', () => {
+    for (const name of STACK_FUNCTIONS) {
+      const access = TABLE_ACCESS[name];
+      for (const prefix of PARTITION_PREFIXES) {
+        const expected = (access?.items[prefix] ?? []).map((action) => `dynamodb:${action}`).sort();
+        expect(grantsOn(name, prefix), `${name} ${prefix}`).toEqual(expected);
+      }
+      const indexes = [...new Set((access?.indexes ?? []).map((index) => INDEX[index].indexName))].sort();
+      expect(queriedIndexes(name), name).toEqual(indexes);
+    }
+  });
+
+  it('keeps the seed to program content, the learner to its own audit history, and the daily schedule off the table', () => {
+    expect(tableStatements('seed').flatMap((st) => leadingKeysOf(st) ?? [])).toEqual(expect.arrayContaining(['PROGRAM#*']));
+    expect(new Set(tableStatements('seed').flatMap((st) => leadingKeysOf(st) ?? []))).toEqual(new Set(['PROGRAM#*']));
+    expect(queriedIndexes('learner')).toEqual([INDEX.auditByEntity.indexName]);
+    expect(grantsOn('learner', 'EMAIL#')).toEqual([]);
+    expect(tableStatements('reminders')).toEqual([]);
   });
 
   it('lets the health check describe the table', () => {

@@ -8,6 +8,10 @@ import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { codeIn, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
+import { runAs } from '../../infra/local/iam/twin';
+
+// The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
+const adminHardDelete = (...args: Parameters<typeof hardDeleteUser>) => runAs('admin', () => hardDeleteUser(...args));
 
 /**
  * The unverified × status counters (functions/lib/stats.ts unverifiedDeltas) behind the totals of
@@ -105,7 +109,7 @@ describe('unverified × status counters', () => {
     // the hard delete (the purge's first write) takes a deleted account out of the counter
     await setUserFields(active.id, { deleted_at: new Date(Date.now() - 31 * DAY).toISOString() });
     const fresh = (await getUserByEmail(active.email))!;
-    await hardDeleteUser(fresh.id, fresh.email, { admin, ip: '203.0.113.1', userAgent: 'CounterTest' }, new Date(), {
+    await adminHardDelete(fresh.id, fresh.email, { admin, ip: '203.0.113.1', userAgent: 'CounterTest' }, new Date(), {
       timeLeftMs: () => 60_000,
     });
     await expectDelta(1, 0, 'hard delete');

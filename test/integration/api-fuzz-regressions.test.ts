@@ -31,6 +31,19 @@ describe('a path parameter longer than any id (fuzz: 500 from DynamoDB key size)
   });
 });
 
+describe('a path parameter with a control character or line break (fuzz: 500 from an IAM-refused key)', () => {
+  it('answers 404 not_found on every route with a path parameter, for the role that may call it', async () => {
+    for (const value of ['%0A', 'abc%0D%0Adef', '%7F', '%E2%80%A8']) {
+      for (const route of ROUTES.filter((r) => r.path.includes('{'))) {
+        const client = route.access === 'admin' ? admin : route.access === 'session' ? learner : api.client();
+        const path = route.path.replace(/\{[a-z_]+\}/g, value);
+        const response = await client.request(route.method, path, route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+        expect([response.status, response.body?.error], `${route.method} ${path}`).toEqual([404, expect.stringMatching(/not_found$/)]);
+      }
+    }
+  });
+});
+
 describe('long audit-log filters (fuzz: 500 from DynamoDB key size) and user-list parameters', () => {
   it('are refused or answered, never a 500', async () => {
     for (const query of ['actor', 'entity_id', 'entity_type', 'action']) {

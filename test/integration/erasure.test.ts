@@ -10,6 +10,11 @@ import type { UserRecord } from '../../functions/lib/user-record';
 import { useApi } from '../helpers/api';
 import { createTestUser } from '../helpers/users';
 import { auditItemsOf, indexItems, setUserFields } from './program-helpers';
+import { runAs } from '../../infra/local/iam/twin';
+
+// The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
+const erasureJob = (...args: Parameters<typeof runErasure>) => runAs('erasure', () => runErasure(...args));
+const adminHardDelete = (...args: Parameters<typeof hardDeleteUser>) => runAs('admin', () => hardDeleteUser(...args));
 
 /** Automatic erasure after retention (docs/product.md#account-data, docs/runbook.md#erasure), against DynamoDB Local. */
 useApi();
@@ -56,7 +61,7 @@ describe('the daily erasure job', () => {
     const send = vi.spyOn(db(), 'send');
     let summary;
     try {
-      summary = await runErasure({ now: new Date() });
+      summary = await erasureJob({ now: new Date() });
       expect(send.mock.calls.map(([command]) => command.constructor.name)).not.toContain('ScanCommand');
     } finally {
       send.mockRestore();
@@ -84,9 +89,9 @@ describe('the daily erasure job', () => {
   });
 
   it('is idempotent: a rerun the same day does nothing, a lost checkpoint finds nothing more to erase', async () => {
-    expect(await runErasure({ now: new Date() })).toMatchObject({ considered: 0, erased: 0, finished: true });
+    expect(await erasureJob({ now: new Date() })).toMatchObject({ considered: 0, erased: 0, finished: true });
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(new Date())) }));
-    expect(await runErasure({ now: new Date() })).toEqual({
+    expect(await erasureJob({ now: new Date() })).toEqual({
       considered: 0,
       erased: 0,
       continuing: 0,
@@ -114,7 +119,7 @@ describe('the daily erasure job', () => {
       });
     let first;
     try {
-      first = await runErasure({ now: later, pageSize: 1, timeLeftMs: () => (checkpointed() ? 0 : Number.POSITIVE_INFINITY) });
+      first = await erasureJob({ now: later, pageSize: 1, timeLeftMs: () => (checkpointed() ? 0 : Number.POSITIVE_INFINITY) });
     } finally {
       send.mockRestore();
     }
@@ -123,7 +128,7 @@ describe('the daily erasure job', () => {
       await db().send(new GetCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(later)), ConsistentRead: true }))
     ).Item;
     expect(checkpoint).toMatchObject({ done: false, considered: 1, erased: 1 });
-    const rest = await runErasure({ now: later, pageSize: 1 });
+    const rest = await erasureJob({ now: later, pageSize: 1 });
     expect(rest).toMatchObject({ finished: true, erased: 1, failed: 0 });
     expect(await profile(people.Recent.id)).toBeUndefined();
     expect(await profile(extra.id)).toBeUndefined();
@@ -131,7 +136,7 @@ describe('the daily erasure job', () => {
 
   it("leaves the admin's manual hard delete as it was (before the retention: refused; a finished erasure answers done)", async () => {
     const early = await softDeleted('Early', 2);
-    await expect(hardDeleteUser(early.id, early.email, admin)).rejects.toMatchObject({ statusCode: 409, code: 'retention_active' });
-    await expect(hardDeleteUser(people.Manual.id, people.Manual.email, admin)).resolves.toMatchObject({ deleted: true, status: 'done' });
+    await expect(adminHardDelete(early.id, early.email, admin)).rejects.toMatchObject({ statusCode: 409, code: 'retention_active' });
+    await expect(adminHardDelete(people.Manual.id, people.Manual.email, admin)).resolves.toMatchObject({ deleted: true, status: 'done' });
   });
 });

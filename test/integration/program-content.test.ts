@@ -10,6 +10,11 @@ import type { DashboardState } from '../../shared/program-types';
 import { useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule } from './program-helpers';
+import { runAs } from '../../infra/local/iam/twin';
+
+// The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
+const contentSeed = (...args: Parameters<typeof seedProgramContent>) => runAs('seed', () => seedProgramContent(...args));
+const seedFunction = (...args: Parameters<typeof seedJob>) => runAs('seed', () => seedJob(...args));
 
 const api = useApi();
 const content = program();
@@ -28,7 +33,7 @@ const programItems = async () =>
 
 describe('program content seed', () => {
   it('loads the content once; re-running writes nothing; a changed version rewrites it and drops stale modules', async () => {
-    expect(await seedProgramContent()).toMatchObject({ status: 'created', modules: content.modules.length, version: content.hash });
+    expect(await contentSeed()).toMatchObject({ status: 'created', modules: content.modules.length, version: content.hash });
     const items = await programItems();
     expect(items).toHaveLength(content.modules.length + 1);
     expect(items.find((item) => item.sk === 'META')).toMatchObject({
@@ -37,7 +42,7 @@ describe('program content seed', () => {
       module_count: content.modules.length,
     });
 
-    expect(await seedJob()).toMatchObject({ status: 'unchanged' });
+    expect(await seedFunction()).toMatchObject({ status: 'unchanged' });
     expect(await programItems()).toHaveLength(content.modules.length + 1);
 
     // An older deployment left another version and a module that no longer exists.
@@ -55,7 +60,7 @@ describe('program content seed', () => {
         Item: { ...keys.programModule(content.id, 4, 9), type: 'program_module', module_id: 'retired' },
       }),
     );
-    expect(await seedProgramContent()).toMatchObject({ status: 'updated' });
+    expect(await contentSeed()).toMatchObject({ status: 'updated' });
     const after = await programItems();
     expect(after).toHaveLength(content.modules.length + 1);
     expect(after.some((item) => item.module_id === 'retired')).toBe(false);

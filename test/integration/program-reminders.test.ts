@@ -11,6 +11,11 @@ import { processReminderSlice, reminderMessages, runReminders } from '../../func
 import { emailsTo, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishProgram, setUserFields } from './program-helpers';
+import { runAs } from '../../infra/local/iam/twin';
+
+// The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
+const reminderWorkers = (...args: Parameters<typeof runReminders>) => runAs('reminderWorker', () => runReminders(...args));
+const reminderWorker = (...args: Parameters<typeof processReminderSlice>) => runAs('reminderWorker', () => processReminderSlice(...args));
 
 const api = useApi();
 const content = program();
@@ -51,7 +56,7 @@ beforeAll(async () => {
 describe('the reminder job', () => {
   it('emails only verified, active, enrolled learners with modules left who are due today', async () => {
     const tomorrow = new Date(enrolledAt.getTime() + DAY);
-    const summary = await runReminders({ now: tomorrow, sleep: noSleep });
+    const summary = await reminderWorkers({ now: tomorrow, sleep: noSleep });
     // Daisy, Uma, Larry and Dora are in the daily partitions. Wendy's weekly partition (her
     // enrollment weekday) is not read on another weekday; Fiona left the index on completion;
     // Nora never enrolled.
@@ -76,7 +81,7 @@ describe('the reminder job', () => {
   it('sends nothing twice when rerun the same day', async () => {
     const tomorrow = new Date(enrolledAt.getTime() + DAY);
     // every slice's checkpoint says done: a rerun reads nothing
-    const summary = await runReminders({ now: tomorrow, sleep: noSleep });
+    const summary = await reminderWorkers({ now: tomorrow, sleep: noSleep });
     expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
     // a redelivery that starts a slice over (its checkpoint lost): the once-a-day marker holds
     for (const message of reminderMessages(tomorrow)) {
@@ -84,7 +89,7 @@ describe('the reminder job', () => {
         new DeleteCommand({ TableName: tableName(), Key: keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`) }),
       );
     }
-    const again = await runReminders({ now: tomorrow, sleep: noSleep });
+    const again = await reminderWorkers({ now: tomorrow, sleep: noSleep });
     expect(again).toEqual({ considered: 4, sent: 0, skipped: 4, failed: 0 });
     expect(await reminders('Daisy')).toHaveLength(1);
   });
@@ -95,15 +100,15 @@ describe('the reminder job', () => {
       (m) => m.partition === `REMIND#daily#${reminderShard(people.Daisy.id)}` && people.Daisy.id.startsWith(m.prefix),
     )!;
     // out of time before the first page: checkpointed, not finished (the worker queues the rest)
-    expect(await processReminderSlice(daisy, { sleep: noSleep, timeLeftMs: () => 0 })).toMatchObject({ finished: false, considered: 0 });
-    expect(await processReminderSlice(daisy, { sleep: noSleep })).toMatchObject({ finished: true, sent: 1 });
-    expect(await processReminderSlice(daisy, { sleep: noSleep })).toMatchObject({ finished: true, considered: 0 });
+    expect(await reminderWorker(daisy, { sleep: noSleep, timeLeftMs: () => 0 })).toMatchObject({ finished: false, considered: 0 });
+    expect(await reminderWorker(daisy, { sleep: noSleep })).toMatchObject({ finished: true, sent: 1 });
+    expect(await reminderWorker(daisy, { sleep: noSleep })).toMatchObject({ finished: true, considered: 0 });
     expect(await reminders('Daisy')).toHaveLength(2);
   });
 
   it('reminds weekly learners on their weekday, a week later, with the right wording', async () => {
     const nextWeek = new Date(enrolledAt.getTime() + 7 * DAY);
-    const summary = await runReminders({ now: nextWeek, sleep: noSleep });
+    const summary = await reminderWorkers({ now: nextWeek, sleep: noSleep });
     expect(summary).toEqual({ considered: 5, sent: 2, skipped: 3, failed: 0 });
     expect(await reminders('Daisy')).toHaveLength(3);
     const weekly = await reminders('Wendy');
@@ -115,7 +120,7 @@ describe('the reminder job', () => {
     const send = vi.spyOn(db(), 'send');
     capacityMeter.reset();
     try {
-      await runReminders({ now: new Date(enrolledAt.getTime() + 2 * DAY), sleep: noSleep });
+      await reminderWorkers({ now: new Date(enrolledAt.getTime() + 2 * DAY), sleep: noSleep });
       const commands = send.mock.calls.map(([command]) => command.constructor.name);
       expect(commands).not.toContain('ScanCommand');
       const reads = commands.filter((name) => !['PutCommand', 'UpdateCommand', 'DeleteCommand'].includes(name));
@@ -135,7 +140,7 @@ describe('the reminder job', () => {
         .on(SendEmailCommand)
         .rejectsOnce(Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' }))
         .resolves({ MessageId: 'mocked' });
-      const summary = await runReminders({ now: new Date(enrolledAt.getTime() + 3 * DAY), sleep: noSleep });
+      const summary = await reminderWorkers({ now: new Date(enrolledAt.getTime() + 3 * DAY), sleep: noSleep });
       expect(summary).toMatchObject({ sent: 1, failed: 0 });
       const calls = ses.commandCalls(SendEmailCommand);
       expect(calls).toHaveLength(2);

@@ -14,6 +14,11 @@ import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
+import { runAs } from '../../infra/local/iam/twin';
+
+// The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
+const adminHardDelete = (...args: Parameters<typeof hardDeleteUser>) => runAs('admin', () => hardDeleteUser(...args));
+const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge', () => continuePurge(...args));
 
 /**
  * A hard delete of a heavy account (5,000 audit entries, 400 activity days) that dies midway —
@@ -138,7 +143,7 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
 
     // 1) killed mid-burst (the 40th write: in the activity or audit step, after some deletes)
     let stop = crashOnWrite(40);
-    await expect(hardDeleteUser(user.id, user.email, caller, new Date(), { timeLeftMs: () => 60_000 })).rejects.toThrow('simulated crash');
+    await expect(adminHardDelete(user.id, user.email, caller, new Date(), { timeLeftMs: () => 60_000 })).rejects.toThrow('simulated crash');
     stop();
     const midway = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(user.id), ConsistentRead: true }))).Item;
     expect(midway?.status).toBe('purging');
@@ -151,10 +156,10 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
 
     // 2) a background run that hits its time limit (checkpointed), then is killed again mid-burst
     let calls = 0;
-    const partial = await continuePurge(user.id, { timeLeftMs: () => (++calls > 20 ? 0 : 60_000) });
+    const partial = await purgeWorker(user.id, { timeLeftMs: () => (++calls > 20 ? 0 : 60_000) });
     expect(partial.status).toBe('purging');
     stop = crashOnWrite(25);
-    await expect(continuePurge(user.id)).rejects.toThrow('simulated crash');
+    await expect(purgeWorker(user.id)).rejects.toThrow('simulated crash');
     stop();
 
     // 3) the admin reruns the hard delete: it resumes and completes
@@ -162,7 +167,7 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
     expect([200, 202]).toContain(rerun.status);
     let status = (await adminClient.get<PurgeStatus>(`/api/admin/users/${user.id}/hard-delete/status`)).body;
     while (status.status !== 'done') {
-      await continuePurge(user.id); // the background worker's turn
+      await purgeWorker(user.id); // the background worker's turn
       status = (await adminClient.get<PurgeStatus>(`/api/admin/users/${user.id}/hard-delete/status`)).body;
     }
     expect(status.counts).toMatchObject({

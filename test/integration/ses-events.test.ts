@@ -10,6 +10,11 @@ import { getUserById } from '../../functions/lib/users';
 import { runReminders } from '../../functions/program/reminders';
 import { emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
+import { runAs } from '../../infra/local/iam/twin';
+
+// The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
+const mailEventsFunction = (...args: Parameters<typeof handler>) => runAs('mailEvents', () => handler(...args));
+const reminderWorkers = (...args: Parameters<typeof runReminders>) => runAs('reminderWorker', () => runReminders(...args));
 
 /**
  * The SES bounce/complaint handler against DynamoDB Local, fed the record shapes SES documents
@@ -128,7 +133,7 @@ beforeAll(async () => {
 describe('SES bounce and complaint events', () => {
   it('marks hard bounces and complaints, ignores transient bounces, unknown addresses and junk', async () => {
     const addMetric = vi.spyOn(metrics, 'addMetric');
-    const summary = await handler(
+    const summary = await mailEventsFunction(
       sns(
         hardBounce(people.Bob.email),
         complaint(people.Carla.email),
@@ -154,17 +159,17 @@ describe('SES bounce and complaint events', () => {
   });
 
   it('is idempotent, and a later bounce never downgrades a complaint', async () => {
-    const summary = await handler(sns(hardBounce(people.Bob.email), hardBounce(people.Carla.email)));
+    const summary = await mailEventsFunction(sns(hardBounce(people.Bob.email), hardBounce(people.Carla.email)));
     expect(summary).toMatchObject({ bounced: 2, marked: 0 });
     expect((await getUserById(people.Carla.id))?.email_suppressed).toBe('complaint');
-    const upgrade = await handler(sns(complaint(people.Bob.email)));
+    const upgrade = await mailEventsFunction(sns(complaint(people.Bob.email)));
     expect(upgrade.marked).toBe(1);
     expect((await getUserById(people.Bob.id))?.email_suppressed).toBe('complaint');
     expect(isEmailSuppressed((await getUserById(people.Bob.id))!)).toBe(true);
   });
 
   it('stops reminders to marked addresses; others still get theirs', async () => {
-    const summary = await runReminders({ now: new Date(Date.now() + DAY), sleep: async () => {} });
+    const summary = await reminderWorkers({ now: new Date(Date.now() + DAY), sleep: async () => {} });
     expect(summary).toMatchObject({ considered: 5, sent: 2, failed: 0 });
     const reminded = async (user: UserRecord) => (await emailsTo(user.email)).some((email) => /^Next up: /.test(email.subject));
     expect(await reminded(people.Tim)).toBe(true);

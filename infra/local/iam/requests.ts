@@ -1,0 +1,106 @@
+import { GSIS, KEY } from '../../../functions/lib/table';
+import type { TwinIamModel } from './model';
+
+/**
+ * One authorisation AWS makes for a call: an action on a resource, with the partition keys the
+ * call touches (`dynamodb:LeadingKeys`). A call can need several: each item of a transaction is
+ * authorised as its own PutItem/UpdateItem/DeleteItem/ConditionCheckItem, and an SES send with a
+ * configuration set is authorised on the identity and on the set.
+ */
+export interface IamRequest {
+  action: string;
+  resource: string;
+  leadingKeys?: string[];
+}
+
+type Input = Record<string, unknown>;
+type Item = Record<string, unknown> | undefined;
+
+/** A key attribute's value, marshalled (`{ S: "USER#…" }`, after lib-dynamodb) or not. */
+function stringValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as { S?: unknown }).S === 'string') return (value as { S: string }).S;
+  return undefined;
+}
+
+const partitionKeyOf = (item: Item) => stringValue(item?.[KEY.partitionKey]);
+const defined = (values: Array<string | undefined>) => values.filter((value): value is string => value !== undefined);
+const PARTITION_KEY_OF_INDEX = new Map(GSIS.map((gsi) => [gsi.indexName, gsi.partitionKey]));
+
+/** The partition key value a Query names: the equality on the table's (or index's) partition key. */
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+function queriedPartition(input: Input): string | undefined {
+  const index = text(input.IndexName);
+  const attribute = index ? PARTITION_KEY_OF_INDEX.get(index) : KEY.partitionKey;
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  for (const [, name, placeholder] of (text(input.KeyConditionExpression) ?? '').matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
+    if ((names[name] ?? name) === attribute) return stringValue(values[placeholder]);
+  }
+  return undefined;
+}
+
+const TRANSACT_WRITE_ACTIONS: Record<string, string> = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+};
+
+/** The authorisations a DynamoDB call needs; any local table name stands for the stack's table. */
+export function dynamoDbRequests(commandName: string, input: Input, model: TwinIamModel): IamRequest[] {
+  const operation = commandName.replace(/Command$/, '');
+  const table = model.tableArn;
+  switch (operation) {
+    case 'GetItem':
+    case 'DeleteItem':
+    case 'UpdateItem':
+      return [{ action: `dynamodb:${operation}`, resource: table, leadingKeys: defined([partitionKeyOf(input.Key as Item)]) }];
+    case 'PutItem':
+      return [{ action: 'dynamodb:PutItem', resource: table, leadingKeys: defined([partitionKeyOf(input.Item as Item)]) }];
+    case 'Query': {
+      const index = text(input.IndexName);
+      const resource = index ? (model.indexArns[index] ?? `${table}/index/${index}`) : table;
+      return [{ action: 'dynamodb:Query', resource, leadingKeys: defined([queriedPartition(input)]) }];
+    }
+    case 'BatchGetItem': {
+      const requests = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: Item[] }>);
+      const keys = requests.flatMap((request) => (request.Keys ?? []).map(partitionKeyOf));
+      return [{ action: 'dynamodb:BatchGetItem', resource: table, leadingKeys: defined(keys) }];
+    }
+    case 'BatchWriteItem': {
+      const writes = Object.values((input.RequestItems ?? {}) as Record<string, Array<Record<string, { Item?: Item; Key?: Item }>>>).flat();
+      const keys = writes.map((write) => partitionKeyOf(write.PutRequest?.Item ?? write.DeleteRequest?.Key));
+      return [{ action: 'dynamodb:BatchWriteItem', resource: table, leadingKeys: defined(keys) }];
+    }
+    case 'TransactWriteItems':
+      return ((input.TransactItems ?? []) as Array<Record<string, { Key?: Item; Item?: Item }>>).map((entry) => {
+        const [kind, operationInput] = Object.entries(entry)[0];
+        const key = partitionKeyOf(operationInput.Item ?? operationInput.Key);
+        return { action: TRANSACT_WRITE_ACTIONS[kind] ?? `dynamodb:${kind}`, resource: table, leadingKeys: defined([key]) };
+      });
+    case 'TransactGetItems':
+      return ((input.TransactItems ?? []) as Array<{ Get?: { Key?: Item } }>).map((entry) => ({
+        action: 'dynamodb:GetItem',
+        resource: table,
+        leadingKeys: defined([partitionKeyOf(entry.Get?.Key)]),
+      }));
+    default:
+      // DescribeTable, Scan and the table-management calls: no item, no leading key.
+      return [{ action: `dynamodb:${operation}`, resource: table }];
+  }
+}
+
+/** The authorisations an SES call needs: the sending identity, and the configuration set when one is named. */
+export function sesRequests(commandName: string, input: Input, model: TwinIamModel): IamRequest[] {
+  const operation = commandName.replace(/Command$/, '');
+  if (operation === 'SendEmail' || operation === 'SendRawEmail') {
+    // SES v2 authorises every send (raw content included) as ses:SendEmail; SES v1 has SendRawEmail.
+    const action = operation === 'SendRawEmail' ? 'ses:SendRawEmail' : 'ses:SendEmail';
+    const requests: IamRequest[] = [{ action, resource: model.mailIdentityArn }];
+    if (input.ConfigurationSetName) requests.push({ action, resource: model.configurationSetArn });
+    return requests;
+  }
+  return [{ action: `ses:${operation}`, resource: '*' }];
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DynamoDBClient, DynamoDBServiceException, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkLocalCall, instrumentClient, registerLocalTwin } from '../../../functions/lib/local-twin';
+import { testModel } from './test-model';
+import { IamTwin, runAs } from './twin';
+
+const model = testModel([
+  {
+    Effect: 'Allow',
+    Action: ['dynamodb:GetItem'],
+    Resource: 'arn:aws:dynamodb:eu-west-1:123456789012:table/career-program',
+    Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] } },
+  },
+  { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: 'arn:aws:sqs:eu-west-1:123456789012:Stack-Purge' },
+]);
+
+/** A client whose requests never leave the process: the last middleware answers. */
+function offlineClient(sent: string[]) {
+  const client = new DynamoDBClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  client.middlewareStack.add(
+    (_next, context) => () => {
+      sent.push(context.commandName ?? '');
+      return Promise.resolve({ output: { $metadata: {} }, response: {} });
+    },
+    { step: 'finalizeRequest', name: 'offline' },
+  );
+  return instrumentClient(client);
+}
+
+afterEach(() => registerLocalTwin(undefined));
+
+describe('the IAM twin', () => {
+  it("sends a call the function's role allows, and refuses one it does not as DynamoDB does (AccessDeniedException, 400), unsent", async () => {
+    const twin = new IamTwin(model);
+    registerLocalTwin(twin);
+    const sent: string[] = [];
+    const client = offlineClient(sent);
+    await runAs('auth', () =>
+      client.send(new GetItemCommand({ TableName: 'local-name', Key: { pk: { S: 'USER#1' }, sk: { S: 'PROFILE' } } })),
+    );
+    const refused = runAs('auth', () =>
+      client.send(new GetItemCommand({ TableName: 'local-name', Key: { pk: { S: 'RATE#1' }, sk: { S: 'W' } } })),
+    );
+    await expect(refused).rejects.toBeInstanceOf(DynamoDBServiceException);
+    await expect(refused).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+      message: expect.stringContaining('assumed-role/Stack-authRole/auth is not authorized to perform: dynamodb:GetItem') as unknown,
+    });
+    await expect(
+      runAs('auth', () => client.send(new PutItemCommand({ TableName: 't', Item: { pk: { S: 'USER#1' } } }))),
+    ).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
+    expect(sent).toEqual(['GetItemCommand']);
+    expect(twin.deniedCalls.map((call) => [call.fn, call.action, call.leadingKeys])).toEqual([
+      ['auth', 'dynamodb:GetItem', ['RATE#1']],
+      ['auth', 'dynamodb:PutItem', ['USER#1']],
+    ]);
+  });
+
+  it('holds each function to its own role, and leaves code that runs as no function (an operator) unchecked', async () => {
+    registerLocalTwin(new IamTwin(model));
+    const sent: string[] = [];
+    const client = offlineClient(sent);
+    const get = () => client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'USER#1' } } }));
+    await expect(runAs('learner', get)).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await get();
+    expect(sent).toEqual(['GetItemCommand']);
+  });
+
+  it('checks the calls the local runtime answers itself (queues, secrets)', async () => {
+    registerLocalTwin(new IamTwin(model));
+    await runAs('auth', () => checkLocalCall('sqs:SendMessage', { kind: 'queue', name: 'purge' }));
+    await expect(runAs('auth', () => checkLocalCall('sqs:SendMessage', { kind: 'queue', name: 'reminders' }))).rejects.toMatchObject({
+      name: 'AccessDenied',
+      $metadata: { httpStatusCode: 403 },
+    });
+    await expect(
+      runAs('auth', () => checkLocalCall('secretsmanager:GetSecretValue', { kind: 'secret', name: 'session' })),
+    ).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
+  });
+
+  it('records the grant units calls used and the calls it denied, once each', async () => {
+    const recordDir = mkdtempSync(path.join(tmpdir(), 'twin-record-'));
+    registerLocalTwin(new IamTwin(model, { recordDir }));
+    const client = offlineClient([]);
+    for (let i = 0; i < 3; i++)
+      await runAs('auth', () => client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: `USER#${i}` } } })));
+    await expect(runAs('auth', () => client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'RATE#1' } } })))).rejects.toThrow();
+    const lines = readdirSync(recordDir).flatMap((file) => readFileSync(path.join(recordDir, file), 'utf8').trim().split('\n'));
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { used: { fn: 'auth', statement: 'AuthPolicy/0', action: 'dynamodb:GetItem', resource: model.tableArn, leadingKeys: 'USER#*' } },
+      { denied: { fn: 'auth', action: 'dynamodb:GetItem', resource: model.tableArn, leadingKeys: ['RATE#1'] } },
+    ]);
+  });
+
+  it('adds nothing to a client created while no twin is registered (Lambda)', () => {
+    const client = new DynamoDBClient({ region: 'eu-west-1' });
+    const before = client.middlewareStack.identify().length;
+    instrumentClient(client);
+    expect(client.middlewareStack.identify().length).toBe(before);
+  });
+});
