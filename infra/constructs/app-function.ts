@@ -246,7 +246,7 @@ export function bindTableAccess(
 export function bindSendEmail(fn: NodejsFunction, identityArn: string, configurationSetArn?: string): void {
   fn.addToRolePolicy(
     new PolicyStatement({
-      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      actions: ['ses:SendEmail'],
       resources: configurationSetArn ? [identityArn, configurationSetArn] : [identityArn],
     }),
   );
@@ -254,9 +254,7 @@ export function bindSendEmail(fn: NodejsFunction, identityArn: string, configura
 
 /** Reading the session signing secret (functions/lib/session.ts, once per cold start). */
 export function bindSessionSecret(fn: NodejsFunction, secretArn: string): void {
-  fn.addToRolePolicy(
-    new PolicyStatement({ actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'], resources: [secretArn] }),
-  );
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }));
 }
 
 /** Reading the origin-verify secret (functions/lib/origin-verify.ts; current and previous version). */
