@@ -74,7 +74,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (sessionSecret && Buffer.byteLength(sessionSecret) < 32) throw new Error('SESSION_SECRET must be at least 32 bytes');
   const originSecret = env.ORIGIN_SECRET || undefined;
   // In the cloud only CloudFront's Secrets Manager value opens the API: a local value must never do.
-  if (stage === 'cloud' && originSecret) throw new Error('ORIGIN_SECRET must not be set in the cloud (the value comes from Secrets Manager)');
+  if (stage === 'cloud' && originSecret)
+    throw new Error('ORIGIN_SECRET must not be set in the cloud (the value comes from Secrets Manager)');
   if (originSecret && Buffer.byteLength(originSecret) < 32) throw new Error('ORIGIN_SECRET must be at least 32 bytes');
   return {
     tableName: env.TABLE_NAME || 'career-program',

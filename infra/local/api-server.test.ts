@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { get, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { CONTENT_SECURITY_POLICY } from '../edge-behaviour';
 import { createApiGateway } from './api-gateway';
 import { createApiServer, createDirectApiServer, matchesPathPattern } from './api-server';
 import type { GroupHandler } from './group-handlers';
+import { rawGet } from '../../test/helpers/raw-get';
 
 /** The local CloudFront and API Gateway in front of stand-in Lambdas and a built site folder. */
 const handler = vi.fn<GroupHandler>(() => Promise.resolve({ statusCode: 200, body: '{}' }));
@@ -26,7 +27,10 @@ writeFileSync(join(site, 'robots.txt'), 'User-agent: *\nAllow: /\n');
 writeFileSync(join(site, 'assets', 'app-1a2b.js'), `console.log(${JSON.stringify('learn '.repeat(400))});`);
 writeFileSync(join(parent, 'dist-x', 'secret.txt'), 'not part of the site');
 
-const api = createApiGateway({ handlers, throttles: { stage: { rateLimit: 1000, burstLimit: 1000 }, routes: { 'GET /api/auth/me': { rateLimit: 1, burstLimit: 2 } } } });
+const api = createApiGateway({
+  handlers,
+  throttles: { stage: { rateLimit: 1000, burstLimit: 1000 }, routes: { 'GET /api/auth/me': { rateLimit: 1, burstLimit: 2 } } },
+});
 const servers: Record<'front' | 'direct' | 'bare', Server> = {
   front: createApiServer({ api, originSecret: ORIGIN_SECRET, staticDir: site }),
   direct: createDirectApiServer(api),
@@ -42,17 +46,6 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(Object.values(servers).map((server) => new Promise((resolve) => server.close(resolve)))));
 beforeEach(() => handler.mockClear());
-
-/** A GET whose body is kept as it came (fetch would decompress it). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
-  });
-}
 
 const sentHeader = () => handler.mock.calls[0][0].headers[ORIGIN_VERIFY_HEADER];
 
@@ -127,7 +120,9 @@ describe('the local CloudFront', () => {
       const response = await fetch(`${urls.front}${path}`);
       expect(response.status, path).toBe(403);
       expect(response.headers.get('content-type')).toBe('application/xml');
-      expect(await response.text()).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<Error><Code>AccessDenied<\/Code><Message>Access Denied<\/Message>/);
+      expect(await response.text()).toMatch(
+        /^<\?xml version="1.0" encoding="UTF-8"\?>\n<Error><Code>AccessDenied<\/Code><Message>Access Denied<\/Message>/,
+      );
     }
   });
 
@@ -139,7 +134,11 @@ describe('the local CloudFront', () => {
     expect((await rawGet(`${urls.front}/assets/app-1a2b.js`, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
     const small = await fetch(`${urls.front}/robots.txt`, { headers: { 'accept-encoding': 'br' } });
     expect(small.headers.get('content-encoding')).toBeNull();
-    handler.mockResolvedValueOnce({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text: 'x'.repeat(5000) }) });
+    handler.mockResolvedValueOnce({
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'x'.repeat(5000) }),
+    });
     const apiAnswer = await fetch(`${urls.front}/api/health`, { headers: { 'accept-encoding': 'gzip, br' } });
     expect(apiAnswer.headers.get('content-encoding')).toBeNull();
   });

@@ -27,7 +27,10 @@ export interface ApiServerOptions {
 
 /** Whether a path matches a CloudFront path pattern (`*` any characters, `?` exactly one; case-sensitive). */
 export function matchesPathPattern(pattern: string, path: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(path);
 }
 

@@ -40,7 +40,13 @@ describe('which encoding CloudFront answers with', () => {
   });
 
   it('not an answer the origin already encoded, nor an HTTP/1.0 request', () => {
-    expect(edgeEncoding(viewer('br'), answer({ 'content-type': 'text/css', 'content-length': '5000', 'content-encoding': 'identity' }), SITE_BEHAVIOURS.site)).toBeUndefined();
+    expect(
+      edgeEncoding(
+        viewer('br'),
+        answer({ 'content-type': 'text/css', 'content-length': '5000', 'content-encoding': 'identity' }),
+        SITE_BEHAVIOURS.site,
+      ),
+    ).toBeUndefined();
     expect(edgeEncoding(viewer('br', '1.0'), js(5000), SITE_BEHAVIOURS.site)).toBeUndefined();
   });
 });
@@ -48,10 +54,19 @@ describe('which encoding CloudFront answers with', () => {
 describe('the compressed answer', () => {
   it('carries the encoding, its own length, a weak ETag and Vary', async () => {
     const body = Buffer.from('a'.repeat(4000));
-    const original: OriginAnswer = { status: 200, headers: { 'content-type': 'text/plain', 'content-length': '4000', etag: '"abc"' }, body };
+    const original: OriginAnswer = {
+      status: 200,
+      headers: { 'content-type': 'text/plain', 'content-length': '4000', etag: '"abc"' },
+      body,
+    };
     const compressed = await edgeCompression()(viewer('gzip'), original, SITE_BEHAVIOURS.site);
     expect(gunzipSync(compressed.body).equals(body)).toBe(true);
-    expect(compressed.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-length': String(compressed.body.length), etag: 'W/"abc"', vary: 'Accept-Encoding' });
+    expect(compressed.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      'content-length': String(compressed.body.length),
+      etag: 'W/"abc"',
+      vary: 'Accept-Encoding',
+    });
   });
 
   it('leaves an answer it does not compress untouched', async () => {

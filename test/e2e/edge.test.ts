@@ -1,7 +1,8 @@
-import { get, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../infra/edge-behaviour';
+import { rawGet } from '../helpers/raw-get';
 
 /**
  * The built site through the running local runtime (`npm start`), answered as CloudFront and S3
@@ -10,20 +11,6 @@ import { CONTENT_SECURITY_POLICY } from '../../infra/edge-behaviour';
  * address.
  */
 const appUrl = inject('appUrl');
-
-/** A GET whose body is kept as it came over the wire (fetch would decompress it). */
-function rawGet(
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
-  });
-}
 
 const expectSecurityHeaders = (headers: IncomingHttpHeaders) =>
   expect(headers).toMatchObject({
