@@ -1,5 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { STAGE_API_THROTTLES, type Throttle } from './edge-behaviour';
 
 /**
  * Deployment stages (`npx cdk deploy -c stage=dev|prod`, docs/runbook.md "Deploy").
@@ -16,8 +17,8 @@ export interface StageSettings {
   dataRemovalPolicy: RemovalPolicy;
   /** DynamoDB deletion protection. */
   deletionProtection: boolean;
-  /** HTTP API stage ceiling (requests per second, burst); per-user and per-IP limits live in the handlers. */
-  apiThrottle: { rateLimit: number; burstLimit: number };
+  /** HTTP API default route ceiling (requests per second, burst); per-user and per-IP limits live in the handlers. */
+  apiThrottle: Throttle;
   /** Every log group of the stack. */
   logRetention: RetentionDays;
 }
@@ -28,15 +29,15 @@ export const STAGES: Record<StageName, StageSettings> = {
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     // Sized for a million learners (docs/security.md L8); the sign-in routes have tighter
-    // per-route ceilings (infra/constructs/http-api.ts). Raise with the Lambda concurrency quota.
-    apiThrottle: { rateLimit: 2000, burstLimit: 4000 },
+    // per-route ceilings. Both in infra/edge-behaviour.ts, which the local server applies too.
+    apiThrottle: STAGE_API_THROTTLES.prod,
     logRetention: RetentionDays.THREE_MONTHS,
   },
   dev: {
     name: 'dev',
     dataRemovalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
-    apiThrottle: { rateLimit: 20, burstLimit: 40 },
+    apiThrottle: STAGE_API_THROTTLES.dev,
     logRetention: RetentionDays.TWO_WEEKS,
   },
 };

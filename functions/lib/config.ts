@@ -21,6 +21,11 @@ export interface Config {
   auditRetentionDays: number;
   /** Cloud: the secret whose value CloudFront sends as the origin-verify header (H1). */
   originSecretArn?: string;
+  /**
+   * Local: the value the local CloudFront sends as the origin-verify header (ORIGIN_SECRET; the
+   * local runtime generates one). Unset locally, nothing is checked; never read in the cloud.
+   */
+  originSecret?: string;
   /** scrypt cost exponent; 17 (N = 2^17) in production, tests may lower it. */
   passwordHashLog2N: number;
   retentionDays: number;
@@ -67,6 +72,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (stage === 'cloud' && sessionSecret)
     throw new Error('SESSION_SECRET must not be set in the cloud (the key comes from Secrets Manager)');
   if (sessionSecret && Buffer.byteLength(sessionSecret) < 32) throw new Error('SESSION_SECRET must be at least 32 bytes');
+  const originSecret = env.ORIGIN_SECRET || undefined;
+  // In the cloud only CloudFront's Secrets Manager value opens the API: a local value must never do.
+  if (stage === 'cloud' && originSecret)
+    throw new Error('ORIGIN_SECRET must not be set in the cloud (the value comes from Secrets Manager)');
+  if (originSecret && Buffer.byteLength(originSecret) < 32) throw new Error('ORIGIN_SECRET must be at least 32 bytes');
   return {
     tableName: env.TABLE_NAME || 'career-program',
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
@@ -83,6 +93,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecretArn,
     auditRetentionDays: intFrom(env.AUDIT_RETENTION_DAYS, 400, 'AUDIT_RETENTION_DAYS', 1, 3650),
     originSecretArn: env.ORIGIN_SECRET_ARN || undefined,
+    originSecret,
     passwordHashLog2N: intFrom(env.PASSWORD_HASH_LOG2N, 17, 'PASSWORD_HASH_LOG2N', 10, 20),
     retentionDays: intFrom(env.RETENTION_DAYS, 30, 'RETENTION_DAYS', 0, 3650),
     emailAllowlist: env.EMAIL_ALLOWLIST

@@ -83,13 +83,12 @@ const requestState = new WeakMap<object, RequestState>();
 const viaCloudFront = new WeakSet<object>();
 
 /**
- * H1 (docs/security.md): in the cloud, before anything else, refuse every request that did not
- * come through our CloudFront distribution (no or wrong origin-verify header): the API's own
- * execute-api address answers nothing but 403.
+ * H1 (docs/security.md): before anything else, refuse every request that did not come through
+ * our CloudFront distribution (no or wrong origin-verify header): the API's own execute-api
+ * address answers nothing but 403. Locally the same against the local server's stand-in.
  */
 const originGuard = (): middy.MiddlewareObj<Event> => ({
   before: async ({ event }) => {
-    if (config().stage !== 'cloud') return;
     if (!(await fromOurCloudFront(event.headers))) throw forbidden('forbidden');
     viaCloudFront.add(event);
   },

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
-import { resetConfigForTests } from './config';
+import { readConfig, resetConfigForTests } from './config';
 import { createGroupHandler, defineRoute } from './http';
 import { resetOriginSecretForTests } from './origin-verify';
 
@@ -91,5 +91,52 @@ describe('the API behind CloudFront only (H1)', () => {
       process.env.ORIGIN_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:1:secret:origin';
       resetConfigForTests();
     }
+  });
+});
+
+describe('the local runtime, behind the local CloudFront stand-in', () => {
+  const LOCAL_SECRET = 'local-origin-secret-local-origin-secret';
+  beforeAll(() => {
+    Object.assign(process.env, { STAGE: 'local', SESSION_SECRET: 'unit-test-secret-unit-test-secret', ORIGIN_SECRET: LOCAL_SECRET });
+    resetConfigForTests();
+  });
+  afterAll(() => {
+    delete process.env.SESSION_SECRET;
+    delete process.env.ORIGIN_SECRET;
+    process.env.STAGE = 'cloud';
+    resetConfigForTests();
+  });
+
+  it('refuses a request without the local secret exactly as the cloud does, before any handler runs', async () => {
+    const before = handlerRuns;
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { [ORIGIN_VERIFY_HEADER]: 'x'.repeat(LOCAL_SECRET.length) },
+      { [ORIGIN_VERIFY_HEADER]: ORIGIN_SECRET },
+    ];
+    for (const headers of attempts) {
+      const refused = await call(headers);
+      expect(refused.statusCode).toBe(403);
+      expect(JSON.parse(refused.body)).toEqual({ error: 'forbidden' });
+    }
+    expect(handlerRuns).toBe(before);
+    expect((await call({ [ORIGIN_VERIFY_HEADER]: LOCAL_SECRET })).statusCode).toBe(200);
+  });
+
+  it('checks nothing when no local secret is configured (a handler called as a unit)', async () => {
+    delete process.env.ORIGIN_SECRET;
+    resetConfigForTests();
+    try {
+      expect((await call({})).statusCode).toBe(200);
+    } finally {
+      process.env.ORIGIN_SECRET = LOCAL_SECRET;
+      resetConfigForTests();
+    }
+  });
+
+  it('never lets a local secret into the cloud, and refuses a short one', () => {
+    const cloud = { STAGE: 'cloud', SESSION_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:1:secret:session' };
+    expect(() => readConfig({ ...cloud, ORIGIN_SECRET: LOCAL_SECRET })).toThrow(/ORIGIN_SECRET must not be set in the cloud/);
+    expect(() => readConfig({ STAGE: 'local', SESSION_SECRET: LOCAL_SECRET, ORIGIN_SECRET: 'short' })).toThrow(/at least 32 bytes/);
   });
 });

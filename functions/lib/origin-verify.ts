@@ -4,8 +4,9 @@ import { config } from './config';
 import { clearParameterCachesForTests, readSecret } from './parameters';
 
 /**
- * The origin-verify check of H1 (docs/security.md). Cloud only: locally the one local server
- * stands in for CloudFront and there is no header to check.
+ * The origin-verify check of H1 (docs/security.md). In the cloud against the Secrets Manager
+ * secret; locally against ORIGIN_SECRET, which the local server's CloudFront stand-in sends, so
+ * a request that bypasses it is refused there too (no local secret: nothing to check).
  *
  * The secret is read through Powertools Parameters (cached with maxAge). During a rotation
  * CloudFront may already send the new value to a warm function holding the old one: a mismatch
@@ -32,10 +33,11 @@ const sameText = (a: string, b: string) => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-/** True when the request came through our CloudFront distribution (always true locally). */
+/** True when the request came through our CloudFront distribution (locally: the local server's stand-in). */
 export async function fromOurCloudFront(headers: Record<string, string | undefined> | undefined): Promise<boolean> {
-  if (config().stage !== 'cloud') return true;
+  const { stage, originSecret } = config();
   const sent = headers?.[ORIGIN_VERIFY_HEADER];
+  if (stage !== 'cloud') return originSecret === undefined || (sent !== undefined && sameText(originSecret, sent));
   if (!sent) return false;
   if ((await secretValues()).some((value) => sameText(value, sent))) return true;
   return (await secretValues(true)).some((value) => sameText(value, sent));

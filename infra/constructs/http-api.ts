@@ -5,30 +5,17 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteGroup } from '../../shared/routes';
+import { ROUTE_THROTTLES, STAGE_API_THROTTLES, type Throttle } from '../edge-behaviour';
 
-/**
- * Throttles (requests per second, burst), docs/security.md L8. A million learners, a tenth of
- * them on a given day, each making about 100 calls in a session, spread over a busy 8 hours with
- * a 5x peak: 1e5 * 100 / 28 800 s * 5 ≈ 1 700 rps, so the stage allows 2 000 (burst 4 000).
- * Sign-in is a few calls per learner per day: 1e5 * 2 / 28 800 * 5 ≈ 35 rps, so 100 leaves room.
- */
-export const STAGE_THROTTLE = { rateLimit: 2000, burstLimit: 4000 };
-export const ROUTE_THROTTLES: Record<string, { rateLimit: number; burstLimit: number }> = {
-  'POST /api/auth/login': { rateLimit: 100, burstLimit: 200 },
-  'POST /api/auth/verify-2fa': { rateLimit: 100, burstLimit: 200 },
-  'POST /api/auth/register': { rateLimit: 50, burstLimit: 100 },
-  'POST /api/auth/verify-email': { rateLimit: 50, burstLimit: 100 },
-  'POST /api/auth/password-reset/request': { rateLimit: 20, burstLimit: 40 },
-  'GET /api/auth/password-reset/validate': { rateLimit: 20, burstLimit: 40 },
-  'POST /api/auth/password-reset/confirm': { rateLimit: 20, burstLimit: 40 },
-  'POST /api/settings/password': { rateLimit: 20, burstLimit: 40 },
-};
+/** The throttles of infra/edge-behaviour.ts (docs/security.md L8): prod's stage default, and per route. */
+export const STAGE_THROTTLE = STAGE_API_THROTTLES.prod;
+export { ROUTE_THROTTLES };
 
 export interface AppHttpApiProps {
   /** The Lambda of each endpoint group; every route of shared/routes.ts goes to its group's one. */
   groups: Record<RouteGroup, IFunction>;
-  /** Stage ceiling; default 100 requests per second, burst 200 (infra/stage.ts sizes it per stage). */
-  throttle?: { rateLimit: number; burstLimit: number };
+  /** Each route's default ceiling; default prod's (infra/stage.ts sizes it per stage). */
+  throttle?: Throttle;
   /** Access-log retention; default one month. */
   logRetention?: RetentionDays;
 }
@@ -53,8 +40,9 @@ export class AppHttpApi extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      // A ceiling sized for a million learners (docs/security.md L8; dev: smaller, infra/stage.ts);
-      // the per-user and per-IP limits live in the handlers, tighter ceilings per route below.
+      // Every route's default ceiling, sized for a million learners (docs/security.md L8; dev:
+      // smaller, infra/stage.ts); the per-user and per-IP limits live in the handlers, tighter
+      // ceilings per route below.
       throttle: props.throttle ?? STAGE_THROTTLE,
       // The default format: request id, source IP, route, status, latency and more.
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },

@@ -10,6 +10,7 @@ import {
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
+  type ICachePolicy,
   OriginProtocolPolicy,
   OriginRequestCookieBehavior,
   OriginRequestHeaderBehavior,
@@ -26,35 +27,30 @@ import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwne
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
+import {
+  API_PATH_PATTERN,
+  CONTENT_SECURITY_POLICY,
+  type ManagedCachePolicy,
+  SECURITY_HEADERS,
+  SITE_BEHAVIOURS,
+  SPA_FALLBACK_FUNCTION,
+} from '../edge-behaviour';
 
 /** Viewer headers the API reads (CSRF Origin check, JSON content type, audit user agent, client IP). */
 export const API_FORWARDED_HEADERS = ['Origin', 'Content-Type', 'Accept', 'User-Agent', 'Referer', 'CloudFront-Viewer-Address'];
 
-/** The Content-Security-Policy of the SPA: own scripts only; inline styles because React sets style attributes. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION };
 
-/**
- * SPA fallback, as a viewer-request function on the S3 behaviour only: any path whose last
- * segment has no file extension is a client route and gets /index.html. Not CloudFront error
- * responses: those apply to the whole distribution and would turn the API's JSON 403/404
- * (`admin_required`, `not_found` …) into a 200 HTML page.
- */
-export const SPA_FALLBACK_FUNCTION = `function handler(event) {
-  var request = event.request;
-  var last = request.uri.split('/').pop();
-  if (last.indexOf('.') === -1) request.uri = '/index.html';
-  return request;
-}`;
+/** The managed cache policies of infra/edge-behaviour.ts, as CDK objects. */
+const CACHE_POLICIES: Record<ManagedCachePolicy, ICachePolicy> = {
+  CachingOptimized: CachePolicy.CACHING_OPTIMIZED,
+  CachingDisabled: CachePolicy.CACHING_DISABLED,
+};
+
+const FRAME_OPTIONS: Record<(typeof SECURITY_HEADERS)['frameOption'], HeadersFrameOption> = { DENY: HeadersFrameOption.DENY };
+const REFERRER_POLICIES: Record<(typeof SECURITY_HEADERS)['referrerPolicy'], HeadersReferrerPolicy> = {
+  'strict-origin-when-cross-origin': HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+};
 
 export interface SiteProps {
   /** Directory with the built SPA (index.html and assets/). */
@@ -127,14 +123,14 @@ export class Site extends Construct {
       comment: 'Career program security headers',
       securityHeadersBehavior: {
         strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(365 * 2),
-          includeSubdomains: true,
+          accessControlMaxAge: Duration.seconds(SECURITY_HEADERS.hstsMaxAgeSeconds),
+          includeSubdomains: SECURITY_HEADERS.hstsIncludeSubdomains,
           override: true,
         },
-        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: SECURITY_HEADERS.contentSecurityPolicy, override: true },
         contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        frameOptions: { frameOption: FRAME_OPTIONS[SECURITY_HEADERS.frameOption], override: true },
+        referrerPolicy: { referrerPolicy: REFERRER_POLICIES[SECURITY_HEADERS.referrerPolicy], override: true },
       },
     });
 
@@ -166,12 +162,13 @@ export class Site extends Construct {
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        cachePolicy: CACHE_POLICIES[SITE_BEHAVIOURS.site.cachePolicy],
+        compress: SITE_BEHAVIOURS.site.compress,
         responseHeadersPolicy: securityHeaders,
         functionAssociations: [{ function: spaFallback, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
-        '/api/*': {
+        [API_PATH_PATTERN]: {
           origin: new HttpOrigin(props.apiDomainName, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
             // H1: the API refuses every request without this header (functions/lib/origin-verify.ts).
@@ -179,7 +176,8 @@ export class Site extends Construct {
           }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
+          cachePolicy: CACHE_POLICIES[SITE_BEHAVIOURS.api.cachePolicy],
+          compress: SITE_BEHAVIOURS.api.compress,
           // Cookies, query strings and headers reach the API; Host must be the API's own.
           originRequestPolicy: apiOriginRequests,
           responseHeadersPolicy: securityHeaders,

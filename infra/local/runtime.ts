@@ -19,6 +19,8 @@ import { ensureTable } from './table-setup';
 /** The local runtime's settings: docs/architecture.md#3-running-on-one-machine's environment contract. */
 export interface RuntimeSettings {
   port: number;
+  /** The API without the local CloudFront in front (as its execute-api address): off unless set. */
+  directApiPort?: number;
   dynamodbPort: number;
   sesPort: number;
   dataDir: string;
@@ -41,6 +43,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeSe
   };
   return {
     port: port('PORT', 3000),
+    directApiPort: env.DIRECT_API_PORT ? port('DIRECT_API_PORT', 0) : undefined,
     dynamodbPort: port('DYNAMODB_PORT', 8000),
     sesPort: port('SES_PORT', 8005),
     dataDir: resolve(env.DATA_DIR || '.data'),
@@ -52,10 +55,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeSe
   };
 }
 
-/** A stable local signing secret, generated once into DATA_DIR (never committed). */
-function localSessionSecret(dataDir: string): string {
+/** A stable local secret (`session-secret`, `origin-secret`), generated once into DATA_DIR (never committed). */
+function localSecret(dataDir: string, name: string): string {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, 'session-secret');
+  const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
@@ -91,6 +94,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
   }
   try {
     await assertPortFree(settings.port, 'the app', 'PORT', host);
+    if (settings.directApiPort) await assertPortFree(settings.directApiPort, 'the direct API', 'DIRECT_API_PORT', host);
     let dynamodbEndpoint = settings.dynamodbEndpoint;
     if (!dynamodbEndpoint) {
       await assertPortFree(settings.dynamodbPort, 'DynamoDB Local', 'DYNAMODB_PORT', host);
@@ -120,7 +124,9 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       SES_ENDPOINT: sesEndpoint,
       APP_URL: appUrl,
       AWS_REGION: process.env.AWS_REGION || 'us-east-1',
-      SESSION_SECRET: process.env.SESSION_SECRET || localSessionSecret(settings.dataDir),
+      SESSION_SECRET: process.env.SESSION_SECRET || localSecret(settings.dataDir, 'session-secret'),
+      // What the local CloudFront sends as the origin-verify header, and the API checks (H1).
+      ORIGIN_SECRET: process.env.ORIGIN_SECRET || localSecret(settings.dataDir, 'origin-secret'),
       POWERTOOLS_SERVICE_NAME: 'career-program-local',
       LOG_LEVEL: process.env.LOG_LEVEL || 'WARN',
     });
@@ -141,8 +147,9 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     // background work (purge continuations) in this process, as the SQS workers do in the cloud
     await (await import('./background-work')).registerLocalWorkers();
 
-    const [handlers, { createApiServer }] = await Promise.all([
+    const [handlers, { createApiGateway }, { createApiServer, createDirectApiServer }] = await Promise.all([
       import('./group-handlers').then((m) => m.loadGroupHandlers()),
+      import('./api-gateway'),
       import('./api-server'),
     ]);
     let fallback: Parameters<typeof createApiServer>[0]['fallback'];
@@ -152,22 +159,16 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       closers.push(() => vite.close());
       fallback = (req, res) => vite.middlewares(req, res);
     }
+    const api = createApiGateway({ handlers });
     const server = createApiServer({
-      handlers,
+      api,
+      originSecret: process.env.ORIGIN_SECRET,
       staticDir: settings.staticDir,
       fallback,
       localConfig: { mail_viewer_url: sesEndpoint.replace('127.0.0.1', 'localhost') },
     });
-    await new Promise<void>((resolveListen, reject) => {
-      server.once('error', reject);
-      server.listen(settings.port, host, () => resolveListen());
-    });
-    closers.push(() =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      }).then(() => waitForPortFree(settings.port)),
-    );
+    await listen(server, settings.port, host, closers);
+    if (settings.directApiPort) await listen(createDirectApiServer(api), settings.directApiPort, host, closers);
     return {
       appUrl,
       mailUrl: sesEndpoint.replace('127.0.0.1', 'localhost'),
@@ -180,4 +181,18 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     await stop();
     throw error;
   }
+}
+
+/** Starts a server and registers its close (which waits for the port to be free). */
+async function listen(server: Server, port: number, host: string, closers: Array<() => Promise<void>>): Promise<void> {
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolveListen());
+  });
+  closers.push(() =>
+    new Promise<void>((done) => {
+      server.close(() => done());
+      server.closeAllConnections();
+    }).then(() => waitForPortFree(port)),
+  );
 }

@@ -72,10 +72,10 @@ async function accepts(host: string, port: string): Promise<boolean> {
   });
 }
 
-it('listens on 127.0.0.1 only: app, mail viewer and DynamoDB Local (docs/security.md M4)', async () => {
+it('listens on 127.0.0.1 only: app, direct API, mail viewer and DynamoDB Local (docs/security.md M4)', async () => {
   const runtime = await startRuntimeProcess();
   try {
-    for (const port of [runtime.env.PORT, runtime.env.SES_PORT, runtime.env.DYNAMODB_PORT]) {
+    for (const port of [runtime.env.PORT, runtime.env.DIRECT_API_PORT, runtime.env.SES_PORT, runtime.env.DYNAMODB_PORT]) {
       expect(await accepts('127.0.0.1', port)).toBe(true);
       // Any other address of this machine (on Linux all of 127/8 reaches it) is refused.
       expect(await accepts('127.0.0.2', port)).toBe(false);

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { ApiThrottles } from '../../infra/local/api-throttle';
 
 /**
- * Integration-test access to the API exactly as the browser sees it: the local server (API
- * Gateway v2 events → the real group Lambdas) on a free port, and clients with their own
- * cookie jars. Call `useApi()` at the top of a test file.
+ * Integration-test access to the API exactly as the browser sees it: the local server (the
+ * CloudFront stand-in → API Gateway v2 events → the real group Lambdas) on a free port, and
+ * clients with their own cookie jars; also the API's own address without CloudFront in front.
+ * Call `useApi()` at the top of a test file.
  */
 /** A JSON answer whose shape the test has not named: read fields as `unknown`, or pass the response type. */
 export type JsonBody = Record<string, unknown>;
@@ -81,26 +83,49 @@ export class ApiClient {
   }
 }
 
-export function useApi() {
-  const state: { baseUrl: string; close?: () => Promise<void> } = { baseUrl: '' };
+export interface UseApiOptions {
+  /** API Gateway's throttles; default the deployed prod stage's (infra/edge-behaviour.ts). */
+  throttles?: ApiThrottles;
+}
+
+export function useApi(options: UseApiOptions = {}) {
+  const state: { baseUrl: string; directUrl: string; close?: () => Promise<void> } = { baseUrl: '', directUrl: '' };
   beforeAll(async () => {
-    const [handlers, { createApiServer }] = await Promise.all([
+    const [handlers, { createApiGateway }, { createApiServer, createDirectApiServer }] = await Promise.all([
       import('../../infra/local/group-handlers').then((m) => m.loadGroupHandlers()),
+      import('../../infra/local/api-gateway'),
       import('../../infra/local/api-server'),
     ]);
-    const server = createApiServer({ handlers });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    state.close = () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    const api = createApiGateway({ handlers, throttles: options.throttles });
+    // The secret integration-setup.ts gives the API (ORIGIN_SECRET): the front sends it, as CloudFront does.
+    const servers = [createApiServer({ api, originSecret: process.env.ORIGIN_SECRET }), createDirectApiServer(api)];
+    const [baseUrl, directUrl] = await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<string>((resolve) =>
+            server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+          ),
+      ),
+    );
+    Object.assign(state, { baseUrl, directUrl });
+    state.close = async () => {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        ),
+      );
+    };
   });
   afterAll(async () => state.close?.());
   return {
-    /** A new client (browser) with an empty cookie jar. */
+    /** A new client (browser) with an empty cookie jar, through the local CloudFront. */
     client: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.baseUrl, defaults),
+    /** A client of the API's own address (as execute-api in the cloud): no CloudFront, so no origin-verify header. */
+    directClient: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.directUrl, defaults),
     get baseUrl() {
       return state.baseUrl;
     },

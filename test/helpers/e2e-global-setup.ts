@@ -5,6 +5,7 @@ import { startRuntimeProcess } from './runtime-process';
 declare module 'vitest' {
   export interface ProvidedContext {
     appUrl: string;
+    directApiUrl: string;
     sesUrl: string;
     adminEmail: string;
     adminPassword: string;
@@ -16,6 +17,7 @@ export default async function setup(project: TestProject) {
   if (!existsSync('web/dist/index.html')) throw new Error('web/dist is missing: run `npm run build:web` first (npm test does).');
   const runtime = await startRuntimeProcess();
   project.provide('appUrl', runtime.appUrl);
+  project.provide('directApiUrl', runtime.directApiUrl);
   project.provide('sesUrl', runtime.sesUrl);
   project.provide('adminEmail', runtime.env.ADMIN_EMAIL);
   project.provide('adminPassword', runtime.env.ADMIN_PASSWORD);

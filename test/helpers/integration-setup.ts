@@ -21,6 +21,8 @@ Object.assign(process.env, {
   SES_ENDPOINT: inject('sesEndpoint'),
   AWS_REGION: 'us-east-1',
   SESSION_SECRET: 'integration-test-secret-integration-test',
+  // The local CloudFront sends it and the API requires it (functions/lib/origin-verify.ts).
+  ORIGIN_SECRET: `integration-origin-${randomUUID()}`,
   APP_URL: 'http://localhost:3000',
   PASSWORD_HASH_LOG2N: '10',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT',

@@ -10,6 +10,8 @@ import { freePort, waitForPortFree } from '../../infra/local/processes';
  */
 export interface RuntimeProcess {
   appUrl: string;
+  /** The API without the local CloudFront in front (DIRECT_API_PORT), as its execute-api address in the cloud. */
+  directApiUrl: string;
   sesUrl: string;
   dataDir: string;
   env: Record<string, string>;
@@ -23,6 +25,7 @@ export async function startRuntimeProcess(options: { dataDir?: string; env?: Rec
     PORT: String(await freePort()),
     DYNAMODB_PORT: String(await freePort()),
     SES_PORT: String(await freePort()),
+    DIRECT_API_PORT: String(await freePort()),
     DATA_DIR: dataDir,
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: 'e2e-Admin-Password-2026',
@@ -53,6 +56,7 @@ export async function startRuntimeProcess(options: { dataDir?: string; env?: Rec
   }
   return {
     appUrl,
+    directApiUrl: `http://localhost:${env.DIRECT_API_PORT}`,
     sesUrl: `http://localhost:${env.SES_PORT}`,
     dataDir,
     env,
@@ -70,7 +74,7 @@ export async function startRuntimeProcess(options: { dataDir?: string; env?: Rec
           child.kill('SIGINT');
         });
       }
-      for (const port of [env.PORT, env.DYNAMODB_PORT, env.SES_PORT]) await waitForPortFree(Number(port));
+      for (const port of [env.PORT, env.DYNAMODB_PORT, env.SES_PORT, env.DIRECT_API_PORT]) await waitForPortFree(Number(port));
     },
   };
 }
