@@ -173,42 +173,67 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
 }
 
 /**
- * Scrubs a page of audit entries, each by an UpdateItem of the fields that carry personal data:
- * audit entries are never rewritten whole (no role may put or batch-write over `AUDIT#` items;
- * only the hard delete's functions may update them, docs/security.md#least-privilege-in-iam).
- * An entry read without its attributes (a narrower projection) is read first. Several entries
- * are updated at once; an entry the TTL removed meanwhile is skipped.
+ * Scrubs a page of audit entries by updating the fields that carry personal data: audit entries
+ * are never rewritten whole (no role may put or batch-write over `AUDIT#` items; only the hard
+ * delete's functions may update them, docs/security.md#least-privilege-in-iam). The updates go
+ * up to 100 in one transaction (each item authorised as an UpdateItem); when an entry vanished
+ * meanwhile (its TTL), that transaction's entries are updated one by one, skipping it. An entry
+ * read without its attributes (a narrower projection) is read first.
  */
 async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
-  await eachBounded(entries, ANONYMISE_CONCURRENCY, async (entry) => {
+  const updates: UpdateInput[] = [];
+  for (const entry of entries) {
     const whole = entry.type === 'audit' && typeof entry.created_at === 'string' && 'action' in entry;
     const full = whole
       ? entry
       : ((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined);
-    if (!full) return;
-    const scrubbed = scrubbedEntry(full, user, personal);
-    const names = Object.keys(scrubbed);
-    await db()
-      .send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { pk: entry.pk, sk: entry.sk },
-          UpdateExpression:
-            `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}` +
-            (actorAnonymised(full, user, personal) ? ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}` : ''),
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
-          ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
-        }),
-      )
-      .catch((error: unknown) => {
-        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-      });
+    if (full) updates.push(anonymisingUpdate(full, user, personal));
+  }
+  const chunks: UpdateInput[][] = [];
+  for (let start = 0; start < updates.length; start += ANONYMISE_TRANSACTION)
+    chunks.push(updates.slice(start, start + ANONYMISE_TRANSACTION));
+  await eachBounded(chunks, 2, async (chunk) => {
+    try {
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: chunk.map((Update) => ({ Update })) })));
+    } catch (error) {
+      if (!failedConditions(error).length) throw error;
+      for (const update of chunk) {
+        await db()
+          .send(new UpdateCommand(update))
+          .catch((failure: unknown) => {
+            if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
+          });
+      }
+    }
   });
 }
 
-/** Audit entries updated at once while anonymising a page (a page is at most 100 entries). */
-const ANONYMISE_CONCURRENCY = 10;
+/** Audit entries anonymised per transaction (DynamoDB's limit of actions in one). */
+const ANONYMISE_TRANSACTION = 100;
+
+interface UpdateInput {
+  TableName: string;
+  Key: { pk: string; sk: string };
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+}
+
+function anonymisingUpdate(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): UpdateInput {
+  const scrubbed = scrubbedEntry(entry, user, personal);
+  const names = Object.keys(scrubbed);
+  return {
+    TableName: tableName(),
+    Key: { pk: entry.pk, sk: entry.sk },
+    UpdateExpression:
+      `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}` +
+      (actorAnonymised(entry, user, personal) ? ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}` : ''),
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
+  };
+}
 
 type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } };
 

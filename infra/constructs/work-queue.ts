@@ -48,7 +48,9 @@ export class WorkQueue extends Construct {
 
   /** Least privilege: lets `fn` send to the work queue (and nothing else on it). */
   bindSend(fn: IFunction, environmentName: string): void {
-    this.queue.grantSendMessages(fn);
+    // SendMessage alone: the code sends by the URL it is given (grantSendMessages would add
+    // GetQueueAttributes and GetQueueUrl, which nothing calls).
+    this.queue.grant(fn, 'sqs:SendMessage');
     (fn as IFunction & { addEnvironment(key: string, value: string): void }).addEnvironment(environmentName, this.queue.queueUrl);
   }
 }
