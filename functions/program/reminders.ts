@@ -4,8 +4,7 @@ import { dayOf } from '../lib/activity';
 import { appUrl } from '../lib/app-url';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
-import type { Delivery, EmailMessage } from '../lib/email';
-import { sendListEmail, type ListEmailMessage } from '../lib/list-email';
+import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
 import { signUnsubscribeToken } from '../lib/unsubscribe-token';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
@@ -94,7 +93,7 @@ export async function sendWithRetry(
 ): Promise<Delivery> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sendListEmail(message);
+      return await sendEmail(message);
     } catch (error) {
       if (!isThrottling(error) || attempt >= maxAttempts) throw error;
       const delay = backoffMs * 2 ** (attempt - 1);

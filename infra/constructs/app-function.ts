@@ -215,13 +215,14 @@ export function bindTableAccess(fn: NodejsFunction, tableResourceArns: string[],
 }
 
 /**
- * Sending mail as the stack's one SES identity; with a configuration set, SES authorizes the
- * send against the set too, so its ARN is granted alongside.
+ * Sending mail as the stack's one SES identity (SES v2 SendEmail, functions/lib/email.ts; nothing
+ * sends raw MIME); with a configuration set, SES authorizes the send against the set too, so its
+ * ARN is granted alongside.
  */
 export function bindSendEmail(fn: NodejsFunction, identityArn: string, configurationSetArn?: string): void {
   fn.addToRolePolicy(
     new PolicyStatement({
-      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      actions: ['ses:SendEmail'],
       resources: configurationSetArn ? [identityArn, configurationSetArn] : [identityArn],
     }),
   );

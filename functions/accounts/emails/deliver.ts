@@ -2,18 +2,26 @@ import { ApiError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { sendEmail, type Delivery, type EmailMessage } from '../../lib/email';
 
-/** SES answers meaning "this message will not go out" (as opposed to "try again later"). */
+/**
+ * SES v2 answers meaning "this message will not go out" (as opposed to "try again later"):
+ * refused content or address (`MessageRejected`, `BadRequestException`), an unverified sending
+ * domain, a missing configuration set (`NotFoundException`), sending paused or suspended.
+ * Throttling (`TooManyRequestsException`), a spent daily quota (`LimitExceededException`) and
+ * outages clear by themselves.
+ */
 const REJECTIONS = new Set([
   'MessageRejected',
+  'BadRequestException',
   'MailFromDomainNotVerifiedException',
-  'AccountSendingPausedException',
-  'ConfigurationSetSendingPausedException',
+  'NotFoundException',
+  'SendingPausedException',
+  'AccountSuspendedException',
 ]);
 
 /**
  * Sends an account email; an SES failure becomes a clean typed error instead of a 500:
  * 502 `email_rejected` when SES refuses the message, 503 `email_unavailable` (Retry-After) when
- * it is throttling or down (the SDK has already retried).
+ * it is throttling, out of daily quota or down (the SDK has already retried what can clear).
  */
 export async function deliver(message: EmailMessage): Promise<Delivery> {
   try {
