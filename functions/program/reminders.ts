@@ -8,6 +8,7 @@ import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } fr
 import { signUnsubscribeToken } from '../lib/unsubscribe-token';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
+import { isDailyQuotaExceeded } from '../lib/ses-retry';
 import { indexAttributes, indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
@@ -199,16 +200,23 @@ export async function processReminderSlice(
       ? await readUsers(enrollments.map((enrollment) => enrollment.user_id))
       : new Map<string, ReminderUser>();
     const before = { ...summary };
+    let quotaSpent: unknown;
     await forEachBounded(enrollments, options.concurrency ?? 10, async (enrollment) => {
+      if (quotaSpent) return;
       summary.considered += 1;
       try {
         const outcome = await remindOne(enrollment, users.get(enrollment.user_id), message.partition, now, baseUrl, options, pace);
         summary[outcome] += 1;
       } catch (error) {
+        if (isDailyQuotaExceeded(error)) quotaSpent ??= error;
         summary.failed += 1;
         logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
       }
     });
+    // SES's 24-hour quota is spent: every further send would be refused too. The slice stops
+    // without checkpointing this page (learners mailed already hold their day marker, the others
+    // had theirs released) and fails, so SQS delivers it again later and it resumes here.
+    if (quotaSpent) throw quotaSpent;
     startKey = page.LastEvaluatedKey;
     await db().send(
       new UpdateCommand({

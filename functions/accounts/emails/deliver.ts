@@ -28,7 +28,9 @@ export async function deliver(message: EmailMessage): Promise<Delivery> {
     return await sendEmail(message);
   } catch (error) {
     const name = (error as Error)?.name ?? 'Error';
-    logger.error('email send failed', { error_name: name, subject: message.subject });
+    // The SDK's attempts tell a throttled send it retried (3) from one it gave up on at once (1).
+    const attempts = (error as { $metadata?: { attempts?: number } })?.$metadata?.attempts;
+    logger.error('email send failed', { error_name: name, attempts, subject: message.subject });
     if (REJECTIONS.has(name)) throw new ApiError(502, 'email_rejected');
     throw new ApiError(503, 'email_unavailable', {}, { 'Retry-After': '60' });
   }
