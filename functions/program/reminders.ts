@@ -200,7 +200,7 @@ export async function processReminderSlice(
       ? await readUsers(enrollments.map((enrollment) => enrollment.user_id))
       : new Map<string, ReminderUser>();
     const before = { ...summary };
-    let quotaSpent: unknown;
+    let quotaSpent: Error | undefined;
     await forEachBounded(enrollments, options.concurrency ?? 10, async (enrollment) => {
       if (quotaSpent) return;
       summary.considered += 1;
@@ -208,7 +208,7 @@ export async function processReminderSlice(
         const outcome = await remindOne(enrollment, users.get(enrollment.user_id), message.partition, now, baseUrl, options, pace);
         summary[outcome] += 1;
       } catch (error) {
-        if (isDailyQuotaExceeded(error)) quotaSpent ??= error;
+        if (isDailyQuotaExceeded(error)) quotaSpent ??= error as Error;
         summary.failed += 1;
         logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
       }
