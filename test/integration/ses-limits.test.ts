@@ -60,6 +60,16 @@ async function signedIn(): Promise<{ email: string; client: ApiClient; id: strin
   return { email, client, id: user.id };
 }
 
+/** A learner past the password step (its code mailed through the healthy account). */
+async function atCodeStep() {
+  const { email } = await learner();
+  sendMailThrough(healthy);
+  const client = api.client();
+  const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
+  expect(step1.status).toBe(200);
+  return { email, client, challenge: step1.body.challenge_id as string, firstCode: await codeTo(email, /login code/i) };
+}
+
 const registration = (email: string) => ({
   first_name: 'Ada',
   last_name: 'Byron',
@@ -119,13 +129,7 @@ describe.each([
   });
 
   it('"Send a new code" (sign-in): 503 email_unavailable keeps the first code working, and asking again works at once', async () => {
-    const { email } = await learner();
-    sendMailThrough(healthy);
-    const client = api.client();
-    const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
-    const firstCode = await codeTo(email, /login code/i);
-    const challenge = step1.body.challenge_id as string;
-
+    const { email, client, challenge, firstCode } = await atCodeStep();
     sendMailThrough(refusing);
     expectEmailUnavailable(await client.post('/api/auth/resend-2fa', { email, challenge_id: challenge }));
     expect((await auditItemsOf((await getUserByEmail(email))!.id)).map((entry) => entry.action)).not.toContain('auth.login_code_resent');
@@ -141,14 +145,10 @@ describe.each([
   });
 
   it('a failed "Send a new code" (sign-in) leaves the code already received valid', async () => {
-    const { email } = await learner();
-    sendMailThrough(healthy);
-    const client = api.client();
-    const step1 = await client.post('/api/auth/login', { email, password: PASSWORD });
-    const firstCode = await codeTo(email, /login code/i);
+    const { email, client, challenge, firstCode } = await atCodeStep();
     sendMailThrough(refusing);
-    expectEmailUnavailable(await client.post('/api/auth/resend-2fa', { email, challenge_id: step1.body.challenge_id }));
-    expect((await client.post('/api/auth/verify-2fa', { email, code: firstCode, challenge_id: step1.body.challenge_id })).status).toBe(200);
+    expectEmailUnavailable(await client.post('/api/auth/resend-2fa', { email, challenge_id: challenge }));
+    expect((await client.post('/api/auth/verify-2fa', { email, code: firstCode, challenge_id: challenge })).status).toBe(200);
   });
 
   it('password reset request: answers { ok: true } as for any address; no link, no audit entry, the failure logged', async () => {
