@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-sesv2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort, startSesLocal } from './processes';
+import { sendOf } from './ses-front';
 
 /**
  * The local SES's limits as the AWS SDK sees them: the error classes (the SDK's retry decision
@@ -131,5 +132,34 @@ describe('the local SES at its limits', () => {
     await client.send(mail());
     await client.send(mail());
     expect(await stored()).toBe(2);
+  });
+});
+
+describe('sendOf', () => {
+  const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+  it('counts the recipients of a send as SES does: To, Cc and Bcc, every bulk entry, SES v1 members', () => {
+    const destination = { ToAddresses: ['a@x.org', 'b@x.org'], CcAddresses: ['c@x.org'], BccAddresses: ['d@x.org'] };
+    expect(sendOf('POST', '/v2/email/outbound-emails', json({ Destination: destination }))).toEqual({ api: 'v2', recipients: 4 });
+    expect(
+      sendOf(
+        'POST',
+        '/v2/email/outbound-bulk-emails',
+        json({ BulkEmailEntries: [{ Destination: destination }, { Destination: { ToAddresses: ['e@x.org'] } }] }),
+      ),
+    ).toEqual({ api: 'v2', recipients: 5 });
+    const v1 = new URLSearchParams({
+      Action: 'SendEmail',
+      'Destination.ToAddresses.member.1': 'a@x.org',
+      'Destination.BccAddresses.member.1': 'b@x.org',
+    });
+    expect(sendOf('POST', '/', Buffer.from(v1.toString()))).toEqual({ api: 'v1', recipients: 2 });
+    expect(sendOf('POST', '/', Buffer.from('Action=SendRawEmail&RawMessage.Data=eA'))).toEqual({ api: 'v1', recipients: 1 });
+  });
+
+  it('is not a send: another call, another method, or a body that is not JSON', () => {
+    expect(sendOf('GET', '/v2/email/account', Buffer.alloc(0))).toBeUndefined();
+    expect(sendOf('POST', '/v2/email/templates', json({ TemplateName: 't' }))).toBeUndefined();
+    expect(sendOf('POST', '/', Buffer.from('Action=GetSendQuota'))).toBeUndefined();
+    expect(sendOf('POST', '/v2/email/outbound-emails', Buffer.from('{'))).toBeUndefined();
   });
 });
