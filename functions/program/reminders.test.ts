@@ -180,7 +180,7 @@ describe('runReminders', () => {
     expect(await verifyUnsubscribeToken(new URL(link!).searchParams.get('token')!)).toBe('ann');
   });
 
-  it("stops a slice at SES's spent daily quota: no further sends, markers released, the page not checkpointed", async () => {
+  it("ends a slice at SES's spent daily quota: no further sends, markers released, the page not checkpointed", async () => {
     // three learners in one slice (one index shard, one first character)
     const ids = Array.from({ length: 60 }, (_, i) => `a${i}`)
       .filter((id) => reminderShard(id) === reminderShard('a0'))

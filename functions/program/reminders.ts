@@ -213,9 +213,9 @@ export async function processReminderSlice(
         logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
       }
     });
-    // SES's 24-hour quota is spent: every further send would be refused too. The slice stops
-    // without checkpointing this page (learners mailed already hold their day marker, the others
-    // had theirs released) and fails, so SQS delivers it again later and it resumes here.
+    // SES's 24-hour quota is spent: every further send would be refused too. The slice fails
+    // here without checkpointing this page (learners mailed already hold their day marker, the
+    // others had theirs released), so SQS delivers it again later and it resumes at this page.
     if (quotaSpent) throw quotaSpent;
     startKey = page.LastEvaluatedKey;
     await db().send(

@@ -17,7 +17,7 @@ export interface SesAccount {
   sentLast24Hours: () => Promise<number>;
 }
 
-/** Starts a local SES with `limits` before the file's tests and stops it after them. */
+/** Starts a local SES with `limits` before the file's tests and closes it after them. */
 export function useSesAccount(limits: SesLimits): SesAccount {
   let started: { endpoint: string; client: SESv2Client; close: () => Promise<void> } | undefined;
   beforeAll(async () => {

@@ -209,7 +209,7 @@ describe('a reminder slice', () => {
   const remindersTo = async (address: string) =>
     (await emailsTo(address, healthy.endpoint)).filter((mail) => mail.subject.startsWith('Next up:')).length;
 
-  it('stops at a spent daily quota without retrying, unfinished and with the day marker released: the rerun sends', async () => {
+  it('ends at a spent daily quota without retrying, unfinished and with the day marker released: the rerun sends', async () => {
     const { email, id } = await dueLearner();
     const day = new Date(Date.now() + 5 * DAY);
     const { sleeps, sleep } = recordedSleeps();
