@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { MessageRejected, SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { LimitExceededException, MessageRejected, SESv2Client, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -13,7 +13,7 @@ import { hashPassword } from './passwords';
  * dependency must give a clean error code, never a crash or an internal message.
  */
 const dynamo = mockClient(DynamoDBDocumentClient);
-const ses = mockClient(SESClient);
+const ses = mockClient(SESv2Client);
 afterAll(() => {
   dynamo.restore();
   ses.restore();
@@ -77,16 +77,28 @@ describe('AWS failures on the account routes', () => {
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
   });
 
-  it('maps SES throttling to 503 email_unavailable with Retry-After', async () => {
-    const throttling = Object.assign(new Error('Maximum sending rate exceeded.'), {
-      name: 'Throttling',
-      $metadata: { httpStatusCode: 400 },
-    });
-    ses.on(SendEmailCommand).rejects(throttling);
+  it.each([
+    ['the send rate', new TooManyRequestsException({ message: 'Maximum sending rate exceeded.', $metadata: { httpStatusCode: 429 } })],
+    ['the daily quota', new LimitExceededException({ message: 'Daily message quota exceeded.', $metadata: { httpStatusCode: 400 } })],
+  ])('maps SES refusing for %s to 503 email_unavailable with Retry-After', async (_, refusal) => {
+    ses.on(SendEmailCommand).rejects(refusal);
     const response = await call(post('/api/auth/register', registration));
     expect(response.status).toBe(503);
     expect(response.body).toEqual({ error: 'email_unavailable' });
     expect(response.headers['Retry-After']).toBe('60');
+  });
+
+  it.each([
+    'BadRequestException',
+    'MailFromDomainNotVerifiedException',
+    'NotFoundException',
+    'SendingPausedException',
+    'AccountSuspendedException',
+  ])('maps SES v2 %s (the message will not go out) to 502 email_rejected', async (name) => {
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error(name), { name, $metadata: { httpStatusCode: 400 } }));
+    const response = await call(post('/api/auth/register', registration));
+    expect(response.status).toBe(502);
+    expect(response.body).toEqual({ error: 'email_rejected' });
   });
 
   it('maps a ConditionalCheckFailed on the registration transaction to 409 already_registered', async () => {

@@ -9,7 +9,7 @@ import { issueCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
-import { consume } from './rate-limit';
+import { consume, givingBackOnFailure } from './rate-limit';
 import { resendVerificationCode } from './verification';
 
 /**
@@ -58,8 +58,12 @@ export async function resendLoginCode(input: { email: string; challenge_id: stri
 
   const challengeId = randomBytes(18).toString('base64url');
   const code = await issueCode(keys.challenge(challengeId), { type: 'challenge', user_id: user.id, email_lower: user.email_lower });
+  // Until the new code is out, the old one is the learner's only way in: a send SES refuses
+  // leaves it alive and is not counted (the unsent challenge expires with its TTL).
+  await givingBackOnFailure(['codeResendPerMinute', 'codeResendPerHour'], `login:${email}`, () =>
+    deliver(loginCodeEmail(user.email, user.first_name, code)),
+  );
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.challenge(input.challenge_id) }));
-  await deliver(loginCodeEmail(user.email, user.first_name, code));
   await writeAudit(accountAudit('auth.login_code_resent', user, caller));
   return { challengeId };
 }

@@ -107,6 +107,19 @@ export async function release(name: LimitName, key: string, now = Date.now()): P
   }
 }
 
+/**
+ * Runs `send`, for which one use of each of `names` was counted for `key`. When it fails nothing
+ * went out, so the uses are given back: the learner may ask again at once.
+ */
+export async function givingBackOnFailure<T>(names: readonly LimitName[], key: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    for (const name of names) await release(name, key);
+    throw error;
+  }
+}
+
 async function auditFirstRefusal(name: LimitName, key: string, windowStart: number, caller?: Caller): Promise<void> {
   try {
     await db().send(

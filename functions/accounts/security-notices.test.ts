@@ -1,10 +1,10 @@
-import { MessageRejected, SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { MessageRejected, SESv2Client, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendSecurityNotice } from './security-notices';
 
 /** A security notice reports a change that already happened: an SES failure must not undo or fail it. */
-const ses = mockClient(SESClient);
+const ses = mockClient(SESv2Client);
 afterAll(() => ses.restore());
 beforeEach(() => ses.reset());
 
@@ -17,9 +17,9 @@ describe('sendSecurityNotice', () => {
     await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: 'Phone' });
     const sent = ses.commandCalls(SendEmailCommand)[0].args[0].input;
     expect(sent.Destination?.ToAddresses).toEqual(['ada@example.com']);
-    expect(sent.Message?.Subject?.Data).toBe('A passkey was added to your account');
-    expect(sent.Message?.Body?.Text?.Data).toContain('Device: Firefox on Linux');
-    expect(sent.Message?.Body?.Text?.Data).toContain('Location (IP address): 203.0.113.9');
+    expect(sent.Content?.Simple?.Subject?.Data).toBe('A passkey was added to your account');
+    expect(sent.Content?.Simple?.Body?.Text?.Data).toContain('Device: Firefox on Linux');
+    expect(sent.Content?.Simple?.Body?.Text?.Data).toContain('Location (IP address): 203.0.113.9');
   });
 
   it('goes to another address when asked (the old address after an email change)', async () => {
@@ -31,7 +31,7 @@ describe('sendSecurityNotice', () => {
   it('does not throw when SES rejects or throttles', async () => {
     ses.on(SendEmailCommand).rejects(new MessageRejected({ message: 'rejected', $metadata: {} }));
     await expect(sendSecurityNotice(user, 'password_changed', caller)).resolves.toBeUndefined();
-    ses.on(SendEmailCommand).rejects(Object.assign(new Error('slow down'), { name: 'Throttling' }));
+    ses.on(SendEmailCommand).rejects(new TooManyRequestsException({ message: 'Maximum sending rate exceeded.', $metadata: {} }));
     await expect(sendSecurityNotice(user, 'new_sign_in', caller)).resolves.toBeUndefined();
     expect(ses.commandCalls(SendEmailCommand).length).toBeGreaterThanOrEqual(2);
   });

@@ -10,7 +10,7 @@ import { consumeCode, issueCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { verificationCodeEmail } from './emails/verification-code';
-import { consume, tryConsume } from './rate-limit';
+import { consume, givingBackOnFailure, tryConsume } from './rate-limit';
 
 /** Email verification: the code sent at registration, and marking the account verified. */
 export const VERIFY_EMAIL_PURPOSE = 'verify_email';
@@ -40,22 +40,26 @@ export async function sendVerificationCode(
   await deliver(verificationCodeEmail(user.email, code));
 }
 
-/** The first code, at registration: always sent, and counted so a resend right after waits. */
+const RESEND_LIMITS = ['codeResendPerMinute', 'codeResendPerHour'] as const;
+
+/**
+ * The first code, at registration: always sent, and counted once sent so a resend right after
+ * waits (a code that never went out, SES refusing, makes nobody wait).
+ */
 export async function sendFirstVerificationCode(user: UserRecord): Promise<void> {
-  await tryConsume('codeResendPerMinute', user.email_lower);
-  await tryConsume('codeResendPerHour', user.email_lower);
   await sendVerificationCode(user);
+  for (const limit of RESEND_LIMITS) await tryConsume(limit, user.email_lower);
 }
 
 /**
  * A resend (repeated registration): at most one a minute and five an hour per email. Beyond
  * that nothing is sent and the caller still answers `verification_pending`: the earlier code
- * keeps working.
+ * keeps working. A send SES refuses is not counted.
  */
 export async function resendVerificationCode(user: UserRecord, pending?: () => Promise<PendingRegistration>): Promise<boolean> {
   if (!(await tryConsume('codeResendPerMinute', user.email_lower))) return false;
   if (!(await tryConsume('codeResendPerHour', user.email_lower))) return false;
-  await sendVerificationCode(user, pending ? await pending() : undefined);
+  await givingBackOnFailure(RESEND_LIMITS, user.email_lower, async () => sendVerificationCode(user, pending ? await pending() : undefined));
   return true;
 }
 

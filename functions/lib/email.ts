@@ -1,25 +1,33 @@
-import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { config } from './config';
 import { instrumentClient } from './local-twin';
 import { count, METRIC } from './metrics';
+import { SesRetryStrategy } from './ses-retry';
 
 export interface EmailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (SES v2 Simple content), e.g. the reminders' List-Unsubscribe (RFC 8058). */
+  headers?: Array<{ name: string; value: string }>;
+}
+
+/** Bulk ("list") mail: the reminders carry their unsubscribe headers (docs/product.md#unsubscribe). */
+export interface ListEmailMessage extends EmailMessage {
+  headers: Array<{ name: string; value: string }>;
 }
 
 export type Delivery = 'sent' | 'sandbox' | 'allowlist_block';
 
-let client: SESClient | undefined;
-/** The process-wide SES client; locally it points at aws-ses-v2-local. */
-export function ses(): SESClient {
+let client: SESv2Client | undefined;
+/** The process-wide SES v2 client; locally it points at the local SES (infra/local/ses-front.ts). */
+export function ses(): SESv2Client {
   const cfg = config();
   client ??= instrumentClient(
-    new SESClient({
+    new SESv2Client({
       region: cfg.region,
-      maxAttempts: 5, // SES throttling is retried by the SDK's standard retry strategy
+      retryStrategy: new SesRetryStrategy(),
       ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     }),
   );
@@ -32,8 +40,9 @@ export function resetSesClientForTests(): void {
 }
 
 /**
- * Sends a text + HTML email. Addresses outside EMAIL_ALLOWLIST (when set) are not sent to;
- * locally every email lands in the mail viewer ("sandbox").
+ * Sends a text + HTML email (SES v2 SendEmail, Simple content, with the message's headers).
+ * Addresses outside EMAIL_ALLOWLIST (when set) are not sent to; locally every email lands in the
+ * mail viewer ("sandbox").
  */
 export async function sendEmail(message: EmailMessage): Promise<Delivery> {
   const cfg = config();
@@ -41,14 +50,17 @@ export async function sendEmail(message: EmailMessage): Promise<Delivery> {
   await ses()
     .send(
       new SendEmailCommand({
-        Source: cfg.mailFrom,
+        FromEmailAddress: cfg.mailFrom,
         ...(cfg.sesConfigurationSet ? { ConfigurationSetName: cfg.sesConfigurationSet } : {}),
         Destination: { ToAddresses: [message.to] },
-        Message: {
-          Subject: { Data: message.subject, Charset: 'UTF-8' },
-          Body: {
-            Text: { Data: message.text, Charset: 'UTF-8' },
-            Html: { Data: message.html, Charset: 'UTF-8' },
+        Content: {
+          Simple: {
+            Subject: { Data: message.subject, Charset: 'UTF-8' },
+            Body: {
+              Text: { Data: message.text, Charset: 'UTF-8' },
+              Html: { Data: message.html, Charset: 'UTF-8' },
+            },
+            ...(message.headers?.length ? { Headers: message.headers.map(({ name, value }) => ({ Name: name, Value: value })) } : {}),
           },
         },
       }),

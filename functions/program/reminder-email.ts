@@ -1,6 +1,5 @@
 import type { ReminderFrequency } from '../../shared/program-types';
-import { emailLayout, escapeHtml } from '../lib/email';
-import type { ListEmailMessage } from '../lib/list-email';
+import { emailLayout, escapeHtml, type ListEmailMessage } from '../lib/email';
 import type { ProgramModule } from './content';
 
 export interface ReminderEmailInput {

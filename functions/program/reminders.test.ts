@@ -13,9 +13,9 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { program } from './content';
-import { reminderIndexKeys } from './reminder-index';
+import { reminderIndexKeys, reminderShard } from './reminder-index';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe-token';
-import { INDEX } from '../lib/table';
+import { INDEX, keys } from '../lib/table';
 import { forEachBounded, isThrottling, runReminders, sendWithRetry } from './reminders';
 
 /** The job against mocked DynamoDB and SES: retries, isolation of failures, once-a-day markers. */
@@ -178,6 +178,22 @@ describe('runReminders', () => {
     const link = /^<(.+)>$/.exec(headers.find((h) => h.Name === 'List-Unsubscribe')?.Value ?? '')?.[1];
     expect(link).toMatch(/\/api\/notifications\/unsubscribe\?token=/);
     expect(await verifyUnsubscribeToken(new URL(link!).searchParams.get('token')!)).toBe('ann');
+  });
+
+  it("ends a slice at SES's spent daily quota: no further sends, markers released, the page not checkpointed", async () => {
+    // three learners in one slice (one index shard, one first character)
+    const ids = Array.from({ length: 60 }, (_, i) => `a${i}`)
+      .filter((id) => reminderShard(id) === reminderShard('a0'))
+      .slice(0, 3);
+    expect(ids).toHaveLength(3);
+    withLearners(ids);
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error('Daily message quota exceeded.'), { name: 'LimitExceededException' }));
+    const summary = await runReminders({ now, sleep: noSleep, concurrency: 1 });
+    expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 1 }); // the slice failed as a whole
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+    expect(dynamo.commandCalls(DeleteCommand).map((call) => call.args[0].input.Key)).toEqual([keys.reminderSent('a0', '2030-03-05')]);
+    const slice = keys.reminderCheckpoint('2030-03-05', `REMIND#daily#${reminderShard('a0')}#a`);
+    expect(dynamo.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key?.sk === slice.sk)).toEqual([]);
   });
 
   it('reads recipients only by Query on the reminder index', async () => {

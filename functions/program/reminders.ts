@@ -4,11 +4,11 @@ import { dayOf } from '../lib/activity';
 import { appUrl } from '../lib/app-url';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
-import type { Delivery, EmailMessage } from '../lib/email';
-import { sendListEmail, type ListEmailMessage } from '../lib/list-email';
+import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
 import { signUnsubscribeToken } from '../lib/unsubscribe-token';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
+import { isDailyQuotaExceeded } from '../lib/ses-retry';
 import { indexAttributes, indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
@@ -94,7 +94,7 @@ export async function sendWithRetry(
 ): Promise<Delivery> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sendListEmail(message);
+      return await sendEmail(message);
     } catch (error) {
       if (!isThrottling(error) || attempt >= maxAttempts) throw error;
       const delay = backoffMs * 2 ** (attempt - 1);
@@ -200,16 +200,23 @@ export async function processReminderSlice(
       ? await readUsers(enrollments.map((enrollment) => enrollment.user_id))
       : new Map<string, ReminderUser>();
     const before = { ...summary };
+    let quotaSpent: Error | undefined;
     await forEachBounded(enrollments, options.concurrency ?? 10, async (enrollment) => {
+      if (quotaSpent) return;
       summary.considered += 1;
       try {
         const outcome = await remindOne(enrollment, users.get(enrollment.user_id), message.partition, now, baseUrl, options, pace);
         summary[outcome] += 1;
       } catch (error) {
+        if (isDailyQuotaExceeded(error)) quotaSpent ??= error as Error;
         summary.failed += 1;
         logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
       }
     });
+    // SES's 24-hour quota is spent: every further send would be refused too. The slice fails
+    // here without checkpointing this page (learners mailed already hold their day marker, the
+    // others had theirs released), so SQS delivers it again later and it resumes at this page.
+    if (quotaSpent) throw quotaSpent;
     startKey = page.LastEvaluatedKey;
     await db().send(
       new UpdateCommand({

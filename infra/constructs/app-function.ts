@@ -240,8 +240,9 @@ export function bindTableAccess(
 }
 
 /**
- * Sending mail as the stack's one SES identity; with a configuration set, SES authorizes the
- * send against the set too, so its ARN is granted alongside.
+ * Sending mail as the stack's one SES identity (SES v2 SendEmail, functions/lib/email.ts; nothing
+ * sends raw MIME); with a configuration set, SES authorizes the send against the set too, so its
+ * ARN is granted alongside.
  */
 export function bindSendEmail(fn: NodejsFunction, identityArn: string, configurationSetArn?: string): void {
   fn.addToRolePolicy(

@@ -2,10 +2,13 @@ import { spawn as spawnProcess, spawnSync, type ChildProcess } from 'node:child_
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sesFront } from './ses-front';
+import { DEFAULT_SES_LIMITS, SendBudget, type SesLimits } from './ses-limits';
 
 /**
  * Where the local servers listen (docs/security.md, M4): loopback only, so nobody else on the
@@ -193,18 +196,39 @@ export async function startDynamoDbLocal(
   return child;
 }
 
-/** Starts aws-ses-v2-local in this process; its viewer and `GET /store` answer on `port`. */
-export async function startSesLocal(port: number, host = DEFAULT_HOST): Promise<{ close: () => Promise<void> }> {
+/**
+ * Starts the local SES in this process: aws-ses-v2-local on a loopback port of its own, behind
+ * a front door on `port` that enforces SES's send rate and 24-hour quota (`limits`, one SES
+ * account) and serves GetAccount (ses-front.ts). The viewer and `GET /store` answer on `port`.
+ */
+export async function startSesLocal(
+  port: number,
+  host = DEFAULT_HOST,
+  limits: SesLimits = DEFAULT_SES_LIMITS,
+): Promise<{ close: () => Promise<void> }> {
   const { default: server } = await import('aws-ses-v2-local');
-  const instance = await server({ port, host });
+  const inner = await server({ port: 0, host: '127.0.0.1' });
+  const front = createHttpServer(sesFront({ host: '127.0.0.1', port: (inner.address() as AddressInfo).port }, new SendBudget(limits)));
+  const closeServer = (closing: HttpServer) =>
+    new Promise<void>((resolve) => {
+      closing.close(() => resolve());
+      // Keep-alive connections (the mail viewer in a browser) would hold the port open.
+      closing.closeAllConnections();
+    });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      front.once('error', reject);
+      front.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    await closeServer(inner);
+    throw error;
+  }
   await waitFor(async () => (await fetch(`http://${reachableHost(host)}:${port}/health-check`)).ok, 'the local SES endpoint');
   return {
     close: async () => {
-      await new Promise<void>((resolve) => {
-        instance.close(() => resolve());
-        // Keep-alive connections (the mail viewer in a browser) would hold the port open.
-        (instance as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      await closeServer(front);
+      await closeServer(inner);
       await waitForPortFree(port);
     },
   };

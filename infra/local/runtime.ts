@@ -14,6 +14,7 @@ import {
   stopChild,
   waitForPortFree,
 } from './processes';
+import { sesLimitsFromEnv, type SesLimits } from './ses-limits';
 import { ensureTable } from './table-setup';
 
 /** The local runtime's settings: docs/architecture.md#3-running-on-one-machine's environment contract. */
@@ -26,6 +27,8 @@ export interface RuntimeSettings {
   dataDir: string;
   dynamodbEndpoint?: string;
   sesEndpoint?: string;
+  /** SES's send rate and 24-hour quota, enforced by the local SES (unused with `sesEndpoint`). */
+  sesLimits?: SesLimits;
   tableName: string;
   /** Where the app, the mail viewer and DynamoDB Local listen: 127.0.0.1 unless HOST widens it. */
   host?: string;
@@ -49,6 +52,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeSe
     dataDir: resolve(env.DATA_DIR || '.data'),
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     sesEndpoint: env.SES_ENDPOINT || undefined,
+    sesLimits: sesLimitsFromEnv(env),
     tableName: env.TABLE_NAME || 'career-program',
     host: env.HOST || DEFAULT_HOST,
     staticDir: resolve('web/dist'),
@@ -110,7 +114,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     let sesEndpoint = settings.sesEndpoint;
     if (!sesEndpoint) {
       await assertPortFree(settings.sesPort, 'the local SES / mail viewer', 'SES_PORT', host);
-      const ses = await startSesLocal(settings.sesPort, host);
+      const ses = await startSesLocal(settings.sesPort, host, settings.sesLimits);
       closers.push(ses.close);
       sesEndpoint = `http://${local}:${settings.sesPort}`;
     }

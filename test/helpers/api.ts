@@ -167,10 +167,11 @@ export async function emailsTo(address: string, endpoint = inject('sesEndpoint')
 }
 
 /** The newest email to `address` (waits briefly for it), optionally matching a subject. */
-export async function latestEmail(address: string, subject?: RegExp): Promise<StoredEmail> {
+export async function latestEmail(address: string, subject?: RegExp, endpoint = inject('sesEndpoint')): Promise<StoredEmail> {
   for (let attempt = 0; attempt < 40; attempt++) {
-    const emails = (await emailsTo(address)).filter((email) => !subject || subject.test(email.subject));
-    if (emails.length) return emails.sort((a, b) => b.at - a.at)[0];
+    const emails = (await emailsTo(address, endpoint)).filter((email) => !subject || subject.test(email.subject));
+    // `at` counts whole seconds: of mails sent within one second the last stored is the newest.
+    if (emails.length) return emails.reduce((newest, email) => (email.at >= newest.at ? email : newest));
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no email to ${address}${subject ? ` matching ${subject}` : ''}`);

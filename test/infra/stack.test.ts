@@ -230,6 +230,8 @@ describe('IAM (least privilege)', () => {
     expect(sesStatements.length).toBeGreaterThan(0);
     for (const { statement } of sesStatements) expect(asList(statement.Resource)).toEqual(expect.arrayContaining(identityArn));
     for (const { statement } of sesStatements) expect(asList(statement.Resource)).toHaveLength(identityArn.length);
+    // SES v2 SendEmail is the only send the code makes (functions/lib/email.ts)
+    for (const { statement } of sesStatements) expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
     // learner: the password-changed security notice (docs/account-security.md)
     for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
       expect(
