@@ -29,11 +29,16 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     description: 'Career program: WAF web ACL for CloudFront (us-east-1)',
     env: { account, region: 'us-east-1' },
     crossRegionReferences: linked,
+    stage,
   });
   // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topic.
   const edgeTopic = new Topic(edge, 'AlarmTopic', { displayName: 'Career program edge alarms', enforceSSL: true });
   if (options.props?.alarmEmail) edgeTopic.addSubscription(new EmailSubscription(options.props.alarmEmail));
-  wafBlocksAlarm(edge, 'WafBlocks', { webAclName: edge.webAclName, topic: edgeTopic, runbookUrl: options.props?.runbookUrl });
+  wafBlocksAlarm(edge, 'WafBlocks', {
+    webAclMetricName: edge.metricNames.webAcl,
+    topic: edgeTopic,
+    runbookUrl: options.props?.runbookUrl,
+  });
   const main = new CareerProgramStack(app, `CareerProgramStack${suffix}`, {
     description: `Career program (${stage}): SPA, HTTP API, Lambdas, DynamoDB, SES`,
     ...options.props,

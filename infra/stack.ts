@@ -48,8 +48,8 @@ export interface CareerProgramStackProps extends StackProps {
   alarmEmail?: string;
   /** Where docs/runbook.md is read; alarm descriptions link `<runbookUrl>#<section>`. */
   runbookUrl?: string;
-  /** The site's WAF web ACL name: a blocked-requests alarm (see Monitoring for the region caveat). */
-  webAclName?: string;
+  /** The metric name of the site's WAF web ACL: a blocked-requests alarm (see Monitoring for the region caveat). */
+  webAclMetricName?: string;
   /** SES's account send rate (emails per second) the reminder workers share; 14 by default. */
   reminderSendRate?: number;
   /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
@@ -330,7 +330,7 @@ export class CareerProgramStack extends Stack {
       ],
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
-      webAclName: props.webAclName,
+      webAclMetricName: props.webAclMetricName,
     });
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });

@@ -48,11 +48,12 @@ export interface MonitoringProps {
   reminderQueue?: IQueue;
   reminderDeadLetterQueue?: IQueue;
   /**
-   * Name of the web ACL in front of the site. Its BlockedRequests metric lives in the ACL's
-   * region (us-east-1 for CloudFront): the alarm only sees it when this stack is there too;
-   * otherwise build it in the companion stack with `wafBlocksAlarm` (docs/runbook.md).
+   * The metric name of the web ACL in front of the site (its VisibilityConfig MetricName, not
+   * its name). Its BlockedRequests metric lives in the ACL's region (us-east-1 for CloudFront):
+   * the alarm only sees it when this stack is there too; otherwise build it in the companion
+   * stack with `wafBlocksAlarm` (docs/runbook.md).
    */
-  webAclName?: string;
+  webAclMetricName?: string;
   /** Failed sign-ins per 5 minutes that count as a spike; default 50. */
   failedSignInsPerFiveMinutes?: number;
 }
@@ -83,12 +84,16 @@ export function businessMetric(name: MetricName, period = FIVE_MINUTES, label?: 
   });
 }
 
-/** WAF blocked requests of a web ACL (all rules), for this stack or the us-east-1 companion. */
-export function wafBlockedRequests(webAclName: string, period = FIVE_MINUTES): Metric {
+/**
+ * WAF blocked requests of a web ACL (all rules), for this stack or the us-east-1 companion.
+ * WAF publishes under the ACL's visibility metric name as the `WebACL` dimension (a CloudFront
+ * ACL has no `Region` dimension), never under the ACL's name.
+ */
+export function wafBlockedRequests(webAclMetricName: string, period = FIVE_MINUTES): Metric {
   return new Metric({
     namespace: 'AWS/WAFV2',
     metricName: 'BlockedRequests',
-    dimensionsMap: { WebACL: webAclName, Rule: 'ALL' },
+    dimensionsMap: { WebACL: webAclMetricName, Rule: 'ALL' },
     statistic: 'Sum',
     period,
   });
@@ -139,8 +144,12 @@ const WAF_BLOCKS: AlarmSpec = {
  * (a CloudFront web ACL lives in us-east-1, and an alarm only sees metrics of its own region):
  * give it a topic in that region (subscribed to the same email).
  */
-export function wafBlocksAlarm(scope: Construct, id: string, props: { webAclName: string; topic: ITopic; runbookUrl?: string }): Alarm {
-  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclName), WAF_BLOCKS, props.topic, props.runbookUrl);
+export function wafBlocksAlarm(
+  scope: Construct,
+  id: string,
+  props: { webAclMetricName: string; topic: ITopic; runbookUrl?: string },
+): Alarm {
+  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS, props.topic, props.runbookUrl);
 }
 
 /**
@@ -287,8 +296,8 @@ export class Monitoring extends Construct {
       meaning: 'Failed sign-ins spiked within 5 minutes: possibly credential stuffing (many accounts, few IPs) or a broken login page.',
       runbook: 'failed-sign-in-spike',
     });
-    if (props.webAclName) {
-      this.alarm('WafBlocks', wafBlockedRequests(props.webAclName), WAF_BLOCKS);
+    if (props.webAclMetricName) {
+      this.alarm('WafBlocks', wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS);
     }
 
     this.dashboard = this.buildDashboard(props, {
@@ -399,7 +408,7 @@ export class Monitoring extends Construct {
       optional.push(
         graph('Reminder dead letters', [props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES })]),
       );
-    if (props.webAclName) optional.push(graph('WAF blocked requests', [wafBlockedRequests(props.webAclName)]));
+    if (props.webAclMetricName) optional.push(graph('WAF blocked requests', [wafBlockedRequests(props.webAclMetricName)]));
     if (optional.length) dashboard.addWidgets(...optional);
     dashboard.addWidgets(
       new LogQueryWidget({

@@ -38,7 +38,7 @@ beforeAll(() => {
   full = synthStack({
     alarmEmail: 'ops@example.com',
     runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
-    webAclName: 'career-program-site',
+    webAclMetricName: 'career-program-site',
   });
 });
 
@@ -223,7 +223,7 @@ describe('alarms', () => {
   it('the WAF alarm can be built alone for the us-east-1 companion stack, the same way', () => {
     const companion = new Stack(new App(), 'Edge', { env: { region: 'us-east-1' } });
     const topic = new Topic(companion, 'Alarms');
-    wafBlocksAlarm(companion, 'WafBlocks', { webAclName: 'career-program-site', topic });
+    wafBlocksAlarm(companion, 'WafBlocks', { webAclMetricName: 'career-program-site', topic });
     Template.fromStack(companion).hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/WAFV2',
       MetricName: 'BlockedRequests',
