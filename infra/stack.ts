@@ -187,6 +187,21 @@ export class CareerProgramStack extends Stack {
     // Daily erasure after retention (functions/jobs/erasure.ts): the same purge as the admin's hard delete.
     const erasure = make('ErasureFunction', 'functions/jobs/erasure.ts', 'career-program-erasure', workerTimeout);
     this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge, erasure };
+    // A dead-letter target keeps failed *asynchronous* events. These functions are invoked
+    // synchronously, so a failure goes back to whoever called; the async ones keep theirs
+    // (mail events: MailEvents.subscribe; the daily jobs: their schedules).
+    const invokedSynchronously = (fns: AppFunction[], reason: string) => {
+      for (const f of fns) Validations.of(f.fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason });
+    };
+    invokedSynchronously(
+      [auth, passkeys, learner, admin],
+      'Invoked synchronously by API Gateway: a failure is the 5xx answer the caller gets.',
+    );
+    invokedSynchronously(
+      [reminderWorker, purge],
+      "Invoked synchronously by its SQS event source: a message that keeps failing goes to the queue's dead-letter queue.",
+    );
+    invokedSynchronously([seed], 'Invoked synchronously by the CloudFormation trigger: a failure fails (and rolls back) the deployment.');
 
     const reminderWorkers = props.reminderWorkers ?? 2;
     this.reminderQueue = new WorkQueue(this, 'ReminderQueue', { workerTimeout });
@@ -330,6 +345,7 @@ export class CareerProgramStack extends Stack {
       ],
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
+      mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
       webAclMetricName: props.webAclMetricName,
     });
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.

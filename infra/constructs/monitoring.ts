@@ -47,6 +47,8 @@ export interface MonitoringProps {
   /** The reminder fan-out queue and its dead-letter queue, once reminders run through SQS. */
   reminderQueue?: IQueue;
   reminderDeadLetterQueue?: IQueue;
+  /** Bounce and complaint events the handler could not take (infra/constructs/mail-events.ts). */
+  mailEventsDeadLetterQueue?: IQueue;
   /**
    * The metric name of the web ACL in front of the site (its VisibilityConfig MetricName, not
    * its name). Its BlockedRequests metric lives in the ACL's region (us-east-1 for CloudFront):
@@ -285,6 +287,17 @@ export class Monitoring extends Construct {
           threshold: 1,
           meaning: 'Reminder messages failed every retry and sit in the dead-letter queue: those learners were not reminded.',
           runbook: 'reminder-dead-letters',
+        },
+      );
+    }
+    if (props.mailEventsDeadLetterQueue) {
+      this.alarm(
+        'MailEventDeadLetters',
+        props.mailEventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        {
+          threshold: 1,
+          meaning: 'Bounce or complaint events failed every retry and sit in their dead-letter queue: those addresses are not marked yet.',
+          runbook: 'mail-event-dead-letters',
         },
       );
     }
