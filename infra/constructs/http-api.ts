@@ -1,10 +1,26 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteGroup } from '../../shared/routes';
+
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    method: '$context.httpMethod',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
 
 /**
  * Throttles (requests per second, burst), docs/security.md L8. A million learners, a tenth of
@@ -56,8 +72,9 @@ export class AppHttpApi extends Construct {
       // A ceiling sized for a million learners (docs/security.md L8; dev: smaller, infra/stage.ts);
       // the per-user and per-IP limits live in the handlers, tighter ceilings per route below.
       throttle: props.throttle ?? STAGE_THROTTLE,
-      // The default format: request id, source IP, route, status, latency and more.
-      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
+      // One JSON object per request: Logs Insights reads every field without a parse pattern.
+      // The route key, never the raw path: no ids or query strings in the log.
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
     });
 
     // Per-route ceilings (L8): the unauthenticated calls that cost the most (scrypt, email).
