@@ -1,6 +1,7 @@
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { buildStacks } from './app-stacks';
+import { siteDirectory } from './site-directory';
 
 /**
  * CDK entry (cdk.json). Settings come from context, e.g.
@@ -19,6 +20,8 @@ buildStacks(app, {
   account: process.env.CDK_DEFAULT_ACCOUNT,
   region: process.env.CDK_DEFAULT_REGION,
   props: {
+    // built by cdk.json's "build" before every synthesis (infra/build-site.ts)
+    siteDir: siteDirectory(),
     // -c stage=dev|prod (infra/stage.ts): prod keeps the established stack names; dev gets its own.
     stage: context('stage') as never,
     alarmEmail: context('alarmEmail'),
@@ -34,6 +37,6 @@ buildStacks(app, {
   },
 });
 
-// cdk-nag v3 runs as a policy-validation plugin: synth fails on any unacknowledged error.
+// cdk-nag v3 runs as policy-validation plugins: synth fails on any unacknowledged error.
 // Accepted findings are acknowledged next to the resource they concern, each with its reason.
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
