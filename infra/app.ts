@@ -28,6 +28,8 @@ buildStacks(app, {
     runbookUrl: context('runbookUrl'),
     mailFrom: context('mailFrom'),
     sesDomain: context('sesDomain'),
+    // -c sesIdentityExists=true: the identity is already in the account (verified by hand, or another stage's)
+    sesIdentityExists: context('sesIdentityExists') === 'true',
     emailAllowlist: context('emailAllowlist'),
     retentionDays: context('retentionDays') ? Number(context('retentionDays')) : undefined,
     auditRetentionDays: context('auditRetentionDays') ? Number(context('auditRetentionDays')) : undefined,

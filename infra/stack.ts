@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
+import { EmailIdentity, type IEmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Trigger } from 'aws-cdk-lib/triggers';
@@ -38,6 +38,11 @@ export interface CareerProgramStackProps extends StackProps {
   mailFrom?: string;
   /** When given, SES verifies this domain (DKIM) instead of the single sender address. */
   sesDomain?: string;
+  /**
+   * The SES identity (sesDomain, else mailFrom) already exists in the account and region, e.g.
+   * a domain verified by hand or shared by dev and prod: use it by name instead of creating it.
+   */
+  sesIdentityExists?: boolean;
   /** Days between soft-delete and hard-delete readiness. */
   retentionDays?: number;
   /** Comma-separated addresses: when set, email goes to these only (a staging safety net). */
@@ -80,7 +85,8 @@ export class CareerProgramStack extends Stack {
   readonly originSecret: Secret;
   /** CloudFront access logs without query strings, when this stack is in us-east-1 (else a companion stack). */
   readonly accessLogs?: CloudFrontAccessLogs;
-  readonly mailIdentity: EmailIdentity;
+  /** Created by this stack, or imported by name with `sesIdentityExists`. */
+  readonly mailIdentity: IEmailIdentity;
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
   readonly erasureSchedule: ErasureSchedule;
@@ -125,9 +131,7 @@ export class CareerProgramStack extends Stack {
         'Rotated by hand (new value + deploy, which updates the CloudFront origin header); the API accepts the current and the previous version meanwhile (functions/lib/origin-verify.ts), so nothing is refused during the switch.',
     });
 
-    this.mailIdentity = new EmailIdentity(this, 'MailIdentity', {
-      identity: props.sesDomain ? Identity.domain(props.sesDomain) : Identity.email(mailFrom),
-    });
+    this.mailIdentity = this.mailIdentityOf(props.sesDomain, mailFrom, props.sesIdentityExists ?? false);
     this.mailEvents = new MailEvents(this, 'MailEvents');
 
     // The functions learn the site URL from this parameter at run time. A fixed name lets their
@@ -358,6 +362,34 @@ export class CareerProgramStack extends Stack {
       value: this.monitoring.dashboard.dashboardName,
       description: 'CloudWatch operations dashboard',
     });
+  }
+
+  /**
+   * The SES identity mail is sent from. An existing one (a second stack in the account, a domain
+   * verified by hand) cannot be created again, so it is used by name; the send grants name it
+   * the same way. A domain this stack creates needs three DKIM CNAME records in its DNS zone:
+   * they are outputs, `<name> CNAME <value>`.
+   */
+  private mailIdentityOf(sesDomain: string | undefined, mailFrom: string, exists: boolean): IEmailIdentity {
+    const name = sesDomain ?? mailFrom;
+    if (exists) return EmailIdentity.fromEmailIdentityName(this, 'MailIdentity', name);
+    const identity = new EmailIdentity(this, 'MailIdentity', {
+      identity: sesDomain ? Identity.domain(sesDomain) : Identity.email(mailFrom),
+    });
+    if (sesDomain) {
+      const records = [
+        [identity.dkimDnsTokenName1, identity.dkimDnsTokenValue1],
+        [identity.dkimDnsTokenName2, identity.dkimDnsTokenValue2],
+        [identity.dkimDnsTokenName3, identity.dkimDnsTokenValue3],
+      ];
+      records.forEach(([recordName, value], index) => {
+        new CfnOutput(this, `DkimRecord${index + 1}`, {
+          value: Fn.join(' ', [recordName, 'CNAME', value]),
+          description: `DKIM record ${index + 1} of 3 for ${sesDomain}: add it to the domain's DNS zone`,
+        });
+      });
+    }
+    return identity;
   }
 
   /** arn:aws:cloudfront::<account>:distribution/<id> (CloudFront is global: no region). */
