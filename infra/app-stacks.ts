@@ -5,6 +5,7 @@ import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
+import { stackNames } from './stack-names';
 import { stageSettings } from './stage';
 
 export interface AppStacks {
@@ -24,8 +25,8 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
   const linked = Boolean(account);
   // prod keeps the established stack names; dev gets its own, torn down whole (infra/stage.ts)
   const stage = stageSettings(options.props?.stage).name;
-  const suffix = stage === 'prod' ? '' : `-${stage}`;
-  const edge = new EdgeSecurityStack(app, `CareerProgramEdge${suffix}`, {
+  const names = stackNames(stage);
+  const edge = new EdgeSecurityStack(app, names.edge, {
     description: 'Career program: WAF web ACL for CloudFront (us-east-1)',
     env: { account, region: 'us-east-1' },
     crossRegionReferences: linked,
@@ -39,7 +40,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     topic: edgeTopic,
     runbookUrl: options.props?.runbookUrl,
   });
-  const main = new CareerProgramStack(app, `CareerProgramStack${suffix}`, {
+  const main = new CareerProgramStack(app, names.main, {
     description: `Career program (${stage}): SPA, HTTP API, Lambdas, DynamoDB, SES`,
     ...options.props,
     webAclArn: linked ? edge.webAcl.attrArn : undefined,
@@ -54,7 +55,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
 
   let logs: Stack | undefined;
   if (linked && region !== 'us-east-1') {
-    logs = new Stack(app, `CareerProgramEdgeLogs${suffix}`, {
+    logs = new Stack(app, names.edgeLogs, {
       description: 'Career program: CloudFront access logs without query strings (us-east-1)',
       env: { account, region: 'us-east-1' },
       crossRegionReferences: true,
