@@ -1,8 +1,7 @@
 import { Annotations, type App, Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
-import { wafBlocksAlarm } from './constructs/monitoring';
+import { subscribeAlarmEmail, wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
 import { stackNames } from './stack-names';
@@ -34,7 +33,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
   });
   // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topic.
   const edgeTopic = new Topic(edge, 'AlarmTopic', { displayName: 'Career program edge alarms', enforceSSL: true });
-  if (options.props?.alarmEmail) edgeTopic.addSubscription(new EmailSubscription(options.props.alarmEmail));
+  if (options.props?.alarmEmail) subscribeAlarmEmail(edgeTopic, options.props.alarmEmail);
   wafBlocksAlarm(edge, 'WafBlocks', {
     webAclMetricName: edge.metricNames.webAcl,
     topic: edgeTopic,

@@ -1,6 +1,6 @@
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { buildStacks } from './app-stacks';
+import { nagPacks } from './nag-packs';
 import { siteDirectory } from './site-directory';
 
 /**
@@ -39,6 +39,5 @@ buildStacks(app, {
   },
 });
 
-// cdk-nag v3 runs as policy-validation plugins: synth fails on any unacknowledged error.
-// Accepted findings are acknowledged next to the resource they concern, each with its reason.
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
+// cdk-nag v3 runs as policy-validation plugins (infra/nag-packs.ts).
+Validations.of(app).addPlugins(...nagPacks(app));

@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -135,6 +135,19 @@ export function operatorAlarm(
   return alarm;
 }
 
+/**
+ * Mails the alarms of `topic` to `email` (the address confirms once). No dead-letter queue: an
+ * alarm SNS cannot mail stays visible in CloudWatch (its state and history, the dashboard).
+ */
+export function subscribeAlarmEmail(topic: ITopic, email: string): void {
+  const subscription = topic.addSubscription(new EmailSubscription(email));
+  Validations.of(subscription).acknowledge({
+    id: 'Serverless-SNSRedrivePolicy',
+    reason:
+      'Alarm emails: SNS retries the delivery, and an alarm it cannot mail stays in CloudWatch (alarm state and history, the dashboard); a queue of undelivered alarm emails would be read by no one.',
+  });
+}
+
 const WAF_BLOCKS: AlarmSpec = {
   threshold: 100,
   meaning: 'The web application firewall blocked over 100 requests in 5 minutes: an attack, or a rule blocking real learners.',
@@ -169,7 +182,7 @@ export class Monitoring extends Construct {
     super(scope, id);
     this.runbookUrl = props.runbookUrl ?? 'docs/runbook.md';
     this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Career program alarms', enforceSSL: true });
-    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    if (props.alarmEmail) subscribeAlarmEmail(this.topic, props.alarmEmail);
 
     // ---- API --------------------------------------------------------------------------------
     const requests = props.api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
