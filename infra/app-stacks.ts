@@ -1,10 +1,10 @@
 import { Annotations, type App, Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
-import { wafBlocksAlarm } from './constructs/monitoring';
+import { subscribeAlarmEmail, wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
+import { stackNames } from './stack-names';
 import { stageSettings } from './stage';
 
 export interface AppStacks {
@@ -24,17 +24,22 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
   const linked = Boolean(account);
   // prod keeps the established stack names; dev gets its own, torn down whole (infra/stage.ts)
   const stage = stageSettings(options.props?.stage).name;
-  const suffix = stage === 'prod' ? '' : `-${stage}`;
-  const edge = new EdgeSecurityStack(app, `CareerProgramEdge${suffix}`, {
+  const names = stackNames(stage);
+  const edge = new EdgeSecurityStack(app, names.edge, {
     description: 'Career program: WAF web ACL for CloudFront (us-east-1)',
     env: { account, region: 'us-east-1' },
     crossRegionReferences: linked,
+    stage,
   });
   // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topic.
   const edgeTopic = new Topic(edge, 'AlarmTopic', { displayName: 'Career program edge alarms', enforceSSL: true });
-  if (options.props?.alarmEmail) edgeTopic.addSubscription(new EmailSubscription(options.props.alarmEmail));
-  wafBlocksAlarm(edge, 'WafBlocks', { webAclName: edge.webAclName, topic: edgeTopic, runbookUrl: options.props?.runbookUrl });
-  const main = new CareerProgramStack(app, `CareerProgramStack${suffix}`, {
+  if (options.props?.alarmEmail) subscribeAlarmEmail(edgeTopic, options.props.alarmEmail);
+  wafBlocksAlarm(edge, 'WafBlocks', {
+    webAclMetricName: edge.metricNames.webAcl,
+    topic: edgeTopic,
+    runbookUrl: options.props?.runbookUrl,
+  });
+  const main = new CareerProgramStack(app, names.main, {
     description: `Career program (${stage}): SPA, HTTP API, Lambdas, DynamoDB, SES`,
     ...options.props,
     webAclArn: linked ? edge.webAcl.attrArn : undefined,
@@ -49,7 +54,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
 
   let logs: Stack | undefined;
   if (linked && region !== 'us-east-1') {
-    logs = new Stack(app, `CareerProgramEdgeLogs${suffix}`, {
+    logs = new Stack(app, names.edgeLogs, {
       description: 'Career program: CloudFront access logs without query strings (us-east-1)',
       env: { account, region: 'us-east-1' },
       crossRegionReferences: true,

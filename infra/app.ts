@@ -1,6 +1,7 @@
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildStacks } from './app-stacks';
+import { nagPacks } from './nag-packs';
+import { siteDirectory } from './site-directory';
 
 /**
  * CDK entry (cdk.json). Settings come from context, e.g.
@@ -19,12 +20,16 @@ buildStacks(app, {
   account: process.env.CDK_DEFAULT_ACCOUNT,
   region: process.env.CDK_DEFAULT_REGION,
   props: {
+    // built by cdk.json's "build" before every synthesis (infra/build-site.ts)
+    siteDir: siteDirectory(),
     // -c stage=dev|prod (infra/stage.ts): prod keeps the established stack names; dev gets its own.
     stage: context('stage') as never,
     alarmEmail: context('alarmEmail'),
     runbookUrl: context('runbookUrl'),
     mailFrom: context('mailFrom'),
     sesDomain: context('sesDomain'),
+    // -c sesIdentityExists=true: the identity is already in the account (verified by hand, or another stage's)
+    sesIdentityExists: context('sesIdentityExists') === 'true',
     emailAllowlist: context('emailAllowlist'),
     retentionDays: context('retentionDays') ? Number(context('retentionDays')) : undefined,
     auditRetentionDays: context('auditRetentionDays') ? Number(context('auditRetentionDays')) : undefined,
@@ -34,6 +39,5 @@ buildStacks(app, {
   },
 });
 
-// cdk-nag v3 runs as a policy-validation plugin: synth fails on any unacknowledged error.
-// Accepted findings are acknowledged next to the resource they concern, each with its reason.
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+// cdk-nag v3 runs as policy-validation plugins (infra/nag-packs.ts).
+Validations.of(app).addPlugins(...nagPacks(app));

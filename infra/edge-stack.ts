@@ -1,6 +1,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { stageSettings, type StageName } from './stage';
 
 /**
  * L8 (docs/security.md): the WAF web ACL on the CloudFront distribution. A CLOUDFRONT-scope web
@@ -19,16 +20,43 @@ export const EDGE_RULES = {
   authPerIp: { name: 'rate-auth-per-ip', limit: 300, metric: 'career-program-rate-auth' },
 } as const;
 
+export interface EdgeMetricNames {
+  webAcl: string;
+  allPerIp: string;
+  authPerIp: string;
+}
+
+/**
+ * The CloudWatch metric names the web ACL and its rules publish under (the `WebACL` and `Rule`
+ * dimensions of AWS/WAFV2). Metric names are account-wide: dev and prod in one account would
+ * add up in one series, so dev's carry its stage; prod keeps the established names.
+ */
+export function edgeMetricNames(stage?: StageName): EdgeMetricNames {
+  const name = stageSettings(stage).name;
+  const suffix = name === 'prod' ? '' : `-${name}`;
+  return {
+    webAcl: `${WEB_ACL_METRIC}${suffix}`,
+    allPerIp: `${EDGE_RULES.allPerIp.metric}${suffix}`,
+    authPerIp: `${EDGE_RULES.authPerIp.metric}${suffix}`,
+  };
+}
+
+export interface EdgeSecurityStackProps extends StackProps {
+  /** `dev` or `prod` (default): infra/stage.ts. */
+  stage?: StageName;
+}
+
 export class EdgeSecurityStack extends Stack {
   readonly webAcl: CfnWebACL;
-  /** For alarms (e.g. on blocked requests): the web ACL's name and CloudWatch metric names. */
+  /** The web ACL's name (WAF console); alarms go by its metric names. */
   readonly webAclName: string;
-  readonly metricNames: { webAcl: string; allPerIp: string; authPerIp: string };
+  /** For alarms (e.g. on blocked requests): what the ACL publishes in CloudWatch. */
+  readonly metricNames: EdgeMetricNames;
 
-  constructor(scope: Construct, id: string, props: StackProps = {}) {
+  constructor(scope: Construct, id: string, props: EdgeSecurityStackProps = {}) {
     super(scope, id, props);
     this.webAclName = `${this.stackName}-web-acl`;
-    this.metricNames = { webAcl: WEB_ACL_METRIC, allPerIp: EDGE_RULES.allPerIp.metric, authPerIp: EDGE_RULES.authPerIp.metric };
+    this.metricNames = edgeMetricNames(props.stage);
     const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
     const blockTooMany = { block: { customResponse: { responseCode: 429 } } };
 
@@ -37,13 +65,13 @@ export class EdgeSecurityStack extends Stack {
       description: 'Career program: per-IP rate limits at the edge',
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
-      visibilityConfig: visibility(WEB_ACL_METRIC),
+      visibilityConfig: visibility(this.metricNames.webAcl),
       rules: [
         {
           name: EDGE_RULES.authPerIp.name,
           priority: 0,
           action: blockTooMany,
-          visibilityConfig: visibility(EDGE_RULES.authPerIp.metric),
+          visibilityConfig: visibility(this.metricNames.authPerIp),
           statement: {
             rateBasedStatement: {
               limit: EDGE_RULES.authPerIp.limit,
@@ -64,7 +92,7 @@ export class EdgeSecurityStack extends Stack {
           name: EDGE_RULES.allPerIp.name,
           priority: 1,
           action: blockTooMany,
-          visibilityConfig: visibility(EDGE_RULES.allPerIp.metric),
+          visibilityConfig: visibility(this.metricNames.allPerIp),
           statement: { rateBasedStatement: { limit: EDGE_RULES.allPerIp.limit, evaluationWindowSec: 300, aggregateKeyType: 'IP' } },
         },
       ],

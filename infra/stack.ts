@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
+import { EmailIdentity, type IEmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Trigger } from 'aws-cdk-lib/triggers';
@@ -38,6 +38,11 @@ export interface CareerProgramStackProps extends StackProps {
   mailFrom?: string;
   /** When given, SES verifies this domain (DKIM) instead of the single sender address. */
   sesDomain?: string;
+  /**
+   * The SES identity (sesDomain, else mailFrom) already exists in the account and region, e.g.
+   * a domain verified by hand or shared by dev and prod: use it by name instead of creating it.
+   */
+  sesIdentityExists?: boolean;
   /** Days between soft-delete and hard-delete readiness. */
   retentionDays?: number;
   /** Comma-separated addresses: when set, email goes to these only (a staging safety net). */
@@ -48,8 +53,8 @@ export interface CareerProgramStackProps extends StackProps {
   alarmEmail?: string;
   /** Where docs/runbook.md is read; alarm descriptions link `<runbookUrl>#<section>`. */
   runbookUrl?: string;
-  /** The site's WAF web ACL name: a blocked-requests alarm (see Monitoring for the region caveat). */
-  webAclName?: string;
+  /** The metric name of the site's WAF web ACL: a blocked-requests alarm (see Monitoring for the region caveat). */
+  webAclMetricName?: string;
   /** SES's account send rate (emails per second) the reminder workers share; 14 by default. */
   reminderSendRate?: number;
   /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
@@ -80,7 +85,8 @@ export class CareerProgramStack extends Stack {
   readonly originSecret: Secret;
   /** CloudFront access logs without query strings, when this stack is in us-east-1 (else a companion stack). */
   readonly accessLogs?: CloudFrontAccessLogs;
-  readonly mailIdentity: EmailIdentity;
+  /** Created by this stack, or imported by name with `sesIdentityExists`. */
+  readonly mailIdentity: IEmailIdentity;
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
   readonly erasureSchedule: ErasureSchedule;
@@ -125,9 +131,7 @@ export class CareerProgramStack extends Stack {
         'Rotated by hand (new value + deploy, which updates the CloudFront origin header); the API accepts the current and the previous version meanwhile (functions/lib/origin-verify.ts), so nothing is refused during the switch.',
     });
 
-    this.mailIdentity = new EmailIdentity(this, 'MailIdentity', {
-      identity: props.sesDomain ? Identity.domain(props.sesDomain) : Identity.email(mailFrom),
-    });
+    this.mailIdentity = this.mailIdentityOf(props.sesDomain, mailFrom, props.sesIdentityExists ?? false);
     this.mailEvents = new MailEvents(this, 'MailEvents');
 
     // The functions learn the site URL from this parameter at run time. A fixed name lets their
@@ -187,6 +191,21 @@ export class CareerProgramStack extends Stack {
     // Daily erasure after retention (functions/jobs/erasure.ts): the same purge as the admin's hard delete.
     const erasure = make('ErasureFunction', 'functions/jobs/erasure.ts', 'career-program-erasure', workerTimeout);
     this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge, erasure };
+    // A dead-letter target keeps failed *asynchronous* events. These functions are invoked
+    // synchronously, so a failure goes back to whoever called; the async ones keep theirs
+    // (mail events: MailEvents.subscribe; the daily jobs: their schedules).
+    const invokedSynchronously = (fns: AppFunction[], reason: string) => {
+      for (const f of fns) Validations.of(f.fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason });
+    };
+    invokedSynchronously(
+      [auth, passkeys, learner, admin],
+      'Invoked synchronously by API Gateway: a failure is the 5xx answer the caller gets.',
+    );
+    invokedSynchronously(
+      [reminderWorker, purge],
+      "Invoked synchronously by its SQS event source: a message that keeps failing goes to the queue's dead-letter queue.",
+    );
+    invokedSynchronously([seed], 'Invoked synchronously by the CloudFormation trigger: a failure fails (and rolls back) the deployment.');
 
     const reminderWorkers = props.reminderWorkers ?? 2;
     this.reminderQueue = new WorkQueue(this, 'ReminderQueue', { workerTimeout });
@@ -302,7 +321,8 @@ export class CareerProgramStack extends Stack {
       ],
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
-      webAclName: props.webAclName,
+      mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
+      webAclMetricName: props.webAclMetricName,
     });
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
@@ -314,6 +334,34 @@ export class CareerProgramStack extends Stack {
       value: this.monitoring.dashboard.dashboardName,
       description: 'CloudWatch operations dashboard',
     });
+  }
+
+  /**
+   * The SES identity mail is sent from. An existing one (a second stack in the account, a domain
+   * verified by hand) cannot be created again, so it is used by name; the send grants name it
+   * the same way. A domain this stack creates needs three DKIM CNAME records in its DNS zone:
+   * they are outputs, `<name> CNAME <value>`.
+   */
+  private mailIdentityOf(sesDomain: string | undefined, mailFrom: string, exists: boolean): IEmailIdentity {
+    const name = sesDomain ?? mailFrom;
+    if (exists) return EmailIdentity.fromEmailIdentityName(this, 'MailIdentity', name);
+    const identity = new EmailIdentity(this, 'MailIdentity', {
+      identity: sesDomain ? Identity.domain(sesDomain) : Identity.email(mailFrom),
+    });
+    if (sesDomain) {
+      const records = [
+        [identity.dkimDnsTokenName1, identity.dkimDnsTokenValue1],
+        [identity.dkimDnsTokenName2, identity.dkimDnsTokenValue2],
+        [identity.dkimDnsTokenName3, identity.dkimDnsTokenValue3],
+      ];
+      records.forEach(([recordName, value], index) => {
+        new CfnOutput(this, `DkimRecord${index + 1}`, {
+          value: Fn.join(' ', [recordName, 'CNAME', value]),
+          description: `DKIM record ${index + 1} of 3 for ${sesDomain}: add it to the domain's DNS zone`,
+        });
+      });
+    }
+    return identity;
   }
 
   /** arn:aws:cloudfront::<account>:distribution/<id> (CloudFront is global: no region). */

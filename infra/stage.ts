@@ -3,11 +3,11 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { STAGE_API_THROTTLES, type Throttle } from './edge-behaviour';
 
 /**
- * Deployment stages (`npx cdk deploy -c stage=dev|prod`, docs/runbook.md "Deploy").
+ * Deployment stages (`npx cdk deploy --all -c stage=dev|prod`, docs/runbook.md "Deploy").
  *
  * prod keeps what cannot be rebuilt: the table (accounts, progress, audit) and the site bucket
  * survive a stack deletion, the table refuses deletion, the API is sized for real traffic and
- * logs are kept longer. dev can be torn down completely with `cdk destroy`.
+ * logs are kept longer. dev can be torn down completely with `cdk destroy --all -c stage=dev`.
  */
 export type StageName = 'dev' | 'prod';
 

@@ -4,7 +4,13 @@
  */
 export interface Config {
   tableName: string;
-  region: string;
+  /**
+   * AWS_REGION / AWS_DEFAULT_REGION when set. Otherwise unset, so the SDK resolves it as the AWS
+   * CLI does (the profile's region in ~/.aws/config): an operator script acts on the region its
+   * credentials name. Only a local endpoint (DynamoDB Local, the SES sink) gets a fixed region,
+   * since the SDK refuses to sign without one.
+   */
+  region?: string;
   dynamodbEndpoint?: string;
   sesEndpoint?: string;
   mailFrom: string;
@@ -79,7 +85,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (originSecret && Buffer.byteLength(originSecret) < 32) throw new Error('ORIGIN_SECRET must be at least 32 bytes');
   return {
     tableName: env.TABLE_NAME || 'career-program',
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || (env.DYNAMODB_ENDPOINT || env.SES_ENDPOINT ? 'us-east-1' : undefined),
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     sesEndpoint: env.SES_ENDPOINT || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@career-program.local',

@@ -2,6 +2,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { acknowledgeScheduleTick } from './schedule-tick';
 
 export interface ErasureScheduleProps {
   handler: IFunction;
@@ -22,5 +23,6 @@ export class ErasureSchedule extends Construct {
       schedule: Schedule.cron({ minute: '0', hour: '3' }),
       targets: [new LambdaFunction(props.handler)],
     });
+    acknowledgeScheduleTick(this.rule, props.handler);
   }
 }

@@ -1,4 +1,5 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -6,6 +7,21 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteGroup } from '../../shared/routes';
 import { ROUTE_THROTTLES, STAGE_API_THROTTLES, type Throttle } from '../edge-behaviour';
+
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    method: '$context.httpMethod',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
 
 /** The throttles of infra/edge-behaviour.ts (docs/security.md L8): prod's stage default, and per route. */
 export const STAGE_THROTTLE = STAGE_API_THROTTLES.prod;
@@ -44,8 +60,9 @@ export class AppHttpApi extends Construct {
       // smaller, infra/stage.ts); the per-user and per-IP limits live in the handlers, tighter
       // ceilings per route below.
       throttle: props.throttle ?? STAGE_THROTTLE,
-      // The default format: request id, source IP, route, status, latency and more.
-      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
+      // One JSON object per request: Logs Insights reads every field without a parse pattern.
+      // The route key, never the raw path: no ids or query strings in the log.
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
     });
 
     // Per-route ceilings (L8): the unauthenticated calls that cost the most (scrypt, email).

@@ -1,10 +1,11 @@
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { ConfigurationSet, ConfigurationSetEventDestination, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /**
@@ -15,6 +16,10 @@ import { Construct } from 'constructs';
  *
  * The topic carries recipient addresses, so it is encrypted with a customer-managed key that
  * SES may use to publish; SNS decrypts before invoking Lambda, so the handler needs no key grant.
+ *
+ * An event the handler cannot take is kept, not dropped: one that SNS cannot deliver, or that
+ * still fails after Lambda's own two retries, lands in the dead-letter queue (alarmed; replayed
+ * by hand, docs/runbook.md "Mail event dead letters").
  */
 export class MailEvents extends Construct {
   readonly configurationSet: ConfigurationSet;
@@ -22,6 +27,7 @@ export class MailEvents extends Construct {
   readonly configurationSetArn: string;
   readonly topic: Topic;
   readonly key: Key;
+  readonly deadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -54,6 +60,17 @@ export class MailEvents extends Construct {
       enforceSSL: true,
     });
 
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const itself = 'This queue is itself the dead-letter queue of the bounce and complaint events';
+    Validations.of(this.deadLetterQueue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: `${itself}; a DLQ of a DLQ would only move the same events again.` },
+      { id: 'Serverless-SQSRedrivePolicy', reason: `${itself}: nothing consumes it but the operator replaying an event.` },
+    );
+
     new ConfigurationSetEventDestination(this, 'BouncesAndComplaints', {
       configurationSet: this.configurationSet,
       destination: EventDestination.snsTopic(this.topic),
@@ -61,8 +78,11 @@ export class MailEvents extends Construct {
     });
   }
 
-  /** The handler that marks bounced and complaining addresses. */
-  subscribe(handler: IFunction): void {
-    this.topic.addSubscription(new LambdaSubscription(handler));
+  /** The handler that marks bounced and complaining addresses; what it cannot take goes to the dead-letter queue. */
+  subscribe(handler: LambdaFunction): void {
+    this.topic.addSubscription(new LambdaSubscription(handler, { deadLetterQueue: this.deadLetterQueue }));
+    // SNS invokes asynchronously: after Lambda's two retries a failing event goes here (no L2 setter after creation).
+    (handler.node.defaultChild as CfnFunction).deadLetterConfig = { targetArn: this.deadLetterQueue.queueArn };
+    handler.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }));
   }
 }

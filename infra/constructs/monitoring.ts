@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -47,12 +47,15 @@ export interface MonitoringProps {
   /** The reminder fan-out queue and its dead-letter queue, once reminders run through SQS. */
   reminderQueue?: IQueue;
   reminderDeadLetterQueue?: IQueue;
+  /** Bounce and complaint events the handler could not take (infra/constructs/mail-events.ts). */
+  mailEventsDeadLetterQueue?: IQueue;
   /**
-   * Name of the web ACL in front of the site. Its BlockedRequests metric lives in the ACL's
-   * region (us-east-1 for CloudFront): the alarm only sees it when this stack is there too;
-   * otherwise build it in the companion stack with `wafBlocksAlarm` (docs/runbook.md).
+   * The metric name of the web ACL in front of the site (its VisibilityConfig MetricName, not
+   * its name). Its BlockedRequests metric lives in the ACL's region (us-east-1 for CloudFront):
+   * the alarm only sees it when this stack is there too; otherwise build it in the companion
+   * stack with `wafBlocksAlarm` (docs/runbook.md).
    */
-  webAclName?: string;
+  webAclMetricName?: string;
   /** Failed sign-ins per 5 minutes that count as a spike; default 50. */
   failedSignInsPerFiveMinutes?: number;
 }
@@ -83,12 +86,16 @@ export function businessMetric(name: MetricName, period = FIVE_MINUTES, label?: 
   });
 }
 
-/** WAF blocked requests of a web ACL (all rules), for this stack or the us-east-1 companion. */
-export function wafBlockedRequests(webAclName: string, period = FIVE_MINUTES): Metric {
+/**
+ * WAF blocked requests of a web ACL (all rules), for this stack or the us-east-1 companion.
+ * WAF publishes under the ACL's visibility metric name as the `WebACL` dimension (a CloudFront
+ * ACL has no `Region` dimension), never under the ACL's name.
+ */
+export function wafBlockedRequests(webAclMetricName: string, period = FIVE_MINUTES): Metric {
   return new Metric({
     namespace: 'AWS/WAFV2',
     metricName: 'BlockedRequests',
-    dimensionsMap: { WebACL: webAclName, Rule: 'ALL' },
+    dimensionsMap: { WebACL: webAclMetricName, Rule: 'ALL' },
     statistic: 'Sum',
     period,
   });
@@ -128,6 +135,19 @@ export function operatorAlarm(
   return alarm;
 }
 
+/**
+ * Mails the alarms of `topic` to `email` (the address confirms once). No dead-letter queue: an
+ * alarm SNS cannot mail stays visible in CloudWatch (its state and history, the dashboard).
+ */
+export function subscribeAlarmEmail(topic: ITopic, email: string): void {
+  const subscription = topic.addSubscription(new EmailSubscription(email));
+  Validations.of(subscription).acknowledge({
+    id: 'Serverless-SNSRedrivePolicy',
+    reason:
+      'Alarm emails: SNS retries the delivery, and an alarm it cannot mail stays in CloudWatch (alarm state and history, the dashboard); a queue of undelivered alarm emails would be read by no one.',
+  });
+}
+
 const WAF_BLOCKS: AlarmSpec = {
   threshold: 100,
   meaning: 'The web application firewall blocked over 100 requests in 5 minutes: an attack, or a rule blocking real learners.',
@@ -139,8 +159,12 @@ const WAF_BLOCKS: AlarmSpec = {
  * (a CloudFront web ACL lives in us-east-1, and an alarm only sees metrics of its own region):
  * give it a topic in that region (subscribed to the same email).
  */
-export function wafBlocksAlarm(scope: Construct, id: string, props: { webAclName: string; topic: ITopic; runbookUrl?: string }): Alarm {
-  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclName), WAF_BLOCKS, props.topic, props.runbookUrl);
+export function wafBlocksAlarm(
+  scope: Construct,
+  id: string,
+  props: { webAclMetricName: string; topic: ITopic; runbookUrl?: string },
+): Alarm {
+  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS, props.topic, props.runbookUrl);
 }
 
 /**
@@ -158,7 +182,7 @@ export class Monitoring extends Construct {
     super(scope, id);
     this.runbookUrl = props.runbookUrl ?? 'docs/runbook.md';
     this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Career program alarms', enforceSSL: true });
-    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    if (props.alarmEmail) subscribeAlarmEmail(this.topic, props.alarmEmail);
 
     // ---- API --------------------------------------------------------------------------------
     const requests = props.api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
@@ -279,6 +303,17 @@ export class Monitoring extends Construct {
         },
       );
     }
+    if (props.mailEventsDeadLetterQueue) {
+      this.alarm(
+        'MailEventDeadLetters',
+        props.mailEventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        {
+          threshold: 1,
+          meaning: 'Bounce or complaint events failed every retry and sit in their dead-letter queue: those addresses are not marked yet.',
+          runbook: 'mail-event-dead-letters',
+        },
+      );
+    }
 
     // ---- Security -----------------------------------------------------------------------------
     const failedSignIns = businessMetric(METRIC.failedSignIns);
@@ -287,8 +322,8 @@ export class Monitoring extends Construct {
       meaning: 'Failed sign-ins spiked within 5 minutes: possibly credential stuffing (many accounts, few IPs) or a broken login page.',
       runbook: 'failed-sign-in-spike',
     });
-    if (props.webAclName) {
-      this.alarm('WafBlocks', wafBlockedRequests(props.webAclName), WAF_BLOCKS);
+    if (props.webAclMetricName) {
+      this.alarm('WafBlocks', wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS);
     }
 
     this.dashboard = this.buildDashboard(props, {
@@ -399,7 +434,7 @@ export class Monitoring extends Construct {
       optional.push(
         graph('Reminder dead letters', [props.reminderDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES })]),
       );
-    if (props.webAclName) optional.push(graph('WAF blocked requests', [wafBlockedRequests(props.webAclName)]));
+    if (props.webAclMetricName) optional.push(graph('WAF blocked requests', [wafBlockedRequests(props.webAclMetricName)]));
     if (optional.length) dashboard.addWidgets(...optional);
     dashboard.addWidgets(
       new LogQueryWidget({

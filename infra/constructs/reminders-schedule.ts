@@ -2,6 +2,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { acknowledgeScheduleTick } from './schedule-tick';
 
 export interface RemindersScheduleProps {
   handler: IFunction;
@@ -21,5 +22,6 @@ export class RemindersSchedule extends Construct {
       schedule: Schedule.cron({ minute: '0', hour: '14' }),
       targets: [new LambdaFunction(props.handler)],
     });
+    acknowledgeScheduleTick(this.rule, props.handler);
   }
 }

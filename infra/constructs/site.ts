@@ -235,8 +235,19 @@ export class Site extends Construct {
     const pseudo = (value: string, name: string) => (Token.isUnresolved(value) ? `<AWS::${name}>` : value);
     const siteBucketId = stack.getLogicalId(this.bucket.node.defaultChild as CfnBucket);
     const managedBy = 'Role and policy of the aws-cdk-lib BucketDeployment provider (CDK-managed, deploy time only)';
+    const runtimeByCdk = 'The runtime of the BucketDeployment provider is chosen and updated by aws-cdk-lib.';
     Validations.of(provider).acknowledge(
-      { id: 'AwsSolutions-L1', reason: 'The runtime of the BucketDeployment provider is chosen and updated by aws-cdk-lib.' },
+      { id: 'AwsSolutions-L1', reason: runtimeByCdk },
+      { id: 'Serverless-LambdaLatestVersion', reason: runtimeByCdk },
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'The CDK-managed BucketDeployment provider: CloudFormation invokes it synchronously, and a failed copy fails the deployment.',
+      },
+      {
+        id: 'Serverless-LambdaTracing',
+        reason: 'The CDK-managed BucketDeployment provider runs at deploy time only, where the CloudFormation events show what failed.',
+      },
       {
         // Managed policy ARNs always carry the partition pseudo parameter, whatever the stack env.
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

@@ -34,16 +34,21 @@ export class WorkQueue extends Construct {
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount ?? 5 },
     });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself the dead-letter queue of the work queue beside it; a DLQ of a DLQ would only move the same messages again.',
-    });
+    const itself = 'This queue is itself the dead-letter queue of the work queue beside it';
+    Validations.of(this.deadLetterQueue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: `${itself}; a DLQ of a DLQ would only move the same messages again.` },
+      { id: 'Serverless-SQSRedrivePolicy', reason: `${itself}: nothing consumes it but the operator's redrive.` },
+    );
   }
 
   /** The worker: one message at a time, at most `maxConcurrency` workers at once, partial batch failures reported. */
   attachWorker(worker: IFunction, maxConcurrency: number): void {
     worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, maxConcurrency, reportBatchItemFailures: true }));
+    Validations.of(worker).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        "Lambda takes on-failure destinations for stream and Kafka sources, not SQS: a message that keeps failing goes to the queue's own dead-letter queue after maxReceiveCount tries.",
+    });
   }
 
   /** Least privilege: lets `fn` send to the work queue (and nothing else on it). */

@@ -2,7 +2,8 @@
  * `npm run make-admin -- user@example.com`: promotes an existing account to administrator, in
  * any environment, with the Lambdas' own configuration:
  *   locally   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 (and TABLE_NAME if not the default)
- *   on AWS    TABLE_NAME=<the stack's table> with the usual AWS credentials and region
+ *   on AWS    TABLE_NAME=<the stack's table> with the usual AWS credentials; the region is the
+ *             profile's (AWS_PROFILE, ~/.aws/config) unless AWS_REGION names another
  * An audit entry records the change (actor: the operator's OS user).
  */
 import { userInfo } from 'node:os';

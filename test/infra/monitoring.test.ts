@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
 import type { StageName } from '../../infra/stage';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
-import { STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
+import { policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
 import { allResources, asObjects, asString, at, type JsonObject, maybeAt, resourceList, resourceOf, resourcesOf } from './template';
 
 /**
@@ -38,7 +38,7 @@ beforeAll(() => {
   full = synthStack({
     alarmEmail: 'ops@example.com',
     runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
-    webAclName: 'career-program-site',
+    webAclMetricName: 'career-program-site',
   });
 });
 
@@ -61,8 +61,9 @@ const metricNames = (props: JsonObject): string[] =>
 describe('alarms', () => {
   it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
-    // API 2, per function 3, DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2
-    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2);
+    // API 2, per function 3, DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2,
+    // mail event dead letters 1
+    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       expect(a.AlarmActions, description).toEqual([topicRef(prod)]);
@@ -223,7 +224,7 @@ describe('alarms', () => {
   it('the WAF alarm can be built alone for the us-east-1 companion stack, the same way', () => {
     const companion = new Stack(new App(), 'Edge', { env: { region: 'us-east-1' } });
     const topic = new Topic(companion, 'Alarms');
-    wafBlocksAlarm(companion, 'WafBlocks', { webAclName: 'career-program-site', topic });
+    wafBlocksAlarm(companion, 'WafBlocks', { webAclMetricName: 'career-program-site', topic });
     Template.fromStack(companion).hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/WAFV2',
       MetricName: 'BlockedRequests',
@@ -325,6 +326,26 @@ describe('SES configuration set and bounce handling', () => {
       const fn = resourceOf(prod.template, 'AWS::Lambda::Function', prod.idOf(prod.stack.functions[name].fn));
       expect(at(fn.Properties, 'Environment', 'Variables', 'SES_CONFIGURATION_SET'), name).toEqual({ Ref: setId });
     }
+  });
+
+  it('keeps the events SNS cannot deliver or the handler fails on in one alarmed dead-letter queue', () => {
+    const dlq = prod.idOf(prod.stack.mailEvents.deadLetterQueue);
+    const dlqArn = { 'Fn::GetAtt': [dlq, 'Arn'] };
+    prod.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'lambda',
+      TopicArn: { Ref: prod.idOf(prod.stack.mailEvents.topic) },
+      RedrivePolicy: { deadLetterTargetArn: dlqArn },
+    });
+    const handler = resourceOf(prod.template, 'AWS::Lambda::Function', prod.idOf(prod.stack.functions.mailEvents.fn));
+    expect(at(handler.Properties, 'DeadLetterConfig', 'TargetArn')).toEqual(dlqArn);
+    const sends = policyStatements(prod.template).filter(({ statement }) => JSON.stringify(statement.Resource) === JSON.stringify(dlqArn));
+    expect(sends.map(({ statement }) => statement.Action)).toEqual(['sqs:SendMessage']);
+    expect(alarm(prod, 'MailEventDeadLetters')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+      Threshold: 1,
+    });
   });
 });
 

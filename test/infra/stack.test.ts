@@ -388,7 +388,10 @@ describe('jobs', () => {
         .length;
     expect(senders(s.stack.reminderQueue)).toBe(2);
     expect(senders(s.stack.purgeQueue)).toBe(3); // admin, purge worker, erasure job
-    expect(sends).toHaveLength(5);
+    // and the bounce handler to its dead-letter queue (Lambda's own async failures)
+    const deadLetters = { 'Fn::GetAtt': [s.idOf(s.stack.mailEvents.deadLetterQueue), 'Arn'] };
+    expect(sends.filter(({ statement }) => JSON.stringify(statement.Resource) === JSON.stringify(deadLetters))).toHaveLength(1);
+    expect(sends).toHaveLength(6);
   });
 
   it('sends reminders at a configured rate shared by the configured number of workers', () => {

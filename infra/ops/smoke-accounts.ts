@@ -1,0 +1,112 @@
+/**
+ * The smoke script's throwaway accounts, written through the app's own domain code against the
+ * stack's table (operator credentials): created verified, given a sign-in challenge whose code
+ * the script knows (the emailed one it cannot read), and purged at the end whatever happened.
+ * Their addresses are the SES mailbox simulator's, which accepts mail without a bounce and
+ * without leaving the sandbox.
+ */
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { issueCode } from '../../functions/accounts/codes';
+import { hashPassword } from '../../functions/accounts/passwords';
+import { continuePurge, startPurge } from '../../functions/admin/hard-delete';
+import { mutateUser } from '../../functions/admin/user-mutation';
+import { softDeleteChange } from '../../functions/admin/user-status';
+import { type AuditInput, writeAudit } from '../../functions/lib/audit';
+import { db, tableName } from '../../functions/lib/db';
+import { indexKeys, keys } from '../../functions/lib/table';
+import type { Role, UserRecord } from '../../functions/lib/user-record';
+import { getUserById, insertUser } from '../../functions/lib/users';
+
+export interface SmokeAccount {
+  id: string;
+  email: string;
+  password: string;
+  role: Role;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** RETENTION_DAYS can be at most 3650 (functions/lib/config.ts): a day more is past any retention. */
+const PAST_ANY_RETENTION_DAYS = 3651;
+const OPERATOR = `operator:${userInfo().username}`;
+
+const operatorAudit = (action: string, user: Pick<UserRecord, 'id'>, values: AuditInput['newValues'] = null): AuditInput => ({
+  action,
+  actor: { email: OPERATOR },
+  entityType: 'user',
+  entityId: user.id,
+  newValues: values,
+  userAgent: 'smoke',
+});
+
+export async function createSmokeAccount(run: string, role: Role): Promise<SmokeAccount> {
+  const email = `success+smoke-${run}-${role}@simulator.amazonses.com`;
+  const password = randomBytes(18).toString('base64url');
+  const user = await insertUser({
+    email,
+    first_name: 'Smoke',
+    last_name: 'Test',
+    password_hash: await hashPassword(password),
+    role,
+    verified: true,
+  });
+  await writeAudit(operatorAudit('operator.smoke_account_created', user, { role }));
+  return { id: user.id, email, password, role };
+}
+
+/** A sign-in challenge of the account with a code the script knows: step 2 of the sign-in. */
+export async function knownSignInChallenge(account: SmokeAccount): Promise<{ challengeId: string; code: string }> {
+  const challengeId = randomBytes(18).toString('base64url');
+  const code = await issueCode(keys.challenge(challengeId), { type: 'challenge', user_id: account.id, email_lower: account.email });
+  return { challengeId, code };
+}
+
+/**
+ * Moves a soft-deleted account's deletion date past any retention period, erasure index
+ * included, so that an administrator may hard-delete it today (the rule stays the product's).
+ */
+export async function backdateDeletion(account: SmokeAccount): Promise<void> {
+  const deletedAt = new Date(Date.now() - PAST_ANY_RETENTION_DAYS * DAY_MS).toISOString();
+  const set = { deleted_at: deletedAt, ...indexKeys.erasureDue(account.id, deletedAt) };
+  const names = Object.keys(set);
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.user(account.id),
+      UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')} ADD #version :one`,
+      ConditionExpression: '#status = :deleted',
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#version': 'version',
+        ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+      },
+      ExpressionAttributeValues: {
+        ':deleted': 'deleted',
+        ':one': 1,
+        ...Object.fromEntries(names.map((name, i) => [`:v${i}`, set[name as keyof typeof set]])),
+      },
+    }),
+  );
+}
+
+/** Soft-deletes (if still active) and purges the account the product's way; gone afterwards. */
+export async function purgeSmokeAccount(account: SmokeAccount): Promise<void> {
+  const user = await getUserById(account.id);
+  if (!user) return;
+  if (user.status !== 'deleted' && user.status !== 'purging')
+    await mutateUser(account.id, (current) =>
+      softDeleteChange(current, 'smoke test account', (values) => ({
+        ...operatorAudit('operator.smoke_account_deleted', current, values.new),
+        oldValues: values.old,
+      })),
+    );
+  const deleted = await getUserById(account.id);
+  if (deleted?.status === 'deleted') await startPurge(deleted, operatorAudit('operator.smoke_account_purged', deleted), new Date());
+  for (let job = await continuePurge(account.id); job.status !== 'done'; job = await continuePurge(account.id));
+}
+
+/** Whether anything of the account is left (its profile item). */
+export async function smokeAccountExists(account: SmokeAccount): Promise<boolean> {
+  return Boolean(await getUserById(account.id));
+}

@@ -1,0 +1,55 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { buildStacks } from '../../infra/app-stacks';
+import type { StageName } from '../../infra/stage';
+import { asObjects, asString, at, resourceList } from './template';
+
+/**
+ * WAF publishes a CloudFront web ACL's metrics in us-east-1 with the ACL's visibility metric
+ * name as the `WebACL` dimension: the blocked-requests alarm must name exactly that, or it
+ * watches a series that never gets data (and never fires).
+ */
+const edgeTemplate = (stage: StageName): Template => {
+  const siteDir = mkdtempSync(path.join(tmpdir(), 'site-'));
+  writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return Template.fromStack(buildStacks(app, { account: '123456789012', region: 'eu-west-1', props: { siteDir, stage } }).edge);
+};
+
+/** What the synthesized edge stack publishes and what its alarm watches. */
+const published = (template: Template) => {
+  const acl = resourceList(template, 'AWS::WAFv2::WebACL')[0].Properties;
+  const alarms = resourceList(template, 'AWS::CloudWatch::Alarm', { Properties: { Namespace: 'AWS/WAFV2' } });
+  expect(alarms).toHaveLength(1);
+  const dimensions = Object.fromEntries(
+    asObjects(alarms[0].Properties.Dimensions, 'Dimensions').map((d) => [asString(d.Name, 'Name'), d.Value]),
+  );
+  return {
+    aclName: asString(acl.Name, 'Name'),
+    aclMetric: asString(at(acl, 'VisibilityConfig', 'MetricName'), 'MetricName'),
+    ruleMetrics: asObjects(acl.Rules, 'Rules').map((rule) => asString(at(rule, 'VisibilityConfig', 'MetricName'), 'rule MetricName')),
+    dimensions,
+  };
+};
+
+describe('the WAF blocked-requests alarm', () => {
+  const prod = published(edgeTemplate('prod'));
+  const dev = published(edgeTemplate('dev'));
+
+  it("watches the metric name the web ACL publishes (its WebACL dimension), all rules, not the ACL's name", () => {
+    for (const stage of [prod, dev]) {
+      expect(stage.dimensions).toEqual({ WebACL: stage.aclMetric, Rule: 'ALL' });
+      expect(stage.dimensions.WebACL).not.toBe(stage.aclName);
+    }
+  });
+
+  it('dev and prod publish under different metric names, so one account keeps their series apart', () => {
+    expect(dev.aclMetric).not.toBe(prod.aclMetric);
+    for (const metric of dev.ruleMetrics) expect(prod.ruleMetrics).not.toContain(metric);
+    expect(prod.aclMetric).toBe('career-program-edge');
+  });
+});
