@@ -152,12 +152,18 @@ export class AppFunction extends Construct {
  * ever exercises them (the local IAM twin's grants report, infra/local/iam/grants-report.ts,
  * accepts them for these reasons and nothing else).
  */
-export const GRANTS_USED_BY_AWS: ReadonlyArray<{ actions: string[]; reason: string }> = [
+export const GRANTS_USED_BY_AWS: ReadonlyArray<{ actions: string[]; functions?: string[]; reason: string }> = [
   { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], reason: "the Lambda runtime writes the function's logs to its log group" },
   { actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], reason: 'the Lambda runtime sends the active-tracing segments' },
   {
     actions: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+    functions: ['reminderWorker', 'purge'],
     reason: "the SQS event source mapping polls the worker's queue with the worker's role",
+  },
+  {
+    actions: ['sqs:SendMessage'],
+    functions: ['mailEvents'],
+    reason: "Lambda sends an event that failed its retries to the function's dead-letter queue with the function's role",
   },
 ];
 

@@ -37,7 +37,10 @@ export function grantsReport(model: TwinIamModel, records: RecordLine[]): Grants
       report.used.push(unit);
       continue;
     }
-    const byAws = GRANTS_USED_BY_AWS.find((grant) => grant.actions.some((action) => wildcardMatch(action, unit.action, true)));
+    const byAws = GRANTS_USED_BY_AWS.find(
+      (grant) =>
+        (!grant.functions || grant.functions.includes(unit.fn)) && grant.actions.some((action) => wildcardMatch(action, unit.action, true)),
+    );
     if (byAws) report.usedByAws.push({ ...unit, reason: byAws.reason });
     else report.unused.push(unit);
   }

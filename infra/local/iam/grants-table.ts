@@ -38,8 +38,11 @@ export function renderGrantsTable(model: TwinIamModel): string {
     for (const statement of statements) {
       const actions = list(statement.Action);
       const resources = list(statement.Resource);
-      if (actions.every((action) => GRANTS_USED_BY_AWS.some((grant) => grant.actions.some((a) => wildcardMatch(a, action, true)))))
-        continue;
+      const usedByAws = (action: string) =>
+        GRANTS_USED_BY_AWS.some(
+          (grant) => (!grant.functions || grant.functions.includes(fn)) && grant.actions.some((a) => wildcardMatch(a, action, true)),
+        );
+      if (actions.every(usedByAws)) continue;
       const patterns = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
       if (patterns) {
         const prefixes = list(patterns).map((pattern) => `\`${pattern.replace(/\*$/, '')}\``);
