@@ -65,6 +65,9 @@ describe('Lambda bundles', () => {
       const code = readFileSync(path.join(bundle.dir, 'index.js'), 'utf8');
       expect(bundle.files, name).toContain('common-passwords.br');
       expect(code, name).not.toContain('@zxcvbn-ts');
+      // the local IAM twin and its evaluator are for the local runtime and tests only (AGPL, docs/architecture.md)
+      expect(code, name).not.toContain('iam-simulate');
+      expect(code, name).not.toContain('assumed-role/');
       // the SDK is required from the runtime, never bundled (its user-agent middleware would be in the code)
       expect(code, name).not.toContain('x-amz-user-agent');
       expect(runtimeExternals(path.join(bundle.dir, 'index.js')).length, name).toBeGreaterThan(0);
