@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { INDEX } from '../../../functions/lib/table';
 import { dynamoDbRequests, sesRequests } from './requests';
 import { testModel } from './test-model';
 
@@ -72,14 +73,14 @@ describe('the authorisations a DynamoDB call needs', () => {
       dynamoDbRequests(
         'QueryCommand',
         {
-          IndexName: 'usersByStatus',
+          IndexName: INDEX.usersByStatus.indexName,
           KeyConditionExpression: '#ipk = :ipk',
-          ExpressionAttributeNames: { '#ipk': 'usersByStatusPk' },
+          ExpressionAttributeNames: { '#ipk': INDEX.usersByStatus.partitionKey },
           ExpressionAttributeValues: { ':ipk': { S: 'USERS#active#3' } },
         },
         model,
       ),
-    ).toEqual([{ action: 'dynamodb:Query', resource: `${table}/index/usersByStatus`, leadingKeys: ['USERS#active#3'] }]);
+    ).toEqual([{ action: 'dynamodb:Query', resource: `${table}/index/${INDEX.usersByStatus.indexName}`, leadingKeys: ['USERS#active#3'] }]);
   });
 
   it('names table-level calls without a key', () => {

@@ -1,3 +1,4 @@
+import { INDEX } from '../../../functions/lib/table';
 import type { PolicyStatement, TwinIamModel } from './model';
 import { FUNCTION_KEYS } from './model';
 
@@ -19,7 +20,7 @@ export function testModel(authStatements: PolicyStatement[]): TwinIamModel {
     region: 'eu-west-1',
     stackName: 'Stack',
     tableArn: table,
-    indexArns: { usersByStatus: `${table}/index/usersByStatus`, gsi1: `${table}/index/gsi1` },
+    indexArns: Object.fromEntries(Object.values(INDEX).map((gsi) => [gsi.indexName, `${table}/index/${gsi.indexName}`])),
     queueArns: { purge: 'arn:aws:sqs:eu-west-1:123456789012:Stack-Purge', reminders: 'arn:aws:sqs:eu-west-1:123456789012:Stack-Reminders' },
     mailIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/no-reply@example.com',
     configurationSetName: 'Stack-MailEvents',
