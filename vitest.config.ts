@@ -8,6 +8,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: one on a 2-core machine. The suites
+    // mostly wait on DynamoDB Local, the local SES and Chromium (other processes), so two
+    // workers keep both cores busy.
+    maxWorkers: 2,
     projects: [
       {
         test: {

@@ -48,6 +48,7 @@ export default async function setup(project: TestProject) {
     rmSync(scratch, { recursive: true, force: true });
     const ran = new Set(project.vitest.state.getFiles().map((file) => path.resolve(file.filepath)));
     const wholeSuite =
+      project.name === 'integration' &&
       !project.vitest.config.testNamePattern &&
       readdirSync(INTEGRATION_DIR)
         .filter((file) => file.endsWith('.test.ts'))
