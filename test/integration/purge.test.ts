@@ -21,7 +21,7 @@ const adminHardDelete = (...args: Parameters<typeof hardDeleteUser>) => runAs('a
 const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge', () => continuePurge(...args));
 
 /**
- * A hard delete of a heavy account (5,000 audit entries, 400 activity days) that dies midway —
+ * A hard delete of a heavy account (2,000 audit entries, 400 activity days) that dies midway —
  * once between steps, once in the middle of a write burst — then is rerun by the admin: it must
  * finish, leave no item of the account, no personal data anywhere in the table, and every
  * aggregate where it would have been without the account (docs/scale-writes.md). The data is
@@ -29,7 +29,7 @@ const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge'
  */
 const api = useApi();
 const DAY = 24 * 3600 * 1000;
-const AUDIT_ENTRIES = 5_000;
+const AUDIT_ENTRIES = 2_000;
 const ACTIVITY_DAYS = 400;
 const PII = ['Persephone', 'Purgeworthy', '198.51.100.77', 'PurgeBrowser/1.0'];
 /** `GET /api/admin/users/{id}/hard-delete/status` */
