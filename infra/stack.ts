@@ -15,7 +15,6 @@ import {
   bindSessionSecret,
   bindTableAccess,
   bindUnsubscribeSecret,
-  PASSKEYS_BUNDLING,
   REPO_ROOT,
 } from './constructs/app-function';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
@@ -172,7 +171,6 @@ export class CareerProgramStack extends Stack {
       'career-program-passkeys',
       Duration.seconds(10),
       AUTH_MEMORY_MB,
-      PASSKEYS_BUNDLING,
     );
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');

@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../lib/audit';
-import { db, tableName } from '../lib/db';
+import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
 import { indexPartition, indexQuery } from '../lib/table';
 
@@ -51,31 +50,15 @@ const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
   'user_agent',
 ];
 
-async function queryAll(
-  input: ConstructorParameters<typeof QueryCommand>[0],
-  cap = Number.POSITIVE_INFINITY,
-): Promise<{ items: Item[]; truncated: boolean }> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < cap);
-  return { items: items.slice(0, cap), truncated: Boolean(startKey) || items.length > cap };
-}
-
 export async function exportAccountData(user: UserRecord, now = new Date()) {
   const [own, audit] = await Promise.all([
-    queryAll({
-      TableName: tableName(),
+    queryUpTo({
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
       ConsistentRead: true,
     }),
-    queryAll(
+    queryUpTo(
       {
-        TableName: tableName(),
         ...indexQuery('auditByEntity', indexPartition.auditByEntity('user', user.id)),
         ScanIndexForward: false,
       },

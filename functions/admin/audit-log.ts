@@ -1,9 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AUDIT_DEFAULT_PAGE_SIZE, USER_AUDIT_PAGE_SIZE } from '../../shared/constants';
 import { dayOf } from '../lib/activity';
 import type { AuditEntry } from '../lib/audit';
-import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
+import { queryPages } from '../lib/query-pages';
 import { INDEX, indexPartition, keys } from '../lib/table';
 import { boundedCount, listPage, pageParams, type ListPage, type Stream } from './paging';
 
@@ -95,29 +94,25 @@ const daysBetween = (from: string, to: string) =>
  */
 async function emailsStartingWith(prefix: string, limit: number): Promise<string[] | 'too_many'> {
   const emails = new Set<string>();
-  let startKey: Record<string, unknown> | undefined;
-  for (let round = 0; round < 3; round++) {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        // a key range (not begins_with): the same items, and DynamoDB Local seeks instead of filtering the partition
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :end',
-        ExpressionAttributeValues: {
-          ':pk': keys.userSearch(prefix, '', '').pk,
-          ':prefix': prefix,
-          ':end': `${prefix}\uffff`,
-          ':email': 'email',
-        },
-        FilterExpression: 'field = :email',
-        ProjectionExpression: 'sk',
-        Limit: 100,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? []) emails.add(String(item.sk).split('#').slice(0, -2).join('#'));
+  let round = 0;
+  const pages = queryPages({
+    // a key range (not begins_with): the same items, and DynamoDB Local seeks instead of filtering the partition
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :end',
+    ExpressionAttributeValues: {
+      ':pk': keys.userSearch(prefix, '', '').pk,
+      ':prefix': prefix,
+      ':end': `${prefix}\uffff`,
+      ':email': 'email',
+    },
+    FilterExpression: 'field = :email',
+    ProjectionExpression: 'sk',
+    Limit: 100,
+  });
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) emails.add(String(item.sk).split('#').slice(0, -2).join('#'));
     if (emails.size > limit) return 'too_many';
-    startKey = result.LastEvaluatedKey;
-    if (!startKey) return [...emails];
+    if (!page.LastEvaluatedKey) return [...emails];
+    if (++round >= 3) break;
   }
   return 'too_many';
 }

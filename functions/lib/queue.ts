@@ -2,6 +2,7 @@ import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk
 import { config } from './config';
 import { checkLocalCall } from './local-twin';
 import { logger } from './logger';
+import { waitBeforeRetry } from './backoff';
 
 /**
  * Background work (docs/scale-writes.md): hard-delete continuations and reminder shards.
@@ -80,7 +81,7 @@ export async function enqueueAll(name: QueueName, bodies: unknown[]): Promise<vo
       const failed = new Set((result.Failed ?? []).map((entry) => entry.Id));
       entries = entries.filter((entry) => failed.has(entry.Id));
       if (entries.length && attempt >= 4) throw new Error(`SQS refused ${entries.length} messages`);
-      if (entries.length) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+      if (entries.length) await waitBeforeRetry(attempt, 100);
     }
   }
 }

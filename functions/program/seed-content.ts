@@ -1,4 +1,5 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { logger } from '../lib/logger';
 import { keys } from '../lib/table';
@@ -51,7 +52,7 @@ export async function seedProgramContent(): Promise<SeedResult> {
     }),
   );
   const stale = (existing.Items ?? []).filter((item) => !wanted.has(String(item.sk)));
-  await batchWrite([
+  await batchWriteItems([
     ...items.map((Item) => ({ PutRequest: { Item } })),
     ...stale.map((item) => ({ DeleteRequest: { Key: { pk: item.pk as string, sk: item.sk as string } } })),
   ]);
@@ -75,19 +76,4 @@ export async function seedProgramContent(): Promise<SeedResult> {
   const result: SeedResult = { ...base, status: meta.Item ? 'updated' : 'created' };
   logger.info('program content seeded', { ...result });
   return result;
-}
-
-type WriteRequest = NonNullable<BatchWriteCommand['input']['RequestItems']>[string][number];
-
-/** BatchWriteItem in chunks of 25, retrying unprocessed items with a short backoff. */
-async function batchWrite(requests: WriteRequest[]) {
-  for (let start = 0; start < requests.length; start += 25) {
-    let pending = requests.slice(start, start + 25);
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt > 8) throw new Error('seed: DynamoDB kept items unprocessed');
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = result.UnprocessedItems?.[tableName()] ?? [];
-    }
-  }
 }

@@ -28,7 +28,7 @@ export interface AppFunctionProps {
   timeout?: Duration;
   /** Log retention; default one month (infra/stage.ts sets it per stage). */
   logRetention?: RetentionDays;
-  /** Bundling for this function; default LEAN_BUNDLING (PASSKEYS_BUNDLING for the passkeys function). */
+  /** Bundling for this function; default LEAN_BUNDLING. */
   bundling?: BundlingOptions;
 }
 
@@ -64,31 +64,6 @@ export const LEAN_BUNDLING = {
       `cp "${path.join(inputDir, 'functions', 'api-docs', 'openapi.json')}" "${outputDir}"`,
     ],
   },
-} satisfies BundlingOptions;
-
-/**
- * The packages @simplewebauthn/server imports for reading attestation certificates (ASN.1,
- * X.509, with tsyringe and reflect-metadata): ~256 KB minified. The passkeys function accepts no
- * attestation with certificates (functions/accounts/webauthn.ts refuses them first), so its
- * bundle gets functions/accounts/webauthn-asn1-lite.ts instead: the DER ECDSA-signature reader
- * the flows need, and certificate classes that throw if ever used (docs/lean-builds.md).
- */
-export const WEBAUTHN_CERTIFICATE_PACKAGES = [
-  '@peculiar/asn1-schema',
-  '@peculiar/asn1-ecc',
-  '@peculiar/asn1-rsa',
-  '@peculiar/asn1-x509',
-  '@peculiar/asn1-x509-post-quantum',
-  '@peculiar/asn1-android',
-  '@peculiar/x509',
-  'reflect-metadata',
-] as const;
-export const WEBAUTHN_ASN1_LITE = path.join(REPO_ROOT, 'functions', 'accounts', 'webauthn-asn1-lite.ts');
-
-/** LEAN_BUNDLING plus the aliases above (an absolute path: local esbuild runs in the asset directory). */
-export const PASSKEYS_BUNDLING = {
-  ...LEAN_BUNDLING,
-  esbuildArgs: { '--alias': WEBAUTHN_CERTIFICATE_PACKAGES.map((name) => `${name}=${WEBAUTHN_ASN1_LITE}`) },
 } satisfies BundlingOptions;
 
 /**

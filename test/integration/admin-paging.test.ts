@@ -1,7 +1,8 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditItem, type AuditInput } from '../../functions/lib/audit';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { INDEX, indexPartition } from '../../functions/lib/table';
@@ -222,13 +223,7 @@ describe('audit log: every filter is a key range', () => {
       // spread over the last 40 days, a few in the same millisecond
       seeded.push(auditItem(input, new Date(ago(i % 40).getTime() - i)));
     }
-    for (let start = 0; start < seeded.length; start += 25) {
-      await db().send(
-        new BatchWriteCommand({
-          RequestItems: { [tableName()]: seeded.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) },
-        }),
-      );
-    }
+    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
   });
 
   const expected = (match: (entry: (typeof seeded)[number]) => boolean, from = dayOf(ago(29)), to = dayOf(new Date(now))) =>
@@ -331,13 +326,7 @@ describe('audit log: every filter is a key range', () => {
     const entries = Array.from({ length: 30 }, (_, i) =>
       auditItem({ action: 'audit.test.user', entityType: 'user', entityId: user.id }, new Date(now - i * 1000)),
     );
-    for (let start = 0; start < entries.length; start += 25) {
-      await db().send(
-        new BatchWriteCommand({
-          RequestItems: { [tableName()]: entries.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) },
-        }),
-      );
-    }
+    await batchWriteItems(entries.map((Item) => ({ PutRequest: { Item } })));
     const pages = await allPages<AuditEntry>(`/api/admin/users/${user.id}/audit-logs`);
     expect(pages.map((page) => page.items.length)).toEqual([25, 5]);
     expect(pages[0]).toMatchObject({ total: 30, total_is_estimate: false });
