@@ -239,6 +239,68 @@ describe('12. a session that ends says so', () => {
     await page.waitForURL(`**${modulePath}`);
   });
 
+  it('keeps a draft that met an ended session, and one sign-in returns to the module with it', async () => {
+    const email = await verifiedLearner('Lena');
+    const page = await browser.newPage();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, Date.now() - 5000, /Your login code/)).text));
+    await page.waitForURL('**/dashboard', { timeout: 15_000 });
+    await page.getByRole('link', { name: /Resume your next module/ }).click();
+    await page.waitForURL('**/modules/**');
+    const modulePath = new URL(page.url()).pathname;
+    const answer = page.locator('textarea').first();
+    await answer.waitFor();
+    const endSession = async () => {
+      const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('session'))!;
+      expect((await call('/api/auth/logout', {}, `${cookie.name}=${cookie.value}`)).status).toBeLessThan(300);
+    };
+
+    await endSession();
+    const draft = 'My strengths: listening, planning, and finishing what I start.';
+    await answer.fill(draft);
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.waitForURL('**/login?**');
+    expect(new URL(page.url()).searchParams.get('next')).toBe(modulePath);
+
+    // One sign-in: the module opens (no second trip to /login) with the text back in its field.
+    await signInThroughPage(page, email);
+    await page.waitForURL(`**${modulePath}`);
+    await expect.poll(() => page.locator('textarea').first().inputValue()).toBe(draft);
+    await page.getByText('Your unsaved answer was kept in this browser.').waitFor();
+    expect(new URL(page.url()).pathname).toBe(modulePath);
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByText('Saved', { exact: true }).first().waitFor();
+    await page.reload();
+    await expect.poll(() => page.locator('textarea').first().inputValue()).toBe(draft);
+    expect(await page.getByText('Your unsaved answer was kept in this browser.').count()).toBe(0);
+
+    // Settings, opened after the session ended elsewhere, sends to /login once instead of
+    // reporting each of its sections' failures.
+    await endSession();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/login?**');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/settings');
+    await expect.poll(() => page.getByText('Your session has ended. Sign in again.').isVisible()).toBe(true);
+    expect(await page.getByText(/^Unable to/).count()).toBe(0);
+  });
+
+  it('sends an administrator whose session ended from an admin page to /login', async () => {
+    const cookie = await adminCookie();
+    const page = await browser.newPage();
+    const [name, ...value] = cookie.split('=');
+    await page
+      .context()
+      .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await page.goto('/admin/users');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.locator('table').first().waitFor();
+    expect((await call('/api/auth/logout', {}, cookie)).status).toBeLessThan(300);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    await page.waitForURL('**/login?**');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/admin/audit');
+    expect(await page.getByText('unauthorized', { exact: true }).count()).toBe(0);
+  });
+
   it('never follows a return path off the site', async () => {
     const email = await verifiedLearner('Noor');
     const page = await browser.newPage();
