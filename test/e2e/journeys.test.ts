@@ -311,6 +311,49 @@ describe('12. a session that ends says so', () => {
   });
 });
 
+/** A learner who finished the program (an administrator completed each module) and whose certificate is issued. */
+async function certifiedLearner(name: string) {
+  const email = await verifiedLearner(name);
+  const since = Date.now();
+  const login = await call('/api/auth/login', { email, password: PASSWORD });
+  const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
+  const learner = (await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id })).cookie;
+  expect((await call('/api/enroll', {}, learner)).status).toBe(200);
+  const admin = await adminCookie();
+  const userId = (await call<{ id: string }>('/api/auth/me', undefined, learner)).body.id;
+  for (const module of (await call<AdminSummary>('/api/admin/summary', undefined, admin)).body.funnel)
+    expect((await call('/api/admin/modules/force-complete', { user_id: userId, module_id: module.module_id }, admin)).status).toBe(200);
+  const certificate = await call<{ verification_code: string }>('/api/certificate', undefined, learner);
+  expect(certificate.status).toBe(200);
+  return { email, cookie: learner, code: certificate.body.verification_code };
+}
+
+describe('the public certificate check', () => {
+  it('reads a code typed any way, offers a field for another, names the issuer and previews as a card', async () => {
+    const { code } = await certifiedLearner('Zoe');
+    const page = await browser.newPage();
+    // lower case without dashes: the page moves to the canonical address and says valid
+    await page.goto(`/certificates/${code.replace(/-/g, '').toLowerCase()}`);
+    await page.waitForURL(`**/certificates/${code}`);
+    await page.getByText('This certificate is valid.').waitFor();
+    expect(await page.locator('.cert-check__facts').innerText()).toContain('Issued by\nCareer Program');
+    // typed with spaces and look-alikes (O for 0, I for 1)
+    await page.goto('/certificates');
+    const typed = code.toLowerCase().replace(/-/g, ' ').replace(/0/g, 'o').replace(/1/g, 'i');
+    await page.getByLabel('Verification code').fill(` ${typed} `);
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.waitForURL(`**/certificates/${code}`);
+    await page.getByText('This certificate is valid.').waitFor();
+    await page.getByLabel('Check another code').fill('nope');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByText('No certificate has the code nope. Check the code and try again.').waitFor();
+    // a link-preview crawler reads the HTML as served, without running the app
+    const html = await (await fetch(`${inject('appUrl')}/certificates/${code}`)).text();
+    expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
+    expect(html).toMatch(/<meta property="og:description" content="[^"]+"/);
+  });
+});
+
 describe('11. phone', () => {
   it('keeps the header to one line of at most 64 px at 390 px, with nothing scrolling sideways', async () => {
     const email = await verifiedLearner('Ravi');
