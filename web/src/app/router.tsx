@@ -28,6 +28,7 @@ export const routes: RouteObject[] = [
       { path: paths.resetPassword, ...lazyRoute(() => import('./routes/reset-password')) },
       { path: routePatterns.accountDeleted, ...lazyRoute(() => import('./routes/account-deleted')) },
       { path: routePatterns.certificateCheck, ...lazyRoute(() => import('./routes/certificate-check')) },
+      { path: paths.certificateLookup, ...lazyRoute(() => import('./routes/certificate-check')) },
       { path: paths.unsubscribe, ...lazyRoute(() => import('./routes/unsubscribe')) },
       {
         ...lazyRoute(() => import('./guards/session-gate')),
