@@ -47,6 +47,9 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['test/helpers/web-setup.ts'],
+          // A form test types field by field through React renders: ~1 s alone, several seconds
+          // while the integration and browser suites share the two cores.
+          testTimeout: 20_000,
         },
       },
       {
