@@ -36,6 +36,8 @@ buildStacks(app, {
     // raise with SES's account send rate: -c reminderSendRate=200 -c reminderWorkers=10
     reminderSendRate: context('reminderSendRate') ? Number(context('reminderSendRate')) : undefined,
     reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
+    // after `aws secretsmanager put-secret-value` on the origin secret: its VersionId (docs/runbook.md)
+    originSecretVersion: context('originSecretVersion'),
   },
 });
 

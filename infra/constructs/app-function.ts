@@ -166,7 +166,13 @@ export class AppFunction extends Construct {
  * ever exercises them (the local IAM twin's grants report, infra/local/iam/grants-report.ts,
  * accepts them for these reasons and nothing else).
  */
-export const GRANTS_USED_BY_AWS: ReadonlyArray<{ actions: string[]; functions?: string[]; reason: string }> = [
+export const GRANTS_USED_BY_AWS: ReadonlyArray<{
+  actions: string[];
+  functions?: string[];
+  /** Not on the work queues the code itself sends to (the purge and reminder queues). */
+  notOnWorkQueues?: boolean;
+  reason: string;
+}> = [
   { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], reason: "the Lambda runtime writes the function's logs to its log group" },
   { actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], reason: 'the Lambda runtime sends the active-tracing segments' },
   {
@@ -176,7 +182,8 @@ export const GRANTS_USED_BY_AWS: ReadonlyArray<{ actions: string[]; functions?: 
   },
   {
     actions: ['sqs:SendMessage'],
-    functions: ['mailEvents'],
+    functions: ['mailEvents', 'reminders', 'erasure'],
+    notOnWorkQueues: true,
     reason: "Lambda sends an event that failed its retries to the function's dead-letter queue with the function's role",
   },
 ];
