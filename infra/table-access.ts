@@ -55,6 +55,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       'EMAIL#': ['GetItem', 'PutItem'],
       'USERSEARCH#': ['PutItem', 'UpdateItem', 'DeleteItem'],
       'CHALLENGE#': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      'PASSKEYID#': ['DeleteItem'],
       'RESET#': ['GetItem', 'PutItem', 'DeleteItem'],
       'RATE#': ['GetItem', 'UpdateItem', 'DeleteItem'],
       'ACTIVITY#': ['PutItem'],

@@ -35,7 +35,7 @@ async function signIn(email: string) {
   const since = Date.now();
   const login = await call('/api/auth/login', { email, password: PASSWORD });
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
-  const verified = await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
+  const verified = await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id }, login.cookie);
   expect(verified.status).toBe(200);
   return verified.cookie;
 }

@@ -85,11 +85,16 @@ beforeAll(async () => {
     return verified.cookie;
   };
   const login = await call('POST', '/api/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const verified = await call('POST', '/api/auth/verify-2fa', {
-    email: ADMIN_EMAIL,
-    code: await latestCode(ADMIN_EMAIL, since),
-    challenge_id: login.body.challenge_id,
-  });
+  const verified = await call(
+    'POST',
+    '/api/auth/verify-2fa',
+    {
+      email: ADMIN_EMAIL,
+      code: await latestCode(ADMIN_EMAIL, since),
+      challenge_id: login.body.challenge_id,
+    },
+    login.cookie,
+  );
   expect(verified.status).toBe(200);
   const [name, ...value] = verified.cookie.split('=');
   adminCookie = { name, value: value.join('=') };
