@@ -28,5 +28,6 @@ export const paths = {
     dashboard: '/admin/dashboard',
     users: '/admin/users',
     audit: '/admin/audit',
+    program: '/admin/program',
   },
 } as const;
