@@ -1,10 +1,23 @@
+import type { ReactNode } from 'react';
 import type { ContentModuleJson, ContentWeekJson } from '../../../../../shared/program-authoring';
 import type { ModulePage } from '../../../../../shared/program-types';
-import { ModuleContent } from '../../program/components/module-view';
 import { blocksToText } from '../utils/draft-edit';
 
+/** Renders a module page as the learner page does (given by web/src/app, which composes the features). */
+export type RenderModulePage = (page: ModulePage) => ReactNode;
+
 /** The module page as a learner sees it with nothing done yet, from the draft (inert: nothing saves). */
-export function ModulePreview({ module, week, programTitle }: { module: ContentModuleJson; week: ContentWeekJson; programTitle: string }) {
+export function ModulePreview({
+  module,
+  week,
+  programTitle,
+  renderModule,
+}: {
+  module: ContentModuleJson;
+  week: ContentWeekJson;
+  programTitle: string;
+  renderModule: RenderModulePage;
+}) {
   const page: ModulePage = {
     module: {
       module_id: module.module_id,
@@ -31,7 +44,7 @@ export function ModulePreview({ module, week, programTitle }: { module: ContentM
     <section className="pa-preview" aria-labelledby="pa-preview-title">
       <h2 id="pa-preview-title">Preview</h2>
       <div className="pa-preview__frame" inert>
-        <ModuleContent page={page} preview />
+        {renderModule(page)}
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ContentChanges, ProgramContentJson, ProgramDraft } from '../../../../../shared/program-authoring';
 import { Button } from '../../../components/ui/button';
 import { LoadingText } from '../../../components/ui/loading-text';
@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api-client';
 import { usePublish, useDraft, useSaveDraft } from '../api/program-api';
 import { addModule, moveModule, removeModule, updateModule, type ModuleRef } from '../utils/draft-edit';
 import { ModuleEditor } from './module-editor';
-import { ModulePreview } from './module-preview';
+import { ModulePreview, type RenderModulePage } from './module-preview';
 import { VersionHistory } from './version-history';
 import '../admin-program.css';
 
@@ -35,8 +35,8 @@ export function ChangeList({ changes }: { changes: ContentChanges }) {
   );
 }
 
-/** /admin/program (docs/product.md#program-authoring). */
-export function ProgramPage() {
+/** /admin/program (docs/product.md#program-authoring); `renderModule` draws the live preview. */
+export function ProgramPage({ renderModule }: { renderModule: RenderModulePage }) {
   const draft = useDraft();
   if (draft.isPending)
     return (
@@ -52,10 +52,10 @@ export function ProgramPage() {
         <p role="alert">{writeError(draft.error)}</p>
       </main>
     );
-  return <ProgramEditor draft={draft.data} />;
+  return <ProgramEditor draft={draft.data} renderModule={renderModule} />;
 }
 
-function ProgramEditor({ draft }: { draft: ProgramDraft }) {
+function ProgramEditor({ draft, renderModule }: { draft: ProgramDraft; renderModule: RenderModulePage }) {
   const [content, setContent] = useState<ProgramContentJson>(draft.content);
   const [selected, setSelected] = useState<ModuleRef>({ week: 0, index: 0 });
   const [note, setNote] = useState('');
@@ -63,7 +63,12 @@ function ProgramEditor({ draft }: { draft: ProgramDraft }) {
   const save = useSaveDraft();
   const publish = usePublish();
   const dirty = JSON.stringify(content) !== JSON.stringify(draft.content);
-  useEffect(() => setContent(draft.content), [draft.content]);
+  // A new draft from the server (saved, restored, imported, published) replaces the local edits.
+  const [seen, setSeen] = useState(draft.content);
+  if (seen !== draft.content) {
+    setSeen(draft.content);
+    setContent(draft.content);
+  }
 
   const week = content.weeks[selected.week];
   const module = week?.modules[selected.index];
@@ -179,7 +184,7 @@ function ProgramEditor({ draft }: { draft: ProgramDraft }) {
           </div>
         </section>
 
-        {module && week && <ModulePreview module={module} week={week} programTitle={content.title} />}
+        {module && week && <ModulePreview module={module} week={week} programTitle={content.title} renderModule={renderModule} />}
       </div>
       <VersionHistory revision={draft.revision} onMessage={(text, kind) => setMessage({ text, kind })} />
     </main>
