@@ -29,7 +29,7 @@ export const AUDIT_TOTAL_CAP = 1000;
 export const MAX_ACTOR_STREAMS = 5;
 const DAY_MS = 24 * 3600 * 1000;
 /** Every entity type an audit entry is written for (functions/admin/context.ts, functions/accounts/context.ts). */
-export const ENTITY_TYPES = ['user', 'enrollment'] as const;
+export const ENTITY_TYPES = ['user', 'enrollment', 'program'] as const;
 
 export type AuditPage = ListPage<AuditEntry>;
 

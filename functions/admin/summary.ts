@@ -1,7 +1,7 @@
 import { dayOf } from '../lib/activity';
 import { funnelField } from '../lib/funnel';
 import { readDayCounters, readStatsWithFunnel } from '../lib/stats';
-import { program } from '../program/content';
+import { publishedProgram } from '../program/published-program';
 import type { AdminSummary } from '../../shared/admin-types';
 
 export type { AdminSummary };
@@ -66,7 +66,7 @@ export async function adminSummary(now = new Date()): Promise<AdminSummary> {
       week1_dropoff: '/admin/users?filter=week1_dropoff',
     },
     series: { actives_7d_daily: series(days7), actives_30d_daily: series(days30) },
-    funnel: program().modules.map((module) => ({
+    funnel: (await publishedProgram()).modules.map((module) => ({
       module_id: module.module_id,
       slug: module.slug,
       title: module.title,

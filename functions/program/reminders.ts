@@ -11,7 +11,8 @@ import { logger } from '../lib/logger';
 import { isDailyQuotaExceeded } from '../lib/ses-retry';
 import { indexAttributes, indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { program } from './content';
+import type { Program } from './content';
+import { publishedProgram } from './published-program';
 import { deriveProgress } from './progress';
 import { reminderEmail } from './reminder-email';
 import { reminderPartition, reminderPartitions, weekdayOf } from './reminder-index';
@@ -184,6 +185,8 @@ export async function processReminderSlice(
   const pace = pacer(options.ratePerSecond ?? cfg.reminderSendRate / cfg.reminderWorkers, sleep);
   const timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
   const baseUrl = await appUrl();
+  // the reminders name the open module as the published version has it (read once a slice, if it has learners)
+  let content: Program | undefined;
   let startKey = checkpoint?.cursor as Record<string, unknown> | undefined;
   do {
     if (timeLeft() < STOP_MARGIN_MS) return { ...summary, finished: false };
@@ -199,13 +202,24 @@ export async function processReminderSlice(
     const users = enrollments.length
       ? await readUsers(enrollments.map((enrollment) => enrollment.user_id))
       : new Map<string, ReminderUser>();
+    if (enrollments.length) content ??= await publishedProgram();
+    const published = content!;
     const before = { ...summary };
     let quotaSpent: Error | undefined;
     await forEachBounded(enrollments, options.concurrency ?? 10, async (enrollment) => {
       if (quotaSpent) return;
       summary.considered += 1;
       try {
-        const outcome = await remindOne(enrollment, users.get(enrollment.user_id), message.partition, now, baseUrl, options, pace);
+        const outcome = await remindOne(
+          published,
+          enrollment,
+          users.get(enrollment.user_id),
+          message.partition,
+          now,
+          baseUrl,
+          options,
+          pace,
+        );
         summary[outcome] += 1;
       } catch (error) {
         if (isDailyQuotaExceeded(error)) quotaSpent ??= error as Error;
@@ -265,6 +279,7 @@ export async function runReminders(options: ReminderOptions = {}): Promise<Remin
 type Outcome = 'sent' | 'skipped';
 
 async function remindOne(
+  content: Program,
   enrollment: EnrollmentRecord,
   user: ReminderUser | undefined,
   partition: string,
@@ -278,7 +293,6 @@ async function remindOne(
   if (user.status !== 'active' || user.is_locked || !user.verified) return 'skipped';
   // SES reported the address as hard-bounced or complaining: optional mail stops.
   if (isEmailSuppressed(user)) return 'skipped';
-  const content = program();
   // The index item carries the open module and the percent (kept by every progress write).
   let open = enrollment.open_module_id ? content.modules.find((module) => module.module_id === enrollment.open_module_id) : undefined;
   let percent = enrollment.percent_complete ?? 0;

@@ -1,5 +1,6 @@
 /** Response shapes and error codes of the `admin` group (docs/product.md#7-the-calls-it-makes). */
 import * as z from 'zod';
+import { programDocs } from './admin-program';
 import { auditEntry, day, EMAIL_ERRORS, isoTime, ok, page, type RouteDoc } from './common';
 
 const status = z.enum(['active', 'locked', 'deleted', 'purging']);
@@ -202,4 +203,5 @@ export const adminDocs: Record<string, RouteDoc> = {
   'POST /api/admin/modules/force-complete': moduleOverrideDoc('Marks complete', ['already_completed']),
   'POST /api/admin/modules/reopen': moduleOverrideDoc('Reopens', ['not_completed']),
   'POST /api/admin/modules/lock': moduleOverrideDoc('Locks', ['already_locked', 'only_open_module']),
+  ...programDocs,
 };

@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
           { path: paths.admin.dashboard, ...lazyRoute(() => import('./routes/admin/dashboard')) },
           { path: paths.admin.users, ...lazyRoute(() => import('./routes/admin/users')) },
           { path: paths.admin.audit, ...lazyRoute(() => import('./routes/admin/audit')) },
+          { path: paths.admin.program, ...lazyRoute(() => import('./routes/admin/program')) },
         ],
       },
       { path: routePatterns.notFound, ...lazyRoute(() => import('./routes/not-found')) },

@@ -29,5 +29,6 @@ export const paths = {
     dashboard: '/admin/dashboard',
     users: '/admin/users',
     audit: '/admin/audit',
+    program: '/admin/program',
   },
 } as const;
