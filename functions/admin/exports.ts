@@ -1,7 +1,7 @@
 import { writeAudit } from '../lib/audit';
 import { keys } from '../lib/table';
 import { program } from '../program/content';
-import { batchGet } from './batch-get';
+import { batchGetItems } from '../lib/batch-items';
 import { badRequest } from '../lib/errors';
 import { auditLog, type AuditQuery } from './audit-log';
 import type { AdminCaller } from './context';
@@ -141,15 +141,15 @@ async function withExportFields(items: UserListItem[]): Promise<ExportedUser[]> 
   const deleted = items.filter((item) => item.status === 'deleted').map((item) => item.id);
   const [enrollments, profiles] = await Promise.all([
     items.length
-      ? batchGet(
+      ? batchGetItems(
           items.map((item) => keys.enrollment(item.id, content.id)),
-          'user_id,open_module_id',
+          { projection: ['user_id', 'open_module_id'] },
         )
       : [],
     deleted.length
-      ? batchGet(
+      ? batchGetItems(
           deleted.map((id) => keys.user(id)),
-          'id,deleted_at,deleted_reason',
+          { projection: ['id', 'deleted_at', 'deleted_reason'] },
         )
       : [],
   ]);
