@@ -404,6 +404,8 @@ describe('passkey registration', () => {
     expect((await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'x'.repeat(65) })).body).toMatchObject({
       error: 'invalid_request',
     });
+    for (const name of ['Laptop\nReset your password at evil.example', 'Tab\there', 'Key \u202Egnp.exe'])
+      expect((await client.patch(`/api/auth/passkeys/${passkey.id}`, { name })).body).toMatchObject({ error: 'invalid_request' });
 
     const stranger = await sessionClient(await makeUser());
     const rename = await stranger.client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Stolen' });
