@@ -16,6 +16,7 @@ import { dayCounterUpdate, enrollDayUpdate, lastActiveStatusMove, statsUpdate, u
 import { GSIS, INDEX, indexAttributes, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
+import { boundedCount } from './paging';
 import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf } from './user-mutation';
 import { hardDeleteAvailableAt } from './user-detail';
@@ -51,15 +52,11 @@ async function activityItems(userId: string, now: Date): Promise<Item[]> {
   return (await batchGetItems(activityKeys, { projection: ['pk', 'sk', 'day'] })) as Item[];
 }
 
-/** Audit entries by target (auditByEntity) or by actor (auditByActorId). */
-async function auditKeysOf(entity: string, index: 'auditByEntity' | 'auditByActorId' = 'auditByEntity'): Promise<Item[]> {
-  const { indexName, partitionKey } = INDEX[index];
-  return await queryAll<Item>({
-    IndexName: indexName,
-    KeyConditionExpression: `${partitionKey} = :pk`,
-    ExpressionAttributeValues: { ':pk': entity },
-  });
-}
+/**
+ * Audit entries the preview counts per source at most: an account with a long history (an admin
+ * with years of actions) is answered "at least" instead of reading all of it (`at_least`).
+ */
+export const PREVIEW_AUDIT_CAP = 500;
 
 const KIND_OF: Array<[prefix: string, kind: string]> = [
   ['PROFILE', 'profile'],
@@ -81,8 +78,15 @@ const linkedItems = (items: Item[]) =>
     .map((item) => keys.certificate(String(item.verification_code)));
 const kindOf = (sk: string) => KIND_OF.find(([prefix]) => sk.startsWith(prefix))?.[1] ?? 'other';
 
-/** `GET …/hard-delete/preview`: what a hard delete would remove (and keep anonymised). */
-export async function hardDeletePreview(userId: string, now = new Date()): Promise<{ counts: Record<string, number> }> {
+/**
+ * `GET …/hard-delete/preview`: what a hard delete would remove (and keep anonymised). Audit
+ * entries are counted up to PREVIEW_AUDIT_CAP per source; a count that reached it is a lower
+ * bound, named in `at_least` (the console shows "≥ N").
+ */
+export async function hardDeletePreview(
+  userId: string,
+  now = new Date(),
+): Promise<{ counts: Record<string, number>; at_least?: string[] }> {
   const user = await getUserById(userId);
   if (!user) throw notFound();
   const counts: Record<string, number> = { profile: 0, sessions: 0, enrollments: 0, progress: 0, tasks: 0, codes: 0, reminders: 0 };
@@ -93,11 +97,24 @@ export async function hardDeletePreview(userId: string, now = new Date()): Promi
   counts.email_guard = 1;
   counts.search_entries = searchItems(user).length;
   counts.activity_days = (await activityItems(userId, now)).length;
-  counts.audit_entries = (await auditKeysOf(indexPartition.auditByEntity('user', userId))).length;
-  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'auditByActorId')).filter(
-    (entry) => entry.entity_id !== userId,
-  ).length;
-  return { counts };
+  const [asTarget, asActor] = await Promise.all([
+    boundedCount([{ index: 'auditByEntity', partition: indexPartition.auditByEntity('user', userId) }], PREVIEW_AUDIT_CAP),
+    // entries where the account acted on someone else (its own are counted above)
+    boundedCount(
+      [
+        {
+          index: 'auditByActorId',
+          partition: auditActorKey(userId),
+          filter: { expression: '#entity <> :me', names: { '#entity': 'entity_id' }, values: { ':me': userId } },
+        },
+      ],
+      PREVIEW_AUDIT_CAP,
+    ),
+  ]);
+  counts.audit_entries = asTarget.total;
+  counts.audit_entries_as_actor = asActor.total;
+  const atLeast = [...(asTarget.estimate ? ['audit_entries'] : []), ...(asActor.estimate ? ['audit_entries_as_actor'] : [])];
+  return { counts, ...(atLeast.length ? { at_least: atLeast } : {}) };
 }
 
 /** Replaces the account's personal data in a JSON value. */

@@ -51,7 +51,7 @@ export const moduleOverride = z.looseObject({
   percent_complete: z.number(),
 });
 /** `GET /api/admin/users/{id}/hard-delete/preview` (exported for the tests' response types). */
-export const hardDeletePreview = z.object({ counts });
+export const hardDeletePreview = z.object({ counts, at_least: z.optional(z.array(z.string())) });
 /** `GET /api/admin/audit-logs`: a page plus the date window it covers (exported for the tests' response types). */
 export const auditLogPage = page(auditEntry).extend({ window_days: z.number(), date_from: day, date_to: day });
 const moduleOverrideDoc = (what: string, refusals: string[]): RouteDoc => ({
