@@ -1,4 +1,5 @@
 import type { FunnelModule } from '../../../../../shared/admin-types';
+import { formatWholeCount } from '../../../utils/format';
 import { funnelRows, moduleLabel, reachLabel } from '../utils/funnel-rows';
 
 /**
@@ -32,9 +33,7 @@ export function FunnelList({ modules }: { modules: FunnelModule[] }) {
             </span>
             <span className="funnel__count">
               {reachLabel(row, starters)}
-              {row.largestDrop && (
-                <strong className="funnel__drop">{` Largest drop: ${row.lost.toLocaleString('en-US')} stop here`}</strong>
-              )}
+              {row.largestDrop && <strong className="funnel__drop">{` Largest drop: ${formatWholeCount(row.lost)} stop here`}</strong>}
             </span>
           </li>
         ))}

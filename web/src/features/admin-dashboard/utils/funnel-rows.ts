@@ -1,4 +1,5 @@
 import type { FunnelModule } from '../../../../../shared/admin-types';
+import { formatWholeCount } from '../../../utils/format';
 
 export interface FunnelRow extends FunnelModule {
   /** Learners who got to this module: completed it, or have it open. */
@@ -36,7 +37,7 @@ export function funnelRows(modules: FunnelModule[]): FunnelRow[] {
 
 /** "6 of 8, 75 %": how many of the learners who started got to this module. */
 export const reachLabel = (row: Pick<FunnelRow, 'reached' | 'share'>, starters: number) =>
-  `${row.reached.toLocaleString('en-US')} of ${starters.toLocaleString('en-US')}, ${row.share} %`;
+  `${formatWholeCount(row.reached)} of ${formatWholeCount(starters)}, ${row.share} %`;
 
 /** "W1 · Title". */
 export const moduleLabel = (module: Pick<FunnelModule, 'week_number' | 'title'>) => `W${module.week_number} · ${module.title}`;

@@ -1,5 +1,6 @@
 import { Button } from '../../../components/ui/button';
 import { fetchFile } from '../../../lib/fetch-file';
+import { formatDateTime } from '../../../utils/format';
 import { exportVersionPath, useImportDraft, useRestoreVersion, useVersions } from '../api/program-api';
 import { writeError } from './program-page';
 
@@ -48,7 +49,7 @@ export function VersionHistory({ revision, onMessage }: { revision: number; onMe
             <li key={version.version}>
               <strong>{`Version ${version.version}`}</strong>
               {version.version === versions.data.published_version ? ' (published)' : ''}
-              {` — ${new Date(version.published_at).toLocaleString()}, ${version.published_by?.email ?? 'the seed'}: ${version.change_note}`}
+              {` — ${formatDateTime(version.published_at)}, ${version.published_by?.email ?? 'the seed'}: ${version.change_note}`}
               <span className="pa-outline__actions">
                 <Button
                   variant="secondary"
