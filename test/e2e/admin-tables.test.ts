@@ -76,11 +76,16 @@ beforeAll(async () => {
   const signInCookie = async (email: string, password: string) => {
     const from = Date.now();
     const login = await call('POST', '/api/auth/login', { email, password });
-    const verified = await call('POST', '/api/auth/verify-2fa', {
-      email,
-      code: await latestCode(email, from),
-      challenge_id: login.body.challenge_id,
-    });
+    const verified = await call(
+      'POST',
+      '/api/auth/verify-2fa',
+      {
+        email,
+        code: await latestCode(email, from),
+        challenge_id: login.body.challenge_id,
+      },
+      login.cookie,
+    );
     expect(verified.status, email).toBe(200);
     return verified.cookie;
   };

@@ -317,7 +317,7 @@ async function certifiedLearner(name: string) {
   const since = Date.now();
   const login = await call('/api/auth/login', { email, password: PASSWORD });
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
-  const learner = (await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id })).cookie;
+  const learner = (await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id }, login.cookie)).cookie;
   expect((await call('/api/enroll', {}, learner)).status).toBe(200);
   const admin = await adminCookie();
   const userId = (await call<{ id: string }>('/api/auth/me', undefined, learner)).body.id;

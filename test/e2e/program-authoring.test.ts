@@ -22,7 +22,10 @@ async function adminCookie() {
   const since = Date.now();
   const login = await call('POST', '/api/auth/login', '', { email, password: inject('adminPassword') });
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
-  return (await call('POST', '/api/auth/verify-2fa', '', { email, code, challenge_id: login.body.challenge_id })).cookie ?? '';
+  // the challenge is bound to the browser that passed the password step: its cookie rides along
+  return (
+    (await call('POST', '/api/auth/verify-2fa', login.cookie ?? '', { email, code, challenge_id: login.body.challenge_id })).cookie ?? ''
+  );
 }
 
 async function pageWith(cookie: string, viewport?: { width: number; height: number }): Promise<Page> {
