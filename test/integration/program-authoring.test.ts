@@ -131,6 +131,11 @@ describe('drafts, publishing, versions', () => {
     expect(list.body.versions[0].published_by?.email).toBe(adminEmail);
     expect((await admin.get<ProgramVersionList>('/api/admin/program/versions?before=2')).body.versions.map((v) => v.version)).toEqual([1]);
     expect((await admin.get('/api/admin/program/versions?before=abc')).body).toMatchObject({ error: 'invalid_version' });
+    // nothing before the first version: an empty page, not an error
+    expect((await admin.get<ProgramVersionList>('/api/admin/program/versions?before=1')).body).toMatchObject({
+      versions: [],
+      next_before: null,
+    });
 
     // a version and what it changed from the one before
     const v2 = await admin.get<ProgramVersionView>('/api/admin/program/versions/2');

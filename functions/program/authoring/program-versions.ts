@@ -36,6 +36,8 @@ const versionNumber = (raw: string | undefined): number => {
 export async function listVersions(query: { before?: string }): Promise<ProgramVersionList> {
   const before = query.before === undefined ? undefined : versionNumber(query.before);
   const id = program().id;
+  // nothing comes before version 1 (and a key range whose end precedes its start is refused)
+  if (before === 1) return { versions: [], published_version: await publishedVersionNumber(id), next_before: null };
   const [page, published] = await Promise.all([
     db().send(
       new QueryCommand({
