@@ -77,16 +77,34 @@ it('lets an admin edit, preview and publish a module; a signed-in learner sees i
   await page.getByLabel('Title', { exact: true }).fill(title);
   const preview = page.getByRole('region', { name: 'Preview' });
   await expect.poll(() => preview.getByRole('heading', { level: 1, name: title }).isVisible()).toBe(true);
+  // A Markdown link in a section renders as a link, in the preview as on the learner page
+  const firstText = page.getByLabel('Section 1 text');
+  await firstText.fill(`${await firstText.inputValue()}\n\nMore in [the strengths guide](https://example.com/strengths).`);
+  await expect
+    .poll(() => preview.locator('a', { hasText: 'the strengths guide' }).getAttribute('href'))
+    .toBe('https://example.com/strengths');
+  // Removing a module asks first; "Keep it" keeps it
+  await page.getByRole('button', { name: `Remove ${title}`, exact: true }).click();
+  await page
+    .getByRole('group', { name: `Remove ${title}?` })
+    .getByRole('button', { name: 'Keep it' })
+    .click();
+  await expect.poll(() => page.getByRole('group', { name: `Remove ${title}?` }).count()).toBe(0);
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect.poll(() => page.getByText('Draft saved.').isVisible()).toBe(true);
   await page.getByLabel('Change note (required)').fill('Clearer title for the first module');
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect.poll(() => page.getByText(/^Version \d+ published\. Learners see it now\.$/).isVisible()).toBe(true);
+  // The version history says what the new version changed, per module
+  const published = Number(/Version (\d+) published/.exec((await page.getByText(/^Version \d+ published/).textContent()) ?? '')?.[1]);
+  await page.getByRole('button', { name: `What changed in version ${published}` }).click();
+  await expect.poll(() => page.getByText(`${title}: edited (title, sections)`).isVisible()).toBe(true);
 
   // The learner's page changes; their completions stay
   await learnerPage.reload();
   await expect.poll(() => learnerPage.getByRole('heading', { level: 1, name: title }).isVisible()).toBe(true);
   await expect.poll(() => learnerPage.getByText(`${required} of ${required} required tasks done`).isVisible()).toBe(true);
+  expect(await learnerPage.getByRole('link', { name: 'the strengths guide' }).getAttribute('rel')).toBe('noopener noreferrer');
 
   // The audit log shows the publish, readably
   await page.goto('/admin/audit');

@@ -1,8 +1,10 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /** 'primary' (filled, default), 'secondary' (outlined) or 'link' (looks like a text link). */
   variant?: 'primary' | 'secondary' | 'link' | 'danger';
+  /** To move focus to the button (React 19 passes `ref` as a prop). */
+  ref?: Ref<HTMLButtonElement>;
 }
 
 /**

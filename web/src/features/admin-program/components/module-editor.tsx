@@ -1,7 +1,16 @@
 import type { ContentModuleJson, ContentTaskJson } from '../../../../../shared/program-authoring';
 import { PROGRAM_LIMITS, TASK_KINDS } from '../../../../../shared/program-authoring';
 import { Button } from '../../../components/ui/button';
-import { blocksToText, textToBlocks } from '../utils/draft-edit';
+import { blocksToText, slugFromTitle, textToBlocks } from '../utils/draft-edit';
+
+/**
+ * A new module's address follows its title until the author sets one (published modules keep
+ * theirs: learners' bookmarks and emailed links use it).
+ */
+function titleChange(module: ContentModuleJson, title: string): Partial<ContentModuleJson> {
+  const untouched = module.slug === module.module_id || module.slug === slugFromTitle(module.title);
+  return module.module_id.startsWith('new-module-') && untouched ? { title, slug: slugFromTitle(title) || module.module_id } : { title };
+}
 
 /** The fields of one module: title, summary, sections (Markdown-like text) and tasks. */
 export function ModuleEditor({ module, onChange }: { module: ContentModuleJson; onChange: (change: Partial<ContentModuleJson>) => void }) {
@@ -23,8 +32,21 @@ export function ModuleEditor({ module, onChange }: { module: ContentModuleJson; 
           id="pa-title"
           value={module.title}
           maxLength={PROGRAM_LIMITS.titleChars}
-          onChange={(e) => onChange({ title: e.target.value })}
+          onChange={(e) => onChange(titleChange(module, e.target.value))}
         />
+      </div>
+      <div className="field">
+        <label htmlFor="pa-slug">Address</label>
+        <input
+          id="pa-slug"
+          value={module.slug}
+          maxLength={PROGRAM_LIMITS.idChars}
+          aria-describedby="pa-slug-hint"
+          onChange={(e) => onChange({ slug: e.target.value })}
+        />
+        <p id="pa-slug-hint" className="pa-hint">
+          {`The module's page is /modules/${module.slug}: lower-case letters, digits and hyphens. Changing it breaks links learners saved.`}
+        </p>
       </div>
       <div className="field">
         <label htmlFor="pa-summary">Summary</label>

@@ -1,37 +1,34 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ContentChanges, ProgramContentJson, ProgramDraft } from '../../../../../shared/program-authoring';
 import { Button } from '../../../components/ui/button';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { ApiError } from '../../../lib/api-client';
-import { usePublish, useDraft, useSaveDraft } from '../api/program-api';
+import { useDraft } from '../api/get-draft';
+import { usePublish } from '../api/publish';
+import { useSaveDraft } from '../api/save-draft';
 import { addModule, moveModule, removeModule, updateModule, type ModuleRef } from '../utils/draft-edit';
+import { writeError } from '../utils/write-error';
+import { ChangeList } from './change-list';
 import { ModuleEditor } from './module-editor';
+import { ProgramFields } from './program-fields';
 import { ModulePreview, type RenderModulePage } from './module-preview';
 import { VersionHistory } from './version-history';
 import '../admin-program.css';
 
-/** What a refused write says: the server's message, else each problem, else the code. */
-export function writeError(error: unknown): string {
-  if (!(error instanceof ApiError)) return 'Could not reach the server. Please try again.';
-  if (typeof error.body.message === 'string') return error.body.message;
-  const problems = error.body.problems as Array<{ message: string }> | undefined;
-  if (problems?.length) return problems.map((problem) => problem.message).join(' ');
-  return error.code ?? `HTTP ${error.status}`;
-}
-
-export function ChangeList({ changes }: { changes: ContentChanges }) {
-  if (!changes.program.length && !changes.modules.length) return <p className="pa-hint">No changes.</p>;
+/** Asks before a module leaves the draft; focus moves to the safe choice. */
+function RemoveConfirm({ title, onRemove, onKeep }: { title: string; onRemove: () => void; onKeep: () => void }) {
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => keep.current?.focus(), []);
   return (
-    <ul className="pa-changes">
-      {changes.program.map((field) => (
-        <li key={field}>{`Program: ${field}`}</li>
-      ))}
-      {changes.modules.map((change) => (
-        <li
-          key={change.module_id}
-        >{`${change.title}: ${change.change}${change.fields.length && change.change === 'edited' ? ` (${change.fields.join(', ')})` : ''}`}</li>
-      ))}
-    </ul>
+    <div className="pa-confirm" role="group" aria-label={`Remove ${title}?`}>
+      <p>{`Remove “${title}” from the draft? Once published it no longer counts toward learners' progress; what they completed in it stays in their data export.`}</p>
+      <Button variant="danger" onClick={onRemove}>
+        Remove module
+      </Button>
+      <Button variant="secondary" ref={keep} onClick={onKeep}>
+        Keep it
+      </Button>
+    </div>
   );
 }
 
@@ -59,6 +56,7 @@ function ProgramEditor({ draft, renderModule }: { draft: ProgramDraft; renderMod
   const [content, setContent] = useState<ProgramContentJson>(draft.content);
   const [selected, setSelected] = useState<ModuleRef>({ week: 0, index: 0 });
   const [note, setNote] = useState('');
+  const [removing, setRemoving] = useState<ModuleRef | null>(null);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string; changes?: ContentChanges } | null>(null);
   const save = useSaveDraft();
   const publish = usePublish();
@@ -119,6 +117,7 @@ function ProgramEditor({ draft, renderModule }: { draft: ProgramDraft; renderMod
         </div>
       )}
 
+      <ProgramFields content={content} onChange={setContent} />
       <div className="pa-layout">
         <nav className="pa-outline" aria-label="Program outline">
           {content.weeks.map((w, wi) => (
@@ -140,17 +139,21 @@ function ProgramEditor({ draft, renderModule }: { draft: ProgramDraft; renderMod
                         <Button variant="secondary" aria-label={`Move ${m.title} down`} onClick={() => change(moveModule(content, at, 1))}>
                           ↓
                         </Button>
-                        <Button
-                          variant="secondary"
-                          aria-label={`Remove ${m.title}`}
-                          onClick={() => {
-                            setContent(removeModule(content, at));
-                            setSelected({ week: 0, index: 0 });
-                          }}
-                        >
+                        <Button variant="secondary" aria-label={`Remove ${m.title}`} onClick={() => setRemoving(at)}>
                           ✕
                         </Button>
                       </span>
+                      {removing?.week === wi && removing.index === mi && (
+                        <RemoveConfirm
+                          title={m.title}
+                          onRemove={() => {
+                            setContent(removeModule(content, at));
+                            setSelected({ week: 0, index: 0 });
+                            setRemoving(null);
+                          }}
+                          onKeep={() => setRemoving(null)}
+                        />
+                      )}
                     </li>
                   );
                 })}

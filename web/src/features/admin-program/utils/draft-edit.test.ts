@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentModuleJson, ProgramContentJson } from '../../../../../shared/program-authoring';
-import { addModule, blocksToText, moveModule, removeModule, textToBlocks } from './draft-edit';
+import { addModule, blocksToText, moveModule, removeModule, slugFromTitle, textToBlocks, updateProgram, updateWeek } from './draft-edit';
 
 const module = (id: string, position: number) => ({ module_id: id, slug: id, position, title: id }) as ContentModuleJson;
 const content = (): ProgramContentJson => ({
@@ -15,6 +15,21 @@ const content = (): ProgramContentJson => ({
 const layout = (c: ProgramContentJson) => c.weeks.map((week) => week.modules.map((m) => `${m.module_id}${m.position}`).join(' '));
 
 describe('draft edits', () => {
+  it('edits the program and a week without touching their modules', () => {
+    const edited = updateWeek(updateProgram(content(), { title: 'New program' }), 1, { title: 'Interviews', summary: 'Practise.' });
+    expect([edited.title, edited.description]).toEqual(['New program', 'D']);
+    expect(edited.weeks.map((week) => [week.week_number, week.title, week.summary])).toEqual([
+      [1, 'W1', 'S'],
+      [2, 'Interviews', 'Practise.'],
+    ]);
+    expect(layout(edited)).toEqual(layout(content()));
+  });
+
+  it('makes an address from a title', () => {
+    expect(slugFromTitle('  Écrire un CV — vite!  ')).toBe('ecrire-un-cv-vite');
+    expect(slugFromTitle('!!!')).toBe('');
+  });
+
   it('moves a module within a week and across the week boundary, renumbering positions', () => {
     expect(layout(moveModule(content(), { week: 0, index: 0 }, 1).content)).toEqual(['b1 a2', 'c1']);
     const down = moveModule(content(), { week: 0, index: 1 }, 1);

@@ -1,4 +1,4 @@
-import type { ContentBlockJson, ContentModuleJson, ProgramContentJson } from '../../../../../shared/program-authoring';
+import type { ContentBlockJson, ContentModuleJson, ContentWeekJson, ProgramContentJson } from '../../../../../shared/program-authoring';
 
 /**
  * Edits of the draft content, pure: each returns new content. Positions are renumbered 1, 2, 3 …
@@ -82,3 +82,31 @@ export function textToBlocks(text: string): ContentBlockJson[] {
       return lines.every((line) => /^-\s+/.test(line)) ? lines.map((line) => line.replace(/^-\s+/, '')) : lines.join(' ');
     });
 }
+
+/** Program-level fields: the title and description learners see on the dashboard. */
+export function updateProgram(
+  content: ProgramContentJson,
+  change: Partial<Pick<ProgramContentJson, 'title' | 'description'>>,
+): ProgramContentJson {
+  return { ...content, ...change };
+}
+
+/** A week's title or summary (its number and modules stay). */
+export function updateWeek(
+  content: ProgramContentJson,
+  week: number,
+  change: Partial<Pick<ContentWeekJson, 'title' | 'summary'>>,
+): ProgramContentJson {
+  return { ...content, weeks: content.weeks.map((w, i) => (i === week ? { ...w, ...change } : w)) };
+}
+
+/** An address part from a title: lower case, ASCII letters and digits joined by single hyphens. */
+export const slugFromTitle = (title: string) =>
+  title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');

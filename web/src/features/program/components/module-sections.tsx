@@ -1,7 +1,8 @@
 import type { ModuleSection } from '../../../../../shared/program-types';
 import { parseSectionBody } from '../utils/section-body';
+import { InlineText } from './inline-text';
 
-/** The module's reading material: plain text only, so nothing from content is rendered as HTML. */
+/** The module's reading material: text and safe links only, so nothing from content is rendered as HTML. */
 export function ModuleSections({ sections }: { sections: ModuleSection[] }) {
   if (sections.length === 0) return null;
   return (
@@ -11,11 +12,15 @@ export function ModuleSections({ sections }: { sections: ModuleSection[] }) {
           <h2 id={`section-${index}`}>{section.heading}</h2>
           {parseSectionBody(section.body).map((block, b) =>
             block.kind === 'paragraph' ? (
-              <p key={b}>{block.text}</p>
+              <p key={b}>
+                <InlineText text={block.text} />
+              </p>
             ) : (
               <ul key={b}>
                 {block.items.map((item, i) => (
-                  <li key={i}>{item}</li>
+                  <li key={i}>
+                    <InlineText text={item} />
+                  </li>
                 ))}
               </ul>
             ),
