@@ -102,12 +102,30 @@ describe('drafts, publishing, versions', () => {
         'too_many_tasks',
         (c: ProgramContentJson) => c.weeks[0].modules[0].tasks.push(...Array.from({ length: 8 }, () => c.weeks[0].modules[0].tasks[0])),
       ],
+      ['raw_html', (c: ProgramContentJson) => (c.weeks[0].modules[0].summary = 'Read <b>this</b>.')],
+      [
+        'too_many_sections',
+        (c: ProgramContentJson) =>
+          c.weeks[0].modules[0].sections.push(...Array.from({ length: 12 }, () => c.weeks[0].modules[0].sections[0])),
+      ],
+      [
+        'too_many_modules',
+        (c: ProgramContentJson) =>
+          c.weeks[3].modules.push(
+            ...Array.from({ length: 6 }, (_, i) => ({ ...c.weeks[3].modules[0], module_id: `extra-${i}`, slug: `extra-${i}` })),
+          ),
+      ],
+      ['invalid_content', (c: ProgramContentJson) => (c.weeks[1].modules[0].slug = c.weeks[0].modules[0].slug)],
     ] as const) {
       const bad = copy();
       edit(bad);
       const response = await save(1, bad);
       expect([response.status, response.body.error], code).toEqual([400, code]);
     }
+    // a whole draft travels in one request, bounded by the API's body limit
+    const huge = copy();
+    huge.description = 'x'.repeat(70_000);
+    expect((await save(1, huge)).status).toBe(413);
     const unchanged = await draft();
     expect([unchanged.revision, unchanged.content.weeks[0].modules[0].title]).toEqual([1, 'Know your strengths, with evidence']);
 
