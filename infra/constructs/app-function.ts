@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
@@ -8,6 +7,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { functionInputsDigest } from '../inputs-digest';
 import { buildSync } from 'esbuild';
 import type { IndexName, PartitionPrefix } from '../../functions/lib/table';
 
@@ -47,16 +47,20 @@ export const LAZY_CHUNKS = ['ses-client', 'ssm-provider', 'sqs-client'] as const
 
 let chunkDir: string | undefined;
 /**
- * The lazy chunks are the same for every function: built once per synth (with index.js's
- * options), then copied into each asset.
+ * The lazy chunks are the same for every function: built once (with index.js's options), then
+ * copied into each asset. They are kept in a folder named by the digest of the functions' inputs,
+ * so the bundling command that names it is the same in every synth of the same code.
  */
 function lazyChunkDir(): string {
-  if (!chunkDir) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'lazy-chunks-'));
-    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (chunkDir) return chunkDir;
+  const dir = path.join(REPO_ROOT, 'node_modules', '.cache', 'lazy-chunks', functionInputsDigest().slice(0, 16));
+  if (!LAZY_CHUNKS.every((name) => existsSync(path.join(dir, `${name}.js`)))) {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    // built aside, then moved in whole: a synth running at the same time never sees half a folder
+    const building = mkdtempSync(`${dir}-building-`);
     buildSync({
       entryPoints: LAZY_CHUNKS.map((name) => path.join(REPO_ROOT, 'functions', 'lib', `${name}.ts`)),
-      outdir: dir,
+      outdir: building,
       bundle: true,
       platform: 'node',
       format: 'cjs',
@@ -66,9 +70,15 @@ function lazyChunkDir(): string {
       mainFields: ['module', 'main'],
       logLevel: 'warning',
     });
-    chunkDir = dir;
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      renameSync(building, dir);
+    } catch {
+      rmSync(building, { recursive: true, force: true }); // another synth moved the same build in first
+    }
   }
-  return chunkDir;
+  chunkDir = dir;
+  return dir;
 }
 
 /**
@@ -104,6 +114,17 @@ export const LEAN_BUNDLING = {
     ],
   },
 } satisfies BundlingOptions;
+
+/**
+ * With REUSE_FUNCTION_BUNDLES=1 (set by the deploy rehearsal test, which synthesizes the app once
+ * per documented command) an asset is named by a digest of everything its bundle is built from,
+ * so a synth into a folder that already holds that asset skips esbuild. Without it (every real
+ * synth and deploy) CDK names the asset by the bundle itself, so a deploy updates only the
+ * functions whose bundle changed.
+ */
+function reusableBundle(entry: string): Pick<BundlingOptions, 'assetHash'> {
+  return process.env.REUSE_FUNCTION_BUNDLES === '1' ? { assetHash: `${functionInputsDigest()}:${entry}` } : {};
+}
 
 /**
  * One Lambda function with the project defaults: Node.js 22 on arm64, bundled locally by esbuild
@@ -145,7 +166,7 @@ export class AppFunction extends Construct {
         ...props.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
       },
-      bundling: props.bundling ?? LEAN_BUNDLING,
+      bundling: { ...(props.bundling ?? LEAN_BUNDLING), ...reusableBundle(props.entry) },
     });
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

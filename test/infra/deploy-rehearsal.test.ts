@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,10 +73,20 @@ function offlineEnv(siteDir: string): NodeJS.ProcessEnv {
     CDK_DISABLE_CLI_TELEMETRY: 'true',
     // the SPA is built apart: the web/dist the end-to-end tests serve stays as it is
     SITE_DIR: siteDir,
+    // assets named by their inputs: the synths after the first reuse its Lambda bundles
+    REUSE_FUNCTION_BUNDLES: '1',
   };
 }
 
-async function synth(context: string[], outdir: string, env: NodeJS.ProcessEnv): Promise<Assembly> {
+/** The first assembly's assets, copied where the next synth finds them (same inputs, same names: no rebuild). */
+function seedAssets(from: string | undefined, outdir: string) {
+  if (!from) return;
+  for (const name of readdirSync(from))
+    if (name.startsWith('asset.')) cpSync(path.join(from, name), path.join(outdir, name), { recursive: true });
+}
+
+async function synth(context: string[], outdir: string, env: NodeJS.ProcessEnv, reuseFrom?: string): Promise<Assembly> {
+  seedAssets(reuseFrom, outdir);
   const args = ['cdk', 'synth', '--quiet', '--no-notices', ...context.flatMap((value) => ['-c', value]), '-o', outdir];
   let output = '';
   let code = 0;
@@ -130,11 +140,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the deploy rehearsal', () => {
   beforeAll(async () => {
     const env = offlineEnv(path.join(work, 'site'));
-    // One synth per distinct set of flags (each bundles every Lambda); in turn, two cores are shared.
+    // One synth per distinct set of flags, in turn (two cores are shared); the first bundles every Lambda.
     for (const command of synthCommands) {
       const { context } = rehearsalOf(command);
       if (assemblies.has(keyOf(context))) continue;
-      assemblies.set(keyOf(context), await synth(context, path.join(work, `assembly-${assemblies.size}`), env));
+      const first = [...assemblies.values()][0]?.dir;
+      assemblies.set(keyOf(context), await synth(context, path.join(work, `assembly-${assemblies.size}`), env, first));
     }
     await Promise.all([...assemblies].map(async ([key, assembly]) => lint.set(key, await cfnLint(assembly))));
   }, 900_000);
@@ -166,6 +177,12 @@ describe('the deploy rehearsal', () => {
       if (command.args[0] === 'destroy') for (const s of assembly.stacks) expect(Object.values(stackNames('prod'))).not.toContain(s.name);
     },
   );
+
+  it('bundles each Lambda once: the synths after the first reuse its bundles', () => {
+    const bundled = [...assemblies.values()].map((assembly) => assembly.output.match(/Bundling asset \S+\/Function\//g)?.length ?? 0);
+    expect(bundled[0]).toBeGreaterThan(0);
+    expect(bundled.slice(1)).toEqual(bundled.slice(1).map(() => 0));
+  });
 
   it('cfn-lint finds no error in any template', () => {
     for (const [key, findings] of lint) {
