@@ -17,9 +17,8 @@ import { GSIS, INDEX, indexAttributes, indexPartition, keys, ttlIn } from '../li
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { boundedCount } from './paging';
-import { adminAudit, type AdminCaller } from './context';
-import { assertNotSelf } from './user-mutation';
-import { hardDeleteAvailableAt } from './user-detail';
+import { adminAudit, assertNotSelf, type AdminCaller } from '../lib/admin-caller';
+import { hardDeleteAvailableAt } from '../accounts/status-change';
 
 /**
  * Hard delete (docs/product.md#4-states-and-transitions): only a soft-deleted account, after the retention window, with the

@@ -1,23 +1,15 @@
 import { useState } from 'react';
 import type { ContentChanges, ProgramContentJson, ProgramDraft } from '../../../../../shared/program-authoring';
 import { Button } from '../../../components/ui/button';
-import { LoadingText } from '../../../components/ui/loading-text';
 import { ApiError } from '../../../lib/api-client';
+import { LoadingText } from '../../../components/ui/loading-text';
 import { usePublish, useDraft, useSaveDraft } from '../api/program-api';
 import { addModule, moveModule, removeModule, updateModule, type ModuleRef } from '../utils/draft-edit';
+import { writeError } from '../utils/write-error';
 import { ModuleEditor } from './module-editor';
 import { ModulePreview, type RenderModulePage } from './module-preview';
 import { VersionHistory } from './version-history';
 import '../admin-program.css';
-
-/** What a refused write says: the server's message, else each problem, else the code. */
-export function writeError(error: unknown): string {
-  if (!(error instanceof ApiError)) return 'Could not reach the server. Please try again.';
-  if (typeof error.body.message === 'string') return error.body.message;
-  const problems = error.body.problems as Array<{ message: string }> | undefined;
-  if (problems?.length) return problems.map((problem) => problem.message).join(' ');
-  return error.code ?? `HTTP ${error.status}`;
-}
 
 export function ChangeList({ changes }: { changes: ContentChanges }) {
   if (!changes.program.length && !changes.modules.length) return <p className="pa-hint">No changes.</p>;

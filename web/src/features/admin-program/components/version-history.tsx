@@ -2,7 +2,7 @@ import { Button } from '../../../components/ui/button';
 import { fetchFile } from '../../../lib/fetch-file';
 import { formatDateTime } from '../../../utils/format';
 import { exportVersionPath, useImportDraft, useRestoreVersion, useVersions } from '../api/program-api';
-import { writeError } from './program-page';
+import { writeError } from '../utils/write-error';
 
 /** Published versions with Restore and Export, and Import of an exported file as the draft. */
 export function VersionHistory({ revision, onMessage }: { revision: number; onMessage: (text: string, kind: 'ok' | 'error') => void }) {
