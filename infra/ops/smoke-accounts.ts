@@ -10,7 +10,7 @@ import { userInfo } from 'node:os';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { issueCode } from '../../functions/accounts/codes';
 import { hashPassword } from '../../functions/accounts/passwords';
-import { continuePurge, startPurge } from '../../functions/admin/hard-delete';
+import { continuePurge, startPurge } from '../../functions/admin/purge-job';
 import { mutateUser } from '../../functions/accounts/user-mutation';
 import { softDeleteChange } from '../../functions/accounts/status-change';
 import { type AuditInput, writeAudit } from '../../functions/lib/audit';

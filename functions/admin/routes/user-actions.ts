@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { userAuditLog } from '../audit-log';
-import { hardDeletePreview } from '../hard-delete';
+import { hardDeletePreview } from '../hard-delete-preview';
 import { adminPasswordReset, invalidateSessions, lockUser, restoreUser, softDeleteUser, unlockUser } from '../user-status';
 import { revokeCertificate } from '../certificate-revoke';
 import { adminCallerOf } from '../../lib/admin-caller';
