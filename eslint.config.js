@@ -6,7 +6,11 @@
  *  - `shared/` imports neither `functions/` nor `web/` (both sides use it), nor `infra/` or `test/`;
  *  - `web/` and `functions/` never import each other; Lambda code never imports `infra/` (CDK);
  *  - a web feature imports no other feature and not `web/src/app` (bulletproof-react: the app
- *    composes features); the SPA's shared code (components, lib, utils, config) imports neither.
+ *    composes features); the SPA's shared code (components, lib, utils, config) imports neither;
+ *  - the Lambda domains are layered: `functions/lib` (platform) imports no domain, `accounts`
+ *    imports neither `admin` nor `program`, `program` imports no `admin`; what needs several
+ *    domains is composed above them (`functions/groups`, `admin`, `jobs`);
+ *  - no import cycle anywhere (`import-x/no-cycle`; type-only imports do not count).
  * The boundaries use import-x `no-restricted-paths`, which resolves every import to a file, so a
  * relative `../../features/x` is caught as well as any other spelling; `import-x/no-unresolved`
  * makes sure no relative import escapes that check by failing to resolve.
@@ -66,6 +70,28 @@ const WEB_ZONES = [
   },
 ];
 
+const DOMAINS = ['accounts', 'admin', 'program', 'jobs', 'groups', 'api-docs'].map((domain) => `./functions/${domain}`);
+
+/** @type {Zone[]} */
+const FUNCTIONS_LAYER_ZONES = [
+  {
+    target: './functions/lib',
+    from: DOMAINS,
+    message: 'functions/lib is the platform every domain uses: it imports no domain (pass what it needs in, or move the code up).',
+  },
+  {
+    target: './functions/accounts',
+    from: ['./functions/admin', './functions/program'],
+    message:
+      'The accounts domain imports neither admin nor program: move the shared write into accounts/, or compose both in functions/groups.',
+  },
+  {
+    target: './functions/program',
+    from: './functions/admin',
+    message: 'The program domain imports no admin code: shared pieces live in functions/lib or the domain that owns them.',
+  },
+];
+
 /** @type {Zone} */
 const FUNCTIONS_ZONE_WEB = { target: './functions', from: './web', message: 'Lambda code never imports the SPA: share through shared/.' };
 /** @type {Zone} */
@@ -91,11 +117,16 @@ export default defineConfig(
     settings: {
       // The TypeScript sources import without extensions (moduleResolution Bundler).
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+      // no-cycle follows only the files it can parse: without these it reads no TypeScript and finds nothing.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // Only relative imports are checked: they are the ones the boundaries need resolved.
       'import-x/no-unresolved': ['error', { ignore: ['^[^.]'] }],
+      // Packages are not followed: a cycle through node_modules is not ours to fix.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // React discards what a JSX event handler returns, so `onClick={async () => …}` is fine there; each
       // such handler reports its own failure (mutation onError, reportOutcome). Everywhere else a promise
@@ -113,12 +144,13 @@ export default defineConfig(
   },
   {
     files: ['functions/**'],
-    rules: { 'import-x/no-restricted-paths': restrictedPaths([FUNCTIONS_ZONE_WEB, FUNCTIONS_ZONE_INFRA]) },
+    rules: { 'import-x/no-restricted-paths': restrictedPaths([FUNCTIONS_ZONE_WEB, FUNCTIONS_ZONE_INFRA, ...FUNCTIONS_LAYER_ZONES]) },
   },
   {
-    // A test may read an operator script's output to check a generated file is current.
+    // A test may read an operator script's output to check a generated file is current, and a
+    // platform test may load the Lambda entries to check what they do at init.
     files: ['functions/**/*.test.ts'],
-    rules: { 'import-x/no-restricted-paths': restrictedPaths([FUNCTIONS_ZONE_WEB]) },
+    rules: { 'import-x/no-restricted-paths': restrictedPaths([FUNCTIONS_ZONE_WEB, ...FUNCTIONS_LAYER_ZONES.slice(1)]) },
   },
   {
     files: ['web/**/*.{ts,tsx}'],

@@ -13,7 +13,7 @@ export type StackFunctionName = RouteGroup | 'reminders' | 'seed' | 'mailEvents'
  */
 
 /**
- * The steps of a hard delete after its first transaction (functions/admin/hard-delete.ts
+ * The steps of a hard delete after its first transaction (functions/admin/purge-job.ts
  * continuePurge): the account's partition page by page with the lookup items it links
  * (passkey ids, the public certificate), its activity days and their counts, the anonymisation of
  * its audit entries (found through the by-entity and by-actor indexes), the login back-off, the

@@ -4,7 +4,7 @@ import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { keys } from '../lib/table';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
 import { browserBindingOf, challengeCookie, openChallenge } from './login-challenge';

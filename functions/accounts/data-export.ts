@@ -2,7 +2,6 @@ import type { AuditEntry } from '../lib/audit';
 import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
 import { indexPartition, indexQuery } from '../lib/table';
-import { program } from '../program/content';
 
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
@@ -50,12 +49,23 @@ const CERTIFICATE_FIELDS = [
 const PASSKEY_FIELDS = ['name', 'created_at', 'last_used_at'] as const;
 
 /**
+ * A module of the program as the export names it: the caller passes the program's modules in
+ * order (the account domain does not read program content itself).
+ */
+export interface ModuleInOrder {
+  module_id: string;
+  week_number: number;
+  title: string;
+  tasks: readonly { task_id: string; label: string }[];
+}
+
+/**
  * The learner's written answers and ticked tasks as a person reads them: in program order, each
  * with its week, module and the task's own text (the stored answers are keyed by internal ids).
  */
-function answersInProgramOrder(taskItems: Item[]) {
+function answersInProgramOrder(taskItems: Item[], modules: readonly ModuleInOrder[]) {
   const byTask = new Map(taskItems.map((item) => [`${String(item.module_id)}/${String(item.task_id)}`, item]));
-  return program().modules.flatMap((module) =>
+  return modules.flatMap((module) =>
     module.tasks
       .map((task) => ({ task, saved: byTask.get(`${module.module_id}/${task.task_id}`) }))
       .filter(({ saved }) => saved)
@@ -83,7 +93,7 @@ const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
   'user_agent',
 ];
 
-export async function exportAccountData(user: UserRecord, now = new Date()) {
+export async function exportAccountData(user: UserRecord, modules: readonly ModuleInOrder[], now = new Date()) {
   const [own, audit] = await Promise.all([
     queryUpTo({
       KeyConditionExpression: 'pk = :pk',
@@ -116,7 +126,7 @@ export async function exportAccountData(user: UserRecord, now = new Date()) {
     enrollments: ofKind('ENROLLMENT#').map((item) => pick(item, ENROLLMENT_FIELDS)),
     progress: ofKind('PROGRESS#').map((item) => pick(item, PROGRESS_FIELDS)),
     task_answers: ofKind('TASK#').map((item) => pick(item, TASK_FIELDS)),
-    answers_in_program_order: answersInProgramOrder(ofKind('TASK#')),
+    answers_in_program_order: answersInProgramOrder(ofKind('TASK#'), modules),
     certificates: ofKind('CERTIFICATE#').map((item) => pick(item, CERTIFICATE_FIELDS)),
     passkeys: ofKind('PASSKEY#').map((item) => pick(item, PASSKEY_FIELDS)),
     sessions: ofKind('SESSION#')

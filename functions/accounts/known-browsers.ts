@@ -4,7 +4,7 @@ import { db, tableName } from '../lib/db';
 import { readCookie } from '../lib/session';
 import { keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import type { Caller } from './context';
+import type { Caller } from '../lib/caller';
 import { sendSecurityNotice } from './security-notices';
 
 /**

@@ -9,7 +9,7 @@ import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
 import { codeFailureOf, consumeCode, normalizeCode } from './codes';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
 import { challengeCookie, isBoundTo, newBrowserBinding, openChallenge } from './login-challenge';

@@ -12,7 +12,7 @@ import { keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import { completeSignIn } from './login';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { credentialHash } from './passkey-records';
 import { verifyPassword } from './passwords';
 import { assertNotExhausted, consume, recordFailure } from './rate-limit';

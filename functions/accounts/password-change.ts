@@ -6,7 +6,7 @@ import { badRequest, conflict } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords';
 import { consume } from './rate-limit';
 

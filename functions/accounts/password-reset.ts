@@ -11,7 +11,7 @@ import { logger } from '../lib/logger';
 import { keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { passwordResetEmail } from './emails/password-reset';
 import { sendSecurityNotice } from './security-notices';

@@ -7,7 +7,7 @@ import { db, tableName } from '../lib/db';
 import { count, METRIC } from '../lib/metrics';
 import { throttled } from '../lib/errors';
 import { keys } from '../lib/table';
-import type { Caller } from './context';
+import type { Caller } from '../lib/caller';
 
 /**
  * Rate limits (docs/security.md) as fixed windows in DynamoDB: one item per scope, key and window

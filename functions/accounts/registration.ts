@@ -2,7 +2,7 @@ import { checkRegistration, type RegistrationInput } from '../../shared/account-
 import { ApiError, badRequest, conflict } from '../lib/errors';
 import { writeAudit } from '../lib/audit';
 import { getUserByEmail, insertUser, normalizeEmail } from '../lib/users';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { assertStrongPassword, hashPassword } from './passwords';
 import { consume } from './rate-limit';
 import { type PendingRegistration, resendVerificationCode, sendFirstVerificationCode } from './verification';

@@ -2,7 +2,7 @@ import { appUrl } from '../lib/app-url';
 import { deviceLabel } from '../lib/device-label';
 import { logger } from '../lib/logger';
 import type { UserRecord } from '../lib/user-record';
-import type { Caller } from './context';
+import type { Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { securityNoticeEmail, type SecurityEvent } from './emails/security-notice';
 

@@ -1,15 +1,14 @@
-import { mutateUser } from '../admin/user-mutation';
-import { hardDeleteAvailableAt } from '../admin/user-detail';
-import { softDeleteChange } from '../admin/user-status';
 import { config } from '../lib/config';
 import { sendEmail } from '../lib/email';
 import { badRequest, forbidden } from '../lib/errors';
 import { logger } from '../lib/logger';
 import type { UserRecord } from '../lib/user-record';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { accountDeletionEmail } from './emails/account-deletion';
 import { verifyPassword } from './passwords';
 import { consume } from './rate-limit';
+import { hardDeleteAvailableAt, softDeleteChange } from './status-change';
+import { mutateUser } from './user-mutation';
 
 /** The reason stored on the account, as the admin drawer shows it (docs/product.md#account-data). */
 export const SELF_DELETE_REASON = 'requested by the learner';

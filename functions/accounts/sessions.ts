@@ -9,7 +9,7 @@ import { queryUpTo } from '../lib/query-pages';
 import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 
 /**
  * "Where you're signed in" (docs/account-security.md): the caller's own live sessions, ending

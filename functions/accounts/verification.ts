@@ -7,7 +7,7 @@ import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, searchItemWrites } from '../lib/users';
 import { consumeCode, issueCode, normalizeCode } from './codes';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { verificationCodeEmail } from './emails/verification-code';
 import { consume, givingBackOnFailure, tryConsume } from './rate-limit';

@@ -27,7 +27,7 @@ export const MAX_WINDOW_DAYS = 366;
 /** A prefix matching more accounts than this is answered by a filtered time range instead. */
 export const MAX_ACTOR_STREAMS = 5;
 const DAY_MS = 24 * 3600 * 1000;
-/** Every entity type an audit entry is written for (functions/admin/context.ts, functions/accounts/context.ts). */
+/** Every entity type an audit entry is written for (functions/lib/admin-caller.ts, functions/lib/caller.ts). */
 export const ENTITY_TYPES = ['user', 'enrollment', 'program'] as const;
 
 export type AuditPage = ListPage<AuditEntry>;

@@ -5,7 +5,7 @@ import { auditPut } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { conflict, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
-import { adminAudit, type AdminCaller } from './context';
+import { adminAudit, type AdminCaller } from '../lib/admin-caller';
 
 /**
  * `POST /api/admin/users/{id}/certificate/revoke`: both copies of the certificate are marked

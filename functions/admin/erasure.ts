@@ -9,8 +9,8 @@ import { enqueue } from '../lib/queue';
 import { INDEX, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
-import { continuePurge, SAFETY_DELAY_SECONDS, startPurge, type PurgeMessage } from './hard-delete';
-import { hardDeleteAvailableAt } from './user-detail';
+import { continuePurge, SAFETY_DELAY_SECONDS, startPurge, type PurgeMessage } from './purge-job';
+import { hardDeleteAvailableAt } from '../accounts/status-change';
 
 /**
  * Automatic erasure after retention (docs/product.md#account-data, docs/runbook.md#erasure):
@@ -26,7 +26,7 @@ import { hardDeleteAvailableAt } from './user-detail';
  *
  * Resume and retries: the day's run keeps its cursor and counts in JOB#erasure#<day>/STATE after
  * every page; a rerun the same day resumes there (a finished day does nothing). Each purge is the
- * checkpointed, idempotent purge job (hard-delete.ts); one that does not finish in the run's time
+ * checkpointed, idempotent purge job (purge-job.ts); one that does not finish in the run's time
  * continues on the purge queue (the safety message is queued before its first step). An account
  * whose purge start fails stays in the index and is tried again the next day.
  */

@@ -4,7 +4,7 @@ import { program } from '../program/content';
 import { batchGetItems } from '../lib/batch-items';
 import { badRequest } from '../lib/errors';
 import { auditLog, type AuditQuery } from './audit-log';
-import type { AdminCaller } from './context';
+import type { AdminCaller } from '../lib/admin-caller';
 import { csvRow, type CsvValue } from './csv';
 import { listUsers, STATUS_SCOPES, USER_FILTERS, type UserListItem, type UserListQuery } from './user-list';
 

@@ -11,7 +11,7 @@ import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import { getUserById } from '../lib/users';
-import { adminAudit, type AdminCaller } from './context';
+import { adminAudit, type AdminCaller } from '../lib/admin-caller';
 import { adminModules, type AdminModule } from './enrollment-view';
 
 /**

@@ -8,8 +8,8 @@ import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import { indexKeys, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { normalizeEmail, searchItemWrites } from '../lib/users';
-import { adminAudit, type AdminCaller } from './context';
-import { mutateUser, type TransactItem } from './user-mutation';
+import { adminAudit, type AdminCaller } from '../lib/admin-caller';
+import { mutateUser, type TransactItem } from '../accounts/user-mutation';
 
 export interface ProfilePatch {
   first_name?: unknown;

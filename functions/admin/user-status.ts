@@ -1,15 +1,15 @@
 import { sendPasswordReset } from '../accounts/password-reset';
-import { auditPut, writeAudit, type AuditInput } from '../lib/audit';
+import { present, softDeleteChange, statusFacts, statusSet, type SoftDeleteResult } from '../accounts/status-change';
+import { auditPut, writeAudit } from '../lib/audit';
 import type { Delivery } from '../lib/email';
 import { conflict, notFound } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
 import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
-import type { UserRecord, UserStatus } from '../lib/user-record';
+import type { UserStatus } from '../lib/user-record';
 import { indexAttributes } from '../lib/table';
-import { getUserById, searchItemWrites, userIndexKeys } from '../lib/users';
-import type { AdminSoftDeleteResult } from '../../shared/admin-types';
-import { adminAudit, type AdminCaller } from './context';
-import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
+import { getUserById, searchItemWrites } from '../lib/users';
+import { adminAudit, assertNotSelf, type AdminCaller } from '../lib/admin-caller';
+import { mutateUser } from '../accounts/user-mutation';
 
 /**
  * Account status actions of the user drawer (docs/product.md#4-states-and-transitions "User status"). Each is one transaction:
@@ -18,12 +18,6 @@ import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
  * Repeating an action is refused with 409 (`already_locked`, `not_locked`, `already_deleted`,
  * `not_deleted`) so a stale drawer learns that someone else acted first.
  */
-const statusSet = (user: UserRecord, status: UserStatus) => ({ status, ...userIndexKeys({ ...user, status }) });
-
-/** A transaction item that may not apply (an account never active has no last-active day). */
-const present = <T>(item: T | undefined): T[] => (item ? [item] : []);
-
-const facts = (user: Pick<UserRecord, 'status' | 'is_locked'>) => ({ status: user.status, is_locked: user.is_locked });
 
 export async function lockUser(userId: string, caller: AdminCaller): Promise<{ status: UserStatus; is_locked: boolean }> {
   assertNotSelf(caller, userId);
@@ -38,7 +32,7 @@ export async function lockUser(userId: string, caller: AdminCaller): Promise<{ s
         statsUpdate({ users_locked: 1, ...unverifiedDeltas(user, { ...user, status: 'locked' }) })!,
         ...present(lastActiveStatusMove(user, 'locked')),
         ...searchItemWrites(user, { ...user, status: 'locked' }),
-        auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
+        auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: statusFacts(user), new: after })),
       ],
       result: after,
     };
@@ -55,7 +49,7 @@ export async function unlockUser(userId: string, caller: AdminCaller): Promise<{
         ...(user.status === 'locked' ? [statsUpdate({ users_locked: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!] : []),
         ...present(lastActiveStatusMove(user, after.status)),
         ...searchItemWrites(user, { ...user, status: after.status }),
-        auditPut(adminAudit(caller, 'admin.user.unlock', { type: 'user', id: user.id }, { old: facts(user), new: after })),
+        auditPut(adminAudit(caller, 'admin.user.unlock', { type: 'user', id: user.id }, { old: statusFacts(user), new: after })),
       ],
       result: after,
     };
@@ -79,53 +73,11 @@ export async function adminPasswordReset(userId: string, caller: AdminCaller): P
   return { delivery };
 }
 
-export type SoftDeleteResult = AdminSoftDeleteResult;
-
 export async function softDeleteUser(userId: string, reason: string | undefined, caller: AdminCaller): Promise<SoftDeleteResult> {
   assertNotSelf(caller, userId);
   return mutateUser(userId, (user) =>
     softDeleteChange(user, reason, (values) => adminAudit(caller, 'admin.user.soft_delete', { type: 'user', id: user.id }, values)),
   );
-}
-
-/**
- * The one soft-delete write, whoever asks (an admin, or the learner from Settings): status,
- * deleted_at and reason, every session ended, the per-status counters and the audit entry, in
- * one transaction (through `mutateUser`).
- */
-export function softDeleteChange(
-  user: UserRecord,
-  reason: string | undefined,
-  audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
-): UserChange<SoftDeleteResult> {
-  if (user.status === 'deleted') throw conflict('already_deleted');
-  const deletedReason = reason?.trim() ? reason.trim() : null;
-  const deletedAt = new Date().toISOString();
-  const result: SoftDeleteResult = { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason };
-  return {
-    set: {
-      ...statusSet({ ...user, deleted_at: deletedAt }, 'deleted'), // also enters the erasure index
-      deleted_at: deletedAt,
-      ...(deletedReason ? { deleted_reason: deletedReason } : {}),
-      // a deleted account has no session (the session check also refuses non-active accounts)
-      session_version: (user.session_version ?? 0) + 1,
-    },
-    remove: deletedReason ? [] : ['deleted_reason'],
-    extra: [
-      // users_total counts accounts not deleted (stats.ts)
-      statsUpdate({
-        users_total: -1,
-        users_verified: user.verified ? -1 : 0,
-        users_locked: user.status === 'locked' ? -1 : 0,
-        users_deleted: 1,
-        ...unverifiedDeltas(user, { ...user, status: 'deleted' }),
-      })!,
-      ...present(lastActiveStatusMove(user, 'deleted')),
-      ...searchItemWrites(user, { ...user, status: 'deleted' }),
-      auditPut(audit({ old: facts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
-    ],
-    result,
-  };
 }
 
 /** Back to active (a lock before the delete is not restored: the admin can lock again). */

@@ -1,6 +1,6 @@
 import { login } from '../accounts/routes/login';
 import { logout } from '../accounts/routes/logout';
-import { me } from '../accounts/routes/me';
+import { me } from './me';
 import { passwordResetConfirm, passwordResetRequest, passwordResetValidate } from '../accounts/routes/password-reset';
 import { register } from '../accounts/routes/register';
 import { deleteSession, getSessions, revokeOthers } from '../accounts/routes/sessions';

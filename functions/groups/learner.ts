@@ -1,6 +1,7 @@
-import { deleteAccountRoute, exportAccountRoute } from '../accounts/routes/account-data';
+import { deleteAccountRoute } from '../accounts/routes/account-data';
 import { changePassword } from '../accounts/routes/change-password';
 import { createGroupHandler } from '../lib/http';
+import { exportAccountRoute } from './account-export';
 import {
   certificateRoute,
   dashboardRoute,

@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { continuePurge, type PurgeMessage } from '../admin/hard-delete';
+import { continuePurge, type PurgeMessage } from '../admin/purge-job';
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
 import { count, METRIC, metrics } from '../lib/metrics';
@@ -7,7 +7,7 @@ import { enqueue } from '../lib/queue';
 
 /**
  * Purge worker (SQS): continues hard deletes that did not finish inside the request
- * (functions/admin/hard-delete.ts). Every step is idempotent, so a redelivered or duplicate
+ * (functions/admin/purge-job.ts). Every step is idempotent, so a redelivered or duplicate
  * message only repeats work already done. Near its timeout it checkpoints and enqueues the
  * rest; a failure reports the message for redelivery (after maxReceiveCount: the DLQ).
  */

@@ -54,6 +54,7 @@
  *   PURGE#<user id>      / JOB                  a hard delete in progress: its step and checkpoint
  *   JOB#reminders#<day>  / PART#<partition>     the reminder fan-out's checkpoint per index partition
  *   JOB#erasure#<day>    / STATE                the daily erasure job's cursor and counts (TTL)
+ *   MIGRATION#<name>     / APPLIED              a data migration of `npm run migrate` ran to the end (infra/ops/migrations.ts)
  *   USER#<id> / PROFILE also carries erasureDue ERASURE / <deleted_at>#<id> while soft-deleted
  *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
  *   is completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
@@ -338,6 +339,7 @@ export const keys = {
   enrollDayShard: (day: string, shard: number) => ({ pk: 'STATS#ENROLLDAY', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
   // Hard delete in the background (functions/admin/purge.ts): the job's state and checkpoint.
   purgeJob: (userId: string) => ({ pk: `PURGE#${userId}`, sk: 'JOB' }),
+  migration: (name: string) => ({ pk: `MIGRATION#${name}`, sk: 'APPLIED' }),
   // Reminder fan-out (functions/program/reminder-fanout.ts): one checkpoint per day and index partition.
   reminderCheckpoint: (day: string, partition: string) => ({ pk: `JOB#reminders#${day}`, sk: `PART#${partition}` }),
   // Erasure after retention (functions/admin/erasure.ts): the day's run and its cursor.

@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateView } from '../../shared/program-types';
 import { appUrl } from '../lib/app-url';
-import { accountAudit, type Caller } from '../accounts/context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { auditPut } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { forbidden } from '../lib/errors';

@@ -13,7 +13,7 @@ import { getEnrollment, listProgress } from './store';
  * Counts one enrollment written before the module funnel existed (functions/lib/funnel.ts):
  * the same version-guarded transition as a progress write, so it is counted exactly once even
  * if the learner acts at the same moment (whoever loses the guard finds it counted). Used by
- * infra/ops/backfill-funnel.ts; the learner's own next visit does the same (learner-program.ts).
+ * the `backfill-funnel` step of `npm run migrate` (infra/ops/migration-steps.ts); the learner's own next visit does the same (learner-program.ts).
  */
 export async function backfillFunnelFor(userId: string, now = new Date()): Promise<'counted' | 'already' | 'none'> {
   const user = await getUserById(userId);

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accountAudit, type Caller } from '../accounts/context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { auditPut } from '../lib/audit';
 import { failedConditions } from '../lib/retry';
 import { getUserById } from '../lib/users';

@@ -3,7 +3,7 @@ import { TASK_ANSWER_MAX_LENGTH } from '../../shared/program-types';
 import { conflict } from '../lib/errors';
 import { defineRoute, type ApiRequest } from '../lib/http';
 import type { UserRecord } from '../lib/user-record';
-import { callerOf } from '../accounts/routes/caller';
+import { callerOf } from '../lib/caller';
 import { getOrIssueCertificate } from './certificate';
 import { dashboardState, dashboardSummary } from './dashboard';
 import { enroll, ENROLL_MESSAGE } from './enroll';

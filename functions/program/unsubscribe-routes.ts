@@ -1,4 +1,4 @@
-import { callerOf } from '../accounts/routes/caller';
+import { callerOf } from '../lib/caller';
 import { appUrl } from '../lib/app-url';
 import { badRequest, notFound } from '../lib/errors';
 import { defineRoute } from '../lib/http';

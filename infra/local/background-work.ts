@@ -1,4 +1,4 @@
-import type { PurgeMessage } from '../../functions/admin/hard-delete';
+import type { PurgeMessage } from '../../functions/admin/purge-job';
 import type { ReminderSliceMessage } from '../../functions/program/reminders';
 import { runAs } from './iam/twin';
 

@@ -1,4 +1,4 @@
-import type { SeedStep } from './seed';
+import type { SeedStep } from './seed-step';
 
 /**
  * The administrator of docs/architecture.md#3-running-on-one-machine: ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD

@@ -1,4 +1,4 @@
-import type { SeedStep } from './seed';
+import type { SeedStep } from './seed-step';
 
 /** The program content, loaded (or updated when the content hash changed) at every start. */
 export const contentSeedSteps: SeedStep[] = [

@@ -1,19 +1,12 @@
 import { adminSeedSteps } from './seed-admin';
 import { contentSeedSteps } from './seed-content';
+import type { SeedContext, SeedStep } from './seed-step';
 
 /**
  * Idempotent seed steps run by `npm start` (and by tests that boot the runtime) after the table
- * exists. The accounts issue adds the administrator, the program issue the program content.
- * Each step may run any number of times without duplicating data.
+ * exists: the administrator, then the program content. Each step may run any number of times
+ * without duplicating data.
  */
-export interface SeedContext {
-  log: (line: string) => void;
-}
-export interface SeedStep {
-  name: string;
-  run: (context: SeedContext) => Promise<Record<string, string> | void>;
-}
-
 export const seedSteps: SeedStep[] = [...adminSeedSteps, ...contentSeedSteps];
 
 /** Runs every step; returns what steps reported (e.g. the admin email) for the start banner. */

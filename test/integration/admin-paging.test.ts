@@ -2,7 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { PREVIEW_AUDIT_CAP } from '../../functions/admin/hard-delete';
+import { PREVIEW_AUDIT_CAP } from '../../functions/admin/hard-delete-preview';
 import { auditItem, type AuditInput } from '../../functions/lib/audit';
 import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';

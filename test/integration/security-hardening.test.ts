@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Caller } from '../../functions/accounts/context';
+import type { Caller } from '../../functions/lib/caller';
 import { finishLogin, startLogin } from '../../functions/accounts/login';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';

@@ -7,7 +7,7 @@ import { keys } from '../../functions/lib/table';
 import { createTestUser } from '../helpers/users';
 
 /**
- * `npm run recount-unverified` (functions/admin/unverified-recount.ts): a table whose unverified
+ * The `recount-unverified` step of `npm run migrate` (functions/admin/unverified-recount.ts): a table whose unverified
  * locked / deleted accounts existed before their counters gets exact totals, and a rerun on a
  * table that is right changes nothing.
  */

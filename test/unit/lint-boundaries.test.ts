@@ -12,14 +12,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 // Only the import rules: the type-aware rules would build the whole TypeScript program per run.
-const eslint = new ESLint({
-  cwd: root,
-  ruleFilter: ({ ruleId }) => ruleId.startsWith('import-x/'),
-  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
-});
+// no-cycle parses the whole import graph behind a file, so it runs only in the cycle cases.
+const linter = (rules: (ruleId: string) => boolean) =>
+  new ESLint({
+    cwd: root,
+    ruleFilter: ({ ruleId }) => rules(ruleId),
+    overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  });
+const eslint = linter((ruleId) => ruleId.startsWith('import-x/') && ruleId !== 'import-x/no-cycle');
+const cycleLinter = linter((ruleId) => ruleId === 'import-x/no-cycle');
 
-async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: `${root}/${filePath}` });
+async function boundaryErrors(filePath: string, code: string, using = eslint): Promise<string[]> {
+  const [result] = await using.lintText(code, { filePath: `${root}/${filePath}` });
   expect(result.messages.filter((m) => m.fatal)).toEqual([]);
   return result.messages.map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
 }
@@ -94,6 +98,56 @@ describe('import boundaries (eslint.config.js)', () => {
     expect(await boundaryErrors('shared/boundary-probe.ts', "import { ROUTES } from './routes';\nexport const probe = ROUTES;\n")).toEqual(
       [],
     );
+  });
+
+  it('reports functions/lib importing a domain, and lets a domain import functions/lib', async () => {
+    for (const target of ['../accounts/passwords', '../admin/user-list', '../program/content', '../groups/auth']) {
+      expect(await boundaryErrors('functions/lib/boundary-probe.ts', `import * as probe from '${target}';\nexport { probe };\n`)).toEqual([
+        restricted(target),
+      ]);
+    }
+    expect(
+      await boundaryErrors(
+        'functions/program/boundary-probe.ts',
+        "import { config } from '../lib/config';\nexport const probe = config;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports accounts importing admin or program, and program importing admin', async () => {
+    for (const target of ['../admin/user-status', '../program/progress-snapshot']) {
+      expect(
+        await boundaryErrors('functions/accounts/boundary-probe.ts', `import * as probe from '${target}';\nexport { probe };\n`),
+      ).toEqual([restricted(target)]);
+    }
+    expect(
+      await boundaryErrors(
+        'functions/program/authoring/boundary-probe.ts',
+        "import * as probe from '../../admin/audit-log';\nexport { probe };\n",
+      ),
+    ).toEqual([restricted('../../admin/audit-log')]);
+  });
+
+  it('lets program import accounts, and admin import both', async () => {
+    expect(
+      await boundaryErrors('functions/program/boundary-probe.ts', "import * as probe from '../accounts/passwords';\nexport { probe };\n"),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'functions/admin/boundary-probe.ts',
+        "import * as accounts from '../accounts/user-mutation';\nimport * as program from '../program/content';\nexport const probe = [accounts, program];\n",
+      ),
+    ).toEqual([]);
+  });
+
+  // The graph behind http.ts is parsed on the first case: a timeout for that, not a speed check.
+  it('reports an import cycle, but not a type-only import that closes one', { timeout: 60_000 }, async () => {
+    // functions/lib/http.ts imports ./config: a config.ts that imports http.ts would close a cycle.
+    const probe = (code: string) => boundaryErrors('functions/lib/config.ts', code, cycleLinter);
+    expect(await probe("import { defineRoute } from './http';\nexport const probe = defineRoute;\n")).toEqual([
+      expect.stringMatching(/^import-x\/no-cycle: /),
+    ]);
+    expect(await probe("import type { ApiRequest } from './http';\nexport type Probe = ApiRequest;\n")).toEqual([]);
   });
 
   it('reports a relative import that does not resolve, so none can slip past the boundaries', async () => {

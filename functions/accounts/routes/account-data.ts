@@ -1,24 +1,8 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { clearedSessionCookie } from '../../lib/session';
-import { exportAccountData } from '../data-export';
 import { deleteOwnAccount } from '../self-delete';
-import { callerOf } from './caller';
-
-/** `GET /api/account/export` → the account's data as a JSON file download. */
-export const exportAccountRoute = defineRoute({
-  handler: async (req) => {
-    const data = await exportAccountData(req.session!.user);
-    const day = data.exported_at.slice(0, 10);
-    return {
-      body: data,
-      headers: {
-        'Content-Disposition': `attachment; filename="career-program-data-${day}.json"`,
-        'Cache-Control': 'no-store',
-      },
-    };
-  },
-});
+import { callerOf } from '../../lib/caller';
 
 /** `POST /api/account/delete` {password} → `{ ok, status, deleted_at, erase_after }`; the session ends. */
 export const deleteAccountRoute = defineRoute({

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { changePassword as change } from '../password-change';
 import { sendSecurityNotice } from '../security-notices';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 const body = z.object({
   current_password: z._default(z.string().check(z.maxLength(1024)), ''),

@@ -1,8 +1,7 @@
 import { writeAudit } from '../../lib/audit';
 import { defineRoute } from '../../lib/http';
 import { clearedSessionCookie, endSession } from '../../lib/session';
-import { accountAudit } from '../context';
-import { callerOf } from './caller';
+import { accountAudit, callerOf } from '../../lib/caller';
 
 /** `POST /api/auth/logout`: ends this session server-side; 200 and a cleared cookie in any case. */
 export const logout = defineRoute({

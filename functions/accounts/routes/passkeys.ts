@@ -11,7 +11,7 @@ import {
   startPasskeyLogin,
   startPasskeyRegistration,
 } from '../passkeys';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 // Names appear in notice emails and on screens: no control characters, line breaks or
 // direction overrides that could forge extra lines or reorder the text around them.

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { confirmPasswordReset, requestPasswordReset, validateResetToken } from '../password-reset';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 /** `POST /api/auth/password-reset/request` → always `{ ok: true }` (no enumeration). */
 export const passwordResetRequest = defineRoute({

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { register as registerAccount } from '../registration';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 /** Every field optional here: the domain reports empty ones with the product's own codes (docs/product.md#8-error-catalogue). */
 const body = z.object({

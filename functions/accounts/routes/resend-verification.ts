@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { resendVerification as resend } from '../code-resend';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 const body = z.object({ email: z.string().check(z.maxLength(320)) });
 

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http';
 import { clearedSessionCookie } from '../../lib/session';
 import { listSessions, revokeOtherSessions, revokeSession } from '../sessions';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 /** `GET /api/auth/sessions` → `{ items: [{ id, current, created_at, last_seen_at, ip, user_agent, device }] }`. */
 export const getSessions = defineRoute({

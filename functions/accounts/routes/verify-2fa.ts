@@ -4,7 +4,7 @@ import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';
 import { finishLogin } from '../login';
 import { clearedChallengeCookie } from '../login-challenge';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 const body = z.object({
   email: z.string().check(z.maxLength(320)),

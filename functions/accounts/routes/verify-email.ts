@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { verifyEmail as verify } from '../verification';
-import { callerOf } from './caller';
+import { callerOf } from '../../lib/caller';
 
 const body = z.object({ email: z.string().check(z.maxLength(320)), code: z.string().check(z.maxLength(32)) });
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { defineRoute, type ApiResult } from '../../lib/http';
 import { exportAuditLog, exportUsers, type CsvExport } from '../exports';
 import { auditFilters } from './audit-logs';
-import { adminCallerOf } from './caller';
+import { adminCallerOf } from '../../lib/admin-caller';
 
 const text = z.optional(z.string().check(z.maxLength(1000)));
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { overrideModule, type ModuleAction } from '../module-overrides';
-import { adminCallerOf } from './caller';
+import { adminCallerOf } from '../../lib/admin-caller';
 
 /** `POST /api/admin/modules/{unlock,force-complete,reopen,lock}` {user_id, module_id} */
 const moduleRoute = (action: ModuleAction) =>

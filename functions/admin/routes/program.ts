@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { getDraft, publishDraft, writeDraft } from '../../program/authoring/program-drafts';
 import { exportVersion, getVersion, listVersions, restoreVersion } from '../../program/authoring/program-versions';
-import { adminCallerOf } from './caller';
+import { adminCallerOf } from '../../lib/admin-caller';
 
 /*
  * Program authoring (docs/product.md#program-authoring). Bodies are checked by the domain code

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http';
-import { purgeStatus } from '../hard-delete';
+import { purgeStatus } from '../purge-job';
 
 /** `GET /api/admin/users/{id}/hard-delete/status` → `{ status: purging | done, step, counts, started_at, finished_at }` */
 export const purgeStatusRoute = defineRoute({ handler: async (req) => ({ body: await purgeStatus(req.params.id) }) });

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { userAuditLog } from '../audit-log';
-import { hardDeletePreview } from '../hard-delete';
+import { hardDeletePreview } from '../hard-delete-preview';
 import { adminPasswordReset, invalidateSessions, lockUser, restoreUser, softDeleteUser, unlockUser } from '../user-status';
 import { revokeCertificate } from '../certificate-revoke';
-import { adminCallerOf } from './caller';
+import { adminCallerOf } from '../../lib/admin-caller';
 
 /** `POST /api/admin/users/{id}/lock` → `{ ok, status, is_locked }` (already locked → 409 `already_locked`). */
 export const lockRoute = defineRoute({

@@ -4,7 +4,7 @@ import { hardDeleteUser } from '../hard-delete';
 import { listUsers } from '../user-list';
 import { userDetail } from '../user-detail';
 import { updateProfile } from '../user-profile';
-import { adminCallerOf } from './caller';
+import { adminCallerOf } from '../../lib/admin-caller';
 
 const text = z.optional(z.string());
 

@@ -7,7 +7,7 @@ import { db, tableName } from '../../lib/db';
 import { badRequest, conflict } from '../../lib/errors';
 import { failedConditions } from '../../lib/retry';
 import { keys } from '../../lib/table';
-import { adminAudit, type AdminCaller } from '../../admin/context';
+import { adminAudit, type AdminCaller } from '../../lib/admin-caller';
 import { program, rawProgramContent } from '../content';
 import { getVersionRecord, publishedVersionNumber } from '../published-program';
 import { auditValues, contentChanges, hasChanges } from './content-changes';

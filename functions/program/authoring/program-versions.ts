@@ -3,7 +3,7 @@ import type { ProgramDraft, ProgramVersionList, ProgramVersionSummary, ProgramVe
 import { db, tableName } from '../../lib/db';
 import { badRequest, notFound } from '../../lib/errors';
 import { keys } from '../../lib/table';
-import type { AdminCaller } from '../../admin/context';
+import type { AdminCaller } from '../../lib/admin-caller';
 import { program } from '../content';
 import { getVersionRecord, publishedVersionNumber } from '../published-program';
 import { contentChanges } from './content-changes';

@@ -2,11 +2,10 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
-import { badRequest, notFound } from '../lib/errors';
+import { notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
-import type { AdminCaller } from './context';
 
 export type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
 
@@ -88,9 +87,4 @@ export async function mutateUser<Result>(
       throw error;
     }
   }
-}
-
-/** Admins cannot lock or delete their own account (they would lock themselves out). */
-export function assertNotSelf(caller: AdminCaller, userId: string): void {
-  if (caller.admin.id === userId) throw badRequest('cannot_target_self');
 }

@@ -1,5 +1,6 @@
-import type { AuditInput } from '../lib/audit';
-import type { UserRecord } from '../lib/user-record';
+import type { AuditInput } from './audit';
+import type { ApiRequest } from './http';
+import type { UserRecord } from './user-record';
 
 /** Who is asking, as the domain needs it (no HTTP types): for rate limits and audit entries. */
 export interface Caller {
@@ -8,6 +9,13 @@ export interface Caller {
   /** The request's Cookie header, for the trusted-device cookie of sign-in (trusted-device.ts). */
   cookies?: string;
 }
+
+/** The request facts the domains need (they know nothing of HTTP). */
+export const callerOf = (req: Pick<ApiRequest, 'ip' | 'userAgent' | 'cookies'>): Caller => ({
+  ip: req.ip,
+  userAgent: req.userAgent,
+  cookies: req.cookies,
+});
 
 /**
  * An audit entry about an account (entity user/<id>). Only non-secret facts go in values:

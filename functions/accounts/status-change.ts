@@ -1,0 +1,70 @@
+import type { AdminSoftDeleteResult } from '../../shared/admin-types';
+import { auditPut, type AuditInput } from '../lib/audit';
+import { config } from '../lib/config';
+import { conflict } from '../lib/errors';
+import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
+import type { UserRecord, UserStatus } from '../lib/user-record';
+import { searchItemWrites, userIndexKeys } from '../lib/users';
+import type { UserChange } from './user-mutation';
+
+/**
+ * The account-status writes shared by the admin's status actions (admin/user-status.ts) and the
+ * learner's own deletion (self-delete.ts): a status change moves the user item's index keys, the
+ * per-status counters and the account's search items together.
+ */
+export const statusSet = (user: UserRecord, status: UserStatus) => ({ status, ...userIndexKeys({ ...user, status }) });
+
+/** A transaction item that may not apply (an account never active has no last-active day). */
+export const present = <T>(item: T | undefined): T[] => (item ? [item] : []);
+
+export const statusFacts = (user: Pick<UserRecord, 'status' | 'is_locked'>) => ({ status: user.status, is_locked: user.is_locked });
+
+export type SoftDeleteResult = AdminSoftDeleteResult;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** When a soft-deleted account may be hard-deleted: deleted_at + the retention window. */
+export function hardDeleteAvailableAt(user: Pick<UserRecord, 'status' | 'deleted_at'>): Date | null {
+  if (user.status !== 'deleted' || !user.deleted_at) return null;
+  return new Date(Date.parse(user.deleted_at) + config().retentionDays * DAY_MS);
+}
+
+/**
+ * The one soft-delete write, whoever asks (an admin, or the learner from Settings): status,
+ * deleted_at and reason, every session ended, the per-status counters and the audit entry, in
+ * one transaction (through `mutateUser`).
+ */
+export function softDeleteChange(
+  user: UserRecord,
+  reason: string | undefined,
+  audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
+): UserChange<SoftDeleteResult> {
+  if (user.status === 'deleted') throw conflict('already_deleted');
+  const deletedReason = reason?.trim() ? reason.trim() : null;
+  const deletedAt = new Date().toISOString();
+  const result: SoftDeleteResult = { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason };
+  return {
+    set: {
+      ...statusSet({ ...user, deleted_at: deletedAt }, 'deleted'), // also enters the erasure index
+      deleted_at: deletedAt,
+      ...(deletedReason ? { deleted_reason: deletedReason } : {}),
+      // a deleted account has no session (the session check also refuses non-active accounts)
+      session_version: (user.session_version ?? 0) + 1,
+    },
+    remove: deletedReason ? [] : ['deleted_reason'],
+    extra: [
+      // users_total counts accounts not deleted (stats.ts)
+      statsUpdate({
+        users_total: -1,
+        users_verified: user.verified ? -1 : 0,
+        users_locked: user.status === 'locked' ? -1 : 0,
+        users_deleted: 1,
+        ...unverifiedDeltas(user, { ...user, status: 'deleted' }),
+      })!,
+      ...present(lastActiveStatusMove(user, 'deleted')),
+      ...searchItemWrites(user, { ...user, status: 'deleted' }),
+      auditPut(audit({ old: statusFacts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
+    ],
+    result,
+  };
+}

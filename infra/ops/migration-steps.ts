@@ -1,0 +1,44 @@
+import type { SeedStep } from '../local/seed-step';
+
+/**
+ * The data migrations of `npm run migrate`, in the order they run (infra/ops/migrations.ts). Each
+ * is idempotent: a rerun finds nothing left to do. A step stays here until every stage has
+ * recorded it, then it can be removed with the code it calls.
+ */
+export const migrationSteps: SeedStep[] = [
+  {
+    // Counts every enrollment written before the admin summary's module funnel existed
+    // (docs/data-model.md "Module funnel"), walking the accounts through usersByStatus.
+    name: 'backfill-funnel',
+    run: async ({ log }) => {
+      const { backfillFunnel } = await import('../../functions/program/funnel-backfill');
+      const totals = await backfillFunnel(undefined, (sofar) =>
+        log(`backfill-funnel: counted ${sofar.counted}, already counted ${sofar.already}, no enrollment ${sofar.none}`),
+      );
+      log(`backfill-funnel: ${totals.counted} enrollments counted, ${totals.already} already counted.`);
+    },
+  },
+  {
+    // Sets the unverified × locked / deleted counters to what the usersUnverified index holds.
+    name: 'recount-unverified',
+    run: async ({ log }) => {
+      const { recountUnverified } = await import('../../functions/admin/unverified-recount');
+      for (const line of await recountUnverified())
+        log(
+          `recount-unverified: ${line.field}: kept ${line.kept}, counted ${line.counted}, ${line.corrected ? `corrected by ${line.corrected}` : 'no correction'}`,
+        );
+    },
+  },
+  {
+    // Gives the admin search items written before they carried status, verification and
+    // `shadowed` those fields, so the search filters on them.
+    name: 'backfill-search-items',
+    run: async ({ log }) => {
+      const { backfillSearchItems } = await import('../../functions/admin/search-items-backfill');
+      const totals = await backfillSearchItems(undefined, (sofar) =>
+        log(`backfill-search-items: accounts ${sofar.accounts}, items updated ${sofar.updated}, already current ${sofar.current}`),
+      );
+      log(`backfill-search-items: ${totals.accounts} accounts, ${totals.updated} search items updated, ${totals.current} already current.`);
+    },
+  },
+];
