@@ -1,13 +1,22 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { clearedSessionCookie } from '../../lib/session';
-import { exportAccountData } from '../data-export';
+import { exportAccountData, exportAuditPage } from '../data-export';
 import { deleteOwnAccount } from '../self-delete';
 import { callerOf } from './caller';
 
-/** `GET /api/account/export` → the account's data as a JSON file download. */
+/**
+ * `GET /api/account/export` → the account's data as a JSON file download, with the newest audit
+ * entries; `?audit_cursor=` (the answer's `audit_next_cursor`) → `{ audit_entries,
+ * audit_next_cursor }`, the next older ones (data-export.ts: every answer stays bounded).
+ */
 export const exportAccountRoute = defineRoute({
+  query: z.object({ audit_cursor: z.optional(z.string().check(z.maxLength(1024))) }),
   handler: async (req) => {
+    if (req.query.audit_cursor !== undefined) {
+      const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+      return { body: await exportAuditPage(req.session!.user.id, req.query.audit_cursor), headers };
+    }
     const data = await exportAccountData(req.session!.user);
     const day = data.exported_at.slice(0, 10);
     return {
