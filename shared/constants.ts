@@ -16,6 +16,11 @@ export const DEFAULT_REMINDER_FREQUENCY = 'daily';
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const USERS_DEFAULT_PAGE_SIZE = 25;
 export const AUDIT_DEFAULT_PAGE_SIZE = 50;
+/**
+ * Highest `page` an admin list serves without a cursor: such a page is read by walking the pages
+ * before it, so deeper pages need the cursor (the console keeps them in the address).
+ */
+export const MAX_PAGE_WITHOUT_CURSOR = 5;
 export const USER_AUDIT_PAGE_SIZE = 25;
 export const SEARCH_DEBOUNCE_MS = 350;
 export const ADMIN_REFRESH_MS = 60_000;

@@ -1,7 +1,8 @@
 import type { AuditEntry } from '../lib/audit';
 import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
-import { indexPartition, indexQuery } from '../lib/table';
+import { badRequest } from '../lib/errors';
+import { INDEX, indexPartition, indexQuery } from '../lib/table';
 
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
@@ -9,12 +10,16 @@ import { indexPartition, indexQuery } from '../lib/table';
  * code and token hashes) and internal keys are never included.
  *
  * Reads: one paged Query over the account's own partition (profile, sessions, enrollment,
- * progress, task answers) and one paged Query of the account's audit history (its entity index),
- * both bounded by what one account holds. The audit history is capped at MAX_AUDIT_ENTRIES (the
- * retention TTL keeps it far below that); `audit_truncated` says so if it ever is reached.
+ * progress, task answers), bounded by what one account holds, and the newest AUDIT_EXPORT_PAGE
+ * entries of the account's audit history (its entity index). A history has no such bound (years
+ * of sign-ins), and a Lambda answer at most 6 MB: the rest follows in bounded answers,
+ * `audit_next_cursor` → `?audit_cursor=` (exportAuditPage), which the SPA joins into one file.
  */
-export const EXPORT_FORMAT_VERSION = 1;
-export const MAX_AUDIT_ENTRIES = 20_000;
+export const EXPORT_FORMAT_VERSION = 2;
+/** Audit entries an answer carries at most (~1.5 KB each as JSON: ~1.5 MB of the 6 MB a Lambda may answer). */
+export const AUDIT_EXPORT_PAGE = 1_000;
+/** Longest audit cursor accepted (an entry's index sort key, `<iso time>#<id>`, base64url). */
+const MAX_AUDIT_CURSOR = 200;
 
 type Item = Record<string, unknown>;
 
@@ -93,6 +98,49 @@ const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
   'user_agent',
 ];
 
+/**
+ * The account's audit entries, newest first, at most AUDIT_EXPORT_PAGE of them after `cursor`
+ * (the index sort key of the last entry already exported), and the cursor of the rest (null when
+ * none is left). The cursor needs no signature: the query reads the caller's own partition only,
+ * so an edited one can only move within the caller's own history. A malformed one is 400
+ * `invalid_cursor`.
+ */
+export async function exportAuditPage(userId: string, cursor?: string, pageSize = AUDIT_EXPORT_PAGE) {
+  const { sortKey } = INDEX.auditByEntity;
+  const after = auditCursorPosition(cursor);
+  const own = indexQuery('auditByEntity', indexPartition.auditByEntity('user', userId));
+  const { items, truncated } = await queryUpTo(
+    {
+      ...own,
+      ...(after === undefined
+        ? {}
+        : {
+            KeyConditionExpression: `${own.KeyConditionExpression} AND #isk < :after`,
+            ExpressionAttributeNames: { ...own.ExpressionAttributeNames, '#isk': sortKey },
+            ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':after': after },
+          }),
+      ScanIndexForward: false,
+      Limit: pageSize,
+    },
+    pageSize,
+  );
+  const last = items.at(-1)?.[sortKey];
+  return {
+    audit_entries: items.map((item) => pick(item, AUDIT_FIELDS)),
+    audit_next_cursor: truncated && typeof last === 'string' ? Buffer.from(last).toString('base64url') : null,
+  };
+}
+
+function auditCursorPosition(cursor: string | undefined): string | undefined {
+  const value = cursor?.trim();
+  if (!value) return undefined;
+  const position =
+    /^[A-Za-z0-9_-]+$/.test(value) && value.length <= MAX_AUDIT_CURSOR ? Buffer.from(value, 'base64url').toString('utf8') : '';
+  // a position is an index sort key: printable text (a decoded garbage byte is U+FFFD)
+  if (!position || [...position].some((char) => char < ' ' || char === '\u007f' || char === '\ufffd')) throw badRequest('invalid_cursor');
+  return position;
+}
+
 export async function exportAccountData(user: UserRecord, modules: readonly ModuleInOrder[], now = new Date()) {
   const [own, audit] = await Promise.all([
     queryUpTo({
@@ -100,13 +148,7 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
       ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
       ConsistentRead: true,
     }),
-    queryUpTo(
-      {
-        ...indexQuery('auditByEntity', indexPartition.auditByEntity('user', user.id)),
-        ScanIndexForward: false,
-      },
-      MAX_AUDIT_ENTRIES,
-    ),
+    exportAuditPage(user.id),
   ]);
   const ofKind = (prefix: string) => own.items.filter((item) => String(item.sk).startsWith(prefix));
   const nowSeconds = Math.floor(now.getTime() / 1000);
@@ -132,8 +174,7 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
     sessions: ofKind('SESSION#')
       .filter((item) => Number(item.expires_at ?? 0) > nowSeconds)
       .map((item) => ({ ...pick(item, SESSION_FIELDS), expires_at: new Date(Number(item.expires_at) * 1000).toISOString() })),
-    audit_entries: audit.items.map((item) => pick(item, AUDIT_FIELDS)),
-    audit_truncated: audit.truncated,
+    ...audit,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { PAGE_SIZES } from '../../shared/constants';
+import { MAX_PAGE_WITHOUT_CURSOR, PAGE_SIZES } from '../../shared/constants';
 import { db, tableName } from '../lib/db';
 import { queryPages } from '../lib/query-pages';
 import { badRequest } from '../lib/errors';
@@ -12,7 +12,8 @@ import type { ListPage } from '../../shared/admin-types';
  * Paging of the admin lists (docs/scale-reads.md). Every list is read as key ranges of indexes
  * sorted newest first, so a page is "the next `size` items after a position": a cursor holds
  * that position (the sort key of the last item shown), never an offset. `page=N` without a
- * cursor still works (N−1 pages are walked); the console always pages with cursors.
+ * cursor walks the N−1 pages before it, so it is served only up to MAX_PAGE_WITHOUT_CURSOR (a
+ * request costs a bounded number of pages); the console pages with cursors.
  */
 
 /** The paged-list contract every admin list answers (shared with the console). */
@@ -20,15 +21,18 @@ export type { ListPage };
 
 /**
  * Page parameters: `page` from 1 (anything else → 1, capped at 1000); `page_size` one of
- * 25/50/100, any other value → the default (the SPA only offers those three).
+ * 25/50/100, any other value → the default (the SPA only offers those three). Without a cursor,
+ * a page above MAX_PAGE_WITHOUT_CURSOR is 400 `page_needs_cursor` (with `max_page`).
  */
-export function pageParams(raw: { page?: string; page_size?: string }, defaultSize: number): { page: number; size: number } {
-  const page = Number(raw.page);
+export function pageParams(
+  raw: { page?: string; page_size?: string; cursor?: string },
+  defaultSize: number,
+): { page: number; size: number } {
+  const asked = Number(raw.page);
   const size = Number(raw.page_size);
-  return {
-    page: Number.isInteger(page) && page >= 1 ? Math.min(page, 1000) : 1,
-    size: (PAGE_SIZES as readonly number[]).includes(size) ? size : defaultSize,
-  };
+  const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 1000) : 1;
+  if (page > MAX_PAGE_WITHOUT_CURSOR && !raw.cursor?.trim()) throw badRequest('page_needs_cursor', { max_page: MAX_PAGE_WITHOUT_CURSOR });
+  return { page, size: (PAGE_SIZES as readonly number[]).includes(size) ? size : defaultSize };
 }
 
 /** What a cursor carries: where the next page starts and what earlier pages already learnt. */
@@ -257,7 +261,7 @@ export async function boundedCount(streams: Stream[], cap: number): Promise<{ to
 
 /**
  * Reads one page of the streams: after the cursor, or page N by walking N−1 pages (the API's
- * `page` without a cursor; the console always sends the cursor). Totals come from the cursor
+ * `page` without a cursor, N ≤ MAX_PAGE_WITHOUT_CURSOR: pageParams refuses deeper ones). Totals come from the cursor
  * after the first page.
  */
 export async function listPage(

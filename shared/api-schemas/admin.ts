@@ -93,7 +93,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   'GET /api/admin/users': {
     summary: 'Accounts, searched and filtered, a page at a time (docs/api.md#4-paging).',
     responses: { 200: page(userListItem) },
-    errors: { 400: ['invalid_cursor'] },
+    errors: { 400: ['invalid_cursor', 'page_needs_cursor'] },
   },
   'GET /api/admin/users/export.csv': {
     summary: "The users list's rows as CSV, with the list's filters, every page (capped; X-Export-Truncated says so).",
@@ -175,7 +175,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   'GET /api/admin/users/{id}/audit-logs': {
     summary: "An account's audit entries, newest first (page size fixed at 25; unknown id: an empty page).",
     responses: { 200: page(auditEntry) },
-    errors: { 400: ['invalid_cursor'] },
+    errors: { 400: ['invalid_cursor', 'page_needs_cursor'] },
   },
   'POST /api/admin/users/{id}/reset-password': {
     summary: 'Emails the account a password reset link.',
@@ -190,7 +190,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   'GET /api/admin/audit-logs': {
     summary: 'The audit log, filtered, within a date window (30 days by default, at most 366).',
     responses: { 200: auditLogPage },
-    errors: { 400: ['invalid_cursor', 'invalid_date', 'invalid_date_range', 'date_range_too_long'] },
+    errors: { 400: ['invalid_cursor', 'page_needs_cursor', 'invalid_date', 'invalid_date_range', 'date_range_too_long'] },
   },
   'GET /api/admin/audit-logs/export.csv': {
     summary: "The audit log's entries as CSV, with the log's filters, every page (capped; X-Export-Truncated says so).",

@@ -11,6 +11,8 @@ export const accountDeleteResponse = z.object({
   deleted_at: isoTime,
   erase_after: isoTime,
 });
+/** The audit part of an account export: a bounded page of entries and where the older ones continue. */
+const auditExportPage = { audit_entries: z.array(z.unknown()), audit_next_cursor: z.nullable(z.string()) };
 const unsubscribeQuery = z.object({ token: z.string().describe('the signed token from the reminder email') });
 
 export const learnerDocs: Record<string, RouteDoc> = {
@@ -106,19 +108,25 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'GET /api/account/export': {
     summary: "The account's data as a JSON file download (Content-Disposition: attachment).",
+    description:
+      'The newest audit entries come with the file; `audit_next_cursor` (null when none is left) is sent back as `audit_cursor` for the next older ones, in an answer of `audit_entries` and `audit_next_cursor` only.',
     responses: {
-      200: z.looseObject({
-        format_version: z.number(),
-        exported_at: isoTime,
-        profile: z.looseObject({ id: z.string(), email: z.string() }),
-        notification_preferences: z.looseObject({}),
-        enrollments: z.array(z.unknown()),
-        progress: z.array(z.unknown()),
-        task_answers: z.array(z.unknown()),
-        sessions: z.array(z.unknown()),
-      }),
+      200: z.union([
+        z.looseObject({
+          format_version: z.number(),
+          exported_at: isoTime,
+          profile: z.looseObject({ id: z.string(), email: z.string() }),
+          notification_preferences: z.looseObject({}),
+          enrollments: z.array(z.unknown()),
+          progress: z.array(z.unknown()),
+          task_answers: z.array(z.unknown()),
+          sessions: z.array(z.unknown()),
+          ...auditExportPage,
+        }),
+        z.looseObject(auditExportPage),
+      ]),
     },
-    errors: {},
+    errors: { 400: ['invalid_cursor'] },
   },
   'POST /api/account/delete': {
     summary: 'Deletes the own account (soft delete; erased after the retention period); the session ends.',

@@ -1,7 +1,10 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
+import { exportAuditPage } from '../../functions/accounts/data-export';
 import { hashPassword } from '../../functions/accounts/passwords';
+import { auditItem } from '../../functions/lib/audit';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
@@ -25,7 +28,7 @@ interface AccountExport {
   task_answers: unknown[];
   sessions: unknown[];
   audit_entries: Array<{ action: string }>;
-  audit_truncated: boolean;
+  audit_next_cursor: string | null;
 }
 
 async function learnerWithPassword(overrides: Parameters<typeof createTestUser>[0] = {}) {
@@ -71,7 +74,7 @@ describe('GET /api/account/export', () => {
     expect(data.task_answers.length).toBeGreaterThan(0);
     expect(data.sessions.length).toBeGreaterThanOrEqual(1);
     expect(data.audit_entries.map((entry: { action: string }) => entry.action)).toContain('auth.password_changed');
-    expect(data.audit_truncated).toBe(false);
+    expect(data.audit_next_cursor).toBeNull(); // every entry is in this answer
 
     const text = JSON.stringify(data);
     expect(text).not.toContain(user.password_hash);
@@ -112,6 +115,38 @@ describe('GET /api/account/export', () => {
       expect.objectContaining({ verification_code: certificate.body.verification_code, first_name: user.first_name }),
     ]);
     expect(data.passkeys).toEqual([{ name: 'Work laptop', created_at: '2026-05-01T10:00:00.000Z', last_used_at: null }]);
+  });
+
+  it('answers a long audit history in bounded parts: audit_next_cursor → ?audit_cursor= continues with the older entries', async () => {
+    const { user, client } = await learnerWithPassword();
+    const now = Date.now();
+    const seeded = Array.from({ length: 5 }, (_, i) =>
+      auditItem({ action: 'audit.test.export', entityType: 'user', entityId: user.id }, new Date(now + 60_000 - i * 1000)),
+    );
+    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
+    const history = (await client.get<{ audit_entries: AuditEntry[] }>('/api/account/export')).body.audit_entries;
+    expect(history.slice(0, 5).map((entry) => entry.id)).toEqual(seeded.map((entry) => entry.id));
+
+    // parts of 2: every entry once, newest first, in the order of the whole history
+    const parts = [await exportAuditPage(user.id, undefined, 2)];
+    while (parts.at(-1)!.audit_next_cursor) parts.push(await exportAuditPage(user.id, parts.at(-1)!.audit_next_cursor!, 2));
+    expect(parts.slice(0, -1).every((part) => part.audit_entries.length === 2)).toBe(true);
+    expect(parts.flatMap((part) => part.audit_entries.map((entry) => entry.id))).toEqual(history.map((entry) => entry.id));
+
+    // the route answers a part for a cursor: the entries after it, and no file
+    const part = await client.get<{ audit_entries: AuditEntry[]; audit_next_cursor: string | null }>(
+      `/api/account/export?audit_cursor=${encodeURIComponent(parts[0].audit_next_cursor!)}`,
+    );
+    expect(part.status).toBe(200);
+    expect(part.headers.get('content-disposition')).toBeNull();
+    expect(Object.keys(part.body).sort()).toEqual(['audit_entries', 'audit_next_cursor']);
+    expect(part.body.audit_entries.map((entry) => entry.id)).toEqual(history.slice(2).map((entry) => entry.id));
+    expect(part.body.audit_next_cursor).toBeNull();
+    for (const bad of ['%%%', 'AAECAwQ', 'x'.repeat(300)]) {
+      const refused = await client.get(`/api/account/export?audit_cursor=${encodeURIComponent(bad)}`);
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body, bad).toEqual({ error: 'invalid_cursor' });
+    }
   });
 
   it('needs a session', async () => {

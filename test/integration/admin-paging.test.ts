@@ -10,6 +10,7 @@ import { readStats } from '../../functions/lib/stats';
 import { INDEX, indexPartition } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin-types';
+import { MAX_PAGE_WITHOUT_CURSOR } from '../../shared/constants';
 import type { hardDeletePreview } from '../../shared/api-schemas/admin';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
@@ -97,6 +98,31 @@ describe('user list: cursors', () => {
       error: 'invalid_cursor',
     });
     expect(audit.status).toBe(200);
+  });
+
+  it('serves page N without a cursor only up to MAX_PAGE_WITHOUT_CURSOR (a deeper one would walk every page before it): 400 page_needs_cursor', async () => {
+    const deepest = await adminClient.get<ListPage<AdminUserListItem>>(`/api/admin/users?page_size=25&page=${MAX_PAGE_WITHOUT_CURSOR}`);
+    expect(deepest.status).toBe(200);
+    expect(deepest.body.page).toBe(MAX_PAGE_WITHOUT_CURSOR);
+    const refused = { error: 'page_needs_cursor', max_page: MAX_PAGE_WITHOUT_CURSOR };
+    for (const path of [
+      `/api/admin/users?page_size=100&status=all&page=${MAX_PAGE_WITHOUT_CURSOR + 1}`,
+      '/api/admin/users?page=1000&page_size=100&status=all',
+      '/api/admin/users?query=cursor&page=50',
+      `/api/admin/audit-logs?page=${MAX_PAGE_WITHOUT_CURSOR + 1}`,
+      `/api/admin/users/${admin.id}/audit-logs?page=${MAX_PAGE_WITHOUT_CURSOR + 1}`,
+    ]) {
+      const response = await adminClient.get(path);
+      expect(response.status, path).toBe(400);
+      expect(response.body, path).toEqual(refused);
+    }
+    // with its cursor, a deep page is one page's read whatever its number
+    const first = await adminClient.get<ListPage<AdminUserListItem>>('/api/admin/users?page_size=25');
+    const viaCursor = await adminClient.get<ListPage<AdminUserListItem>>(
+      `/api/admin/users?page_size=25&page=40&cursor=${encodeURIComponent(first.body.next_cursor as string)}`,
+    );
+    expect(viaCursor.status).toBe(200);
+    expect(viaCursor.body.items.length).toBeGreaterThan(0);
   });
 });
 

@@ -23,9 +23,21 @@ afterEach(() => {
 });
 
 describe("Settings → 'Your data'", () => {
-  it('downloads the export as a JSON file named by the day', async () => {
-    const exported = { format_version: 1, exported_at: '2026-11-23T10:00:00.000Z', profile: { email: 'ada@example.com' } };
-    const { callsTo } = mockFetch({ ...baseHandlers, 'GET /api/account/export': { body: exported } });
+  it('downloads the export as a JSON file named by the day, the older audit entries fetched after it joined in', async () => {
+    const exported = { format_version: 2, exported_at: '2026-11-23T10:00:00.000Z', profile: { email: 'ada@example.com' } };
+    // the first answer has the newest entries, then each continues where the last one stopped
+    const pages: Record<string, { audit_entries: { id: string }[]; audit_next_cursor: string | null }> = {
+      '': { audit_entries: [{ id: 'a3' }], audit_next_cursor: 'c2' },
+      c2: { audit_entries: [{ id: 'a2' }], audit_next_cursor: 'c1' },
+      c1: { audit_entries: [{ id: 'a1' }], audit_next_cursor: null },
+    };
+    const { callsTo } = mockFetch({
+      ...baseHandlers,
+      'GET /api/account/export': (call) => {
+        const cursor = new URL(call.url, 'http://x').searchParams.get('audit_cursor');
+        return { body: cursor === null ? { ...exported, ...pages[''] } : pages[cursor] };
+      },
+    });
     const createObjectURL = vi.fn(() => 'blob:export');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
@@ -33,12 +45,16 @@ describe("Settings → 'Your data'", () => {
 
     await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
     expect(await screen.findByText('Your data has been downloaded.')).toBeInTheDocument();
-    expect(callsTo('GET /api/account/export')).toHaveLength(1);
+    expect(callsTo('GET /api/account/export').map((call) => call.url)).toEqual([
+      '/api/account/export',
+      '/api/account/export?audit_cursor=c2',
+      '/api/account/export?audit_cursor=c1',
+    ]);
     expect(click).toHaveBeenCalledTimes(1);
     const link = click.mock.instances[0] as HTMLAnchorElement;
     expect(link.download).toBe('career-program-data-2026-11-23.json');
     const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
-    expect(JSON.parse(await blob.text())).toEqual(exported);
+    expect(JSON.parse(await blob.text())).toEqual({ ...exported, audit_entries: [{ id: 'a3' }, { id: 'a2' }, { id: 'a1' }] });
   });
 
   it('says so when the export fails', async () => {

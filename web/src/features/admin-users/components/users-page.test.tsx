@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_PAGE_WITHOUT_CURSOR } from '../../../../../shared/constants';
 import { renderAt } from '../../../testing/admin-test-utils';
 import { mockFetch, type FetchCall } from '../../../testing/mock-api';
 import { UsersPage } from './users-page';
@@ -177,6 +178,52 @@ describe('UsersPage page in the address', () => {
     renderAt('/admin/users?page=-3&cursor=c2', <UsersPage />);
     await waitFor(() => expect(again.callsTo('GET /api/admin/users').length).toBeGreaterThan(0));
     expect(lastList(again)).toEqual({ page: '1', page_size: '25' });
+  });
+
+  it('keeps the cursors of the pages before in the address: Previous after a reload reads them, never a deep page by number', async () => {
+    // page k is `page{k}@example.com`, read by its cursor c{k} (or, without one, by its number)
+    const deep = (call: FetchCall) => {
+      const { cursor, page } = params(call);
+      const k = cursor ? Number(cursor.slice(1)) : Number(page ?? 1);
+      return list([item({ id: `u${k}`, email: `page${k}@example.com` })], { total: 900, has_next: true, next_cursor: `c${k + 1}` });
+    };
+    const api = mockFetch({ 'GET /api/admin/users': deep });
+    const user = userEvent.setup();
+    const first = renderAt('/admin/users?status=locked', <UsersPage />);
+    await screen.findByText('page1@example.com');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('page2@example.com');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('page3@example.com');
+    expect(location()).toBe('/admin/users?status=locked&page=3&cursor=c3&back=c2');
+    first.unmount();
+
+    // a reload deep in the list: only the address is left
+    renderAt(`/admin/users?status=active&page=${MAX_PAGE_WITHOUT_CURSOR + 3}&cursor=c8&back=c6&back=c7`, <UsersPage />);
+    await screen.findByText('page8@example.com');
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('page7@example.com');
+    expect(lastList(api)).toEqual({ page: '7', page_size: '25', status: 'active', cursor: 'c7' });
+    expect(location()).toBe('/admin/users?status=active&page=7&cursor=c7&back=c6');
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('page6@example.com');
+    expect(lastList(api)).toMatchObject({ page: '6', cursor: 'c6' });
+    // page 5 has no cursor left: the server serves it by its number (MAX_PAGE_WITHOUT_CURSOR)
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('page5@example.com');
+    expect(lastList(api)).toEqual({ page: '5', page_size: '25', status: 'active' });
+    // and Next from a page read by number keeps a place for its (unknown) cursor
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('page6@example.com');
+    expect(location()).toBe('/admin/users?status=active&page=6&cursor=c6&back=');
+  });
+
+  it('opens a deep page typed without its cursor at page 1 (the server would refuse it)', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': list([item()], { total: 900, has_next: true, next_cursor: 'c2' }) });
+    renderAt(`/admin/users?page=${MAX_PAGE_WITHOUT_CURSOR + 1}`, <UsersPage />);
+    await screen.findByText('ada@example.com');
+    expect(lastList(api)).toEqual({ page: '1', page_size: '25' });
+    expect(screen.getByText('Page 1')).toBeTruthy();
   });
 
   it('shows a verification chip beside the status of an unverified account', async () => {
