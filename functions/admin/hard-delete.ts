@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
-import { auditActorKey, auditPut, type AuditInput } from '../lib/audit';
+import { AUDIT_ACTION, auditActorKey, auditPut, type AuditInput } from '../lib/audit';
 import { batchDeleteItems, batchGetItems } from '../lib/batch-items';
 import { forEachBounded } from '../lib/bounded';
 import { db, tableName } from '../lib/db';
@@ -557,7 +557,7 @@ export async function hardDeleteUser(
       user,
       adminAudit(
         caller,
-        'admin.user.hard_delete',
+        AUDIT_ACTION.adminHardDelete,
         { type: 'user', id: user.id },
         { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } },
       ),
