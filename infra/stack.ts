@@ -290,7 +290,11 @@ export class CareerProgramStack extends Stack {
 
     // ---- Operability (docs/runbook.md): bounce handling, alarms, dashboard -------------------
     this.mailEvents.subscribe(mailEvents.fn);
-    const monitored = (name: string, f: AppFunction, extra: { errorsRunbook?: string; errorsMeaning?: string } = {}) => ({
+    const monitored = (
+      name: string,
+      f: AppFunction,
+      extra: { errorsRunbook?: string; errorsMeaning?: string; usesWholeBudget?: boolean } = {},
+    ) => ({
       name,
       fn: f.fn,
       timeout: f.fn.timeout ?? Duration.seconds(3),
@@ -301,6 +305,7 @@ export class CareerProgramStack extends Stack {
       alarmEmail: props.alarmEmail,
       runbookUrl: props.runbookUrl,
       api: this.api.api,
+      apiAccessLogs: this.api.accessLogs,
       table: this.data.table,
       functions: [
         monitored('auth', auth),
@@ -313,12 +318,14 @@ export class CareerProgramStack extends Stack {
             "The daily reminder schedule failed to queue the day's slices (an unhandled error or a timeout): no learner is reminded today until it runs.",
         }),
         monitored('reminderWorker', reminderWorker, {
+          usesWholeBudget: true,
           errorsRunbook: 'reminders-failing',
           errorsMeaning:
             'A reminder worker failed on a slice (an unhandled error or a timeout): SQS redelivers it, and after 5 tries it lands in the dead-letter queue.',
         }),
-        monitored('purge', purge),
+        monitored('purge', purge, { usesWholeBudget: true }),
         monitored('erasure', erasure, {
+          usesWholeBudget: true,
           errorsRunbook: 'erasure-failing',
           errorsMeaning:
             'The daily erasure job failed on at least one account (or timed out): accounts past their retention period are not being erased; they stay due and are retried the next day.',
