@@ -23,7 +23,7 @@ import { ErasureSchedule } from './constructs/erasure-schedule';
 import { addBackgroundWorkAlarms } from './constructs/background-alarms';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
-import { Monitoring } from './constructs/monitoring';
+import { Monitoring, reminderDrainSeconds } from './constructs/monitoring';
 import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
 import { JobDeadLetters } from './constructs/schedule-tick';
@@ -58,6 +58,11 @@ export interface CareerProgramStackProps extends StackProps {
   webAclMetricName?: string;
   /** SES's account send rate (emails per second) the reminder workers share; 14 by default. */
   reminderSendRate?: number;
+  /**
+   * Reminders due on a busy day (daily and weekly learners): with the send rate it sets how long
+   * the day's queue takes to drain, and so when the reminder queue's age is late; 50 000 by default.
+   */
+  expectedDailyReminders?: number;
   /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
   reminderWorkers?: number;
   /** Days audit entries are kept (DynamoDB TTL); default 400 (docs/security.md L9). */
@@ -343,6 +348,7 @@ export class CareerProgramStack extends Stack {
       ],
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
+      reminderDrainSeconds: reminderDrainSeconds(props.expectedDailyReminders ?? 50_000, props.reminderSendRate ?? 14),
       mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
       webAclMetricName: props.webAclMetricName,
     });

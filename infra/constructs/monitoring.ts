@@ -55,6 +55,8 @@ export interface MonitoringProps {
   /** The reminder fan-out queue and its dead-letter queue, once reminders run through SQS. */
   reminderQueue?: IQueue;
   reminderDeadLetterQueue?: IQueue;
+  /** How long the day's reminders take to drain at the send rate (`reminderDrainSeconds`); default one hour. */
+  reminderDrainSeconds?: number;
   /** Bounce and complaint events the handler could not take (infra/constructs/mail-events.ts). */
   mailEventsDeadLetterQueue?: IQueue;
   /**
@@ -81,6 +83,17 @@ const TABLE_OPERATIONS = [
 ];
 
 const FIVE_MINUTES = Duration.minutes(5);
+
+/** Extra time a reminder may wait beyond the expected drain time before the age alarm fires. */
+export const REMINDER_DRAIN_MARGIN_SECONDS = 3600;
+
+/**
+ * How long the day's reminders take to send: due reminders ÷ the account's send rate (the
+ * workers share it). A reminder older than this plus REMINDER_DRAIN_MARGIN_SECONDS is late.
+ */
+export function reminderDrainSeconds(dueReminders: number, sendRatePerSecond: number): number {
+  return Math.ceil(dueReminders / sendRatePerSecond);
+}
 
 /** Where the `Task timed out` counts of the workers go (one metric per function, from its log group). */
 export const TIMEOUTS_NAMESPACE = 'CareerProgram/Timeouts';
@@ -339,13 +352,14 @@ export class Monitoring extends Construct {
       runbook: 'reminders-failing',
     });
     if (props.reminderQueue) {
+      const reminderAgeLimit = (props.reminderDrainSeconds ?? 0) + REMINDER_DRAIN_MARGIN_SECONDS;
       this.alarm(
         'ReminderQueueAge',
         props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
         {
-          threshold: 3600,
+          threshold: reminderAgeLimit,
           evaluationPeriods: 2,
-          meaning: 'A reminder has waited in the queue for over an hour: the senders are failing or throttled.',
+          meaning: `A reminder has waited in the queue for over ${Math.round(reminderAgeLimit / 60)} minutes (the day's expected drain time at the send rate plus an hour): the senders are failing or throttled, or more reminders are due than the stack expects.`,
           runbook: 'reminder-queue-age',
         },
       );

@@ -41,6 +41,8 @@ beforeAll(() => {
     alarmEmail: 'ops@example.com',
     runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
     webAclMetricName: 'career-program-site',
+    expectedDailyReminders: 140_000,
+    reminderSendRate: 70,
   });
 });
 
@@ -236,8 +238,11 @@ describe('alarms', () => {
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
       Dimensions: [{ Name: 'QueueName', Value: queueName(prod.stack.reminderQueue) }],
-      Threshold: 3600,
+      // the day's reminders drain at the send rate: 50 000 due ÷ 14 a second, plus an hour
+      Threshold: Math.ceil(50_000 / 14) + 3600,
     });
+    // a stack that expects more reminders, sent faster
+    expect(alarm(full, 'ReminderQueueAge').Threshold).toBe(Math.ceil(140_000 / 70) + 3600);
     expect(alarm(prod, 'ReminderDeadLetters')).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue), 'QueueName'] } }],
