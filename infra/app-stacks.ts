@@ -1,6 +1,7 @@
 import { Annotations, type App, Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
+import { addCloudFrontAlarms } from './constructs/edge-alarms';
 import { subscribeAlarmEmail, wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
@@ -59,7 +60,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
   let logs: Stack | undefined;
   if (linked && region !== 'us-east-1') {
     logs = new Stack(app, names.edgeLogs, {
-      description: 'Career program: CloudFront access logs without query strings (us-east-1)',
+      description: 'Career program: CloudFront access logs without query strings, CloudFront alarms (us-east-1)',
       env: { account, region: 'us-east-1' },
       crossRegionReferences: true,
       terminationProtection,
@@ -67,5 +68,13 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     new CloudFrontAccessLogs(logs, 'CloudFrontLogs', { distributionArn: main.distributionArn, bucketArn: main.site.logBucket.bucketArn });
     logs.addStackDependency(main);
   }
+  // CloudFront's metrics are in us-east-1: its alarms go to the edge topic from the companion
+  // stack, or live in the main stack with its topic when that is in us-east-1 itself.
+  if (linked)
+    addCloudFrontAlarms(logs ?? main, {
+      distribution: main.site.distribution,
+      topic: logs ? edgeTopic : main.monitoring.topic,
+      runbookUrl: options.props?.runbookUrl,
+    });
   return { edge, main, logs };
 }

@@ -7,7 +7,8 @@ import { siteDirectory } from './site-directory';
  * CDK entry (cdk.json). Settings come from context, e.g.
  *   npx cdk deploy --all -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
  *   npx cdk deploy --all -c stage=dev -c alarmEmail=ops@example.org -c runbookUrl=https://…/docs/runbook.md
- *   (reminders: -c reminderSendRate=<SES emails/s> -c reminderWorkers=<workers at once>)
+ *   (reminders: -c reminderSendRate=<SES emails/s> -c reminderWorkers=<workers at once>
+ *    -c expectedDailyReminders=<reminders due on a busy day>)
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -36,6 +37,8 @@ buildStacks(app, {
     // raise with SES's account send rate: -c reminderSendRate=200 -c reminderWorkers=10
     reminderSendRate: context('reminderSendRate') ? Number(context('reminderSendRate')) : undefined,
     reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
+    // reminders due on a busy day: the reminder queue's age alarm allows their drain time at the send rate
+    expectedDailyReminders: context('expectedDailyReminders') ? Number(context('expectedDailyReminders')) : undefined,
     // after `aws secretsmanager put-secret-value` on the origin secret: its VersionId (docs/runbook.md)
     originSecretVersion: context('originSecretVersion'),
   },

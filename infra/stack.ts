@@ -23,7 +23,7 @@ import { ErasureSchedule } from './constructs/erasure-schedule';
 import { addBackgroundWorkAlarms } from './constructs/background-alarms';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
-import { Monitoring } from './constructs/monitoring';
+import { Monitoring, reminderDrainSeconds } from './constructs/monitoring';
 import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
 import { JobDeadLetters } from './constructs/schedule-tick';
@@ -58,6 +58,11 @@ export interface CareerProgramStackProps extends StackProps {
   webAclMetricName?: string;
   /** SES's account send rate (emails per second) the reminder workers share; 14 by default. */
   reminderSendRate?: number;
+  /**
+   * Reminders due on a busy day (daily and weekly learners): with the send rate it sets how long
+   * the day's queue takes to drain, and so when the reminder queue's age is late; 50 000 by default.
+   */
+  expectedDailyReminders?: number;
   /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
   reminderWorkers?: number;
   /** Days audit entries are kept (DynamoDB TTL); default 400 (docs/security.md L9). */
@@ -290,7 +295,11 @@ export class CareerProgramStack extends Stack {
 
     // ---- Operability (docs/runbook.md): bounce handling, alarms, dashboard -------------------
     this.mailEvents.subscribe(mailEvents.fn);
-    const monitored = (name: string, f: AppFunction, extra: { errorsRunbook?: string; errorsMeaning?: string } = {}) => ({
+    const monitored = (
+      name: string,
+      f: AppFunction,
+      extra: { errorsRunbook?: string; errorsMeaning?: string; usesWholeBudget?: boolean } = {},
+    ) => ({
       name,
       fn: f.fn,
       timeout: f.fn.timeout ?? Duration.seconds(3),
@@ -301,6 +310,7 @@ export class CareerProgramStack extends Stack {
       alarmEmail: props.alarmEmail,
       runbookUrl: props.runbookUrl,
       api: this.api.api,
+      apiAccessLogs: this.api.accessLogs,
       table: this.data.table,
       functions: [
         monitored('auth', auth),
@@ -313,12 +323,14 @@ export class CareerProgramStack extends Stack {
             "The daily reminder schedule failed to queue the day's slices (an unhandled error or a timeout): no learner is reminded today until it runs.",
         }),
         monitored('reminderWorker', reminderWorker, {
+          usesWholeBudget: true,
           errorsRunbook: 'reminders-failing',
           errorsMeaning:
             'A reminder worker failed on a slice (an unhandled error or a timeout): SQS redelivers it, and after 5 tries it lands in the dead-letter queue.',
         }),
-        monitored('purge', purge),
+        monitored('purge', purge, { usesWholeBudget: true }),
         monitored('erasure', erasure, {
+          usesWholeBudget: true,
           errorsRunbook: 'erasure-failing',
           errorsMeaning:
             'The daily erasure job failed on at least one account (or timed out): accounts past their retention period are not being erased; they stay due and are retried the next day.',
@@ -336,6 +348,7 @@ export class CareerProgramStack extends Stack {
       ],
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
+      reminderDrainSeconds: reminderDrainSeconds(props.expectedDailyReminders ?? 50_000, props.reminderSendRate ?? 14),
       mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
       webAclMetricName: props.webAclMetricName,
     });

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { appUrl } from '../lib/app-url';
-import { auditPut, writeAudit } from '../lib/audit';
+import { AUDIT_ACTION, auditPut, writeAudit } from '../lib/audit';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../lib/errors';
@@ -309,7 +309,7 @@ export async function removePasskey(user: UserRecord, passkeyId: string, caller:
         TransactItems: [
           { Delete: { TableName: tableName(), Key: keys.passkey(user.id, passkeyId), ConditionExpression: 'attribute_exists(pk)' } },
           { Delete: { TableName: tableName(), Key: keys.passkeyLookup(passkeyId) } },
-          auditPut(accountAudit('auth.passkey_removed', user, caller, { old: { passkey: passkeyId.slice(0, 8), name: before.name } })),
+          auditPut(accountAudit(AUDIT_ACTION.passkeyRemoved, user, caller, { old: { passkey: passkeyId.slice(0, 8), name: before.name } })),
         ],
       }),
     );

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../lib/activity';
-import type { AuditInput } from '../lib/audit';
+import { AUDIT_ACTION, type AuditInput } from '../lib/audit';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
 import { ApiError } from '../lib/errors';
@@ -60,7 +60,7 @@ type Cursor = Record<string, unknown> | undefined;
 /** The audit entry of an erasure: actor "system", no request address. */
 export function systemEraseAudit(user: Pick<UserRecord, 'id' | 'deleted_at'>, retentionDays: number): AuditInput {
   return {
-    action: 'system.user.hard_delete',
+    action: AUDIT_ACTION.systemHardDelete,
     actor: { email: SYSTEM_ACTOR },
     entityType: 'user',
     entityId: user.id,

@@ -1,4 +1,5 @@
 import { dayOf } from '../lib/activity';
+import { AUDIT_ACTION } from '../lib/audit';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
 import { getUserById } from '../lib/users';
@@ -51,7 +52,7 @@ export async function hardDeleteUser(
       user,
       adminAudit(
         caller,
-        'admin.user.hard_delete',
+        AUDIT_ACTION.adminHardDelete,
         { type: 'user', id: user.id },
         { old: { status: 'deleted', deleted_at: user.deleted_at ?? null }, new: { hard_deleted: true } },
       ),

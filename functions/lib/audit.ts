@@ -23,6 +23,16 @@ export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${i
  *   auditByActor        <actor email>   the actor filter (a full email or a prefix of one)
  *   auditByActorDomain  @<domain>       the actor filter given as a domain (@example.com)
  */
+/**
+ * Actions that other code reads back from the log: the restore tool keeps hard-deleted accounts
+ * and removed passkeys out of a copy-back by them (infra/ops/restore-filter.ts).
+ */
+export const AUDIT_ACTION = {
+  adminHardDelete: 'admin.user.hard_delete',
+  systemHardDelete: 'system.user.hard_delete',
+  passkeyRemoved: 'auth.passkey_removed',
+} as const;
+
 export const auditActorKey = (userId: string) => indexPartition.auditByActorId(userId);
 
 /** The actor-email index keys of an entry (none without an actor email). */

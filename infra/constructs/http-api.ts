@@ -44,15 +44,17 @@ export interface AppHttpApiProps {
 export class AppHttpApi extends Construct {
   readonly api: HttpApi;
   readonly stage: HttpStage;
+  /** One JSON line per request (route key, status, integration error, latency). */
+  readonly accessLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: AppHttpApiProps) {
     super(scope, id);
     this.api = new HttpApi(this, 'Api', { createDefaultStage: false, description: 'Career program API' });
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', {
+    const accessLogs = (this.accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
-    });
+    }));
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,

@@ -16,7 +16,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -34,6 +34,12 @@ export interface MonitoredFunction {
   errorsRunbook?: string;
   /** What its errors mean, when more specific than "the function failed". */
   errorsMeaning?: string;
+  /**
+   * A worker that runs until its time is nearly up and continues in a next invocation (purge,
+   * erasure, reminder worker): its duration sits near the timeout on every normal run, so it is
+   * watched for the runtime's `Task timed out` line instead of its p99 duration.
+   */
+  usesWholeBudget?: boolean;
 }
 
 export interface MonitoringProps {
@@ -42,11 +48,15 @@ export interface MonitoringProps {
   /** Where docs/runbook.md is read (e.g. the repository's web view); alarm descriptions append `#section`. */
   runbookUrl?: string;
   api: IHttpApi;
+  /** The API's access log group (JSON lines with `status`): its 403 answers are counted from it. */
+  apiAccessLogs?: ILogGroup;
   table: ITable;
   functions: MonitoredFunction[];
   /** The reminder fan-out queue and its dead-letter queue, once reminders run through SQS. */
   reminderQueue?: IQueue;
   reminderDeadLetterQueue?: IQueue;
+  /** How long the day's reminders take to drain at the send rate (`reminderDrainSeconds`); default one hour. */
+  reminderDrainSeconds?: number;
   /** Bounce and complaint events the handler could not take (infra/constructs/mail-events.ts). */
   mailEventsDeadLetterQueue?: IQueue;
   /**
@@ -73,6 +83,24 @@ const TABLE_OPERATIONS = [
 ];
 
 const FIVE_MINUTES = Duration.minutes(5);
+
+/** Extra time a reminder may wait beyond the expected drain time before the age alarm fires. */
+export const REMINDER_DRAIN_MARGIN_SECONDS = 3600;
+
+/**
+ * How long the day's reminders take to send: due reminders ÷ the account's send rate (the
+ * workers share it). A reminder older than this plus REMINDER_DRAIN_MARGIN_SECONDS is late.
+ */
+export function reminderDrainSeconds(dueReminders: number, sendRatePerSecond: number): number {
+  return Math.ceil(dueReminders / sendRatePerSecond);
+}
+
+/** Where the `Task timed out` counts of the workers go (one metric per function, from its log group). */
+export const TIMEOUTS_NAMESPACE = 'CareerProgram/Timeouts';
+/** What the Lambda runtime logs when it ends an invocation at its timeout. */
+export const TIMED_OUT_LINE = 'Task timed out';
+/** The API's 403 answers, counted from its access log. */
+export const API_NAMESPACE = 'CareerProgram/Api';
 
 /** A business metric of functions/lib/metrics.ts (EMF, one namespace, `service` dimension only). */
 export function businessMetric(name: MetricName, period = FIVE_MINUTES, label?: string): Metric {
@@ -202,6 +230,34 @@ export class Monitoring extends Construct {
       meaning: 'More than 1 % of API requests answered 5xx in 2 of the last 3 five-minute periods: learners see "Something went wrong".',
       runbook: 'api-5xx-rate',
     });
+    if (props.apiAccessLogs) {
+      const forbidden = new MetricFilter(this, 'ApiForbiddenFilter', {
+        logGroup: props.apiAccessLogs,
+        filterPattern: FilterPattern.stringValue('$.status', '=', '403'),
+        metricNamespace: API_NAMESPACE,
+        metricName: 'Forbidden',
+        metricValue: '1',
+      }).metric({ period: FIVE_MINUTES, statistic: 'Sum' });
+      // A 403 is normal now and then (a learner on an admin URL, a foreign Origin); most requests
+      // answered 403 means the origin guard refuses CloudFront: its secret and CloudFront's differ.
+      this.alarm(
+        'Api403Rate',
+        new MathExpression({
+          expression: 'IF(requests >= 20, 100 * forbidden / requests, 0)',
+          usingMetrics: { requests, forbidden },
+          period: FIVE_MINUTES,
+          label: '403 rate (%)',
+        }),
+        {
+          threshold: 25,
+          evaluationPeriods: 3,
+          datapointsToAlarm: 2,
+          meaning:
+            'A quarter or more of API requests answered 403 in 2 of the last 3 five-minute periods: most likely the origin guard refuses CloudFront (origin secret rotated without a deploy), and every /api call fails.',
+          runbook: 'api-403-rate',
+        },
+      );
+    }
     const latencyP95 = props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p95' });
     this.alarm('ApiLatencyP95', latencyP95, {
       threshold: 2000,
@@ -224,6 +280,21 @@ export class Monitoring extends Construct {
         runbook: 'function-throttles',
       });
       const limitMs = f.timeout.toMilliseconds();
+      if (f.usesWholeBudget) {
+        const timedOut = new MetricFilter(this, `${label}TimedOutFilter`, {
+          logGroup: f.logGroup,
+          filterPattern: FilterPattern.literal(`"${TIMED_OUT_LINE}"`),
+          metricNamespace: TIMEOUTS_NAMESPACE,
+          metricName: f.name,
+          metricValue: '1',
+        });
+        this.alarm(`${label}TimedOut`, timedOut.metric({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+          threshold: 1,
+          meaning: `The ${f.name} worker was stopped at its ${limitMs / 1000} s timeout ("${TIMED_OUT_LINE}") instead of stopping itself before it: one step outlasted the margin it keeps.`,
+          runbook: 'worker-timed-out',
+        });
+        continue;
+      }
       this.alarm(`${label}DurationNearTimeout`, f.fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99' }), {
         threshold: Math.round(limitMs * 0.8),
         meaning: `The ${f.name} function's p99 duration passed 80 % of its ${limitMs / 1000} s timeout: next it times out.`,
@@ -281,13 +352,14 @@ export class Monitoring extends Construct {
       runbook: 'reminders-failing',
     });
     if (props.reminderQueue) {
+      const reminderAgeLimit = (props.reminderDrainSeconds ?? 0) + REMINDER_DRAIN_MARGIN_SECONDS;
       this.alarm(
         'ReminderQueueAge',
         props.reminderQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
         {
-          threshold: 3600,
+          threshold: reminderAgeLimit,
           evaluationPeriods: 2,
-          meaning: 'A reminder has waited in the queue for over an hour: the senders are failing or throttled.',
+          meaning: `A reminder has waited in the queue for over ${Math.round(reminderAgeLimit / 60)} minutes (the day's expected drain time at the send rate plus an hour): the senders are failing or throttled, or more reminders are due than the stack expects.`,
           runbook: 'reminder-queue-age',
         },
       );

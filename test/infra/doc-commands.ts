@@ -15,7 +15,7 @@ export interface DocCommand {
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
-function section(markdown: string, heading: string): string {
+export function section(markdown: string, heading: string): string {
   const level = /^#+/.exec(heading)![0].length;
   const lines = markdown.split('\n');
   const start = lines.findIndex((line) => line.trim() === heading);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { buildStacks } from '../../infra/app-stacks';
+import { type AppStacks, buildStacks } from '../../infra/app-stacks';
+import { CLOUDFRONT_ERROR_RATES } from '../../infra/constructs/edge-alarms';
 import type { StageName } from '../../infra/stage';
 import { asObjects, asString, at, resourceList } from './template';
 
@@ -13,12 +14,14 @@ import { asObjects, asString, at, resourceList } from './template';
  * name as the `WebACL` dimension: the blocked-requests alarm must name exactly that, or it
  * watches a series that never gets data (and never fires).
  */
-const edgeTemplate = (stage: StageName): Template => {
+const stacksOf = (stage: StageName): AppStacks => {
   const siteDir = mkdtempSync(path.join(tmpdir(), 'site-'));
   writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  return Template.fromStack(buildStacks(app, { account: '123456789012', region: 'eu-west-1', props: { siteDir, stage } }).edge);
+  return buildStacks(app, { account: '123456789012', region: 'eu-west-1', props: { siteDir, stage } });
 };
+const prodStacks = stacksOf('prod');
+const edgeTemplate = (stage: StageName): Template => Template.fromStack(stage === 'prod' ? prodStacks.edge : stacksOf(stage).edge);
 
 /** What the synthesized edge stack publishes and what its alarm watches. */
 const published = (template: Template) => {
@@ -51,5 +54,26 @@ describe('the WAF blocked-requests alarm', () => {
     expect(dev.aclMetric).not.toBe(prod.aclMetric);
     for (const metric of dev.ruleMetrics) expect(prod.ruleMetrics).not.toContain(metric);
     expect(prod.aclMetric).toBe('career-program-edge');
+  });
+});
+
+describe('the CloudFront error-rate alarms', () => {
+  it('watch the distribution in us-east-1 (the companion stack) and mail the edge topic, with a runbook section each', () => {
+    const logs = Template.fromStack(prodStacks.logs!);
+    const alarms = resourceList(logs, 'AWS::CloudWatch::Alarm', { Properties: { Namespace: 'AWS/CloudFront' } });
+    const byMetric = Object.fromEntries(alarms.map((a) => [asString(a.Properties.MetricName, 'MetricName'), a.Properties]));
+    expect(Object.keys(byMetric).sort()).toEqual(['4xxErrorRate', '5xxErrorRate']);
+    expect(byMetric['5xxErrorRate'].Threshold).toBe(CLOUDFRONT_ERROR_RATES.serverErrors);
+    expect(byMetric['4xxErrorRate'].Threshold).toBe(CLOUDFRONT_ERROR_RATES.clientErrors);
+    for (const alarm of Object.values(byMetric)) {
+      expect(alarm).toMatchObject({ Statistic: 'Average', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+      const dimensions = Object.fromEntries(asObjects(alarm.Dimensions, 'Dimensions').map((d) => [asString(d.Name, 'Name'), d.Value]));
+      expect(dimensions.Region).toBe('Global');
+      expect(dimensions.DistributionId).toBeDefined();
+      // the edge stack's topic, imported into the companion stack (same region)
+      expect(JSON.stringify(alarm.AlarmActions)).toContain(prodStacks.edge.stackName);
+      expect(asString(alarm.AlarmDescription, 'AlarmDescription')).toMatch(/#cloudfront-[45]xx-rate$/);
+    }
+    expect(prodStacks.logs!.region).toBe('us-east-1');
   });
 });

@@ -6,7 +6,7 @@ import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wafBlocksAlarm } from '../../infra/constructs/monitoring';
+import { API_NAMESPACE, TIMEOUTS_NAMESPACE, wafBlocksAlarm } from '../../infra/constructs/monitoring';
 import type { StageName } from '../../infra/stage';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
@@ -18,6 +18,8 @@ import { allResources, asObjects, asString, at, type JsonObject, maybeAt, resour
  * bounce handler, and the dev/prod stages.
  */
 const FUNCTIONS = STACK_FUNCTIONS;
+/** The workers that run until their time is nearly up and continue in a next invocation. */
+const WHOLE_BUDGET: readonly string[] = ['purge', 'erasure', 'reminderWorker'];
 const RUNBOOK = readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8');
 /** GitHub-style anchors of the runbook's headings. */
 const ANCHORS = new Set(
@@ -39,6 +41,8 @@ beforeAll(() => {
     alarmEmail: 'ops@example.com',
     runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
     webAclMetricName: 'career-program-site',
+    expectedDailyReminders: 140_000,
+    reminderSendRate: 70,
   });
 });
 
@@ -61,9 +65,9 @@ const metricNames = (props: JsonObject): string[] =>
 describe('alarms', () => {
   it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
-    // API 2, per function 3, DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2,
+    // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2,
     // mail event dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5
-    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2 + 1 + 5);
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2 + 1 + 5);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       expect(a.AlarmActions, description).toEqual([topicRef(prod)]);
@@ -100,7 +104,7 @@ describe('alarms', () => {
     });
   });
 
-  it('every function: errors, throttles, and p99 duration at 80 % of its timeout', () => {
+  it('every function: errors, throttles, and p99 duration at 80 % of its timeout (the workers that use their budget: Task timed out)', () => {
     for (const name of FUNCTIONS) {
       const label = name.charAt(0).toUpperCase() + name.slice(1);
       const dims = [{ Name: 'FunctionName', Value: fnRef(prod, name) }];
@@ -118,6 +122,28 @@ describe('alarms', () => {
         Dimensions: dims,
       });
       const timeoutMs = prod.stack.functions[name].fn.timeout!.toMilliseconds();
+      if (WHOLE_BUDGET.includes(name)) {
+        expect(
+          Object.keys(alarmsOf(prod)).some((id) => id.startsWith(`Monitoring${label}DurationNearTimeout`)),
+          name,
+        ).toBe(false);
+        expect(alarm(prod, `${label}TimedOut`), name).toMatchObject({
+          Namespace: TIMEOUTS_NAMESPACE,
+          MetricName: name,
+          Statistic: 'Sum',
+          Threshold: 1,
+        });
+        // counted from the function's own log group, on the runtime's line
+        const filters = resourceList(prod.template, 'AWS::Logs::MetricFilter', {
+          Properties: { MetricTransformations: [{ MetricNamespace: TIMEOUTS_NAMESPACE, MetricName: name }] },
+        });
+        expect(filters, name).toHaveLength(1);
+        expect(filters[0].Properties).toMatchObject({
+          FilterPattern: '"Task timed out"',
+          LogGroupName: { Ref: prod.idOf(prod.stack.functions[name].logGroup) },
+        });
+        continue;
+      }
       expect(alarm(prod, `${label}DurationNearTimeout`), name).toMatchObject({
         MetricName: 'Duration',
         ExtendedStatistic: 'p99',
@@ -130,6 +156,21 @@ describe('alarms', () => {
     expect(alarm(prod, 'RemindersErrors').AlarmDescription).toMatch(/#reminders-failing$/);
     expect(alarm(prod, 'SeedErrors').AlarmDescription).toMatch(/#seed-failed$/);
     expect(alarm(prod, 'MailEventsErrors').AlarmDescription).toMatch(/#bounce-handler-errors$/);
+  });
+
+  it('API: a 403 rate of a quarter or more (the origin guard refusing CloudFront), counted from the access log', () => {
+    const rate = alarm(prod, 'Api403Rate');
+    expect(rate).toMatchObject({ Threshold: 25, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    const metrics = asObjects(rate.Metrics, 'Metrics');
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('IF(requests >= 20, 100 * forbidden / requests, 0)');
+    expect(metricNames(rate).sort()).toEqual(['Count', 'Forbidden']);
+    const [filter] = resourceList(prod.template, 'AWS::Logs::MetricFilter', {
+      Properties: { MetricTransformations: [{ MetricNamespace: API_NAMESPACE, MetricName: 'Forbidden' }] },
+    });
+    expect(filter.Properties).toMatchObject({
+      FilterPattern: '{ $.status = "403" }',
+      LogGroupName: { Ref: prod.idOf(prod.stack.api.accessLogs) },
+    });
   });
 
   it('DynamoDB: throttled requests and system errors over the operations the code uses', () => {
@@ -197,8 +238,11 @@ describe('alarms', () => {
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
       Dimensions: [{ Name: 'QueueName', Value: queueName(prod.stack.reminderQueue) }],
-      Threshold: 3600,
+      // the day's reminders drain at the send rate: 50 000 due ÷ 14 a second, plus an hour
+      Threshold: Math.ceil(50_000 / 14) + 3600,
     });
+    // a stack that expects more reminders, sent faster
+    expect(alarm(full, 'ReminderQueueAge').Threshold).toBe(Math.ceil(140_000 / 70) + 3600);
     expect(alarm(prod, 'ReminderDeadLetters')).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue), 'QueueName'] } }],

@@ -6,14 +6,17 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStacks } from '../../infra/app-stacks';
 import { DataTable } from '../../infra/constructs/data-table';
+import { TABLE_ACCESS } from '../../infra/table-access';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
+import { section } from './doc-commands';
 import { type SynthesizedStack, synthStack } from './synth-stack';
 import { asObjects, asString, at, resourcesOf } from './template';
 
 /**
  * What keeps an operator's procedure safe (docs/runbook.md "Procedures"): prod stacks refuse
  * deletion and keep their secrets, the origin secret's rotation reaches CloudFront, and an update
- * never adds or removes more than one index (CloudFormation's limit per table update).
+ * never adds or removes more than one index (CloudFormation's limit per table update), and the
+ * restore procedure stops everything that writes to the table.
  */
 let prod: SynthesizedStack;
 let dev: SynthesizedStack;
@@ -84,5 +87,40 @@ describe('index changes', () => {
     const added = synthesized.filter((name) => !deployed.includes(name));
     const removed = deployed.filter((name) => !synthesized.includes(name));
     expect(added.length + removed.length, `added ${added.join(', ')}; removed ${removed.join(', ')}`).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('restore from a point in time', () => {
+  const procedure = section(
+    readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8'),
+    '### Restore the table to a point in time',
+  );
+  /** How the runbook names a function: reminderWorker → reminder-worker. */
+  const docName = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  const functionNameOf = (id: string) => Object.entries(prod.stack.functions).find(([, f]) => prod.idOf(f.fn) === id)?.[0];
+
+  it('stops every function that writes to the table (the seed runs only during a deploy)', () => {
+    const writers = Object.entries(TABLE_ACCESS)
+      .filter(([, access]) =>
+        Object.values(access?.items ?? {}).some((actions) => actions.some((action) => /Put|Update|Delete|Write/.test(action))),
+      )
+      .map(([name]) => name)
+      .filter((name) => name !== 'seed');
+    expect(writers.length).toBeGreaterThan(5);
+    // the step that sets their concurrency to 0, up to the next numbered step
+    const step = /\*\*Stop every writer\*\*[\s\S]*?(?=\n\d+\. )/.exec(procedure)?.[0] ?? '';
+    for (const name of writers) expect(step, name).toMatch(new RegExp(`[ ,]${docName(name)}[ ,]`));
+  });
+
+  it("disables every queue's event source mapping and every schedule first", () => {
+    const mappings = Object.values(resourcesOf(prod.template, 'AWS::Lambda::EventSourceMapping')).map((mapping) =>
+      functionNameOf(asString(at(mapping.Properties, 'FunctionName', 'Ref'), 'FunctionName')),
+    );
+    expect(mappings.length).toBeGreaterThan(0);
+    for (const name of mappings) expect(procedure, String(name)).toContain(`${docName(String(name))}`);
+    const rules = Object.keys(resourcesOf(prod.template, 'AWS::Events::Rule'));
+    expect(rules.length).toBeGreaterThan(0);
+    // the logical ID without CDK's hash suffix, as the console lists it
+    for (const id of rules) expect(procedure, id).toContain(`\`${id.replace(/[0-9A-F]{8}$/, '')}…\``);
   });
 });

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AUDIT_ACTION, auditItem } from '../../functions/lib/audit';
+import { tableName } from '../../functions/lib/db';
+import { startSession } from '../../functions/lib/session';
+import { keys, ttlIn } from '../../functions/lib/table';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { searchItems } from '../../functions/lib/users';
+import { restoreCopy, type RestoreOptions } from '../../infra/ops/restore-copy';
+import { ensureTable } from '../../infra/local/table-setup';
+import { createTestUser } from '../helpers/users';
+
+/**
+ * The copy-back of a point-in-time restore (docs/runbook.md#restore-the-table-to-a-point-in-time)
+ * against DynamoDB Local: this file's table stands for the restored one (the state at the restore
+ * point, written by the product's own code), a second table for the damaged live one.
+ */
+const HOUR = 3600 * 1000;
+const restorePoint = new Date(Date.now() - 2 * HOUR);
+const liveTable = `live-${randomUUID().slice(0, 8)}`;
+const raw = new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+const client = DynamoDBDocumentClient.from(raw);
+const put = (TableName: string, Item: Record<string, unknown>) => client.send(new PutCommand({ TableName, Item }));
+const restoredPut = (Item: Record<string, unknown>) => put(tableName(), Item);
+const partition = async (table: string, pk: string) =>
+  (await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } })))
+    .Items ?? [];
+const liveKeys = async (pk: string) => (await partition(liveTable, pk)).map((item) => String(item.sk)).sort();
+const options = (extra: Partial<RestoreOptions> = {}): RestoreOptions => ({
+  restoredTable: tableName(),
+  liveTable,
+  restorePoint,
+  client,
+  pageSize: 7,
+  ...extra,
+});
+
+let kept: UserRecord;
+let erasedLater: UserRecord;
+let erasingAtRestorePoint: UserRecord;
+const passkeyKept = 'keptPasskeyHash0123456789abcdefghijklmnopq';
+const passkeyRemoved = 'removedPasskeyHash0123456789abcdefghijklmn';
+
+beforeAll(async () => {
+  await ensureTable(raw, liveTable);
+  [kept, erasedLater, erasingAtRestorePoint] = await Promise.all([
+    createTestUser({ first_name: 'Kept' }),
+    createTestUser({ first_name: 'Erased' }),
+    createTestUser({ first_name: 'Erasing' }),
+  ]);
+  await startSession(kept);
+  const day = restorePoint.toISOString().slice(0, 10);
+  await Promise.all([
+    restoredPut({ ...keys.code(kept.id, 'verify_email'), code_hash: 'x', expires_at: ttlIn(3600) }),
+    restoredPut({ ...keys.challenge('c1'), user_id: kept.id, expires_at: ttlIn(3600) }),
+    restoredPut({ ...keys.resetToken('used-token-hash'), user_id: kept.id, expires_at: ttlIn(3600) }),
+    restoredPut({ ...keys.rateWindow('login', '203.0.113.0', 1), count: 3, expires_at: ttlIn(3600) }),
+    restoredPut({ ...keys.loginBackoff(kept.email), failures: 4, expires_at: ttlIn(3600) }),
+    restoredPut({ ...keys.webauthnChallenge('w1'), expires_at: ttlIn(3600) }),
+    restoredPut({ ...keys.reminderSent(kept.id, '2020-01-01'), expires_at: ttlIn(-3600) }),
+    restoredPut({ ...keys.passkey(kept.id, passkeyKept), name: 'Laptop' }),
+    restoredPut({ ...keys.passkeyLookup(passkeyKept), user_id: kept.id }),
+    restoredPut({ ...keys.passkey(kept.id, passkeyRemoved), name: 'Lost phone' }),
+    restoredPut({ ...keys.passkeyLookup(passkeyRemoved), user_id: kept.id }),
+    restoredPut({ ...keys.activity(day, erasedLater.id), day }),
+    restoredPut({ ...keys.activity(day, kept.id), day }),
+    restoredPut(auditItem({ action: 'admin.user.soft_delete', entityType: 'user', entityId: erasedLater.id }, restorePoint)),
+    // a purge running at the restore point: its account is being erased
+    restoredPut(auditItem({ action: AUDIT_ACTION.systemHardDelete, entityType: 'user', entityId: erasingAtRestorePoint.id }, restorePoint)),
+    // what happened on the live table after the restore point
+    put(liveTable, auditItem({ action: AUDIT_ACTION.adminHardDelete, entityType: 'user', entityId: erasedLater.id }, new Date())),
+    put(
+      liveTable,
+      auditItem({
+        action: AUDIT_ACTION.passkeyRemoved,
+        entityType: 'user',
+        entityId: kept.id,
+        oldValues: { passkey: passkeyRemoved.slice(0, 8) },
+      }),
+    ),
+    // a removal long before the restore point does not hide a passkey the restored table holds
+    put(
+      liveTable,
+      auditItem(
+        { action: AUDIT_ACTION.passkeyRemoved, entityType: 'user', entityId: kept.id, oldValues: { passkey: passkeyKept.slice(0, 8) } },
+        new Date(restorePoint.getTime() - 24 * HOUR),
+      ),
+    ),
+    // the account changed after the restore point: by default the live profile stands
+    put(liveTable, { ...keys.user(kept.id), ...kept, first_name: 'Renamed' }),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await raw.send(new DeleteTableCommand({ TableName: liveTable }));
+  raw.destroy();
+});
+
+describe('the restore copy-back', () => {
+  it('copies accounts, passkeys and activity without sessions, codes, tokens, challenges, rate limits or expired items', async () => {
+    const totals = await restoreCopy(options());
+    expect(await liveKeys(keys.user(kept.id).pk)).toEqual([keys.passkey(kept.id, passkeyKept).sk, 'PROFILE'].sort());
+    expect((await partition(liveTable, keys.email(kept.email).pk)).map((item) => String(item.user_id))).toEqual([kept.id]);
+    for (const search of searchItems(kept)) expect(await liveKeys(search.pk)).toContain(search.sk);
+    expect(await liveKeys(keys.passkeyLookup(passkeyKept).pk)).toEqual(['PASSKEY']);
+    expect(await liveKeys(keys.activity(restorePoint.toISOString().slice(0, 10), kept.id).pk)).toEqual([`USER#${kept.id}`]);
+    for (const pk of [keys.challenge('c1').pk, keys.resetToken('used-token-hash').pk, keys.webauthnChallenge('w1').pk])
+      expect(await liveKeys(pk)).toEqual([]);
+    expect(await liveKeys(keys.rateWindow('login', '203.0.113.0', 1).pk)).toEqual([]);
+    expect(await liveKeys(keys.loginBackoff(kept.email).pk)).toEqual([]);
+    expect(totals.skipped.credential).toBe(7); // a session, a code, a challenge, a token, a rate window, a back-off, a WebAuthn challenge
+    expect(totals.skipped.expired).toBe(1);
+  });
+
+  it('leaves out every item of an account hard-deleted after the restore point or being erased at it', async () => {
+    for (const user of [erasedLater, erasingAtRestorePoint]) {
+      expect(await liveKeys(keys.user(user.id).pk)).toEqual([]);
+      expect(await liveKeys(keys.email(user.email).pk)).toEqual([]);
+      for (const search of searchItems(user)) expect(await liveKeys(search.pk)).not.toContain(search.sk);
+    }
+    const day = restorePoint.toISOString().slice(0, 10);
+    expect(await liveKeys(keys.activity(day, erasedLater.id).pk)).toEqual([`USER#${kept.id}`]);
+    const audit = await partition(liveTable, keys.audit(restorePoint.toISOString(), 'x').pk);
+    expect(audit.filter((entry) => entry.action === 'admin.user.soft_delete')).toEqual([]);
+  });
+
+  it('leaves out a passkey removed after the restore point, with its lookup', async () => {
+    expect(await liveKeys(keys.passkeyLookup(passkeyRemoved).pk)).toEqual([]);
+    expect(await liveKeys(keys.user(kept.id).pk)).not.toContain(keys.passkey(kept.id, passkeyRemoved).sk);
+  });
+
+  it('keeps what changed on the live table unless told to overwrite; a rerun copies nothing twice', async () => {
+    const [profile] = await partition(liveTable, keys.user(kept.id).pk).then((items) => items.filter((item) => item.sk === 'PROFILE'));
+    expect(profile.first_name).toBe('Renamed');
+    const rerun = await restoreCopy(options());
+    expect(rerun.copied).toBe(0);
+    expect(rerun.kept).toBeGreaterThan(0);
+    const overwritten = await restoreCopy(options({ overwrite: true }));
+    expect(overwritten.copied).toBe(rerun.kept);
+    const [restoredProfile] = (await partition(liveTable, keys.user(kept.id).pk)).filter((item) => item.sk === 'PROFILE');
+    expect(restoredProfile.first_name).toBe('Kept');
+  });
+
+  it('resumes from the position printed after a page', async () => {
+    const positions: unknown[] = [];
+    const whole = await restoreCopy(options(), (_, next) => positions.push(next));
+    expect(positions.length).toBeGreaterThan(1);
+    expect(positions.at(-1)).toBeUndefined();
+    const rest = await restoreCopy(options({ startAfter: positions[0] as Record<string, unknown> }));
+    expect(rest.scanned).toBe(whole.scanned - 7);
+  });
+});
