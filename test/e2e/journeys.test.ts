@@ -335,7 +335,7 @@ let certified: ReturnType<typeof certifiedLearner> | undefined;
 const certifiedLukasz = () => (certified ??= certifiedLearner('Łukasz', 'Nguyễn'));
 
 describe('the public certificate check', () => {
-  it('reads a code typed any way, offers a field for another, names the issuer and previews as a card', async () => {
+  it('reads a code typed any way, offers a field for another, names the issuer and previews as a certificate card', async () => {
     const { code } = await certifiedLukasz();
     const page = await browser.newPage();
     // lower case without dashes: the page moves to the canonical address and says valid
@@ -354,9 +354,17 @@ describe('the public certificate check', () => {
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByText('No certificate has the code nope. Check the code and try again.').waitFor();
     // a link-preview crawler reads the HTML as served, without running the app
+    const ogTitle = async (path: string) =>
+      /<meta property="og:title" content="([^"]+)"/.exec(await (await fetch(`${inject('appUrl')}${path}`)).text())?.[1];
+    // the check's own card (the same for every code: no learner's name in previews), the site's elsewhere
+    expect(await ogTitle(`/certificates/${code}`)).toBe('Certificate check · Career Program');
+    expect(await ogTitle('/certificates')).toBe('Certificate check · Career Program');
+    expect(await ogTitle('/')).toBe('Career Program: verified certificates of the 4-Week Career Program');
     const html = await (await fetch(`${inject('appUrl')}/certificates/${code}`)).text();
-    expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
-    expect(html).toMatch(/<meta property="og:description" content="[^"]+"/);
+    expect(html).toMatch(
+      /<meta property="og:description" content="A certificate of completion of the 4-Week Career Program, issued by Career Program\./,
+    );
+    expect(html).toContain('<meta name="twitter:card" content="summary" />');
   });
 });
 
