@@ -80,14 +80,18 @@ export function securityHeaderValues(policy = SECURITY_HEADERS): Record<string, 
 
 /**
  * SPA fallback, as a viewer-request function on the S3 behaviour only: any path whose last
- * segment has no file extension is a client route and gets /index.html. Not CloudFront error
+ * segment has no file extension is a client route and gets /index.html, except the certificate
+ * check (`/certificates`, `/certificates/{code}`), which gets /certificates.html: the same app
+ * with the check's link-preview card (web/certificate-check-page.ts). Not CloudFront error
  * responses: those apply to the whole distribution and would turn the API's JSON 403/404
  * (`admin_required`, `not_found` …) into a 200 HTML page.
  */
 export const SPA_FALLBACK_FUNCTION = `function handler(event) {
   var request = event.request;
-  var last = request.uri.split('/').pop();
-  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  var segments = request.uri.split('/');
+  var last = segments[segments.length - 1];
+  var check = segments[1] === 'certificates' && segments.length <= 3;
+  if (last.indexOf('.') === -1) request.uri = check ? '/certificates.html' : '/index.html';
   return request;
 }`;
 

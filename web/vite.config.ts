@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { certificateCheckPage } from './certificate-check-page';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -11,7 +12,7 @@ const reactRouterProduction = fileURLToPath(new URL('../node_modules/react-route
 
 export default defineConfig(({ command }) => ({
   root,
-  plugins: [react()],
+  plugins: [react(), certificateCheckPage()],
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } : {},
   build: {
     outDir: 'dist',

@@ -12,6 +12,8 @@ const MIME: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.json': 'application/json',
   '.woff2': 'font/woff2',
+  // the certificate PDF's embedded fonts (BucketDeployment types them the same way)
+  '.ttf': 'font/ttf',
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json',
 };

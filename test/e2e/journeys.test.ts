@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { AdminSummary } from '../../shared/admin-types';
 import type { JsonBody } from '../helpers/api';
-import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { readPdf } from '../helpers/pdf-text';
 
 /** The journeys of docs/journeys.md: no dead ends, honest messages. */
 const browser = useBrowser();
@@ -32,11 +34,11 @@ async function codesTo(address: string, subject: RegExp): Promise<string[]> {
     .map((e) => sixDigitCode(e.body.text ?? ''));
 }
 
-async function verifiedLearner(name: string) {
-  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+async function verifiedLearner(name: string, lastName = 'Okafor') {
+  const email = `${name.toLowerCase().replace(/[^a-z]/g, '')}-${randomUUID().slice(0, 8)}@example.com`;
   const since = Date.now();
   expect(
-    (await call('/api/auth/register', { first_name: name, last_name: 'Okafor', email, password: PASSWORD, passwordConfirm: PASSWORD }))
+    (await call('/api/auth/register', { first_name: name, last_name: lastName, email, password: PASSWORD, passwordConfirm: PASSWORD }))
       .status,
   ).toBe(201);
   const code = sixDigitCode((await waitForEmail(email, since, /Verify your email/)).text);
@@ -312,8 +314,8 @@ describe('12. a session that ends says so', () => {
 });
 
 /** A learner who finished the program (an administrator completed each module) and whose certificate is issued. */
-async function certifiedLearner(name: string) {
-  const email = await verifiedLearner(name);
+async function certifiedLearner(name: string, lastName?: string) {
+  const email = await verifiedLearner(name, lastName);
   const since = Date.now();
   const login = await call('/api/auth/login', { email, password: PASSWORD });
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
@@ -328,9 +330,13 @@ async function certifiedLearner(name: string) {
   return { email, cookie: learner, code: certificate.body.verification_code };
 }
 
+// One certified learner for the certificate tests (finishing the program takes a dozen API calls).
+let certified: ReturnType<typeof certifiedLearner> | undefined;
+const certifiedLukasz = () => (certified ??= certifiedLearner('Łukasz', 'Nguyễn'));
+
 describe('the public certificate check', () => {
-  it('reads a code typed any way, offers a field for another, names the issuer and previews as a card', async () => {
-    const { code } = await certifiedLearner('Zoe');
+  it('reads a code typed any way, offers a field for another, names the issuer and previews as a certificate card', async () => {
+    const { code } = await certifiedLukasz();
     const page = await browser.newPage();
     // lower case without dashes: the page moves to the canonical address and says valid
     await page.goto(`/certificates/${code.replace(/-/g, '').toLowerCase()}`);
@@ -348,9 +354,72 @@ describe('the public certificate check', () => {
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByText('No certificate has the code nope. Check the code and try again.').waitFor();
     // a link-preview crawler reads the HTML as served, without running the app
+    const ogTitle = async (path: string) =>
+      /<meta property="og:title" content="([^"]+)"/.exec(await (await fetch(`${inject('appUrl')}${path}`)).text())?.[1];
+    // the check's own card (the same for every code: no learner's name in previews), the site's elsewhere
+    expect(await ogTitle(`/certificates/${code}`)).toBe('Certificate check · Career Program');
+    expect(await ogTitle('/certificates')).toBe('Certificate check · Career Program');
+    expect(await ogTitle('/')).toBe('Career Program: verified certificates of the 4-Week Career Program');
     const html = await (await fetch(`${inject('appUrl')}/certificates/${code}`)).text();
-    expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
-    expect(html).toMatch(/<meta property="og:description" content="[^"]+"/);
+    expect(html).toMatch(
+      /<meta property="og:description" content="A certificate of completion of the 4-Week Career Program, issued by Career Program\./,
+    );
+    expect(html).toContain('<meta name="twitter:card" content="summary" />');
+  });
+});
+
+describe("the learner's certificate", () => {
+  it('is the main action once done; its PDF writes the name as typed with a link, it prints on one landscape page and shares', async () => {
+    const { email, code } = await certifiedLukasz();
+    const page = await browser.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    // a phone's share sheet, recorded instead of opened
+    await page.addInitScript(() => {
+      Object.assign(navigator, {
+        share: (data: ShareData) => Promise.resolve(void ((window as unknown as { shared: ShareData }).shared = data)),
+      });
+    });
+    const since = Date.now();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+    await page.waitForURL('**/dashboard', { timeout: 15_000 });
+    const main = page.locator('.pg-resume__actions > :first-child');
+    expect(await main.textContent()).toBe('View your certificate');
+    expect(await seriousA11yViolations(page), '/dashboard, completed').toEqual([]);
+    await main.click();
+    await page.waitForURL('**/certificate');
+    const verifyUrl = `${inject('appUrl')}/certificates/${code}`;
+    const card = page.locator('.cert');
+    expect(await card.innerText()).toContain('Issued by Career Program');
+    await card.getByRole('img', { name: 'QR code of the check address' }).waitFor();
+    expect(await seriousA11yViolations(page), '/certificate').toEqual([]);
+
+    const linkedIn = new URL((await page.getByRole('link', { name: 'Add to LinkedIn profile' }).getAttribute('href'))!);
+    expect(linkedIn.origin + linkedIn.pathname).toBe('https://www.linkedin.com/profile/add');
+    expect(Object.fromEntries(linkedIn.searchParams)).toMatchObject({
+      startTask: 'CERTIFICATION_NAME',
+      organizationName: 'Career Program',
+      certUrl: verifyUrl,
+      certId: code,
+    });
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.getByText('Link copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(verifyUrl);
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { shared?: ShareData }).shared?.url)).toBe(verifyUrl);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download PDF' }).click();
+    const file = await readFile(await (await download).path());
+    const pdf = await readPdf(new Uint8Array(file));
+    expect(pdf.lines).toContain('Łukasz Nguyễn');
+    expect(pdf.links).toEqual([verifyUrl]);
+
+    // printing: the browser's own PDF of the page, as a printer gets it
+    const printed = await readPdf(new Uint8Array(await page.pdf({ preferCSSPageSize: true, printBackground: true })));
+    expect(printed.pages).toHaveLength(1);
+    expect(printed.pages[0].width).toBeGreaterThan(printed.pages[0].height);
+    expect(printed.lines.join(' ')).toContain('Łukasz Nguyễn');
   });
 });
 

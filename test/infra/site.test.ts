@@ -127,6 +127,15 @@ describe('SPA fallback function', () => {
     expect(uriFor('/admin/users')).toBe('/index.html');
     expect(uriFor('/modules/week-1')).toBe('/index.html');
     expect(uriFor('/reset-password')).toBe('/index.html');
+    expect(uriFor('/certificate')).toBe('/index.html');
+    expect(uriFor('/certificates/ABCD-EFGH-JKMN/extra')).toBe('/index.html');
+  });
+
+  it('sends the certificate check to /certificates.html, the app with the check as its link-preview card', () => {
+    expect(uriFor('/certificates')).toBe('/certificates.html');
+    expect(uriFor('/certificates/')).toBe('/certificates.html');
+    expect(uriFor('/certificates/ABCD-EFGH-JKMN')).toBe('/certificates.html');
+    expect(uriFor('/certificates/abcd efgh jkmn')).toBe('/certificates.html');
   });
 
   it('leaves files alone', () => {

@@ -29,7 +29,7 @@ describe('Landing', () => {
     expect(screen.getByRole('heading', { name: 'Secure career insights' })).toBeInTheDocument();
   });
 
-  it('says what the program gives: the four weeks with every module, the time, what you produce and a FAQ', () => {
+  it('says what the program gives: the four weeks with every module, the time, what you produce, the certificate and a FAQ', () => {
     mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
     renderScreen(<LandingRoute />, '/');
     for (const week of [1, 2, 3, 4]) expect(screen.getByRole('heading', { name: new RegExp(`^Week ${week}: `) })).toBeInTheDocument();
@@ -40,6 +40,10 @@ describe('Landing', () => {
     expect(screen.getByText(/A 90-day plan/)).toBeInTheDocument();
     expect(screen.getByText(/one-line pitch/)).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Questions' })).toBeInTheDocument();
-    expect(screen.getByText('Why a code by email at every sign-in?')).toBeInTheDocument();
+    expect(screen.getByText('A certificate of completion that employers can check online.')).toBeInTheDocument();
+    // the FAQ stays true with passkeys: they skip the emailed code
+    expect(screen.getByText('Why a code by email when I sign in with my password?')).toBeInTheDocument();
+    expect(screen.getByText(/A passkey .* signs you in without a password or a code\./)).toBeInTheDocument();
+    expect(screen.getByText('Do I get a certificate?')).toBeInTheDocument();
   });
 });

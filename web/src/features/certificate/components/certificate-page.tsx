@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { CERTIFICATE_ISSUER } from '../../../../../shared/certificate-code';
 import type { CertificateView } from '../../../../../shared/program-types';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -8,8 +9,11 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { downloadFile } from '../../../utils/download-file';
 import { useCertificate } from '../api/get-certificate';
+import { loadCertificateFonts } from '../utils/certificate-fonts';
 import { certificatePdf } from '../utils/certificate-pdf';
 import { formatLongDate } from '../../../utils/format';
+import { CertificateShare } from './certificate-share';
+import { QrCode } from './qr-code';
 import '../certificate.css';
 
 /** The printable certificate itself (also used by the print stylesheet: nothing else prints). */
@@ -26,16 +30,20 @@ export function CertificateCard({ certificate }: { certificate: CertificateView 
       <p className="cert__line">has completed every module of the</p>
       <p className="cert__program">{certificate.program_title}</p>
       <p className="cert__line">Completed on {formatLongDate(certificate.completed_at)}</p>
-      <p className="cert__code">
-        Verification code: <strong>{certificate.verification_code}</strong>
-        <br />
-        Check it at <a href={certificate.verify_url}>{certificate.verify_url}</a>
-      </p>
+      <p className="cert__line">{`Issued by ${CERTIFICATE_ISSUER}`}</p>
+      <div className="cert__check">
+        <p className="cert__code">
+          Verification code: <strong>{certificate.verification_code}</strong>
+          <br />
+          Check it at <a href={certificate.verify_url}>{certificate.verify_url}</a>
+        </p>
+        <QrCode text={certificate.verify_url} label="QR code of the check address" />
+      </div>
     </article>
   );
 }
 
-/** `/certificate`: the learner's certificate with Print and Download PDF, or why there is none yet. */
+/** `/certificate`: the learner's certificate with Print, Download PDF and ways to share it, or why there is none yet. */
 export function CertificatePage() {
   const certificate = useCertificate();
   const [pdf, setPdf] = useState<'idle' | 'busy' | 'failed'>('idle');
@@ -43,7 +51,8 @@ export function CertificatePage() {
   const download = async (data: CertificateView) => {
     setPdf('busy');
     try {
-      downloadFile(await certificatePdf(data), `certificate-${data.verification_code}.pdf`);
+      const fonts = await loadCertificateFonts([data.first_name, data.last_name, data.program_title, formatLongDate(data.completed_at)]);
+      downloadFile(await certificatePdf(data, fonts), `certificate-${data.verification_code}.pdf`);
       setPdf('idle');
     } catch {
       setPdf('failed');
@@ -110,6 +119,7 @@ export function CertificatePage() {
           </Button>
           <Link to={paths.dashboard}>Back to your dashboard</Link>
         </div>
+        <CertificateShare certificate={data} />
         {pdf === 'failed' && <FormAlert>Unable to make the PDF. Please try again, or use Print and save as PDF.</FormAlert>}
       </div>
       <CertificateCard certificate={data} />

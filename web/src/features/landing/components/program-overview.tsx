@@ -9,8 +9,12 @@ const FAQ = [
     a: 'No. Modules open one after another as you finish them, and you go at your own pace. Reminder emails help you keep going; choose daily or weekly in Settings.',
   },
   {
-    q: 'Why a code by email at every sign-in?',
-    a: 'Your answers describe your career plans. A password plus a one-time code keeps your account yours even if the password leaks.',
+    q: 'Why a code by email when I sign in with my password?',
+    a: 'Your answers describe your career plans. A password plus a one-time code keeps your account yours even if the password leaks. A passkey (your device’s fingerprint, face or screen lock, added in Settings) is safe on its own: it signs you in without a password or a code.',
+  },
+  {
+    q: 'Do I get a certificate?',
+    a: 'Yes. Finish every module and your dashboard offers a certificate of completion: download it as a PDF, print it, add it to your LinkedIn profile or share its link. Anyone can check it at that link, without an account.',
   },
   {
     q: 'Who can see my answers?',
@@ -58,6 +62,7 @@ export function ProgramOverview() {
           <li>A one-line pitch you can say out loud.</li>
           <li>A tailored résumé, a target company list and a networking routine.</li>
           <li>A 90-day plan for starting your new role well.</li>
+          <li>A certificate of completion that employers can check online.</li>
         </ul>
       </section>
 

@@ -76,15 +76,21 @@ describe('DashboardView', () => {
     expect(within(screen.getByRole('region', { name: 'Account snapshot' })).getByText('Verified')).toBeInTheDocument();
   });
 
-  it("reads 'All modules completed!' with a disabled button when nothing is open", async () => {
+  it("reads 'All modules completed!' with the certificate as the main action when nothing is open", async () => {
     mockApi({
       'GET /api/dashboard': () => ({ body: { percent_complete: 100, program_title: 'P' } }),
       'GET /api/dashboard/state': () => ({ body: { ...state, open_module: null } }),
     });
     renderDashboard();
     expect(await screen.findByText('All modules completed!')).toBeInTheDocument();
+    // the certificate comes first, styled as the main (filled) button; Resume is spent
+    const certificate = screen.getByRole('link', { name: 'View your certificate' });
+    expect(certificate.getAttribute('href')).toBe('/certificate');
+    expect(certificate.className).toBe('pg-button');
     const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Resume your next module' });
     expect(button.disabled).toBe(true);
+    expect(button.className).toContain('pg-button--secondary');
+    expect(certificate.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Resume your next module' })).toBeNull();
     // Not a grey button alone: a completion view says what was achieved.
     expect(screen.getByRole('heading', { name: 'You finished the program' })).toBeInTheDocument();

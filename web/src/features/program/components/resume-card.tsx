@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { OpenModule } from '../../../../../shared/program-types';
 import { paths } from '../../../config/paths';
 
-/** 'Resume your next module' with what comes next, or 'All modules completed!' (docs/product.md#2-screens-and-routes). */
+/** 'Resume your next module' with what comes next, or 'All modules completed!' with the certificate (docs/product.md#2-screens-and-routes). */
 export function ResumeCard({ openModule }: { openModule: OpenModule | null }) {
   return (
     <div className="pg-resume">
@@ -14,14 +14,15 @@ export function ResumeCard({ openModule }: { openModule: OpenModule | null }) {
           Resume your next module
         </Link>
       ) : (
-        <>
-          <button type="button" className="pg-button" disabled>
-            Resume your next module
-          </button>
-          <Link className="pg-resume__certificate" to={paths.certificate}>
+        // The certificate is what a finished learner comes for: the main action, before the spent one.
+        <div className="pg-resume__actions">
+          <Link className="pg-button" to={paths.certificate}>
             View your certificate
           </Link>
-        </>
+          <button type="button" className="pg-button pg-button--secondary" disabled>
+            Resume your next module
+          </button>
+        </div>
       )}
       {openModule ? null : <CompletionView />}
     </div>
