@@ -19,7 +19,7 @@ import { getUserById, searchItems } from '../lib/users';
 import { boundedCount } from './paging';
 import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf } from './user-mutation';
-import { hardDeleteAvailableAt } from './user-detail';
+import { hardDeleteAvailableAt } from '../lib/retention';
 
 /**
  * Hard delete (docs/product.md#4-states-and-transitions): only a soft-deleted account, after the retention window, with the

@@ -1,19 +1,11 @@
 import { countPasskeys } from '../accounts/passkey-records';
 import { config } from '../lib/config';
 import { notFound } from '../lib/errors';
-import type { UserRecord } from '../lib/user-record';
+import { hardDeleteAvailableAt } from '../lib/retention';
 import { getUserById } from '../lib/users';
 import { getUserCertificate } from '../program/certificate';
 import type { AdminUserDetail } from '../../shared/admin-types';
 import { enrollmentsOf } from './enrollment-view';
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/** When a soft-deleted account may be hard-deleted: deleted_at + the retention window. */
-export function hardDeleteAvailableAt(user: Pick<UserRecord, 'status' | 'deleted_at'>): Date | null {
-  if (user.status !== 'deleted' || !user.deleted_at) return null;
-  return new Date(Date.parse(user.deleted_at) + config().retentionDays * DAY_MS);
-}
 
 /** The response of `GET /api/admin/users/{id}`: the shape the console reads (shared/admin-types.ts). */
 export type UserDetail = AdminUserDetail;

@@ -7,6 +7,7 @@ import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stat
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { indexAttributes } from '../lib/table';
 import { getUserById, searchItemWrites, userIndexKeys } from '../lib/users';
+import { certificateHoldWrites } from '../program/certificate-hold';
 import type { AdminSoftDeleteResult } from '../../shared/admin-types';
 import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf, mutateUser, type UserChange } from './user-mutation';
@@ -90,14 +91,17 @@ export async function softDeleteUser(userId: string, reason: string | undefined,
 
 /**
  * The one soft-delete write, whoever asks (an admin, or the learner from Settings): status,
- * deleted_at and reason, every session ended, the per-status counters and the audit entry, in
- * one transaction (through `mutateUser`).
+ * deleted_at and reason, every session ended, the per-status counters, the certificates withheld
+ * from the public check (functions/program/certificate-hold.ts) and the audit entry, in one
+ * transaction (through `mutateUser`). `bySelf` marks an account its owner deleted: only such an
+ * account may restore itself (functions/accounts/account-restore.ts).
  */
-export function softDeleteChange(
+export async function softDeleteChange(
   user: UserRecord,
   reason: string | undefined,
   audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
-): UserChange<SoftDeleteResult> {
+  bySelf = false,
+): Promise<UserChange<SoftDeleteResult>> {
   if (user.status === 'deleted') throw conflict('already_deleted');
   const deletedReason = reason?.trim() ? reason.trim() : null;
   const deletedAt = new Date().toISOString();
@@ -107,10 +111,11 @@ export function softDeleteChange(
       ...statusSet({ ...user, deleted_at: deletedAt }, 'deleted'), // also enters the erasure index
       deleted_at: deletedAt,
       ...(deletedReason ? { deleted_reason: deletedReason } : {}),
+      ...(bySelf ? { deleted_by: 'self' } : {}),
       // a deleted account has no session (the session check also refuses non-active accounts)
       session_version: (user.session_version ?? 0) + 1,
     },
-    remove: deletedReason ? [] : ['deleted_reason'],
+    remove: [...(deletedReason ? [] : ['deleted_reason']), ...(bySelf ? [] : ['deleted_by'])],
     extra: [
       // users_total counts accounts not deleted (stats.ts)
       statsUpdate({
@@ -122,6 +127,7 @@ export function softDeleteChange(
       })!,
       ...present(lastActiveStatusMove(user, 'deleted')),
       ...searchItemWrites(user, { ...user, status: 'deleted' }),
+      ...(await certificateHoldWrites(user.id, true, deletedAt)),
       auditPut(audit({ old: facts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
     ],
     result,
@@ -130,34 +136,42 @@ export function softDeleteChange(
 
 /** Back to active (a lock before the delete is not restored: the admin can lock again). */
 export async function restoreUser(userId: string, caller: AdminCaller): Promise<{ status: UserStatus }> {
-  return mutateUser(userId, (user) => {
-    if (user.status !== 'deleted') throw conflict('not_deleted');
-    return {
-      set: { ...statusSet(user, 'active'), is_locked: false },
-      // restored before the erasure: out of the erasure index at once
-      remove: ['deleted_at', 'deleted_reason', ...indexAttributes('erasureDue')],
-      extra: [
-        statsUpdate({
-          users_total: 1,
-          users_verified: user.verified ? 1 : 0,
-          users_deleted: -1,
-          ...unverifiedDeltas(user, { ...user, status: 'active' }),
-        })!,
-        ...present(lastActiveStatusMove(user, 'active')),
-        ...searchItemWrites(user, { ...user, status: 'active' }),
-        auditPut(
-          adminAudit(
-            caller,
-            'admin.user.restore',
-            { type: 'user', id: user.id },
-            {
-              old: { status: 'deleted', deleted_at: user.deleted_at ?? null },
-              new: { status: 'active', is_locked: false },
-            },
-          ),
-        ),
-      ],
-      result: { status: 'active' as const },
-    };
-  });
+  return mutateUser(userId, (user) =>
+    restoreChange(user, (values) => adminAudit(caller, 'admin.user.restore', { type: 'user', id: user.id }, values)),
+  );
+}
+
+/**
+ * The one restore write, whoever asks (an admin, or the learner within the retention period):
+ * back to active in every list and counter, out of the erasure index, the certificates verifying
+ * again, and the audit entry, in one transaction (through `mutateUser`).
+ */
+export async function restoreChange(
+  user: UserRecord,
+  audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
+): Promise<UserChange<{ status: UserStatus }>> {
+  if (user.status !== 'deleted') throw conflict('not_deleted');
+  return {
+    set: { ...statusSet(user, 'active'), is_locked: false },
+    // restored before the erasure: out of the erasure index at once
+    remove: ['deleted_at', 'deleted_reason', 'deleted_by', ...indexAttributes('erasureDue')],
+    extra: [
+      statsUpdate({
+        users_total: 1,
+        users_verified: user.verified ? 1 : 0,
+        users_deleted: -1,
+        ...unverifiedDeltas(user, { ...user, status: 'active' }),
+      })!,
+      ...present(lastActiveStatusMove(user, 'active')),
+      ...searchItemWrites(user, { ...user, status: 'active' }),
+      ...(await certificateHoldWrites(user.id, false)),
+      auditPut(
+        audit({
+          old: { status: 'deleted', deleted_at: user.deleted_at ?? null },
+          new: { status: 'active', is_locked: false },
+        }),
+      ),
+    ],
+    result: { status: 'active' as const },
+  };
 }
