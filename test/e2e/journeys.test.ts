@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { AdminSummary } from '../../shared/admin-types';
 import type { JsonBody } from '../helpers/api';
-import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 /** The journeys of docs/journeys.md: no dead ends, honest messages. */
 const browser = useBrowser();
@@ -150,6 +150,42 @@ describe('2. the sign-in code step has ways out', () => {
     }
     expect(await page.getByRole('alert').textContent()).toBe('This code no longer works — send a new one.');
     expect(await page.getByRole('button', { name: 'Verify and log in' }).isDisabled()).toBe(true);
+  });
+});
+
+describe('5. deleting my account is not a dead end', () => {
+  it('warns in the dialog, deletes, and a sign-in within the retention period restores the account with the emailed code', async () => {
+    const email = await verifiedLearner('Lukas');
+    const page = await browser.newPage();
+    let since = Date.now();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+    await page.waitForURL('**/enroll');
+    await page.getByText('Continue to dashboard').waitFor();
+
+    await page.goto('/settings');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await expect.poll(() => dialog.textContent()).toMatch(/certificate, it stops verifying/);
+    expect(await dialog.getByRole('button', { name: 'Download my data first' }).isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page), 'delete dialog').toEqual([]);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL('**/account-deleted?erase_on=*');
+
+    // The right password leads to the restore screen, not "Invalid email or password".
+    await passwordStep(page, email);
+    await page.getByRole('heading', { name: 'Your account was deleted' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await seriousA11yViolations(page), 'restore screen').toEqual([]);
+    since = Date.now();
+    await page.getByRole('button', { name: 'Restore my account' }).click();
+    await page
+      .getByLabel('Restore code', { exact: true })
+      .fill(sixDigitCode((await waitForEmail(email, since, /restore your account/)).text));
+    // Enrolled before the deletion: the restored learner lands on the dashboard.
+    await page.waitForURL('**/dashboard');
+    expect((await page.request.get('/api/auth/me')).status()).toBe(200);
   });
 });
 

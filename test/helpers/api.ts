@@ -140,7 +140,8 @@ export interface StoredEmail {
   at: number;
   /** Extra headers (SES v2 Simple content `Headers`, e.g. List-Unsubscribe). */
   headers: Array<{ name: string; value: string }>;
-  replyTo: string[];
+  /** Reply-To addresses (SES v2 `ReplyToAddresses`). */
+  replyTo?: string[];
 }
 
 /** Reads what the app sent through the local SES (`GET /store`). */
