@@ -413,4 +413,26 @@ describe('11. phone', () => {
     await page.waitForURL('**/settings');
     await expect.poll(() => page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
   });
+
+  it("gives an administrator on a phone's admin page the admin links once: in the sidebar, not again in the menu", async () => {
+    const cookie = await adminCookie();
+    const page = await browser.newPage({ width: 390, height: 844 });
+    const [name, ...value] = cookie.split('=');
+    await page
+      .context()
+      .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await page.goto('/admin/users');
+    await page.getByRole('navigation', { name: 'Admin' }).waitFor();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => menu.getByRole('link', { name: 'Settings' }).isVisible()).toBe(true);
+    expect(await menu.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
+    // Outside the admin pages the menu still leads there.
+    await menu.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/settings');
+    await expect.poll(() => page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect.poll(() => menu.getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
+  });
 });

@@ -58,14 +58,25 @@ export function SiteHeader() {
         </button>
       ) : null}
       {isPending ? null : user ? (
-        <nav id="site-nav-main" className={`site-nav site-nav--menu${menuOpen ? ' site-nav--open' : ''}`} aria-label="Main">
+        <nav
+          id="site-nav-main"
+          // On an admin page the sidebar carries the admin links: a phone's menu leaves them out (index.css).
+          className={`site-nav site-nav--menu${menuOpen ? ' site-nav--open' : ''}${pathname.startsWith('/admin') ? ' site-nav--in-admin' : ''}`}
+          aria-label="Main"
+        >
           <span className="site-nav__who">Signed in as {user.email}</span>
           <NavLink to={paths.dashboard}>Dashboard</NavLink>
           {isAdmin(user) ? (
             <>
-              <NavLink to={paths.admin.dashboard}>Admin</NavLink>
-              <NavLink to={paths.admin.users}>Users</NavLink>
-              <NavLink to={paths.admin.audit}>Audit</NavLink>
+              <NavLink to={paths.admin.dashboard} className="site-nav__admin">
+                Admin
+              </NavLink>
+              <NavLink to={paths.admin.users} className="site-nav__admin">
+                Users
+              </NavLink>
+              <NavLink to={paths.admin.audit} className="site-nav__admin">
+                Audit
+              </NavLink>
             </>
           ) : null}
           <NavLink to={paths.settings}>Settings</NavLink>
