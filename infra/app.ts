@@ -28,6 +28,8 @@ buildStacks(app, {
     alarmEmail: context('alarmEmail'),
     runbookUrl: context('runbookUrl'),
     mailFrom: context('mailFrom'),
+    // where learners can write to a person (the Reply-To of the deletion confirmation); default support@<mailFrom's domain>
+    supportEmail: context('supportEmail'),
     sesDomain: context('sesDomain'),
     // -c sesIdentityExists=true: the identity is already in the account (verified by hand, or another stage's)
     sesIdentityExists: context('sesIdentityExists') === 'true',

@@ -37,6 +37,8 @@ export interface CareerProgramStackProps extends StackProps {
   siteDir?: string;
   /** Sender address of every email. Required for a real deploy; the default only lets synth run. */
   mailFrom?: string;
+  /** SUPPORT_EMAIL: an address a person reads (functions/lib/config.ts); unset = support@ the sender's domain. */
+  supportEmail?: string;
   /** When given, SES verifies this domain (DKIM) instead of the single sender address. */
   sesDomain?: string;
   /**
@@ -171,6 +173,7 @@ export class CareerProgramStack extends Stack {
       RETENTION_DAYS: String(props.retentionDays ?? 30),
       SES_CONFIGURATION_SET: this.mailEvents.configurationSet.configurationSetName,
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
+      ...(props.supportEmail ? { SUPPORT_EMAIL: props.supportEmail } : {}),
     };
     const make = (
       id: string,

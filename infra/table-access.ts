@@ -60,7 +60,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       'RATE#': ['GetItem', 'UpdateItem', 'DeleteItem'],
       'ACTIVITY#': ['PutItem'],
       'STATS#': ['UpdateItem'],
-      'CERT#': ['GetItem'],
+      // the public check; a restore makes the certificate verify again (functions/program/certificate-hold.ts)
+      'CERT#': ['GetItem', 'UpdateItem'],
       'AUDIT#': ['PutItem'],
       // the published program version (the session's open module, functions/program/published-program.ts)
       'PROGRAM#': ['GetItem'],
@@ -88,7 +89,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       'RATE#': ['UpdateItem'],
       'ACTIVITY#': ['PutItem'],
       'STATS#': ['UpdateItem'],
-      'CERT#': ['PutItem'],
+      // issued; withheld from the public check by the learner's own deletion
+      'CERT#': ['PutItem', 'UpdateItem'],
       'USERSEARCH#': ['PutItem', 'UpdateItem'],
       'AUDIT#': ['PutItem'],
       'PROGRAM#': ['GetItem'],

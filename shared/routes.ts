@@ -40,6 +40,9 @@ export const ROUTES: readonly RouteDef[] = [
   // "Send a new code" for the verify step and the sign-in code step (docs/journeys.md)
   r('POST', '/api/auth/resend-verification', 'auth', 'public'),
   r('POST', '/api/auth/resend-2fa', 'auth', 'public'),
+  // A learner's own deletion undone within the retention period (docs/product.md#account-data)
+  r('POST', '/api/auth/restore', 'auth', 'public'),
+  r('POST', '/api/auth/restore/verify', 'auth', 'public'),
   r('POST', '/api/auth/password-reset/request', 'auth', 'public'),
   r('GET', '/api/auth/password-reset/validate', 'auth', 'public'),
   r('POST', '/api/auth/password-reset/confirm', 'auth', 'public'),

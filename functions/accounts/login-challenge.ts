@@ -44,11 +44,18 @@ export const clearedChallengeCookie = `${CHALLENGE_COOKIE}=; Path=/; Secure; Htt
 /**
  * Opens a challenge for the account: stores a new code bound to `browserHash`, hands it to
  * `send`, and only once it is out makes it the account's live challenge and deletes the previous
- * one (so a send SES refuses leaves the earlier challenge working).
+ * one (so a send SES refuses leaves the earlier challenge working). `extra` is kept on the
+ * challenge (a restore challenge's `purpose`).
  */
-export async function openChallenge(user: UserRecord, browserHash: string, send: (code: string) => Promise<unknown>): Promise<string> {
+export async function openChallenge(
+  user: UserRecord,
+  browserHash: string,
+  send: (code: string) => Promise<unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const challengeId = randomBytes(18).toString('base64url');
   const code = await issueCode(keys.challenge(challengeId), {
+    ...extra,
     type: 'challenge',
     user_id: user.id,
     email_lower: user.email_lower,

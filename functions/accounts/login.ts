@@ -10,6 +10,7 @@ import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
 import { codeFailureOf, consumeCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from '../lib/caller';
+import { isSelfRestorable, RESTORE_PURPOSE, restoreStep } from './restorable-account';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
 import { challengeCookie, isBoundTo, newBrowserBinding, openChallenge } from './login-challenge';
@@ -29,14 +30,17 @@ import { deviceCookie, trustedDeviceId } from './trusted-device';
 /**
  * Two-step sign-in (docs/product.md#4-states-and-transitions): the password, then a 6-digit code emailed with a challenge id.
  * A wrong email and a wrong password look the same (status, body and, through a dummy hash,
- * time). A locked account is revealed only to someone who knows its password; a deleted one
- * never (it looks like a wrong password).
+ * time). A locked account is revealed only to someone who knows its password; so is a deletion
+ * its owner may still undo (403 `account_deleted`); any other deleted one never (it looks like a
+ * wrong password).
  */
 const isLocked = (user: UserRecord) => user.status === 'locked' || user.is_locked;
 
 export async function startLogin(
   input: { email: string; password: string },
   caller: Caller,
+  /** `restore`: the same password step opens the code that restores a deleted account (restorable-account.ts). */
+  purpose: 'sign_in' | 'restore' = 'sign_in',
 ): Promise<{ challengeId: string; browserCookie: string }> {
   const email = normalizeEmail(input.email);
   // Started for every login, so the one-off cost of building it never marks an unknown email.
@@ -60,7 +64,9 @@ export async function startLogin(
   }
 
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await fallbackHash));
-  if (!user || !passwordOk || user.status === 'deleted') {
+  // Only the owner's right password reveals a deletion its owner asked for (and may undo).
+  const restorable = Boolean(user && passwordOk && isSelfRestorable(user));
+  if (!user || !passwordOk || (user.status === 'deleted' && !restorable)) {
     // The reservation stays: it is this failure's count.
     await writeAudit(
       await loginAudit('auth.login_failed', user, email, caller, {
@@ -79,6 +85,7 @@ export async function startLogin(
     throw unauthorized('invalid_credentials');
   }
   await reservation.release();
+  if (restorable || purpose === 'restore') return restoreStep(user, caller, purpose);
   if (isLocked(user)) {
     await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_locked' } }, null));
     throw forbidden('account_locked');
@@ -130,8 +137,10 @@ export async function finishLogin(
   const email = normalizeEmail(input.email);
   let challenge;
   try {
-    // Another browser's challenge counts as a wrong code, even with the right digits.
-    const belongs = (item: Record<string, unknown>) => item.email_lower === email && isBoundTo(item, caller.cookies);
+    // Another browser's challenge (or one that restores a deleted account) counts as a wrong
+    // code, even with the right digits.
+    const belongs = (item: Record<string, unknown>) =>
+      item.email_lower === email && isBoundTo(item, caller.cookies) && item.purpose !== RESTORE_PURPOSE;
     challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), belongs, {
       revealAttempts: true,
       // Every try is reserved against the account before the code is compared, so parallel
@@ -189,7 +198,7 @@ export async function completeSignIn(
 }
 
 /** M2: a wrong, expired or used-up sign-in code is a security event of the challenge's account. */
-async function auditCodeFailure(error: unknown, caller: Caller): Promise<void> {
+export async function auditCodeFailure(error: unknown, caller: Caller): Promise<void> {
   const failure = codeFailureOf(error);
   if (!failure?.userId) return; // no such challenge: nothing names an account
   await writeAudit({

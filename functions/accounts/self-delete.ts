@@ -1,3 +1,4 @@
+import { hardDeleteAvailableAt } from '../lib/retention';
 import { config } from '../lib/config';
 import { sendEmail } from '../lib/email';
 import { badRequest, forbidden } from '../lib/errors';
@@ -7,7 +8,7 @@ import { accountAudit, type Caller } from '../lib/caller';
 import { accountDeletionEmail } from './emails/account-deletion';
 import { verifyPassword } from './passwords';
 import { consume } from './rate-limit';
-import { hardDeleteAvailableAt, softDeleteChange } from './status-change';
+import { softDeleteChange } from './status-change';
 import { mutateUser } from './user-mutation';
 
 /** The reason stored on the account, as the admin drawer shows it (docs/product.md#account-data). */
@@ -24,6 +25,7 @@ export interface SelfDeleteResult {
  * "Delete my account" (GDPR art. 17): the learner confirms with the password; the account is
  * soft-deleted exactly as an admin's soft-delete does (same write, reason "requested by the
  * learner", every session ended), then a confirmation email says when the data will be erased.
+ * Until then the learner may restore the account by signing in (functions/accounts/account-restore.ts).
  * A wrong password changes nothing. Administrators are removed by another administrator, so a
  * product can never lose its last admin this way.
  */
@@ -33,12 +35,12 @@ export async function deleteOwnAccount(user: UserRecord, password: string, calle
   await consume('passwordChangesPerUser', user.id);
   if (!password || !(await verifyPassword(password, user.password_hash))) throw badRequest('invalid_password');
   const deleted = await mutateUser(user.id, (current) =>
-    softDeleteChange(current, SELF_DELETE_REASON, (values) => accountAudit('account.self_delete', current, caller, values)),
+    softDeleteChange(current, SELF_DELETE_REASON, (values) => accountAudit('account.self_delete', current, caller, values), true),
   );
   const eraseAfter = hardDeleteAvailableAt({ status: 'deleted', deleted_at: deleted.deleted_at })!;
   const eraseOn = eraseAfter.toISOString().slice(0, 10);
   // The deletion stands even if the mail fails: the learner asked for it and saw the answer.
-  await sendEmail(accountDeletionEmail(user.email, eraseOn, config().retentionDays)).catch((error) =>
+  await sendEmail(accountDeletionEmail(user.email, eraseOn, config().retentionDays, config().supportEmail)).catch((error) =>
     logger.error('account deletion email failed', { error, userId: user.id }),
   );
   return { status: 'deleted', deleted_at: deleted.deleted_at, erase_after: eraseAfter.toISOString() };

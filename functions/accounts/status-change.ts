@@ -1,9 +1,10 @@
 import type { AdminSoftDeleteResult } from '../../shared/admin-types';
 import { auditPut, type AuditInput } from '../lib/audit';
-import { config } from '../lib/config';
+import { certificateHoldWrites } from '../lib/certificate-hold';
 import { conflict } from '../lib/errors';
 import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
+import { indexAttributes } from '../lib/table';
 import { searchItemWrites, userIndexKeys } from '../lib/users';
 import type { UserChange } from './user-mutation';
 
@@ -21,24 +22,19 @@ export const statusFacts = (user: Pick<UserRecord, 'status' | 'is_locked'>) => (
 
 export type SoftDeleteResult = AdminSoftDeleteResult;
 
-const DAY_MS = 24 * 3600 * 1000;
-
-/** When a soft-deleted account may be hard-deleted: deleted_at + the retention window. */
-export function hardDeleteAvailableAt(user: Pick<UserRecord, 'status' | 'deleted_at'>): Date | null {
-  if (user.status !== 'deleted' || !user.deleted_at) return null;
-  return new Date(Date.parse(user.deleted_at) + config().retentionDays * DAY_MS);
-}
-
 /**
  * The one soft-delete write, whoever asks (an admin, or the learner from Settings): status,
- * deleted_at and reason, every session ended, the per-status counters and the audit entry, in
- * one transaction (through `mutateUser`).
+ * deleted_at and reason, every session ended, the per-status counters, the certificates withheld
+ * from the public check (functions/lib/certificate-hold.ts) and the audit entry, in one
+ * transaction (through `mutateUser`). `bySelf` marks an account its owner deleted: only such an
+ * account may restore itself (functions/accounts/account-restore.ts).
  */
-export function softDeleteChange(
+export async function softDeleteChange(
   user: UserRecord,
   reason: string | undefined,
   audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
-): UserChange<SoftDeleteResult> {
+  bySelf = false,
+): Promise<UserChange<SoftDeleteResult>> {
   if (user.status === 'deleted') throw conflict('already_deleted');
   const deletedReason = reason?.trim() ? reason.trim() : null;
   const deletedAt = new Date().toISOString();
@@ -48,10 +44,11 @@ export function softDeleteChange(
       ...statusSet({ ...user, deleted_at: deletedAt }, 'deleted'), // also enters the erasure index
       deleted_at: deletedAt,
       ...(deletedReason ? { deleted_reason: deletedReason } : {}),
+      ...(bySelf ? { deleted_by: 'self' } : {}),
       // a deleted account has no session (the session check also refuses non-active accounts)
       session_version: (user.session_version ?? 0) + 1,
     },
-    remove: deletedReason ? [] : ['deleted_reason'],
+    remove: [...(deletedReason ? [] : ['deleted_reason']), ...(bySelf ? [] : ['deleted_by'])],
     extra: [
       // users_total counts accounts not deleted (stats.ts)
       statsUpdate({
@@ -63,8 +60,44 @@ export function softDeleteChange(
       })!,
       ...present(lastActiveStatusMove(user, 'deleted')),
       ...searchItemWrites(user, { ...user, status: 'deleted' }),
+      ...(await certificateHoldWrites(user.id, true, deletedAt)),
       auditPut(audit({ old: statusFacts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
     ],
     result,
+  };
+}
+
+/**
+ * The one restore write, whoever asks (an admin, or the learner within the retention period):
+ * back to active in every list and counter, out of the erasure index, the certificates verifying
+ * again, and the audit entry, in one transaction (through `mutateUser`).
+ */
+export async function restoreChange(
+  user: UserRecord,
+  audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
+): Promise<UserChange<{ status: UserStatus }>> {
+  if (user.status !== 'deleted') throw conflict('not_deleted');
+  return {
+    set: { ...statusSet(user, 'active'), is_locked: false },
+    // restored before the erasure: out of the erasure index at once
+    remove: ['deleted_at', 'deleted_reason', 'deleted_by', ...indexAttributes('erasureDue')],
+    extra: [
+      statsUpdate({
+        users_total: 1,
+        users_verified: user.verified ? 1 : 0,
+        users_deleted: -1,
+        ...unverifiedDeltas(user, { ...user, status: 'active' }),
+      })!,
+      ...present(lastActiveStatusMove(user, 'active')),
+      ...searchItemWrites(user, { ...user, status: 'active' }),
+      ...(await certificateHoldWrites(user.id, false)),
+      auditPut(
+        audit({
+          old: { status: 'deleted', deleted_at: user.deleted_at ?? null },
+          new: { status: 'active', is_locked: false },
+        }),
+      ),
+    ],
+    result: { status: 'active' as const },
   };
 }

@@ -10,7 +10,7 @@ import { INDEX, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import { continuePurge, SAFETY_DELAY_SECONDS, startPurge, type PurgeMessage } from './purge-job';
-import { hardDeleteAvailableAt } from '../accounts/status-change';
+import { hardDeleteAvailableAt } from '../lib/retention';
 
 /**
  * Automatic erasure after retention (docs/product.md#account-data, docs/runbook.md#erasure):

@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
 import { getUserById } from '../lib/users';
 import { adminAudit, assertNotSelf, type AdminCaller } from '../lib/admin-caller';
-import { hardDeleteAvailableAt } from '../accounts/status-change';
+import { hardDeleteAvailableAt } from '../lib/retention';
 import {
   INLINE_BUDGET_MS,
   SAFETY_DELAY_SECONDS,

@@ -1,7 +1,7 @@
 import { countPasskeys } from '../accounts/passkey-records';
-import { hardDeleteAvailableAt } from '../accounts/status-change';
 import { config } from '../lib/config';
 import { notFound } from '../lib/errors';
+import { hardDeleteAvailableAt } from '../lib/retention';
 import { getUserById } from '../lib/users';
 import { getUserCertificate } from '../program/certificate';
 import type { AdminUserDetail } from '../../shared/admin-types';

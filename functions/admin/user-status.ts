@@ -1,5 +1,5 @@
 import { sendPasswordReset } from '../accounts/password-reset';
-import { present, softDeleteChange, statusFacts, statusSet, type SoftDeleteResult } from '../accounts/status-change';
+import { present, restoreChange, softDeleteChange, statusFacts, statusSet, type SoftDeleteResult } from '../accounts/status-change';
 import { auditPut, writeAudit } from '../lib/audit';
 import type { Delivery } from '../lib/email';
 import { conflict, notFound } from '../lib/errors';
@@ -82,34 +82,7 @@ export async function softDeleteUser(userId: string, reason: string | undefined,
 
 /** Back to active (a lock before the delete is not restored: the admin can lock again). */
 export async function restoreUser(userId: string, caller: AdminCaller): Promise<{ status: UserStatus }> {
-  return mutateUser(userId, (user) => {
-    if (user.status !== 'deleted') throw conflict('not_deleted');
-    return {
-      set: { ...statusSet(user, 'active'), is_locked: false },
-      // restored before the erasure: out of the erasure index at once
-      remove: ['deleted_at', 'deleted_reason', ...indexAttributes('erasureDue')],
-      extra: [
-        statsUpdate({
-          users_total: 1,
-          users_verified: user.verified ? 1 : 0,
-          users_deleted: -1,
-          ...unverifiedDeltas(user, { ...user, status: 'active' }),
-        })!,
-        ...present(lastActiveStatusMove(user, 'active')),
-        ...searchItemWrites(user, { ...user, status: 'active' }),
-        auditPut(
-          adminAudit(
-            caller,
-            'admin.user.restore',
-            { type: 'user', id: user.id },
-            {
-              old: { status: 'deleted', deleted_at: user.deleted_at ?? null },
-              new: { status: 'active', is_locked: false },
-            },
-          ),
-        ),
-      ],
-      result: { status: 'active' as const },
-    };
-  });
+  return mutateUser(userId, (user) =>
+    restoreChange(user, (values) => adminAudit(caller, 'admin.user.restore', { type: 'user', id: user.id }, values)),
+  );
 }

@@ -6,6 +6,7 @@ import { register } from '../accounts/routes/register';
 import { deleteSession, getSessions, revokeOthers } from '../accounts/routes/sessions';
 import { resendLoginCode } from '../accounts/routes/resend-login-code';
 import { resendVerification } from '../accounts/routes/resend-verification';
+import { restoreAccount, verifyRestore } from '../accounts/routes/restore-account';
 import { verifyTwoFactor } from '../accounts/routes/verify-2fa';
 import { verifyEmail } from '../accounts/routes/verify-email';
 import { createGroupHandler } from '../lib/http';
@@ -25,6 +26,8 @@ export const handler = createGroupHandler('auth', {
   'POST /api/auth/verify-email': verifyEmail,
   'POST /api/auth/resend-verification': resendVerification,
   'POST /api/auth/resend-2fa': resendLoginCode,
+  'POST /api/auth/restore': restoreAccount,
+  'POST /api/auth/restore/verify': verifyRestore,
   'POST /api/auth/password-reset/request': passwordResetRequest,
   'GET /api/auth/password-reset/validate': passwordResetValidate,
   'POST /api/auth/password-reset/confirm': passwordResetConfirm,

@@ -14,6 +14,11 @@ export interface Config {
   dynamodbEndpoint?: string;
   sesEndpoint?: string;
   mailFrom: string;
+  /**
+   * Where a person can write to a human (SUPPORT_EMAIL): the Reply-To of mail that invites an
+   * answer (the account deletion confirmation). Unset = support@ the sender's domain.
+   */
+  supportEmail: string;
   /** Local default only: use `appUrl()` from app-url.ts, which also works in the cloud. */
   appUrl: string;
   /** Cloud: the SSM parameter holding the site address (only when APP_URL is not set). */
@@ -89,6 +94,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     sesEndpoint: env.SES_ENDPOINT || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@career-program.local',
+    supportEmail: env.SUPPORT_EMAIL || `support@${/@([^>\s]+)/.exec(env.MAIL_FROM ?? '')?.[1] ?? 'career-program.local'}`,
     appUrl: (env.APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
     appUrlParameter: env.APP_URL ? undefined : env.APP_URL_PARAMETER || undefined,
     sessionSecret,

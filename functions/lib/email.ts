@@ -9,6 +9,8 @@ export interface EmailMessage {
   html: string;
   /** Extra headers (SES v2 Simple content), e.g. the reminders' List-Unsubscribe (RFC 8058). */
   headers?: Array<{ name: string; value: string }>;
+  /** Where an answer goes (the sender is a no-reply address). */
+  replyTo?: string;
 }
 
 /** Bulk ("list") mail: the reminders carry their unsubscribe headers (docs/product.md#unsubscribe). */
@@ -52,6 +54,7 @@ export async function sendEmail(message: EmailMessage): Promise<Delivery> {
         FromEmailAddress: cfg.mailFrom,
         ...(cfg.sesConfigurationSet ? { ConfigurationSetName: cfg.sesConfigurationSet } : {}),
         Destination: { ToAddresses: [message.to] },
+        ...(message.replyTo ? { ReplyToAddresses: [message.replyTo] } : {}),
         Content: {
           Simple: {
             Subject: { Data: message.subject, Charset: 'UTF-8' },

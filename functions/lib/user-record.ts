@@ -32,6 +32,8 @@ export interface UserRecord {
   last_active_day?: string;
   deleted_at?: string;
   deleted_reason?: string;
+  /** `self` when the owner deleted the account (only then may it restore itself). */
+  deleted_by?: 'self';
   /** Set by the SES bounce/complaint handler (functions/lib/email-suppression.ts): reminders stop. */
   email_suppressed?: EmailSuppression;
   email_suppressed_at?: string;

@@ -18,8 +18,9 @@ export async function verifyCertificate(rawCode: string): Promise<PublicCertific
   const code = normalizeCertificateCode(rawCode);
   if (!code) throw notFound('certificate_not_found');
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.certificate(code) }));
-  const record = result.Item as CertificateRecord | undefined;
-  if (!record) throw notFound('certificate_not_found');
+  const record = result.Item as (CertificateRecord & { holder_deleted_at?: string }) | undefined;
+  // A deleted account's certificate answers as unknown until a restore (program/certificate-hold.ts).
+  if (!record || record.holder_deleted_at) throw notFound('certificate_not_found');
   return {
     verification_code: record.verification_code,
     name: [record.first_name, record.last_name].filter(Boolean).join(' '),

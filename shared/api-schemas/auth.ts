@@ -63,7 +63,12 @@ export const authDocs: Record<string, RouteDoc> = {
   'POST /api/auth/login': {
     summary: 'Sign-in step 1: checks the password and emails a 6-digit code.',
     responses: { 200: twoFactorChallenge },
-    errors: { 401: ['invalid_credentials'], 403: ['email_not_verified', 'account_locked'], 429: THROTTLED, ...EMAIL_ERRORS },
+    errors: {
+      401: ['invalid_credentials'],
+      403: ['email_not_verified', 'account_locked', 'account_deleted'],
+      429: THROTTLED,
+      ...EMAIL_ERRORS,
+    },
   },
   'POST /api/auth/verify-2fa': {
     summary: 'Sign-in step 2: the emailed code; sets the session cookie.',
@@ -94,6 +99,16 @@ export const authDocs: Record<string, RouteDoc> = {
     summary: 'Sends a new sign-in code: a fresh challenge.',
     responses: { 200: twoFactorChallenge },
     errors: { 400: ['invalid_challenge', 'challenge_expired'], 429: THROTTLED, ...EMAIL_ERRORS },
+  },
+  'POST /api/auth/restore': {
+    summary: 'Restore step 1: the password of an account its owner deleted (within the retention period); emails a 6-digit code.',
+    responses: { 200: z.object({ restore_pending: z.literal(true), challenge_id: z.string() }) },
+    errors: { 401: ['invalid_credentials'], 409: ['not_deleted'], 429: THROTTLED, ...EMAIL_ERRORS },
+  },
+  'POST /api/auth/restore/verify': {
+    summary: 'Restore step 2: the emailed code; the account is active again and the session cookie is set.',
+    responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
+    errors: { 400: ['invalid_code'], 429: THROTTLED },
   },
   'POST /api/auth/password-reset/request': {
     summary: 'Emails a reset link when the address has an account; always `{ ok: true }`.',

@@ -155,6 +155,42 @@ describe('2. the sign-in code step has ways out', () => {
   });
 });
 
+describe('5. deleting my account is not a dead end', () => {
+  it('warns in the dialog, deletes, and a sign-in within the retention period restores the account with the emailed code', async () => {
+    const email = await verifiedLearner('Lukas');
+    const page = await browser.newPage();
+    let since = Date.now();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
+    await page.waitForURL('**/enroll');
+    await page.getByText('Continue to dashboard').waitFor();
+
+    await page.goto('/settings');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await expect.poll(() => dialog.textContent()).toMatch(/certificate, it stops verifying/);
+    expect(await dialog.getByRole('button', { name: 'Download my data first' }).isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page), 'delete dialog').toEqual([]);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL('**/account-deleted?erase_on=*');
+
+    // The right password leads to the restore screen, not "Invalid email or password".
+    await passwordStep(page, email);
+    await page.getByRole('heading', { name: 'Your account was deleted' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await seriousA11yViolations(page), 'restore screen').toEqual([]);
+    since = Date.now();
+    await page.getByRole('button', { name: 'Restore my account' }).click();
+    await page
+      .getByLabel('Restore code', { exact: true })
+      .fill(sixDigitCode((await waitForEmail(email, since, /restore your account/)).text));
+    // Enrolled before the deletion: the restored learner lands on the dashboard.
+    await page.waitForURL('**/dashboard');
+    expect((await page.request.get('/api/auth/me')).status()).toBe(200);
+  });
+});
+
 describe('3. weak passwords get the true reason', () => {
   it('names a common password as common, with a live hint while typing', async () => {
     const page = await browser.newPage();
@@ -445,5 +481,27 @@ describe('11. phone', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL('**/settings');
     await expect.poll(() => page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it("gives an administrator on a phone's admin page the admin links once: in the sidebar, not again in the menu", async () => {
+    const cookie = await adminCookie();
+    const page = await browser.newPage({ width: 390, height: 844 });
+    const [name, ...value] = cookie.split('=');
+    await page
+      .context()
+      .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await page.goto('/admin/users');
+    await page.getByRole('navigation', { name: 'Admin' }).waitFor();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => menu.getByRole('link', { name: 'Settings' }).isVisible()).toBe(true);
+    expect(await menu.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
+    // Outside the admin pages the menu still leads there.
+    await menu.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/settings');
+    await expect.poll(() => page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect.poll(() => menu.getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
   });
 });

@@ -140,6 +140,8 @@ export interface StoredEmail {
   at: number;
   /** Extra headers (SES v2 Simple content `Headers`, e.g. List-Unsubscribe). */
   headers: Array<{ name: string; value: string }>;
+  /** Reply-To addresses (SES v2 `ReplyToAddresses`). */
+  replyTo?: string[];
 }
 
 /** Reads what the app sent through the local SES (`GET /store`). */
@@ -152,6 +154,7 @@ export async function emailsTo(address: string, endpoint = inject('sesEndpoint')
       body: { text?: string; html?: string };
       at: number;
       headers?: Array<{ name: string; value: string }>;
+      replyTo?: string[];
     }>;
   };
   return store.emails
@@ -163,6 +166,7 @@ export async function emailsTo(address: string, endpoint = inject('sesEndpoint')
       html: email.body.html ?? '',
       at: email.at,
       headers: email.headers ?? [],
+      replyTo: email.replyTo ?? [],
     }));
 }
 

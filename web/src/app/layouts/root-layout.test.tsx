@@ -93,6 +93,23 @@ describe('RootLayout header', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false'));
   });
 
+  it('closes the open menu on Escape (focus back on Menu) and on a tap outside the header', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 200, body: me() } });
+    renderRoutes(routes, '/');
+    const user = userEvent.setup();
+    const menu = await screen.findByRole('button', { name: 'Menu' });
+    await user.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    await user.keyboard('{Escape}');
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(menu);
+
+    await user.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    await user.click(document.body);
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('has no Menu button for a visitor (two links fit)', async () => {
     mockFetch({ 'GET /api/auth/me': { status: 401, body: {} } });
     renderRoutes(routes, '/');

@@ -87,6 +87,22 @@ export function AccountDataSection({ onDeleted }: { onDeleted: (result: DeleteAc
           <p id="delete-account-consequence">
             You will be signed out on every device and will no longer be able to sign in. Type your password to confirm.
           </p>
+          <p className="account-data__hint">
+            If you have a certificate, it stops verifying: anyone checking its code is told it does not exist. You can restore your account
+            yourself by logging in before your data is erased.
+          </p>
+          <div className="account-data__first">
+            <span>Want to keep a copy of your data?</span>
+            <Button
+              variant="secondary"
+              onClick={() => exportData.mutate()}
+              disabled={exportData.isPending}
+              aria-busy={exportData.isPending}
+            >
+              {exportData.isPending ? 'Preparing…' : 'Download my data first'}
+            </Button>
+            <span aria-live="polite">{exportData.isSuccess && 'Your data has been downloaded.'}</span>
+          </div>
           <PasswordField
             label="Password"
             name="password"

@@ -18,6 +18,10 @@ export function AccountDeletedNotice({ eraseOn }: { eraseOn: string | null }) {
         )}{' '}
         Until then an administrator can restore your account if you change your mind. We have sent you an email with the details.
       </p>
+      <p>
+        You can also restore it yourself until then: <Link to={paths.login}>log in</Link> with your email and password and confirm with the
+        code we email you.
+      </p>
       <Link to={paths.home}>Go to the home page</Link>
     </main>
   );

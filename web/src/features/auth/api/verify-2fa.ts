@@ -21,11 +21,14 @@ export const verifyTwoFactor = (input: VerifyTwoFactorInput) => api.post<VerifyT
  * the fresh one is returned with the response: the caller routes on the profile the server now
  * holds, not on what step 2 echoed.
  */
-export const useVerifyTwoFactor = () => {
+export const useVerifyTwoFactor = () => useSessionStart(verifyTwoFactor);
+
+/** A call whose success sets a new session cookie (sign-in step 2, an account restore). */
+export const useSessionStart = <Input>(request: (input: Input) => Promise<VerifyTwoFactorResponse>) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: VerifyTwoFactorInput) => {
-      const response = await verifyTwoFactor(input);
+    mutationFn: async (input: Input) => {
+      const response = await request(input);
       // Answers cached while signed out (a module's 401) would send the person back to /login.
       forgetServerAnswers(queryClient);
       await queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });

@@ -284,3 +284,34 @@ describe('LoginForm step 2: ways out', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('This sign-in has expired. Start over and enter your password again.');
   });
 });
+
+describe('LoginForm restore of a deleted account', () => {
+  it('offers the restore on 403 account_deleted, confirms it with the emailed code and signs in', async () => {
+    let restored = false;
+    const api = mockFetch({
+      'POST /api/auth/login': { status: 403, body: { error: 'account_deleted', erase_after: '2026-12-24T10:00:00.000Z' } },
+      'POST /api/auth/restore': { status: 200, body: { restore_pending: true, challenge_id: 'rc-1' } },
+      'POST /api/auth/restore/verify': () => {
+        restored = true;
+        return { status: 200, body: { ok: true } };
+      },
+      'GET /api/auth/me': () => (restored ? { status: 200, body: me() } : { status: 401, body: {} }),
+      'GET /api/dashboard': { status: 200, body: { percent_complete: 10 } },
+    });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    expect((await screen.findByRole('heading', { name: 'Your account was deleted' })).closest('section')?.textContent).toMatch(
+      /erased for good on .*2026/,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Restore my account' }));
+    expect(api.callsTo('POST /api/auth/restore')[0].body).toEqual({ email: 'ada@example.com', password: 'correct horse' });
+    await user.type(await screen.findByLabelText('Restore code'), '123456');
+    expect((await screen.findByTestId('location')).textContent).toBe('/dashboard');
+    expect(api.callsTo('POST /api/auth/restore/verify')[0].body).toEqual({
+      email: 'ada@example.com',
+      code: '123456',
+      challenge_id: 'rc-1',
+    });
+  });
+});

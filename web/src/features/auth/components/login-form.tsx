@@ -10,6 +10,7 @@ import { paths } from '../../../config/paths';
 import { useLogin } from '../api/login';
 import { postLoginDestination } from '../api/post-login-destination';
 import { ApiError } from '../../../lib/api-client';
+import type { SessionUser } from '../../../lib/auth';
 import { loginSchema, type LoginValues } from '../../../../../shared/account-forms';
 import { CODE_LENGTH } from '../../../../../shared/constants';
 import { useResendTwoFactor } from '../api/resend-2fa';
@@ -19,12 +20,20 @@ import { loginErrorMessage, MISSING_CHALLENGE, resendTwoFactorErrorView, twoFact
 import { CodeField } from './code-field';
 import { LocalMailNote } from './local-mail-note';
 import { ResendCodeButton } from './resend-code-button';
+import { RestoreAccountStep } from './restore-account-step';
 import { VerifyEmailStep } from './verify-email-step';
 
 export const VERIFIED_NOTICE = 'Your email is verified. You can now log in.';
 const NEW_LOGIN_CODE = (email: string) => `We sent a new code to ${email}.`;
 
 const needsVerification = (error: unknown) => error instanceof ApiError && error.status === 403 && Boolean(error.body.needsVerification);
+/** The right password of an account its owner deleted: the day its data goes, else null (not restorable). */
+const deletedUntil = (error: unknown) =>
+  error instanceof ApiError && error.code === 'account_deleted'
+    ? typeof error.body.erase_after === 'string'
+      ? error.body.erase_after
+      : ''
+    : null;
 
 /** Two steps (docs/product.md#2-screens-and-routes Login, #4-states-and-transitions): email + password, then the emailed 6-digit code. */
 export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}) {
@@ -43,10 +52,11 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
   const [notice, setNotice] = useState<string | null>(null);
   const [spent, setSpent] = useState(false);
   const [unverified, setUnverified] = useState(false);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const [routing, setRouting] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
-  const step = unverified ? 'verify' : challengeId === null ? 'credentials' : 'code';
+  const step = unverified ? 'verify' : deleted !== null ? 'restore' : challengeId === null ? 'credentials' : 'code';
 
   useEffect(() => {
     if (step === 'code') codeRef.current?.focus();
@@ -74,6 +84,12 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         setChallengeId(response.challenge_id);
       },
       onError: (failure) => {
+        // A deleted account its owner may restore gets the restore screen, not a dead end.
+        const deletedAccount = deletedUntil(failure);
+        if (deletedAccount !== null) {
+          setDeleted(deletedAccount);
+          return;
+        }
         // An unverified account gets the code entry (with a new code on request), not a dead end.
         if (needsVerification(failure)) setUnverified(true);
         showError(loginErrorMessage(failure));
@@ -91,11 +107,7 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
     verify.mutate(
       { email: email.trim(), code: value, challenge_id: challengeId },
       {
-        onSuccess: (result) => {
-          setRouting(true);
-          // Back to the page a session ended on (a checked same-origin path), else the usual landing.
-          void (async () => navigate(returnTo ?? (await postLoginDestination(result.user)), { replace: true }))();
-        },
+        onSuccess: (result) => enter(result.user),
         onError: (failure) => {
           const view = twoFactorErrorView(failure);
           setSpent(Boolean(view.spent));
@@ -103,6 +115,12 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         },
       },
     );
+  };
+
+  const enter = (user: SessionUser | null) => {
+    setRouting(true);
+    // Back to the page a session ended on (a checked same-origin path), else the usual landing.
+    void (async () => navigate(returnTo ?? (await postLoginDestination(user)), { replace: true }))();
   };
 
   const changeCode = (value: string) => {
@@ -142,11 +160,27 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
   const restart = () => {
     setChallengeId(null);
     setUnverified(false);
+    setDeleted(null);
     setCode('');
     setError(null);
     setNotice(null);
     setSpent(false);
   };
+
+  if (step === 'restore') {
+    return (
+      <RestoreAccountStep
+        email={email.trim()}
+        password={password}
+        eraseAfter={deleted || null}
+        onRestored={enter}
+        onStartOver={() => {
+          restart();
+          form.reset();
+        }}
+      />
+    );
+  }
 
   if (step === 'verify') {
     return (

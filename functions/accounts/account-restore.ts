@@ -1,0 +1,56 @@
+import { mutateUser } from './user-mutation';
+import { restoreChange } from './status-change';
+import { writeAudit } from '../lib/audit';
+import { badRequest } from '../lib/errors';
+import { keys } from '../lib/table';
+import type { UserRecord } from '../lib/user-record';
+import { getUserById, normalizeEmail } from '../lib/users';
+import { consumeCode, normalizeCode } from './codes';
+import { accountAudit, type Caller } from '../lib/caller';
+import { auditCodeFailure, completeSignIn, startLogin } from './login';
+import { isBoundTo } from './login-challenge';
+import { consume, release } from './rate-limit';
+import { isSelfRestorable, RESTORE_PURPOSE } from './restorable-account';
+import { deviceCookie } from './trusted-device';
+
+/**
+ * "Restore my account" (docs/product.md#account-data): within the retention period the owner of
+ * an account they deleted brings it back with the password and an emailed code, as a sign-in
+ * does. The restore is the same write as an administrator's (status, lists, counters, the
+ * certificate verifying again), audited `account.self_restore`, and the learner is signed in.
+ */
+export const startRestore = (input: { email: string; password: string }, caller: Caller) => startLogin(input, caller, 'restore');
+
+export async function finishRestore(
+  input: { email: string; code: string; challenge_id: string },
+  caller: Caller,
+): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
+  await consume('codeChecksPerIp', caller.ip, caller);
+  if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
+  const email = normalizeEmail(input.email);
+  let challenge;
+  try {
+    // Only a restore challenge, of this address, opened in this browser.
+    const belongs = (item: Record<string, unknown>) =>
+      item.purpose === RESTORE_PURPOSE && item.email_lower === email && isBoundTo(item, caller.cookies);
+    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), belongs, {
+      revealAttempts: true,
+      beforeCheck: (item) => consume('codeTriesPerAccount', String(item.user_id), caller),
+    });
+  } catch (error) {
+    await auditCodeFailure(error, caller);
+    throw error;
+  }
+  const found = await getUserById(String(challenge.user_id));
+  // Restored by an administrator, erased, or a newer challenge since the password step: nothing to do.
+  if (!found || !isSelfRestorable(found) || found.login_challenge !== input.challenge_id) {
+    if (found) await writeAudit(accountAudit('auth.2fa_failed', found, caller, { new: { reason: 'not_restorable' } }, null));
+    throw badRequest('invalid_code');
+  }
+  await release('codeTriesPerAccount', found.id);
+  await mutateUser(found.id, (user) => restoreChange(user, (values) => accountAudit('account.self_restore', user, caller, values)));
+  const user = await getUserById(found.id);
+  if (!user) throw badRequest('invalid_code'); // erased in the same instant: nothing to sign in to
+  const signedIn = await completeSignIn(user, caller);
+  return { ...signedIn, deviceCookie: await deviceCookie(user.id) };
+}

@@ -1,0 +1,49 @@
+import { writeAudit } from '../lib/audit';
+import { conflict, forbidden } from '../lib/errors';
+import { hardDeleteAvailableAt } from '../lib/retention';
+import type { UserRecord } from '../lib/user-record';
+import { accountAudit, type Caller } from '../lib/caller';
+import { deliver } from './emails/deliver';
+import { restoreCodeEmail } from './emails/restore-code';
+import { challengeCookie, newBrowserBinding, openChallenge } from './login-challenge';
+import { consume, givingBackOnFailure } from './rate-limit';
+
+/**
+ * A deleted account its owner may bring back (docs/product.md#account-data): deleted by the owner
+ * (an administrator's deletion is theirs to undo) and still within the retention period.
+ */
+export function isSelfRestorable(user: UserRecord, now = Date.now()): boolean {
+  const eraseAfter = hardDeleteAvailableAt(user);
+  return user.deleted_by === 'self' && eraseAfter !== null && now < eraseAfter.getTime();
+}
+
+/** Marks the challenge that restores an account: it never opens a session on its own. */
+export const RESTORE_PURPOSE = 'restore';
+
+/**
+ * What the password step does for a restorable account, once the password was accepted: a sign-in
+ * answers 403 `account_deleted` (with the day the data will be erased) so the screen can offer the
+ * restore; a restore request opens a challenge like a sign-in's (same code, tries and browser
+ * binding, counted against the same per-account budget) whose emailed code confirms it. A restore
+ * request for an account that is not restorable (not deleted) is refused with 409 `not_deleted`.
+ */
+export async function restoreStep(
+  user: UserRecord,
+  caller: Caller,
+  purpose: 'sign_in' | 'restore',
+): Promise<{ challengeId: string; browserCookie: string }> {
+  if (!isSelfRestorable(user)) throw conflict('not_deleted');
+  const eraseAfter = hardDeleteAvailableAt(user)!.toISOString();
+  if (purpose === 'sign_in') {
+    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_deleted' } }, null));
+    throw forbidden('account_deleted', { erase_after: eraseAfter });
+  }
+  await consume('loginChallengesPerAccount', user.id, caller);
+  const binding = newBrowserBinding();
+  const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
+    openChallenge(user, binding.hash, (code) => deliver(restoreCodeEmail(user.email, user.first_name, code)), {
+      purpose: RESTORE_PURPOSE,
+    }),
+  );
+  return { challengeId, browserCookie: challengeCookie(binding.value) };
+}
