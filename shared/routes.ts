@@ -52,6 +52,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/auth/passkeys/registration/verify', 'passkeys', 'session'),
   r('PATCH', '/api/auth/passkeys/{id}', 'passkeys', 'session'),
   r('DELETE', '/api/auth/passkeys/{id}', 'passkeys', 'session'),
+  // The "this wasn't me" link of the passkey_added notice: no session, a signed token names the passkey
+  r('POST', '/api/auth/passkeys/removal', 'passkeys', 'public'),
   r('POST', '/api/auth/passkeys/authentication/options', 'passkeys', 'public'),
   r('POST', '/api/auth/passkeys/authentication/verify', 'passkeys', 'public'),
   // Anyone can check a certificate by its code (docs/product.md#certificates)

@@ -14,6 +14,7 @@ import { getUserById } from '../lib/users';
 import { completeSignIn } from './login';
 import { accountAudit, type Caller } from './context';
 import { credentialHash } from './passkey-records';
+import { passkeyRemovalLink } from './passkey-removal-link';
 import { verifyPassword } from './passwords';
 import { assertNotExhausted, consume, recordFailure } from './rate-limit';
 import { sendSecurityNotice } from './security-notices';
@@ -257,7 +258,7 @@ export async function finishPasskeyRegistration(
     if (error instanceof TransactionCanceledException) throw conflict('passkey_exists');
     throw error;
   }
-  await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name });
+  await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name, removalLink: await passkeyRemovalLink(user.id, hash) });
   return viewOf(item);
 }
 
