@@ -95,6 +95,9 @@ export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/admin/users/{id}/audit-logs', 'admin', 'admin'),
   r('POST', '/api/admin/users/{id}/reset-password', 'admin', 'admin'),
   r('POST', '/api/admin/users/{id}/certificate/revoke', 'admin', 'admin'),
+  // A user's passkeys in the drawer (docs/account-security.md)
+  r('GET', '/api/admin/users/{id}/passkeys', 'admin', 'admin'),
+  r('DELETE', '/api/admin/users/{id}/passkeys/{passkey_id}', 'admin', 'admin'),
   r('GET', '/api/admin/audit-logs', 'admin', 'admin'),
   r('POST', '/api/admin/modules/unlock', 'admin', 'admin'),
   r('POST', '/api/admin/modules/force-complete', 'admin', 'admin'),

@@ -1,14 +1,12 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { appUrl } from '../lib/app-url';
-import { auditPut } from '../lib/audit';
-import { db, tableName } from '../lib/db';
+import { tableName } from '../lib/db';
 import { badRequest, notFound } from '../lib/errors';
 import { derivedKey } from '../lib/session-keys';
 import { keys } from '../lib/table';
 import { getUserById } from '../lib/users';
 import { accountAudit, type Caller } from './context';
+import { deletePasskey } from './passkey-records';
 
 /**
  * The "this wasn't me" link of the `passkey_added` notice (docs/account-security.md): whoever
@@ -56,33 +54,24 @@ export async function removePasskeyByLink(token: string, caller: Caller): Promis
   const { userId, passkeyId } = await readToken(token);
   const user = await getUserById(userId);
   if (!user || user.status === 'purging') throw notFound('passkey_not_found');
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: tableName(), Key: keys.passkey(userId, passkeyId), ConditionExpression: 'attribute_exists(pk)' } },
-          { Delete: { TableName: tableName(), Key: keys.passkeyLookup(passkeyId) } },
-          {
-            // session_version + 1 ends every session at once (what endAllSessions does).
-            Update: {
-              TableName: tableName(),
-              Key: keys.user(userId),
-              UpdateExpression: 'ADD session_version :one',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-          auditPut(
-            accountAudit('auth.passkey_removed', user, caller, {
-              old: { passkey: passkeyId.slice(0, 8) },
-              new: { via: 'notice_link', sessions_ended: true },
-            }),
-          ),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw notFound('passkey_not_found');
-    throw error;
-  }
+  await deletePasskey(
+    userId,
+    passkeyId,
+    accountAudit('auth.passkey_removed', user, caller, {
+      old: { passkey: passkeyId.slice(0, 8) },
+      new: { via: 'notice_link', sessions_ended: true },
+    }),
+    [
+      {
+        // session_version + 1 ends every session at once (what endAllSessions does).
+        Update: {
+          TableName: tableName(),
+          Key: keys.user(userId),
+          UpdateExpression: 'ADD session_version :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ],
+  );
 }

@@ -573,6 +573,52 @@ describe('passkey sign-in', () => {
   });
 });
 
+describe("admin: a user's passkeys", () => {
+  it('lists and removes a passkey of the user (audited, the owner notified); it no longer signs in', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator, passkey } = await addPasskey(client, new SoftAuthenticator(), 'Unknown key');
+    await addPasskey(client, new SoftAuthenticator(), 'Own key');
+
+    const list = await adminClient.get<PasskeyList>(`/api/admin/users/${user.id}/passkeys`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((item) => item.name)).toEqual(['Unknown key', 'Own key']);
+    expect(list.body.items[0]).toEqual({
+      id: passkey.id,
+      name: 'Unknown key',
+      created_at: anyString,
+      last_used_at: null,
+      backed_up: false,
+    });
+
+    const removed = await adminClient.delete(`/api/admin/users/${user.id}/passkeys/${passkey.id}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ ok: true });
+    expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items.map((item) => item.name)).toEqual(['Own key']);
+    expect((await passkeyLogin(api.client(), authenticator)).body).toEqual({ error: 'invalid_credentials' });
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
+    expect((await latestEmail(user.email, /passkey was removed/)).text).toContain('named "Unknown key"');
+    const entries = (
+      await adminClient.get<ListPage<AuditEntry & { action: string; old_values: unknown }>>(`/api/admin/users/${user.id}/audit-logs`)
+    ).body.items;
+    expect(entries.find((entry) => entry.action === 'admin.passkey_removed')).toMatchObject({
+      old_values: { passkey: passkey.id.slice(0, 8), name: 'Unknown key' },
+      actor_email: expect.stringMatching(/^sec-admin-/),
+    });
+
+    // gone, malformed, another user's, or an unknown user: 404 and nothing changes
+    expect((await adminClient.delete(`/api/admin/users/${user.id}/passkeys/${passkey.id}`)).body).toEqual({ error: 'passkey_not_found' });
+    expect((await adminClient.delete(`/api/admin/users/${user.id}/passkeys/nope`)).status).toBe(404);
+    const other = await makeUser();
+    const own = list.body.items[1].id;
+    expect((await adminClient.delete(`/api/admin/users/${other.id}/passkeys/${own}`)).body).toEqual({ error: 'passkey_not_found' });
+    expect((await adminClient.get(`/api/admin/users/${randomUUID()}/passkeys`)).status).toBe(404);
+    expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items).toHaveLength(1);
+    // learners cannot use these routes
+    expect((await client.get(`/api/admin/users/${user.id}/passkeys`)).status).toBe(403);
+  });
+});
+
 describe('security notices', () => {
   it('a sign-in from a browser the account has not used before sends a notice; a known one does not', async () => {
     const user = await makeUser();

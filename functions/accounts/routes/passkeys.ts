@@ -2,11 +2,11 @@ import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';
+import { listPasskeys } from '../passkey-records';
 import { removePasskeyByLink } from '../passkey-removal-link';
 import {
   finishPasskeyLogin,
   finishPasskeyRegistration,
-  listPasskeys,
   removePasskey,
   renamePasskey,
   startPasskeyLogin,
