@@ -601,10 +601,9 @@ describe("admin: a user's passkeys", () => {
     const entries = (
       await adminClient.get<ListPage<AuditEntry & { action: string; old_values: unknown }>>(`/api/admin/users/${user.id}/audit-logs`)
     ).body.items;
-    expect(entries.find((entry) => entry.action === 'admin.passkey_removed')).toMatchObject({
-      old_values: { passkey: passkey.id.slice(0, 8), name: 'Unknown key' },
-      actor_email: expect.stringMatching(/^sec-admin-/),
-    });
+    const entry = entries.find((item) => item.action === 'admin.passkey_removed');
+    expect(entry?.old_values).toEqual({ passkey: passkey.id.slice(0, 8), name: 'Unknown key' });
+    expect(entry?.actor_email).toMatch(/^sec-admin-/);
 
     // gone, malformed, another user's, or an unknown user: 404 and nothing changes
     expect((await adminClient.delete(`/api/admin/users/${user.id}/passkeys/${passkey.id}`)).body).toEqual({ error: 'passkey_not_found' });
