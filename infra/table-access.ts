@@ -103,6 +103,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
     {
       items: {
         'USER#': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+        // removing a user's passkey: its lookup item goes in the same transaction
+        'PASSKEYID#': ['DeleteItem'],
         'EMAIL#': ['PutItem', 'DeleteItem'],
         'USERSEARCH#': ['Query', 'PutItem', 'DeleteItem'],
         'ACTIVITY#': ['BatchGetItem', 'DeleteItem'],

@@ -55,6 +55,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/auth/passkeys/registration/verify', 'passkeys', 'session'),
   r('PATCH', '/api/auth/passkeys/{id}', 'passkeys', 'session'),
   r('DELETE', '/api/auth/passkeys/{id}', 'passkeys', 'session'),
+  // The "this wasn't me" link of the passkey_added notice: no session, a signed token names the passkey
+  r('POST', '/api/auth/passkeys/removal', 'passkeys', 'public'),
   r('POST', '/api/auth/passkeys/authentication/options', 'passkeys', 'public'),
   r('POST', '/api/auth/passkeys/authentication/verify', 'passkeys', 'public'),
   // Anyone can check a certificate by its code (docs/product.md#certificates)
@@ -96,6 +98,9 @@ export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/admin/users/{id}/audit-logs', 'admin', 'admin'),
   r('POST', '/api/admin/users/{id}/reset-password', 'admin', 'admin'),
   r('POST', '/api/admin/users/{id}/certificate/revoke', 'admin', 'admin'),
+  // A user's passkeys in the drawer (docs/account-security.md)
+  r('GET', '/api/admin/users/{id}/passkeys', 'admin', 'admin'),
+  r('DELETE', '/api/admin/users/{id}/passkeys/{passkey_id}', 'admin', 'admin'),
   r('GET', '/api/admin/audit-logs', 'admin', 'admin'),
   r('POST', '/api/admin/modules/unlock', 'admin', 'admin'),
   r('POST', '/api/admin/modules/force-complete', 'admin', 'admin'),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { appUrl } from '../lib/app-url';
 import { AUDIT_ACTION, auditPut, writeAudit } from '../lib/audit';
@@ -13,7 +13,17 @@ import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import { completeSignIn } from './login';
 import { accountAudit, type Caller } from '../lib/caller';
-import { credentialHash } from './passkey-records';
+import {
+  credentialHash,
+  deletePasskey,
+  MAX_PASSKEYS,
+  ownPasskey,
+  passkeyItems,
+  type PasskeyItem,
+  type PasskeyView,
+  viewOf,
+} from './passkey-records';
+import { passkeyRemovalLink } from './passkey-removal-link';
 import { verifyPassword } from './passwords';
 import { assertNotExhausted, consume, recordFailure } from './rate-limit';
 import { sendSecurityNotice } from './security-notices';
@@ -34,10 +44,8 @@ import { sendSecurityNotice } from './security-notices';
 export const CHALLENGE_TTL_SECONDS = 5 * 60;
 /** Adding a passkey needs the current password again, or a sign-in at most this long ago. */
 export const RECENT_SIGN_IN_SECONDS = 5 * 60;
-export const MAX_PASSKEYS = 20;
 const RP_NAME = '4-Week Career Program';
 const CHALLENGE_ID = /^[\w-]{16,64}$/;
-const PASSKEY_ID = /^[\w-]{43}$/;
 
 const webauthn = () => import('./webauthn');
 
@@ -46,58 +54,6 @@ export async function relyingParty(): Promise<{ rpID: string; origin: string }> 
   const cfg = config();
   const app = new URL(await appUrl());
   return { rpID: cfg.webauthnRpId ?? app.hostname, origin: cfg.webauthnOrigin ?? app.origin };
-}
-
-export interface PasskeyItem {
-  pk: string;
-  sk: string;
-  type: 'passkey';
-  id: string;
-  user_id: string;
-  credential_id: string;
-  public_key: string;
-  counter: number;
-  transports?: string[];
-  device_type: string;
-  backed_up: boolean;
-  aaguid?: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-export interface PasskeyView {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-  backed_up: boolean;
-}
-
-const viewOf = (item: PasskeyItem): PasskeyView => ({
-  id: item.id,
-  name: item.name,
-  created_at: item.created_at,
-  last_used_at: item.last_used_at ?? null,
-  backed_up: Boolean(item.backed_up),
-});
-
-/** Every passkey of the account (bounded: at most MAX_PASSKEYS exist). */
-export async function passkeyItems(userId: string): Promise<PasskeyItem[]> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :passkey)',
-      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':passkey': 'PASSKEY#' },
-      ConsistentRead: true,
-      Limit: MAX_PASSKEYS + 5,
-    }),
-  );
-  return (result.Items ?? []) as PasskeyItem[];
-}
-
-export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
-  return (await passkeyItems(userId)).map(viewOf).sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
 async function storeChallenge(purpose: 'register' | 'login', challenge: string, userId?: string): Promise<string> {
@@ -257,15 +213,8 @@ export async function finishPasskeyRegistration(
     if (error instanceof TransactionCanceledException) throw conflict('passkey_exists');
     throw error;
   }
-  await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name });
+  await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name, removalLink: await passkeyRemovalLink(user.id, hash) });
   return viewOf(item);
-}
-
-async function ownPasskey(userId: string, passkeyId: string): Promise<PasskeyItem> {
-  if (!PASSKEY_ID.test(passkeyId)) throw notFound('passkey_not_found');
-  const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(userId, passkeyId), ConsistentRead: true }));
-  if (!found.Item) throw notFound('passkey_not_found');
-  return found.Item as PasskeyItem;
 }
 
 export async function renamePasskey(user: UserRecord, passkeyId: string, name: string, caller: Caller): Promise<PasskeyView> {
@@ -303,20 +252,11 @@ export async function renamePasskey(user: UserRecord, passkeyId: string, name: s
 
 export async function removePasskey(user: UserRecord, passkeyId: string, caller: Caller): Promise<void> {
   const before = await ownPasskey(user.id, passkeyId);
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: tableName(), Key: keys.passkey(user.id, passkeyId), ConditionExpression: 'attribute_exists(pk)' } },
-          { Delete: { TableName: tableName(), Key: keys.passkeyLookup(passkeyId) } },
-          auditPut(accountAudit(AUDIT_ACTION.passkeyRemoved, user, caller, { old: { passkey: passkeyId.slice(0, 8), name: before.name } })),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw notFound('passkey_not_found');
-    throw error;
-  }
+  await deletePasskey(
+    user.id,
+    passkeyId,
+    accountAudit(AUDIT_ACTION.passkeyRemoved, user, caller, { old: { passkey: passkeyId.slice(0, 8), name: before.name } }),
+  );
   await sendSecurityNotice(user, 'passkey_removed', caller, { passkeyName: before.name });
 }
 

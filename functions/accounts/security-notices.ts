@@ -14,7 +14,7 @@ export async function sendSecurityNotice(
   user: Pick<UserRecord, 'email' | 'first_name'>,
   event: SecurityEvent,
   caller: Caller,
-  detail: { to?: string; passkeyName?: string; otherEmail?: string } = {},
+  detail: { to?: string; passkeyName?: string; otherEmail?: string; removalLink?: string } = {},
 ): Promise<void> {
   try {
     await deliver(
@@ -26,6 +26,7 @@ export async function sendSecurityNotice(
         device: deviceLabel(caller.userAgent),
         ip: caller.ip,
         resetLink: `${await appUrl()}/forgot-password`,
+        removalLink: detail.removalLink,
         passkeyName: detail.passkeyName,
         otherEmail: detail.otherEmail,
       }),

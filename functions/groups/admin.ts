@@ -16,12 +16,14 @@ import {
   hardDeletePreviewRoute,
   invalidateSessionsRoute,
   lockRoute,
+  removeUserPasskeyRoute,
   resetPasswordRoute,
   revokeCertificateRoute,
   restoreRoute,
   softDeleteRoute,
   unlockRoute,
   userAuditLogRoute,
+  userPasskeysRoute,
 } from '../admin/routes/user-actions';
 import { purgeStatusRoute } from '../admin/routes/purge';
 import { hardDeleteRoute, listUsersRoute, updateUserRoute, userDetailRoute } from '../admin/routes/users';
@@ -45,6 +47,8 @@ export const handler = createGroupHandler('admin', {
   'GET /api/admin/users/{id}/audit-logs': userAuditLogRoute,
   'POST /api/admin/users/{id}/reset-password': resetPasswordRoute,
   'POST /api/admin/users/{id}/certificate/revoke': revokeCertificateRoute,
+  'GET /api/admin/users/{id}/passkeys': userPasskeysRoute,
+  'DELETE /api/admin/users/{id}/passkeys/{passkey_id}': removeUserPasskeyRoute,
   'GET /api/admin/audit-logs': auditLogRoute,
   'GET /api/admin/audit-logs/export.csv': exportAuditLogRoute,
   'POST /api/admin/modules/unlock': unlockModuleRoute,

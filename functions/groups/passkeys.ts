@@ -4,6 +4,7 @@ import {
   passkeyLoginVerify,
   passkeyRegistrationOptions,
   passkeyRegistrationVerify,
+  passkeyRemovalByLink,
   passkeyRemove,
   passkeyRename,
 } from '../accounts/routes/passkeys';
@@ -11,7 +12,8 @@ import { createGroupHandler } from '../lib/http';
 
 /**
  * Lambda entry for the `passkeys` endpoint group (docs/account-security.md): adding, listing,
- * renaming and removing passkeys, and signing in with one. Apart from `auth` so that the
+ * renaming and removing passkeys (also by the signed link of the `passkey_added` notice), and
+ * signing in with one. Apart from `auth` so that the
  * WebAuthn library never weighs on the password sign-in's cold start.
  */
 export const handler = createGroupHandler('passkeys', {
@@ -20,6 +22,7 @@ export const handler = createGroupHandler('passkeys', {
   'POST /api/auth/passkeys/registration/verify': passkeyRegistrationVerify,
   'PATCH /api/auth/passkeys/{id}': passkeyRename,
   'DELETE /api/auth/passkeys/{id}': passkeyRemove,
+  'POST /api/auth/passkeys/removal': passkeyRemovalByLink,
   'POST /api/auth/passkeys/authentication/options': passkeyLoginOptions,
   'POST /api/auth/passkeys/authentication/verify': passkeyLoginVerify,
 });

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { programDocs } from './admin-program';
 import { auditEntry, day, EMAIL_ERRORS, isoTime, ok, page, type RouteDoc } from './common';
+import { passkeyList } from './passkeys';
 
 const status = z.enum(['active', 'locked', 'deleted', 'purging']);
 const NO_USER = { 404: ['not_found'] } as const;
@@ -186,6 +187,16 @@ export const adminDocs: Record<string, RouteDoc> = {
     summary: "Revokes the account's certificate.",
     responses: { 200: z.object({ ok: z.literal(true), verification_code: z.string(), revoked_at: isoTime }) },
     errors: { 404: ['not_found', 'no_certificate'], 409: ['already_revoked'] },
+  },
+  'GET /api/admin/users/{id}/passkeys': {
+    summary: "The account's passkeys.",
+    responses: { 200: passkeyList },
+    errors: { 404: ['not_found'] },
+  },
+  'DELETE /api/admin/users/{id}/passkeys/{passkey_id}': {
+    summary: 'Removes one passkey of the account (audited; the owner gets a notice).',
+    responses: { 200: ok },
+    errors: { 404: ['not_found', 'passkey_not_found'] },
   },
   'GET /api/admin/audit-logs': {
     summary: 'The audit log, filtered, within a date window (30 days by default, at most 366).',

@@ -32,6 +32,12 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   },
   'PATCH /api/auth/passkeys/{id}': { summary: 'Renames a passkey.', responses: { 200: passkey }, errors: { 404: ['passkey_not_found'] } },
   'DELETE /api/auth/passkeys/{id}': { summary: 'Removes a passkey.', responses: { 200: ok }, errors: { 404: ['passkey_not_found'] } },
+  'POST /api/auth/passkeys/removal': {
+    summary: 'The passkey_added notice\'s "this wasn\'t me" link: removes that passkey and ends every session; no session needed.',
+    body: z.object({ token: z.string().describe('the signed token of the link') }),
+    responses: { 200: ok },
+    errors: { 400: ['invalid_token'], 404: ['passkey_not_found'] },
+  },
   'POST /api/auth/passkeys/authentication/options': {
     summary: 'Starts a passkey sign-in (no account named).',
     responses: { 200: options },

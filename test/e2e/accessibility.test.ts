@@ -14,6 +14,8 @@ it('has no serious accessibility violations on the public screens', async () => 
     ['/forgot-password', 'Send reset link'],
     // a reminder's "Stop these reminders" link lands here (nothing is sent before the button)
     ['/unsubscribe?token=not-checked-until-the-button', 'Stop these reminders'],
+    // a passkey_added notice's "this wasn't me" link lands here (nothing is sent before the button)
+    ['/passkey-removal?token=not-checked-until-the-button', 'Remove the passkey and sign out everywhere'],
   ]) {
     await page.goto(path);
     await page.getByText(ready).first().waitFor();

@@ -10,7 +10,7 @@ import { db, tableName } from '../../functions/lib/db';
 import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import { keys, ttlIn } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
-import { insertUser } from '../../functions/lib/users';
+import { getUserById, insertUser } from '../../functions/lib/users';
 import type { AuditEntry, ListPage } from '../../shared/admin-types';
 import type { sessionList } from '../../shared/api-schemas/auth';
 import type { passkey, passkeyList } from '../../shared/api-schemas/passkeys';
@@ -530,6 +530,18 @@ describe('passkey sign-in', () => {
     expect(locked.setCookies.concat(unverified.setCookies, deleted.setCookies).some((c) => c.startsWith('__Host-session='))).toBe(false);
   });
 
+  it("an admin's lock disables passkey sign-in; unlock brings it back", async () => {
+    const user = await makeUser();
+    const { authenticator } = await addPasskey((await sessionClient(user)).client);
+    expect((await adminClient.post(`/api/admin/users/${user.id}/lock`, {})).status).toBe(200);
+    const locked = await passkeyLogin(api.client(), authenticator);
+    expect(locked.status).toBe(403);
+    expect(locked.body).toEqual({ error: 'account_locked' });
+    expect(locked.setCookies.some((c) => c.startsWith('__Host-session='))).toBe(false);
+    expect((await adminClient.post(`/api/admin/users/${user.id}/unlock`, {})).status).toBe(200);
+    expect((await passkeyLogin(api.client(), authenticator)).status).toBe(200);
+  });
+
   it("an admin's Invalidate tokens ends passkey sessions too", async () => {
     const user = await makeUser();
     const { authenticator } = await addPasskey((await sessionClient(user)).client);
@@ -558,6 +570,51 @@ describe('passkey sign-in', () => {
     );
     expect(partition.Items).toEqual([]);
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
+  });
+});
+
+describe("admin: a user's passkeys", () => {
+  it('lists and removes a passkey of the user (audited, the owner notified); it no longer signs in', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator, passkey } = await addPasskey(client, new SoftAuthenticator(), 'Unknown key');
+    await addPasskey(client, new SoftAuthenticator(), 'Own key');
+
+    const list = await adminClient.get<PasskeyList>(`/api/admin/users/${user.id}/passkeys`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((item) => item.name)).toEqual(['Unknown key', 'Own key']);
+    expect(list.body.items[0]).toEqual({
+      id: passkey.id,
+      name: 'Unknown key',
+      created_at: anyString,
+      last_used_at: null,
+      backed_up: false,
+    });
+
+    const removed = await adminClient.delete(`/api/admin/users/${user.id}/passkeys/${passkey.id}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ ok: true });
+    expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items.map((item) => item.name)).toEqual(['Own key']);
+    expect((await passkeyLogin(api.client(), authenticator)).body).toEqual({ error: 'invalid_credentials' });
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
+    expect((await latestEmail(user.email, /passkey was removed/)).text).toContain('named "Unknown key"');
+    const entries = (
+      await adminClient.get<ListPage<AuditEntry & { action: string; old_values: unknown }>>(`/api/admin/users/${user.id}/audit-logs`)
+    ).body.items;
+    const entry = entries.find((item) => item.action === 'admin.passkey_removed');
+    expect(entry?.old_values).toEqual({ passkey: passkey.id.slice(0, 8), name: 'Unknown key' });
+    expect(entry?.actor_email).toMatch(/^sec-admin-/);
+
+    // gone, malformed, another user's, or an unknown user: 404 and nothing changes
+    expect((await adminClient.delete(`/api/admin/users/${user.id}/passkeys/${passkey.id}`)).body).toEqual({ error: 'passkey_not_found' });
+    expect((await adminClient.delete(`/api/admin/users/${user.id}/passkeys/nope`)).status).toBe(404);
+    const other = await makeUser();
+    const own = list.body.items[1].id;
+    expect((await adminClient.delete(`/api/admin/users/${other.id}/passkeys/${own}`)).body).toEqual({ error: 'passkey_not_found' });
+    expect((await adminClient.get(`/api/admin/users/${randomUUID()}/passkeys`)).status).toBe(404);
+    expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items).toHaveLength(1);
+    // learners cannot use these routes
+    expect((await client.get(`/api/admin/users/${user.id}/passkeys`)).status).toBe(403);
   });
 });
 
@@ -606,6 +663,51 @@ describe('security notices', () => {
       }),
     );
     expect(left.Items).toEqual([]);
+  });
+
+  it('the passkey_added notice\'s "this wasn\'t me" link removes that passkey and signs out everywhere, once', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator, passkey } = await addPasskey(client, new SoftAuthenticator(), 'Intruder key');
+    const kept = await addPasskey(client, new SoftAuthenticator(), 'Own key');
+    const other = await sessionClient(user, FIREFOX_LINUX);
+    const notice = (await emailsTo(user.email)).find((mail) => mail.text.includes('named "Intruder key"'))!;
+    expect(notice.text).toContain("Wasn't you? Remove this passkey and sign out everywhere:\nhttp://localhost:3000/passkey-removal?token=");
+    expect(notice.text).toContain("Wasn't you? Reset your password:");
+    expect(notice.html).toContain('Remove this passkey and sign out everywhere</a>');
+    const token = decodeURIComponent(notice.text.match(/passkey-removal\?token=([\w.%-]+)/)![1]);
+
+    // a tampered token, or the other passkey's, does nothing
+    const tampered = await api.client().post('/api/auth/passkeys/removal', { token: `${token.slice(0, -2)}xx` });
+    expect(tampered.status).toBe(400);
+    expect(tampered.body).toEqual({ error: 'invalid_token' });
+    expect((await api.client().post('/api/auth/passkeys/removal', { token: '' })).status).toBe(400);
+    expect((await client.get('/api/auth/me')).status).toBe(200);
+
+    // no session needed: the link names the account and the passkey
+    const removed = await api.client().post('/api/auth/passkeys/removal', { token });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ ok: true });
+    expect((await client.get('/api/auth/me')).status).toBe(401);
+    expect((await other.client.get('/api/auth/me')).status).toBe(401);
+    expect((await passkeyLogin(api.client(), authenticator)).body).toEqual({ error: 'invalid_credentials' });
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
+    // only that passkey: the owner's own one still signs in
+    expect((await passkeyLogin(api.client(), kept.authenticator)).status).toBe(200);
+    const entries = (
+      await adminClient.get<ListPage<AuditEntry & { action: string; new_values: unknown }>>(`/api/admin/users/${user.id}/audit-logs`)
+    ).body.items;
+    expect(entries.find((entry) => entry.action === 'auth.passkey_removed')?.new_values).toEqual({
+      via: 'notice_link',
+      sessions_ended: true,
+    });
+
+    // the link acts once: used again it changes nothing
+    const fresh = await sessionClient((await getUserById(user.id))!);
+    const again = await api.client().post('/api/auth/passkeys/removal', { token });
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ error: 'passkey_not_found' });
+    expect((await fresh.client.get('/api/auth/me')).status).toBe(200);
   });
 
   it('an email change by an administrator notifies the old and the new address', async () => {

@@ -11,7 +11,7 @@ const call = (client: ReturnType<typeof api.client>, method: string, path: strin
 
 describe('admin routes: access', () => {
   it('covers every admin route of the table', () => {
-    expect(adminRoutes.length).toBe(30); // with the two CSV exports and program authoring
+    expect(adminRoutes.length).toBe(32); // with the two CSV exports, program authoring and the user's passkeys
     expect(adminRoutes.every((route) => route.access === 'admin')).toBe(true);
   });
 

@@ -83,6 +83,9 @@ describe('documented answers match real ones', () => {
     expect(
       (await call(anonymous, 'POST /api/auth/passkeys/authentication/options', '/api/auth/passkeys/authentication/options')).status,
     ).toBe(200);
+    expect((await call(anonymous, 'POST /api/auth/passkeys/removal', '/api/auth/passkeys/removal', { token: 'not.a.token' })).status).toBe(
+      400,
+    );
 
     const user = await createTestUser({ password_hash: await hashPassword('a-Long-enough-passw0rd') });
     const login = await call(anonymous, 'POST /api/auth/login', '/api/auth/login', {

@@ -23,6 +23,16 @@ describe('security notice emails', () => {
     expect(email.text).not.toMatch(/unsubscribe/i);
   });
 
+  it('a passkey_added notice also links to the removal of that passkey; other notices do not', () => {
+    const link = 'https://app.example.com/passkey-removal?token=a.b&c';
+    const email = securityNoticeEmail({ ...base, event: 'passkey_added', removalLink: link });
+    expect(email.text).toContain(`Wasn't you? Remove this passkey and sign out everywhere:\n${link}\n\nWasn't you? Reset your password:`);
+    expect(email.html).toContain(
+      '<a href="https://app.example.com/passkey-removal?token=a.b&amp;c">Remove this passkey and sign out everywhere</a>',
+    );
+    expect(securityNoticeEmail({ ...base, event: 'password_changed' }).text).not.toContain('Remove this passkey');
+  });
+
   it('names what happened for each event', () => {
     expect(securityNoticeEmail({ ...base, event: 'new_sign_in' }).text).toContain('from a browser it has not used before');
     expect(securityNoticeEmail({ ...base, event: 'password_reset' }).subject).toBe('Your password was reset');

@@ -3,7 +3,8 @@ import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
 /**
  * Security notices (docs/account-security.md): something changed on the account. Not reminders:
  * no unsubscribe, always sent. Each says when, from which device and address, and links to the
- * password reset for the case it was not the owner.
+ * password reset for the case it was not the owner; `passkey_added` also links to the removal of
+ * that passkey (../passkey-removal-link.ts).
  */
 export type SecurityEvent =
   'password_changed' | 'password_reset' | 'email_changed_old' | 'email_changed_new' | 'new_sign_in' | 'passkey_added' | 'passkey_removed';
@@ -47,9 +48,14 @@ export interface SecurityNoticeInput {
   device: string;
   ip: string;
   resetLink: string;
+  /** `passkey_added`: the signed link that removes that passkey and signs out everywhere. */
+  removalLink?: string;
   passkeyName?: string;
   otherEmail?: string;
 }
+
+const removalParagraph = (link: string) =>
+  `<p><strong>Wasn't you?</strong> <a href="${escapeHtml(link)}">Remove this passkey and sign out everywhere</a></p>\n`;
 
 const formatTime = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -68,6 +74,7 @@ export function securityNoticeEmail(input: SecurityNoticeInput): EmailMessage {
     '',
     ...facts.map(([label, value]) => `${label}: ${value}`),
     '',
+    ...(input.removalLink ? ["Wasn't you? Remove this passkey and sign out everywhere:", input.removalLink, ''] : []),
     "Wasn't you? Reset your password:",
     input.resetLink,
     '',
@@ -78,7 +85,7 @@ export function securityNoticeEmail(input: SecurityNoticeInput): EmailMessage {
     `<p>Hello ${escapeHtml(input.firstName)},</p>
 <p>${escapeHtml(what)}</p>
 <ul>${facts.map(([label, value]) => `<li>${escapeHtml(label)}: ${escapeHtml(value)}</li>`).join('')}</ul>
-<p><strong>Wasn't you?</strong> <a href="${escapeHtml(input.resetLink)}">Reset your password</a></p>
+${input.removalLink ? removalParagraph(input.removalLink) : ''}<p><strong>Wasn't you?</strong> <a href="${escapeHtml(input.resetLink)}">Reset your password</a></p>
 <p>Or paste this address into your browser: ${escapeHtml(input.resetLink)}</p>
 <p style="font-size:12px;color:#6b7280">This is a security notice about your account. It is always sent and cannot be turned off.</p>`,
   );

@@ -2,10 +2,11 @@ import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';
+import { listPasskeys } from '../passkey-records';
+import { removePasskeyByLink } from '../passkey-removal-link';
 import {
   finishPasskeyLogin,
   finishPasskeyRegistration,
-  listPasskeys,
   removePasskey,
   renamePasskey,
   startPasskeyLogin,
@@ -48,6 +49,18 @@ export const passkeyRename = defineRoute({
 export const passkeyRemove = defineRoute({
   handler: async (req) => {
     await removePasskey(req.session!.user, req.params.id ?? '', callerOf(req));
+    return { body: { ok: true } };
+  },
+});
+
+/**
+ * `POST /api/auth/passkeys/removal` `{ token }` → `{ ok: true }`: the `passkey_added` notice's
+ * "this wasn't me" link (no session: the signed token names the account and the passkey).
+ */
+export const passkeyRemovalByLink = defineRoute({
+  body: z.object({ token: z.string().check(z.trim(), z.minLength(1), z.maxLength(2048)) }),
+  handler: async (req) => {
+    await removePasskeyByLink(req.body.token, callerOf(req));
     return { body: { ok: true } };
   },
 });

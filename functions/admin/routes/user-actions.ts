@@ -5,6 +5,7 @@ import { hardDeletePreview } from '../hard-delete-preview';
 import { adminPasswordReset, invalidateSessions, lockUser, restoreUser, softDeleteUser, unlockUser } from '../user-status';
 import { revokeCertificate } from '../certificate-revoke';
 import { adminCallerOf } from '../../lib/admin-caller';
+import { removeUserPasskey, userPasskeys } from '../user-passkeys';
 
 /** `POST /api/admin/users/{id}/lock` → `{ ok, status, is_locked }` (already locked → 409 `already_locked`). */
 export const lockRoute = defineRoute({
@@ -55,4 +56,15 @@ export const revokeCertificateRoute = defineRoute({
   handler: async (req) => ({
     body: { ok: true, ...(await revokeCertificate(req.params.id, req.body.reason ?? undefined, adminCallerOf(req))) },
   }),
+});
+
+/** `GET /api/admin/users/{id}/passkeys` → `{ items: [{ id, name, created_at, last_used_at, backed_up }] }` */
+export const userPasskeysRoute = defineRoute({ handler: async (req) => ({ body: await userPasskeys(req.params.id) }) });
+
+/** `DELETE /api/admin/users/{id}/passkeys/{passkey_id}` → `{ ok: true }` (unknown passkey → 404 `passkey_not_found`) */
+export const removeUserPasskeyRoute = defineRoute({
+  handler: async (req) => {
+    await removeUserPasskey(req.params.id, req.params.passkey_id ?? '', adminCallerOf(req));
+    return { body: { ok: true } };
+  },
 });

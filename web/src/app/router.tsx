@@ -30,6 +30,7 @@ export const routes: RouteObject[] = [
       { path: routePatterns.certificateCheck, ...lazyRoute(() => import('./routes/certificate-check')) },
       { path: paths.certificateLookup, ...lazyRoute(() => import('./routes/certificate-check')) },
       { path: paths.unsubscribe, ...lazyRoute(() => import('./routes/unsubscribe')) },
+      { path: paths.passkeyRemoval, ...lazyRoute(() => import('./routes/passkey-removal')) },
       {
         ...lazyRoute(() => import('./guards/session-gate')),
         children: [

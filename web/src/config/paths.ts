@@ -23,6 +23,7 @@ export const paths = {
   certificate: '/certificate',
   certificateLookup: '/certificates',
   unsubscribe: '/unsubscribe',
+  passkeyRemoval: '/passkey-removal',
   certificateCheck: (code: string) => routePatterns.certificateCheck.replace(':code', encodeURIComponent(code)),
   accountDeleted: (eraseOn: string) => `${routePatterns.accountDeleted}?erase_on=${encodeURIComponent(eraseOn)}`,
   admin: {

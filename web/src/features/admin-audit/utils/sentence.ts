@@ -43,6 +43,7 @@ const PHRASES: Record<string, string> = {
   'notifications.unsubscribe': '{target} stopped reminder emails',
   'admin.user.invalidate_sessions': 'Admin signed {target} out everywhere',
   'admin.user.reset_password': 'Admin sent {target} a password reset',
+  'admin.passkey_removed': "Admin removed one of {target}'s passkeys",
   'admin.module.force_complete': 'Admin marked a module completed for {target}',
   'admin.module.reopen': 'Admin reopened a module for {target}',
   'admin.module.lock': 'Admin locked a module for {target}',

@@ -7,6 +7,7 @@ import { useUnlockUser } from '../api/unlock-user';
 import type { AdminUserDetail } from '../../../../../shared/admin-types';
 import { errorText } from '../utils/error-text';
 import { HardDeletePanel } from './hard-delete-panel';
+import { PasskeysSection } from './passkeys-section';
 import { reportOutcome, type Notify } from './notice';
 import { useConfirm, type ConfirmRequest } from './confirm-dialog';
 import { ResetPasswordButton } from './reset-password-button';
@@ -153,9 +154,7 @@ export function SecurityTab({ user, notify, onDeleted }: { user: AdminUserDetail
     <div className="admin-drawer__sections">
       <section aria-label="Access">
         {typeof user.passkey_count === 'number' ? (
-          <p>
-            Passkeys: <strong>{user.passkey_count}</strong>
-          </p>
+          <PasskeysSection user={user} who={personName(user)} notify={notify} confirm={confirm} />
         ) : null}
         <div className="admin-actions">
           <InvalidateButton user={user} notify={notify} confirm={confirm} />

@@ -195,9 +195,51 @@ describe('UserDrawer security', () => {
   });
 
   it('shows how many passkeys the account has', async () => {
-    const { user } = open(detail({ passkey_count: 2 }));
+    const { user } = open(detail({ passkey_count: 0 }));
     await user.click(await screen.findByRole('tab', { name: 'Security' }));
-    expect(screen.getByText('Passkeys:').textContent).toBe('Passkeys: 2');
+    expect(screen.getByText('Passkeys:').textContent).toBe('Passkeys: 0');
+    expect(screen.queryByRole('list', { name: 'Passkeys' })).toBeNull();
+  });
+
+  it('lists the passkeys and removes one after a confirmation', async () => {
+    const key = (id: string, name: string, lastUsed: string | null) => ({
+      id,
+      name,
+      created_at: '2026-01-02T10:00:00Z',
+      last_used_at: lastUsed,
+      backed_up: false,
+    });
+    let items = [key('k1', 'Unknown key', null), key('k2', 'Work laptop', '2026-01-03T10:00:00Z')];
+    const { api, user } = open(detail({ passkey_count: 2 }), {
+      'GET /api/admin/users/u1': () => ({ body: detail({ passkey_count: items.length }) }),
+      'GET /api/admin/users/u1/passkeys': () => ({ body: { items } }),
+      'DELETE /api/admin/users/u1/passkeys/k1': () => {
+        items = items.filter((item) => item.id !== 'k1');
+        return { body: { ok: true } };
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
+    const list = await screen.findByRole('list', { name: 'Passkeys' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      expect.stringMatching(/^Unknown key — added .+, last used never/),
+      expect.stringMatching(/^Work laptop — added .+, last used .+\d/),
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Remove passkey Unknown key' }));
+    await answerConfirm(user, 'Remove passkey', /can no longer sign in to Ada Lovelace's account/);
+    await notice('Passkey "Unknown key" removed.');
+    expect(api.callsTo('DELETE /api/admin/users/u1/passkeys/k1')).toHaveLength(1);
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'Passkeys' }))
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual([expect.stringMatching(/^Work laptop/)]),
+    );
+    expect(screen.getByText('Passkeys:').textContent).toBe('Passkeys: 1');
   });
 
   it('invalidates tokens', async () => {

@@ -1,0 +1,37 @@
+import { deletePasskey, listPasskeys, ownPasskey, type PasskeyView } from '../accounts/passkey-records';
+import { sendSecurityNotice } from '../accounts/security-notices';
+import { notFound } from '../lib/errors';
+import { getUserById } from '../lib/users';
+import { adminAudit, type AdminCaller } from './context';
+
+/**
+ * A user's passkeys in the admin drawer (docs/account-security.md): an administrator can see and
+ * remove a passkey the owner does not recognize, e.g. one added from a stolen session.
+ */
+async function existingUser(userId: string) {
+  const user = await getUserById(userId);
+  if (!user) throw notFound();
+  return user;
+}
+
+export async function userPasskeys(userId: string): Promise<{ items: PasskeyView[] }> {
+  await existingUser(userId);
+  return { items: await listPasskeys(userId) };
+}
+
+/** Removes one passkey of the user (audited as `admin.passkey_removed`) and tells the owner. */
+export async function removeUserPasskey(userId: string, passkeyId: string, caller: AdminCaller): Promise<void> {
+  const user = await existingUser(userId);
+  const before = await ownPasskey(userId, passkeyId);
+  await deletePasskey(
+    userId,
+    passkeyId,
+    adminAudit(
+      caller,
+      'admin.passkey_removed',
+      { type: 'user', id: userId },
+      { old: { passkey: passkeyId.slice(0, 8), name: before.name } },
+    ),
+  );
+  await sendSecurityNotice(user, 'passkey_removed', { ip: caller.ip, userAgent: caller.userAgent }, { passkeyName: before.name });
+}
