@@ -1,4 +1,4 @@
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetAccountCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import {
   BatchGetCommand,
   type BatchGetCommandInput,
@@ -86,6 +86,7 @@ const message = { to: 'a@example.com', subject: 's', text: 't', html: '<p>h</p>'
 beforeEach(() => {
   dynamo.reset();
   ses.reset();
+  ses.on(GetAccountCommand).resolves({ SendQuota: { MaxSendRate: 14, Max24HourSend: 50_000, SentLast24Hours: 0 } });
 });
 
 describe('sendWithRetry', () => {
