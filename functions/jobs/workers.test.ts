@@ -34,7 +34,14 @@ describe('reminder worker', () => {
   });
 
   it('queues the later run that retries failed sends with the delay the slice asks for', async () => {
-    mocks.processReminderSlice.mockResolvedValueOnce({ considered: 5, sent: 4, skipped: 0, failed: 1, finished: false, continueInSeconds: 900 });
+    mocks.processReminderSlice.mockResolvedValueOnce({
+      considered: 5,
+      sent: 4,
+      skipped: 0,
+      failed: 1,
+      finished: false,
+      continueInSeconds: 900,
+    });
     expect(await reminderWorker(event(slice), context)).toEqual({ batchItemFailures: [] });
     expect(mocks.enqueue).toHaveBeenCalledWith('reminders', slice, 900);
   });

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../lib/activity';
 import { db, tableName } from '../lib/db';
-import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
+import { type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { indexAttributes, indexPartitionOf, keys, ttlIn } from '../lib/table';
 import { signUnsubscribeToken } from '../lib/unsubscribe-token';

@@ -232,7 +232,9 @@ class SliceRun {
    * Reminds one page of learners. Returns the ids whose send failed for good and whether every
    * learner of the page was handled (false: stopped, the page is for the continuation).
    */
-  async remindPage(entries: Array<{ enrollment: EnrollmentRecord; partition: string }>): Promise<{ failed: string[]; done: string[]; complete: boolean }> {
+  async remindPage(
+    entries: Array<{ enrollment: EnrollmentRecord; partition: string }>,
+  ): Promise<{ failed: string[]; done: string[]; complete: boolean }> {
     const started = Date.now();
     const failed: string[] = [];
     const done: string[] = [];
@@ -306,6 +308,8 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
   // The pages were all read: only the learners noted as failed are left.
   if (checkpoint && checkpoint.cursor === null) return retryFailed(message, run, checkpointKey, checkpoint);
   let startKey = checkpoint?.cursor as Record<string, unknown> | undefined;
+  // learners noted as failed by earlier pages or runs of the slice: it is not done before they are retried
+  let retryPending = Boolean((checkpoint?.retry as Set<string> | undefined)?.size);
   do {
     if (!run.hasTime()) return { ...run.summary, finished: false };
     const page = await db().send(
@@ -322,7 +326,8 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
     // out of time within the page: the continuation reads it again (markers skip whoever was sent)
     if (!complete) return { ...run.summary, finished: false };
     startKey = page.LastEvaluatedKey;
-    const saved = await db().send(
+    retryPending ||= failed.length > 0;
+    await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: checkpointKey,
@@ -331,36 +336,17 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
         ExpressionAttributeValues: {
           ':type': 'reminder_checkpoint',
           ':cursor': startKey ?? null,
-          ':done': false,
+          ':done': !startKey && !retryPending,
           ':ttl': ttlIn(CHECKPOINT_TTL_SECONDS, new Date(message.now).getTime()),
           ...counts(before, run.summary),
           ...(failed.length ? { ':retry': new Set(failed) } : {}),
         },
-        ReturnValues: 'ALL_NEW',
       }),
     );
-    if (!startKey) return finishPages(run, checkpointKey, saved.Attributes?.retry as Set<string> | undefined);
   } while (startKey);
-  return { ...run.summary, finished: true };
+  // the pages are done: the slice is finished, or its failed learners wait for a later run
+  return retryPending ? { ...run.summary, finished: false, continueInSeconds: RETRY_DELAY_SECONDS } : { ...run.summary, finished: true };
 }
-
-/** The last page is done: the slice is finished, or its failed learners wait for a later run. */
-async function finishPages(run: SliceRun, checkpointKey: Record<string, unknown>, retry: Set<string> | undefined): Promise<SliceResult> {
-  if (retry?.size) return { ...run.summary, finished: false, continueInSeconds: RETRY_DELAY_SECONDS };
-  await markDone(checkpointKey);
-  return { ...run.summary, finished: true };
-}
-
-const markDone = (checkpointKey: Record<string, unknown>) =>
-  db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: checkpointKey,
-      UpdateExpression: 'SET #done = :done',
-      ExpressionAttributeNames: { '#done': 'done' },
-      ExpressionAttributeValues: { ':done': true },
-    }),
-  );
 
 /**
  * A later run of a slice whose pages are done: sends to the learners whose send failed, as
@@ -399,7 +385,9 @@ async function retryFailed(
     }),
   );
   logger.info('reminder retries', { day: message.day, partition: message.partition, prefix: message.prefix, round, left: failed.length });
-  return finished ? { ...run.summary, finished } : { ...run.summary, finished, continueInSeconds: run.stop === 'time' ? 0 : RETRY_DELAY_SECONDS };
+  return finished
+    ? { ...run.summary, finished }
+    : { ...run.summary, finished, continueInSeconds: run.stop === 'time' ? 0 : RETRY_DELAY_SECONDS };
 }
 
 /**

@@ -61,9 +61,9 @@ const metricNames = (props: JsonObject): string[] =>
 describe('alarms', () => {
   it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
-    // API 2, per function 3, DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2,
-    // mail event dead letters 1
-    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2 + 1);
+    // API 2, per function 3, DynamoDB 2, SES 2 + 2 per mail stream, failed reminders 1, sign-in spike 1, reminder queue
+    // age + dead letters 2, mail event dead letters 1
+    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 1 + 1 + 2 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       expect(a.AlarmActions, description).toEqual([topicRef(prod)]);
@@ -170,6 +170,26 @@ describe('alarms', () => {
       Threshold: 0.001,
       ComparisonOperator: 'GreaterThanThreshold',
     });
+  });
+
+  it('SES per mail stream: the same thresholds on the reputation figures of each configuration set', () => {
+    const streams = [
+      ['Transactional', prod.stack.mailEvents.configurationSet],
+      ['Bulk', prod.stack.mailEvents.bulkConfigurationSet],
+    ] as const;
+    for (const [name, set] of streams) {
+      const dimensions = [{ Name: 'ses:configuration-set', Value: { Ref: prod.idOf(set) } }];
+      expect(alarm(prod, `Ses${name}BounceRate`)).toMatchObject({
+        MetricName: 'Reputation.BounceRate',
+        Threshold: 0.05,
+        Dimensions: dimensions,
+      });
+      expect(alarm(prod, `Ses${name}ComplaintRate`)).toMatchObject({
+        MetricName: 'Reputation.ComplaintRate',
+        Threshold: 0.001,
+        Dimensions: dimensions,
+      });
+    }
   });
 
   it('business metrics: failed reminders per day and a failed sign-in spike', () => {

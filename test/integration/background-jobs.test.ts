@@ -1,4 +1,4 @@
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetAccountCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -147,6 +147,7 @@ describe('the reminder workers keep the index honest', () => {
       new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(legacy.id, content.id), UpdateExpression: 'REMOVE open_module_id' }),
     );
     const ses = mockClient(SESv2Client);
+    ses.on(GetAccountCommand).resolves({ SendQuota: { MaxSendRate: 14, Max24HourSend: 50_000, SentLast24Hours: 0 } });
     ses.on(SendEmailCommand).resolves({ MessageId: 'sent' });
     ses
       .on(SendEmailCommand, { Destination: { ToAddresses: [failing.email] } })
