@@ -23,12 +23,15 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
   const { account, region } = options;
   const linked = Boolean(account);
   // prod keeps the established stack names; dev gets its own, torn down whole (infra/stage.ts)
-  const stage = stageSettings(options.props?.stage).name;
+  const settings = stageSettings(options.props?.stage);
+  const stage = settings.name;
+  const { terminationProtection } = settings;
   const names = stackNames(stage);
   const edge = new EdgeSecurityStack(app, names.edge, {
     description: 'Career program: WAF web ACL for CloudFront (us-east-1)',
     env: { account, region: 'us-east-1' },
     crossRegionReferences: linked,
+    terminationProtection,
     stage,
   });
   // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topic.
@@ -45,6 +48,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     webAclArn: linked ? edge.webAcl.attrArn : undefined,
     env: { account, region },
     crossRegionReferences: linked,
+    terminationProtection,
   });
   if (!linked)
     Annotations.of(main).addWarningV2(
@@ -58,6 +62,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
       description: 'Career program: CloudFront access logs without query strings (us-east-1)',
       env: { account, region: 'us-east-1' },
       crossRegionReferences: true,
+      terminationProtection,
     });
     new CloudFrontAccessLogs(logs, 'CloudFrontLogs', { distributionArn: main.distributionArn, bucketArn: main.site.logBucket.bucketArn });
     logs.addStackDependency(main);

@@ -36,6 +36,8 @@ buildStacks(app, {
     // the workers follow SES's account rate (GetAccount); more workers as it grows: -c reminderWorkers=10
     bulkSendShare: context('bulkSendShare') ? Number(context('bulkSendShare')) : undefined,
     reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
+    // after `aws secretsmanager put-secret-value` on the origin secret: its VersionId (docs/runbook.md)
+    originSecretVersion: context('originSecretVersion'),
   },
 });
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, type IEmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
@@ -16,17 +16,18 @@ import {
   bindSessionSecret,
   bindTableAccess,
   bindUnsubscribeSecret,
-  PASSKEYS_BUNDLING,
   REPO_ROOT,
 } from './constructs/app-function';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ErasureSchedule } from './constructs/erasure-schedule';
+import { addBackgroundWorkAlarms } from './constructs/background-alarms';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
 import { Monitoring } from './constructs/monitoring';
 import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
+import { JobDeadLetters } from './constructs/schedule-tick';
 import { WorkQueue } from './constructs/work-queue';
 import { Site } from './constructs/site';
 import { stageSettings, type StageName } from './stage';
@@ -64,6 +65,11 @@ export interface CareerProgramStackProps extends StackProps {
   auditRetentionDays?: number;
   /** The CLOUDFRONT web ACL of the us-east-1 companion stack (infra/edge-stack.ts). */
   webAclArn?: string;
+  /**
+   * The origin secret's version CloudFront sends (`-c originSecretVersion=<VersionId>`, docs/runbook.md
+   * "Rotate the origin secret"). Unset: the current version at the first deploy.
+   */
+  originSecretVersion?: string;
 }
 
 /**
@@ -91,6 +97,8 @@ export class CareerProgramStack extends Stack {
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
   readonly erasureSchedule: ErasureSchedule;
+  /** Daily-job ticks that could not run (infra/constructs/schedule-tick.ts). */
+  readonly jobDeadLetters: JobDeadLetters;
   readonly seedTrigger: Trigger;
   readonly mailEvents: MailEvents;
   readonly monitoring: Monitoring;
@@ -103,6 +111,7 @@ export class CareerProgramStack extends Stack {
     this.data = new DataTable(this, 'Data', { removalPolicy: stage.dataRemovalPolicy, deletionProtection: stage.deletionProtection });
 
     this.sessionSecret = new Secret(this, 'SessionSecret', {
+      removalPolicy: stage.secretRemovalPolicy,
       description: 'Signing key of session tokens',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
@@ -113,6 +122,7 @@ export class CareerProgramStack extends Stack {
     });
 
     this.unsubscribeSecret = new Secret(this, 'UnsubscribeSecret', {
+      removalPolicy: stage.secretRemovalPolicy,
       description: 'Signing key of the unsubscribe links in reminder emails',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
@@ -123,6 +133,7 @@ export class CareerProgramStack extends Stack {
     });
 
     this.originSecret = new Secret(this, 'OriginVerifySecret', {
+      removalPolicy: stage.secretRemovalPolicy,
       description: 'Header value CloudFront adds to API requests; the API answers nothing else (H1)',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
@@ -173,7 +184,6 @@ export class CareerProgramStack extends Stack {
       'career-program-passkeys',
       Duration.seconds(10),
       AUTH_MEMORY_MB,
-      PASSKEYS_BUNDLING,
     );
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
@@ -194,7 +204,7 @@ export class CareerProgramStack extends Stack {
     this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge, erasure };
     // A dead-letter target keeps failed *asynchronous* events. These functions are invoked
     // synchronously, so a failure goes back to whoever called; the async ones keep theirs
-    // (mail events: MailEvents.subscribe; the daily jobs: their schedules).
+    // (mail events: MailEvents.subscribe; the daily jobs: JobDeadLetters).
     const invokedSynchronously = (fns: AppFunction[], reason: string) => {
       for (const f of fns) Validations.of(f.fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason });
     };
@@ -249,7 +259,11 @@ export class CareerProgramStack extends Stack {
       retainBucket: stage.name === 'prod',
       logRetention: stage.logRetention,
       // A dynamic reference: CloudFormation resolves it at deploy time, it is never in the template.
-      originVerifyValue: this.originSecret.secretValue.unsafeUnwrap(),
+      // Naming the version makes a rotation a template change, so the deploy re-resolves it
+      // (an unversioned reference is resolved again only when something else of the origin changes).
+      originVerifyValue: SecretValue.secretsManager(this.originSecret.secretArn, {
+        versionId: props.originSecretVersion,
+      }).unsafeUnwrap(),
       webAclArn: props.webAclArn,
     });
     if (this.region === 'us-east-1') {
@@ -266,8 +280,9 @@ export class CareerProgramStack extends Stack {
       description: 'Public site URL (email links, Origin check)',
     });
 
-    this.schedule = new RemindersSchedule(this, 'Reminders', { handler: reminders.fn });
-    this.erasureSchedule = new ErasureSchedule(this, 'Erasure', { handler: erasure.fn });
+    this.jobDeadLetters = new JobDeadLetters(this, 'JobDeadLetters');
+    this.schedule = new RemindersSchedule(this, 'Reminders', { handler: reminders.fn, deadLetters: this.jobDeadLetters });
+    this.erasureSchedule = new ErasureSchedule(this, 'Erasure', { handler: erasure.fn, deadLetters: this.jobDeadLetters });
 
     // Idempotent program-content seed, run by CloudFormation once the table exists and again
     // whenever the seed function's code (and so the bundled content) changes.
@@ -337,6 +352,17 @@ export class CareerProgramStack extends Stack {
       ],
       webAclMetricName: props.webAclMetricName,
     });
+    addBackgroundWorkAlarms(
+      {
+        purgeQueue: this.purgeQueue.queue,
+        purgeDeadLetterQueue: this.purgeQueue.deadLetterQueue,
+        purgeWorkerTimeout: workerTimeout,
+        purgeVisibilityTimeout: this.purgeQueue.visibilityTimeout,
+        jobDeadLetterQueue: this.jobDeadLetters.queue,
+        retentionDays: Number(environment.RETENTION_DAYS),
+      },
+      (alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec),
+    );
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 

@@ -5,8 +5,8 @@ import { STAGE_API_THROTTLES, type Throttle } from './edge-behaviour';
 /**
  * Deployment stages (`npx cdk deploy --all -c stage=dev|prod`, docs/runbook.md "Deploy").
  *
- * prod keeps what cannot be rebuilt: the table (accounts, progress, audit) and the site bucket
- * survive a stack deletion, the table refuses deletion, the API is sized for real traffic and
+ * prod keeps what cannot be rebuilt: the table (accounts, progress, audit), the site bucket and
+ * the secrets survive a stack deletion, the table and the stacks refuse deletion, the API is sized for real traffic and
  * logs are kept longer. dev can be torn down completely with `cdk destroy --all -c stage=dev`.
  */
 export type StageName = 'dev' | 'prod';
@@ -17,6 +17,10 @@ export interface StageSettings {
   dataRemovalPolicy: RemovalPolicy;
   /** DynamoDB deletion protection. */
   deletionProtection: boolean;
+  /** CloudFormation termination protection of every stack of the stage. */
+  terminationProtection: boolean;
+  /** The session, unsubscribe and origin secrets on stack deletion: kept in prod (mailed links and sessions stay valid after a re-create). */
+  secretRemovalPolicy: RemovalPolicy;
   /** HTTP API default route ceiling (requests per second, burst); per-user and per-IP limits live in the handlers. */
   apiThrottle: Throttle;
   /** Every log group of the stack. */
@@ -28,6 +32,8 @@ export const STAGES: Record<StageName, StageSettings> = {
     name: 'prod',
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
+    terminationProtection: true,
+    secretRemovalPolicy: RemovalPolicy.RETAIN,
     // Sized for a million learners (docs/security.md L8); the sign-in routes have tighter
     // per-route ceilings. Both in infra/edge-behaviour.ts, which the local server applies too.
     apiThrottle: STAGE_API_THROTTLES.prod,
@@ -37,6 +43,8 @@ export const STAGES: Record<StageName, StageSettings> = {
     name: 'dev',
     dataRemovalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
+    terminationProtection: false,
+    secretRemovalPolicy: RemovalPolicy.DESTROY,
     apiThrottle: STAGE_API_THROTTLES.dev,
     logRetention: RetentionDays.TWO_WEEKS,
   },

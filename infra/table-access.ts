@@ -55,12 +55,15 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       'EMAIL#': ['GetItem', 'PutItem'],
       'USERSEARCH#': ['PutItem', 'UpdateItem', 'DeleteItem'],
       'CHALLENGE#': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      'PASSKEYID#': ['DeleteItem'],
       'RESET#': ['GetItem', 'PutItem', 'DeleteItem'],
       'RATE#': ['GetItem', 'UpdateItem', 'DeleteItem'],
       'ACTIVITY#': ['PutItem'],
       'STATS#': ['UpdateItem'],
       'CERT#': ['GetItem'],
       'AUDIT#': ['PutItem'],
+      // the published program version (the session's open module, functions/program/published-program.ts)
+      'PROGRAM#': ['GetItem'],
     },
     describe: true,
   },
@@ -88,6 +91,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       'CERT#': ['PutItem'],
       'USERSEARCH#': ['PutItem', 'UpdateItem'],
       'AUDIT#': ['PutItem'],
+      'PROGRAM#': ['GetItem'],
     },
     indexes: ['auditByEntity'],
   },
@@ -105,6 +109,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         'CERT#': ['UpdateItem'],
         'PURGE#': ['GetItem'],
         'AUDIT#': ['PutItem'],
+        // program authoring: the draft, the versions (listed by Query), publishing (functions/program/authoring)
+        'PROGRAM#': ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       },
       indexes: [
         'usersByStatus',
@@ -137,6 +143,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
     items: {
       'USER#': ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       'JOB#': ['GetItem', 'UpdateItem'],
+      // the published program: the open module a reminder names
+      'PROGRAM#': ['GetItem'],
     },
     indexes: ['remindersDue'],
   },
@@ -148,7 +156,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       'AUDIT#': ['PutItem'],
     },
   },
-  // The deploy-time content seed.
+  // The deploy-time content seed: version 1 on an empty table, the old per-module copies removed.
   seed: { items: { 'PROGRAM#': ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'] } },
   // The daily schedule only queues the day's reminder slices: no table.
   reminders: undefined,

@@ -25,5 +25,11 @@ export const METRIC = {
   emailsComplained: 'EmailsComplained',
   adminActions: 'AdminActions',
   hardDeletes: 'HardDeletes',
+  /** A purge step (hard delete, erasure) that failed: SQS redelivers it, after 5 tries it is a dead letter. */
+  purgeStepsFailed: 'PurgeStepsFailed',
+  /** Accounts the daily erasure could not start purging (they stay due). */
+  erasuresFailed: 'ErasuresFailed',
+  /** Gauge: days since the oldest soft-delete still waiting for erasure. */
+  erasureBacklogDays: 'ErasureBacklogDays',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

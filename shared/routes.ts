@@ -99,6 +99,15 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/admin/modules/reopen', 'admin', 'admin'),
   r('POST', '/api/admin/modules/lock', 'admin', 'admin'),
   r('GET', '/api/admin/users/{id}/hard-delete/status', 'admin', 'admin'),
+  // Program authoring (docs/product.md#program-authoring)
+  r('GET', '/api/admin/program/draft', 'admin', 'admin'),
+  r('PUT', '/api/admin/program/draft', 'admin', 'admin'),
+  r('POST', '/api/admin/program/import', 'admin', 'admin'),
+  r('POST', '/api/admin/program/publish', 'admin', 'admin'),
+  r('GET', '/api/admin/program/versions', 'admin', 'admin'),
+  r('GET', '/api/admin/program/versions/{version}', 'admin', 'admin'),
+  r('GET', '/api/admin/program/versions/{version}/export', 'admin', 'admin'),
+  r('POST', '/api/admin/program/versions/{version}/restore', 'admin', 'admin'),
 ];
 
 /**

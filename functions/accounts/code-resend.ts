@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { keys } from '../lib/table';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
-import { issueCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
+import { browserBindingOf, challengeCookie, openChallenge } from './login-challenge';
 import { consume, givingBackOnFailure } from './rate-limit';
 import { resendVerificationCode } from './verification';
 
@@ -40,30 +39,41 @@ const isLocked = (user: { status: string; is_locked?: boolean }) => user.status 
  * spent tries cannot be reset by resending to the same id). Limited per address to one a minute
  * and five an hour, answered with 429 and `retry_after` so the screen can count down.
  */
-export async function resendLoginCode(input: { email: string; challenge_id: string }, caller: Caller): Promise<{ challengeId: string }> {
+export async function resendLoginCode(
+  input: { email: string; challenge_id: string },
+  caller: Caller,
+): Promise<{ challengeId: string; browserCookie: string }> {
   await consume('codeResendPerIp', caller.ip);
   if (!/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('challenge_expired');
   const email = normalizeEmail(input.email);
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.challenge(input.challenge_id), ConsistentRead: true }));
   const challenge = found.Item;
-  // Gone, expired (TTL deletes lazily) or someone else's: the sign-in must start over.
-  if (!challenge || challenge.email_lower !== email || Math.floor(Date.now() / 1000) >= Number(challenge.expires_at)) {
+  const binding = browserBindingOf(caller.cookies);
+  // Gone, expired (TTL deletes lazily), someone else's or opened in another browser: the sign-in
+  // must start over.
+  if (
+    !binding ||
+    !challenge ||
+    challenge.email_lower !== email ||
+    challenge.browser_hash !== binding.hash ||
+    Math.floor(Date.now() / 1000) >= Number(challenge.expires_at)
+  ) {
     throw badRequest('challenge_expired');
   }
   const user = await getUserById(String(challenge.user_id));
-  if (!user || user.status !== 'active' || isLocked(user) || !user.verified) throw badRequest('challenge_expired');
+  if (!user || user.status !== 'active' || isLocked(user) || !user.verified || user.login_challenge !== input.challenge_id) {
+    throw badRequest('challenge_expired');
+  }
 
   await consume('codeResendPerMinute', `login:${email}`);
   await consume('codeResendPerHour', `login:${email}`);
 
-  const challengeId = randomBytes(18).toString('base64url');
-  const code = await issueCode(keys.challenge(challengeId), { type: 'challenge', user_id: user.id, email_lower: user.email_lower });
   // Until the new code is out, the old one is the learner's only way in: a send SES refuses
-  // leaves it alive and is not counted (the unsent challenge expires with its TTL).
-  await givingBackOnFailure(['codeResendPerMinute', 'codeResendPerHour'], `login:${email}`, () =>
-    deliver(loginCodeEmail(user.email, user.first_name, code)),
+  // leaves it alive and is not counted (the unsent challenge expires with its TTL). The new
+  // challenge ends the old one and stays bound to the same browser.
+  const challengeId = await givingBackOnFailure(['codeResendPerMinute', 'codeResendPerHour'], `login:${email}`, () =>
+    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code))),
   );
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.challenge(input.challenge_id) }));
   await writeAudit(accountAudit('auth.login_code_resent', user, caller));
-  return { challengeId };
+  return { challengeId, browserCookie: challengeCookie(binding.value) };
 }

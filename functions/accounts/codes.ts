@@ -102,6 +102,12 @@ export interface ConsumeOptions {
    * cancellation by one of these writes' conditions is rethrown for the caller to decide.
    */
   alongWith?: TransactItem[] | ((item: Record<string, unknown>) => TransactItem[]);
+  /**
+   * Runs once the code's item is found, before the code is compared: a limit that must count this
+   * try whatever its outcome (a sign-in challenge's per-account budget of tries). What it throws
+   * is the answer.
+   */
+  beforeCheck?: (item: Record<string, unknown>) => Promise<void>;
 }
 
 /**
@@ -120,6 +126,7 @@ export async function consumeCode(
   const item = found.Item as (StoredCode & Record<string, unknown>) | undefined;
   const spent = (reason: CodeFailureReason) => invalidCode(reason, item, options.revealAttempts ? attemptsDetails(0) : undefined);
   if (!item) throw spent('missing');
+  await options.beforeCheck?.(item);
   let verdict = checkCode(item, submitted);
   if (verdict === 'ok' && !belongs(item)) verdict = 'wrong';
   if (verdict === 'expired' || verdict === 'dead') throw spent(verdict === 'dead' ? 'used_up' : 'expired');

@@ -1,8 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../lib/audit';
-import { db, tableName } from '../lib/db';
+import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
 import { indexPartition, indexQuery } from '../lib/table';
+import { program } from '../program/content';
 
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
@@ -37,6 +37,38 @@ const ENROLLMENT_FIELDS = [
 const PROGRESS_FIELDS = ['program_id', 'module_id', 'status', 'started_at', 'completed_at', 'updated_at'] as const;
 const TASK_FIELDS = ['program_id', 'module_id', 'task_id', 'done', 'answer', 'updated_at'] as const;
 const SESSION_FIELDS = ['created_at', 'last_seen_at', 'ip', 'user_agent', 'device'] as const;
+const CERTIFICATE_FIELDS = [
+  'verification_code',
+  'program_title',
+  'first_name',
+  'last_name',
+  'completed_at',
+  'issued_at',
+  'revoked_at',
+] as const;
+// A passkey's public key and counters are not the person's data in any readable sense: names and dates.
+const PASSKEY_FIELDS = ['name', 'created_at', 'last_used_at'] as const;
+
+/**
+ * The learner's written answers and ticked tasks as a person reads them: in program order, each
+ * with its week, module and the task's own text (the stored answers are keyed by internal ids).
+ */
+function answersInProgramOrder(taskItems: Item[]) {
+  const byTask = new Map(taskItems.map((item) => [`${String(item.module_id)}/${String(item.task_id)}`, item]));
+  return program().modules.flatMap((module) =>
+    module.tasks
+      .map((task) => ({ task, saved: byTask.get(`${module.module_id}/${task.task_id}`) }))
+      .filter(({ saved }) => saved)
+      .map(({ task, saved }) => ({
+        week: module.week_number,
+        module: module.title,
+        task: task.label,
+        ...(typeof saved!.answer === 'string' && saved!.answer ? { answer: saved!.answer } : {}),
+        done: Boolean(saved!.done),
+        updated_at: saved!.updated_at ?? null,
+      })),
+  );
+}
 const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
   'id',
   'created_at',
@@ -51,31 +83,15 @@ const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
   'user_agent',
 ];
 
-async function queryAll(
-  input: ConstructorParameters<typeof QueryCommand>[0],
-  cap = Number.POSITIVE_INFINITY,
-): Promise<{ items: Item[]; truncated: boolean }> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < cap);
-  return { items: items.slice(0, cap), truncated: Boolean(startKey) || items.length > cap };
-}
-
 export async function exportAccountData(user: UserRecord, now = new Date()) {
   const [own, audit] = await Promise.all([
-    queryAll({
-      TableName: tableName(),
+    queryUpTo({
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
       ConsistentRead: true,
     }),
-    queryAll(
+    queryUpTo(
       {
-        TableName: tableName(),
         ...indexQuery('auditByEntity', indexPartition.auditByEntity('user', user.id)),
         ScanIndexForward: false,
       },
@@ -100,6 +116,9 @@ export async function exportAccountData(user: UserRecord, now = new Date()) {
     enrollments: ofKind('ENROLLMENT#').map((item) => pick(item, ENROLLMENT_FIELDS)),
     progress: ofKind('PROGRESS#').map((item) => pick(item, PROGRESS_FIELDS)),
     task_answers: ofKind('TASK#').map((item) => pick(item, TASK_FIELDS)),
+    answers_in_program_order: answersInProgramOrder(ofKind('TASK#')),
+    certificates: ofKind('CERTIFICATE#').map((item) => pick(item, CERTIFICATE_FIELDS)),
+    passkeys: ofKind('PASSKEY#').map((item) => pick(item, PASSKEY_FIELDS)),
     sessions: ofKind('SESSION#')
       .filter((item) => Number(item.expires_at ?? 0) > nowSeconds)
       .map((item) => ({ ...pick(item, SESSION_FIELDS), expires_at: new Date(Number(item.expires_at) * 1000).toISOString() })),

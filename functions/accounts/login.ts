@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { writeAudit, type AuditInput } from '../lib/audit';
 import { auditEmailHash } from '../lib/audit-privacy';
@@ -9,12 +8,22 @@ import { startSession } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
-import { codeFailureOf, consumeCode, issueCode, normalizeCode } from './codes';
+import { codeFailureOf, consumeCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from './context';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
+import { challengeCookie, isBoundTo, newBrowserBinding, openChallenge } from './login-challenge';
 import { dummyHash, verifyPassword } from './passwords';
-import { BACKOFF_FREE_FAILURES, backoffSeconds, consume, LoginThrottled, loginSource, reserveLoginAttempt } from './rate-limit';
+import {
+  BACKOFF_FREE_FAILURES,
+  backoffSeconds,
+  consume,
+  givingBackOnFailure,
+  LoginThrottled,
+  loginSource,
+  release,
+  reserveLoginAttempt,
+} from './rate-limit';
 import { deviceCookie, trustedDeviceId } from './trusted-device';
 
 /**
@@ -25,7 +34,10 @@ import { deviceCookie, trustedDeviceId } from './trusted-device';
  */
 const isLocked = (user: UserRecord) => user.status === 'locked' || user.is_locked;
 
-export async function startLogin(input: { email: string; password: string }, caller: Caller): Promise<{ challengeId: string }> {
+export async function startLogin(
+  input: { email: string; password: string },
+  caller: Caller,
+): Promise<{ challengeId: string; browserCookie: string }> {
   const email = normalizeEmail(input.email);
   // Started for every login, so the one-off cost of building it never marks an unknown email.
   const fallbackHash = dummyHash();
@@ -76,10 +88,14 @@ export async function startLogin(input: { email: string; password: string }, cal
     throw forbidden('email_not_verified', { needsVerification: true });
   }
 
-  const challengeId = randomBytes(18).toString('base64url');
-  const code = await issueCode(keys.challenge(challengeId), { type: 'challenge', user_id: user.id, email_lower: user.email_lower });
-  await deliver(loginCodeEmail(user.email, user.first_name, code));
-  return { challengeId };
+  // Each challenge is a mail and a fresh set of tries: counted per account (given back when the
+  // mail could not be sent).
+  await consume('loginChallengesPerAccount', user.id, caller);
+  const binding = newBrowserBinding();
+  const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
+    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code))),
+  );
+  return { challengeId, browserCookie: challengeCookie(binding.value) };
 }
 
 /**
@@ -114,19 +130,33 @@ export async function finishLogin(
   const email = normalizeEmail(input.email);
   let challenge;
   try {
-    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => item.email_lower === email, {
+    // Another browser's challenge counts as a wrong code, even with the right digits.
+    const belongs = (item: Record<string, unknown>) => item.email_lower === email && isBoundTo(item, caller.cookies);
+    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), belongs, {
       revealAttempts: true,
+      // Every try is reserved against the account before the code is compared, so parallel
+      // guesses cannot pass the limit; a right code gives its reservation back.
+      beforeCheck: (item) => consume('codeTriesPerAccount', String(item.user_id), caller),
     });
   } catch (error) {
     await auditCodeFailure(error, caller);
     throw error;
   }
   const user = await getUserById(String(challenge.user_id));
-  // Locked, deleted or unverified since the password step: no session.
-  if (!user || user.status !== 'active' || isLocked(user) || !user.verified) {
-    if (user) await writeAudit(accountAudit('auth.2fa_failed', user, caller, { new: { reason: 'account_not_active' } }, null));
+  // Locked, deleted or unverified since the password step, or a newer sign-in ended this
+  // challenge (its delete may have lost a race with this check): no session.
+  const reason = !user
+    ? undefined
+    : user.status !== 'active' || isLocked(user) || !user.verified
+      ? 'account_not_active'
+      : user.login_challenge !== input.challenge_id
+        ? 'superseded'
+        : undefined;
+  if (!user || reason) {
+    if (user) await writeAudit(accountAudit('auth.2fa_failed', user, caller, { new: { reason } }, null));
     throw badRequest('invalid_code');
   }
+  await release('codeTriesPerAccount', user.id);
 
   const signedIn = await completeSignIn(user, caller);
   return { ...signedIn, deviceCookie: await deviceCookie(user.id) };

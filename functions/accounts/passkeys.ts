@@ -397,8 +397,10 @@ export async function finishPasskeyLogin(
     return refuse('passkey_verification_failed', user);
   }
   if (!verification.verified) return refuse('passkey_verification_failed', user);
-  if (user.status === 'deleted') return refuse('deleted', user);
   if (isLocked(user)) throw forbidden('account_locked');
+  // Only an active account signs in: a deleted one, or one being purged, must not have personal
+  // data written again.
+  if (user.status !== 'active') return refuse(user.status, user);
   if (!user.verified) throw forbidden('email_not_verified', { needsVerification: true });
 
   const now = new Date().toISOString();

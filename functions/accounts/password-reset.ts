@@ -17,6 +17,7 @@ import { passwordResetEmail } from './emails/password-reset';
 import { sendSecurityNotice } from './security-notices';
 import { assertStrongPassword, hashPassword } from './passwords';
 import { consume } from './rate-limit';
+import { passkeyKeysOf } from './passkey-records';
 import { deviceCookie } from './trusted-device';
 
 /**
@@ -137,6 +138,9 @@ export async function confirmPasswordReset(
   if (input.password !== input.password2) throw badRequest('password_mismatch');
 
   const passwordHash = await hashPassword(input.password);
+  // A passkey added by someone who held the account must not outlive its recovery: the reset
+  // removes every passkey with the new password (at most MAX_PASSKEYS, well within a transaction).
+  const passkeys = await passkeyKeysOf(user.id);
   try {
     await db().send(
       new TransactWriteCommand({
@@ -163,7 +167,12 @@ export async function confirmPasswordReset(
               },
             },
           },
-          auditPut(accountAudit('auth.password_reset', user, caller, { new: { sessions_ended: true } })),
+          ...passkeys.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
+          auditPut(
+            accountAudit('auth.password_reset', user, caller, {
+              new: { sessions_ended: true, passkeys_removed: passkeys.filter((key) => key.sk.startsWith('PASSKEY#')).length },
+            }),
+          ),
         ],
       }),
     );

@@ -34,6 +34,10 @@ const defaults = {
   /** Public resend calls (verification code, new login code) per IP: bounds probing and mail volume. */
   codeResendPerIp: { limit: 30, windowSeconds: HOUR },
   codeChecksPerIp: { limit: 100, windowSeconds: HOUR },
+  /** Sign-in code tries per account across all its challenges and callers' addresses (ASVS 2.2.1). */
+  codeTriesPerAccount: { limit: 20, windowSeconds: HOUR },
+  /** Sign-in challenges (each one a login-code mail) per account, like the resend limit. */
+  loginChallengesPerAccount: { limit: 10, windowSeconds: HOUR },
   resetRequestsPerIp: { limit: 20, windowSeconds: HOUR },
   resetRequestsPerEmail: { limit: 5, windowSeconds: HOUR },
   resetTokenChecksPerIp: { limit: 100, windowSeconds: HOUR },

@@ -1,9 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { writeAudit } from '../lib/audit';
+import { batchDeleteItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { deviceLabel } from '../lib/device-label';
 import { notFound } from '../lib/errors';
+import { queryUpTo } from '../lib/query-pages';
 import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -41,24 +43,16 @@ interface SessionItem {
 }
 
 async function sessionItems(userId: string, projection?: string): Promise<SessionItem[]> {
-  const items: SessionItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
-        ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':session': 'SESSION#' },
-        ConsistentRead: true,
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: startKey,
-        ...(projection ? { ProjectionExpression: projection } : {}),
-      }),
-    );
-    items.push(...((result.Items ?? []) as SessionItem[]));
-    startKey = result.LastEvaluatedKey;
-    if (!startKey) break;
-  }
+  const { items } = await queryUpTo<SessionItem>(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
+      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':session': 'SESSION#' },
+      ConsistentRead: true,
+      Limit: PAGE_SIZE,
+      ...(projection ? { ProjectionExpression: projection } : {}),
+    },
+    PAGE_SIZE * MAX_PAGES,
+  );
   return items;
 }
 
@@ -121,15 +115,7 @@ export async function revokeSession(
 /** Ends every session of the caller except the current one (their items go: the token check fails). */
 export async function revokeOtherSessions(user: UserRecord, currentSessionId: string, caller: Caller): Promise<{ ended: number }> {
   const others = (await sessionItems(user.id, 'pk, sk')).filter((item) => sessionIdOf(item) !== currentSessionId);
-  for (let start = 0; start < others.length; start += 25) {
-    let pending = others.slice(start, start + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
-    for (let attempt = 0; pending.length && attempt < 6; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-    }
-    if (pending.length) throw new Error('BatchWriteItem left items unprocessed');
-  }
+  await batchDeleteItems(others.map((item) => ({ pk: item.pk, sk: item.sk })));
   await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: others.length } }));
   return { ended: others.length };
 }

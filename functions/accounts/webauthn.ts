@@ -14,8 +14,7 @@ import { decodeAttestationObject, isoBase64URL } from '@simplewebauthn/server/he
  * are "none" and packed self-attestation (a signature by the new credential's own key, which
  * Chromium keeps even when asked for none). An attestation that carries certificates (packed
  * with x5c, fido-u2f, tpm, android-key, android-safetynet, apple) is refused here, before the
- * library would parse them: we would not trust them anyway, and it lets the passkeys Lambda
- * bundle leave the certificate parsers out (docs/lean-builds.md, functions/accounts/webauthn-asn1-lite.ts).
+ * library would parse them: there is no attestation policy or metadata service to trust them by.
  */
 export { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse };
 

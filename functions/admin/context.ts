@@ -12,7 +12,7 @@ export interface AdminCaller {
 export function adminAudit(
   caller: AdminCaller,
   action: string,
-  entity: { type: 'user' | 'enrollment'; id: string },
+  entity: { type: 'user' | 'enrollment' | 'program'; id: string },
   values: { old?: Record<string, unknown> | null; new?: Record<string, unknown> | null } = {},
 ): AuditInput {
   return {

@@ -1,4 +1,5 @@
-import { program, type Program } from '../program/content';
+import type { Program } from '../program/content';
+import { publishedProgram } from '../program/published-program';
 import { deriveProgress, type StoredProgress } from '../program/progress';
 import { getEnrollment, listProgress, type EnrollmentRecord } from '../program/store';
 import type { AdminEnrollment, AdminModule } from '../../shared/admin-types';
@@ -19,8 +20,7 @@ export function adminModules(content: Program, stored: Map<string, StoredProgres
   }));
 }
 
-export function adminEnrollment(enrollment: EnrollmentRecord, stored: Map<string, StoredProgress>): AdminEnrollment {
-  const content = program();
+export function adminEnrollment(content: Program, enrollment: EnrollmentRecord, stored: Map<string, StoredProgress>): AdminEnrollment {
   return {
     id: enrollment.id,
     program_id: enrollment.program_id,
@@ -34,8 +34,8 @@ export function adminEnrollment(enrollment: EnrollmentRecord, stored: Map<string
 
 /** The account's enrollments (one program today: one GetItem and one bounded Query). */
 export async function enrollmentsOf(userId: string): Promise<AdminEnrollment[]> {
-  const content = program();
+  const content = await publishedProgram();
   const enrollment = await getEnrollment(userId, content.id);
   if (!enrollment) return [];
-  return [adminEnrollment(enrollment, await listProgress(userId, content.id))];
+  return [adminEnrollment(content, enrollment, await listProgress(userId, content.id))];
 }

@@ -1,9 +1,12 @@
 import { writeAudit } from '../lib/audit';
+import { keys } from '../lib/table';
+import { program } from '../program/content';
+import { batchGetItems } from '../lib/batch-items';
 import { badRequest } from '../lib/errors';
 import { auditLog, type AuditQuery } from './audit-log';
 import type { AdminCaller } from './context';
 import { csvRow, type CsvValue } from './csv';
-import { listUsers, STATUS_SCOPES, USER_FILTERS, type UserListQuery } from './user-list';
+import { listUsers, STATUS_SCOPES, USER_FILTERS, type UserListItem, type UserListQuery } from './user-list';
 
 /**
  * CSV exports of the admin lists (docs/product.md "CSV exports"): exactly the rows the screen
@@ -76,6 +79,32 @@ export async function collectCsv<T>(
 
 const stamp = (now: Date) => now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
 
+/**
+ * A timestamp as `YYYY-MM-DD HH:MM:SS` (UTC): the form spreadsheets read as a date and time,
+ * where an ISO string with `T` and `Z` stays text.
+ */
+export const csvDateTime = (value: string | null | undefined) => {
+  if (!value) return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString().slice(0, 19).replace('T', ' ');
+};
+
+/** The filters, in the file name: `users-deleted-week1_dropoff-smith-20261125-2341.csv` says what it holds. */
+const fileNameOf = (base: string, filters: Record<string, string>, now: Date) =>
+  [
+    base,
+    ...Object.values(filters).map((value) =>
+      value
+        .toLowerCase()
+        .replace(/[^a-z0-9._@-]+/g, '_')
+        .replace(/^_+|_+$/g, '')
+        .slice(0, 40),
+    ),
+    stamp(now),
+  ]
+    .filter(Boolean)
+    .join('-') + '.csv';
+
 /** The filters an export was asked for (the audit entry records them; no cursor or page). */
 const filtersOf = <Q extends object>(raw: Q, names: (keyof Q)[]) =>
   Object.fromEntries(names.map((name) => [name, String(raw[name] ?? '').trim()]).filter(([, value]) => value !== '')) as Record<
@@ -94,7 +123,47 @@ export const USER_EXPORT_COLUMNS = [
   'created_at',
   'last_login_at',
   'completion_pct',
+  'verified',
+  'deleted_at',
+  'deleted_reason',
+  'current_module',
 ];
+
+type ExportedUser = UserListItem & { deleted_at?: string; deleted_reason?: string; current_module?: string };
+
+/**
+ * What the list rows do not carry, for one page: the open module (from the enrollments) and, for
+ * soft-deleted accounts, when and why (from their profiles). Two BatchGets a page at most.
+ */
+async function withExportFields(items: UserListItem[]): Promise<ExportedUser[]> {
+  const content = program();
+  const titles = new Map(content.modules.map((module) => [module.module_id, `W${module.week_number} · ${module.title}`]));
+  const deleted = items.filter((item) => item.status === 'deleted').map((item) => item.id);
+  const [enrollments, profiles] = await Promise.all([
+    items.length
+      ? batchGetItems(
+          items.map((item) => keys.enrollment(item.id, content.id)),
+          { projection: ['user_id', 'open_module_id'] },
+        )
+      : [],
+    deleted.length
+      ? batchGetItems(
+          deleted.map((id) => keys.user(id)),
+          { projection: ['id', 'deleted_at', 'deleted_reason'] },
+        )
+      : [],
+  ]);
+  const open = new Map(
+    enrollments.map((item) => [String(item.user_id), titles.get(typeof item.open_module_id === 'string' ? item.open_module_id : '')]),
+  );
+  const removal = new Map(profiles.map((item) => [String(item.id), item as { deleted_at?: string; deleted_reason?: string }]));
+  return items.map((item) => ({
+    ...item,
+    current_module: open.get(item.id),
+    deleted_at: removal.get(item.id)?.deleted_at,
+    deleted_reason: removal.get(item.id)?.deleted_reason,
+  }));
+}
 
 /**
  * `GET /api/admin/users/export.csv?status&filter&query`: the users list with its filters. The
@@ -109,7 +178,10 @@ export async function exportUsers(raw: UserListQuery, caller: AdminCaller, now =
   const query = { status, filter, query: raw.query ?? '' };
   const result = await collectCsv(
     USER_EXPORT_COLUMNS,
-    (cursor) => listUsers({ ...query, page_size: EXPORT_PAGE_SIZE, cursor }, now),
+    async (cursor) => {
+      const page = await listUsers({ ...query, page_size: EXPORT_PAGE_SIZE, cursor }, now);
+      return { ...page, items: await withExportFields(page.items) };
+    },
     (user) => [
       user.id,
       user.email,
@@ -118,9 +190,13 @@ export async function exportUsers(raw: UserListQuery, caller: AdminCaller, now =
       user.status,
       user.is_locked,
       user.role,
-      user.created_at,
-      user.last_login_at,
+      csvDateTime(user.created_at),
+      csvDateTime(user.last_login_at),
       user.completion_pct,
+      user.verified,
+      csvDateTime(user.deleted_at),
+      user.deleted_reason,
+      user.current_module,
     ],
   );
   await writeAudit({
@@ -132,7 +208,7 @@ export async function exportUsers(raw: UserListQuery, caller: AdminCaller, now =
     ip: caller.ip,
     userAgent: caller.userAgent,
   });
-  return { fileName: `users-${stamp(now)}.csv`, ...result };
+  return { fileName: fileNameOf('users', filtersOf(raw, ['status', 'filter', 'query']), now), ...result };
 }
 
 export const AUDIT_EXPORT_COLUMNS = [
@@ -164,7 +240,7 @@ export async function exportAuditLog(raw: AuditQuery, caller: AdminCaller, now =
     AUDIT_EXPORT_COLUMNS,
     (cursor) => auditLog({ ...query, page_size: EXPORT_PAGE_SIZE, cursor }, now),
     (entry) => [
-      entry.created_at,
+      csvDateTime(entry.created_at),
       entry.action,
       entry.actor_email,
       entry.actor_user_id,
@@ -190,5 +266,6 @@ export async function exportAuditLog(raw: AuditQuery, caller: AdminCaller, now =
     ip: caller.ip,
     userAgent: caller.userAgent,
   });
-  return { fileName: `audit-log-${stamp(now)}.csv`, ...result };
+  const filters = filtersOf(raw, ['action', 'entity_type', 'entity_id', 'actor', 'date_from', 'date_to']);
+  return { fileName: fileNameOf('audit-log', filters, now), ...result };
 }

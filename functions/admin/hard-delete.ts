@@ -1,27 +1,22 @@
 import { passkeyLookupKeys } from '../accounts/passkey-records';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
 import { auditActorKey, auditPut, type AuditInput } from '../lib/audit';
+import { batchDeleteItems, batchGetItems } from '../lib/batch-items';
+import { forEachBounded } from '../lib/bounded';
 import { db, tableName } from '../lib/db';
+import { queryAll } from '../lib/query-pages';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
-import { backoffDelay, failedConditions, withWriteRetries } from '../lib/retry';
+import { failedConditions, withWriteRetries } from '../lib/retry';
 import { countedOf, funnelDeltas } from '../lib/funnel';
 import { dayCounterUpdate, enrollDayUpdate, lastActiveStatusMove, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
 import { GSIS, INDEX, indexAttributes, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
-import { batchGet } from './batch-get';
+import { boundedCount } from './paging';
 import { adminAudit, type AdminCaller } from './context';
 import { assertNotSelf } from './user-mutation';
 import { hardDeleteAvailableAt } from './user-detail';
@@ -41,23 +36,12 @@ const DAY_MS = 24 * 3600 * 1000;
 type Item = Record<string, unknown> & { pk: string; sk: string };
 
 async function partitionItems(userId: string, projection?: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `USER#${userId}` },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-        ...(projection ? { ProjectionExpression: projection } : {}),
-      }),
-    );
-    items.push(...((result.Items ?? []) as Item[]));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return await queryAll<Item>({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': `USER#${userId}` },
+    ConsistentRead: true,
+    ...(projection ? { ProjectionExpression: projection } : {}),
+  });
 }
 
 /** The account's ACTIVITY#<day> items (looked up by key over the days they can still exist). */
@@ -65,29 +49,14 @@ async function activityItems(userId: string, now: Date): Promise<Item[]> {
   const activityKeys = Array.from({ length: ACTIVITY_DAYS }, (_, index) =>
     keys.activity(dayOf(new Date(now.getTime() - index * DAY_MS)), userId),
   );
-  return (await batchGet(activityKeys, 'pk,sk,day')) as Item[];
+  return (await batchGetItems(activityKeys, { projection: ['pk', 'sk', 'day'] })) as Item[];
 }
 
-/** Audit entries by target (auditByEntity) or by actor (auditByActorId). */
-async function auditKeysOf(entity: string, index: 'auditByEntity' | 'auditByActorId' = 'auditByEntity'): Promise<Item[]> {
-  const { indexName, partitionKey } = INDEX[index];
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: indexName,
-        KeyConditionExpression: `${partitionKey} = :pk`,
-        ExpressionAttributeValues: { ':pk': entity },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((result.Items ?? []) as Item[]));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
+/**
+ * Audit entries the preview counts per source at most: an account with a long history (an admin
+ * with years of actions) is answered "at least" instead of reading all of it (`at_least`).
+ */
+export const PREVIEW_AUDIT_CAP = 500;
 
 const KIND_OF: Array<[prefix: string, kind: string]> = [
   ['PROFILE', 'profile'],
@@ -109,8 +78,15 @@ const linkedItems = (items: Item[]) =>
     .map((item) => keys.certificate(String(item.verification_code)));
 const kindOf = (sk: string) => KIND_OF.find(([prefix]) => sk.startsWith(prefix))?.[1] ?? 'other';
 
-/** `GET …/hard-delete/preview`: what a hard delete would remove (and keep anonymised). */
-export async function hardDeletePreview(userId: string, now = new Date()): Promise<{ counts: Record<string, number> }> {
+/**
+ * `GET …/hard-delete/preview`: what a hard delete would remove (and keep anonymised). Audit
+ * entries are counted up to PREVIEW_AUDIT_CAP per source; a count that reached it is a lower
+ * bound, named in `at_least` (the console shows "≥ N").
+ */
+export async function hardDeletePreview(
+  userId: string,
+  now = new Date(),
+): Promise<{ counts: Record<string, number>; at_least?: string[] }> {
   const user = await getUserById(userId);
   if (!user) throw notFound();
   const counts: Record<string, number> = { profile: 0, sessions: 0, enrollments: 0, progress: 0, tasks: 0, codes: 0, reminders: 0 };
@@ -121,11 +97,24 @@ export async function hardDeletePreview(userId: string, now = new Date()): Promi
   counts.email_guard = 1;
   counts.search_entries = searchItems(user).length;
   counts.activity_days = (await activityItems(userId, now)).length;
-  counts.audit_entries = (await auditKeysOf(indexPartition.auditByEntity('user', userId))).length;
-  counts.audit_entries_as_actor = (await auditKeysOf(auditActorKey(userId), 'auditByActorId')).filter(
-    (entry) => entry.entity_id !== userId,
-  ).length;
-  return { counts };
+  const [asTarget, asActor] = await Promise.all([
+    boundedCount([{ index: 'auditByEntity', partition: indexPartition.auditByEntity('user', userId) }], PREVIEW_AUDIT_CAP),
+    // entries where the account acted on someone else (its own are counted above)
+    boundedCount(
+      [
+        {
+          index: 'auditByActorId',
+          partition: auditActorKey(userId),
+          filter: { expression: '#entity <> :me', names: { '#entity': 'entity_id' }, values: { ':me': userId } },
+        },
+      ],
+      PREVIEW_AUDIT_CAP,
+    ),
+  ]);
+  counts.audit_entries = asTarget.total;
+  counts.audit_entries_as_actor = asActor.total;
+  const atLeast = [...(asTarget.estimate ? ['audit_entries'] : []), ...(asActor.estimate ? ['audit_entries_as_actor'] : [])];
+  return { counts, ...(atLeast.length ? { at_least: atLeast } : {}) };
 }
 
 /** Replaces the account's personal data in a JSON value. */
@@ -192,7 +181,7 @@ async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, p
   const chunks: UpdateInput[][] = [];
   for (let start = 0; start < updates.length; start += ANONYMISE_TRANSACTION)
     chunks.push(updates.slice(start, start + ANONYMISE_TRANSACTION));
-  await eachBounded(chunks, 2, async (chunk) => {
+  await forEachBounded(chunks, 2, async (chunk) => {
     try {
       await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: chunk.map((Update) => ({ Update })) })));
     } catch (error) {
@@ -235,35 +224,8 @@ function anonymisingUpdate(entry: Item, user: Pick<UserRecord, 'id'>, personal: 
   };
 }
 
-type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } };
-
-/** BatchWriteItem, 25 per call, several calls at once, unprocessed items retried with backoff. */
-async function batchWrite(requests: WriteRequest[]): Promise<void> {
-  const chunks: WriteRequest[][] = [];
-  for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
-  await eachBounded(chunks, 4, async (chunk) => {
-    let pending = chunk;
-    for (let attempt = 0; pending.length && attempt < 8; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, 50, 2_000)));
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
-    }
-    if (pending.length) throw new Error('BatchWriteItem left items unprocessed');
-  });
-}
-
 async function batchDelete(items: Array<{ pk: string; sk: string }>): Promise<void> {
-  await batchWrite(items.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
-}
-
-/** Runs `task` on every item with at most `limit` at once. */
-async function eachBounded<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await task(items[next++]);
-    }),
-  );
+  await batchDeleteItems(items.map((item) => ({ pk: item.pk, sk: item.sk })));
 }
 
 /**
@@ -435,9 +397,9 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
 
 /** Deletes the ACTIVITY items of these days and takes each out of its day's count, exactly once. */
 async function purgeActivityDays(userId: string, days: string[]): Promise<number> {
-  const found = (await batchGet(
+  const found = (await batchGetItems(
     days.map((day) => keys.activity(day, userId)),
-    'pk,sk,day',
+    { projection: ['pk', 'sk', 'day'] },
   )) as Item[];
   const writes = (item: Item) => [
     { Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },

@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ModuleState } from '../../shared/program-types';
-import { program } from '../program/content';
+import type { Program } from '../program/content';
+import { publishedProgram } from '../program/published-program';
 import { enrollmentTransition } from '../program/learner-program';
 import { deriveProgress, nextModule, type StoredProgress } from '../program/progress';
 import { getEnrollment, listProgress } from '../program/store';
@@ -41,8 +42,13 @@ export interface OverrideResult {
 type Progress = StoredProgress & Record<string, unknown>;
 
 /** The stored progress after the action, or a refusal. Pure. */
-function apply(action: ModuleAction, moduleId: string, stored: Map<string, Progress>, now: string): Map<string, Progress> {
-  const content = program();
+function apply(
+  content: Program,
+  action: ModuleAction,
+  moduleId: string,
+  stored: Map<string, Progress>,
+  now: string,
+): Map<string, Progress> {
   const derived = deriveProgress(content, stored);
   const current: ModuleState = derived.states.get(moduleId) ?? 'locked';
   const next = new Map(stored);
@@ -95,7 +101,7 @@ export async function overrideModule(
   if (missing.length) throw badRequest('missing_fields', { fields: missing });
   const userId = (input.user_id as string).trim();
   const moduleId = (input.module_id as string).trim();
-  const content = program();
+  const content = await publishedProgram();
   if (!content.byId.has(moduleId)) throw notFound();
   const user = await getUserById(userId);
   if (!user) throw notFound();
@@ -105,7 +111,7 @@ export async function overrideModule(
     if (!enrollment) throw notFound();
     const stored = (await listProgress(userId, content.id)) as Map<string, Progress>;
     const now = new Date().toISOString();
-    const after = apply(action, moduleId, stored, now);
+    const after = apply(content, action, moduleId, stored, now);
     const before = deriveProgress(content, stored);
     const derived = deriveProgress(content, after);
     const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, new Date(now));

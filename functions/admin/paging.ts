@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { PAGE_SIZES } from '../../shared/constants';
 import { db, tableName } from '../lib/db';
+import { queryPages } from '../lib/query-pages';
 import { badRequest } from '../lib/errors';
 import { keyRing } from '../lib/session-keys';
 import { INDEX, type IndexName } from '../lib/table';
@@ -217,42 +218,39 @@ export async function boundedCount(streams: Stream[], cap: number): Promise<{ to
   let total = 0;
   let examined = 0;
   for (const stream of streams) {
+    if (examined >= cap) return { total, estimate: true };
     const { indexName, partitionKey, sortKey } = INDEX[stream.index];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      if (examined >= cap) return { total, estimate: true };
-      const names: Record<string, string> = { '#pk': partitionKey, ...stream.filter?.names };
-      const values: Record<string, unknown> = { ':pk': stream.partition, ...stream.filter?.values };
-      let condition = '#pk = :pk';
-      if (stream.from !== undefined || stream.to !== undefined) names['#sk'] = sortKey;
-      if (stream.from !== undefined && stream.to !== undefined) {
-        condition += ' AND #sk BETWEEN :from AND :to';
-        Object.assign(values, { ':from': stream.from, ':to': stream.to });
-      } else if (stream.to !== undefined) {
-        condition += ' AND #sk <= :to';
-        values[':to'] = stream.to;
-      } else if (stream.from !== undefined) {
-        condition += ' AND #sk >= :from';
-        values[':from'] = stream.from;
-      }
-      if (stream.from !== undefined && stream.to !== undefined && stream.from > stream.to) break;
-      const result = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: indexName,
-          KeyConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          Select: 'COUNT',
-          ...(Number.isFinite(cap) ? { Limit: cap - examined } : {}),
-          ExclusiveStartKey: startKey,
-          ...(stream.filter ? { FilterExpression: stream.filter.expression } : {}),
-        }),
-      );
-      total += result.Count ?? 0;
-      examined += result.ScannedCount ?? 0;
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
+    const names: Record<string, string> = { '#pk': partitionKey, ...stream.filter?.names };
+    const values: Record<string, unknown> = { ':pk': stream.partition, ...stream.filter?.values };
+    let condition = '#pk = :pk';
+    if (stream.from !== undefined || stream.to !== undefined) names['#sk'] = sortKey;
+    if (stream.from !== undefined && stream.to !== undefined) {
+      condition += ' AND #sk BETWEEN :from AND :to';
+      Object.assign(values, { ':from': stream.from, ':to': stream.to });
+    } else if (stream.to !== undefined) {
+      condition += ' AND #sk <= :to';
+      values[':to'] = stream.to;
+    } else if (stream.from !== undefined) {
+      condition += ' AND #sk >= :from';
+      values[':from'] = stream.from;
+    }
+    if (stream.from !== undefined && stream.to !== undefined && stream.from > stream.to) continue;
+    const pages = queryPages({
+      IndexName: indexName,
+      KeyConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      Select: 'COUNT',
+      // a page cut short by DynamoDB's 1 MB limit lets the next one read up to this many again:
+      // the count stays a true lower bound, possibly a little above `cap`
+      ...(Number.isFinite(cap) ? { Limit: cap - examined } : {}),
+      ...(stream.filter ? { FilterExpression: stream.filter.expression } : {}),
+    });
+    for await (const page of pages) {
+      total += page.Count ?? 0;
+      examined += page.ScannedCount ?? 0;
+      if (examined >= cap && page.LastEvaluatedKey) return { total, estimate: true };
+    }
   }
   return { total, estimate: false };
 }

@@ -1,7 +1,7 @@
 import { dayOf } from '../lib/activity';
 import { funnelField } from '../lib/funnel';
 import { readDayCounters, readStatsWithFunnel } from '../lib/stats';
-import { program } from '../program/content';
+import { publishedProgram } from '../program/published-program';
 import type { AdminSummary } from '../../shared/admin-types';
 
 export type { AdminSummary };
@@ -11,8 +11,9 @@ export type { AdminSummary };
  * of items kept up to date by the writes, whatever the number of accounts:
  *  - the 10 STATS#GLOBAL shards (one BatchGet): users, verified, enrollments, percent and module sums,
  *    and the module funnel counters (functions/lib/funnel.ts): per module completed / in progress;
- *  - STATS#LASTACTIVE, the last 30 day buckets (one Query): active 7d/30d = accounts whose last
- *    active day is in the window (distinct learners);
+ *  - STATS#LASTACTIVE, the last 30 day buckets (one Query): active 7d/30d = accounts not
+ *    soft-deleted whose last active day is in the window (distinct learners): the population of
+ *    the Users card and of the drill-down lists, so "N active (7d)" never exceeds the users;
  *  - STATS#DAILYACTIVE, the last 30 days (one Query): the two charts;
  *  - STATS#ENROLLDAY, the last 7 enroll days (one Query): enrollments not yet 7 days old, taken
  *    out of the week-1 drop-off's cumulative totals.
@@ -38,6 +39,7 @@ export async function adminSummary(now = new Date()): Promise<AdminSummary> {
   ]);
   const sum = (days: string[], counts: Map<string, Record<string, number>>, field: string) =>
     days.reduce((total, day) => total + Number(counts.get(day)?.[field] ?? 0), 0);
+  const activeIn = (days: string[]) => Math.max(0, sum(days, lastActive, 'count') - sum(days, lastActive, 'count_deleted'));
 
   // Enrollments of the last 7 enroll days are not mature: their week 1 is still running.
   const mature = stats.enrollments_total - sum(days7, enrollDays, 'enrolled');
@@ -51,8 +53,8 @@ export async function adminSummary(now = new Date()): Promise<AdminSummary> {
       total_users: stats.users_total,
       total_enrollments: stats.enrollments_total,
       avg_completion: stats.enrollments_total > 0 ? oneDecimal(stats.enrollment_percent_sum / stats.enrollments_total) : 0,
-      active_7d: Math.max(0, sum(days7, lastActive, 'count')),
-      active_30d: Math.max(0, sum(days30, lastActive, 'count')),
+      active_7d: activeIn(days7),
+      active_30d: activeIn(days30),
       verification_rate: ratio(stats.users_verified, stats.users_total),
       week1_dropoff: ratio(mature - matureOnTime, mature),
     },
@@ -64,7 +66,7 @@ export async function adminSummary(now = new Date()): Promise<AdminSummary> {
       week1_dropoff: '/admin/users?filter=week1_dropoff',
     },
     series: { actives_7d_daily: series(days7), actives_30d_daily: series(days30) },
-    funnel: program().modules.map((module) => ({
+    funnel: (await publishedProgram()).modules.map((module) => ({
       module_id: module.module_id,
       slug: module.slug,
       title: module.title,

@@ -2,12 +2,12 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { USERS_DEFAULT_PAGE_SIZE } from '../../shared/constants';
 import { program } from '../program/content';
 import { dayOf } from '../lib/activity';
+import { batchGetItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { readStats, sumDayCounters, WEEK1_PENDING_PK, WEEK1_WINDOW_MS } from '../lib/stats';
 import { INDEX, indexPartition, keys, USER_LIST_FIELDS } from '../lib/table';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { SEARCH_FIELDS, searchValue } from '../lib/users';
-import { batchGet } from './batch-get';
 import type { AdminUserListItem } from '../../shared/admin-types';
 import { decodeCursor, encodeCursor, listPage, pageParams, readMerged, type ListPage, type Stream } from './paging';
 
@@ -90,9 +90,9 @@ async function completionOf(
   extraFields = '',
 ): Promise<{ completion: Completion; enrollments: Record<string, unknown>[] }> {
   const programId = program().id;
-  const enrollments = await batchGet(
+  const enrollments = await batchGetItems(
     userIds.map((id) => keys.enrollment(id, programId)),
-    `user_id,percent_complete${extraFields}`,
+    { projection: `user_id,percent_complete${extraFields}`.split(',') },
   );
   return { completion: completionFrom(enrollments), enrollments };
 }
@@ -120,9 +120,9 @@ async function toRows(users: ListRecord[], known?: Completion): Promise<UserList
 
 /** The list fields of accounts by id (a BatchGet that leaves the secrets out), in the given order. */
 const profilesOf = async (userIds: string[]) => {
-  const found = (await batchGet(
+  const found = (await batchGetItems(
     userIds.map((id) => keys.user(id)),
-    USER_LIST_FIELDS.join(','),
+    { projection: USER_LIST_FIELDS },
   )) as unknown as ListRecord[];
   const byId = new Map(found.map((user) => [user.id, user]));
   return userIds.map((id) => byId.get(id)).filter((user): user is ListRecord => Boolean(user));

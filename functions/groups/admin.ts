@@ -1,6 +1,16 @@
 import { auditLogRoute } from '../admin/routes/audit-logs';
 import { exportAuditLogRoute, exportUsersRoute } from '../admin/routes/exports';
 import { forceCompleteModuleRoute, lockModuleRoute, reopenModuleRoute, unlockModuleRoute } from '../admin/routes/modules';
+import {
+  exportVersionRoute,
+  getDraftRoute,
+  getVersionRoute,
+  importRoute,
+  listVersionsRoute,
+  publishRoute,
+  restoreVersionRoute,
+  saveDraftRoute,
+} from '../admin/routes/program';
 import { summary } from '../admin/routes/summary';
 import {
   hardDeletePreviewRoute,
@@ -41,4 +51,12 @@ export const handler = createGroupHandler('admin', {
   'POST /api/admin/modules/force-complete': forceCompleteModuleRoute,
   'POST /api/admin/modules/reopen': reopenModuleRoute,
   'POST /api/admin/modules/lock': lockModuleRoute,
+  'GET /api/admin/program/draft': getDraftRoute,
+  'PUT /api/admin/program/draft': saveDraftRoute,
+  'POST /api/admin/program/import': importRoute,
+  'POST /api/admin/program/publish': publishRoute,
+  'GET /api/admin/program/versions': listVersionsRoute,
+  'GET /api/admin/program/versions/{version}': getVersionRoute,
+  'GET /api/admin/program/versions/{version}/export': exportVersionRoute,
+  'POST /api/admin/program/versions/{version}/restore': restoreVersionRoute,
 });

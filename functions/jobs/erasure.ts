@@ -1,7 +1,9 @@
 import type { Context } from 'aws-lambda';
 import { runErasure } from '../admin/erasure';
+import { erasureBacklogDays } from '../admin/erasure-backlog';
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
+import { count, gauge, METRIC, metrics } from '../lib/metrics';
 
 /**
  * Scheduled erasure Lambda (EventBridge, daily): hard-deletes the accounts whose soft-delete is
@@ -12,6 +14,9 @@ export const handler = async (_event: unknown, context: Context) => {
   capacityMeter.reset();
   const result = await runErasure({ timeLeftMs: () => context.getRemainingTimeInMillis() });
   logger.info('erasure run', { ...result, consumed_capacity: capacityMeter.snapshot() });
+  count(METRIC.erasuresFailed, result.failed);
+  gauge(METRIC.erasureBacklogDays, await erasureBacklogDays());
+  metrics.publishStoredMetrics();
   if (result.failed) throw new Error(`erasure: ${result.failed} account(s) failed; they stay due and are retried next run`);
   return result;
 };

@@ -2,6 +2,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { continuePurge, type PurgeMessage } from '../admin/hard-delete';
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
+import { count, METRIC, metrics } from '../lib/metrics';
 import { enqueue } from '../lib/queue';
 
 /**
@@ -28,9 +29,11 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
       // a purge whose account and job are both gone has nothing left to do
       if ((error as { code?: string }).code === 'not_found') continue;
       logger.error('purge step failed', { error: error as Error });
+      count(METRIC.purgeStepsFailed);
       failures.push({ itemIdentifier: record.messageId });
     }
   }
   logger.info('purge job', { consumed_capacity: capacityMeter.snapshot() });
+  metrics.publishStoredMetrics();
   return { batchItemFailures: failures };
 };

@@ -6,13 +6,29 @@ const mocks = vi.hoisted(() => ({
   processReminderSlice: vi.fn<typeof import('../program/reminders').processReminderSlice>(),
   continuePurge: vi.fn(),
   enqueue: vi.fn(),
+  runErasure: vi.fn(),
+  erasureBacklogDays: vi.fn(),
 }));
 vi.mock('../program/reminders', () => ({ processReminderSlice: mocks.processReminderSlice }));
 vi.mock('../admin/hard-delete', () => ({ continuePurge: mocks.continuePurge }));
 vi.mock('../lib/queue', () => ({ enqueue: mocks.enqueue }));
+vi.mock('../admin/erasure', () => ({ runErasure: mocks.runErasure }));
+vi.mock('../admin/erasure-backlog', () => ({ erasureBacklogDays: mocks.erasureBacklogDays }));
 
 const { handler: reminderWorker } = await import('./reminder-worker');
 const { handler: purgeWorker } = await import('./purge');
+const { handler: erasureJob } = await import('./erasure');
+const { metrics } = await import('../lib/metrics');
+
+/** The EMF metrics a handler recorded (name → values), flushed by the handler itself. */
+function recordedMetrics() {
+  const add = vi.spyOn(metrics, 'addMetric');
+  const publish = vi.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => metrics);
+  return {
+    values: (name: string) => add.mock.calls.filter(([metric]) => metric === name).map(([, , value]) => value),
+    published: () => publish.mock.calls.length > 0,
+  };
+}
 
 const context = { getRemainingTimeInMillis: () => 600_000 } as unknown as Context;
 const event = (...bodies: unknown[]) =>
@@ -20,6 +36,7 @@ const event = (...bodies: unknown[]) =>
 const slice = { day: '2030-03-05', now: '2030-03-05T14:00:00.000Z', partition: 'REMIND#daily#3', prefix: 'a' };
 
 beforeEach(() => {
+  vi.restoreAllMocks();
   vi.clearAllMocks();
   mocks.enqueue.mockResolvedValue(undefined);
 });
@@ -71,5 +88,36 @@ describe('purge worker', () => {
     const result = await purgeWorker(event({ user_id: 'a' }, { user_id: 'b' }, { user_id: 'c' }), context);
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
     expect(mocks.enqueue).not.toHaveBeenCalled();
+  });
+
+  it('counts each failed step in PurgeStepsFailed and publishes it (a failure is no Lambda error)', async () => {
+    const recorded = recordedMetrics();
+    mocks.continuePurge.mockRejectedValueOnce(new Error('throttled for good')).mockRejectedValueOnce(new Error('again'));
+    await purgeWorker(event({ user_id: 'a' }, { user_id: 'b' }), context);
+    expect(recorded.values('PurgeStepsFailed')).toEqual([1, 1]);
+    expect(recorded.published()).toBe(true);
+  });
+});
+
+describe('erasure job', () => {
+  const summary = { considered: 3, erased: 1, continuing: 0, skipped: 0, finished: true };
+
+  it('publishes its failed accounts and the backlog gauge, then fails the run', async () => {
+    const recorded = recordedMetrics();
+    mocks.runErasure.mockResolvedValueOnce({ ...summary, failed: 2 });
+    mocks.erasureBacklogDays.mockResolvedValueOnce(33);
+    await expect(erasureJob({}, context)).rejects.toThrow(/2 account\(s\) failed/);
+    expect(recorded.values('ErasuresFailed')).toEqual([2]);
+    expect(recorded.values('ErasureBacklogDays')).toEqual([33]);
+    expect(recorded.published()).toBe(true);
+  });
+
+  it('publishes the backlog gauge on a clean run too, even when nothing waits', async () => {
+    const recorded = recordedMetrics();
+    mocks.runErasure.mockResolvedValueOnce({ ...summary, failed: 0 });
+    mocks.erasureBacklogDays.mockResolvedValueOnce(0);
+    await expect(erasureJob({}, context)).resolves.toMatchObject({ failed: 0 });
+    expect(recorded.values('ErasuresFailed')).toEqual([]);
+    expect(recorded.values('ErasureBacklogDays')).toEqual([0]);
   });
 });

@@ -1,5 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './db';
+import { queryPages } from './query-pages';
 import { indexPartition, indexQuery } from './table';
 import type { UserStatus } from './user-record';
 
@@ -25,25 +24,21 @@ export async function walkAccounts(
   onPage: (accounts: Record<string, unknown>[], next: WalkPosition) => Promise<void>,
 ): Promise<void> {
   for (let s = from.status; s < WALK_STATUSES.length; s++) {
-    let startKey = s === from.status ? from.key : undefined;
     const query = indexQuery('usersByStatus', indexPartition.usersByStatus(WALK_STATUSES[s]));
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          ...query,
-          // through names: `status` is a reserved word
-          ExpressionAttributeNames: {
-            ...query.ExpressionAttributeNames,
-            ...Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
-          },
-          ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
-          Limit: pageSize,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      startKey = page.LastEvaluatedKey;
-      await onPage(page.Items ?? [], { status: startKey ? s : s + 1, key: startKey });
-    } while (startKey);
+    const pages = queryPages({
+      ...query,
+      // through names: `status` is a reserved word
+      ExpressionAttributeNames: {
+        ...query.ExpressionAttributeNames,
+        ...Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
+      },
+      ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
+      Limit: pageSize,
+      ExclusiveStartKey: s === from.status ? from.key : undefined,
+    });
+    for await (const page of pages) {
+      const next = page.LastEvaluatedKey;
+      await onPage(page.Items ?? [], { status: next ? s : s + 1, key: next });
+    }
   }
 }

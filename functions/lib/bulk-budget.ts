@@ -29,7 +29,7 @@ export class BulkShareSpentError extends Error {
  * quota raised by AWS, or a busy day of sign-ins, is taken into account within minutes.
  */
 export async function readBulkBudget(workers: number): Promise<BulkBudget> {
-  const quota = (await ses().send(new GetAccountCommand({}))).SendQuota;
+  const quota = (await (await ses()).send(new GetAccountCommand({}))).SendQuota;
   const maxSendRate = quota?.MaxSendRate ?? 0;
   const max24HourSend = quota?.Max24HourSend ?? 0;
   const sentLast24Hours = quota?.SentLast24Hours ?? 0;

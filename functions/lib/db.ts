@@ -46,6 +46,28 @@ export class ScanForbiddenError extends Error {
   }
 }
 
+/**
+ * DynamoDB Local serialises writes on a lock and answers `InternalServerError` "…too long waiting
+ * for a lock. This request will succeed in actual DynamoDB API" when a burst outlasts its wait, a
+ * refusal the cloud never gives. A burst of such answers would also drain the SDK's retry quota,
+ * so the emulator's own refusal is retried here, below the SDK's retries, with jittered backoff;
+ * every other error passes through unchanged.
+ */
+const EMULATOR_LOCK_TIMEOUT = /too long waiting for a lock/;
+const EMULATOR_LOCK_RETRIES = 8;
+const retryEmulatorLockTimeouts =
+  (next: (args: unknown) => Promise<unknown>) =>
+  async (args: unknown): Promise<unknown> => {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await next(args);
+      } catch (error) {
+        if (retry >= EMULATOR_LOCK_RETRIES || !EMULATOR_LOCK_TIMEOUT.test((error as Error).message ?? '')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2_000, 50 * 2 ** retry)));
+      }
+    }
+  };
+
 export function createDocumentClient(overrides: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
   const cfg = config();
   const local = Boolean(cfg.dynamodbEndpoint);
@@ -77,6 +99,8 @@ export function createDocumentClient(overrides: DynamoDBClientConfig = {}): Dyna
     },
     { step: 'initialize', name: 'capacityMeterAndScanGuard' },
   );
+  if (local)
+    client.middlewareStack.add(retryEmulatorLockTimeouts as never, { step: 'deserialize', name: 'emulatorLockTimeouts', priority: 'high' });
   instrumentClient(client);
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

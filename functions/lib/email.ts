@@ -1,8 +1,6 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from './config';
-import { instrumentClient } from './local-twin';
 import { count, METRIC } from './metrics';
-import { SesRetryStrategy } from './ses-retry';
 
 export interface EmailMessage {
   to: string;
@@ -28,17 +26,17 @@ export type Delivery = 'sent' | 'sandbox' | 'allowlist_block';
  */
 export type MailStream = 'transactional' | 'bulk';
 
-let client: SESv2Client | undefined;
+/**
+ * The SES client, created on the first send: most requests send no mail, so a cold start does not
+ * load (or evaluate) the SES client (docs/lean-builds.md#cold-start).
+ */
+// eslint-disable-next-line import-x/no-unresolved -- ./ses-client.ts; in a bundle, the file beside index.js (LAZY_CHUNKS)
+const sesClientModule = () => import('./ses-client.js');
+
+let client: Promise<SESv2Client> | undefined;
 /** The process-wide SES v2 client; locally it points at the local SES (infra/local/ses-front.ts). */
-export function ses(): SESv2Client {
-  const cfg = config();
-  client ??= instrumentClient(
-    new SESv2Client({
-      region: cfg.region,
-      retryStrategy: new SesRetryStrategy(),
-      ...(cfg.sesEndpoint ? { endpoint: cfg.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    }),
-  );
+export function ses(): Promise<SESv2Client> {
+  client ??= sesClientModule().then(({ createSesClient }) => createSesClient());
   return client;
 }
 
@@ -57,7 +55,8 @@ export async function sendEmail(message: EmailMessage, stream: MailStream = 'tra
   const cfg = config();
   if (blockedByAllowlist(message.to)) return 'allowlist_block';
   const configurationSet = stream === 'bulk' ? cfg.sesBulkConfigurationSet : cfg.sesConfigurationSet;
-  await ses()
+  const [{ SendEmailCommand }, client] = await Promise.all([sesClientModule(), ses()]);
+  await client
     .send(
       new SendEmailCommand({
         FromEmailAddress: cfg.mailFrom,

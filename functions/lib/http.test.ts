@@ -63,6 +63,9 @@ describe('the standard middy chain', () => {
       handler: () => Promise.reject(new Error('boom')),
     });
     expect(failed.headers['X-Content-Type-Options']).toBe('nosniff');
+    expect(failed.headers['Cache-Control']).toBe('no-store');
+    const refused = await run({ handler: () => Promise.reject(badRequest('missing_fields')) });
+    expect(refused.headers['Cache-Control']).toBe('no-store');
   });
 
   it('refuses a route key that is not in the route table at startup', () => {

@@ -185,9 +185,10 @@ const errorMapper = (): middy.MiddlewareObj<Event> => ({
     }
     if (mapped.statusCode >= 500 && error instanceof ApiError) logger.error('server error', { code: mapped.code });
     // middy's createError reads only `expose` from its options: the headers (e.g. Retry-After)
-    // must be set on the error itself for http-error-handler to send them.
+    // must be set on the error itself for http-error-handler to send them. An error answer is
+    // about one request and one session: no cache may keep it, as no cache keeps a success.
     request.error = Object.assign(createError(mapped.statusCode, JSON.stringify(mapped.toBody()), { expose: true }), {
-      headers: mapped.headers,
+      headers: { 'Cache-Control': 'no-store', ...mapped.headers },
     });
   },
 });

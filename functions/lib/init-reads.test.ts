@@ -30,35 +30,37 @@ afterEach(() => {
 });
 
 describe('reads during init', () => {
-  it('in Lambda, loading a group handler starts reading the session secret and the site URL, once', async () => {
+  it('in Lambda, loading a group handler starts reading the session secret, once; the site URL waits for its first use', async () => {
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'career-program-learner');
     await import('../groups/learner');
-    await vi.waitFor(() => {
-      expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
-      expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
-    });
+    await vi.waitFor(() => expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1));
     expect(secrets.commandCalls(GetSecretValueCommand)[0].args[0].input).toEqual({
       SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:session',
       VersionStage: 'AWSCURRENT',
     });
-    expect(ssm.commandCalls(GetParameterCommand)[0].args[0].input).toMatchObject({ Name: '/stack/app-url' });
+    expect(ssm.calls()).toHaveLength(0);
     // the first requests reuse what init read
+    const { keyRing } = await import('./session-keys');
+    await keyRing();
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
     const { appUrl } = await import('./app-url');
     expect(await appUrl()).toBe('https://d111.cloudfront.net');
+    expect(await appUrl()).toBe('https://d111.cloudfront.net');
     expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
-  });
+    expect(ssm.commandCalls(GetParameterCommand)[0].args[0].input).toMatchObject({ Name: '/stack/app-url' });
+  }, 60_000);
 
   it('a failed read during init is retried by the first request instead of being cached', async () => {
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'career-program-auth');
-    ssm
-      .on(GetParameterCommand)
+    secrets
+      .on(GetSecretValueCommand)
       .rejectsOnce(new Error('throttled'))
-      .resolves({ Parameter: { Value: 'https://site.example' } });
+      .resolves({ SecretString: 'cloud-secret-cloud-secret-cloud-secret' });
     const { readSecretsDuringInit } = await import('./init-reads');
     await readSecretsDuringInit();
-    const { appUrl } = await import('./app-url');
-    expect(await appUrl()).toBe('https://site.example');
-    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
+    const { keyRing } = await import('./session-keys');
+    expect((await keyRing()).current.key).toEqual(new TextEncoder().encode('cloud-secret-cloud-secret-cloud-secret'));
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(2);
   });
 
   it('outside Lambda (local runtime, tests) it reads nothing at import', async () => {

@@ -44,6 +44,11 @@ export function count(name: MetricName, value = 1): void {
   if (value > 0) metrics.addMetric(name, MetricUnit.Count, value);
 }
 
+/** Records a measured value of this invocation (a gauge, e.g. a backlog's age), even 0. */
+export function gauge(name: MetricName, value: number): void {
+  metrics.addMetric(name, MetricUnit.Count, value);
+}
+
 /** Audit action → metric: each security event and admin action is counted where it is audited. */
 export function metricsOfAuditAction(action: string): MetricName[] {
   // the daily erasure after retention is a hard delete too (functions/admin/erasure.ts)

@@ -1,7 +1,6 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SSMClient } from '@aws-sdk/client-ssm';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
+import type { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 
 /**
  * Secrets (Secrets Manager) and parameters (SSM) through Powertools Parameters: each value is
@@ -19,7 +18,14 @@ const currentSecrets = new SecretsProvider({ awsSdkV3Client: secretsClient });
 // The provider's cache key is the name alone (not the version stage): the previous version of a
 // secret gets a provider, and so a cache, of its own.
 const previousSecrets = new SecretsProvider({ awsSdkV3Client: secretsClient });
-const ssm = new SSMProvider({ awsSdkV3Client: new SSMClient({}) });
+/**
+ * The SSM client and its provider are loaded on the first parameter read, not at init: the only
+ * parameter (the site address) serves mail links and the Origin check of state-changing
+ * requests, and its client is one of the heaviest modules of a bundle (docs/lean-builds.md#cold-start).
+ */
+let ssm: Promise<SSMProvider> | undefined;
+// eslint-disable-next-line import-x/no-unresolved -- ./ssm-provider.ts; in a bundle, the file beside index.js (LAZY_CHUNKS)
+const ssmProvider = () => (ssm ??= import('./ssm-provider.js').then(({ createSsmProvider }) => createSsmProvider()));
 
 /** Concurrent first reads (init and the first request) share one call instead of racing. */
 const inFlight = new Map<string, Promise<string | undefined>>();
@@ -55,7 +61,7 @@ export function readSecret(id: string, options: { previous?: boolean; forceFetch
 /** An SSM String parameter's value. */
 export function readParameter(name: string): Promise<string | undefined> {
   return once(`parameter:${name}`, async () => {
-    const value = await ssm.get(name, { maxAge: PARAMETER_MAX_AGE_SECONDS });
+    const value = await (await ssmProvider()).get(name, { maxAge: PARAMETER_MAX_AGE_SECONDS });
     return typeof value === 'string' ? value : undefined;
   });
 }
@@ -64,6 +70,6 @@ export function readParameter(name: string): Promise<string | undefined> {
 export function clearParameterCachesForTests(): void {
   currentSecrets.clearCache();
   previousSecrets.clearCache();
-  ssm.clearCache();
+  ssm = undefined;
   inFlight.clear();
 }

@@ -1,7 +1,8 @@
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { config } from './config';
 import { checkLocalCall } from './local-twin';
 import { logger } from './logger';
+import { waitBeforeRetry } from './backoff';
 
 /**
  * Background work (docs/scale-writes.md): hard-delete continuations and reminder shards.
@@ -14,6 +15,9 @@ export type Consumer<Body = unknown> = (body: Body) => Promise<void>;
 
 const localConsumers = new Map<QueueName, Consumer>();
 const inFlight = new Set<Promise<void>>();
+/** The SQS client module, loaded on the first send: only the routes that start background work need it (docs/lean-builds.md#cold-start). */
+// eslint-disable-next-line import-x/no-unresolved -- ./sqs-client.ts; in a bundle, the file beside index.js (LAZY_CHUNKS)
+const sqsModule = () => import('./sqs-client.js');
 let sqs: SQSClient | undefined;
 
 const urlOf = (name: QueueName) => (name === 'purge' ? config().purgeQueueUrl : config().reminderQueueUrl);
@@ -61,6 +65,7 @@ export async function enqueue(name: QueueName, body: unknown, delaySeconds = 0):
     if (!runLocally(name, body, delaySeconds)) logger.warn('no queue configured: message dropped', { queue: name });
     return;
   }
+  const { SendMessageCommand, SQSClient } = await sqsModule();
   sqs ??= new SQSClient({ region: config().region });
   await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(body), DelaySeconds: delaySeconds }));
 }
@@ -72,6 +77,7 @@ export async function enqueueAll(name: QueueName, bodies: unknown[]): Promise<vo
     for (const body of bodies) await enqueue(name, body);
     return;
   }
+  const { SendMessageBatchCommand, SQSClient } = await sqsModule();
   sqs ??= new SQSClient({ region: config().region });
   for (let start = 0; start < bodies.length; start += 10) {
     let entries = bodies.slice(start, start + 10).map((body, index) => ({ Id: String(index), MessageBody: JSON.stringify(body) }));
@@ -80,7 +86,7 @@ export async function enqueueAll(name: QueueName, bodies: unknown[]): Promise<vo
       const failed = new Set((result.Failed ?? []).map((entry) => entry.Id));
       entries = entries.filter((entry) => failed.has(entry.Id));
       if (entries.length && attempt >= 4) throw new Error(`SQS refused ${entries.length} messages`);
-      if (entries.length) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+      if (entries.length) await waitBeforeRetry(attempt, 100);
     }
   }
 }

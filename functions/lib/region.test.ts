@@ -51,7 +51,7 @@ describe('the AWS region', () => {
   it("is the AWS profile's region for the DynamoDB and SES clients an operator script uses", async () => {
     stubProfile();
     await expect(createDocumentClient().config.region()).resolves.toBe('eu-central-1');
-    await expect(ses().config.region()).resolves.toBe('eu-central-1');
+    await expect((await ses()).config.region()).resolves.toBe('eu-central-1');
   });
 
   it('follows AWS_REGION over the profile, as the AWS CLI does', async () => {

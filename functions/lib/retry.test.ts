@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, failedConditions, isTransientAwsError, withWriteRetries } from './retry';
+import { backoffDelay } from './backoff';
+import { failedConditions, isTransientAwsError, withWriteRetries } from './retry';
 
 const cancelled = (...codes: string[]) =>
   new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });

@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { backoffDelay, sleep as defaultSleep } from './backoff';
 
 /**
  * One retry policy for write conflicts and throttling (docs/scale-writes.md).
@@ -48,14 +49,8 @@ export interface RetryOptions {
   random?: () => number;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Process-wide tallies (logs, the burst test): retries made, and operations that ran out of tries. */
 export const retryCounters = { retries: 0, exhausted: 0 };
-
-/** The wait before retry number `retry` (0-based): full jitter, capped. */
-export const backoffDelay = (retry: number, baseMs: number, capMs: number, random: () => number = Math.random) =>
-  Math.floor(random() * Math.min(capMs, baseMs * 2 ** retry));
 
 /**
  * Runs `operation` and retries it while it fails with a transient error. `operation` gets the

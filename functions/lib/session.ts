@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTHeaderParameters } from 'jose';
+import { batchGetItems } from './batch-items';
 import { db, tableName } from './db';
 import { keyRing, refreshKeyRing } from './session-keys';
 import { keys, ttlIn } from './table';
@@ -139,12 +140,8 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
 
   const userKey = keys.user(userId);
   const sessionKey = keys.session(userId, claims.sid);
-  const result = await db().send(
-    new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: [userKey, sessionKey], ConsistentRead: true } },
-    }),
-  );
-  const items = result.Responses?.[tableName()] ?? [];
+  // a key DynamoDB leaves unprocessed is read again: it must never read as a missing session
+  const items = await batchGetItems([userKey, sessionKey], { consistentRead: true });
   const user = items.find((item) => item.sk === 'PROFILE') as UserRecord | undefined;
   const session = items.find((item) => item.sk === sessionKey.sk);
   if (!user || !session) return undefined;

@@ -1,5 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { DAY_SHARDS, dayCounterUpdate, lastActiveDeltas, lastActiveStatusMove, unverifiedDeltas, week1CompletedWrites } from './stats';
+import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tableName } from './db';
+import {
+  DAY_SHARDS,
+  dayCounterUpdate,
+  lastActiveDeltas,
+  lastActiveStatusMove,
+  readStats,
+  STATS_SHARDS,
+  unverifiedDeltas,
+  week1CompletedWrites,
+} from './stats';
+import { keys } from './table';
 
 describe('week-1 completion counters', () => {
   const enrolledAt = '2026-03-02T09:00:00.000Z';
@@ -89,5 +102,30 @@ describe('last-active histogram by status', () => {
   it('writes nothing for an account never active, or a change that keeps the status', () => {
     expect(lastActiveStatusMove({ status: 'active' }, 'locked')).toBeUndefined();
     expect(lastActiveStatusMove({ status: 'deleted', last_active_day: '2026-03-02' }, 'deleted')).toBeUndefined();
+  });
+});
+
+describe('readStats', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  afterAll(() => dynamo.restore());
+  beforeEach(() => {
+    dynamo.reset();
+    // no wait between tries: the back-off's random share is zero
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('reads the shards DynamoDB left unprocessed again: the totals count every shard', async () => {
+    const shard = (n: number) => ({ ...keys.statsShard(n), users_total: 1 });
+    const unprocessed = [keys.statsShard(8), keys.statsShard(9)];
+    dynamo
+      .on(BatchGetCommand)
+      .resolvesOnce({
+        Responses: { [tableName()]: Array.from({ length: 8 }, (_, n) => shard(n)) },
+        UnprocessedKeys: { [tableName()]: { Keys: unprocessed } },
+      })
+      .resolvesOnce({ Responses: { [tableName()]: [shard(8), shard(9)] } });
+    expect((await readStats()).users_total).toBe(STATS_SHARDS);
+    expect(dynamo.commandCalls(BatchGetCommand)[1].args[0].input.RequestItems![tableName()].Keys).toEqual(unprocessed);
   });
 });

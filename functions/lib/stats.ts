@@ -1,5 +1,6 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './db';
+import { batchGetItems } from './batch-items';
+import { queryAll } from './query-pages';
+import { tableName } from './db';
 import type { FunnelField } from './funnel';
 import { indexKeys, indexPartition, keys } from './table';
 
@@ -79,13 +80,8 @@ export async function readStats(): Promise<Record<StatsField, number>> {
  * one BatchGet of STATS_SHARDS small items (a few fields per module of the program).
  */
 export async function readStatsWithFunnel(): Promise<{ stats: Record<StatsField, number>; funnel: Map<FunnelField, number> }> {
-  const result = await db().send(
-    new BatchGetCommand({
-      RequestItems: {
-        [tableName()]: { Keys: Array.from({ length: STATS_SHARDS }, (_, shard) => keys.statsShard(shard)) },
-      },
-    }),
-  );
+  // every shard or an error: a shard left unprocessed would make the summary undercount
+  const shards = await batchGetItems(Array.from({ length: STATS_SHARDS }, (_, shard) => keys.statsShard(shard)));
   const totals: Record<StatsField, number> = {
     users_total: 0,
     users_verified: 0,
@@ -100,7 +96,7 @@ export async function readStatsWithFunnel(): Promise<{ stats: Record<StatsField,
     week1_on_time_total: 0,
   };
   const funnel = new Map<FunnelField, number>();
-  for (const item of result.Responses?.[tableName()] ?? []) {
+  for (const item of shards) {
     for (const field of Object.keys(totals) as StatsField[]) totals[field] += Number(item[field] ?? 0);
     for (const [field, value] of Object.entries(item)) {
       if (field.startsWith('funnel_')) funnel.set(field as FunnelField, (funnel.get(field as FunnelField) ?? 0) + Number(value ?? 0));
@@ -206,26 +202,18 @@ export async function sumDayCounters(counter: DayCounter, fromDay: string, toDay
  */
 export async function readDayCounters(counter: DayCounter, fromDay: string, toDay: string): Promise<Map<string, Record<string, number>>> {
   const totals = new Map<string, Record<string, number>>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        // '~' sorts after every shard suffix ('#00'…'#15') of the last day
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': `STATS#${counter}`, ':from': `DAY#${fromDay}`, ':to': `DAY#${toDay}~` },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? []) {
-      const day = String(item.sk).slice(4, 14);
-      const sum = totals.get(day) ?? {};
-      for (const [field, value] of Object.entries(item))
-        if (typeof value === 'number' && field !== 'expires_at') sum[field] = (sum[field] ?? 0) + value;
-      totals.set(day, sum);
-    }
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryAll({
+    // '~' sorts after every shard suffix ('#00'…'#15') of the last day
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': `STATS#${counter}`, ':from': `DAY#${fromDay}`, ':to': `DAY#${toDay}~` },
+  });
+  for (const item of items) {
+    const day = String(item.sk).slice(4, 14);
+    const sum = totals.get(day) ?? {};
+    for (const [field, value] of Object.entries(item))
+      if (typeof value === 'number' && field !== 'expires_at') sum[field] = (sum[field] ?? 0) + value;
+    totals.set(day, sum);
+  }
   return totals;
 }
 

@@ -21,8 +21,12 @@
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
  *   STATS#LASTACTIVE     / DAY#<yyyy-mm-dd>      how many accounts were last active that day
  *   STATS#DAILYACTIVE    / DAY#<yyyy-mm-dd>      how many distinct learners were active that day
- *   PROGRAM#<program>    / META                 program content version marker (hash, title, counts)
- *   PROGRAM#<program>    / MODULE#<ww>#<pp>     a copy of one module's content (seeded, for tools)
+ *   PROGRAM#<program>    / META                 the program: published_version (what learners see),
+ *                                               title, counts
+ *   PROGRAM#<program>    / VERSION#<nnnnnn>     one published version: the whole content, change
+ *                                               note, who published it (kept for good)
+ *   PROGRAM#<program>    / DRAFT                the administrators' draft: content, revision (the
+ *                                               version check), based_on_version
  *   USER#<id>            / ENROLLMENT#<program> an enrollment: status, percent_complete, counts,
  *                                               open_module_id, enrolled_at, week1_completed_at,
  *                                               version; remindersDue REMIND#daily#<shard> or
@@ -292,10 +296,12 @@ export const keys = {
   lastActiveDay: (day: string) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}` }),
   dailyActive: (day: string) => ({ pk: 'STATS#DAILYACTIVE', sk: `DAY#${day}` }),
   programMeta: (programId: string) => ({ pk: `PROGRAM#${programId}`, sk: 'META' }),
-  programModule: (programId: string, week: number, position: number) => ({
+  /** Zero-padded so versions sort in order within the program's partition. */
+  programVersion: (programId: string, version: number) => ({
     pk: `PROGRAM#${programId}`,
-    sk: `MODULE#${String(week).padStart(2, '0')}#${String(position).padStart(2, '0')}`,
+    sk: `VERSION#${String(version).padStart(6, '0')}`,
   }),
+  programDraft: (programId: string) => ({ pk: `PROGRAM#${programId}`, sk: 'DRAFT' }),
   enrollment: (userId: string, programId: string) => ({ pk: `USER#${userId}`, sk: `ENROLLMENT#${programId}` }),
   moduleProgress: (userId: string, programId: string, moduleId: string) => ({
     pk: `USER#${userId}`,

@@ -18,7 +18,8 @@ import { checkLocalCall } from './local-twin';
  */
 const TYP = 'unsubscribe+jwt';
 const MIN_KEY_BYTES = 32;
-const secretsManager = new SecretsManagerClient({});
+// created on the first read: the learner function verifies tokens on one route only
+let secretsManager: SecretsManagerClient | undefined;
 let key: Promise<Uint8Array> | undefined;
 
 async function load(): Promise<Uint8Array> {
@@ -29,6 +30,7 @@ async function load(): Promise<Uint8Array> {
     return createHmac('sha256', cfg.sessionSecret).update('career-program/unsubscribe').digest();
   }
   if (!cfg.unsubscribeSecretArn) throw new Error('UNSUBSCRIBE_SECRET_ARN is required in the cloud');
+  secretsManager ??= new SecretsManagerClient({});
   const result = await secretsManager.send(new GetSecretValueCommand({ SecretId: cfg.unsubscribeSecretArn }));
   if (!result.SecretString) throw new Error('unsubscribe secret is empty');
   return checked(new TextEncoder().encode(result.SecretString.trim()));

@@ -24,6 +24,8 @@ export interface UserRecord {
   created_at: string;
   updated_at: string;
   last_login_at?: string;
+  /** The one sign-in challenge whose code may still open a session (functions/accounts/login-challenge.ts). */
+  login_challenge?: string;
   last_progress_at?: string;
   last_enrollment_at?: string;
   /** UTC day of the last login or task activity (functions/lib/activity.ts). */

@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { normalizeCertificateCode } from '../../shared/certificate-code';
 import type { PublicCertificate } from '../../shared/program-types';
 import { db, tableName } from '../lib/db';
 import { notFound } from '../lib/errors';
@@ -9,12 +10,13 @@ import type { CertificateRecord } from './certificate';
  * The public check of a certificate by its code. Kept apart from certificate.ts so the `auth`
  * Lambda, which serves it without a session, does not load the program content.
  */
-export const CERTIFICATE_CODE_PATTERN = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
-
-/** `GET /api/certificates/{code}`: anyone may check a certificate by its code (404 if unknown). */
+/**
+ * `GET /api/certificates/{code}`: anyone may check a certificate by its code (404 if unknown).
+ * The code is read as typed by a person: any case, dashes or spaces, look-alikes.
+ */
 export async function verifyCertificate(rawCode: string): Promise<PublicCertificate> {
-  const code = rawCode.trim().toUpperCase();
-  if (!CERTIFICATE_CODE_PATTERN.test(code)) throw notFound('certificate_not_found');
+  const code = normalizeCertificateCode(rawCode);
+  if (!code) throw notFound('certificate_not_found');
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: keys.certificate(code) }));
   const record = result.Item as CertificateRecord | undefined;
   if (!record) throw notFound('certificate_not_found');

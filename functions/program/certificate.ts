@@ -11,6 +11,7 @@ import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
 import { loadLearnerProgram } from './learner-program';
+import { CERTIFICATE_CODE_ALPHABET } from '../../shared/certificate-code';
 
 /**
  * Certificates of completion (docs/product.md#certificates). Issued on the learner's first
@@ -33,8 +34,7 @@ export interface CertificateRecord {
   revoked_reason?: string;
 }
 
-// Crockford's base32 without I, L, O, U: no look-alike characters when a code is read aloud.
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ALPHABET = CERTIFICATE_CODE_ALPHABET;
 
 /** 60 random bits as XXXX-XXXX-XXXX: unguessable, short enough to type from a printed page. */
 export function newVerificationCode(): string {

@@ -61,9 +61,13 @@ describe('program content', () => {
     for (const task of noRequired.weeks[0].modules[0].tasks) task.required = false;
     expect(contentProblems(noRequired).join()).toMatch(/at least one required task/);
 
-    const oneTask = copy();
-    oneTask.weeks[0].modules[0].tasks.splice(1);
-    expect(contentProblems(oneTask).join()).toMatch(/2 to 4 tasks/);
+    const noTask = copy();
+    noTask.weeks[0].modules[0].tasks.splice(0);
+    expect(contentProblems(noTask).join()).toMatch(/1 to 8 tasks/);
+
+    const crowded = copy();
+    crowded.weeks[0].modules.push(...crowded.weeks[1].modules, ...crowded.weeks[2].modules);
+    expect(contentProblems(crowded).join()).toMatch(/week 1 must have 1 to 6 modules/);
 
     const gap = copy();
     gap.weeks[1].modules[1].position = 5;

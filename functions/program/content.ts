@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { listMinimum } from '../../shared/list-answer';
+import { PROGRAM_LIMITS } from '../../shared/program-authoring';
 import type { ModuleSection } from '../../shared/program-types';
 import programMeta from './content/program.json';
 import week1 from './content/week-1.json';
@@ -9,11 +10,12 @@ import week3 from './content/week-3.json';
 import week4 from './content/week-4.json';
 
 /**
- * The 4-Week Career Program content. It ships in the Lambda bundle (JSON imports, no table read
- * per request); the seed (seed-content.ts) copies it to the table with a content hash so the
- * deployed version is visible and re-seeding is idempotent. Learner progress is stored per
- * module id, so content edits (reordering, new modules, new tasks) never lose progress: states
- * are derived from this content plus the stored progress (progress.ts).
+ * The 4-Week Career Program content: its schema and rules, and the bundled first version. The
+ * bundle (JSON imports) is what the seed (seed-content.ts) stores as version 1 on an empty
+ * table; from then on administrators author the program and learners follow the published
+ * version (published-program.ts, docs/product.md#program-authoring). Learner progress is stored
+ * per module id, so content edits (reordering, new modules, new tasks) never lose progress:
+ * states are derived from the published content plus the stored progress (progress.ts).
  */
 
 /** A section body block: a paragraph, or a list of bullet points. */
@@ -77,8 +79,10 @@ export interface Program {
   modules: ProgramModule[];
   bySlug: Map<string, ProgramModule>;
   byId: Map<string, ProgramModule>;
-  /** Hash of the content: the seed's version marker. */
+  /** Hash of the content. */
   hash: string;
+  /** The published version this is (0: the bundled content, before the seed stored version 1). */
+  version: number;
 }
 
 /** Content rules beyond the schema; returns every problem found (empty = valid). */
@@ -89,7 +93,8 @@ export function contentProblems(content: ProgramContent): string[] {
   const slugs = new Set<string>();
   const ids = new Set<string>();
   for (const week of content.weeks) {
-    if (week.modules.length < 2 || week.modules.length > 3) problems.push(`week ${week.week_number} must have 2 or 3 modules`);
+    if (week.modules.length < 1 || week.modules.length > PROGRAM_LIMITS.modulesPerWeek)
+      problems.push(`week ${week.week_number} must have 1 to ${PROGRAM_LIMITS.modulesPerWeek} modules`);
     week.modules.forEach((module, index) => {
       const where = `week ${week.week_number} module ${module.module_id}`;
       if (module.position !== index + 1) problems.push(`${where}: position ${module.position}, expected ${index + 1}`);
@@ -97,7 +102,8 @@ export function contentProblems(content: ProgramContent): string[] {
       if (ids.has(module.module_id)) problems.push(`${where}: duplicate module id`);
       slugs.add(module.slug);
       ids.add(module.module_id);
-      if (module.tasks.length < 2 || module.tasks.length > 4) problems.push(`${where}: must have 2 to 4 tasks`);
+      if (module.tasks.length < 1 || module.tasks.length > PROGRAM_LIMITS.tasksPerModule)
+        problems.push(`${where}: must have 1 to ${PROGRAM_LIMITS.tasksPerModule} tasks`);
       if (!module.tasks.some((task) => task.required)) problems.push(`${where}: needs at least one required task`);
       const taskIds = new Set(module.tasks.map((task) => task.task_id));
       if (taskIds.size !== module.tasks.length) problems.push(`${where}: duplicate task id`);
@@ -113,8 +119,18 @@ export function contentProblems(content: ProgramContent): string[] {
   return problems;
 }
 
+/** The schema check alone, with each issue's path ("weeks.0.modules.1.title"). */
+export function parseProgramContent(raw: unknown) {
+  const result = programSchema.safeParse(raw);
+  return {
+    success: result.success,
+    data: result.data,
+    issues: (result.error?.issues ?? []).map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  };
+}
+
 /** Validates raw content and builds the lookups; throws on any problem. */
-export function buildProgram(raw: unknown): Program {
+export function buildProgram(raw: unknown, version = 0): Program {
   const content = programSchema.parse(raw);
   const problems = contentProblems(content);
   if (problems.length) throw new Error(`invalid program content:\n${problems.join('\n')}`);
@@ -131,6 +147,7 @@ export function buildProgram(raw: unknown): Program {
     bySlug: new Map(modules.map((module) => [module.slug, module])),
     byId: new Map(modules.map((module) => [module.module_id, module])),
     hash: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16),
+    version,
   };
 }
 
@@ -138,7 +155,10 @@ export function buildProgram(raw: unknown): Program {
 export const rawProgramContent = { ...programMeta, weeks: [week1, week2, week3, week4] };
 
 let cached: Program | undefined;
-/** The program (validated once per cold start). */
+/**
+ * The bundled program (validated once per cold start): its id, and version 1 as the seed stores
+ * it. What learners see is the published version: publishedProgram() (published-program.ts).
+ */
 export function program(): Program {
   cached ??= buildProgram(rawProgramContent);
   return cached;

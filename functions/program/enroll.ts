@@ -8,7 +8,7 @@ import { funnelField } from '../lib/funnel';
 import { enrollmentCreatedWrites, statsUpdate, week1PendingIndexKeys } from '../lib/stats';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { program } from './content';
+import { publishedProgram } from './published-program';
 import { reminderIndexKeys } from './reminder-index';
 import type { EnrollmentRecord } from './store';
 
@@ -21,7 +21,7 @@ export const ENROLL_MESSAGE = 'Welcome to the 4-Week Career Program!';
  * Returns false when the learner was already enrolled.
  */
 export async function enroll(user: UserRecord, now = new Date()): Promise<boolean> {
-  const content = program();
+  const content = await publishedProgram();
   const at = now.toISOString();
   const first = content.modules[0];
   // Staff previews stay out of the learner metrics, reminders and the week-1 cohort.

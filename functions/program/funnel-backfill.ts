@@ -4,7 +4,7 @@ import { db } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
 import { walkAccounts, type WalkPosition } from '../lib/account-walk';
 import { getUserById } from '../lib/users';
-import { program } from './content';
+import { publishedProgram } from './published-program';
 import { enrollmentTransition } from './learner-program';
 import { deriveProgress } from './progress';
 import { getEnrollment, listProgress } from './store';
@@ -18,7 +18,7 @@ import { getEnrollment, listProgress } from './store';
 export async function backfillFunnelFor(userId: string, now = new Date()): Promise<'counted' | 'already' | 'none'> {
   const user = await getUserById(userId);
   if (!user) return 'none';
-  const content = program();
+  const content = await publishedProgram();
   const enrollment = await getEnrollment(user.id, content.id);
   if (!enrollment || enrollment.staff) return 'none';
   if (enrollment.funnel_completed !== undefined) return 'already';

@@ -8,7 +8,8 @@ import { logger } from '../lib/logger';
 import { statsUpdate, week1CompletedWrites, week1OnTime } from '../lib/stats';
 import { indexAttributes, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { program, type Program } from './content';
+import type { Program } from './content';
+import { publishedProgram } from './published-program';
 import { deriveProgress, weekCompleted, type DerivedProgress, type StoredProgress } from './progress';
 import { reminderPartition } from './reminder-index';
 import { getEnrollment, listProgress, type EnrollmentRecord } from './store';
@@ -20,9 +21,12 @@ export interface LearnerProgram {
   derived: DerivedProgress;
 }
 
-/** The learner's enrollment, stored progress and derived states; 404 `not_enrolled` without enrollment. */
-export async function loadLearnerProgram(user: UserRecord): Promise<LearnerProgram> {
-  const content = program();
+/**
+ * The learner's enrollment, stored progress and derived states under the published program;
+ * 404 `not_enrolled` without enrollment.
+ */
+export async function loadLearnerProgram(user: UserRecord, published?: Program): Promise<LearnerProgram> {
+  const content = published ?? (await publishedProgram());
   const [enrollment, stored] = await Promise.all([getEnrollment(user.id, content.id), listProgress(user.id, content.id)]);
   if (!enrollment) throw notFound('not_enrolled');
   const derived = deriveProgress(content, stored);

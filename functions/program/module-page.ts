@@ -1,15 +1,16 @@
 import type { LearnerTask, ModulePage } from '../../shared/program-types';
 import { forbidden, notFound } from '../lib/errors';
 import type { UserRecord } from '../lib/user-record';
-import { program, sectionText, type ContentTask, type ProgramModule } from './content';
+import { sectionText, type ContentTask, type Program, type ProgramModule } from './content';
 import { moduleLink } from './dashboard';
 import { loadLearnerProgram, type LearnerProgram } from './learner-program';
 import { nextModule, requiredBefore } from './progress';
+import { publishedProgram } from './published-program';
 import { listTaskAnswers, type TaskRecord } from './store';
 
 /** The content module for a slug; 404 `not_found` when the slug is unknown. */
-export function moduleBySlug(slug: string): ProgramModule {
-  const module = program().bySlug.get(slug);
+export function moduleBySlug(content: Program, slug: string): ProgramModule {
+  const module = content.bySlug.get(slug);
   if (!module) throw notFound('not_found');
   return module;
 }
@@ -37,8 +38,9 @@ export function learnerTask(task: ContentTask, saved: TaskRecord | undefined): L
 
 /** `GET /api/modules/{slug}` */
 export async function getModulePage(user: UserRecord, slug: string): Promise<ModulePage> {
-  const module = moduleBySlug(slug);
-  const learner = await loadLearnerProgram(user);
+  const content = await publishedProgram();
+  const module = moduleBySlug(content, slug);
+  const learner = await loadLearnerProgram(user, content);
   assertNotLocked(learner, module);
   const answers = await listTaskAnswers(user.id, learner.content.id, module.module_id);
   return {

@@ -1,6 +1,6 @@
 import type { UserProgress } from '../../shared/program-types';
 import type { UserRecord } from '../lib/user-record';
-import { program } from './content';
+import { publishedProgram } from './published-program';
 import { getEnrollment } from './store';
 
 /**
@@ -9,7 +9,7 @@ import { getEnrollment } from './store';
  * dashboard calls derive the full state.
  */
 export async function progressSnapshot(user: Pick<UserRecord, 'id'>): Promise<UserProgress> {
-  const content = program();
+  const content = await publishedProgram();
   const enrollment = await getEnrollment(user.id, content.id);
   if (!enrollment) return { state: 'not_enrolled', percent_complete: 0, program_title: content.title, open_module: null };
   const open = enrollment.open_module_id ? content.byId.get(enrollment.open_module_id) : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { program } from './content';
+import { buildProgram, program, rawProgramContent, type ProgramContent } from './content';
 import {
   deriveProgress,
   nextModule,
@@ -31,6 +31,55 @@ describe('percentComplete', () => {
 });
 
 describe('deriveProgress', () => {
+  /** The bundled program with `edit` applied (as an administrator's published version). */
+  const edited = (edit: (content: ProgramContent) => void) => {
+    const raw = structuredClone(rawProgramContent) as ProgramContent;
+    edit(raw);
+    raw.weeks.forEach((week) => week.modules.forEach((module, index) => (module.position = index + 1)));
+    return buildProgram(raw, 2);
+  };
+  const extra = (id: string): ProgramContent['weeks'][number]['modules'][number] => ({
+    ...(structuredClone(rawProgramContent.weeks[0].modules[0]) as ProgramContent['weeks'][number]['modules'][number]),
+    module_id: id,
+    slug: id,
+  });
+
+  it('opens a module added to a week the learner has completed (the module before it is completed)', () => {
+    const week1 = content.weeks[0].modules.map((m) => m.module_id);
+    const progress = stored([...week1.map((id) => [id, 'completed'] as [string, StoredProgress['status']]), [ids[week1.length], 'open']]);
+    const added = edited((raw) => raw.weeks[0].modules.push(extra('new-week-1')));
+    const derived = deriveProgress(added, progress);
+    expect(derived.states.get('new-week-1')).toBe('open');
+    expect(derived.open?.module_id).toBe('new-week-1');
+    expect(derived.states.get(ids[week1.length])).toBe('open');
+    expect(derived.percent).toBe(percentComplete(week1.length, ids.length + 1));
+
+    // two added in a row: the second waits for the first
+    const two = edited((raw) => raw.weeks[0].modules.push(extra('new-a'), extra('new-b')));
+    expect(deriveProgress(two, progress).states.get('new-b')).toBe('locked');
+    // added after the open module: reached in order, locked until then
+    const later = edited((raw) => raw.weeks[3].modules.push(extra('new-last')));
+    expect(deriveProgress(later, progress).states.get('new-last')).toBe('locked');
+  });
+
+  it('moves on to the first module not completed when the open module is removed; a moved open module stays open', () => {
+    const progress = stored([
+      [ids[0], 'completed'],
+      [ids[1], 'open'],
+    ]);
+    const removed = edited((raw) => raw.weeks[0].modules.splice(1, 1));
+    const derived = deriveProgress(removed, progress);
+    expect(derived.open?.module_id).toBe(ids[2]);
+    expect(derived.total).toBe(ids.length - 1);
+    expect(derived.percent).toBe(percentComplete(1, ids.length - 1));
+
+    const moved = edited((raw) => raw.weeks[3].modules.push(...raw.weeks[0].modules.splice(1, 1)));
+    const after = deriveProgress(moved, progress);
+    expect(after.states.get(ids[1])).toBe('open');
+    // what now follows the completed first module opens by the sequential rule
+    expect(after.open?.module_id).toBe(ids[2]);
+  });
+
   it('starts with the first module open and the rest locked', () => {
     const derived = deriveProgress(content, stored([[ids[0], 'open']]));
     expect(derived.open?.module_id).toBe(ids[0]);

@@ -8,7 +8,11 @@ import type { Program, ProgramModule } from './content';
  *  - a module without one is locked;
  *  - if no module is open and some module is not completed (a module was added after the learner
  *    finished, or the open module left the content), the first not-completed module is open, so
- *    the learner can always go on.
+ *    the learner can always go on;
+ *  - a module without a stored status placed before the open module (an administrator added it
+ *    to a part of the program the learner has passed) follows the sequential rule: open when the
+ *    module before it is completed (or it is the first module), else locked.
+ * A module the learner has open that moves keeps its status at its new place. (docs/journeys.md#8-progress)
  */
 export interface StoredProgress {
   module_id: string;
@@ -36,10 +40,18 @@ export function percentComplete(completed: number, total: number): number {
 export function deriveProgress(program: Program, stored: Map<string, StoredProgress>): DerivedProgress {
   const states = new Map<string, ModuleState>();
   for (const module of program.modules) states.set(module.module_id, stored.get(module.module_id)?.status ?? 'locked');
-  let open = program.modules.find((module) => states.get(module.module_id) === 'open') ?? null;
+  const firstOpen = () => program.modules.find((module) => states.get(module.module_id) === 'open') ?? null;
+  let open = firstOpen();
   if (!open) {
     open = program.modules.find((module) => states.get(module.module_id) !== 'completed') ?? null;
     if (open) states.set(open.module_id, 'open');
+  }
+  if (open) {
+    for (const module of program.modules.slice(0, open.order)) {
+      const before = program.modules[module.order - 1];
+      if (!stored.has(module.module_id) && (!before || states.get(before.module_id) === 'completed')) states.set(module.module_id, 'open');
+    }
+    open = firstOpen();
   }
   const completed = program.modules.filter((module) => states.get(module.module_id) === 'completed').length;
   const total = program.modules.length;

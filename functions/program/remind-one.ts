@@ -7,7 +7,7 @@ import { isEmailSuppressed } from '../lib/email-suppression';
 import { indexAttributes, indexPartitionOf, keys, ttlIn } from '../lib/table';
 import { signUnsubscribeToken } from '../lib/unsubscribe-token';
 import type { UserRecord } from '../lib/user-record';
-import { program } from './content';
+import type { Program } from './content';
 import { deriveProgress } from './progress';
 import { reminderEmail } from './reminder-email';
 import { reminderPartition, weekdayOf } from './reminder-index';
@@ -26,6 +26,8 @@ export type ReminderUser = Pick<
 export type Outcome = 'sent' | 'skipped' | 'deferred';
 
 export interface RemindContext {
+  /** The published program (functions/program/published-program.ts). */
+  content: Program;
   now: Date;
   baseUrl: string;
   /** Waits for this worker's next send slot. */
@@ -49,7 +51,7 @@ export async function remindOne(
   if (user.status !== 'active' || user.is_locked || !user.verified) return 'skipped';
   // SES reported the address as hard-bounced or complaining: optional mail stops.
   if (isEmailSuppressed(user)) return 'skipped';
-  const content = program();
+  const { content } = context;
   // The index item carries the open module and the percent (kept by every progress write).
   let open = enrollment.open_module_id ? content.modules.find((module) => module.module_id === enrollment.open_module_id) : undefined;
   let percent = enrollment.percent_complete ?? 0;

@@ -1,6 +1,8 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../lib/activity';
 import { appUrl } from '../lib/app-url';
+import { batchGetItems } from '../lib/batch-items';
+import { forEachBounded } from '../lib/bounded';
 import { BulkShareSpentError, readBulkBudget } from '../lib/bulk-budget';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
@@ -8,7 +10,8 @@ import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } fr
 import { logger } from '../lib/logger';
 import { isDailyQuotaExceeded } from '../lib/ses-retry';
 import { indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
-import { program } from './content';
+import { program, type Program } from './content';
+import { publishedProgram } from './published-program';
 import { remindOne, type Outcome, type RemindContext, type ReminderUser } from './remind-one';
 import { reminderPartitions } from './reminder-index';
 import type { EnrollmentRecord } from './store';
@@ -54,7 +57,7 @@ export interface SliceResult extends ReminderSummary {
 
 export interface ReminderOptions {
   now?: Date;
-  /** The UTC day the worker runs on (default: today by the clock); a slice of another day is dropped. */
+  /** The UTC day the worker runs on (default: today by the clock); a slice of an earlier day is dropped. */
   today?: string;
   /** Emails in flight at once within one worker. */
   concurrency?: number;
@@ -112,15 +115,6 @@ export async function sendWithRetry(
   }
 }
 
-/** Runs `task` over `items` with at most `limit` at a time. `task` must not throw. */
-export async function forEachBounded<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 /** User ids are random UUIDs (users.ts): their first hex digit splits a partition into 16 slices. */
 export const SLICE_PREFIXES = '0123456789abcdef'.split('');
 const CHECKPOINT_TTL_SECONDS = 3 * 24 * 3600;
@@ -146,36 +140,11 @@ export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
   };
 }
 
-/** Reads items by key in BatchGetItem calls of at most 100 keys, retrying unprocessed keys. */
-async function batchRead<T>(itemKeys: Record<string, unknown>[], projection?: string): Promise<T[]> {
-  const items: T[] = [];
-  for (let start = 0; start < itemKeys.length; start += 100) {
-    let pending = itemKeys.slice(start, start + 100);
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt > 6) throw new Error('BatchGetItem left keys unprocessed');
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await db().send(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName()]: {
-              Keys: pending,
-              ...(projection ? { ProjectionExpression: projection, ExpressionAttributeNames: { '#status': 'status' } } : {}),
-            },
-          },
-        }),
-      );
-      items.push(...((result.Responses?.[tableName()] ?? []) as T[]));
-      pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
-    }
-  }
-  return items;
-}
-
 async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
-  const users = await batchRead<ReminderUser>(
+  const users = (await batchGetItems(
     ids.map((id) => keys.user(id)),
-    'id, email, first_name, #status, is_locked, verified, reminder_frequency, email_suppressed',
-  );
+    { projection: ['id', 'email', 'first_name', 'status', 'is_locked', 'verified', 'reminder_frequency', 'email_suppressed'] },
+  )) as ReminderUser[];
   return new Map(users.map((user) => [String(user.id), user]));
 }
 
@@ -193,6 +162,8 @@ class SliceRun {
   private pace?: () => Promise<void>;
   private ratePerSecond?: number;
   private longestPageMs = 0;
+  /** The reminders name the open module as the published version has it (read once a run, if it has learners). */
+  private content?: Program;
   private readonly timeLeft: () => number;
 
   constructor(
@@ -241,7 +212,9 @@ class SliceRun {
     if (!entries.length) return { failed, done, complete: true };
     await this.budget();
     const users = await readUsers(entries.map(({ enrollment }) => enrollment.user_id));
+    this.content ??= await publishedProgram();
     const context: RemindContext = {
+      content: this.content,
       now: new Date(this.message.now),
       baseUrl: this.baseUrl,
       pace: () => this.pace!(),
@@ -298,7 +271,8 @@ const counts = (before: ReminderSummary, after: ReminderSummary) => ({
 export async function processReminderSlice(message: ReminderSliceMessage, options: ReminderOptions = {}): Promise<SliceResult> {
   const today = options.today ?? dayOf(new Date());
   const run = new SliceRun(message, options, await appUrl());
-  if (message.day !== today) {
+  // ISO days compare as strings. Only an earlier day's slice overlaps today's: its learners are in today's slices.
+  if (message.day < today) {
     logger.info('reminder slice of an earlier day dropped', { day: message.day, partition: message.partition, prefix: message.prefix });
     return { ...run.summary, finished: true };
   }
@@ -359,7 +333,7 @@ async function retryFailed(
   checkpoint: Record<string, unknown>,
 ): Promise<SliceResult> {
   const ids = [...((checkpoint.retry as Set<string> | undefined) ?? [])];
-  const enrollments = await batchRead<EnrollmentRecord>(ids.map((id) => keys.enrollment(id, program().id)));
+  const enrollments = (await batchGetItems(ids.map((id) => keys.enrollment(id, program().id)))) as unknown as EnrollmentRecord[];
   // learners who left the index since (finished, reminders off) are done
   const inIndex = enrollments.filter((enrollment) => indexPartitionOf('remindersDue', enrollment));
   const before = { ...run.summary };

@@ -1,93 +1,71 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { logger } from '../lib/logger';
 import { keys } from '../lib/table';
-import { program } from './content';
+import { programMetaFields, versionItem } from './authoring/program-items';
+import { program, rawProgramContent, type ProgramContent } from './content';
 
 export interface SeedResult {
   program_id: string;
-  version: string;
-  status: 'created' | 'updated' | 'unchanged';
+  /** The published version after the run. */
+  version: number;
+  status: 'created' | 'unchanged';
   modules: number;
 }
 
 /**
- * Copies the bundled program content to the table (PROGRAM#<id> / META and MODULE#… items),
- * idempotently: the META item holds the content hash, and a run with the same hash writes
- * nothing. Module items that left the content are deleted. META is written last, so a run that
- * fails halfway is simply redone by the next one. Learner progress is keyed by module id and
- * is not touched: enrollments pick up the new content at their next read (learner-program.ts).
+ * Stores the bundled program content as version 1 when the table has no published version yet,
+ * and does nothing otherwise: from then on the program belongs to its administrators
+ * (docs/product.md#program-authoring), and a deploy never overwrites what they published.
+ * Both writes are conditional, so a run that fails halfway is simply redone by the next one.
+ * The per-module copies an older seed wrote (MODULE#…) are removed.
  */
-export async function seedProgramContent(): Promise<SeedResult> {
+export async function seedProgramContent(now = new Date()): Promise<SeedResult> {
   const content = program();
   const meta = await db().send(new GetCommand({ TableName: tableName(), Key: keys.programMeta(content.id), ConsistentRead: true }));
-  const base = { program_id: content.id, version: content.hash, modules: content.modules.length };
-  if (meta.Item?.content_hash === content.hash) return { ...base, status: 'unchanged' };
+  const published = meta.Item?.published_version as number | undefined;
+  if (published !== undefined)
+    return { program_id: content.id, version: published, status: 'unchanged', modules: Number(meta.Item?.module_count) };
 
-  const items = content.modules.map((module) => ({
-    ...keys.programModule(content.id, module.week_number, module.position),
-    type: 'program_module',
-    program_id: content.id,
-    module_id: module.module_id,
-    slug: module.slug,
-    title: module.title,
-    summary: module.summary,
-    week_number: module.week_number,
-    week_title: module.week_title,
-    position: module.position,
-    order: module.order,
-    sections: module.sections,
-    tasks: module.tasks,
-    content_hash: content.hash,
-  }));
-  const wanted = new Set(items.map((item) => item.sk));
-  const existing = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `PROGRAM#${content.id}`, ':prefix': 'MODULE#' },
-      ProjectionExpression: 'pk, sk',
-      ConsistentRead: true,
-    }),
-  );
-  const stale = (existing.Items ?? []).filter((item) => !wanted.has(String(item.sk)));
-  await batchWrite([
-    ...items.map((Item) => ({ PutRequest: { Item } })),
-    ...stale.map((item) => ({ DeleteRequest: { Key: { pk: item.pk as string, sk: item.sk as string } } })),
-  ]);
+  const raw = rawProgramContent as ProgramContent;
+  const at = now.toISOString();
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: versionItem(raw, 1, { change_note: 'The bundled program content.', published_at: at, published_by: null }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    // left by a run that failed before META: the same bundled content
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
-        ...keys.programMeta(content.id),
-        type: 'program',
-        program_id: content.id,
-        title: content.title,
-        description: content.description,
-        content_hash: content.hash,
-        week_count: content.weeks.length,
-        module_count: content.modules.length,
-        module_ids: content.modules.map((module) => module.module_id),
-        seeded_at: new Date().toISOString(),
-      },
+      Item: { ...meta.Item, ...programMetaFields(raw, 1, at) },
+      ConditionExpression: 'attribute_not_exists(published_version)',
     }),
   );
-  const result: SeedResult = { ...base, status: meta.Item ? 'updated' : 'created' };
+  await removeModuleCopies(content.id);
+  const result: SeedResult = { program_id: content.id, version: 1, status: 'created', modules: content.modules.length };
   logger.info('program content seeded', { ...result });
   return result;
 }
 
-type WriteRequest = NonNullable<BatchWriteCommand['input']['RequestItems']>[string][number];
-
-/** BatchWriteItem in chunks of 25, retrying unprocessed items with a short backoff. */
-async function batchWrite(requests: WriteRequest[]) {
-  for (let start = 0; start < requests.length; start += 25) {
-    let pending = requests.slice(start, start + 25);
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt > 8) throw new Error('seed: DynamoDB kept items unprocessed');
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = result.UnprocessedItems?.[tableName()] ?? [];
-    }
-  }
+async function removeModuleCopies(programId: string) {
+  const existing = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `PROGRAM#${programId}`, ':prefix': 'MODULE#' },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    }),
+  );
+  const stale = (existing.Items ?? []).map((item) => ({ DeleteRequest: { Key: { pk: item.pk as string, sk: item.sk as string } } }));
+  await batchWriteItems(stale);
 }

@@ -1,5 +1,6 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
+import { queryAll } from '../lib/query-pages';
 import { keys } from '../lib/table';
 import type { StoredProgress } from './progress';
 
@@ -51,22 +52,11 @@ export async function getEnrollment(userId: string, programId: string): Promise<
 
 /** Every item of `userId` whose sort key starts with `prefix` (paginated; bounded by the program size). */
 async function queryUserPrefix(userId: string, prefix: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': prefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': prefix },
+    ConsistentRead: true,
+  });
 }
 
 export async function listProgress(userId: string, programId: string): Promise<Map<string, StoredProgress>> {

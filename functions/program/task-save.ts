@@ -9,11 +9,12 @@ import { badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { textAnswerDone } from '../../shared/list-answer';
-import { program, type ContentTask, type ProgramModule } from './content';
+import type { ContentTask, Program, ProgramModule } from './content';
 import { moduleLink, openModuleView } from './dashboard';
 import { enrollmentTransition, loadLearnerProgram, type LearnerProgram } from './learner-program';
 import { assertNotLocked, learnerTask, moduleBySlug } from './module-page';
 import { deriveProgress, nextModule, requiredTasksDone, type DerivedProgress, type StoredProgress } from './progress';
+import { publishedProgram } from './published-program';
 import { listTaskAnswers, type TaskRecord } from './store';
 
 /** A save races with another tab's completion at most a few times; then the state is settled. */
@@ -36,26 +37,27 @@ export async function saveTask(
   input: TaskSaveRequest,
   now = new Date(),
 ): Promise<TaskSave> {
-  const module = moduleBySlug(slug);
+  const content = await publishedProgram();
+  const module = moduleBySlug(content, slug);
   const task = module.tasks.find((candidate) => candidate.task_id === taskId);
   if (!task) throw notFound('not_found');
   const saved = taskRecord(module, task, input, now);
 
-  let learner = await loadLearnerProgram(user);
+  let learner = await loadLearnerProgram(user, content);
   assertNotLocked(learner, module);
   await writeTask(user, learner, saved, now);
   await recordActivity(user, now);
 
   for (let attempt = 0; attempt < COMPLETION_ATTEMPTS; attempt++) {
-    if (attempt > 0) learner = await loadLearnerProgram(user);
-    if (learner.derived.states.get(module.module_id) !== 'open') return result(learner.derived, module, saved, false);
+    if (attempt > 0) learner = await loadLearnerProgram(user, content);
+    if (learner.derived.states.get(module.module_id) !== 'open') return result(content, learner.derived, module, saved, false);
     const answers = await listTaskAnswers(user.id, learner.content.id, module.module_id);
-    if (!requiredTasksDone(module, (id) => answers.get(id)?.done === true)) return result(learner.derived, module, saved, false);
+    if (!requiredTasksDone(module, (id) => answers.get(id)?.done === true)) return result(content, learner.derived, module, saved, false);
     const completed = await completeModule(user, learner, module, now);
-    if (completed) return result(completed, module, saved, true);
+    if (completed) return result(content, completed, module, saved, true);
   }
-  learner = await loadLearnerProgram(user);
-  return result(learner.derived, module, saved, false);
+  learner = await loadLearnerProgram(user, content);
+  return result(content, learner.derived, module, saved, false);
 }
 
 function taskRecord(module: ProgramModule, task: ContentTask, input: TaskSaveRequest, now: Date): TaskRecord {
@@ -154,7 +156,7 @@ async function completeModule(
   }
 }
 
-function result(derived: DerivedProgress, module: ProgramModule, saved: TaskRecord, completedNow: boolean): TaskSave {
+function result(content: Program, derived: DerivedProgress, module: ProgramModule, saved: TaskRecord, completedNow: boolean): TaskSave {
   const task = module.tasks.find((candidate) => candidate.task_id === saved.task_id)!;
   return {
     task: learnerTask(task, saved),
@@ -163,7 +165,7 @@ function result(derived: DerivedProgress, module: ProgramModule, saved: TaskReco
     module_state: derived.states.get(module.module_id) ?? 'locked',
     completed_now: completedNow,
     percent_complete: derived.percent,
-    next_module: moduleLink(nextModule(program(), module)),
+    next_module: moduleLink(nextModule(content, module)),
     open_module: openModuleView(derived),
   };
 }

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
@@ -6,6 +8,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import type { IndexName, PartitionPrefix } from '../../functions/lib/table';
 
 /** Repository root: NodejsFunction resolves entries and the lock file from here. */
@@ -28,7 +31,7 @@ export interface AppFunctionProps {
   timeout?: Duration;
   /** Log retention; default one month (infra/stage.ts sets it per stage). */
   logRetention?: RetentionDays;
-  /** Bundling for this function; default LEAN_BUNDLING (PASSKEYS_BUNDLING for the passkeys function). */
+  /** Bundling for this function; default LEAN_BUNDLING. */
   bundling?: BundlingOptions;
 }
 
@@ -36,12 +39,47 @@ export interface AppFunctionProps {
 export const AUTH_MEMORY_MB = 1769;
 
 /**
+ * Modules of functions/lib that the code imports on first use (`import('./ses-client.js')`): the
+ * SES, SSM and SQS clients, which only some requests need. Each is bundled into a file of its own
+ * beside index.js, so a cold start neither loads nor parses them (docs/lean-builds.md#cold-start).
+ */
+export const LAZY_CHUNKS = ['ses-client', 'ssm-provider', 'sqs-client'] as const;
+
+let chunkDir: string | undefined;
+/**
+ * The lazy chunks are the same for every function: built once per synth (with index.js's
+ * options), then copied into each asset.
+ */
+function lazyChunkDir(): string {
+  if (!chunkDir) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lazy-chunks-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    buildSync({
+      entryPoints: LAZY_CHUNKS.map((name) => path.join(REPO_ROOT, 'functions', 'lib', `${name}.ts`)),
+      outdir: dir,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node22',
+      minify: true,
+      keepNames: true,
+      mainFields: ['module', 'main'],
+      logLevel: 'warning',
+    });
+    chunkDir = dir;
+  }
+  return chunkDir;
+}
+
+/**
  * What esbuild does to every function (docs/lean-builds.md has the figures and the reasons):
  * minified, ESM sources preferred (`module` before `main`: better tree-shaking), no source maps
  * (`--enable-source-maps` parses megabytes of map at start-up and slows every stack trace; the
- * names esbuild keeps are enough to read a trace), and the AWS SDK v3 left to the Lambda
- * runtime, which ships it: bundling our four clients alone would take ~340 KB of a 250 KB
- * budget. Exported for the bundle-size test (test/infra/lambda-bundles.test.ts).
+ * names esbuild keeps are enough to read a trace), and the AWS SDK bundled and tree-shaken with
+ * the rest: a cold start then loads one file instead of whole SDK packages from the runtime's
+ * disk (~0.6× the init time, docs/lean-builds.md#cold-start), and the SDK that runs in Lambda is
+ * the version the tests ran (package-lock.json), not the runtime's. Exported for the bundle test
+ * (test/infra/lambda-bundles.test.ts).
  */
 export const LEAN_BUNDLING = {
   forceDockerBundling: false, // esbuild from node_modules: synth needs no Docker
@@ -51,8 +89,8 @@ export const LEAN_BUNDLING = {
   keepNames: true,
   sourceMap: false,
   mainFields: ['module', 'main'],
-  bundleAwsSDK: false,
-  externalModules: ['@aws-sdk/*'],
+  bundleAwsSDK: true,
+  externalModules: LAZY_CHUNKS.map((name) => `./${name}.js`),
   // Data files read at run time sit beside index.js (functions/accounts/passwords.ts).
   define: { 'import.meta.dirname': '__dirname' },
   commandHooks: {
@@ -62,33 +100,9 @@ export const LEAN_BUNDLING = {
       `cp "${path.join(inputDir, 'functions', 'accounts', 'common-passwords.br')}" "${outputDir}"`,
       // served by GET /api/openapi.json (functions/api-docs/openapi-route.ts)
       `cp "${path.join(inputDir, 'functions', 'api-docs', 'openapi.json')}" "${outputDir}"`,
+      ...LAZY_CHUNKS.map((name) => `cp "${path.join(lazyChunkDir(), `${name}.js`)}" "${outputDir}"`),
     ],
   },
-} satisfies BundlingOptions;
-
-/**
- * The packages @simplewebauthn/server imports for reading attestation certificates (ASN.1,
- * X.509, with tsyringe and reflect-metadata): ~256 KB minified. The passkeys function accepts no
- * attestation with certificates (functions/accounts/webauthn.ts refuses them first), so its
- * bundle gets functions/accounts/webauthn-asn1-lite.ts instead: the DER ECDSA-signature reader
- * the flows need, and certificate classes that throw if ever used (docs/lean-builds.md).
- */
-export const WEBAUTHN_CERTIFICATE_PACKAGES = [
-  '@peculiar/asn1-schema',
-  '@peculiar/asn1-ecc',
-  '@peculiar/asn1-rsa',
-  '@peculiar/asn1-x509',
-  '@peculiar/asn1-x509-post-quantum',
-  '@peculiar/asn1-android',
-  '@peculiar/x509',
-  'reflect-metadata',
-] as const;
-export const WEBAUTHN_ASN1_LITE = path.join(REPO_ROOT, 'functions', 'accounts', 'webauthn-asn1-lite.ts');
-
-/** LEAN_BUNDLING plus the aliases above (an absolute path: local esbuild runs in the asset directory). */
-export const PASSKEYS_BUNDLING = {
-  ...LEAN_BUNDLING,
-  esbuildArgs: { '--alias': WEBAUTHN_CERTIFICATE_PACKAGES.map((name) => `${name}=${WEBAUTHN_ASN1_LITE}`) },
 } satisfies BundlingOptions;
 
 /**
@@ -152,7 +166,13 @@ export class AppFunction extends Construct {
  * ever exercises them (the local IAM twin's grants report, infra/local/iam/grants-report.ts,
  * accepts them for these reasons and nothing else).
  */
-export const GRANTS_USED_BY_AWS: ReadonlyArray<{ actions: string[]; functions?: string[]; reason: string }> = [
+export const GRANTS_USED_BY_AWS: ReadonlyArray<{
+  actions: string[];
+  functions?: string[];
+  /** Not on the work queues the code itself sends to (the purge and reminder queues). */
+  notOnWorkQueues?: boolean;
+  reason: string;
+}> = [
   { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], reason: "the Lambda runtime writes the function's logs to its log group" },
   { actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], reason: 'the Lambda runtime sends the active-tracing segments' },
   {
@@ -162,7 +182,8 @@ export const GRANTS_USED_BY_AWS: ReadonlyArray<{ actions: string[]; functions?: 
   },
   {
     actions: ['sqs:SendMessage'],
-    functions: ['mailEvents'],
+    functions: ['mailEvents', 'reminders', 'erasure'],
+    notOnWorkQueues: true,
     reason: "Lambda sends an event that failed its retries to the function's dead-letter queue with the function's role",
   },
 ];

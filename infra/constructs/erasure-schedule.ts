@@ -1,12 +1,8 @@
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { acknowledgeScheduleTick } from './schedule-tick';
+import type { ScheduledJobProps } from './schedule-tick';
 
-export interface ErasureScheduleProps {
-  handler: IFunction;
-}
+export type ErasureScheduleProps = ScheduledJobProps;
 
 /**
  * Runs the erasure job once a day (functions/jobs/erasure.ts): accounts soft-deleted longer ago
@@ -21,8 +17,8 @@ export class ErasureSchedule extends Construct {
     this.rule = new Rule(this, 'Daily', {
       description: 'Daily erasure of accounts past their retention period (03:00 UTC)',
       schedule: Schedule.cron({ minute: '0', hour: '3' }),
-      targets: [new LambdaFunction(props.handler)],
+      targets: [props.deadLetters.target(props.handler)],
     });
-    acknowledgeScheduleTick(this.rule, props.handler);
+    props.deadLetters.keepFailedRuns(props.handler);
   }
 }

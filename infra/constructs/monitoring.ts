@@ -103,7 +103,7 @@ export function wafBlockedRequests(webAclMetricName: string, period = FIVE_MINUT
   });
 }
 
-interface AlarmSpec {
+export interface AlarmSpec {
   threshold: number;
   meaning: string;
   /** Section anchor in docs/runbook.md. */
@@ -364,7 +364,8 @@ export class Monitoring extends Construct {
     });
   }
 
-  private alarm(id: string, metric: IMetric, spec: AlarmSpec): Alarm {
+  /** An alarm on the topic, listed on the dashboard (also for alarms added after construction). */
+  alarm(id: string, metric: IMetric, spec: AlarmSpec): Alarm {
     const alarm = operatorAlarm(this, id, metric, spec, this.topic, this.runbookUrl);
     this.alarms.push(alarm);
     return alarm;
@@ -449,7 +450,10 @@ export class Monitoring extends Construct {
         'Learners',
         business([METRIC.registrations, METRIC.verifications, METRIC.passwordResets, METRIC.enrollments, METRIC.moduleCompletions]),
       ),
-      graph('Administration', business([METRIC.adminActions, METRIC.hardDeletes])),
+      graph(
+        'Administration and erasure',
+        business([METRIC.adminActions, METRIC.hardDeletes, METRIC.purgeStepsFailed, METRIC.erasuresFailed, METRIC.erasureBacklogDays]),
+      ),
     );
     const optional: GraphWidget[] = [];
     if (props.reminderQueue)

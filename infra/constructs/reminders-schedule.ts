@@ -1,12 +1,8 @@
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { acknowledgeScheduleTick } from './schedule-tick';
+import type { ScheduledJobProps } from './schedule-tick';
 
-export interface RemindersScheduleProps {
-  handler: IFunction;
-}
+export type RemindersScheduleProps = ScheduledJobProps;
 
 /**
  * Runs the reminders job once a day. One daily run serves both frequencies: the job itself
@@ -20,8 +16,8 @@ export class RemindersSchedule extends Construct {
     this.rule = new Rule(this, 'Daily', {
       description: 'Daily reminder emails (14:00 UTC)',
       schedule: Schedule.cron({ minute: '0', hour: '14' }),
-      targets: [new LambdaFunction(props.handler)],
+      targets: [props.deadLetters.target(props.handler)],
     });
-    acknowledgeScheduleTick(this.rule, props.handler);
+    props.deadLetters.keepFailedRuns(props.handler);
   }
 }

@@ -1,21 +1,47 @@
-import { Validations } from 'aws-cdk-lib';
-import type { Rule } from 'aws-cdk-lib/aws-events';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-
-const TICK = 'The event is a bare daily schedule tick with no data of its own: a dead-letter copy would hold nothing to replay';
+import { Duration, Validations } from 'aws-cdk-lib';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
 
 /**
- * A daily job's rule and handler keep no dead letters: the errors alarm reports a failed run,
- * the job can be rerun by hand with `{}` (docs/runbook.md), and the next day's run picks up what
- * is still due.
+ * Where a daily job's tick goes when it cannot run: EventBridge could not invoke the function
+ * (its retries over), or Lambda ran it and it failed after its two retries. Either way the tick
+ * waits here with the error, the depth alarm fires (docs/runbook.md#scheduled-job-dead-letters),
+ * and the operator reruns the job with `{}` once the cause is fixed.
  */
-export function acknowledgeScheduleTick(rule: Rule, handler: IFunction): void {
-  Validations.of(rule).acknowledge({
-    id: 'Serverless-EventBusDLQ',
-    reason: `${TICK}. EventBridge retries delivery for 24 h, and the next day's tick runs the job again.`,
-  });
-  Validations.of(handler).acknowledge({
-    id: 'Serverless-LambdaDLQ',
-    reason: `${TICK}. Lambda retries a failed run twice; a run that still fails raises the function's errors alarm, and it is rerun by hand with {} (docs/runbook.md).`,
-  });
+export class JobDeadLetters extends Construct {
+  readonly queue: Queue;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.queue = new Queue(this, 'Queue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const itself = 'This queue is itself the dead-letter queue of the daily jobs';
+    Validations.of(this.queue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: `${itself}; a DLQ of a DLQ would only move the same ticks again.` },
+      { id: 'Serverless-SQSRedrivePolicy', reason: `${itself}: nothing consumes it but the operator rerunning a job.` },
+    );
+  }
+
+  /** The schedule's target: a tick EventBridge cannot deliver within its retries lands in the queue. */
+  target(handler: IFunction): LambdaFunction {
+    return new LambdaFunction(handler, { deadLetterQueue: this.queue, retryAttempts: 2, maxEventAge: Duration.hours(2) });
+  }
+
+  /** A run that still fails after Lambda's two asynchronous retries lands in the queue too. */
+  keepFailedRuns(handler: IFunction): void {
+    (handler.node.defaultChild as CfnFunction).deadLetterConfig = { targetArn: this.queue.queueArn };
+    handler.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
+  }
+}
+
+/** What a daily schedule needs: its handler, and where its failed ticks go. */
+export interface ScheduledJobProps {
+  handler: IFunction;
+  deadLetters: JobDeadLetters;
 }

@@ -19,6 +19,8 @@ export interface WorkQueueProps {
 export class WorkQueue extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
+  /** How long a received message stays hidden: a failed try shows again after it. */
+  readonly visibilityTimeout: Duration;
 
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
@@ -27,8 +29,9 @@ export class WorkQueue extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
+    this.visibilityTimeout = Duration.seconds(props.workerTimeout.toSeconds() * 6);
     this.queue = new Queue(this, 'Queue', {
-      visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
+      visibilityTimeout: this.visibilityTimeout,
       retentionPeriod: Duration.days(4),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

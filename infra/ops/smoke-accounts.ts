@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { issueCode } from '../../functions/accounts/codes';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { continuePurge, startPurge } from '../../functions/admin/hard-delete';
@@ -55,11 +55,20 @@ export async function createSmokeAccount(run: string, role: Role): Promise<Smoke
   return { id: user.id, email, password, role };
 }
 
-/** A sign-in challenge of the account with a code the script knows: step 2 of the sign-in. */
-export async function knownSignInChallenge(account: SmokeAccount): Promise<{ challengeId: string; code: string }> {
-  const challengeId = randomBytes(18).toString('base64url');
-  const code = await issueCode(keys.challenge(challengeId), { type: 'challenge', user_id: account.id, email_lower: account.email });
-  return { challengeId, code };
+/**
+ * A code the script knows for the challenge the real password step opened (its code went to the
+ * SES simulator): the same challenge item, still the account's live challenge and still bound to
+ * the script's browser cookie, with a fresh code in place of the mailed one.
+ */
+export async function knownSignInCode(account: SmokeAccount, challengeId: string): Promise<string> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.challenge(challengeId), ConsistentRead: true }));
+  if (Item?.user_id !== account.id) throw new Error(`challenge ${challengeId} is not ${account.email}'s`);
+  return await issueCode(keys.challenge(challengeId), {
+    type: 'challenge',
+    user_id: account.id,
+    email_lower: Item.email_lower,
+    browser_hash: Item.browser_hash,
+  });
 }
 
 /**

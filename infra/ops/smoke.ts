@@ -75,8 +75,9 @@ async function main() {
     for (const account of created) console.log(`  throwaway ${account.role}: ${account.email} (${account.id})`);
     const signedIn = await check('a throwaway administrator signs in', async () => {
       // step 1 for real (password check, code mailed to the SES simulator); step 2 with a code the script issued
-      await site.expect(200, 'POST', '/api/auth/login', { email: admin.email, password: admin.password });
-      const { challengeId, code } = await accounts.knownSignInChallenge(admin);
+      const step1 = await site.expect(200, 'POST', '/api/auth/login', { email: admin.email, password: admin.password });
+      const challengeId = String(step1.challenge_id);
+      const code = await accounts.knownSignInCode(admin, challengeId);
       await site.expect(200, 'POST', '/api/auth/verify-2fa', { email: admin.email, code, challenge_id: challengeId });
       const me = await site.expect(200, 'GET', '/api/auth/me');
       if (me.email !== admin.email) throw new Error(`/api/auth/me answered ${String(me.email)}`);

@@ -1,5 +1,6 @@
 /** Response shapes and error codes of the `admin` group (docs/product.md#7-the-calls-it-makes). */
 import * as z from 'zod';
+import { programDocs } from './admin-program';
 import { auditEntry, day, EMAIL_ERRORS, isoTime, ok, page, type RouteDoc } from './common';
 
 const status = z.enum(['active', 'locked', 'deleted', 'purging']);
@@ -50,7 +51,7 @@ export const moduleOverride = z.looseObject({
   percent_complete: z.number(),
 });
 /** `GET /api/admin/users/{id}/hard-delete/preview` (exported for the tests' response types). */
-export const hardDeletePreview = z.object({ counts });
+export const hardDeletePreview = z.object({ counts, at_least: z.optional(z.array(z.string())) });
 /** `GET /api/admin/audit-logs`: a page plus the date window it covers (exported for the tests' response types). */
 export const auditLogPage = page(auditEntry).extend({ window_days: z.number(), date_from: day, date_to: day });
 const moduleOverrideDoc = (what: string, refusals: string[]): RouteDoc => ({
@@ -202,4 +203,5 @@ export const adminDocs: Record<string, RouteDoc> = {
   'POST /api/admin/modules/force-complete': moduleOverrideDoc('Marks complete', ['already_completed']),
   'POST /api/admin/modules/reopen': moduleOverrideDoc('Reopens', ['not_completed']),
   'POST /api/admin/modules/lock': moduleOverrideDoc('Locks', ['already_locked', 'only_open_module']),
+  ...programDocs,
 };

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetAccountCommand, SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, describe, expect, it } from 'vitest';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { keys } from '../../functions/lib/table';
 import { userIndexKeys } from '../../functions/lib/users';
@@ -72,11 +73,7 @@ async function seed(count: number, enrolledAt: string) {
       next += 12;
       if (start >= count) return;
       const items = Array.from({ length: Math.min(12, count - start) }, (_, i) => learnerItems(start + i, enrolledAt)).flat();
-      let pending = items.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length) {
-        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-        pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-      }
+      await batchWriteItems(items.map((Item) => ({ PutRequest: { Item } })));
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));

@@ -1,5 +1,6 @@
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { auditItem } from '../../functions/lib/audit';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { funnelField } from '../../functions/lib/funnel';
 import { STATS_SHARDS, week1PendingIndexKeys } from '../../functions/lib/stats';
@@ -201,12 +202,7 @@ export async function loadItems(
   };
   const worker = async () => {
     for (let batch = nextBatch(); batch.length; batch = nextBatch()) {
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; pending.length; attempt++) {
-        if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-        pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-      }
+      await batchWriteItems(batch.map((Item) => ({ PutRequest: { Item } })));
       written += batch.length;
       if (onProgress && written - lastReport >= 50_000) {
         lastReport = written;

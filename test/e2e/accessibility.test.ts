@@ -42,15 +42,17 @@ it('has no serious accessibility violations on the learner screens', async () =>
 it('has no serious accessibility violations on the admin screens', async () => {
   const email = inject('adminEmail');
   const since = Date.now();
-  const login = await fetch(`${inject('appUrl')}/api/auth/login`, {
+  const loginResponse = await fetch(`${inject('appUrl')}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: inject('adminPassword') }),
-  }).then((r) => r.json() as Promise<JsonBody>);
+  });
+  const login = (await loginResponse.json()) as JsonBody;
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
   const verified = await fetch(`${inject('appUrl')}/api/auth/verify-2fa`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // The sign-in challenge is bound to the browser that passed the password step.
+    headers: { 'content-type': 'application/json', cookie: loginResponse.headers.getSetCookie()[0].split(';')[0] },
     body: JSON.stringify({ email, code, challenge_id: login.challenge_id }),
   });
   const [name, ...value] = verified.headers.getSetCookie()[0].split(';')[0].split('=');

@@ -35,7 +35,7 @@ async function signIn(email: string) {
   const since = Date.now();
   const login = await call('/api/auth/login', { email, password: PASSWORD });
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
-  const verified = await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
+  const verified = await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id }, login.cookie);
   expect(verified.status).toBe(200);
   return verified.cookie;
 }
@@ -64,9 +64,10 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   }
   await expect.poll(() => page.getByText('7-Day Actives').first().isVisible()).toBe(true);
   await expect.poll(() => page.getByText('30-Day Actives').first().isVisible()).toBe(true);
-  // the two activity charts and, under them, where learners stall (a bar per module)
+  // the two activity charts and, under them, where learners stall (a row per module)
   await expect.poll(() => page.getByRole('heading', { name: 'Where Learners Stall' }).isVisible()).toBe(true);
-  await expect.poll(() => page.locator('div.VictoryContainer').count(), { message: 'three charts' }).toBe(3);
+  await expect.poll(() => page.locator('div.VictoryContainer').count(), { message: 'two activity charts' }).toBe(2);
+  expect(await page.locator('.funnel__row').count()).toBeGreaterThan(1);
 
   // Drill into unverified accounts
   await page.getByText('Click to view unverified accounts').click();
@@ -82,9 +83,13 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   await expect.poll(() => page.getByRole('cell', { name: pending.email }).count()).toBe(0);
   // Export CSV downloads exactly the searched list
   const [usersFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-  expect(usersFile.suggestedFilename()).toMatch(/^users-\d{8}-\d{4}\.csv$/);
+  // the search is in the file name; a UTF-8 byte order mark opens it right in Excel
+  expect(usersFile.suggestedFilename()).toMatch(/^users-[a-z0-9._@-]+-\d{8}-\d{4}\.csv$/);
   const usersCsv = readFileSync(await usersFile.path(), 'utf8');
-  expect(usersCsv.split('\r\n')[0]).toBe('id,email,first_name,last_name,status,is_locked,role,created_at,last_login_at,completion_pct');
+  expect(usersCsv.startsWith('\uFEFF')).toBe(true);
+  expect(usersCsv.slice(1).split('\r\n')[0]).toBe(
+    'id,email,first_name,last_name,status,is_locked,role,created_at,last_login_at,completion_pct,verified,deleted_at,deleted_reason,current_module',
+  );
   expect(usersCsv).toContain(learner.email);
   expect(usersCsv).not.toContain(pending.email);
   await page.getByRole('button', { name: learner.email }).click();
@@ -172,7 +177,7 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
     .toBe(true);
   await expect.poll(() => page.locator('td code', { hasText: /^admin\.user\.unlock$/ }).count()).toBe(0);
   const [auditFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-  expect(auditFile.suggestedFilename()).toMatch(/^audit-log-\d{8}-\d{4}\.csv$/);
+  expect(auditFile.suggestedFilename()).toMatch(/^audit-log-admin\.user\.lock-\d{8}-\d{4}\.csv$/);
   const auditRows = readFileSync(await auditFile.path(), 'utf8')
     .trimEnd()
     .split('\r\n')

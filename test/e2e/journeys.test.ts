@@ -56,7 +56,7 @@ async function adminCookie() {
   const since = Date.now();
   const login = await call('/api/auth/login', { email, password: inject('adminPassword') });
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
-  const verified = await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
+  const verified = await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id }, login.cookie);
   expect(verified.status).toBe(200);
   return verified.cookie;
 }
@@ -239,6 +239,68 @@ describe('12. a session that ends says so', () => {
     await page.waitForURL(`**${modulePath}`);
   });
 
+  it('keeps a draft that met an ended session, and one sign-in returns to the module with it', async () => {
+    const email = await verifiedLearner('Lena');
+    const page = await browser.newPage();
+    await passwordStep(page, email);
+    await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, Date.now() - 5000, /Your login code/)).text));
+    await page.waitForURL('**/dashboard', { timeout: 15_000 });
+    await page.getByRole('link', { name: /Resume your next module/ }).click();
+    await page.waitForURL('**/modules/**');
+    const modulePath = new URL(page.url()).pathname;
+    const answer = page.locator('textarea').first();
+    await answer.waitFor();
+    const endSession = async () => {
+      const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('session'))!;
+      expect((await call('/api/auth/logout', {}, `${cookie.name}=${cookie.value}`)).status).toBeLessThan(300);
+    };
+
+    await endSession();
+    const draft = 'My strengths: listening, planning, and finishing what I start.';
+    await answer.fill(draft);
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.waitForURL('**/login?**');
+    expect(new URL(page.url()).searchParams.get('next')).toBe(modulePath);
+
+    // One sign-in: the module opens (no second trip to /login) with the text back in its field.
+    await signInThroughPage(page, email);
+    await page.waitForURL(`**${modulePath}`);
+    await expect.poll(() => page.locator('textarea').first().inputValue()).toBe(draft);
+    await page.getByText('Your unsaved answer was kept in this browser.').waitFor();
+    expect(new URL(page.url()).pathname).toBe(modulePath);
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByText('Saved', { exact: true }).first().waitFor();
+    await page.reload();
+    await expect.poll(() => page.locator('textarea').first().inputValue()).toBe(draft);
+    expect(await page.getByText('Your unsaved answer was kept in this browser.').count()).toBe(0);
+
+    // Settings, opened after the session ended elsewhere, sends to /login once instead of
+    // reporting each of its sections' failures.
+    await endSession();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/login?**');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/settings');
+    await expect.poll(() => page.getByText('Your session has ended. Sign in again.').isVisible()).toBe(true);
+    expect(await page.getByText(/^Unable to/).count()).toBe(0);
+  });
+
+  it('sends an administrator whose session ended from an admin page to /login', async () => {
+    const cookie = await adminCookie();
+    const page = await browser.newPage();
+    const [name, ...value] = cookie.split('=');
+    await page
+      .context()
+      .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await page.goto('/admin/users');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.locator('table').first().waitFor();
+    expect((await call('/api/auth/logout', {}, cookie)).status).toBeLessThan(300);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    await page.waitForURL('**/login?**');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/admin/audit');
+    expect(await page.getByText('unauthorized', { exact: true }).count()).toBe(0);
+  });
+
   it('never follows a return path off the site', async () => {
     const email = await verifiedLearner('Noor');
     const page = await browser.newPage();
@@ -246,6 +308,49 @@ describe('12. a session that ends says so', () => {
     await signInThroughPage(page, email);
     await page.waitForURL('**/enroll');
     expect(new URL(page.url()).origin).toBe(new URL(inject('appUrl')).origin);
+  });
+});
+
+/** A learner who finished the program (an administrator completed each module) and whose certificate is issued. */
+async function certifiedLearner(name: string) {
+  const email = await verifiedLearner(name);
+  const since = Date.now();
+  const login = await call('/api/auth/login', { email, password: PASSWORD });
+  const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
+  const learner = (await call('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id }, login.cookie)).cookie;
+  expect((await call('/api/enroll', {}, learner)).status).toBe(200);
+  const admin = await adminCookie();
+  const userId = (await call<{ id: string }>('/api/auth/me', undefined, learner)).body.id;
+  for (const module of (await call<AdminSummary>('/api/admin/summary', undefined, admin)).body.funnel)
+    expect((await call('/api/admin/modules/force-complete', { user_id: userId, module_id: module.module_id }, admin)).status).toBe(200);
+  const certificate = await call<{ verification_code: string }>('/api/certificate', undefined, learner);
+  expect(certificate.status).toBe(200);
+  return { email, cookie: learner, code: certificate.body.verification_code };
+}
+
+describe('the public certificate check', () => {
+  it('reads a code typed any way, offers a field for another, names the issuer and previews as a card', async () => {
+    const { code } = await certifiedLearner('Zoe');
+    const page = await browser.newPage();
+    // lower case without dashes: the page moves to the canonical address and says valid
+    await page.goto(`/certificates/${code.replace(/-/g, '').toLowerCase()}`);
+    await page.waitForURL(`**/certificates/${code}`);
+    await page.getByText('This certificate is valid.').waitFor();
+    expect(await page.locator('.cert-check__facts').innerText()).toContain('Issued by\nCareer Program');
+    // typed with spaces and look-alikes (O for 0, I for 1)
+    await page.goto('/certificates');
+    const typed = code.toLowerCase().replace(/-/g, ' ').replace(/0/g, 'o').replace(/1/g, 'i');
+    await page.getByLabel('Verification code').fill(` ${typed} `);
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.waitForURL(`**/certificates/${code}`);
+    await page.getByText('This certificate is valid.').waitFor();
+    await page.getByLabel('Check another code').fill('nope');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByText('No certificate has the code nope. Check the code and try again.').waitFor();
+    // a link-preview crawler reads the HTML as served, without running the app
+    const html = await (await fetch(`${inject('appUrl')}/certificates/${code}`)).text();
+    expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
+    expect(html).toMatch(/<meta property="og:description" content="[^"]+"/);
   });
 });
 

@@ -116,7 +116,7 @@ export async function enrolledLearnerCookie(emailPrefix: string, name: { first: 
   since = Date.now();
   const login = await post('/api/auth/login', { email, password });
   const code = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
-  const session = await post('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id });
+  const session = await post('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id }, login.cookie);
   await post('/api/enroll', {}, session.cookie);
   return session.cookie;
 }

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { SoftAuthenticator, type SoftAlgorithm, type SoftAttestation } from './soft-authenticator';
 
-/** The WebAuthn functions functions/accounts/webauthn.ts exports (from source or from a bundle of it). */
+/** The WebAuthn functions functions/accounts/webauthn.ts exports. */
 export type WebauthnModule = typeof import('../../functions/accounts/webauthn');
 
 const RP_ID = 'localhost';

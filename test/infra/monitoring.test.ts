@@ -62,8 +62,9 @@ describe('alarms', () => {
   it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
     // API 2, per function 3, DynamoDB 2, SES 2 + 2 per mail stream, failed reminders 1, sign-in spike 1, reminder queue
-    // age + dead letters 2, mail event dead letters 1
-    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 1 + 1 + 2 + 1);
+    // age + dead letters 2, mail event dead letters 1, purge queue age + dead letters + failed steps, erasure backlog,
+    // job dead letters 5
+    expect(alarms.length).toBe(2 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 1 + 1 + 2 + 1 + 5);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       expect(a.AlarmActions, description).toEqual([topicRef(prod)]);

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { hashPassword } from '../../functions/accounts/passwords';
@@ -11,7 +11,7 @@ import type { AuditEntry, ListPage } from '../../shared/admin-types';
 import type { accountDeleteResponse } from '../../shared/api-schemas/learner';
 import { latestEmail, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
-import { finishModule } from './program-helpers';
+import { finishModule, finishProgram } from './program-helpers';
 
 const api = useApi();
 const PASSWORD = 'a-long-and-private-passphrase';
@@ -76,6 +76,42 @@ describe('GET /api/account/export', () => {
     const text = JSON.stringify(data);
     expect(text).not.toContain(user.password_hash);
     expect(text).not.toMatch(/password_hash|code_hash|token_hash|"pk"|"gsi1pk"/);
+  });
+
+  it('reads as a person would: answers in program order with the text of each task, the certificate, passkeys by name and date', async () => {
+    const { user, client } = await learnerWithPassword();
+    expect((await client.post('/api/enroll')).status).toBe(200);
+    await finishProgram(client);
+    const certificate = await client.get<{ verification_code: string }>('/api/certificate');
+    expect(certificate.status).toBe(200);
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.passkey(user.id, 'test-credential-hash'),
+          type: 'passkey',
+          name: 'Work laptop',
+          created_at: '2026-05-01T10:00:00.000Z',
+          last_used_at: null,
+          public_key: 'secret-ish-bytes',
+        },
+      }),
+    );
+
+    const data = (await client.get<Record<string, unknown>>('/api/account/export')).body as {
+      answers_in_program_order: Array<{ week: number; module: string; task: string; done: boolean }>;
+      certificates: unknown[];
+      passkeys: unknown[];
+    };
+    const expected = program().modules.flatMap((module) =>
+      module.tasks.filter((task) => task.required).map((task) => ({ week: module.week_number, module: module.title, task: task.label })),
+    );
+    expect(data.answers_in_program_order.map(({ week, module, task }) => ({ week, module, task }))).toEqual(expected);
+    expect(data.answers_in_program_order.every((entry) => entry.done)).toBe(true);
+    expect(data.certificates).toEqual([
+      expect.objectContaining({ verification_code: certificate.body.verification_code, first_name: user.first_name }),
+    ]);
+    expect(data.passkeys).toEqual([{ name: 'Work laptop', created_at: '2026-05-01T10:00:00.000Z', last_used_at: null }]);
   });
 
   it('needs a session', async () => {

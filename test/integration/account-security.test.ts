@@ -404,6 +404,8 @@ describe('passkey registration', () => {
     expect((await client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'x'.repeat(65) })).body).toMatchObject({
       error: 'invalid_request',
     });
+    for (const name of ['Laptop\nReset your password at evil.example', 'Tab\there', 'Key \u202Egnp.exe'])
+      expect((await client.patch(`/api/auth/passkeys/${passkey.id}`, { name })).body).toMatchObject({ error: 'invalid_request' });
 
     const stranger = await sessionClient(await makeUser());
     const rename = await stranger.client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Stolen' });
@@ -501,7 +503,7 @@ describe('passkey sign-in', () => {
     expect((await passkeyLogin(api.client(), authenticator)).status).toBe(200);
   });
 
-  it('refuses locked, deleted and unverified accounts the same way as a password sign-in', async () => {
+  it('refuses locked, deleted, purging and unverified accounts the same way as a password sign-in', async () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
     const { authenticator } = await addPasskey(client);
@@ -520,6 +522,11 @@ describe('passkey sign-in', () => {
     const deleted = await passkeyLogin(api.client(), authenticator);
     expect(deleted.status).toBe(401);
     expect(deleted.body).toEqual({ error: 'invalid_credentials' });
+
+    await setUserFields(user.id, { status: 'purging' });
+    const purging = await passkeyLogin(api.client(), authenticator);
+    expect(purging.status).toBe(401);
+    expect(purging.body).toEqual({ error: 'invalid_credentials' });
     expect(locked.setCookies.concat(unverified.setCookies, deleted.setCookies).some((c) => c.startsWith('__Host-session='))).toBe(false);
   });
 
@@ -574,10 +581,15 @@ describe('security notices', () => {
     expect(notice.html).toContain('Reset your password</a>');
   });
 
-  it('a password reset sends a notice', async () => {
+  it('a password reset removes every passkey (the link says so) and sends a notice', async () => {
     const user = await makeUser();
+    const { client } = await sessionClient(user);
+    const { authenticator } = await addPasskey(client);
+    await addPasskey(client, new SoftAuthenticator(), 'Phone');
     expect((await api.client().post('/api/auth/password-reset/request', { email: user.email })).status).toBe(200);
-    const link = (await latestEmail(user.email, /Reset your password/)).text.match(/token=([\w%-]+)/)![1];
+    const resetMail = await latestEmail(user.email, /Reset your password/);
+    expect(resetMail.text).toContain('Choosing a new password also removes every passkey of your account.');
+    const link = resetMail.text.match(/token=([\w%-]+)/)![1];
     const confirmed = await api.client().post('/api/auth/password-reset/confirm', {
       token: decodeURIComponent(link),
       password: 'another good passphrase 7',
@@ -585,6 +597,15 @@ describe('security notices', () => {
     });
     expect(confirmed.status).toBe(200);
     expect((await latestEmail(user.email, /password was reset/)).text).toContain('Every session was signed out');
+    expect((await passkeyLogin(api.client(), authenticator)).status).toBe(401);
+    const left = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :passkey)',
+        ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':passkey': 'PASSKEY#' },
+      }),
+    );
+    expect(left.Items).toEqual([]);
   });
 
   it('an email change by an administrator notifies the old and the new address', async () => {

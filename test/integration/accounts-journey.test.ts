@@ -60,12 +60,14 @@ describe('the account journey', () => {
     expect(statsAfter.users_verified - statsBefore.users_verified).toBe(1);
     expect(statsAfter.users_total - statsBefore.users_total).toBe(1);
 
-    // Step 1: the password gives a challenge and no session.
+    // Step 1: the password gives a challenge and no session, only the cookie binding the challenge to this browser.
     const step1 = await client.post('/api/auth/login', { email: email.toUpperCase(), password: PASSWORD });
     expect(step1.status).toBe(200);
     const anyString: unknown = expect.any(String); // `expect.any` is typed `any`: held as `unknown` to keep the object typed
     expect(step1.body).toEqual({ two_factor_pending: true, challenge_id: anyString });
-    expect(step1.setCookies).toEqual([]);
+    expect(step1.setCookies).toEqual([
+      expect.stringMatching(/^__Host-login-challenge=[\w-]+; Path=\/; Secure; HttpOnly; SameSite=Strict; Max-Age=600$/),
+    ]);
     expect((await client.get('/api/auth/me')).status).toBe(401);
 
     const loginEmail = await latestEmail(email, /login code/i);

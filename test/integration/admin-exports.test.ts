@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_EXPORT_COLUMNS, USER_EXPORT_COLUMNS } from '../../functions/admin/exports';
+import { SESSION_COOKIE } from '../../functions/lib/session';
 import type { UserRecord } from '../../functions/lib/user-record';
+import { program } from '../../functions/program/content';
+import { enroll } from '../../functions/program/enroll';
 import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin-types';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
@@ -65,7 +68,8 @@ describe('GET /api/admin/users/export.csv', () => {
     const response = await adminClient.get<string>(`/api/admin/users/export.csv?query=${tag}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="users-\d{8}-\d{4}\.csv"$/);
+    // the filters are in the file name
+    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="users-${tag}-\\d{8}-\\d{4}\\.csv"$`));
     expect(response.headers.get('x-export-truncated')).toBeNull();
     const rows = parseCsv(response.body);
     expect(rows[0]).toEqual(USER_EXPORT_COLUMNS);
@@ -94,6 +98,34 @@ describe('GET /api/admin/users/export.csv', () => {
       entity_id: 'users',
       new_values: { filters: { query: tag }, rows: 6, truncated: false },
     });
+  });
+
+  it('opens in a spreadsheet as written: UTF-8 byte order mark, dates and times it reads, verified, deletion and current module', async () => {
+    const mark = `exportbom${randomUUID().slice(0, 6)}`;
+    const zoe = await createTestUser({ first_name: 'Zoë', last_name: `${mark} Łukasz` });
+    await enroll(zoe, new Date());
+    const gone = await createTestUser({ first_name: 'Gone', last_name: `${mark} d`, verified: false });
+    expect((await adminClient.post(`/api/admin/users/${gone.id}/soft-delete`, { reason: 'asked by phone' })).status).toBe(200);
+
+    const path = `/api/admin/users/export.csv?query=${mark}&status=all`;
+    const raw = await fetch(`${api.baseUrl}${path}`, { headers: { cookie: `${SESSION_COOKIE}=${adminClient.cookie(SESSION_COOKIE)}` } });
+    expect(raw.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="users-all-${mark}-\\d{8}-\\d{4}\\.csv"$`));
+    const bytes = Buffer.from(await raw.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const byId = new Map(objects(parseCsv(bytes.subarray(3).toString('utf8'))).map((row) => [row.id, row]));
+    const first = program().modules[0];
+    expect(byId.get(zoe.id)).toMatchObject({
+      first_name: 'Zoë',
+      last_name: `${mark} Łukasz`,
+      verified: 'true',
+      deleted_at: '',
+      deleted_reason: '',
+      current_module: `W${first.week_number} · ${first.title}`,
+    });
+    expect(byId.get(zoe.id)!.created_at).toBe(zoe.created_at.slice(0, 19).replace('T', ' '));
+    expect(byId.get(zoe.id)!.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(byId.get(gone.id)).toMatchObject({ status: 'deleted', verified: 'false', deleted_reason: 'asked by phone', current_module: '' });
+    expect(byId.get(gone.id)!.deleted_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
   it('honours the status and cohort filters like the list', async () => {
@@ -141,7 +173,9 @@ describe('GET /api/admin/audit-logs/export.csv', () => {
     const response = await adminClient.get<string>(`/api/admin/audit-logs/export.csv?entity_type=user&entity_id=${user.id}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-log-\d{8}-\d{4}\.csv"$/);
+    expect(response.headers.get('content-disposition')).toMatch(
+      new RegExp(`^attachment; filename="audit-log-user-${user.id}-\\d{8}-\\d{4}\\.csv"$`),
+    );
     const rows = parseCsv(response.body);
     expect(rows[0]).toEqual(AUDIT_EXPORT_COLUMNS);
     const entries = objects(rows);

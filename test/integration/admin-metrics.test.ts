@@ -55,8 +55,9 @@ describe('GET /api/admin/summary on a known data set', () => {
     // U: unverified, active 15 days ago
     const u = await createTestUser({ first_name: 'Uma', verified: false });
     await recordActivity(u.id, daysAgo(15));
-    // D: verified, soft-deleted → not a user any more
+    // D: verified, active yesterday, then soft-deleted → not a user any more, nor an active one
     const d = await createTestUser({ first_name: 'Dan' });
+    await recordActivity(d.id, daysAgo(1));
     expect((await adminClient.post(`/api/admin/users/${d.id}/soft-delete`, { reason: 'test' })).status).toBe(200);
 
     const response = await adminClient.get<AdminSummary>('/api/admin/summary');
@@ -71,7 +72,7 @@ describe('GET /api/admin/summary on a known data set', () => {
       total_users: 5,
       total_enrollments: 3,
       avg_completion: Math.round(((pA + 0 + pC) / 3) * 10) / 10,
-      active_7d: 3, // A today, C today, B 3 days ago
+      active_7d: 3, // A today, C today, B 3 days ago (not D: soft-deleted, like the Users card)
       active_30d: 4, // + U 15 days ago
       verification_rate: 0.8,
       week1_dropoff: 0.5, // mature: A and B; B did not finish week 1 in 7 days (C is not 7 days old)
@@ -92,13 +93,14 @@ describe('GET /api/admin/summary on a known data set', () => {
     const count = (series: Array<{ date: string; count: number }>, n: number) => series.find((p) => p.date === dayOf(daysAgo(n)))?.count;
     expect(count(summary.series.actives_7d_daily, 0)).toBe(2); // A and C
     expect(count(summary.series.actives_7d_daily, 3)).toBe(1); // B
-    expect(summary.series.actives_7d_daily.reduce((s: number, p: { count: number }) => s + p.count, 0)).toBe(3);
+    expect(count(summary.series.actives_7d_daily, 1)).toBe(1); // D, the day it was active
+    expect(summary.series.actives_7d_daily.reduce((s: number, p: { count: number }) => s + p.count, 0)).toBe(4);
     expect(summary.series.actives_30d_daily).toHaveLength(30);
     expect(summary.series.actives_30d_daily[29].date).toBe(dayOf(new Date()));
     expect(count(summary.series.actives_30d_daily, 9)).toBe(1); // A's task saves
     expect(count(summary.series.actives_30d_daily, 15)).toBe(1); // U
     expect(count(summary.series.actives_30d_daily, 20)).toBe(1); // B
-    expect(summary.series.actives_30d_daily.reduce((s: number, p: { count: number }) => s + p.count, 0)).toBe(6);
+    expect(summary.series.actives_30d_daily.reduce((s: number, p: { count: number }) => s + p.count, 0)).toBe(7);
 
     // the drill-down cohorts list exactly those accounts
     const ids = async (query: string) => {

@@ -1,12 +1,16 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod';
+import { PREVIEW_AUDIT_CAP } from '../../functions/admin/hard-delete';
 import { auditItem, type AuditInput } from '../../functions/lib/audit';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { INDEX, indexPartition } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin-types';
+import type { hardDeletePreview } from '../../shared/api-schemas/admin';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
@@ -15,6 +19,7 @@ import { createTestUser, signIn } from '../helpers/users';
  * This file has its own table: the data below is all there is.
  */
 const api = useApi();
+type HardDeletePreview = z.infer<typeof hardDeletePreview>;
 let admin: UserRecord;
 let adminClient: ApiClient;
 
@@ -222,13 +227,7 @@ describe('audit log: every filter is a key range', () => {
       // spread over the last 40 days, a few in the same millisecond
       seeded.push(auditItem(input, new Date(ago(i % 40).getTime() - i)));
     }
-    for (let start = 0; start < seeded.length; start += 25) {
-      await db().send(
-        new BatchWriteCommand({
-          RequestItems: { [tableName()]: seeded.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) },
-        }),
-      );
-    }
+    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
   });
 
   const expected = (match: (entry: (typeof seeded)[number]) => boolean, from = dayOf(ago(29)), to = dayOf(new Date(now))) =>
@@ -326,21 +325,36 @@ describe('audit log: every filter is a key range', () => {
     expect(foreign.body).toEqual({ error: 'invalid_cursor' });
   });
 
-  it('per-user audit pages by cursor (25 a page)', async () => {
+  it('per-user audit pages by cursor (25 a page), with no count of the history: "26+" until the last page', async () => {
     const user = await createTestUser();
     const entries = Array.from({ length: 30 }, (_, i) =>
       auditItem({ action: 'audit.test.user', entityType: 'user', entityId: user.id }, new Date(now - i * 1000)),
     );
-    for (let start = 0; start < entries.length; start += 25) {
-      await db().send(
-        new BatchWriteCommand({
-          RequestItems: { [tableName()]: entries.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) },
-        }),
-      );
-    }
+    await batchWriteItems(entries.map((Item) => ({ PutRequest: { Item } })));
     const pages = await allPages<AuditEntry>(`/api/admin/users/${user.id}/audit-logs`);
     expect(pages.map((page) => page.items.length)).toEqual([25, 5]);
-    expect(pages[0]).toMatchObject({ total: 30, total_is_estimate: false });
+    expect(pages[0]).toMatchObject({ total: 26, total_is_estimate: true });
+    expect(pages[1]).toMatchObject({ total: 30, total_is_estimate: false });
     expect(pages.flatMap((page) => page.items.map((entry: { id: string }) => entry.id))).toEqual(entries.map((entry) => entry.id));
+  });
+});
+
+describe('hard-delete preview of a heavy account', () => {
+  it(`counts audit entries up to ${PREVIEW_AUDIT_CAP} and says the count is a lower bound`, async () => {
+    const heavy = await createTestUser();
+    const now = Date.now();
+    const entries = Array.from({ length: PREVIEW_AUDIT_CAP + 1 }, (_, i) =>
+      auditItem({ action: 'audit.test.heavy', entityType: 'user', entityId: heavy.id }, new Date(now - i * 1000)),
+    );
+    await batchWriteItems(entries.map((Item) => ({ PutRequest: { Item } })));
+    const preview = await adminClient.get<HardDeletePreview>(`/api/admin/users/${heavy.id}/hard-delete/preview`);
+    expect(preview.status).toBe(200);
+    expect(preview.body.counts).toMatchObject({ audit_entries: PREVIEW_AUDIT_CAP, audit_entries_as_actor: 0 });
+    expect(preview.body.at_least).toEqual(['audit_entries']);
+    // below the cap the counts are exact and nothing is named
+    const light = await createTestUser();
+    const exact = await adminClient.get<HardDeletePreview>(`/api/admin/users/${light.id}/hard-delete/preview`);
+    expect(exact.body.counts.audit_entries).toBeLessThan(PREVIEW_AUDIT_CAP);
+    expect(exact.body.at_least).toBeUndefined();
   });
 });

@@ -192,6 +192,9 @@ describe('account status actions', () => {
     expect(deleted.body).toMatchObject({ status: 'deleted', deleted_reason: 'Asked by email' });
     expect(Date.parse(deleted.body.deleted_at)).not.toBeNaN();
     expect((await adminClient.post(`/api/admin/users/${user.id}/soft-delete`, {})).body).toEqual({ error: 'already_deleted' });
+    // a deleted account is not edited (no mail to its address either), as lock and reset refuse it
+    const edit = await adminClient.patch(`/api/admin/users/${user.id}`, { first_name: 'Renamed', email: `renamed-${user.email}` });
+    expect([edit.status, edit.body]).toEqual([409, { error: 'already_deleted' }]);
     let stats = await readStats();
     expect([stats.users_total, stats.users_verified, stats.users_deleted]).toEqual([
       before.users_total - 1,

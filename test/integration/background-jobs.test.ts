@@ -115,7 +115,8 @@ describe('the daily reminder schedule', () => {
     expect(await reminders(daisy)).toHaveLength(1);
     for (const message of reminderMessages(new Date()))
       expect((await item(keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`)))?.done).toBe(true);
-  });
+    // every slice of the day runs through the local queue: hundreds of checkpoint reads and writes
+  }, 120_000);
 
   it('has a worker near its timeout queue its own continuation, which finishes the slice', async () => {
     const wendy = await enrolledLearner('Wendy');

@@ -80,8 +80,13 @@ describe('certificate of completion', () => {
       status: 'valid',
       revoked_at: null,
     });
-    // lower case is accepted (a code typed by hand)
-    expect((await anonymous.get(`/api/certificates/${certificate.verification_code.toLowerCase()}`)).status).toBe(200);
+    // a code typed by hand: any case, no dashes or spaces instead, look-alikes (O for 0, I or L for 1)
+    const typed = certificate.verification_code.toLowerCase();
+    for (const form of [typed, typed.replace(/-/g, ''), typed.replace(/-/g, ' '), typed.replace(/0/g, 'o').replace(/1/g, 'l')]) {
+      const answer = await anonymous.get(`/api/certificates/${encodeURIComponent(form)}`);
+      expect(answer.status, form).toBe(200);
+      expect(answer.body.verification_code, form).toBe(certificate.verification_code);
+    }
     for (const code of [newVerificationCode(), 'nope', 'AAAA-AAAA-AAA%21']) {
       const response = await anonymous.get(`/api/certificates/${encodeURIComponent(code)}`);
       expect(response.status, code).toBe(404);

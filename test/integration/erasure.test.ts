@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runErasure } from '../../functions/admin/erasure';
+import { erasureBacklogDays } from '../../functions/admin/erasure-backlog';
 import { hardDeleteUser } from '../../functions/admin/hard-delete';
 import { restoreUser, softDeleteUser } from '../../functions/admin/user-status';
 import { dayOf } from '../../functions/lib/activity';
@@ -53,6 +54,11 @@ describe('the erasure index', () => {
   it('holds the soft-deleted accounts only, oldest deletion first; a restore takes the account out', async () => {
     expect(await erasureIndex()).toEqual([people.Old.id, people.Manual.id, people.Recent.id]);
     expect((await profile(people.Restored.id))?.erasureDuePk).toBeUndefined();
+  });
+
+  it('gives the erasure backlog gauge: days since the oldest soft-delete still waiting', async () => {
+    expect(await runAs('erasure', () => erasureBacklogDays(new Date()))).toBe(RETENTION_DAYS + 2);
+    expect(await runAs('erasure', () => erasureBacklogDays(new Date(Date.now() + 10 * DAY)))).toBe(RETENTION_DAYS + 12);
   });
 });
 

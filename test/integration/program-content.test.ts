@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
-import { program } from '../../functions/program/content';
+import { program, rawProgramContent, type ProgramContent } from '../../functions/program/content';
+import { versionItem } from '../../functions/program/authoring/program-items';
 import { seedProgramContent } from '../../functions/program/seed-content';
 import { handler as seedJob } from '../../functions/jobs/seed';
 import type { DashboardState } from '../../shared/program-types';
@@ -32,38 +33,44 @@ const programItems = async () =>
   ).Items ?? [];
 
 describe('program content seed', () => {
-  it('loads the content once; re-running writes nothing; a changed version rewrites it and drops stale modules', async () => {
-    expect(await contentSeed()).toMatchObject({ status: 'created', modules: content.modules.length, version: content.hash });
+  it('stores the bundled content as version 1 on an empty table, then never touches a published version', async () => {
+    // an older seed left per-module copies: they go
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { pk: `PROGRAM#${content.id}`, sk: 'MODULE#04#09', type: 'program_module' } }),
+    );
+    expect(await contentSeed()).toMatchObject({ status: 'created', modules: content.modules.length, version: 1 });
     const items = await programItems();
-    expect(items).toHaveLength(content.modules.length + 1);
+    expect(items.map((item) => String(item.sk)).sort()).toEqual(['META', keys.programVersion(content.id, 1).sk]);
     expect(items.find((item) => item.sk === 'META')).toMatchObject({
       title: '4-Week Career Program',
-      content_hash: content.hash,
+      published_version: 1,
       module_count: content.modules.length,
     });
+    expect(items.find((item) => item.sk !== 'META')?.content).toEqual(JSON.parse(JSON.stringify(rawProgramContent)));
 
-    expect(await seedFunction()).toMatchObject({ status: 'unchanged' });
-    expect(await programItems()).toHaveLength(content.modules.length + 1);
+    expect(await seedFunction()).toMatchObject({ status: 'unchanged', version: 1 });
 
-    // An older deployment left another version and a module that no longer exists.
+    // An administrator published version 2: a deploy (the seed) keeps it.
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: versionItem(rawProgramContent as ProgramContent, 2, {
+          change_note: 'Edited.',
+          published_at: new Date().toISOString(),
+          published_by: null,
+        }),
+      }),
+    );
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.programMeta(content.id),
-        UpdateExpression: 'SET content_hash = :old',
-        ExpressionAttributeValues: { ':old': 'old-version' },
+        UpdateExpression: 'SET published_version = :two',
+        ExpressionAttributeValues: { ':two': 2 },
       }),
     );
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.programModule(content.id, 4, 9), type: 'program_module', module_id: 'retired' },
-      }),
-    );
-    expect(await contentSeed()).toMatchObject({ status: 'updated' });
-    const after = await programItems();
-    expect(after).toHaveLength(content.modules.length + 1);
-    expect(after.some((item) => item.module_id === 'retired')).toBe(false);
+    expect(await contentSeed()).toMatchObject({ status: 'unchanged', version: 2 });
+    expect((await programItems()).find((item) => item.sk === 'META')).toMatchObject({ published_version: 2 });
   });
 });
 

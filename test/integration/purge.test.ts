@@ -1,10 +1,11 @@
 import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { continuePurge, hardDeleteUser, type purgeStatus } from '../../functions/admin/hard-delete';
 import { dayOf } from '../../functions/lib/activity';
 import { auditItem } from '../../functions/lib/audit';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readDayCounters, readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
@@ -21,7 +22,7 @@ const adminHardDelete = (...args: Parameters<typeof hardDeleteUser>) => runAs('a
 const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge', () => continuePurge(...args));
 
 /**
- * A hard delete of a heavy account (5,000 audit entries, 400 activity days) that dies midway —
+ * A hard delete of a heavy account (2,000 audit entries, 400 activity days) that dies midway —
  * once between steps, once in the middle of a write burst — then is rerun by the admin: it must
  * finish, leave no item of the account, no personal data anywhere in the table, and every
  * aggregate where it would have been without the account (docs/scale-writes.md). The data is
@@ -29,7 +30,7 @@ const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge'
  */
 const api = useApi();
 const DAY = 24 * 3600 * 1000;
-const AUDIT_ENTRIES = 5_000;
+const AUDIT_ENTRIES = 2_000;
 const ACTIVITY_DAYS = 400;
 const PII = ['Persephone', 'Purgeworthy', '198.51.100.77', 'PurgeBrowser/1.0'];
 /** `GET /api/admin/users/{id}/hard-delete/status` */
@@ -38,18 +39,9 @@ type PurgeStatus = Awaited<ReturnType<typeof purgeStatus>>;
 const anyNumber: unknown = expect.any(Number);
 
 async function batchPut(items: Record<string, unknown>[]) {
-  const batches: Record<string, unknown>[][] = [];
-  for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let batch = batches.shift(); batch; batch = batches.shift()) {
-        let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-        while (pending.length) {
-          const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-          pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-        }
-      }
-    }),
+  await batchWriteItems(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    8,
   );
 }
 

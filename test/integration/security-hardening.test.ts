@@ -43,9 +43,9 @@ async function makeUser(overrides: { verified?: boolean; status?: 'active' | 'lo
 
 /** The owner's full sign-in from `ip`: returns the device cookie their browser now holds. */
 async function ownerSignsIn(email: string, ip: string): Promise<string> {
-  const { challengeId } = await startLogin({ email, password: PASSWORD }, from(ip));
+  const { challengeId, browserCookie } = await startLogin({ email, password: PASSWORD }, from(ip));
   const code = codeIn(await latestEmail(email, /login code/i));
-  const { deviceCookie } = await finishLogin({ email, code, challenge_id: challengeId }, from(ip));
+  const { deviceCookie } = await finishLogin({ email, code, challenge_id: challengeId }, from(ip, browserCookie.split(';')[0]));
   return deviceCookie.split(';')[0];
 }
 

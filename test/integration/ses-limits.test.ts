@@ -189,7 +189,9 @@ describe.each([
   });
 });
 
-describe('a reminder slice', () => {
+// A slice run queries every reminder shard of the day (hundreds of queries): seconds on a quiet
+// machine, more on a loaded one.
+describe('a reminder slice', { timeout: 120_000 }, () => {
   /** An enrolled learner, due a reminder every day after enrolling, until the test ends. */
   async function dueLearner() {
     const { email, client, id } = await signedIn();

@@ -45,10 +45,11 @@ interface Reply<T = JsonBody> {
   body: T;
 }
 
-/** A minimal browser: its own source address (127.0.1.x) and session cookie. */
+/** A minimal browser: its own source address (127.0.1.x) and its cookies. */
 function learnerClient(index: number) {
   const localAddress = `127.0.${1 + Math.floor(index / 250)}.${1 + (index % 250)}`;
   let cookie = '';
+  const jar = new Map<string, string>();
   const base = new URL(api.baseUrl);
   const send = <T = JsonBody>(method: string, path: string, body?: unknown) =>
     new Promise<Reply<T>>((resolve, reject) => {
@@ -66,8 +67,14 @@ function learnerClient(index: number) {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
-            const session = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('__Host-session='));
-            if (session) cookie = session.split(';')[0];
+            // a browser's cookie jar: the session and the sign-in challenge's cookie ride along
+            for (const set of res.headers['set-cookie'] ?? []) {
+              const [pair] = set.split(';');
+              const name = pair.slice(0, pair.indexOf('='));
+              if (/max-age=0/i.test(set)) jar.delete(name);
+              else jar.set(name, pair);
+            }
+            cookie = [...jar.values()].join('; ');
             const text = Buffer.concat(chunks).toString();
             const parsed: unknown = text ? JSON.parse(text) : undefined;
             resolve({ status: res.statusCode ?? 0, body: parsed as T });

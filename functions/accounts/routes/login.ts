@@ -9,7 +9,7 @@ const body = z.object({ email: z.string().check(z.maxLength(320)), password: z.s
 export const login = defineRoute({
   body,
   handler: async (req) => {
-    const { challengeId } = await startLogin(req.body, callerOf(req));
-    return { body: { two_factor_pending: true, challenge_id: challengeId } };
+    const { challengeId, browserCookie } = await startLogin(req.body, callerOf(req));
+    return { body: { two_factor_pending: true, challenge_id: challengeId }, cookies: [browserCookie] };
   },
 });

@@ -13,7 +13,11 @@ import {
 } from '../passkeys';
 import { callerOf } from './caller';
 
-const passkeyName = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+// Names appear in notice emails and on screens: no control characters, line breaks or
+// direction overrides that could forge extra lines or reorder the text around them.
+const passkeyName = z
+  .string()
+  .check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/u));
 /** The browser's JSON-encoded credential; the library checks its inner structure. */
 const credentialResponse = z.looseObject({ id: z.string().check(z.maxLength(1400)), type: z.string().check(z.maxLength(32)) });
 

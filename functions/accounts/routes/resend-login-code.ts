@@ -9,7 +9,7 @@ const body = z.object({ email: z.string().check(z.maxLength(320)), challenge_id:
 export const resendLoginCode = defineRoute({
   body,
   handler: async (req) => {
-    const { challengeId } = await resend(req.body, callerOf(req));
-    return { body: { two_factor_pending: true, challenge_id: challengeId } };
+    const { challengeId, browserCookie } = await resend(req.body, callerOf(req));
+    return { body: { two_factor_pending: true, challenge_id: challengeId }, cookies: [browserCookie] };
   },
 });

@@ -3,6 +3,7 @@ import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';
 import { finishLogin } from '../login';
+import { clearedChallengeCookie } from '../login-challenge';
 import { callerOf } from './caller';
 
 const body = z.object({
@@ -17,6 +18,6 @@ export const verifyTwoFactor = defineRoute({
   handler: async (req) => {
     const { user, cookie, deviceCookie } = await finishLogin(req.body, callerOf(req));
     const browser = await recognizeBrowser(user, req.cookies, callerOf(req));
-    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie, browser] };
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie, browser, clearedChallengeCookie] };
   },
 });

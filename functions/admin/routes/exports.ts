@@ -7,7 +7,8 @@ import { adminCallerOf } from './caller';
 const text = z.optional(z.string().check(z.maxLength(1000)));
 
 const csvResponse = (file: CsvExport): ApiResult => ({
-  rawBody: file.csv,
+  // The byte order mark tells Excel the file is UTF-8 (without it "Zoë" opens as "ZoÃ«").
+  rawBody: `\uFEFF${file.csv}`,
   headers: {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${file.fileName}"`,

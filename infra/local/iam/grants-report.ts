@@ -26,6 +26,17 @@ export function readRecords(dir: string): RecordLine[] {
     .map((line) => JSON.parse(line) as RecordLine);
 }
 
+/** The GRANTS_USED_BY_AWS entry that accounts for `action` on `resource` in `fn`'s role, if any. */
+export function grantUsedByAws(model: TwinIamModel, fn: string, action: string, resource: string) {
+  const workQueues: string[] = Object.values(model.queueArns);
+  return GRANTS_USED_BY_AWS.find(
+    (grant) =>
+      (!grant.functions || grant.functions.includes(fn)) &&
+      !(grant.notOnWorkQueues && workQueues.includes(resource)) &&
+      grant.actions.some((a) => wildcardMatch(a, action, true)),
+  );
+}
+
 export function grantsReport(model: TwinIamModel, records: RecordLine[]): GrantsReport {
   const usedIds = new Set(records.flatMap((line) => ('used' in line ? [unitId(line.used)] : [])));
   const denied = [
@@ -37,10 +48,7 @@ export function grantsReport(model: TwinIamModel, records: RecordLine[]): Grants
       report.used.push(unit);
       continue;
     }
-    const byAws = GRANTS_USED_BY_AWS.find(
-      (grant) =>
-        (!grant.functions || grant.functions.includes(unit.fn)) && grant.actions.some((action) => wildcardMatch(action, unit.action, true)),
-    );
+    const byAws = grantUsedByAws(model, unit.fn, unit.action, unit.resource);
     if (byAws) report.usedByAws.push({ ...unit, reason: byAws.reason });
     else report.unused.push(unit);
   }

@@ -1,6 +1,5 @@
-import { GRANTS_USED_BY_AWS } from '../../constructs/app-function';
 import { INDEX } from '../../../functions/lib/table';
-import { wildcardMatch } from './grants';
+import { grantUsedByAws } from './grants-report';
 import { FUNCTION_KEYS, type PolicyStatement, type TwinIamModel } from './model';
 
 /**
@@ -38,12 +37,12 @@ export function renderGrantsTable(model: TwinIamModel): string {
     const other: string[] = [];
     for (const statement of statements) {
       const actions = list(statement.Action);
-      const resources = list(statement.Resource);
-      const usedByAws = (action: string) =>
-        GRANTS_USED_BY_AWS.some(
-          (grant) => (!grant.functions || grant.functions.includes(fn)) && grant.actions.some((a) => wildcardMatch(a, action, true)),
-        );
-      if (actions.every(usedByAws)) continue;
+      // what AWS uses with the role (a dead-letter queue, the queue poller) is left out, also
+      // when CloudFormation merged it into a statement with the code's own grant
+      const resources = list(statement.Resource).filter(
+        (resource) => !actions.every((action) => grantUsedByAws(model, fn, action, resource)),
+      );
+      if (!resources.length) continue;
       const patterns = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
       if (patterns) {
         const prefixes = list(patterns).map((pattern) => `\`${pattern.replace(/\*$/, '')}\``);

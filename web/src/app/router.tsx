@@ -28,6 +28,7 @@ export const routes: RouteObject[] = [
       { path: paths.resetPassword, ...lazyRoute(() => import('./routes/reset-password')) },
       { path: routePatterns.accountDeleted, ...lazyRoute(() => import('./routes/account-deleted')) },
       { path: routePatterns.certificateCheck, ...lazyRoute(() => import('./routes/certificate-check')) },
+      { path: paths.certificateLookup, ...lazyRoute(() => import('./routes/certificate-check')) },
       { path: paths.unsubscribe, ...lazyRoute(() => import('./routes/unsubscribe')) },
       {
         ...lazyRoute(() => import('./guards/session-gate')),
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
           { path: paths.admin.dashboard, ...lazyRoute(() => import('./routes/admin/dashboard')) },
           { path: paths.admin.users, ...lazyRoute(() => import('./routes/admin/users')) },
           { path: paths.admin.audit, ...lazyRoute(() => import('./routes/admin/audit')) },
+          { path: paths.admin.program, ...lazyRoute(() => import('./routes/admin/program')) },
         ],
       },
       { path: routePatterns.notFound, ...lazyRoute(() => import('./routes/not-found')) },

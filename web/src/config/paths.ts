@@ -21,6 +21,7 @@ export const paths = {
   settings: '/settings',
   module: (slug: string) => routePatterns.module.replace(':slug', encodeURIComponent(slug)),
   certificate: '/certificate',
+  certificateLookup: '/certificates',
   unsubscribe: '/unsubscribe',
   certificateCheck: (code: string) => routePatterns.certificateCheck.replace(':code', encodeURIComponent(code)),
   accountDeleted: (eraseOn: string) => `${routePatterns.accountDeleted}?erase_on=${encodeURIComponent(eraseOn)}`,
@@ -28,5 +29,6 @@ export const paths = {
     dashboard: '/admin/dashboard',
     users: '/admin/users',
     audit: '/admin/audit',
+    program: '/admin/program',
   },
 } as const;

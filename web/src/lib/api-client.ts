@@ -30,7 +30,9 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      // every state-changing call says JSON, even without a body: the API refuses any other type
+      // (its CSRF rule, docs/api.md#3-conventions)
+      headers: method === 'GET' ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -49,10 +51,13 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
-  /** The generic JSON-post helper (docs/product.md#7-the-calls-it-makes). */
-  post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
-  put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, body),
-  patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, body),
+  /**
+   * The generic JSON-post helper (docs/product.md#7-the-calls-it-makes). Without `body` the
+   * request carries none, as the OpenAPI document describes those operations.
+   */
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
+  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
 

@@ -15,6 +15,8 @@ export interface FetchCall {
   /** Path and query string, origin left out (the app calls relative URLs). */
   url: string;
   body: unknown;
+  /** The Content-Type header sent, or null. */
+  contentType: string | null;
 }
 
 /** A fixed answer, or a function of the call (which may return a promise the test settles later). */
@@ -50,7 +52,13 @@ async function readBody(request: Request): Promise<unknown> {
 
 async function callOf(request: Request): Promise<FetchCall> {
   const { pathname, search } = new URL(request.url);
-  return { method: request.method, path: pathname, url: pathname + search, body: await readBody(request) };
+  return {
+    method: request.method,
+    path: pathname,
+    url: pathname + search,
+    body: await readBody(request),
+    contentType: request.headers.get('content-type'),
+  };
 }
 
 /**

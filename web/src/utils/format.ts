@@ -53,4 +53,6 @@ export const formatFractionPercent = (value: unknown) => (finite(value) ? format
 export const formatCount = (value: unknown) => (finite(value) ? value.toLocaleString() : EMPTY);
 
 /** A count that is a lower bound, English separators and a plus ('10,000+'). */
-export const formatCountAtLeast = (value: number) => `${value.toLocaleString('en-US')}+`;
+/** A whole count with thousands separators, the same in every browser ("12,345"). */
+export const formatWholeCount = (value: number) => value.toLocaleString('en-US');
+export const formatCountAtLeast = (value: number) => `${formatWholeCount(value)}+`;

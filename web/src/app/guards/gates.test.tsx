@@ -93,6 +93,7 @@ describe('AdminGate', () => {
       ['Dashboard', '/admin/dashboard'],
       ['Users', '/admin/users'],
       ['Audit log', '/admin/audit'],
+      ['Program', '/admin/program'],
     ]);
     expect(screen.getByText('More admin tools coming soon')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe('page');

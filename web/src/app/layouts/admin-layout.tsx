@@ -17,6 +17,9 @@ export function AdminLayout() {
             <li>
               <NavLink to={paths.admin.audit}>Audit log</NavLink>
             </li>
+            <li>
+              <NavLink to={paths.admin.program}>Program</NavLink>
+            </li>
           </ul>
         </nav>
         <p className="note">More admin tools coming soon</p>

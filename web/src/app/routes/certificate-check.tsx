@@ -1,7 +1,8 @@
 import { useParams } from 'react-router';
-import { CertificateCheck } from '../../features/certificate/components/certificate-check';
+import { CertificateCheck, CertificateLookup } from '../../features/certificate/components/certificate-check';
 
+/** `/certificates/{code}` checks that code; `/certificates` offers the field to type one. */
 export default function CertificateCheckRoute() {
-  const { code = '' } = useParams();
-  return <CertificateCheck code={code} />;
+  const { code } = useParams();
+  return code === undefined ? <CertificateLookup /> : <CertificateCheck code={code} />;
 }

@@ -32,7 +32,13 @@ describe('ExportCsvButton', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(clicked).toEqual([{ href: 'blob:csv', download: 'users-20251123-1000.csv' }]));
     expect(api.calls).toEqual([
-      { method: 'GET', path: '/api/admin/users/export.csv', url: '/api/admin/users/export.csv?status=locked', body: undefined },
+      {
+        method: 'GET',
+        path: '/api/admin/users/export.csv',
+        url: '/api/admin/users/export.csv?status=locked',
+        body: undefined,
+        contentType: null,
+      },
     ]);
     expect(screen.queryByRole('status')).toBeNull();
   });

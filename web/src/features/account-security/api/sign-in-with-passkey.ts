@@ -2,6 +2,7 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/brow
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { meQueryOptions, type SessionUser } from '../../../lib/auth';
+import { forgetServerAnswers } from '../../../lib/session-answers';
 
 export const getAuthenticationOptions = () =>
   api.post<{ challenge_id: string; options: PublicKeyCredentialRequestOptionsJSON }>('/api/auth/passkeys/authentication/options');
@@ -21,6 +22,8 @@ export function useSignInWithPasskey() {
       const { startAuthentication } = await import('@simplewebauthn/browser');
       const response = await startAuthentication({ optionsJSON: options });
       const result = await verifyAuthentication({ challenge_id, response });
+      // Answers cached while signed out (a module's 401) would send the person back to /login.
+      forgetServerAnswers(queryClient);
       await queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
       const user = await queryClient.fetchQuery(meQueryOptions()).catch(() => null);
       return { ...result, user: user ?? result.user ?? null };

@@ -39,6 +39,3 @@ export default function ActivesChart({ data, label }: { data: DailyCount[]; labe
     </div>
   );
 }
-
-// The funnel chart rides in this same lazily loaded chunk (one chart chunk for the dashboard).
-export { default as FunnelChart } from './funnel-chart';

@@ -10,9 +10,6 @@ import { AdminDashboardView } from './admin-dashboard-view';
 // Victory is not needed to check the page; the lazy chart module is replaced by a marker.
 vi.mock('./actives-chart', () => ({
   default: ({ label, data }: { label: string; data: unknown[] }) => <div data-testid="chart">{`${label}: ${data.length} points`}</div>,
-  FunnelChart: ({ label, modules }: { label: string; modules: unknown[] }) => (
-    <div data-testid="funnel-chart">{`${label}: ${modules.length} bars`}</div>
-  ),
 }));
 
 afterEach(() => vi.unstubAllGlobals());
@@ -129,28 +126,42 @@ describe('AdminDashboardView', () => {
 
 describe('the module funnel (where learners stall)', () => {
   const funnel = [
-    { module_id: 'm1', slug: 'welcome', title: 'Welcome', week_number: 1, completed: 7, in_progress: 2 },
-    { module_id: 'm2', slug: 'cv', title: 'Your CV', week_number: 2, completed: 3, in_progress: 4 },
+    { module_id: 'm1', slug: 'welcome', title: 'Welcome', week_number: 1, completed: 6, in_progress: 2 },
+    { module_id: 'm2', slug: 'cv', title: 'Your CV', week_number: 2, completed: 2, in_progress: 4 },
+    { module_id: 'm3', slug: 'network', title: 'Your network', week_number: 2, completed: 1, in_progress: 1 },
   ];
 
-  it('draws a third chart under the two activity charts from the same summary, with a text alternative', async () => {
+  it('writes every row out under the activity charts: reach of the starters, and the largest drop marked', async () => {
     const api = mockFetch({ 'GET /api/admin/summary': { body: summary({ funnel }) } });
     renderAt('/admin/dashboard', <AdminDashboardView />);
-    const chart = await screen.findByTestId('funnel-chart');
-    expect(chart.textContent).toBe('Where Learners Stall: learners per module, completed and in progress: 2 bars');
-    // under the activity charts, loaded with them: one summary request
+    const list = await screen.findByRole('list', { name: 'Learners who reached each module, of those who started' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'W1 · Welcome8 of 8, 100 %',
+      'W2 · Your CV6 of 8, 75 % Largest drop: 4 stop here',
+      'W2 · Your network2 of 8, 25 %',
+    ]);
+    // each bar's parts are sized on the most learners that reached a module (8)
+    const widths = rows.map((row) => [...row.querySelectorAll<HTMLElement>('.funnel__bar')].map((bar) => bar.style.width));
+    expect(widths).toEqual([
+      ['75%', '25%'],
+      ['25%', '50%'],
+      ['12.5%', '12.5%'],
+    ]);
     const activity = screen.getAllByTestId('chart');
-    expect(activity[1].compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(activity[1].compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(api.callsTo('GET /api/admin/summary')).toHaveLength(1);
     const figure = screen.getByRole('figure', { name: 'Where Learners Stall' });
     const table = within(figure).getByRole('table', { name: 'Where Learners Stall: learners per module' });
-    const rows = within(table)
-      .getAllByRole('row')
-      .map((row) => [...row.children].map((cell) => cell.textContent));
-    expect(rows).toEqual([
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => [...row.children].map((cell) => cell.textContent)),
+    ).toEqual([
       ['Module', 'Completed', 'In progress'],
-      ['Week 1: Welcome', '7', '2'],
-      ['Week 2: Your CV', '3', '4'],
+      ['Week 1: Welcome', '6', '2'],
+      ['Week 2: Your CV', '2', '4'],
+      ['Week 2: Your network', '1', '1'],
     ]);
   });
 
@@ -158,7 +169,7 @@ describe('the module funnel (where learners stall)', () => {
     mockFetch({ 'GET /api/admin/summary': { body: summary({ funnel: [] }) } });
     renderAt('/admin/dashboard', <AdminDashboardView />);
     expect(await screen.findByText('No modules yet.')).toBeTruthy();
-    expect(screen.queryByTestId('funnel-chart')).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Learners who reached each module, of those who started' })).toBeNull();
   });
 });
 

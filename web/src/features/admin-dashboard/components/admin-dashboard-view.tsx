@@ -10,13 +10,12 @@ import {
   formatMonthDay,
   formatPercent as percent,
 } from '../../../utils/format';
+import { FunnelList } from './funnel-list';
 import { MetricCard } from './metric-card';
 import '../admin-dashboard.css';
 
 // Victory stays out of every other bundle: this import is the only way the chart code loads.
 const ActivesChart = lazy(() => import('./actives-chart'));
-// The funnel chart is in the same chunk: the same import, its named export.
-const FunnelChart = lazy(() => import('./actives-chart').then((chunk) => ({ default: chunk.FunnelChart })));
 
 /** docs/product.md#8-error-catalogue: the server's error field, else 'HTTP {status}', else the named fallback. */
 function summaryError(error: unknown): string {
@@ -62,13 +61,7 @@ function FunnelPanel({ modules }: { modules: FunnelModule[] }) {
       <h2 id="chart-funnel" className="chart-panel__title">
         {title}
       </h2>
-      {modules.length ? (
-        <Suspense fallback={<p className="chart-panel__loading">Loading chart…</p>}>
-          <FunnelChart modules={modules} label={`${title}: learners per module, completed and in progress`} />
-        </Suspense>
-      ) : (
-        <p className="note">No modules yet.</p>
-      )}
+      {modules.length ? <FunnelList modules={modules} /> : <p className="note">No modules yet.</p>}
       {/* clipped by a block, like the activity charts' tables (a table ignores .visually-hidden's clip) */}
       <div className="visually-hidden">
         <table>

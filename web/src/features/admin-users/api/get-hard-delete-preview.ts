@@ -4,6 +4,8 @@ import { userPath, userQueryOptions } from './get-user';
 
 export interface HardDeletePreview {
   counts: Record<string, number>;
+  /** kinds whose count stopped at the server's cap: a lower bound, shown as "≥ N" */
+  at_least?: string[];
 }
 
 export const getHardDeletePreview = (id: string) => api.get<HardDeletePreview>(`${userPath(id)}/hard-delete/preview`);

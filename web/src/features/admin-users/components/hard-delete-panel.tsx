@@ -24,13 +24,14 @@ function ImpactPreview({ userId }: { userId: string }) {
   if (preview.isPending) return <p role="status">Loading impact preview…</p>;
   if (preview.isError) return <FormAlert>{errorText(preview.error, 'Failed to load impact preview')}</FormAlert>;
   const counts = Object.entries(preview.data?.counts ?? {});
+  const atLeast = new Set(preview.data?.at_least ?? []);
   if (counts.length === 0) return <p>No related records.</p>;
   return (
     <dl className="admin-facts">
       {counts.map(([kind, count]) => (
         <div key={kind} className="admin-facts__row">
           <dt>{kind}</dt>
-          <dd>{count}</dd>
+          <dd>{atLeast.has(kind) ? `≥ ${count}` : count}</dd>
         </div>
       ))}
     </dl>

@@ -262,6 +262,19 @@ describe('UserDrawer hard delete', () => {
     expect(screen.getByRole('button', { name: 'Hide hard delete options' }).getAttribute('aria-expanded')).toBe('true');
   }
 
+  it('shows a count that stopped at the cap as a lower bound ("≥ 500")', async () => {
+    const heavy = {
+      'GET /api/admin/users/u1/hard-delete/preview': {
+        body: { counts: { sessions: 2, audit_entries: 500, audit_entries_as_actor: 3 }, at_least: ['audit_entries'] },
+      },
+    };
+    const { user } = open(detail({ status: 'deleted', hard_delete_ready: true }), heavy);
+    await showPanel(user);
+    expect(await screen.findByText('audit_entries')).toBeInTheDocument();
+    expect(screen.getByText('audit_entries').nextSibling?.textContent).toBe('≥ 500');
+    expect(screen.getByText('audit_entries_as_actor').nextSibling?.textContent).toBe('3');
+  });
+
   it('shows the impact and stays disabled until the typed email matches', async () => {
     const { user } = open(detail({ status: 'deleted', hard_delete_ready: true }), preview);
     await showPanel(user);

@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { meQueryOptions } from '../../../lib/auth';
+import { forgetServerAnswers } from '../../../lib/session-answers';
 import { clearSignedIn } from '../../../lib/session-ended';
+import { forgetAllDrafts } from '../../../lib/task-drafts';
 
 export const logout = () => api.post<Record<string, unknown>>('/api/auth/logout');
 
@@ -16,7 +18,9 @@ export const useLogout = () => {
   const forget = () => {
     // Signing out on purpose is not a session that "ended".
     clearSignedIn();
-    queryClient.removeQueries({ predicate: (query) => JSON.stringify(query.queryKey) !== JSON.stringify(meKey) });
+    // Drafts kept for an ended session are not for whoever uses this browser next.
+    forgetAllDrafts();
+    forgetServerAnswers(queryClient);
     queryClient.setQueryData(meKey, null);
     // Not awaited: the caller's own onSettled (navigation) should not wait for the re-read.
     void queryClient.invalidateQueries({ queryKey: meKey });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { meQueryOptions, type SessionUser } from '../../../lib/auth';
+import { forgetServerAnswers } from '../../../lib/session-answers';
 
 export interface VerifyTwoFactorInput {
   email: string;
@@ -25,6 +26,8 @@ export const useVerifyTwoFactor = () => {
   return useMutation({
     mutationFn: async (input: VerifyTwoFactorInput) => {
       const response = await verifyTwoFactor(input);
+      // Answers cached while signed out (a module's 401) would send the person back to /login.
+      forgetServerAnswers(queryClient);
       await queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
       // A failed re-read must not undo a sign-in that worked: fall back to the echoed profile.
       const user = await queryClient.fetchQuery(meQueryOptions()).catch(() => null);

@@ -1,15 +1,51 @@
-import { Link } from 'react-router';
+import { useEffect } from 'react';
+import { Link, Navigate } from 'react-router';
+import { CERTIFICATE_ISSUER, normalizeCertificateCode } from '../../../../../shared/certificate-code';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { usePublicCertificate } from '../api/get-public-certificate';
 import { formatLongDate } from '../../../utils/format';
+import { CertificateCodeForm } from './certificate-code-form';
 import '../certificate.css';
 
-/** `/certificates/{code}`: anyone (an employer, a recruiter) checks a certificate without signing in. */
+/**
+ * `/certificates/{code}`: anyone (an employer, a recruiter) checks a certificate without signing
+ * in. A code typed another way (lower case, spaces, look-alikes) moves to its canonical address.
+ */
 export function CertificateCheck({ code }: { code: string }) {
+  const canonical = normalizeCertificateCode(code);
+  if (canonical && canonical !== code) return <Navigate to={paths.certificateCheck(canonical)} replace />;
+  return <CertificateResult code={code} />;
+}
+
+/** `/certificates`: the field alone, for a code read off a printed certificate. */
+export function CertificateLookup() {
+  useCheckTitle();
+  return (
+    <main className="page cert-check">
+      <h1>Certificate check</h1>
+      <p>{`Check a certificate issued by ${CERTIFICATE_ISSUER}: type the code printed on it.`}</p>
+      <CertificateCodeForm label="Verification code" />
+      <Link to={paths.home}>About the Career Program</Link>
+    </main>
+  );
+}
+
+function useCheckTitle() {
+  useEffect(() => {
+    const before = document.title;
+    document.title = `Certificate check · ${CERTIFICATE_ISSUER}`;
+    return () => {
+      document.title = before;
+    };
+  }, []);
+}
+
+function CertificateResult({ code }: { code: string }) {
   const check = usePublicCertificate(code);
+  useCheckTitle();
   return (
     <main className="page cert-check">
       <h1>Certificate check</h1>
@@ -37,9 +73,12 @@ export function CertificateCheck({ code }: { code: string }) {
             <dd>{formatLongDate(check.data.completed_at)}</dd>
             <dt>Verification code</dt>
             <dd>{check.data.verification_code}</dd>
+            <dt>Issued by</dt>
+            <dd>{CERTIFICATE_ISSUER}</dd>
           </dl>
         </section>
       )}
+      <CertificateCodeForm label="Check another code" />
       <Link to={paths.home}>About the Career Program</Link>
     </main>
   );

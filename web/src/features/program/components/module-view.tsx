@@ -40,7 +40,15 @@ function errorView(error: unknown): ErrorView {
   return { kind: 'failed' };
 }
 
-function ModuleContent({ page: { module, next_module, percent_complete, program_title } }: { page: ModulePage }) {
+/** The module page; `preview` renders it inside another page (the program authoring preview), so not as its `main`. */
+export function ModuleContent({
+  page: { module, next_module, percent_complete, program_title },
+  preview = false,
+}: {
+  page: ModulePage;
+  preview?: boolean;
+}) {
+  const Page = preview ? 'div' : 'main';
   const [justCompleted, setJustCompleted] = useState(false);
   const onSaved = (result: TaskSave) => {
     if (result.completed_now) setJustCompleted(true);
@@ -49,7 +57,7 @@ function ModuleContent({ page: { module, next_module, percent_complete, program_
   const requiredDone = required.filter((task) => task.done).length;
 
   return (
-    <main className="pg-page pg-module-page">
+    <Page className="pg-page pg-module-page">
       <nav aria-label="Breadcrumb" className="pg-breadcrumb">
         <ol>
           <li>
@@ -101,7 +109,7 @@ function ModuleContent({ page: { module, next_module, percent_complete, program_
           <ModuleCompletePanel title={module.title} nextModule={next_module} justCompleted={justCompleted} programTitle={program_title} />
         </Suspense>
       )}
-    </main>
+    </Page>
   );
 }
 

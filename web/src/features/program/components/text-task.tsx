@@ -1,15 +1,32 @@
 import { useRef, useState } from 'react';
 import { TASK_ANSWER_MAX_LENGTH, type LearnerTask, type TaskSave } from '../../../../../shared/program-types';
+import { useUser } from '../../../lib/auth';
+import { forgetDraft, keepDraft, readDraft } from '../../../lib/task-drafts';
 import { useSaveTask } from '../api/save-task';
 import { countListItems, listMinimum } from '../../../../../shared/list-answer';
 
+/** The text kept in this browser from an unconfirmed save, when it differs from the saved answer. */
+function restoredDraft(userId: string | undefined, slug: string, task: LearnerTask): string | null {
+  if (!userId) return null;
+  const kept = readDraft(userId, slug, task.task_id);
+  if (kept === null || kept === (task.answer ?? '')) {
+    forgetDraft(userId, slug, task.task_id);
+    return null;
+  }
+  return kept;
+}
+
 /**
  * A written-answer task. The draft lives here, not in the query cache, so a failed save or a
- * background refetch never throws away what the learner typed. Saves on blur and on Save.
+ * background refetch never throws away what the learner typed; a copy stays in the browser until
+ * the server confirms the save, so an ended session or a reload does not lose it either. Saves
+ * on blur and on Save.
  */
 export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerTask; onSaved: (result: TaskSave) => void }) {
   const save = useSaveTask(slug);
-  const [draft, setDraft] = useState(task.answer ?? '');
+  const userId = useUser().data?.id;
+  const [restored] = useState(() => restoredDraft(userId, slug, task));
+  const [draft, setDraft] = useState(restored ?? task.answer ?? '');
   const [saved, setSaved] = useState(task.answer ?? '');
   // The text of the save in flight: blur followed by a click on Save must not send it twice.
   const inFlight = useRef<string | null>(null);
@@ -29,6 +46,8 @@ export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerT
       {
         onSuccess: (result) => {
           setSaved(result.task.answer ?? answer);
+          // Text typed while the save was under way is still unconfirmed: its copy stays.
+          if (userId && readDraft(userId, slug, task.task_id) === answer) forgetDraft(userId, slug, task.task_id);
           onSaved(result);
         },
         onSettled: () => {
@@ -63,9 +82,17 @@ export function TextTask({ slug, task, onSaved }: { slug: string; task: LearnerT
         maxLength={TASK_ANSWER_MAX_LENGTH}
         aria-describedby={task.hint ? `${inputId}-desc` : undefined}
         value={draft}
-        onChange={(event) => setDraft(event.target.value)}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          if (userId) keepDraft(userId, slug, task.task_id, event.target.value);
+        }}
         onBlur={() => submit()}
       />
+      {restored !== null && dirty && (
+        <p className="pg-task__desc" role="status">
+          Your unsaved answer was kept in this browser. Save it to keep it in your program.
+        </p>
+      )}
       {minimum !== null && (
         <p className="pg-task__desc" aria-live="polite">
           {listed >= minimum

@@ -13,7 +13,7 @@ export function clampPercent(value: unknown): number {
  * '{n}% complete' with one decimal, as the admin console shows percents ('0.0% complete').
  * Formatted here rather than through web/src/utils/format.ts: it is the only formatting the
  * learner dashboard does, and importing that module adds a chunk that takes the dashboard's
- * first load over its 100 KB budget (test/unit/web-bundle.test.ts).
+ * first load over its 100 KB budget (test/build/web-bundle.test.ts).
  */
 export function percentCompleteText(value: unknown): string {
   return `${clampPercent(value).toFixed(1)}% complete`;

@@ -1,0 +1,192 @@
+import { useState } from 'react';
+import type { ContentChanges, ProgramContentJson, ProgramDraft } from '../../../../../shared/program-authoring';
+import { Button } from '../../../components/ui/button';
+import { LoadingText } from '../../../components/ui/loading-text';
+import { ApiError } from '../../../lib/api-client';
+import { usePublish, useDraft, useSaveDraft } from '../api/program-api';
+import { addModule, moveModule, removeModule, updateModule, type ModuleRef } from '../utils/draft-edit';
+import { ModuleEditor } from './module-editor';
+import { ModulePreview, type RenderModulePage } from './module-preview';
+import { VersionHistory } from './version-history';
+import '../admin-program.css';
+
+/** What a refused write says: the server's message, else each problem, else the code. */
+export function writeError(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Could not reach the server. Please try again.';
+  if (typeof error.body.message === 'string') return error.body.message;
+  const problems = error.body.problems as Array<{ message: string }> | undefined;
+  if (problems?.length) return problems.map((problem) => problem.message).join(' ');
+  return error.code ?? `HTTP ${error.status}`;
+}
+
+export function ChangeList({ changes }: { changes: ContentChanges }) {
+  if (!changes.program.length && !changes.modules.length) return <p className="pa-hint">No changes.</p>;
+  return (
+    <ul className="pa-changes">
+      {changes.program.map((field) => (
+        <li key={field}>{`Program: ${field}`}</li>
+      ))}
+      {changes.modules.map((change) => (
+        <li
+          key={change.module_id}
+        >{`${change.title}: ${change.change}${change.fields.length && change.change === 'edited' ? ` (${change.fields.join(', ')})` : ''}`}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** /admin/program (docs/product.md#program-authoring); `renderModule` draws the live preview. */
+export function ProgramPage({ renderModule }: { renderModule: RenderModulePage }) {
+  const draft = useDraft();
+  if (draft.isPending)
+    return (
+      <main className="page">
+        <h1>Program</h1>
+        <LoadingText>Loading the program…</LoadingText>
+      </main>
+    );
+  if (draft.isError)
+    return (
+      <main className="page">
+        <h1>Program</h1>
+        <p role="alert">{writeError(draft.error)}</p>
+      </main>
+    );
+  return <ProgramEditor draft={draft.data} renderModule={renderModule} />;
+}
+
+function ProgramEditor({ draft, renderModule }: { draft: ProgramDraft; renderModule: RenderModulePage }) {
+  const [content, setContent] = useState<ProgramContentJson>(draft.content);
+  const [selected, setSelected] = useState<ModuleRef>({ week: 0, index: 0 });
+  const [note, setNote] = useState('');
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string; changes?: ContentChanges } | null>(null);
+  const save = useSaveDraft();
+  const publish = usePublish();
+  const dirty = JSON.stringify(content) !== JSON.stringify(draft.content);
+  // A new draft from the server (saved, restored, imported, published) replaces the local edits.
+  const [seen, setSeen] = useState(draft.content);
+  if (seen !== draft.content) {
+    setSeen(draft.content);
+    setContent(draft.content);
+  }
+
+  const week = content.weeks[selected.week];
+  const module = week?.modules[selected.index];
+  const change = (next: { content: ProgramContentJson; at: ModuleRef }) => {
+    setContent(next.content);
+    setSelected(next.at);
+  };
+
+  const onSave = () =>
+    save.mutate(
+      { revision: draft.revision, content },
+      {
+        onSuccess: () => setMessage({ kind: 'ok', text: 'Draft saved.' }),
+        onError: (error) =>
+          setMessage({
+            kind: 'error',
+            text: writeError(error),
+            changes: error instanceof ApiError ? (error.body.changes as ContentChanges | undefined) : undefined,
+          }),
+      },
+    );
+  const onPublish = () =>
+    publish.mutate(
+      { revision: draft.revision, change_note: note },
+      {
+        onSuccess: (result) => {
+          setNote('');
+          setMessage({ kind: 'ok', text: `Version ${result.version} published. Learners see it now.` });
+        },
+        onError: (error) => setMessage({ kind: 'error', text: writeError(error) }),
+      },
+    );
+
+  return (
+    <main className="page admin-program">
+      <h1>Program</h1>
+      <p className="pa-hint">
+        {`Published version ${draft.published_version}. Draft revision ${draft.revision}`}
+        {draft.updated_by ? `, last saved by ${draft.updated_by.email}` : ''}.
+      </p>
+      {message && (
+        <div
+          className={message.kind === 'ok' ? 'pa-notice' : 'pa-notice pa-notice--error'}
+          role={message.kind === 'ok' ? 'status' : 'alert'}
+        >
+          <p>{message.text}</p>
+          {message.changes && <ChangeList changes={message.changes} />}
+        </div>
+      )}
+
+      <div className="pa-layout">
+        <nav className="pa-outline" aria-label="Program outline">
+          {content.weeks.map((w, wi) => (
+            <section key={w.week_number} aria-labelledby={`pa-week-${wi}`}>
+              <h2 id={`pa-week-${wi}`}>{`Week ${w.week_number}: ${w.title}`}</h2>
+              <ol>
+                {w.modules.map((m, mi) => {
+                  const at = { week: wi, index: mi };
+                  const current = wi === selected.week && mi === selected.index;
+                  return (
+                    <li key={m.module_id} className={current ? 'pa-outline__current' : undefined}>
+                      <Button variant="link" aria-current={current ? 'true' : undefined} onClick={() => setSelected(at)}>
+                        {m.title}
+                      </Button>
+                      <span className="pa-outline__actions">
+                        <Button variant="secondary" aria-label={`Move ${m.title} up`} onClick={() => change(moveModule(content, at, -1))}>
+                          ↑
+                        </Button>
+                        <Button variant="secondary" aria-label={`Move ${m.title} down`} onClick={() => change(moveModule(content, at, 1))}>
+                          ↓
+                        </Button>
+                        <Button
+                          variant="secondary"
+                          aria-label={`Remove ${m.title}`}
+                          onClick={() => {
+                            setContent(removeModule(content, at));
+                            setSelected({ week: 0, index: 0 });
+                          }}
+                        >
+                          ✕
+                        </Button>
+                      </span>
+                    </li>
+                  );
+                })}
+              </ol>
+              <Button variant="link" onClick={() => change(addModule(content, wi))}>{`Add a module to week ${w.week_number}`}</Button>
+            </section>
+          ))}
+        </nav>
+
+        <section className="pa-module" aria-labelledby="pa-module-title">
+          <h2 id="pa-module-title">{module ? `Edit: ${module.title}` : 'Select a module'}</h2>
+          {module && (
+            <ModuleEditor key={module.module_id} module={module} onChange={(patch) => setContent(updateModule(content, selected, patch))} />
+          )}
+          <div className="pa-actions">
+            <Button onClick={onSave} disabled={!dirty || save.isPending}>
+              {save.isPending ? 'Saving…' : 'Save draft'}
+            </Button>
+          </div>
+          <div className="pa-publish">
+            <h2>Publish</h2>
+            <ChangeList changes={draft.changes} />
+            <div className="field">
+              <label htmlFor="pa-note">Change note (required)</label>
+              <textarea id="pa-note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} />
+            </div>
+            {dirty && <p className="pa-hint">Save the draft before publishing.</p>}
+            <Button onClick={onPublish} disabled={dirty || !note.trim() || publish.isPending}>
+              {publish.isPending ? 'Publishing…' : 'Publish'}
+            </Button>
+          </div>
+        </section>
+
+        {module && week && <ModulePreview module={module} week={week} programTitle={content.title} renderModule={renderModule} />}
+      </div>
+      <VersionHistory revision={draft.revision} onMessage={(text, kind) => setMessage({ text, kind })} />
+    </main>
+  );
+}
