@@ -128,10 +128,14 @@ export function reminderMessages(now: Date): ReminderSliceMessage[] {
   );
 }
 
-/** Paces sends to `perSecond` (one worker's share of the bulk send rate). */
+/**
+ * Paces sends to `perSecond` (one worker's share of the bulk send rate). The first send waits one
+ * interval too: a worker runs slice after slice, each with a pacer of its own, and slices of one
+ * or two learners sent at once would take more than the share.
+ */
 export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
   const interval = 1000 / perSecond;
-  let next = 0;
+  let next = Date.now() + interval;
   return async () => {
     const now = Date.now();
     const at = Math.max(now, next);
