@@ -235,7 +235,10 @@ describe('a reminder slice', { timeout: 120_000 }, () => {
     const { sleeps, sleep } = recordedSleeps();
     sendMailThrough(rateSpent);
     expect(await runReminders({ now: day, sleep, maxAttempts: 2 })).toEqual({ considered: 1, sent: 0, skipped: 0, failed: 1 });
-    expect(sleeps).toHaveLength(1); // one backoff between the job's two attempts (each retried by the SDK too)
+    // the paced wait before the slice's first send (one interval at the bulk share of this slow
+    // account), then one backoff between the job's two attempts (each retried by the SDK too)
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps[0]).toBeGreaterThan(sleeps[1]);
     expect((await marker(id, day)).Item).toBeUndefined();
     expect(logged('reminder failed').map((line) => (line.error as Error).name)).toEqual(['TooManyRequestsException']);
 
