@@ -7,8 +7,8 @@ import { siteDirectory } from './site-directory';
  * CDK entry (cdk.json). Settings come from context, e.g.
  *   npx cdk deploy --all -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
  *   npx cdk deploy --all -c stage=dev -c alarmEmail=ops@example.org -c runbookUrl=https://…/docs/runbook.md
- *   (reminders: -c reminderSendRate=<SES emails/s> -c reminderWorkers=<workers at once>
- *    -c expectedDailyReminders=<reminders due on a busy day>)
+ *   (reminders: -c bulkSendShare=<percent of SES's rate and quota> -c reminderWorkers=<workers at once>
+ *    -c expectedDailyReminders=<reminders due on a busy day> -c sesSendRate=<SES's account emails/s>)
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -36,11 +36,12 @@ buildStacks(app, {
     emailAllowlist: context('emailAllowlist'),
     retentionDays: context('retentionDays') ? Number(context('retentionDays')) : undefined,
     auditRetentionDays: context('auditRetentionDays') ? Number(context('auditRetentionDays')) : undefined,
-    // raise with SES's account send rate: -c reminderSendRate=200 -c reminderWorkers=10
-    reminderSendRate: context('reminderSendRate') ? Number(context('reminderSendRate')) : undefined,
+    // the workers follow SES's account rate (GetAccount); more workers as it grows: -c reminderWorkers=10
+    bulkSendShare: context('bulkSendShare') ? Number(context('bulkSendShare')) : undefined,
     reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
     // reminders due on a busy day: the reminder queue's age alarm allows their drain time at the send rate
     expectedDailyReminders: context('expectedDailyReminders') ? Number(context('expectedDailyReminders')) : undefined,
+    sesSendRate: context('sesSendRate') ? Number(context('sesSendRate')) : undefined,
     // after `aws secretsmanager put-secret-value` on the origin secret: its VersionId (docs/runbook.md)
     originSecretVersion: context('originSecretVersion'),
   },

@@ -11,6 +11,7 @@ import {
   AUTH_MEMORY_MB,
   bindAppUrl,
   bindOriginSecret,
+  bindReadSesAccount,
   bindSendEmail,
   bindSessionSecret,
   bindTableAccess,
@@ -58,11 +59,16 @@ export interface CareerProgramStackProps extends StackProps {
   runbookUrl?: string;
   /** The metric name of the site's WAF web ACL: a blocked-requests alarm (see Monitoring for the region caveat). */
   webAclMetricName?: string;
-  /** SES's account send rate (emails per second) the reminder workers share; 14 by default. */
-  reminderSendRate?: number;
+  /** Percent of the SES account's send rate and 24-hour quota bulk mail (reminders) may take; 50 by default. */
+  bulkSendShare?: number;
   /**
-   * Reminders due on a busy day (daily and weekly learners): with the send rate it sets how long
-   * the day's queue takes to drain, and so when the reminder queue's age is late; 50 000 by default.
+   * SES's account send rate (emails per second; the workers read the live value with GetAccount).
+   * Only the alarms use it: with `bulkSendShare` it sets the reminders' drain rate; 14 by default.
+   */
+  sesSendRate?: number;
+  /**
+   * Reminders due on a busy day (daily and weekly learners): with the bulk send rate it sets how
+   * long the day's queue takes to drain, and so when the reminder queue's age is late; 50 000 by default.
    */
   expectedDailyReminders?: number;
   /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
@@ -229,9 +235,10 @@ export class CareerProgramStack extends Stack {
     this.reminderQueue = new WorkQueue(this, 'ReminderQueue', { workerTimeout });
     this.reminderQueue.attachWorker(reminderWorker.fn, reminderWorkers);
     for (const f of [reminders, reminderWorker]) this.reminderQueue.bindSend(f.fn, 'REMINDER_QUEUE_URL');
-    // each worker sends at REMINDER_SEND_RATE / REMINDER_WORKERS: together the account's SES rate
-    reminderWorker.fn.addEnvironment('REMINDER_SEND_RATE', String(props.reminderSendRate ?? 14));
+    // the workers share BULK_SEND_SHARE % of the SES account between them (functions/lib/bulk-budget.ts)
+    reminderWorker.fn.addEnvironment('BULK_SEND_SHARE', String(props.bulkSendShare ?? 50));
     reminderWorker.fn.addEnvironment('REMINDER_WORKERS', String(reminderWorkers));
+    reminderWorker.fn.addEnvironment('SES_BULK_CONFIGURATION_SET', this.mailEvents.bulkConfigurationSet.configurationSetName);
     this.purgeQueue = new WorkQueue(this, 'PurgeQueue', { workerTimeout });
     this.purgeQueue.attachWorker(purge.fn, 2);
     for (const f of [admin, purge, erasure]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
@@ -241,8 +248,11 @@ export class CareerProgramStack extends Stack {
       if (access) bindTableAccess(this.functions[name as StackFunctionName].fn, this.data, access);
     }
     // Learner routes mail security notices (password changed) and the account-deletion notice.
-    for (const f of [auth, passkeys, learner, admin, reminderWorker])
+    for (const f of [auth, passkeys, learner, admin])
       bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
+    // reminders are bulk mail: their own configuration set, within the budget GetAccount gives
+    bindSendEmail(reminderWorker.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.bulkConfigurationSetArn);
+    bindReadSesAccount(reminderWorker.fn);
     for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin]) bindOriginSecret(f.fn, this.originSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
@@ -351,8 +361,16 @@ export class CareerProgramStack extends Stack {
       ],
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
-      reminderDrainSeconds: reminderDrainSeconds(props.expectedDailyReminders ?? 50_000, props.reminderSendRate ?? 14),
+      reminderDrainSeconds: reminderDrainSeconds(props.expectedDailyReminders ?? 50_000, ((props.sesSendRate ?? 14) * (props.bulkSendShare ?? 50)) / 100),
       mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
+      mailStreams: [
+        {
+          name: 'Transactional',
+          configurationSetName: this.mailEvents.configurationSet.configurationSetName,
+          meaning: 'transactional mail (sign-in codes, resets, security notices)',
+        },
+        { name: 'Bulk', configurationSetName: this.mailEvents.bulkConfigurationSet.configurationSetName, meaning: 'the reminders' },
+      ],
       webAclMetricName: props.webAclMetricName,
     });
     addBackgroundWorkAlarms(

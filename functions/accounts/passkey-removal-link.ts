@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../lib/errors';
 import { derivedKey } from '../lib/session-keys';
 import { keys } from '../lib/table';
 import { getUserById } from '../lib/users';
-import { accountAudit, type Caller } from './context';
+import { accountAudit, type Caller } from '../lib/caller';
 import { deletePasskey } from './passkey-records';
 
 /**

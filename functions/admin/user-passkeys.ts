@@ -2,7 +2,7 @@ import { deletePasskey, listPasskeys, ownPasskey, type PasskeyView } from '../ac
 import { sendSecurityNotice } from '../accounts/security-notices';
 import { notFound } from '../lib/errors';
 import { getUserById } from '../lib/users';
-import { adminAudit, type AdminCaller } from './context';
+import { adminAudit, type AdminCaller } from '../lib/admin-caller';
 
 /**
  * A user's passkeys in the admin drawer (docs/account-security.md): an administrator can see and

@@ -7,8 +7,9 @@ import { processReminderSlice, type ReminderSliceMessage } from '../program/remi
 
 /**
  * Reminder worker (SQS, batch size 1, bounded concurrency): sends one slice of the day's
- * reminders at its share of the send rate, from the slice's checkpoint. Near its timeout it
- * stops after a page (checkpointed) and queues its own continuation; a crash makes SQS
+ * reminders at its share of the bulk budget, from the slice's checkpoint. Near its timeout it
+ * stops claiming learners and queues its own continuation, and a slice with failed sends queues
+ * the later run that retries them; a crash makes SQS
  * redeliver the message (after maxReceiveCount: the dead-letter queue). The once-a-day marker
  * keeps a redelivery from mailing anyone twice.
  */
@@ -21,7 +22,7 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
       const result = await processReminderSlice(message, { timeLeftMs: () => context.getRemainingTimeInMillis() });
       count(METRIC.remindersSent, result.sent);
       count(METRIC.remindersFailed, result.failed);
-      if (!result.finished) await enqueue('reminders', message);
+      if (!result.finished) await enqueue('reminders', message, result.continueInSeconds ?? 0);
       logger.info('reminder slice', {
         partition: message.partition,
         prefix: message.prefix,

@@ -45,9 +45,22 @@ describe('reminder worker', () => {
   it('queues its own continuation when the slice is not finished', async () => {
     mocks.processReminderSlice.mockResolvedValueOnce({ considered: 100, sent: 100, skipped: 0, failed: 0, finished: false });
     expect(await reminderWorker(event(slice), context)).toEqual({ batchItemFailures: [] });
-    expect(mocks.enqueue).toHaveBeenCalledWith('reminders', slice);
-    // the worker hands its remaining time to the slice so it stops after a page in time
+    expect(mocks.enqueue).toHaveBeenCalledWith('reminders', slice, 0);
+    // the worker hands its remaining time to the slice so it stops claiming learners in time
     expect(mocks.processReminderSlice.mock.calls[0][1]?.timeLeftMs?.()).toBe(600_000);
+  });
+
+  it('queues the later run that retries failed sends with the delay the slice asks for', async () => {
+    mocks.processReminderSlice.mockResolvedValueOnce({
+      considered: 5,
+      sent: 4,
+      skipped: 0,
+      failed: 1,
+      finished: false,
+      continueInSeconds: 900,
+    });
+    expect(await reminderWorker(event(slice), context)).toEqual({ batchItemFailures: [] });
+    expect(mocks.enqueue).toHaveBeenCalledWith('reminders', slice, 900);
   });
 
   it('queues nothing for a finished slice and reports a failed one for redelivery', async () => {

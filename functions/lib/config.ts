@@ -48,14 +48,16 @@ export interface Config {
   webauthnRpId?: string;
   /** WebAuthn expected origin; unset = the origin of the app URL. */
   webauthnOrigin?: string;
-  /** SES configuration set every email is sent with: its event destination reports bounces and complaints (docs/runbook.md). */
+  /** SES configuration set of transactional mail: its event destination reports bounces and complaints (docs/runbook.md). */
   sesConfigurationSet?: string;
+  /** SES configuration set of bulk mail (reminders): the same events, reputation figures of their own. */
+  sesBulkConfigurationSet?: string;
   /** SQS queue of hard-delete continuations (unset locally: the local runtime runs them in-process). */
   purgeQueueUrl?: string;
   /** SQS queue of reminder shard work (unset locally: in-process, functions/lib/queue.ts). */
   reminderQueueUrl?: string;
-  /** Reminder emails per second across all workers (SES's account send rate; 14 by default). */
-  reminderSendRate: number;
+  /** Percent of SES's account send rate and 24-hour quota bulk mail may take (50 by default); the rest is kept for transactional mail. */
+  bulkSendShare: number;
   /** Reminder workers running at once (the SQS event source's maximum concurrency). */
   reminderWorkers: number;
   /** Local: the key of unsubscribe links (UNSUBSCRIBE_SECRET; unset = derived from SESSION_SECRET). */
@@ -118,9 +120,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webauthnRpId: env.WEBAUTHN_RP_ID || undefined,
     webauthnOrigin: env.WEBAUTHN_ORIGIN ? env.WEBAUTHN_ORIGIN.replace(/\/$/, '') : undefined,
     sesConfigurationSet: env.SES_CONFIGURATION_SET || undefined,
+    sesBulkConfigurationSet: env.SES_BULK_CONFIGURATION_SET || undefined,
     purgeQueueUrl: env.PURGE_QUEUE_URL || undefined,
     reminderQueueUrl: env.REMINDER_QUEUE_URL || undefined,
-    reminderSendRate: intFrom(env.REMINDER_SEND_RATE, 14, 'REMINDER_SEND_RATE', 1, 100_000),
+    bulkSendShare: intFrom(env.BULK_SEND_SHARE, 50, 'BULK_SEND_SHARE', 1, 100),
     reminderWorkers: intFrom(env.REMINDER_WORKERS, 2, 'REMINDER_WORKERS', 1, 1000),
     unsubscribeSecret: stage === 'local' ? env.UNSUBSCRIBE_SECRET || undefined : undefined,
     unsubscribeSecretArn: env.UNSUBSCRIBE_SECRET_ARN || undefined,

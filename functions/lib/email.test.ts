@@ -31,6 +31,18 @@ describe('sendEmail', () => {
     });
   });
 
+  it('sends bulk mail with the bulk configuration set and transactional mail with its own', async () => {
+    vi.stubEnv('SES_CONFIGURATION_SET', 'career-program-mail');
+    vi.stubEnv('SES_BULK_CONFIGURATION_SET', 'career-program-bulk');
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
+    await sendEmail(message, 'bulk');
+    await sendEmail(message);
+    expect(ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input.ConfigurationSetName)).toEqual([
+      'career-program-bulk',
+      'career-program-mail',
+    ]);
+  });
+
   it('sends one SES v2 SendEmail with Simple content: subject, text and HTML, and headers only when the message has them', async () => {
     vi.stubEnv('MAIL_FROM', 'program@example.org');
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });

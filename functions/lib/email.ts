@@ -21,6 +21,14 @@ export interface ListEmailMessage extends EmailMessage {
 export type Delivery = 'sent' | 'sandbox' | 'allowlist_block';
 
 /**
+ * Which of the two mail streams a message goes out on (docs/scale-writes.md#two-mail-streams).
+ * Transactional mail (codes, resets, security notices, verification) and bulk mail (reminders)
+ * use separate SES configuration sets, so each has its own reputation figures and alarms and a
+ * complaint spike from reminders is seen, and acted on, apart from the sign-in codes.
+ */
+export type MailStream = 'transactional' | 'bulk';
+
+/**
  * The SES client, created on the first send: most requests send no mail, so a cold start does not
  * load (or evaluate) the SES client (docs/lean-builds.md#cold-start).
  */
@@ -40,19 +48,21 @@ export function resetSesClientForTests(): void {
 }
 
 /**
- * Sends a text + HTML email (SES v2 SendEmail, Simple content, with the message's headers).
+ * Sends a text + HTML email (SES v2 SendEmail, Simple content, with the message's headers) on
+ * the stream's configuration set.
  * Addresses outside EMAIL_ALLOWLIST (when set) are not sent to; locally every email lands in the
  * mail viewer ("sandbox").
  */
-export async function sendEmail(message: EmailMessage): Promise<Delivery> {
+export async function sendEmail(message: EmailMessage, stream: MailStream = 'transactional'): Promise<Delivery> {
   const cfg = config();
   if (blockedByAllowlist(message.to)) return 'allowlist_block';
+  const configurationSet = stream === 'bulk' ? cfg.sesBulkConfigurationSet : cfg.sesConfigurationSet;
   const [{ SendEmailCommand }, client] = await Promise.all([sesClientModule(), ses()]);
   await client
     .send(
       new SendEmailCommand({
         FromEmailAddress: cfg.mailFrom,
-        ...(cfg.sesConfigurationSet ? { ConfigurationSetName: cfg.sesConfigurationSet } : {}),
+        ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
         Destination: { ToAddresses: [message.to] },
         ...(message.replyTo ? { ReplyToAddresses: [message.replyTo] } : {}),
         Content: {

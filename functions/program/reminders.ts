@@ -1,22 +1,20 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../lib/activity';
 import { appUrl } from '../lib/app-url';
+import { batchGetItems } from '../lib/batch-items';
+import { forEachBounded } from '../lib/bounded';
+import { BulkShareSpentError, readBulkBudget } from '../lib/bulk-budget';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
 import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
-import { signUnsubscribeToken } from '../lib/unsubscribe-token';
-import { isEmailSuppressed } from '../lib/email-suppression';
 import { logger } from '../lib/logger';
 import { isDailyQuotaExceeded } from '../lib/ses-retry';
-import { indexAttributes, indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
-import type { UserRecord } from '../lib/user-record';
-import type { Program } from './content';
+import { indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
+import { program, type Program } from './content';
 import { publishedProgram } from './published-program';
-import { deriveProgress } from './progress';
-import { reminderEmail } from './reminder-email';
-import { reminderPartition, reminderPartitions, weekdayOf } from './reminder-index';
-import { listProgress, type EnrollmentRecord } from './store';
+import { remindOne, type Outcome, type RemindContext, type ReminderUser } from './remind-one';
+import { reminderPartitions } from './reminder-index';
+import type { EnrollmentRecord } from './store';
 
 /**
  * Reminders that fan out (docs/scale-writes.md).
@@ -25,21 +23,24 @@ import { listProgress, type EnrollmentRecord } from './store';
  * day's index partitions (every daily shard, today's weekly shards) into messages of one
  * partition and one first hex digit of the user id (20 × 16 = 320), queued (SQS, with a DLQ);
  * workers (bounded concurrency) read their slice page by page by Query — never a Scan — and
- * send at the configured rate (SES's account send rate over the number of workers). Per page
- * they read the learners' accounts in one BatchGetItem: with the enrollment (the index item:
- * open module, percent, status) that is everything the email needs, one read per learner.
+ * send on the bulk mail stream at their share of its budget (functions/lib/bulk-budget.ts: a
+ * configured share of SES's account rate and quota, read with GetAccount when the slice starts).
+ * Per page they read the learners' accounts in one BatchGetItem: with the enrollment (the index
+ * item: open module, percent, status) that is everything the email needs, one read per learner.
  * The account is re-checked at send time: locked, unverified, deleted or purging learners get
  * nothing; learners who finished leave the index.
  *
  * Resume: after every page the slice's checkpoint (JOB#reminders#<day> / PART#<slice>) keeps
- * the index cursor; a worker near its timeout enqueues its own continuation, a crashed one is
- * redelivered by SQS, and both start from the checkpoint.
+ * the index cursor; a worker that may not claim another learner (less than twice a page's
+ * duration left, or the bulk share spent) leaves the page unfinished and uncheckpointed, and its
+ * continuation (queued by the worker, or SQS's redelivery) starts from the checkpoint.
  *
- * Once per day: a REMINDER#<day> marker is written with a condition BEFORE sending. Writing it
- * first makes a rerun, a redelivery or an overlapping worker skip that learner: at most one
- * reminder a day, even if a worker crashes between the marker and the send (then that learner
- * misses one reminder, which is better than spamming). When the send fails for good, the marker
- * is deleted so a rerun can try again.
+ * Once per day: a REMINDER#<day> marker is written with a condition right before the send (after
+ * the paced wait). A rerun, a redelivery or an overlapping worker skips that learner: at most one
+ * reminder a day. When the send fails for good the marker is released and the learner noted on
+ * the checkpoint; once the slice's pages are done, a later run of the slice (queued
+ * RETRY_DELAY_SECONDS later, at most MAX_RETRY_ROUNDS times) tries the noted learners again. A
+ * slice of an earlier day is dropped: its learners get today's reminder from today's slices.
  */
 export interface ReminderSummary {
   considered: number;
@@ -48,8 +49,16 @@ export interface ReminderSummary {
   failed: number;
 }
 
+export interface SliceResult extends ReminderSummary {
+  /** False: the slice has work left; the caller queues its continuation after `continueInSeconds`. */
+  finished: boolean;
+  continueInSeconds?: number;
+}
+
 export interface ReminderOptions {
   now?: Date;
+  /** The UTC day the worker runs on (default: today by the clock); a slice of an earlier day is dropped. */
+  today?: string;
   /** Emails in flight at once within one worker. */
   concurrency?: number;
   /** Attempts per email when SES throttles. */
@@ -59,11 +68,11 @@ export interface ReminderOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Called for each email sent (the local runner prints them). */
   onSent?: (message: EmailMessage) => void;
-  /** Emails per second of one worker (default: REMINDER_SEND_RATE / REMINDER_WORKERS). */
+  /** Emails per second of one worker (default: its share of the bulk budget, functions/lib/bulk-budget.ts). */
   ratePerSecond?: number;
   /** Slices processed at once by `runReminders` (default REMINDER_WORKERS). */
   workers?: number;
-  /** Milliseconds the worker has left; it checkpoints and stops below a margin. */
+  /** Milliseconds the worker has left; it stops claiming learners below twice a page's duration. */
   timeLeftMs?: () => number;
 }
 
@@ -78,8 +87,10 @@ export interface ReminderSliceMessage {
 }
 
 const PAGE_SIZE = 100;
-const MARKER_TTL_SECONDS = 40 * 24 * 3600;
 const THROTTLING = new Set(['Throttling', 'ThrottlingException', 'TooManyRequestsException']);
+/** A later run of a slice retries the learners whose send failed for good (SQS's longest delay). */
+export const RETRY_DELAY_SECONDS = 900;
+export const MAX_RETRY_ROUNDS = 3;
 
 export const isThrottling = (error: unknown) => {
   const e = error as { name?: string; Code?: string; Error?: { Code?: string } } | null;
@@ -88,29 +99,20 @@ export const isThrottling = (error: unknown) => {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Sends one email, retrying SES throttling with exponential backoff and jitter. */
+/** Sends one reminder on the bulk stream, retrying SES throttling with exponential backoff and jitter. */
 export async function sendWithRetry(
   message: ListEmailMessage,
   { maxAttempts = 5, backoffMs = 200, sleep = defaultSleep }: Pick<ReminderOptions, 'maxAttempts' | 'backoffMs' | 'sleep'> = {},
 ): Promise<Delivery> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sendEmail(message);
+      return await sendEmail(message, 'bulk');
     } catch (error) {
       if (!isThrottling(error) || attempt >= maxAttempts) throw error;
       const delay = backoffMs * 2 ** (attempt - 1);
       await sleep(delay / 2 + Math.random() * (delay / 2));
     }
   }
-}
-
-/** Runs `task` over `items` with at most `limit` at a time. `task` must not throw. */
-export async function forEachBounded<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** User ids are random UUIDs (users.ts): their first hex digit splits a partition into 16 slices. */
@@ -126,10 +128,14 @@ export function reminderMessages(now: Date): ReminderSliceMessage[] {
   );
 }
 
-/** Paces sends to `perSecond` (one worker's share of the account's send rate). */
+/**
+ * Paces sends to `perSecond` (one worker's share of the bulk send rate). The first send waits one
+ * interval too: a worker runs slice after slice, each with a pacer of its own, and slices of one
+ * or two learners sent at once would take more than the share.
+ */
 export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
   const interval = 1000 / perSecond;
-  let next = 0;
+  let next = Date.now() + interval;
   return async () => {
     const now = Date.now();
     const at = Math.max(now, next);
@@ -138,58 +144,152 @@ export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
   };
 }
 
-type ReminderUser = Pick<
-  UserRecord,
-  'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'email_suppressed'
->;
-
 async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
-  const users = new Map<string, ReminderUser>();
-  let pending: Record<string, unknown>[] = ids.map((id) => keys.user(id));
-  for (let attempt = 0; pending.length; attempt++) {
-    if (attempt > 6) throw new Error('BatchGetItem left keys unprocessed');
-    if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-    const result = await db().send(
-      new BatchGetCommand({
-        RequestItems: {
-          [tableName()]: {
-            Keys: pending,
-            ProjectionExpression: 'id, email, first_name, #status, is_locked, verified, reminder_frequency, email_suppressed',
-            ExpressionAttributeNames: { '#status': 'status' },
-          },
-        },
-      }),
-    );
-    for (const item of result.Responses?.[tableName()] ?? []) users.set(String(item.id), item as ReminderUser);
-    pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
-  }
-  return users;
+  const users = (await batchGetItems(
+    ids.map((id) => keys.user(id)),
+    { projection: ['id', 'email', 'first_name', 'status', 'is_locked', 'verified', 'reminder_frequency', 'email_suppressed'] },
+  )) as ReminderUser[];
+  return new Map(users.map((user) => [String(user.id), user]));
 }
+
+/** What stopped a worker from claiming more learners in this run of the slice. */
+type Stop = 'time' | 'share';
+
+/**
+ * One run of a slice: its bulk budget (read once, when it first has learners), its pacing, its
+ * time and the learners of one page sent with bounded concurrency.
+ */
+class SliceRun {
+  readonly summary: ReminderSummary = { considered: 0, sent: 0, skipped: 0, failed: 0 };
+  stop?: Stop;
+  private mailsLeft = Number.POSITIVE_INFINITY;
+  private pace?: () => Promise<void>;
+  private ratePerSecond?: number;
+  private longestPageMs = 0;
+  /** The reminders name the open module as the published version has it (read once a run, if it has learners). */
+  private content?: Program;
+  private readonly timeLeft: () => number;
+
+  constructor(
+    private readonly message: ReminderSliceMessage,
+    private readonly options: ReminderOptions,
+    private readonly baseUrl: string,
+  ) {
+    this.timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
+  }
+
+  /** Below twice a page's duration (measured, or what pacing makes it) the worker claims nobody more. */
+  hasTime(): boolean {
+    const pagePaced = this.ratePerSecond ? (PAGE_SIZE * 1000) / this.ratePerSecond : 0;
+    return this.timeLeft() >= Math.max(STOP_MARGIN_MS, 2 * Math.max(this.longestPageMs, pagePaced));
+  }
+
+  private async budget(): Promise<void> {
+    if (this.pace) return;
+    const workers = this.options.workers ?? config().reminderWorkers;
+    const budget = await readBulkBudget(workers);
+    this.mailsLeft = budget.mails;
+    this.ratePerSecond = this.options.ratePerSecond ?? budget.ratePerSecond;
+    this.pace = pacer(this.ratePerSecond, this.options.sleep ?? defaultSleep);
+    if (!budget.mails) this.stop = 'share';
+  }
+
+  private mayClaim = (): boolean => {
+    if (this.stop) return false;
+    if (!this.hasTime()) this.stop = 'time';
+    else if (this.mailsLeft <= 0) this.stop = 'share';
+    if (this.stop) return false;
+    this.mailsLeft -= 1;
+    return true;
+  };
+
+  /**
+   * Reminds one page of learners. Returns the ids whose send failed for good and whether every
+   * learner of the page was handled (false: stopped, the page is for the continuation).
+   */
+  async remindPage(
+    entries: Array<{ enrollment: EnrollmentRecord; partition: string }>,
+  ): Promise<{ failed: string[]; done: string[]; complete: boolean }> {
+    const started = Date.now();
+    const failed: string[] = [];
+    const done: string[] = [];
+    if (!entries.length) return { failed, done, complete: true };
+    await this.budget();
+    const users = await readUsers(entries.map(({ enrollment }) => enrollment.user_id));
+    this.content ??= await publishedProgram();
+    const context: RemindContext = {
+      content: this.content,
+      now: new Date(this.message.now),
+      baseUrl: this.baseUrl,
+      pace: () => this.pace!(),
+      mayClaim: this.mayClaim,
+      send: (mail) => sendWithRetry(mail, this.options),
+      onSent: this.options.onSent,
+    };
+    let quotaSpent: Error | undefined;
+    let deferred = false;
+    await forEachBounded(entries, this.options.concurrency ?? 10, async ({ enrollment, partition }) => {
+      if (quotaSpent || this.stop) {
+        deferred = true;
+        return;
+      }
+      let outcome: Outcome | 'failed';
+      try {
+        outcome = await remindOne(enrollment, users.get(enrollment.user_id), partition, context);
+      } catch (error) {
+        if (isDailyQuotaExceeded(error)) quotaSpent ??= error as Error;
+        logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
+        outcome = 'failed';
+      }
+      if (outcome === 'deferred') {
+        deferred = true;
+        return;
+      }
+      this.summary.considered += 1;
+      this.summary[outcome] += 1;
+      (outcome === 'failed' ? failed : done).push(enrollment.user_id);
+    });
+    // SES's 24-hour quota is spent: every further send would be refused too. The slice fails
+    // here without checkpointing this page (learners mailed already hold their day marker, the
+    // others had theirs released), so SQS delivers it again later and it resumes at this page.
+    if (quotaSpent) throw quotaSpent;
+    if (this.stop === 'share') throw new BulkShareSpentError();
+    this.longestPageMs = Math.max(this.longestPageMs, Date.now() - started);
+    return { failed, done, complete: !deferred };
+  }
+}
+
+const counts = (before: ReminderSummary, after: ReminderSummary) => ({
+  ':c': after.considered - before.considered,
+  ':s': after.sent - before.sent,
+  ':k': after.skipped - before.skipped,
+  ':f': after.failed - before.failed,
+});
 
 /**
  * Works through one slice from its checkpoint: page by page, one BatchGetItem of accounts per
- * page, sends paced to the worker's rate. Returns what it did and whether the slice is finished
- * (false: out of time, checkpointed; the caller enqueues the continuation).
+ * page, sends paced to the worker's share of the bulk budget; once its pages are done, the
+ * learners whose send failed are retried by later runs. Returns what it did and whether the
+ * slice is finished (false: the caller queues the continuation).
  */
-export async function processReminderSlice(
-  message: ReminderSliceMessage,
-  options: ReminderOptions = {},
-): Promise<ReminderSummary & { finished: boolean }> {
-  const now = new Date(message.now);
-  const summary: ReminderSummary = { considered: 0, sent: 0, skipped: 0, failed: 0 };
+export async function processReminderSlice(message: ReminderSliceMessage, options: ReminderOptions = {}): Promise<SliceResult> {
+  const today = options.today ?? dayOf(new Date());
+  const run = new SliceRun(message, options, await appUrl());
+  // ISO days compare as strings. Only an earlier day's slice overlaps today's: its learners are in today's slices.
+  if (message.day < today) {
+    logger.info('reminder slice of an earlier day dropped', { day: message.day, partition: message.partition, prefix: message.prefix });
+    return { ...run.summary, finished: true };
+  }
   const checkpointKey = keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`);
   const checkpoint = (await db().send(new GetCommand({ TableName: tableName(), Key: checkpointKey, ConsistentRead: true }))).Item;
-  if (checkpoint?.done) return { ...summary, finished: true };
-  const sleep = options.sleep ?? defaultSleep;
-  const cfg = config();
-  const pace = pacer(options.ratePerSecond ?? cfg.reminderSendRate / cfg.reminderWorkers, sleep);
-  const timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
-  const baseUrl = await appUrl();
-  // the reminders name the open module as the published version has it (read once a slice, if it has learners)
-  let content: Program | undefined;
+  if (checkpoint?.done) return { ...run.summary, finished: true };
+  // The pages were all read: only the learners noted as failed are left.
+  if (checkpoint && checkpoint.cursor === null) return retryFailed(message, run, checkpointKey, checkpoint);
   let startKey = checkpoint?.cursor as Record<string, unknown> | undefined;
+  // learners noted as failed by earlier pages or runs of the slice: it is not done before they are retried
+  let retryPending = Boolean((checkpoint?.retry as Set<string> | undefined)?.size);
   do {
-    if (timeLeft() < STOP_MARGIN_MS) return { ...summary, finished: false };
+    if (!run.hasTime()) return { ...run.summary, finished: false };
     const page = await db().send(
       new QueryCommand({
         TableName: tableName(),
@@ -198,61 +298,74 @@ export async function processReminderSlice(
         ExclusiveStartKey: startKey,
       }),
     );
-    const enrollments = (page.Items ?? []) as EnrollmentRecord[];
-    const users = enrollments.length
-      ? await readUsers(enrollments.map((enrollment) => enrollment.user_id))
-      : new Map<string, ReminderUser>();
-    if (enrollments.length) content ??= await publishedProgram();
-    const published = content!;
-    const before = { ...summary };
-    let quotaSpent: Error | undefined;
-    await forEachBounded(enrollments, options.concurrency ?? 10, async (enrollment) => {
-      if (quotaSpent) return;
-      summary.considered += 1;
-      try {
-        const outcome = await remindOne(
-          published,
-          enrollment,
-          users.get(enrollment.user_id),
-          message.partition,
-          now,
-          baseUrl,
-          options,
-          pace,
-        );
-        summary[outcome] += 1;
-      } catch (error) {
-        if (isDailyQuotaExceeded(error)) quotaSpent ??= error as Error;
-        summary.failed += 1;
-        logger.error('reminder failed', { user_id: enrollment.user_id, error: error as Error });
-      }
-    });
-    // SES's 24-hour quota is spent: every further send would be refused too. The slice fails
-    // here without checkpointing this page (learners mailed already hold their day marker, the
-    // others had theirs released), so SQS delivers it again later and it resumes at this page.
-    if (quotaSpent) throw quotaSpent;
+    const before = { ...run.summary };
+    const entries = ((page.Items ?? []) as EnrollmentRecord[]).map((enrollment) => ({ enrollment, partition: message.partition }));
+    const { failed, complete } = await run.remindPage(entries);
+    // out of time within the page: the continuation reads it again (markers skip whoever was sent)
+    if (!complete) return { ...run.summary, finished: false };
     startKey = page.LastEvaluatedKey;
+    retryPending ||= failed.length > 0;
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: checkpointKey,
-        UpdateExpression:
-          'SET #type = :type, #cursor = :cursor, #done = :done, expires_at = :ttl ADD considered :c, sent :s, skipped :k, failed :f',
+        UpdateExpression: `SET #type = :type, #cursor = :cursor, #done = :done, expires_at = :ttl ADD considered :c, sent :s, skipped :k, failed :f${failed.length ? ', retry :retry' : ''}`,
         ExpressionAttributeNames: { '#type': 'type', '#cursor': 'cursor', '#done': 'done' },
         ExpressionAttributeValues: {
           ':type': 'reminder_checkpoint',
           ':cursor': startKey ?? null,
-          ':done': !startKey,
-          ':ttl': ttlIn(CHECKPOINT_TTL_SECONDS, now.getTime()),
-          ':c': summary.considered - before.considered,
-          ':s': summary.sent - before.sent,
-          ':k': summary.skipped - before.skipped,
-          ':f': summary.failed - before.failed,
+          ':done': !startKey && !retryPending,
+          ':ttl': ttlIn(CHECKPOINT_TTL_SECONDS, new Date(message.now).getTime()),
+          ...counts(before, run.summary),
+          ...(failed.length ? { ':retry': new Set(failed) } : {}),
         },
       }),
     );
   } while (startKey);
-  return { ...summary, finished: true };
+  // the pages are done: the slice is finished, or its failed learners wait for a later run
+  return retryPending ? { ...run.summary, finished: false, continueInSeconds: RETRY_DELAY_SECONDS } : { ...run.summary, finished: true };
+}
+
+/**
+ * A later run of a slice whose pages are done: sends to the learners whose send failed, as
+ * the pages did (their day marker was released). After MAX_RETRY_ROUNDS the slice is finished.
+ */
+async function retryFailed(
+  message: ReminderSliceMessage,
+  run: SliceRun,
+  checkpointKey: Record<string, unknown>,
+  checkpoint: Record<string, unknown>,
+): Promise<SliceResult> {
+  const ids = [...((checkpoint.retry as Set<string> | undefined) ?? [])];
+  const enrollments = (await batchGetItems(ids.map((id) => keys.enrollment(id, program().id)))) as unknown as EnrollmentRecord[];
+  // learners who left the index since (finished, reminders off) are done
+  const inIndex = enrollments.filter((enrollment) => indexPartitionOf('remindersDue', enrollment));
+  const before = { ...run.summary };
+  const { failed, done } = await run.remindPage(
+    inIndex.map((enrollment) => ({ enrollment, partition: indexPartitionOf('remindersDue', enrollment)! })),
+  );
+  const left = new Set(inIndex.map((enrollment) => enrollment.user_id));
+  const settled = [...done, ...ids.filter((id) => !left.has(id))];
+  const round = Number(checkpoint.retry_round ?? 0) + 1;
+  const finished = run.stop !== 'time' && (!failed.length || round >= MAX_RETRY_ROUNDS);
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: checkpointKey,
+      UpdateExpression: `SET #done = :done, retry_round = :round ADD considered :c, sent :s, skipped :k, failed :f${settled.length ? ' DELETE retry :settled' : ''}`,
+      ExpressionAttributeNames: { '#done': 'done' },
+      ExpressionAttributeValues: {
+        ':done': finished,
+        ':round': round,
+        ...counts(before, run.summary),
+        ...(settled.length ? { ':settled': new Set(settled) } : {}),
+      },
+    }),
+  );
+  logger.info('reminder retries', { day: message.day, partition: message.partition, prefix: message.prefix, round, left: failed.length });
+  return finished
+    ? { ...run.summary, finished }
+    : { ...run.summary, finished, continueInSeconds: run.stop === 'time' ? 0 : RETRY_DELAY_SECONDS };
 }
 
 /**
@@ -265,7 +378,7 @@ export async function runReminders(options: ReminderOptions = {}): Promise<Remin
   const workers = options.workers ?? config().reminderWorkers;
   await forEachBounded(reminderMessages(now), workers, async (message) => {
     try {
-      const done = await processReminderSlice(message, options);
+      const done = await processReminderSlice(message, { today: dayOf(now), ...options });
       for (const field of ['considered', 'sent', 'skipped', 'failed'] as const) summary[field] += done[field];
     } catch (error) {
       summary.failed += 1;
@@ -274,142 +387,4 @@ export async function runReminders(options: ReminderOptions = {}): Promise<Remin
   });
   logger.info('reminders done', { ...summary, day: dayOf(now) });
   return summary;
-}
-
-type Outcome = 'sent' | 'skipped';
-
-async function remindOne(
-  content: Program,
-  enrollment: EnrollmentRecord,
-  user: ReminderUser | undefined,
-  partition: string,
-  now: Date,
-  baseUrl: string,
-  options: ReminderOptions,
-  pace: () => Promise<void>,
-): Promise<Outcome> {
-  if (!user) return 'skipped';
-  // Admin actions (lock, delete, purge) and verification change the user item only: check it now.
-  if (user.status !== 'active' || user.is_locked || !user.verified) return 'skipped';
-  // SES reported the address as hard-bounced or complaining: optional mail stops.
-  if (isEmailSuppressed(user)) return 'skipped';
-  // The index item carries the open module and the percent (kept by every progress write).
-  let open = enrollment.open_module_id ? content.modules.find((module) => module.module_id === enrollment.open_module_id) : undefined;
-  let percent = enrollment.percent_complete ?? 0;
-  if (!open && enrollment.status !== 'completed') {
-    // an enrollment written before open_module_id existed: derive it (rare, extra reads)
-    const derived = deriveProgress(content, await listProgress(user.id, content.id));
-    open = derived.open ?? undefined;
-    percent = derived.percent;
-  }
-  if (!open || enrollment.status === 'completed') {
-    await removeFromIndex(enrollment);
-    return 'skipped';
-  }
-  const frequency = user.reminder_frequency ?? 'daily';
-  const expected = reminderPartition(user.id, frequency, enrollment.enrolled_at);
-  if (!expected) {
-    // reminders turned off (Settings or the unsubscribe link) without the index following
-    await removeFromIndex(enrollment);
-    return 'skipped';
-  }
-  if (expected !== partition) await repairIndex(enrollment, expected);
-  const due = frequency === 'daily' || weekdayOf(enrollment.enrolled_at) === now.getUTCDay();
-  if (!due) return 'skipped';
-
-  const day = dayOf(now);
-  if (!(await claimDay(user, day, now))) return 'skipped';
-  const message = reminderEmail({
-    to: user.email,
-    firstName: user.first_name,
-    module: open,
-    percent,
-    frequency,
-    programTitle: content.title,
-    baseUrl,
-    unsubscribeUrl: `${baseUrl}/api/notifications/unsubscribe?token=${encodeURIComponent(await signUnsubscribeToken(user.id))}`,
-  });
-  try {
-    await pace();
-    const delivery = await sendWithRetry(message, options);
-    if (delivery === 'allowlist_block') return 'skipped';
-    options.onSent?.(message);
-    return 'sent';
-  } catch (error) {
-    await releaseDay(user.id, day);
-    throw error;
-  }
-}
-
-/** The once-a-day marker; false when this learner was already reminded today. */
-async function claimDay(user: Pick<UserRecord, 'id'>, day: string, now: Date): Promise<boolean> {
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.reminderSent(user.id, day),
-          type: 'reminder_sent',
-          user_id: user.id,
-          day,
-          sent_at: now.toISOString(),
-          expires_at: ttlIn(MARKER_TTL_SECONDS, now.getTime()),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
-
-async function releaseDay(userId: string, day: string) {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.reminderSent(userId, day) }));
-}
-
-/** Finished learners leave the index (only if it still points where we found it). */
-async function removeFromIndex(enrollment: EnrollmentRecord) {
-  await conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.enrollment(enrollment.user_id, enrollment.program_id),
-      UpdateExpression: 'REMOVE #ipk, #isk',
-      ConditionExpression: '#ipk = :seen',
-      ExpressionAttributeNames: reminderIndexNames(),
-      ExpressionAttributeValues: { ':seen': indexPartitionOf('remindersDue', enrollment) },
-    }),
-  );
-}
-
-/** The frequency changed without the index following: move the entry to the right partition. */
-async function repairIndex(enrollment: EnrollmentRecord, expectedPartition: string) {
-  await conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.enrollment(enrollment.user_id, enrollment.program_id),
-      UpdateExpression: 'SET #ipk = :pk, #isk = :sk',
-      ConditionExpression: '#ipk = :seen',
-      ExpressionAttributeNames: reminderIndexNames(),
-      ExpressionAttributeValues: {
-        ':pk': expectedPartition,
-        ':sk': enrollment.user_id,
-        ':seen': indexPartitionOf('remindersDue', enrollment),
-      },
-    }),
-  );
-}
-
-function reminderIndexNames() {
-  const [pkName, skName] = indexAttributes('remindersDue');
-  return { '#ipk': pkName, '#isk': skName };
-}
-
-async function conditional(command: UpdateCommand) {
-  try {
-    await db().send(command);
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
 }

@@ -302,6 +302,14 @@ export function bindSendEmail(fn: NodejsFunction, identityArn: string, configura
   );
 }
 
+/**
+ * Reading the SES account's send rate, 24-hour quota and what was sent (SES v2 GetAccount): the
+ * bulk stream's budget (functions/lib/bulk-budget.ts). The action has no resource type.
+ */
+export function bindReadSesAccount(fn: NodejsFunction): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+}
+
 /** Reading the session signing secret (functions/lib/session.ts, once per cold start). */
 export function bindSessionSecret(fn: NodejsFunction, secretArn: string): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }));

@@ -10,8 +10,10 @@ import { Construct } from 'constructs';
 
 /**
  * Bounce and complaint handling (docs/runbook.md "Bounces and complaints"): every email is sent
- * with this configuration set (env SES_CONFIGURATION_SET), whose event destination publishes
- * Bounce and Complaint events to an SNS topic; `subscribe` attaches the handler Lambda
+ * with one of two configuration sets, one per mail stream (docs/scale-writes.md#two-mail-streams):
+ * transactional mail (env SES_CONFIGURATION_SET) and bulk mail, the reminders
+ * (SES_BULK_CONFIGURATION_SET). Each publishes its own reputation figures, and both publish
+ * Bounce and Complaint events to one SNS topic; `subscribe` attaches the handler Lambda
  * (functions/jobs/ses-events.ts) that marks the accounts.
  *
  * The topic carries recipient addresses, so it is encrypted with a customer-managed key that
@@ -25,6 +27,8 @@ export class MailEvents extends Construct {
   readonly configurationSet: ConfigurationSet;
   /** What a sender is granted besides the identity (infra/constructs/app-function.ts bindSendEmail). */
   readonly configurationSetArn: string;
+  readonly bulkConfigurationSet: ConfigurationSet;
+  readonly bulkConfigurationSetArn: string;
   readonly topic: Topic;
   readonly key: Key;
   readonly deadLetterQueue: Queue;
@@ -35,11 +39,11 @@ export class MailEvents extends Construct {
       // Bounce and complaint rates of this product's mail, besides the account-wide figures.
       reputationMetrics: true,
     });
-    this.configurationSetArn = Stack.of(this).formatArn({
-      service: 'ses',
-      resource: 'configuration-set',
-      resourceName: this.configurationSet.configurationSetName,
-    });
+    this.bulkConfigurationSet = new ConfigurationSet(this, 'BulkConfigurationSet', { reputationMetrics: true });
+    const arnOf = (set: ConfigurationSet) =>
+      Stack.of(this).formatArn({ service: 'ses', resource: 'configuration-set', resourceName: set.configurationSetName });
+    this.configurationSetArn = arnOf(this.configurationSet);
+    this.bulkConfigurationSetArn = arnOf(this.bulkConfigurationSet);
 
     this.key = new Key(this, 'TopicKey', {
       description: 'SES bounce and complaint events (recipient addresses)',
@@ -73,6 +77,11 @@ export class MailEvents extends Construct {
 
     new ConfigurationSetEventDestination(this, 'BouncesAndComplaints', {
       configurationSet: this.configurationSet,
+      destination: EventDestination.snsTopic(this.topic),
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT],
+    });
+    new ConfigurationSetEventDestination(this, 'BulkBouncesAndComplaints', {
+      configurationSet: this.bulkConfigurationSet,
       destination: EventDestination.snsTopic(this.topic),
       events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT],
     });

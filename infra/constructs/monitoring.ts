@@ -59,6 +59,8 @@ export interface MonitoringProps {
   reminderDrainSeconds?: number;
   /** Bounce and complaint events the handler could not take (infra/constructs/mail-events.ts). */
   mailEventsDeadLetterQueue?: IQueue;
+  /** The mail streams' configuration sets (infra/constructs/mail-events.ts): reputation alarms of their own. */
+  mailStreams?: Array<{ name: 'Transactional' | 'Bulk'; configurationSetName: string; meaning: string }>;
   /**
    * The metric name of the web ACL in front of the site (its VisibilityConfig MetricName, not
    * its name). Its BlockedRequests metric lives in the ACL's region (us-east-1 for CloudFront):
@@ -344,6 +346,30 @@ export class Monitoring extends Construct {
       meaning: 'The SES complaint rate is above 0.1 %. At 0.5 % SES may pause sending for the account.',
       runbook: 'ses-complaint-rate',
     });
+
+    // Per mail stream (its configuration set's reputation figures): which stream is hurting the account.
+    for (const stream of props.mailStreams ?? []) {
+      const perSet = (metricName: string) =>
+        new Metric({
+          namespace: 'AWS/SES',
+          metricName,
+          dimensionsMap: { 'ses:configuration-set': stream.configurationSetName },
+          statistic: 'Maximum',
+          period: Duration.hours(1),
+        });
+      this.alarm(`Ses${stream.name}BounceRate`, perSet('Reputation.BounceRate'), {
+        threshold: 0.05,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        meaning: `The bounce rate of ${stream.meaning} is above 5 %: it drives the account's rate, at 10 % SES may pause all sending.`,
+        runbook: 'ses-bounce-rate',
+      });
+      this.alarm(`Ses${stream.name}ComplaintRate`, perSet('Reputation.ComplaintRate'), {
+        threshold: 0.001,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        meaning: `The complaint rate of ${stream.meaning} is above 0.1 %: it drives the account's rate, at 0.5 % SES may pause all sending.`,
+        runbook: 'ses-complaint-rate',
+      });
+    }
 
     // ---- Reminders ----------------------------------------------------------------------------
     this.alarm('RemindersFailed', businessMetric(METRIC.remindersFailed, Duration.days(1)), {

@@ -19,7 +19,7 @@ export async function registerLocalWorkers(): Promise<void> {
   registerLocalConsumer('reminders', (message: ReminderSliceMessage) =>
     runAs('reminderWorker', async () => {
       const result = await processReminderSlice(message);
-      if (!result.finished) await enqueue('reminders', message);
+      if (!result.finished) await enqueue('reminders', message, result.continueInSeconds ?? 0);
     }),
   );
 }

@@ -42,7 +42,7 @@ beforeAll(() => {
     runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
     webAclMetricName: 'career-program-site',
     expectedDailyReminders: 140_000,
-    reminderSendRate: 70,
+    sesSendRate: 70,
   });
 });
 
@@ -65,9 +65,10 @@ const metricNames = (props: JsonObject): string[] =>
 describe('alarms', () => {
   it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
-    // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2, SES 2, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2,
-    // mail event dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 1 + 1 + 2 + 1 + 5);
+    // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2,
+    // SES 2 + 2 per mail stream, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2, mail event
+    // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 1 + 1 + 2 + 1 + 5);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       expect(a.AlarmActions, description).toEqual([topicRef(prod)]);
@@ -213,6 +214,26 @@ describe('alarms', () => {
     });
   });
 
+  it('SES per mail stream: the same thresholds on the reputation figures of each configuration set', () => {
+    const streams = [
+      ['Transactional', prod.stack.mailEvents.configurationSet],
+      ['Bulk', prod.stack.mailEvents.bulkConfigurationSet],
+    ] as const;
+    for (const [name, set] of streams) {
+      const dimensions = [{ Name: 'ses:configuration-set', Value: { Ref: prod.idOf(set) } }];
+      expect(alarm(prod, `Ses${name}BounceRate`)).toMatchObject({
+        MetricName: 'Reputation.BounceRate',
+        Threshold: 0.05,
+        Dimensions: dimensions,
+      });
+      expect(alarm(prod, `Ses${name}ComplaintRate`)).toMatchObject({
+        MetricName: 'Reputation.ComplaintRate',
+        Threshold: 0.001,
+        Dimensions: dimensions,
+      });
+    }
+  });
+
   it('business metrics: failed reminders per day and a failed sign-in spike', () => {
     expect(alarm(prod, 'RemindersFailed')).toMatchObject({
       Namespace: METRICS_NAMESPACE,
@@ -238,11 +259,11 @@ describe('alarms', () => {
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
       Dimensions: [{ Name: 'QueueName', Value: queueName(prod.stack.reminderQueue) }],
-      // the day's reminders drain at the send rate: 50 000 due ÷ 14 a second, plus an hour
-      Threshold: Math.ceil(50_000 / 14) + 3600,
+      // the day's reminders drain at the bulk share of the send rate: 50 000 due ÷ (50 % of 14 a second), plus an hour
+      Threshold: Math.ceil(50_000 / 7) + 3600,
     });
     // a stack that expects more reminders, sent faster
-    expect(alarm(full, 'ReminderQueueAge').Threshold).toBe(Math.ceil(140_000 / 70) + 3600);
+    expect(alarm(full, 'ReminderQueueAge').Threshold).toBe(Math.ceil(140_000 / 35) + 3600);
     expect(alarm(prod, 'ReminderDeadLetters')).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [prod.idOf(prod.stack.reminderQueue.deadLetterQueue), 'QueueName'] } }],

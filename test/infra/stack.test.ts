@@ -29,8 +29,9 @@ const extraEnvironment = (name: (typeof OUR_FUNCTIONS)[number]): Record<string, 
     reminders: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue) },
     reminderWorker: {
       REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue),
-      REMINDER_SEND_RATE: '14',
+      BULK_SEND_SHARE: '50',
       REMINDER_WORKERS: '2',
+      SES_BULK_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.bulkConfigurationSet) },
       UNSUBSCRIBE_SECRET_ARN: { Ref: s.idOf(s.stack.unsubscribeSecret) },
     },
   })[name as string] ?? {};
@@ -220,16 +221,31 @@ describe('IAM (least privilege)', () => {
     }
   });
 
-  it('allows ses:SendEmail only on the SES identity and its configuration set, and only to the functions that mail', () => {
-    const identityArn = [s.stack.resolve(s.stack.mailIdentity.emailIdentityArn), s.stack.resolve(s.stack.mailEvents.configurationSetArn)];
-    const sesStatements = policyStatements(s.template).filter(({ statement }) =>
-      actionsOf(statement).some((action) => action.startsWith('ses:')),
-    );
-    expect(sesStatements.length).toBeGreaterThan(0);
-    for (const { statement } of sesStatements) expect(asList(statement.Resource)).toEqual(expect.arrayContaining(identityArn));
-    for (const { statement } of sesStatements) expect(asList(statement.Resource)).toHaveLength(identityArn.length);
-    // SES v2 SendEmail is the only send the code makes (functions/lib/email.ts)
-    for (const { statement } of sesStatements) expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
+  it('allows ses:SendEmail only on the SES identity and the configuration set of its mail stream, and only to the functions that mail', () => {
+    const identity = s.stack.resolve(s.stack.mailIdentity.emailIdentityArn) as unknown;
+    const transactional = [identity, s.stack.resolve(s.stack.mailEvents.configurationSetArn)];
+    const bulk = [identity, s.stack.resolve(s.stack.mailEvents.bulkConfigurationSetArn)];
+    const sesStatements = policyStatements(s.template).filter(({ statement }) => actionsOf(statement).some((a) => a.startsWith('ses:')));
+    const sends = sesStatements.filter(({ statement }) => actionsOf(statement).includes('ses:SendEmail'));
+    expect(sends).toHaveLength(5);
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
+      const send = statementsOf(name).filter((st) => actionsOf(st).includes('ses:SendEmail'));
+      expect(send, name).toHaveLength(1);
+      // the policy lists the resources in its own (sorted) order
+      expect(asList(send[0].Resource), name).toHaveLength(2);
+      expect(asList(send[0].Resource), name).toEqual(expect.arrayContaining(name === 'reminderWorker' ? bulk : transactional));
+    }
+    // SES v2 SendEmail is the only send the code makes (functions/lib/email.ts), and the bulk
+    // budget (functions/lib/bulk-budget.ts) the only read: the reminder worker alone reads the account
+    const reads = sesStatements.filter(({ statement }) => !actionsOf(statement).includes('ses:SendEmail'));
+    expect(reads.map(({ statement }) => actionsOf(statement).filter((action) => action.startsWith('ses:')))).toEqual([['ses:GetAccount']]);
+    expect(reads[0].statement.Resource).toBe('*'); // GetAccount has no resource type
+    for (const name of OUR_FUNCTIONS)
+      expect(
+        statementsOf(name).some((st) => actionsOf(st).includes('ses:GetAccount')),
+        name,
+      ).toBe(name === 'reminderWorker');
+    for (const { statement } of sends) expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
     // learner: the password-changed security notice (docs/account-security.md)
     for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
       expect(
@@ -397,10 +413,10 @@ describe('jobs', () => {
     expect(sends).toHaveLength(6);
   });
 
-  it('sends reminders at a configured rate shared by the configured number of workers', () => {
-    const custom = synthStack({ reminderSendRate: 200, reminderWorkers: 10 });
+  it('sends reminders within a configured share of the SES account, shared by the configured number of workers', () => {
+    const custom = synthStack({ bulkSendShare: 30, reminderWorkers: 10 });
     const fn = resourceOf(custom.template, 'AWS::Lambda::Function', custom.idOf(custom.stack.functions.reminderWorker.fn));
-    expect(at(fn.Properties, 'Environment', 'Variables')).toMatchObject({ REMINDER_SEND_RATE: '200', REMINDER_WORKERS: '10' });
+    expect(at(fn.Properties, 'Environment', 'Variables')).toMatchObject({ BULK_SEND_SHARE: '30', REMINDER_WORKERS: '10' });
     custom.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 10 } });
   });
 

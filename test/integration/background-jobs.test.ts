@@ -1,4 +1,4 @@
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetAccountCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -115,7 +115,8 @@ describe('the daily reminder schedule', () => {
     expect(await reminders(daisy)).toHaveLength(1);
     for (const message of reminderMessages(new Date()))
       expect((await item(keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`)))?.done).toBe(true);
-  });
+    // every slice of the day runs through the local queue: hundreds of checkpoint reads and writes
+  }, 120_000);
 
   it('has a worker near its timeout queue its own continuation, which finishes the slice', async () => {
     const wendy = await enrolledLearner('Wendy');
@@ -147,6 +148,7 @@ describe('the reminder workers keep the index honest', () => {
       new UpdateCommand({ TableName: tableName(), Key: keys.enrollment(legacy.id, content.id), UpdateExpression: 'REMOVE open_module_id' }),
     );
     const ses = mockClient(SESv2Client);
+    ses.on(GetAccountCommand).resolves({ SendQuota: { MaxSendRate: 14, Max24HourSend: 50_000, SentLast24Hours: 0 } });
     ses.on(SendEmailCommand).resolves({ MessageId: 'sent' });
     ses
       .on(SendEmailCommand, { Destination: { ToAddresses: [failing.email] } })

@@ -211,7 +211,7 @@ describe('a reminder slice', { timeout: 120_000 }, () => {
   const remindersTo = async (address: string) =>
     (await emailsTo(address, healthy.endpoint)).filter((mail) => mail.subject.startsWith('Next up:')).length;
 
-  it('ends at a spent daily quota without retrying, unfinished and with the day marker released: the rerun sends', async () => {
+  it('sends nothing once the bulk share of the quota is spent (GetAccount), unfinished: the rerun sends once SES has room', async () => {
     const { email, id } = await dueLearner();
     const day = new Date(Date.now() + 5 * DAY);
     const { sleeps, sleep } = recordedSleeps();
@@ -220,26 +220,32 @@ describe('a reminder slice', { timeout: 120_000 }, () => {
     expect(await runReminders({ now: day, sleep })).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 1 });
     expect(sleeps).toEqual([]); // no backoff: the quota does not come back within the run
     expect((await marker(id, day)).Item).toBeUndefined();
-    expect(logged('reminder slice failed').map((line) => (line.error as Error).name)).toEqual(['LimitExceededException']);
+    // the quota kept for transactional mail is never touched: no send was even tried
+    expect(await quotaSpent.sentLast24Hours()).toBe(1);
+    expect(logged('reminder slice failed').map((line) => (line.error as Error).name)).toEqual(['BulkShareSpent']);
 
     sendMailThrough(healthy);
     expect(await runReminders({ now: day, sleep })).toEqual({ considered: 1, sent: 1, skipped: 0, failed: 0 });
     expect(await remindersTo(email)).toBe(1);
   });
 
-  it('retries a spent send rate with backoff, then counts the learner failed with the day marker released', async () => {
+  it('retries a spent send rate with backoff, counts the learner failed with the marker released, and a later run that day sends', async () => {
     const { email, id } = await dueLearner();
     const day = new Date(Date.now() + 6 * DAY);
     const { sleeps, sleep } = recordedSleeps();
     sendMailThrough(rateSpent);
     expect(await runReminders({ now: day, sleep, maxAttempts: 2 })).toEqual({ considered: 1, sent: 0, skipped: 0, failed: 1 });
-    expect(sleeps).toHaveLength(1); // one backoff between the job's two attempts (each retried by the SDK too)
+    // the paced wait before the slice's first send (one interval at the bulk share of this slow
+    // account), then one backoff between the job's two attempts (each retried by the SDK too)
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps[0]).toBeGreaterThan(sleeps[1]);
     expect((await marker(id, day)).Item).toBeUndefined();
     expect(logged('reminder failed').map((line) => (line.error as Error).name)).toEqual(['TooManyRequestsException']);
 
-    // that day's slice is finished: the learner missed one reminder and gets the next day's
+    // the slice noted the learner: a later run of it the same day retries and sends, once
     sendMailThrough(healthy);
-    expect(await runReminders({ now: new Date(day.getTime() + DAY), sleep })).toEqual({ considered: 1, sent: 1, skipped: 0, failed: 0 });
+    expect(await runReminders({ now: day, sleep })).toEqual({ considered: 1, sent: 1, skipped: 0, failed: 0 });
+    expect(await runReminders({ now: day, sleep })).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
     expect(await remindersTo(email)).toBe(1);
   });
 });

@@ -18,6 +18,7 @@ function resourceName(model: TwinIamModel, arn: string): string {
     [model.tableArn, 'the table'],
     [model.mailIdentityArn, 'sender identity'],
     [model.configurationSetArn, 'configuration set'],
+    [model.bulkConfigurationSetArn, 'bulk configuration set'],
     [model.secretArns.session, 'session key'],
     [model.secretArns.unsubscribe, 'unsubscribe key'],
     [model.secretArns.origin, 'origin secret'],

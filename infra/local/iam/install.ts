@@ -22,7 +22,8 @@ export async function installIamTwin(
   const model = options.model ?? (await loadIamModel(log));
   const twin = new IamTwin(model, { recordDir: env.IAM_TWIN_RECORD_DIR || undefined });
   registerLocalTwin(twin);
-  // Mail is sent with the stack's configuration set, as in the cloud, so its grant is exercised too.
+  // Mail is sent with the stack's configuration sets, as in the cloud, so their grants are exercised too.
   env.SES_CONFIGURATION_SET ??= model.configurationSetName;
+  env.SES_BULK_CONFIGURATION_SET ??= model.bulkConfigurationSetName;
   return twin;
 }

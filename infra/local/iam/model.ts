@@ -48,8 +48,12 @@ export interface TwinIamModel {
   indexArns: Record<string, string>;
   queueArns: { purge: string; reminders: string };
   mailIdentityArn: string;
+  /** The transactional mail stream's configuration set. */
   configurationSetName: string;
   configurationSetArn: string;
+  /** The bulk mail stream's (reminders) configuration set. */
+  bulkConfigurationSetName: string;
+  bulkConfigurationSetArn: string;
   secretArns: { session: string; unsubscribe: string; origin: string };
   parameterArns: { 'app-url': string };
   roles: Record<FunctionKey, FunctionRole>;

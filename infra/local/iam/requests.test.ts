@@ -92,12 +92,19 @@ describe('the authorisations a DynamoDB call needs', () => {
 });
 
 describe('the authorisations an SES send needs', () => {
-  it('is the sending identity, and the configuration set when the send names one', () => {
+  it('is the sending identity, and the configuration set (of either mail stream) when the send names one', () => {
     expect(sesRequests('SendEmailCommand', {}, model)).toEqual([{ action: 'ses:SendEmail', resource: model.mailIdentityArn }]);
-    expect(sesRequests('SendEmailCommand', { ConfigurationSetName: 'x' }, model)).toEqual([
+    expect(sesRequests('SendEmailCommand', { ConfigurationSetName: model.configurationSetName }, model)).toEqual([
       { action: 'ses:SendEmail', resource: model.mailIdentityArn },
       { action: 'ses:SendEmail', resource: model.configurationSetArn },
     ]);
+    expect(sesRequests('SendEmailCommand', { ConfigurationSetName: model.bulkConfigurationSetName }, model)[1]).toEqual({
+      action: 'ses:SendEmail',
+      resource: model.bulkConfigurationSetArn,
+    });
+    expect(sesRequests('SendEmailCommand', { ConfigurationSetName: 'other' }, model)[1].resource).toBe(
+      'arn:aws:ses:eu-west-1:123456789012:configuration-set/other',
+    );
     expect(sesRequests('SendRawEmailCommand', {}, model)[0].action).toBe('ses:SendRawEmail');
   });
 });

@@ -92,14 +92,21 @@ export function dynamoDbRequests(commandName: string, input: Input, model: TwinI
   }
 }
 
-/** The authorisations an SES call needs: the sending identity, and the configuration set when one is named. */
+/** The ARN of a configuration set named in a send: one of the stack's two, or one it does not have. */
+function configurationSetArnOf(name: string, model: TwinIamModel): string {
+  if (name === model.configurationSetName) return model.configurationSetArn;
+  if (name === model.bulkConfigurationSetName) return model.bulkConfigurationSetArn;
+  return `arn:aws:ses:${model.region}:${model.account}:configuration-set/${name}`;
+}
+
+/** The authorisations an SES call needs: the sending identity, and the configuration set (of either mail stream) when one is named. */
 export function sesRequests(commandName: string, input: Input, model: TwinIamModel): IamRequest[] {
   const operation = commandName.replace(/Command$/, '');
   if (operation === 'SendEmail' || operation === 'SendRawEmail') {
     // SES v2 authorises every send (raw content included) as ses:SendEmail; SES v1 has SendRawEmail.
     const action = operation === 'SendRawEmail' ? 'ses:SendRawEmail' : 'ses:SendEmail';
     const requests: IamRequest[] = [{ action, resource: model.mailIdentityArn }];
-    if (input.ConfigurationSetName) requests.push({ action, resource: model.configurationSetArn });
+    if (input.ConfigurationSetName) requests.push({ action, resource: configurationSetArnOf(input.ConfigurationSetName as string, model) });
     return requests;
   }
   return [{ action: `ses:${operation}`, resource: '*' }];

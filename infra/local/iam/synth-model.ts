@@ -76,6 +76,8 @@ export function synthesizeIamModel(options: { editTemplate?: (template: Template
       mailIdentityArn: arnOf(main, main.mailIdentity.emailIdentityArn),
       configurationSetName: arnOf(main, main.mailEvents.configurationSet.configurationSetName),
       configurationSetArn: arnOf(main, main.mailEvents.configurationSetArn),
+      bulkConfigurationSetName: arnOf(main, main.mailEvents.bulkConfigurationSet.configurationSetName),
+      bulkConfigurationSetArn: arnOf(main, main.mailEvents.bulkConfigurationSetArn),
       secretArns: {
         session: arnOf(main, main.sessionSecret.secretArn),
         unsubscribe: arnOf(main, main.unsubscribeSecret.secretArn),

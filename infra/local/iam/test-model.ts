@@ -25,6 +25,8 @@ export function testModel(authStatements: PolicyStatement[]): TwinIamModel {
     mailIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/no-reply@example.com',
     configurationSetName: 'Stack-MailEvents',
     configurationSetArn: 'arn:aws:ses:eu-west-1:123456789012:configuration-set/Stack-MailEvents',
+    bulkConfigurationSetName: 'Stack-MailEventsBulk',
+    bulkConfigurationSetArn: 'arn:aws:ses:eu-west-1:123456789012:configuration-set/Stack-MailEventsBulk',
     secretArns: {
       session: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:Stack-Session-AbCdEf',
       unsubscribe: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:Stack-Unsubscribe-AbCdEf',

@@ -1,0 +1,178 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dayOf } from '../lib/activity';
+import { db, tableName } from '../lib/db';
+import { type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
+import { isEmailSuppressed } from '../lib/email-suppression';
+import { indexAttributes, indexPartitionOf, keys, ttlIn } from '../lib/table';
+import { signUnsubscribeToken } from '../lib/unsubscribe-token';
+import type { UserRecord } from '../lib/user-record';
+import type { Program } from './content';
+import { deriveProgress } from './progress';
+import { reminderEmail } from './reminder-email';
+import { reminderPartition, weekdayOf } from './reminder-index';
+import { listProgress, type EnrollmentRecord } from './store';
+
+/**
+ * One learner's reminder (functions/program/reminders.ts runs them per page): the checks against
+ * the account, the index repairs, the once-a-day marker and the send on the bulk stream.
+ */
+export type ReminderUser = Pick<
+  UserRecord,
+  'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'email_suppressed'
+>;
+
+/** `deferred`: the worker may not claim another learner now; the learner is left for the continuation. */
+export type Outcome = 'sent' | 'skipped' | 'deferred';
+
+export interface RemindContext {
+  /** The published program (functions/program/published-program.ts). */
+  content: Program;
+  now: Date;
+  baseUrl: string;
+  /** Waits for this worker's next send slot. */
+  pace: () => Promise<void>;
+  /** Whether the worker may claim one more learner now (time left, bulk share left). */
+  mayClaim: () => boolean;
+  send: (message: ListEmailMessage) => Promise<Delivery>;
+  onSent?: (message: EmailMessage) => void;
+}
+
+const MARKER_TTL_SECONDS = 40 * 24 * 3600;
+
+export async function remindOne(
+  enrollment: EnrollmentRecord,
+  user: ReminderUser | undefined,
+  partition: string,
+  context: RemindContext,
+): Promise<Outcome> {
+  if (!user) return 'skipped';
+  // Admin actions (lock, delete, purge) and verification change the user item only: check it now.
+  if (user.status !== 'active' || user.is_locked || !user.verified) return 'skipped';
+  // SES reported the address as hard-bounced or complaining: optional mail stops.
+  if (isEmailSuppressed(user)) return 'skipped';
+  const { content } = context;
+  // The index item carries the open module and the percent (kept by every progress write).
+  let open = enrollment.open_module_id ? content.modules.find((module) => module.module_id === enrollment.open_module_id) : undefined;
+  let percent = enrollment.percent_complete ?? 0;
+  if (!open && enrollment.status !== 'completed') {
+    // an enrollment written before open_module_id existed: derive it (rare, extra reads)
+    const derived = deriveProgress(content, await listProgress(user.id, content.id));
+    open = derived.open ?? undefined;
+    percent = derived.percent;
+  }
+  if (!open || enrollment.status === 'completed') {
+    await removeFromIndex(enrollment);
+    return 'skipped';
+  }
+  const frequency = user.reminder_frequency ?? 'daily';
+  const expected = reminderPartition(user.id, frequency, enrollment.enrolled_at);
+  if (!expected) {
+    // reminders turned off (Settings or the unsubscribe link) without the index following
+    await removeFromIndex(enrollment);
+    return 'skipped';
+  }
+  if (expected !== partition) await repairIndex(enrollment, expected);
+  const { now } = context;
+  const due = frequency === 'daily' || weekdayOf(enrollment.enrolled_at) === now.getUTCDay();
+  if (!due) return 'skipped';
+
+  const message = reminderEmail({
+    to: user.email,
+    firstName: user.first_name,
+    module: open,
+    percent,
+    frequency,
+    programTitle: content.title,
+    baseUrl: context.baseUrl,
+    unsubscribeUrl: `${context.baseUrl}/api/notifications/unsubscribe?token=${encodeURIComponent(await signUnsubscribeToken(user.id))}`,
+  });
+  // The paced wait comes before the claim: a worker that runs out of time while waiting holds no
+  // claimed-but-unsent learner, and one that may not claim leaves the learner to its continuation.
+  await context.pace();
+  if (!context.mayClaim()) return 'deferred';
+  const day = dayOf(now);
+  if (!(await claimDay(user, day, now))) return 'skipped';
+  try {
+    const delivery = await context.send(message);
+    if (delivery === 'allowlist_block') return 'skipped';
+    context.onSent?.(message);
+    return 'sent';
+  } catch (error) {
+    await releaseDay(user.id, day);
+    throw error;
+  }
+}
+
+/** The once-a-day marker; false when this learner was already reminded today. */
+async function claimDay(user: Pick<UserRecord, 'id'>, day: string, now: Date): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.reminderSent(user.id, day),
+          type: 'reminder_sent',
+          user_id: user.id,
+          day,
+          sent_at: now.toISOString(),
+          expires_at: ttlIn(MARKER_TTL_SECONDS, now.getTime()),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+async function releaseDay(userId: string, day: string) {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.reminderSent(userId, day) }));
+}
+
+/** Finished learners leave the index (only if it still points where we found it). */
+async function removeFromIndex(enrollment: EnrollmentRecord) {
+  await conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.enrollment(enrollment.user_id, enrollment.program_id),
+      UpdateExpression: 'REMOVE #ipk, #isk',
+      ConditionExpression: '#ipk = :seen',
+      ExpressionAttributeNames: reminderIndexNames(),
+      ExpressionAttributeValues: { ':seen': indexPartitionOf('remindersDue', enrollment) },
+    }),
+  );
+}
+
+/** The frequency changed without the index following: move the entry to the right partition. */
+async function repairIndex(enrollment: EnrollmentRecord, expectedPartition: string) {
+  await conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.enrollment(enrollment.user_id, enrollment.program_id),
+      UpdateExpression: 'SET #ipk = :pk, #isk = :sk',
+      ConditionExpression: '#ipk = :seen',
+      ExpressionAttributeNames: reminderIndexNames(),
+      ExpressionAttributeValues: {
+        ':pk': expectedPartition,
+        ':sk': enrollment.user_id,
+        ':seen': indexPartitionOf('remindersDue', enrollment),
+      },
+    }),
+  );
+}
+
+function reminderIndexNames() {
+  const [pkName, skName] = indexAttributes('remindersDue');
+  return { '#ipk': pkName, '#isk': skName };
+}
+
+async function conditional(command: UpdateCommand) {
+  try {
+    await db().send(command);
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { batchWriteItems } from '../../functions/lib/batch-items';
+import { forEachBounded } from '../../functions/lib/bounded';
+import { keys } from '../../functions/lib/table';
+import type { UserRecord } from '../../functions/lib/user-record';
+import { userIndexKeys } from '../../functions/lib/users';
+import { program } from '../../functions/program/content';
+import { reminderIndexKeys } from '../../functions/program/reminder-index';
+
+/**
+ * Learners due a daily reminder, written straight to the table (an account and an enrollment in
+ * the reminder index each, as registration and enrollment leave them): the reminder tests and
+ * benchmarks need hundreds to thousands of them, more than the API could register in time.
+ */
+function learnerItems(index: number, enrolledAt: string, emailPrefix: string): Record<string, unknown>[] {
+  const content = program();
+  const email = `${emailPrefix}-${index}@example.com`;
+  const user: UserRecord = {
+    id: randomUUID(),
+    email,
+    email_lower: email,
+    first_name: `Due${index}`,
+    last_name: 'Learner',
+    password_hash: 'not-a-real-hash',
+    role: 'learner',
+    verified: true,
+    status: 'active',
+    is_locked: false,
+    session_version: 0,
+    reminder_frequency: 'daily',
+    created_at: enrolledAt,
+    updated_at: enrolledAt,
+    version: 1,
+  };
+  return [
+    { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
+    {
+      ...keys.enrollment(user.id, content.id),
+      type: 'enrollment',
+      id: randomUUID(),
+      user_id: user.id,
+      program_id: content.id,
+      program_title: content.title,
+      status: 'active',
+      percent_complete: 0,
+      completed_count: 0,
+      module_count: content.modules.length,
+      open_module_id: content.modules[0].module_id,
+      enrolled_at: enrolledAt,
+      updated_at: enrolledAt,
+      version: 1,
+      ...reminderIndexKeys(user.id, 'daily', enrolledAt),
+    },
+  ];
+}
+
+/** Writes `count` due learners (addresses `<emailPrefix>-<n>@example.com`), enrolled at `enrolledAt`. */
+export async function seedDueLearners(count: number, enrolledAt: string, emailPrefix = 'due'): Promise<void> {
+  const batches = Array.from({ length: Math.ceil(count / 12) }, (_, batch) => batch * 12);
+  await forEachBounded(batches, 16, async (start) => {
+    const items = Array.from({ length: Math.min(12, count - start) }, (_, i) => learnerItems(start + i, enrolledAt, emailPrefix)).flat();
+    await batchWriteItems(items.map((Item) => ({ PutRequest: { Item } })));
+  });
+}
