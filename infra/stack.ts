@@ -361,7 +361,10 @@ export class CareerProgramStack extends Stack {
       ],
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
-      reminderDrainSeconds: reminderDrainSeconds(props.expectedDailyReminders ?? 50_000, ((props.sesSendRate ?? 14) * (props.bulkSendShare ?? 50)) / 100),
+      reminderDrainSeconds: reminderDrainSeconds(
+        props.expectedDailyReminders ?? 50_000,
+        ((props.sesSendRate ?? 14) * (props.bulkSendShare ?? 50)) / 100,
+      ),
       mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
       mailStreams: [
         {
