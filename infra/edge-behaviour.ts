@@ -12,7 +12,7 @@ export interface Throttle {
 }
 
 /**
- * The stage's default route throttle, per deployment stage (docs/security.md L8). API Gateway
+ * The stage's default route throttle, per deployment stage (docs/security.md#edge-and-api-throttles). API Gateway
  * applies it to each route on its own (the stage's default route settings), unless the route has
  * its own in ROUTE_THROTTLES. Sizing for a million learners, a tenth of them on a given day, each
  * making about 100 calls in a session, spread over a busy 8 hours with a 5x peak:
@@ -25,7 +25,7 @@ export const STAGE_API_THROTTLES: Record<'dev' | 'prod', Throttle> = {
 };
 
 /**
- * Per-route ceilings (L8): the unauthenticated calls that cost the most (scrypt, email). Sign-in
+ * Per-route ceilings (docs/security.md#edge-and-api-throttles): the unauthenticated calls that cost the most (scrypt, email). Sign-in
  * is a few calls per learner per day: 1e5 * 2 / 28 800 * 5 ≈ 35 rps, so 100 leaves room.
  */
 export const ROUTE_THROTTLES: Record<string, Throttle> = {

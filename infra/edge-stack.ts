@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { stageSettings, type StageName } from './stage';
 
 /**
- * L8 (docs/security.md): the WAF web ACL on the CloudFront distribution. A CLOUDFRONT-scope web
+ * docs/security.md#edge-and-api-throttles: the WAF web ACL on the CloudFront distribution. A CLOUDFRONT-scope web
  * ACL must live in us-east-1, so it is a small companion stack the main stack references.
  *
  * Per-IP rate-based rules over 5-minute windows (WAF counts per address; the API's own limits

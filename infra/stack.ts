@@ -73,7 +73,7 @@ export interface CareerProgramStackProps extends StackProps {
   expectedDailyReminders?: number;
   /** Reminder workers at once (the SQS event source's maximum concurrency, at least 2); 2 by default. */
   reminderWorkers?: number;
-  /** Days audit entries are kept (DynamoDB TTL); default 400 (docs/security.md L9). */
+  /** Days audit entries are kept (DynamoDB TTL); default 400 (docs/security.md#privacy-of-the-audit-log). */
   auditRetentionDays?: number;
   /** The CLOUDFRONT web ACL of the us-east-1 companion stack (infra/edge-stack.ts). */
   webAclArn?: string;
@@ -100,7 +100,7 @@ export class CareerProgramStack extends Stack {
   readonly sessionSecret: Secret;
   /** The key of reminder unsubscribe links (functions/lib/unsubscribe-token.ts): not the session key. */
   readonly unsubscribeSecret: Secret;
-  /** H1: the value CloudFront sends in the origin-verify header; the API checks it first. */
+  /** The value CloudFront sends in the origin-verify header; the API checks it first. */
   readonly originSecret: Secret;
   /** CloudFront access logs without query strings, when this stack is in us-east-1 (else a companion stack). */
   readonly accessLogs?: CloudFrontAccessLogs;
@@ -146,7 +146,8 @@ export class CareerProgramStack extends Stack {
 
     this.originSecret = new Secret(this, 'OriginVerifySecret', {
       removalPolicy: stage.secretRemovalPolicy,
-      description: 'Header value CloudFront adds to API requests; the API answers nothing else (H1)',
+      description:
+        'Header value CloudFront adds to API requests; the API answers nothing else (docs/security.md#the-api-is-reachable-through-cloudfront-only)',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
     Validations.of(this.originSecret).acknowledge({
@@ -391,7 +392,7 @@ export class CareerProgramStack extends Stack {
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
-    // No API URL output: the API answers only through CloudFront (H1, docs/security.md).
+    // No API URL output: the API answers only through CloudFront (docs/security.md#the-api-is-reachable-through-cloudfront-only).
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table' });
     new CfnOutput(this, 'DashboardName', {
       value: this.monitoring.dashboard.dashboardName,

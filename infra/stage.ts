@@ -34,7 +34,7 @@ export const STAGES: Record<StageName, StageSettings> = {
     deletionProtection: true,
     terminationProtection: true,
     secretRemovalPolicy: RemovalPolicy.RETAIN,
-    // Sized for a million learners (docs/security.md L8); the sign-in routes have tighter
+    // Sized for a million learners (docs/security.md#edge-and-api-throttles); the sign-in routes have tighter
     // per-route ceilings. Both in infra/edge-behaviour.ts, which the local server applies too.
     apiThrottle: STAGE_API_THROTTLES.prod,
     logRetention: RetentionDays.THREE_MONTHS,

@@ -46,7 +46,7 @@ export async function startLogin(
   // Started for every login, so the one-off cost of building it never marks an unknown email.
   const fallbackHash = dummyHash();
   const user = email ? await getUserByEmail(email) : undefined;
-  // docs/security.md M1: a browser this account signed in from before is counted on its own.
+  // docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded: a browser this account signed in from before is counted on its own.
   const deviceId = await trustedDeviceId(caller.cookies, user?.id);
   let reservation;
   try {
@@ -107,7 +107,7 @@ export async function startLogin(
 
 /**
  * A sign-in audit entry: about the account when the email names one, else about `unknown` with
- * the typed text only as a keyed hash (docs/security.md L9: it may be a password typed into the
+ * the typed text only as a keyed hash (docs/security.md#privacy-of-the-audit-log: it may be a password typed into the
  * wrong field, or someone else's address).
  */
 async function loginAudit(
@@ -197,7 +197,7 @@ export async function completeSignIn(
   return { user: { ...user, last_login_at: now }, cookie };
 }
 
-/** M2: a wrong, expired or used-up sign-in code is a security event of the challenge's account. */
+/** A wrong, expired or used-up sign-in code is a security event (docs/security.md#security-events-in-the-audit-log) of the challenge's account. */
 export async function auditCodeFailure(error: unknown, caller: Caller): Promise<void> {
   const failure = codeFailureOf(error);
   if (!failure?.userId) return; // no such challenge: nothing names an account

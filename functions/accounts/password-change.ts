@@ -27,7 +27,7 @@ export async function changePassword(
   // Bounds guessing of the current password by someone holding a stolen session.
   await consume('passwordChangesPerUser', user.id, caller);
   if (!input.current_password || !(await verifyPassword(input.current_password, user.password_hash))) {
-    // A wrong current password may be someone else at an open session: a security event (M2).
+    // A wrong current password may be someone else at an open session: a security event (docs/security.md#security-events-in-the-audit-log).
     await writeAudit(accountAudit('auth.password_change_failed', user, caller, { new: { reason: 'invalid_current_password' } }));
     throw badRequest('invalid_current_password');
   }

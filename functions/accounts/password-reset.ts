@@ -24,7 +24,7 @@ import { deviceCookie } from './trusted-device';
  * Password reset by emailed link (docs/security.md): 32 random bytes, only their sha256 stored
  * (RESET#<hash>), 1-hour life, single use. The request answers the same whether or not the
  * account exists; confirming sets the new hash and ends every session.
- * A token belongs to the account's state when it was made (docs/security.md L1): it carries the
+ * A token belongs to the account's state when it was made (docs/security.md#reset-links-and-the-token-in-the-address): it carries the
  * session_version and the email, so every live link dies when the password changes (reset,
  * change: both bump session_version), the account is locked, or an admin changes the email.
  */
@@ -56,7 +56,7 @@ export async function sendPasswordReset(
     }),
   );
   const link = `${await appUrl()}/reset-password?token=${encodeURIComponent(token)}`;
-  // An unverified address may not be the registrant's: no name they typed (L5).
+  // An unverified address may not be the registrant's: no name they typed (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
   return deliver(passwordResetEmail(user.email, user.verified === false ? '' : user.first_name, link));
 }
 
@@ -88,13 +88,13 @@ async function findToken(token: string | undefined) {
   return item as ResetItem;
 }
 
-/** Still the account's state the token was made for (L1). Tokens made before this rule carry no version: dead too. */
+/** Still the account's state the token was made for (docs/security.md#reset-links-and-the-token-in-the-address). Tokens made before this rule carry no version: dead too. */
 const matchesAccount = (item: ResetItem, user: UserRecord) =>
   item.session_version === (user.session_version ?? 0) && item.email_lower === user.email_lower;
 
 /**
  * The token's account when the token is live and still matches it; otherwise `invalid_or_expired`
- * after an audit entry (M2: a bad reset token is a security event; about the account when the
+ * after an audit entry (a bad reset token is a security event, docs/security.md#security-events-in-the-audit-log; about the account when the
  * token names one). Checks per IP are limited so guessing tokens is bounded and cannot flood the log.
  */
 async function liveToken(token: string | undefined, caller: Caller): Promise<{ item: ResetItem; user: UserRecord }> {
@@ -128,7 +128,7 @@ export async function validateResetToken(token: string | undefined, caller: Call
   await liveToken(token, caller);
 }
 
-/** Sets the new password; answers a trusted-device cookie for this browser (the owner proved the inbox; M1). */
+/** Sets the new password; answers a trusted-device cookie for this browser (the owner proved the inbox; docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded). */
 export async function confirmPasswordReset(
   input: { token?: string; password: string; password2: string },
   caller: Caller,

@@ -18,7 +18,7 @@ describe('login backoff', () => {
 
 describe('limits', () => {
   it('default to the security baseline', () => {
-    // docs/security.md M1: 90 for unknown browsers + 10 for the account's trusted devices = 100 an hour
+    // docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded: 90 for unknown browsers + 10 for the account's trusted devices = 100 an hour
     expect(rateLimits.loginFailuresPerAccount).toEqual({ limit: 90, windowSeconds: 3600 });
     expect(rateLimits.loginFailuresPerAccountTrusted).toEqual({ limit: 10, windowSeconds: 3600 });
     expect(rateLimits.loginFailuresPerIp).toEqual({ limit: 100, windowSeconds: 3600 });

@@ -25,7 +25,7 @@ const defaults = {
   registerPerIp: { limit: 50, windowSeconds: HOUR },
   registerPerEmail: { limit: 10, windowSeconds: HOUR },
   loginFailuresPerIp: { limit: 100, windowSeconds: HOUR },
-  // Together at most 100 failures an hour per account (docs/security.md, M1): 90 from browsers
+  // Together at most 100 failures an hour per account (docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded): 90 from browsers
   // the account does not know, 10 from the account's own trusted devices.
   loginFailuresPerAccount: { limit: 90, windowSeconds: HOUR },
   loginFailuresPerAccountTrusted: { limit: 10, windowSeconds: HOUR },
@@ -208,7 +208,7 @@ export function backoffSeconds(failures: number): number {
 }
 
 /**
- * Where a login attempt comes from, for the backoff (docs/security.md, M1): a trusted device of
+ * Where a login attempt comes from, for the backoff (docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded): a trusted device of
  * the account (`device:<id>`) or else the caller's address block (`ip:<key>`). The backoff is
  * kept per account *and* source, so a stranger's failures slow down only that stranger.
  */
@@ -231,7 +231,7 @@ export class LoginThrottled extends Error {
 }
 
 /**
- * Reserves one login attempt before the password is checked (L8): the attempt is counted as a
+ * Reserves one login attempt before the password is checked (docs/security.md#edge-and-api-throttles): the attempt is counted as a
  * failure in every window it belongs to — per IP, per account (trusted or not), and the
  * account+source backoff — each with a conditional write, so parallel guesses cannot get past
  * a limit. A right password releases the reservation. Throws LoginThrottled when any window is

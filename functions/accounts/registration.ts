@@ -59,7 +59,7 @@ export async function register(input: RegistrationInput, caller: Caller): Promis
 
 /**
  * A repeat of a registered address. Still unverified: a fresh code carries this registration's
- * password and names, applied when that code verifies the address (L4, docs/security.md).
+ * password and names, applied when that code verifies the address (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
  */
 async function answerExisting(
   existing: NonNullable<Awaited<ReturnType<typeof getUserByEmail>>>,

@@ -4,7 +4,7 @@ import { readCookie } from '../lib/session';
 import { derivedKey } from '../lib/session-keys';
 
 /**
- * Trusted-device cookies (docs/security.md, M1; OWASP "device cookies"). A browser that has
+ * Trusted-device cookies (docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded; OWASP "device cookies"). A browser that has
  * completed a sign-in (password + emailed code) or a password reset for an account gets a signed
  * cookie naming that account. Sign-in attempts that present it are counted apart from everyone
  * else's: their own backoff and a small hourly pool of their own, so a stranger who fills the

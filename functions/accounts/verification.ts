@@ -16,7 +16,7 @@ import { consume, givingBackOnFailure, tryConsume } from './rate-limit';
 export const VERIFY_EMAIL_PURPOSE = 'verify_email';
 
 /**
- * A repeated registration of a still-unverified address (docs/security.md L4): the password and
+ * A repeated registration of a still-unverified address (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries): the password and
  * names it chose, kept on the new code's item. Verifying with that code sets them, so whoever
  * proves the inbox signs in with the password *they* chose, never an earlier registrant's.
  */
@@ -72,7 +72,7 @@ export async function verifyEmail(input: { email: string; code: string }, caller
   const now = new Date().toISOString();
   // The code is spent in the same transaction that verifies the account (retried with jitter on
   // conflicts): either both happen or neither, so a 503 leaves the code usable for a retry. A
-  // repeated registration's password and names ride on the code and apply now (docs/security.md L4).
+  // repeated registration's password and names ride on the code and apply now (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
   const verifyWrites = (item: Record<string, unknown>) => {
     const pending = item.pending_registration as PendingRegistration | undefined;
     const renamed = pending ? { ...user, first_name: pending.first_name, last_name: pending.last_name } : user;

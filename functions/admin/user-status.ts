@@ -6,7 +6,6 @@ import { conflict, notFound } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
 import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserStatus } from '../lib/user-record';
-import { indexAttributes } from '../lib/table';
 import { getUserById, searchItemWrites } from '../lib/users';
 import { adminAudit, assertNotSelf, type AdminCaller } from '../lib/admin-caller';
 import { mutateUser } from '../accounts/user-mutation';

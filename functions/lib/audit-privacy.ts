@@ -4,7 +4,7 @@ import { db, tableName } from './db';
 import { derivedKey } from './session-keys';
 
 /**
- * Privacy of the audit log (docs/security.md, L9).
+ * Privacy of the audit log (docs/security.md#privacy-of-the-audit-log).
  *
  * - Text typed as an email on a failed sign-in may be a password typed in the wrong field, or
  *   someone else's address: only a keyed hash is stored. The same text always gives the same

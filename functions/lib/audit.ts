@@ -88,7 +88,7 @@ export function auditItem(input: AuditInput, now = new Date()) {
   return {
     ...keys.audit(createdAt, id),
     type: 'audit',
-    // Retention (docs/security.md L9): DynamoDB's TTL removes the entry after this many days.
+    // Retention (docs/security.md#privacy-of-the-audit-log): DynamoDB's TTL removes the entry after this many days.
     expires_at: ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime()),
     ...indexKeys.auditByEntity(input.entityType, input.entityId, sortKey),
     ...indexKeys.auditByTime(sortKey),

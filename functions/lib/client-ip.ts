@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The key a per-IP rate limit counts under (docs/security.md, H1). An IPv4 address is its own
+ * The key a per-IP rate limit counts under (docs/security.md#the-api-is-reachable-through-cloudfront-only). An IPv4 address is its own
  * key. An IPv6 address is keyed on its /64: one subscriber usually holds a whole /64 and can
  * pick a fresh address from it per request, so counting single addresses would not limit them.
  */

@@ -28,9 +28,9 @@ export interface Config {
   /** Local only: older signing keys that still verify (comma-separated SESSION_SECRET_PREVIOUS). */
   sessionSecretPrevious: string[];
   sessionSecretArn?: string;
-  /** Days an audit entry is kept (DynamoDB TTL); docs/security.md L9. */
+  /** Days an audit entry is kept (DynamoDB TTL); docs/security.md#privacy-of-the-audit-log. */
   auditRetentionDays: number;
-  /** Cloud: the secret whose value CloudFront sends as the origin-verify header (H1). */
+  /** Cloud: the secret whose value CloudFront sends as the origin-verify header (docs/security.md#the-api-is-reachable-through-cloudfront-only). */
   originSecretArn?: string;
   /**
    * Local: the value the local CloudFront sends as the origin-verify header (ORIGIN_SECRET; the

@@ -83,7 +83,7 @@ const requestState = new WeakMap<object, RequestState>();
 const viaCloudFront = new WeakSet<object>();
 
 /**
- * H1 (docs/security.md): before anything else, refuse every request that did not come through
+ * The origin check (docs/security.md#the-api-is-reachable-through-cloudfront-only): before anything else, refuse every request that did not come through
  * our CloudFront distribution (no or wrong origin-verify header): the API's own execute-api
  * address answers nothing but 403. Locally the same against the local server's stand-in.
  */
@@ -151,7 +151,7 @@ const accessControl = (routes: Map<string, RouteDef>, optionalSession: Set<strin
     if (route.access === 'public') return;
     if (!session) throw unauthorized();
     if (route.access === 'admin' && session.user.role !== 'admin') {
-      // A learner at an admin route is a security event (docs/security.md M2).
+      // A learner at an admin route is a security event (docs/security.md#security-events-in-the-audit-log).
       await writeAudit({
         action: 'security.admin_required',
         actor: { id: session.user.id, email: session.user.email },
@@ -245,7 +245,7 @@ function toResponse(result: ApiResult, renewedCookie?: string): APIGatewayProxyS
 /**
  * The viewer's address. Behind CloudFront the API sees an edge address as the source IP;
  * CloudFront puts the viewer's `ip:port` in CloudFront-Viewer-Address (it overwrites any value
- * a client sends). The header is trusted only on a request that passed the origin check (H1):
+ * a client sends). The header is trusted only on a request that passed the origin check (docs/security.md#the-api-is-reachable-through-cloudfront-only):
  * anyone calling the API directly could write any address into it.
  */
 export function clientIp(event: Pick<Event, 'headers' | 'requestContext'>): string {

@@ -8,7 +8,7 @@ import { createGroupHandler, defineRoute } from './http';
 import { resetOriginSecretForTests } from './origin-verify';
 
 /**
- * H1 (docs/security.md): in the cloud the API answers only requests that came through our
+ * The origin check (docs/security.md#the-api-is-reachable-through-cloudfront-only): in the cloud the API answers only requests that came through our
  * CloudFront (the origin-verify header), and only then trusts CloudFront-Viewer-Address.
  */
 const ORIGIN_SECRET = 'origin-secret-origin-secret-origin-secret';
@@ -65,7 +65,7 @@ const call = (headers: Record<string, string>) => {
   return handler(event(headers), context) as Promise<{ statusCode: number; body: string }>;
 };
 
-describe('the API behind CloudFront only (H1)', () => {
+describe('the API behind CloudFront only (docs/security.md#the-api-is-reachable-through-cloudfront-only)', () => {
   it('refuses a direct call, with or without a forged viewer address, before any handler runs', async () => {
     const before = handlerRuns;
     const direct = await call({ 'cloudfront-viewer-address': '198.51.100.77:443' });

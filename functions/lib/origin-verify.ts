@@ -5,7 +5,7 @@ import { checkLocalCall } from './local-twin';
 import { clearParameterCachesForTests, readSecret } from './parameters';
 
 /**
- * The origin-verify check of H1 (docs/security.md). In the cloud against the Secrets Manager
+ * The origin-verify check (docs/security.md#the-api-is-reachable-through-cloudfront-only). In the cloud against the Secrets Manager
  * secret; locally against ORIGIN_SECRET, which the local server's CloudFront stand-in sends, so
  * a request that bypasses it is refused there too (no local secret: nothing to check).
  *

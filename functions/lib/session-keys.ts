@@ -4,7 +4,7 @@ import { checkLocalCall } from './local-twin';
 import { clearParameterCachesForTests, readSecret } from './parameters';
 
 /**
- * The session signing keys (docs/security.md, L6). A key ring: the first key signs, every key
+ * The session signing keys (docs/security.md#session-signing-keys). A key ring: the first key signs, every key
  * verifies, each known by a key id (`kid` in the token header). Rotation without signing anyone
  * out: put the new key first and keep the old one after it until the last token it signed has
  * expired (12 hours), then drop it.

@@ -22,7 +22,7 @@ const AUDIENCE = 'career-program-web';
 const ALGORITHM = 'HS256';
 
 /**
- * The key that verifies a token: the one its `kid` names (docs/security.md L6: the newest key
+ * The key that verifies a token: the one its `kid` names (docs/security.md#session-signing-keys: the newest key
  * signs, older keys still verify during a rotation). A token without a kid predates key ids
  * and is checked with the current key.
  */

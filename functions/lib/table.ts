@@ -13,7 +13,7 @@
  *   RATE#<scope>#<key>   / WINDOW#<start>       a rate-limit window (TTL)
  *   RATE#login_backoff#<email lower>[#<source>] / STATE   consecutive failed logins of one account
  *                                               from one source (device:<id> or ip:<block>) and
- *                                               the next allowed try (TTL; docs/security.md M1)
+ *                                               the next allowed try (TTL; docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded)
  *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry, by day (auditByEntity, auditByAction,
  *                                               auditByEntityType, auditByTime; with an actor also auditByActorId,
  *                                               auditByActor, auditByActorDomain: all newest first)

@@ -23,7 +23,7 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   }),
 );
 
-/** The throttles of infra/edge-behaviour.ts (docs/security.md L8): prod's stage default, and per route. */
+/** The throttles of infra/edge-behaviour.ts (docs/security.md#edge-and-api-throttles): prod's stage default, and per route. */
 export const STAGE_THROTTLE = STAGE_API_THROTTLES.prod;
 export { ROUTE_THROTTLES };
 
@@ -58,7 +58,7 @@ export class AppHttpApi extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      // Every route's default ceiling, sized for a million learners (docs/security.md L8; dev:
+      // Every route's default ceiling, sized for a million learners (docs/security.md#edge-and-api-throttles; dev:
       // smaller, infra/stage.ts); the per-user and per-IP limits live in the handlers, tighter
       // ceilings per route below.
       throttle: props.throttle ?? STAGE_THROTTLE,
@@ -67,7 +67,7 @@ export class AppHttpApi extends Construct {
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
     });
 
-    // Per-route ceilings (L8): the unauthenticated calls that cost the most (scrypt, email).
+    // Per-route ceilings (docs/security.md#edge-and-api-throttles): the unauthenticated calls that cost the most (scrypt, email).
     // RouteSettings is untyped JSON in the L1: CloudFormation's own (Pascal-case) names.
     (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       Object.entries(ROUTE_THROTTLES).map(([key, limit]) => [

@@ -62,11 +62,11 @@ export interface SiteProps {
   /** Retention of the deployment log group; default one month. */
   logRetention?: RetentionDays;
   /**
-   * H1 (docs/security.md): the secret CloudFront sends to the API in the origin-verify header
+   * The origin check (docs/security.md#the-api-is-reachable-through-cloudfront-only): the secret CloudFront sends to the API in the origin-verify header
    * (a CloudFormation dynamic reference to Secrets Manager, resolved at deploy time).
    */
   originVerifyValue: string;
-  /** The WAF web ACL (CLOUDFRONT scope, us-east-1 companion stack) guarding the distribution (L8). */
+  /** The WAF web ACL (CLOUDFRONT scope, us-east-1 companion stack) guarding the distribution (docs/security.md#edge-and-api-throttles). */
   webAclArn?: string;
 }
 
@@ -171,7 +171,7 @@ export class Site extends Construct {
         [API_PATH_PATTERN]: {
           origin: new HttpOrigin(props.apiDomainName, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-            // H1: the API refuses every request without this header (functions/lib/origin-verify.ts).
+            // the API refuses every request without this header (functions/lib/origin-verify.ts).
             customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
           }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,

@@ -11,7 +11,7 @@ import { sesFront } from './ses-front';
 import { DEFAULT_SES_LIMITS, SendBudget, type SesLimits } from './ses-limits';
 
 /**
- * Where the local servers listen (docs/security.md, M4): loopback only, so nobody else on the
+ * Where the local servers listen (docs/security.md#local-runtime-bound-to-127001): loopback only, so nobody else on the
  * network can use the mail viewer (reset links, codes) or the database. `HOST` widens it.
  */
 export const DEFAULT_HOST = '127.0.0.1';

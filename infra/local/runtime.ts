@@ -129,7 +129,7 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       APP_URL: appUrl,
       AWS_REGION: process.env.AWS_REGION || 'us-east-1',
       SESSION_SECRET: process.env.SESSION_SECRET || localSecret(settings.dataDir, 'session-secret'),
-      // What the local CloudFront sends as the origin-verify header, and the API checks (H1).
+      // What the local CloudFront sends as the origin-verify header, and the API checks (docs/security.md#the-api-is-reachable-through-cloudfront-only).
       ORIGIN_SECRET: process.env.ORIGIN_SECRET || localSecret(settings.dataDir, 'origin-secret'),
       POWERTOOLS_SERVICE_NAME: 'career-program-local',
       LOG_LEVEL: process.env.LOG_LEVEL || 'WARN',

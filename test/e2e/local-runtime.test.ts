@@ -72,7 +72,7 @@ async function accepts(host: string, port: string): Promise<boolean> {
   });
 }
 
-it('listens on 127.0.0.1 only: app, direct API, mail viewer and DynamoDB Local (docs/security.md M4)', async () => {
+it('listens on 127.0.0.1 only: app, direct API, mail viewer and DynamoDB Local (docs/security.md#local-runtime-bound-to-127001)', async () => {
   const runtime = await startRuntimeProcess();
   try {
     for (const port of [runtime.env.PORT, runtime.env.DIRECT_API_PORT, runtime.env.SES_PORT, runtime.env.DYNAMODB_PORT]) {

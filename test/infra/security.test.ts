@@ -17,7 +17,7 @@ import { TABLE_ACCESS } from '../../infra/table-access';
 import { INDEX, PARTITION_PREFIXES } from '../../functions/lib/table';
 import { asObject, asObjects, asString, asStrings, at, type JsonObject, maybeAt, resourceList, resourceOf } from './template';
 
-/** docs/security.md: H1, L7, L8 and the reset link in logs, on the synthesized stacks. */
+/** docs/security.md: the origin check, least privilege, throttles and the reset link in logs, on the synthesized stacks. */
 const WEB_ACL_ARN = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/career-web-acl/0f1e2d3c';
 let s: SynthesizedStack;
 beforeAll(() => {
@@ -46,7 +46,7 @@ const leadingKeysOf = (statement: JsonObject) => {
   return keys === undefined ? undefined : asStrings(keys, 'dynamodb:LeadingKeys');
 };
 
-describe('H1: the API is reachable through CloudFront only', () => {
+describe('the API is reachable through CloudFront only', () => {
   it('has CloudFront send the origin-verify secret, resolved from Secrets Manager at deploy time', () => {
     const config = distributionConfig();
     const api = asObjects(config.CacheBehaviors, 'CacheBehaviors').find((b) => b.PathPattern === '/api/*')!;
@@ -144,7 +144,7 @@ describe('least privilege in the table', () => {
   });
 });
 
-describe('L8: throttles and the edge', () => {
+describe('throttles and the edge', () => {
   it('throttles the stage for a million learners and the costly unauthenticated routes tighter', () => {
     const stage = resourceList(s.template, 'AWS::ApiGatewayV2::Stage')[0].Properties;
     expect(stage.DefaultRouteSettings).toMatchObject({

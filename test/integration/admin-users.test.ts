@@ -252,7 +252,7 @@ describe('hard delete', () => {
     await finishModule(learner, program().modules[0].slug);
     await recordActivity(user.id, new Date(Date.now() - 2 * 24 * 3600 * 1000)); // an older day: a no-op after today's task save
     expect((await adminClient.patch(`/api/admin/users/${user.id}`, { last_name: 'Hardcastle' })).status).toBe(200);
-    // an entry of the person's own, with their address and browser (docs/security.md L9)
+    // an entry of the person's own, with their address and browser (docs/security.md#privacy-of-the-audit-log)
     const own = auditItem({
       action: 'auth.login',
       actor: { id: user.id, email: user.email },

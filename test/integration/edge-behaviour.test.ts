@@ -6,7 +6,7 @@ import { useApi } from '../helpers/api';
 /**
  * What the front door does before the Lambdas, through the local server as in the cloud
  * (infra/edge-behaviour.ts): API Gateway's route throttles, and the origin-verify header that
- * only the CloudFront stand-in sends (H1, docs/security.md).
+ * only the CloudFront stand-in sends (docs/security.md#the-api-is-reachable-through-cloudfront-only).
  */
 const RESET_REQUEST = 'POST /api/auth/password-reset/request';
 const api = useApi({
@@ -29,7 +29,7 @@ describe('API Gateway route throttles', () => {
   });
 });
 
-describe('the API behind the CloudFront stand-in only (H1)', () => {
+describe('the API behind the CloudFront stand-in only (docs/security.md#the-api-is-reachable-through-cloudfront-only)', () => {
   it('refuses a request to its own address exactly as in the cloud, and accepts the same one through the front', async () => {
     const attempts: Array<Record<string, string>> = [{}, { [ORIGIN_VERIFY_HEADER]: 'a-guess-at-the-secret-a-guess-at-the-secret' }];
     for (const headers of attempts) {

@@ -14,8 +14,8 @@ import { codeIn, latestEmail, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
 /**
- * docs/security.md: M1 (no lock-out by strangers, guessing bounded), L8 (atomic reservations),
- * M2 (security events in the audit log), L1 (reset links die with the password), L9 (privacy).
+ * docs/security.md: no lock-out by strangers and bounded guessing, atomic reservations, security
+ * events in the audit log, reset links that die with the password, privacy of the audit log.
  * Sign-in is driven through the domain with explicit callers, so attempts can come from many
  * addresses; everything else through the API.
  */
@@ -70,7 +70,7 @@ async function auditOf(entity: string): Promise<StoredAudit[]> {
   return (result.Items ?? []) as StoredAudit[];
 }
 
-describe('M1: a stranger cannot lock the owner out', () => {
+describe('a stranger cannot lock the owner out', () => {
   it('backs off only the address that fails: the owner, elsewhere, signs in at once', async () => {
     const { email } = await makeUser();
     const stranger = strangerIp();
@@ -122,7 +122,7 @@ describe('M1: a stranger cannot lock the owner out', () => {
   });
 });
 
-describe('M1: guessing stays bounded across all addresses', () => {
+describe('guessing stays bounded across all addresses', () => {
   it('keeps the default pools at 100 failures an hour per account in all', async () => {
     configureRateLimits();
     const { rateLimits } = await import('../../functions/accounts/rate-limit');
@@ -147,7 +147,7 @@ describe('M1: guessing stays bounded across all addresses', () => {
   });
 });
 
-describe('L8: each attempt is reserved before the password is checked', () => {
+describe('each attempt is reserved before the password is checked', () => {
   it('lets no more parallel guesses through than the account pool holds', async () => {
     configureRateLimits({ loginFailuresPerAccount: { limit: 5, windowSeconds: 3600 } });
     const { email } = await makeUser();
@@ -177,7 +177,7 @@ describe('L8: each attempt is reserved before the password is checked', () => {
   });
 });
 
-describe('M2: security events in the audit log', () => {
+describe('security events in the audit log', () => {
   it('records refused sign-ins of locked and unverified accounts, the start of a backoff and the throttled answer', async () => {
     const locked = await makeUser({ status: 'locked' });
     const unverified = await makeUser({ verified: false });
@@ -254,7 +254,7 @@ describe('M2: security events in the audit log', () => {
   });
 });
 
-describe('L1: a reset link dies when the password or the email changes', () => {
+describe('a reset link dies when the password or the email changes', () => {
   async function requestLink(email: string): Promise<string> {
     await api.client().post('/api/auth/password-reset/request', { email });
     const link = /(http\S+reset-password\?token=\S+)/.exec((await latestEmail(email, /Reset your password/)).text)![1];
@@ -310,7 +310,7 @@ describe('L1: a reset link dies when the password or the email changes', () => {
   });
 });
 
-describe('L9: privacy of the audit log', () => {
+describe('privacy of the audit log', () => {
   it('stores what was typed as an email on a failed sign-in only as a keyed hash', async () => {
     const typed = `typo-${randomUUID().slice(0, 6)}@example.com`;
     const ua = `hash-${randomUUID()}`;
@@ -338,7 +338,7 @@ describe('L9: privacy of the audit log', () => {
   });
 });
 
-describe('L4 and L5: registering an address that is not verified yet', () => {
+describe('registering an address that is not verified yet', () => {
   const form = (email: string, first: string, last: string, password: string) => ({
     first_name: first,
     last_name: last,
@@ -388,7 +388,7 @@ describe('L4 and L5: registering an address that is not verified yet', () => {
     expect(await outcome(startLogin({ email, password: 'first chosen words' }, from(strangerIp())))).toBe('ok');
   });
 
-  it('sends verification emails without any name the registrant typed (L5)', async () => {
+  it('sends verification emails without any name the registrant typed (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries)', async () => {
     const email = newEmail();
     await api.client().post('/api/auth/register', form(email, 'Visit evil.example', 'Now', 'plain chosen words'));
     const mail = await latestEmail(email, /Verify/);

@@ -111,7 +111,7 @@ describe('session tokens', () => {
   });
 });
 
-describe('signing keys (docs/security.md L6)', () => {
+describe('signing keys (docs/security.md#session-signing-keys)', () => {
   const original = process.env.SESSION_SECRET!;
   const useKeys = (current: string, previous?: string) => {
     process.env.SESSION_SECRET = current;

@@ -4,7 +4,7 @@ import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
 /**
  * A 6-digit code email (verification, sign-in): greeting, the code, its validity, a safety note.
  * Without `firstName` the greeting is a plain "Hello," (mail to an unconfirmed address carries no
- * text a stranger typed; docs/security.md L5).
+ * text a stranger typed; docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
  */
 export function codeEmail(input: {
   to: string;

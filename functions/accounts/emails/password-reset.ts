@@ -6,7 +6,7 @@ const PASSKEYS_REMOVED = 'Choosing a new password also removes every passkey of 
 
 /**
  * The reset link (requested by the learner or sent by an administrator). An empty `firstName`
- * greets with a plain "Hello," (unverified accounts: docs/security.md L5).
+ * greets with a plain "Hello," (unverified accounts: docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
  */
 export function passwordResetEmail(to: string, firstName: string, link: string): EmailMessage {
   const greeting = firstName ? `Hello ${firstName},` : 'Hello,';

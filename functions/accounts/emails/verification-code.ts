@@ -4,7 +4,7 @@ import { codeEmail } from './code-email';
 /**
  * The email-verification code sent after registration (and on a repeated registration, or to a
  * new address an admin set). The address is not confirmed yet, so whoever registered may not own
- * it: the email holds no text they typed, not even the name (docs/security.md L5).
+ * it: the email holds no text they typed, not even the name (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
  */
 export const verificationCodeEmail = (to: string, code: string): EmailMessage =>
   codeEmail({
