@@ -10,7 +10,7 @@ const mocks = vi.hoisted(() => ({
   erasureBacklogDays: vi.fn(),
 }));
 vi.mock('../program/reminders', () => ({ processReminderSlice: mocks.processReminderSlice }));
-vi.mock('../admin/hard-delete', () => ({ continuePurge: mocks.continuePurge }));
+vi.mock('../admin/purge-job', () => ({ continuePurge: mocks.continuePurge }));
 vi.mock('../lib/queue', () => ({ enqueue: mocks.enqueue }));
 vi.mock('../admin/erasure', () => ({ runErasure: mocks.runErasure }));
 vi.mock('../admin/erasure-backlog', () => ({ erasureBacklogDays: mocks.erasureBacklogDays }));

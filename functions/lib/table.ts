@@ -273,6 +273,7 @@ export const PARTITION_PREFIXES = [
   'WEBAUTHN#',
   'PURGE#',
   'JOB#',
+  'MIGRATION#',
 ] as const;
 export type PartitionPrefix = (typeof PARTITION_PREFIXES)[number];
 

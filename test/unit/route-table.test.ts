@@ -29,7 +29,7 @@ describe('the route table', () => {
   const calls = specCalls();
 
   it('reads every call of docs/product.md §7', () => {
-    expect(calls.length).toBe(41); // 9 auth + 6 learner + 26 admin (8 of them program authoring)
+    expect(calls.length).toBe(45); // 11 auth + 6 learner + 28 admin (8 of them program authoring)
   });
 
   it('has every docs/product.md §7 call, in its group', () => {

@@ -28,6 +28,13 @@ export function AccountDataSection({ onDeleted }: { onDeleted: (result: DeleteAc
   const remove = useDeleteAccount();
   const dialog = useRef<HTMLDialogElement>(null);
   const [password, setPassword] = useState('');
+  // the download's confirmation shows where it was asked for: on the page or in the dialog
+  const [downloadFrom, setDownloadFrom] = useState<'page' | 'dialog'>('page');
+  const download = (from: 'page' | 'dialog') => {
+    setDownloadFrom(from);
+    exportData.mutate();
+  };
+  const downloaded = (from: 'page' | 'dialog') => exportData.isSuccess && downloadFrom === from;
 
   const openDialog = () => {
     remove.reset();
@@ -56,11 +63,11 @@ export function AccountDataSection({ onDeleted }: { onDeleted: (result: DeleteAc
             your account.
           </p>
         </div>
-        <Button variant="secondary" onClick={() => exportData.mutate()} disabled={exportData.isPending} aria-busy={exportData.isPending}>
+        <Button variant="secondary" onClick={() => download('page')} disabled={exportData.isPending} aria-busy={exportData.isPending}>
           {exportData.isPending ? 'Preparing…' : 'Download my data'}
         </Button>
       </div>
-      <div aria-live="polite">{exportData.isSuccess && <p className="account-data__ok">Your data has been downloaded.</p>}</div>
+      <div aria-live="polite">{downloaded('page') && <p className="account-data__ok">Your data has been downloaded.</p>}</div>
       {exportData.isError && <FormAlert>Unable to prepare your data right now. Please try again.</FormAlert>}
 
       <div className="account-data__row account-data__row--danger">
@@ -93,15 +100,10 @@ export function AccountDataSection({ onDeleted }: { onDeleted: (result: DeleteAc
           </p>
           <div className="account-data__first">
             <span>Want to keep a copy of your data?</span>
-            <Button
-              variant="secondary"
-              onClick={() => exportData.mutate()}
-              disabled={exportData.isPending}
-              aria-busy={exportData.isPending}
-            >
+            <Button variant="secondary" onClick={() => download('dialog')} disabled={exportData.isPending} aria-busy={exportData.isPending}>
               {exportData.isPending ? 'Preparing…' : 'Download my data first'}
             </Button>
-            <span aria-live="polite">{exportData.isSuccess && 'Your data has been downloaded.'}</span>
+            <span aria-live="polite">{downloaded('dialog') && 'Your data has been downloaded.'}</span>
           </div>
           <PasswordField
             label="Password"
