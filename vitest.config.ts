@@ -21,7 +21,8 @@ const UNIT_REPLACING_MODULES = [
 /**
  * One `vitest run` runs every suite: unit (domain rules; nothing external, no build),
  * integration (real DynamoDB Local started once per run), build (the SPA's production bundle),
- * infrastructure (CDK assertions) and end-to-end (headless Debian Chromium against the local runtime).
+ * infrastructure (CDK assertions), the local runtime's own start-up and end-to-end (headless Debian
+ * Chromium against the local runtime).
  */
 export default defineConfig({
   test: {
@@ -81,6 +82,17 @@ export default defineConfig({
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // The local runtime started as `npm start` starts it, on free ports of its own: runs beside
+          // the other suites (no shared runtime, no browser).
+          name: 'runtime',
+          include: ['test/runtime/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
           hookTimeout: 120_000,
         },
       },
