@@ -2,14 +2,12 @@ import { mutateUser } from './user-mutation';
 import { restoreChange } from './status-change';
 import { writeAudit } from '../lib/audit';
 import { badRequest } from '../lib/errors';
-import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { getUserById, normalizeEmail } from '../lib/users';
-import { consumeCode, normalizeCode } from './codes';
+import { getUserById } from '../lib/users';
 import { accountAudit, type Caller } from '../lib/caller';
-import { auditCodeFailure, completeSignIn, startLogin } from './login';
+import { checkChallengeCode, completeSignIn, startLogin } from './login';
 import { isBoundTo } from './login-challenge';
-import { consume, release } from './rate-limit';
+import { release } from './rate-limit';
 import { isSelfRestorable, RESTORE_PURPOSE } from './restorable-account';
 import { deviceCookie } from './trusted-device';
 
@@ -25,22 +23,12 @@ export async function finishRestore(
   input: { email: string; code: string; challenge_id: string },
   caller: Caller,
 ): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
-  await consume('codeChecksPerIp', caller.ip, caller);
-  if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
-  const email = normalizeEmail(input.email);
-  let challenge;
-  try {
-    // Only a restore challenge, of this address, opened in this browser.
-    const belongs = (item: Record<string, unknown>) =>
-      item.purpose === RESTORE_PURPOSE && item.email_lower === email && isBoundTo(item, caller.cookies);
-    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), belongs, {
-      revealAttempts: true,
-      beforeCheck: (item) => consume('codeTriesPerAccount', String(item.user_id), caller),
-    });
-  } catch (error) {
-    await auditCodeFailure(error, caller);
-    throw error;
-  }
+  // Only a restore challenge, of this address, opened in this browser.
+  const challenge = await checkChallengeCode(
+    input,
+    caller,
+    (item, email) => item.purpose === RESTORE_PURPOSE && item.email_lower === email && isBoundTo(item, caller.cookies),
+  );
   const found = await getUserById(String(challenge.user_id));
   // Restored by an administrator, erased, or a newer challenge since the password step: nothing to do.
   if (!found || !isSelfRestorable(found) || found.login_challenge !== input.challenge_id) {

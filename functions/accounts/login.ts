@@ -128,29 +128,42 @@ async function loginAudit(
   };
 }
 
-export async function finishLogin(
+/**
+ * The code step shared by sign-in and restore: per-address and per-account limits, then the
+ * code checked against a challenge `belongs` accepts (a challenge it refuses counts as a wrong
+ * code, even with the right digits). Every try is reserved against the account before the code
+ * is compared, so parallel guesses cannot pass the limit; the caller gives a right code's
+ * reservation back (`release`) once the account may go on. A failure is audited.
+ */
+export async function checkChallengeCode(
   input: { email: string; code: string; challenge_id: string },
   caller: Caller,
-): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
+  belongs: (item: Record<string, unknown>, email: string) => boolean,
+): Promise<Record<string, unknown>> {
   await consume('codeChecksPerIp', caller.ip, caller);
   if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
   const email = normalizeEmail(input.email);
-  let challenge;
   try {
-    // Another browser's challenge (or one that restores a deleted account) counts as a wrong
-    // code, even with the right digits.
-    const belongs = (item: Record<string, unknown>) =>
-      item.email_lower === email && isBoundTo(item, caller.cookies) && item.purpose !== RESTORE_PURPOSE;
-    challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), belongs, {
+    return await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => belongs(item, email), {
       revealAttempts: true,
-      // Every try is reserved against the account before the code is compared, so parallel
-      // guesses cannot pass the limit; a right code gives its reservation back.
       beforeCheck: (item) => consume('codeTriesPerAccount', String(item.user_id), caller),
     });
   } catch (error) {
     await auditCodeFailure(error, caller);
     throw error;
   }
+}
+
+export async function finishLogin(
+  input: { email: string; code: string; challenge_id: string },
+  caller: Caller,
+): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
+  // Another browser's challenge, or one that restores a deleted account, is not this sign-in's.
+  const challenge = await checkChallengeCode(
+    input,
+    caller,
+    (item, email) => item.email_lower === email && isBoundTo(item, caller.cookies) && item.purpose !== RESTORE_PURPOSE,
+  );
   const user = await getUserById(String(challenge.user_id));
   // Locked, deleted or unverified since the password step, or a newer sign-in ended this
   // challenge (its delete may have lost a race with this check): no session.
@@ -198,7 +211,7 @@ export async function completeSignIn(
 }
 
 /** A wrong, expired or used-up sign-in code is a security event (docs/security.md#security-events-in-the-audit-log) of the challenge's account. */
-export async function auditCodeFailure(error: unknown, caller: Caller): Promise<void> {
+async function auditCodeFailure(error: unknown, caller: Caller): Promise<void> {
   const failure = codeFailureOf(error);
   if (!failure?.userId) return; // no such challenge: nothing names an account
   await writeAudit({

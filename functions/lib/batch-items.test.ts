@@ -1,18 +1,11 @@
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mockDocumentClient } from '../../test/helpers/dynamo-mock';
+import { describe, expect, it } from 'vitest';
 import { batchDeleteItems, batchGetItems, batchWriteItems } from './batch-items';
 import { tableName } from './db';
 import { queryAll, queryUpTo } from './query-pages';
 
-const dynamo = mockClient(DynamoDBDocumentClient);
-afterAll(() => dynamo.restore());
-beforeEach(() => {
-  dynamo.reset();
-  // no wait between tries: the back-off's random share is zero
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-});
-afterEach(() => vi.restoreAllMocks());
+const dynamo = mockDocumentClient();
 
 const key = (n: number) => ({ pk: `USER#${n}`, sk: 'PROFILE' });
 const keysSent = (call: number) => dynamo.commandCalls(BatchGetCommand)[call].args[0].input.RequestItems![tableName()].Keys;

@@ -1,6 +1,6 @@
-import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { mockDocumentClient } from '../../test/helpers/dynamo-mock';
 import { tableName } from './db';
 import {
   DAY_SHARDS,
@@ -106,14 +106,7 @@ describe('last-active histogram by status', () => {
 });
 
 describe('readStats', () => {
-  const dynamo = mockClient(DynamoDBDocumentClient);
-  afterAll(() => dynamo.restore());
-  beforeEach(() => {
-    dynamo.reset();
-    // no wait between tries: the back-off's random share is zero
-    vi.spyOn(Math, 'random').mockReturnValue(0);
-  });
-  afterEach(() => vi.restoreAllMocks());
+  const dynamo = mockDocumentClient();
 
   it('reads the shards DynamoDB left unprocessed again: the totals count every shard', async () => {
     const shard = (n: number) => ({ ...keys.statsShard(n), users_total: 1 });

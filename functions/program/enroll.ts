@@ -10,6 +10,7 @@ import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { publishedProgram } from './published-program';
 import { reminderIndexKeys } from './reminder-index';
+import type { Program } from './content';
 import type { EnrollmentRecord } from './store';
 
 export const ENROLL_MESSAGE = 'Welcome to the 4-Week Career Program!';
@@ -20,6 +21,30 @@ export const ENROLL_MESSAGE = 'Welcome to the 4-Week Career Program!';
  * enrollment exists). The first module opens; the rest are locked (no item = locked).
  * Returns false when the learner was already enrolled.
  */
+/** A new enrollment's own fields: active, nothing done, the first module open (no index keys). */
+export function newEnrollment(
+  userId: string,
+  content: Pick<Program, 'id' | 'title' | 'modules'>,
+  at: string,
+): Omit<EnrollmentRecord, 'staff'> {
+  return {
+    ...keys.enrollment(userId, content.id),
+    type: 'enrollment',
+    id: randomUUID(),
+    user_id: userId,
+    program_id: content.id,
+    program_title: content.title,
+    status: 'active',
+    percent_complete: 0,
+    completed_count: 0,
+    module_count: content.modules.length,
+    open_module_id: content.modules[0].module_id,
+    enrolled_at: at,
+    updated_at: at,
+    version: 1,
+  };
+}
+
 export async function enroll(user: UserRecord, now = new Date()): Promise<boolean> {
   const content = await publishedProgram();
   const at = now.toISOString();
@@ -27,20 +52,7 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
   // Staff previews stay out of the learner metrics, reminders and the week-1 cohort.
   const staff = user.role === 'admin';
   const enrollment: EnrollmentRecord = {
-    ...keys.enrollment(user.id, content.id),
-    type: 'enrollment',
-    id: randomUUID(),
-    user_id: user.id,
-    program_id: content.id,
-    program_title: content.title,
-    status: 'active',
-    percent_complete: 0,
-    completed_count: 0,
-    module_count: content.modules.length,
-    open_module_id: first.module_id,
-    enrolled_at: at,
-    updated_at: at,
-    version: 1,
+    ...newEnrollment(user.id, content, at),
     ...(staff
       ? { staff: true }
       : {

@@ -5,6 +5,7 @@ import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { userIndexKeys } from '../../functions/lib/users';
 import { program } from '../../functions/program/content';
+import { newEnrollment } from '../../functions/program/enroll';
 import { reminderIndexKeys } from '../../functions/program/reminder-index';
 
 /**
@@ -35,20 +36,7 @@ function learnerItems(index: number, enrolledAt: string, emailPrefix: string): R
   return [
     { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
     {
-      ...keys.enrollment(user.id, content.id),
-      type: 'enrollment',
-      id: randomUUID(),
-      user_id: user.id,
-      program_id: content.id,
-      program_title: content.title,
-      status: 'active',
-      percent_complete: 0,
-      completed_count: 0,
-      module_count: content.modules.length,
-      open_module_id: content.modules[0].module_id,
-      enrolled_at: enrolledAt,
-      updated_at: enrolledAt,
-      version: 1,
+      ...newEnrollment(user.id, content, enrolledAt),
       ...reminderIndexKeys(user.id, 'daily', enrolledAt),
     },
   ];
