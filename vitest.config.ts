@@ -11,6 +11,7 @@ const UNIT_REPLACING_MODULES = [
   'functions/jobs/workers.test.ts',
   'functions/jobs/reminders.test.ts',
   'functions/lib/init-reads.test.ts',
+  'functions/lib/cold-start-imports.test.ts',
   // SDK clients created once per process (email, region) and mocked per file
   'functions/lib/email.test.ts',
   'functions/lib/region.test.ts',
