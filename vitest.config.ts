@@ -19,6 +19,16 @@ const UNIT_REPLACING_MODULES = [
   'test/unit/web-fetch-mock.test.ts',
 ];
 
+/** The end-to-end suites: one local runtime (as `npm start` runs it) and headless Chromium. */
+const E2E = {
+  environment: 'node',
+  globalSetup: ['test/helpers/e2e-global-setup.ts'],
+  // The browser waits on debounces and network round trips: poll longer than the 1 s default.
+  expect: { poll: { timeout: 10_000, interval: 100 } },
+  testTimeout: 90_000,
+  hookTimeout: 120_000,
+};
+
 /**
  * One `vitest run` runs every suite: unit (domain rules; nothing external, no build),
  * integration (real DynamoDB Local started once per run), build (the SPA's production bundle),
@@ -98,17 +108,15 @@ export default defineConfig({
         },
       },
       {
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['test/helpers/e2e-global-setup.ts'],
-          fileParallelism: false,
-          // The browser waits on debounces and network round trips: poll longer than the 1 s default.
-          expect: { poll: { timeout: 10_000, interval: 100 } },
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
-        },
+        // One end-to-end file on its own (`npx vitest run --project e2e test/e2e/<file>`), files one
+        // after another: they share one local runtime, its mailbox and its per-address limits.
+        test: { ...E2E, name: 'e2e', include: ['test/e2e/**/*.test.ts'], fileParallelism: false },
+      },
+      {
+        // Every end-to-end file, one after another inside one Vitest file (test/browser/suite.test.ts),
+        // so the browser journeys run beside the other suites instead of in a one-worker lane after
+        // them. `npm test` runs this project, not `e2e`.
+        test: { ...E2E, name: 'browser', include: ['test/browser/**/*.test.ts'] },
       },
       {
         test: {
