@@ -1,5 +1,6 @@
 import type { MouseEvent } from 'react';
 import type { AdminUserListItem } from '../../../../../shared/admin-types';
+import { ScrollTable } from '../../../components/ui/scroll-table';
 import { formatDate, formatOneDecimal } from '../../../utils/format';
 import { StatusBadge } from './status-badge';
 
@@ -17,7 +18,7 @@ export interface UsersTableProps {
 export function UsersTable({ users, onOpen }: UsersTableProps) {
   if (users.length === 0) return <p className="admin-empty">No users found.</p>;
   return (
-    <div className="admin-table-scroll" tabIndex={0} role="region" aria-label="Users">
+    <ScrollTable label="Users">
       <table className="admin-table admin-table--users">
         <thead>
           <tr>
@@ -55,7 +56,7 @@ export function UsersTable({ users, onOpen }: UsersTableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }
 
