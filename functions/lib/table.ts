@@ -323,7 +323,7 @@ export const keys = {
     pk: `USERSEARCH#${value.slice(0, 1)}`,
     sk: `${value}#${userId}#${field}`,
   }),
-  // Account security center (docs/account-security.md). Credential ids are long (up to 1023
+  // Account security center (docs/security.md#account-security-center). Credential ids are long (up to 1023
   // bytes): keys carry their sha256 (base64url), which is also the passkey's id in the API.
   /** USER#<id> / PASSKEY#<credential hash>: one WebAuthn credential of the account. */
   passkey: (userId: string, credentialHash: string) => ({ pk: `USER#${userId}`, sk: `PASSKEY#${credentialHash}` }),

@@ -77,7 +77,7 @@ export const userDetail = z.object({
   hard_delete_ready: z.boolean(),
   hard_delete_available_at: z.nullable(isoTime),
   enrollments: z.array(adminEnrollment),
-  /** How many passkeys the account has (docs/account-security.md). */
+  /** How many passkeys the account has (docs/security.md#account-security-center). */
   passkey_count: z.number(),
   /** SES reported a hard bounce or a spam complaint for the address. */
   email_suppressed: z.nullable(z.enum(['bounce', 'complaint'])),

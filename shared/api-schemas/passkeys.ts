@@ -1,4 +1,4 @@
-/** Response shapes and error codes of the `passkeys` group (docs/account-security.md). */
+/** Response shapes and error codes of the `passkeys` group (docs/security.md#account-security-center). */
 import * as z from 'zod/mini';
 import { isoTime, ok, publicUser, THROTTLED, type RouteDoc } from './common';
 

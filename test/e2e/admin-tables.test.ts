@@ -6,8 +6,8 @@ import { launchBrowser, seriousA11yViolations, sixDigitCode } from '../helpers/b
 import { startRuntimeProcess, type RuntimeProcess } from '../helpers/runtime-process';
 
 /**
- * The admin tables on a 1280 px screen (docs/journeys.md#14-admin-tables-fit) and the users
- * page kept in the address (docs/journeys.md#9-users-table). Its own runtime with a fresh table:
+ * The admin tables on a 1280 px screen (docs/product.md#1013-admin-tables-fit) and the users
+ * page kept in the address (docs/product.md#109-users-table). Its own runtime with a fresh table:
  * exactly 30 learners + the admin, so the footer reads "1–25 of 31" and page 2 exists, and 30
  * registrations do not spend the shared runtime's per-IP registration budget.
  */

@@ -1,4 +1,4 @@
-/** Shapes of the account security endpoints (docs/account-security.md), derived from the API's response schemas. */
+/** Shapes of the account security endpoints (docs/security.md#account-security-center), derived from the API's response schemas. */
 import type * as z from 'zod/mini';
 import type { sessionList } from '../../../../shared/api-schemas/auth';
 import type { passkey } from '../../../../shared/api-schemas/passkeys';

@@ -10,7 +10,7 @@ import { AuditDetails } from './audit-details';
 
 /**
  * A user target opens that user's drawer on the users page. A long id is cut to 8 characters
- * with a copy button, so the column fits a 1280 px screen (docs/journeys.md#14-admin-tables-fit).
+ * with a copy button, so the column fits a 1280 px screen (docs/product.md#1013-admin-tables-fit).
  */
 function Target({ entry }: { entry: AuditLogEntry }) {
   const id = entry.entity_id;

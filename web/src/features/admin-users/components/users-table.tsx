@@ -13,7 +13,7 @@ export interface UsersTableProps {
  * The users list. Each row opens the drawer through a real button (the email, its accessible
  * name), so keyboard and screen-reader users reach it like any control; a click anywhere else on
  * the row is a pointer shortcut to the same button. Cells wrap so every column fits at 1280 px
- * (docs/journeys.md#9-users-table).
+ * (docs/product.md#109-users-table).
  */
 export function UsersTable({ users, onOpen }: UsersTableProps) {
   if (users.length === 0) return <p className="admin-empty">No users found.</p>;
