@@ -60,7 +60,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       'RATE#': ['GetItem', 'UpdateItem', 'DeleteItem'],
       'ACTIVITY#': ['PutItem'],
       'STATS#': ['UpdateItem'],
-      // the public check; a restore makes the certificate verify again (functions/program/certificate-hold.ts)
+      // the public check; a restore makes the certificate verify again (functions/lib/certificate-hold.ts)
       'CERT#': ['GetItem', 'UpdateItem'],
       'AUDIT#': ['PutItem'],
       // the published program version (the session's open module, functions/program/published-program.ts)

@@ -1,5 +1,5 @@
 /**
- * List tasks ("List at least five achievements …", docs/journeys.md#8-progress): the answer is one
+ * List tasks ("List at least five achievements …", docs/product.md#108-progress): the answer is one
  * item per line, and the task counts as done only once it holds its minimum. The web counts the
  * same way while the learner types (a hint; saving is never blocked), so both sides agree.
  */

@@ -37,7 +37,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/auth/verify-2fa', 'auth', 'public'),
   r('POST', '/api/auth/register', 'auth', 'public'),
   r('POST', '/api/auth/verify-email', 'auth', 'public'),
-  // "Send a new code" for the verify step and the sign-in code step (docs/journeys.md)
+  // "Send a new code" for the verify step and the sign-in code step (docs/product.md#10-journeys)
   r('POST', '/api/auth/resend-verification', 'auth', 'public'),
   r('POST', '/api/auth/resend-2fa', 'auth', 'public'),
   // A learner's own deletion undone within the retention period (docs/product.md#account-data)
@@ -46,7 +46,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/auth/password-reset/request', 'auth', 'public'),
   r('GET', '/api/auth/password-reset/validate', 'auth', 'public'),
   r('POST', '/api/auth/password-reset/confirm', 'auth', 'public'),
-  // Account security center (docs/account-security.md)
+  // Account security center (docs/security.md#account-security-center)
   r('GET', '/api/auth/sessions', 'auth', 'session'),
   r('DELETE', '/api/auth/sessions/{id}', 'auth', 'session'),
   r('POST', '/api/auth/sessions/revoke-others', 'auth', 'session'),
@@ -98,7 +98,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('GET', '/api/admin/users/{id}/audit-logs', 'admin', 'admin'),
   r('POST', '/api/admin/users/{id}/reset-password', 'admin', 'admin'),
   r('POST', '/api/admin/users/{id}/certificate/revoke', 'admin', 'admin'),
-  // A user's passkeys in the drawer (docs/account-security.md)
+  // A user's passkeys in the drawer (docs/security.md#account-security-center)
   r('GET', '/api/admin/users/{id}/passkeys', 'admin', 'admin'),
   r('DELETE', '/api/admin/users/{id}/passkeys/{passkey_id}', 'admin', 'admin'),
   r('GET', '/api/admin/audit-logs', 'admin', 'admin'),

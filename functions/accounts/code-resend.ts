@@ -12,7 +12,7 @@ import { consume, givingBackOnFailure } from './rate-limit';
 import { resendVerificationCode } from './verification';
 
 /**
- * The two "Send a new code" buttons (docs/journeys.md): without them an unverified account or
+ * The two "Send a new code" buttons (docs/product.md#10-journeys): without them an unverified account or
  * a spent sign-in code is a dead end.
  */
 

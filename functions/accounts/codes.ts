@@ -87,7 +87,7 @@ export const codeFailureOf = (error: unknown): { reason: CodeFailureReason; user
 
 /**
  * For a login challenge the caller has already proved the password, so the answer may say how
- * many tries are left and when the code is spent (docs/journeys.md). Email verification keeps
+ * many tries are left and when the code is spent (docs/product.md#10-journeys). Email verification keeps
  * the one generic answer: there an unknown address must look like a known one.
  */
 const attemptsDetails = (attemptsLeft: number) => (attemptsLeft > 0 ? { attempts_left: attemptsLeft } : { attempts_left: 0, spent: true });

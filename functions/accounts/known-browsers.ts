@@ -8,7 +8,7 @@ import type { Caller } from '../lib/caller';
 import { sendSecurityNotice } from './security-notices';
 
 /**
- * "A new sign-in from a browser this account has not used before" (docs/account-security.md).
+ * "A new sign-in from a browser this account has not used before" (docs/security.md#account-security-center).
  * Each browser gets a random id in a long-lived `__Host-` cookie; the account keeps the sha256 of
  * every id it signed in from (USER#<id> / BROWSER#<hash>, TTL refreshed at each sign-in). A
  * sign-in whose browser id is missing or unknown to the account sends the notice, except when the

@@ -9,7 +9,7 @@ import { accountAudit, type Caller } from '../lib/caller';
 import { deletePasskey } from './passkey-records';
 
 /**
- * The "this wasn't me" link of the `passkey_added` notice (docs/account-security.md): whoever
+ * The "this wasn't me" link of the `passkey_added` notice (docs/security.md#account-security-center): whoever
  * reads the mail can remove that passkey and sign the account out everywhere, without signing in
  * (the person who added it may hold the sessions and the passkey, not the inbox).
  *

@@ -29,7 +29,7 @@ import { assertNotExhausted, consume, recordFailure } from './rate-limit';
 import { sendSecurityNotice } from './security-notices';
 
 /**
- * Passkeys (WebAuthn) with @simplewebauthn/server (docs/account-security.md).
+ * Passkeys (WebAuthn) with @simplewebauthn/server (docs/security.md#account-security-center).
  *
  * - Credentials: USER#<id> / PASSKEY#<sha256 of the credential id>, plus a lookup item
  *   PASSKEYID#<hash> / PASSKEY holding the user id, written and removed in one transaction.

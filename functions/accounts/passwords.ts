@@ -85,7 +85,7 @@ export function isCommonPassword(password: string): boolean {
 /**
  * Length 8..128, not a common password, not the email. Throws 400 `weak_password`, or
  * `common_password` for a long-enough password from the common list, so the form can give the
- * real reason instead of a misleading length rule (docs/journeys.md).
+ * real reason instead of a misleading length rule (docs/product.md#10-journeys).
  */
 export function assertStrongPassword(password: string, email: string): void {
   if (!passwordLengthOk(password) || passwordIsEmail(password, email)) throw badRequest('weak_password');

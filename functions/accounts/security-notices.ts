@@ -7,7 +7,7 @@ import { deliver } from './emails/deliver';
 import { securityNoticeEmail, type SecurityEvent } from './emails/security-notice';
 
 /**
- * Sends a security notice (docs/account-security.md). The change it reports has already
+ * Sends a security notice (docs/security.md#account-security-center). The change it reports has already
  * happened: a mail failure is logged and does not turn the request into an error.
  */
 export async function sendSecurityNotice(

@@ -12,7 +12,7 @@ import type { UserRecord } from '../lib/user-record';
 import { accountAudit, type Caller } from '../lib/caller';
 
 /**
- * "Where you're signed in" (docs/account-security.md): the caller's own live sessions, ending
+ * "Where you're signed in" (docs/security.md#account-security-center): the caller's own live sessions, ending
  * one, ending all but the current one. Sessions live in the caller's partition
  * (USER#<id> / SESSION#<sid>), so another person's session id is simply not found there.
  */

@@ -116,7 +116,7 @@ export async function overrideModule(
     const derived = deriveProgress(content, after);
     const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, new Date(now));
     const changedIds = [...after.keys()].filter((id) => after.get(id) !== stored.get(id));
-    // Filed under the learner, so the override shows in that user's Audit tab (docs/journeys.md).
+    // Filed under the learner, so the override shows in that user's Audit tab (docs/product.md#10-journeys).
     const entity = { type: 'user' as const, id: userId };
     const rowOf = (map: Map<string, Progress>) => adminModules(content, map).find((row) => row.module_id === moduleId)!;
     try {

@@ -161,7 +161,7 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
           statsUpdate({
             users_deleted: -1,
             ...unverifiedDeltas(user, undefined),
-            // A staff preview enrollment was never counted (docs/journeys.md).
+            // A staff preview enrollment was never counted (docs/product.md#10-journeys).
             ...(enrollment && !enrollment.staff
               ? {
                   enrollments_total: -1,

@@ -5,7 +5,7 @@ import { getUserById } from '../lib/users';
 import { adminAudit, type AdminCaller } from '../lib/admin-caller';
 
 /**
- * A user's passkeys in the admin drawer (docs/account-security.md): an administrator can see and
+ * A user's passkeys in the admin drawer (docs/security.md#account-security-center): an administrator can see and
  * remove a passkey the owner does not recognize, e.g. one added from a stolen session.
  */
 async function existingUser(userId: string) {

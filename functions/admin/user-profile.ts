@@ -98,7 +98,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
   });
   if (emailChanged) {
     await sendVerificationCode(emailChanged);
-    // Security notices to both addresses (docs/account-security.md).
+    // Security notices to both addresses (docs/security.md#account-security-center).
     const { previousEmail } = emailChanged;
     await sendSecurityNotice(emailChanged, 'email_changed_old', caller, { to: previousEmail, otherEmail: emailChanged.email });
     await sendSecurityNotice(emailChanged, 'email_changed_new', caller, { otherEmail: previousEmail });

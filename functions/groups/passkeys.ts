@@ -11,7 +11,7 @@ import {
 import { createGroupHandler } from '../lib/http';
 
 /**
- * Lambda entry for the `passkeys` endpoint group (docs/account-security.md): adding, listing,
+ * Lambda entry for the `passkeys` endpoint group (docs/security.md#account-security-center): adding, listing,
  * renaming and removing passkeys (also by the signed link of the `passkey_added` notice), and
  * signing in with one. Apart from `auth` so that the
  * WebAuthn library never weighs on the password sign-in's cold start.

@@ -12,7 +12,7 @@ const account = (overrides: Partial<SearchItemSource> = {}): SearchItemSource =>
   ...overrides,
 });
 
-/** What the search's FilterExpression decides for one item and a search text (user-list.ts searchItemFilter). */
+/** What the search's FilterExpression decides for one item and a search text (user-search.ts searchItemFilter). */
 const passesShadow = (item: ReturnType<typeof searchItems>[number], text: string) => item.shadowed < text.length;
 
 describe('admin search items', () => {

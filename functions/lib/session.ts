@@ -84,7 +84,7 @@ export async function startSession(
         user_id: user.id,
         created_at: new Date(now * 1000).toISOString(),
         expires_at: ttlIn(ABSOLUTE_LIFETIME_SECONDS, now * 1000),
-        // For the session list (docs/account-security.md): a session of an older version is over.
+        // For the session list (docs/security.md#account-security-center): a session of an older version is over.
         last_seen_at: new Date(now * 1000).toISOString(),
         session_version: user.session_version ?? 0,
         ...(origin ? { ip: origin.ip.slice(0, 64), user_agent: origin.userAgent.slice(0, 512) } : {}),
@@ -101,7 +101,7 @@ export interface ActiveSession {
   /** Set when the token was renewed (sliding idle timeout): send it back as Set-Cookie. */
   renewedCookie?: string;
   /** When the person signed in (epoch seconds): the 12-hour absolute limit counts from here, and
-   * adding a passkey accepts a sign-in of the last 5 minutes (docs/account-security.md). */
+   * adding a passkey accepts a sign-in of the last 5 minutes (docs/security.md#account-security-center). */
   authTime: number;
 }
 

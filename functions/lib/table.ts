@@ -323,7 +323,7 @@ export const keys = {
     pk: `USERSEARCH#${value.slice(0, 1)}`,
     sk: `${value}#${userId}#${field}`,
   }),
-  // Account security center (docs/account-security.md). Credential ids are long (up to 1023
+  // Account security center (docs/security.md#account-security-center). Credential ids are long (up to 1023
   // bytes): keys carry their sha256 (base64url), which is also the passkey's id in the API.
   /** USER#<id> / PASSKEY#<credential hash>: one WebAuthn credential of the account. */
   passkey: (userId: string, credentialHash: string) => ({ pk: `USER#${userId}`, sk: `PASSKEY#${credentialHash}` }),
@@ -338,10 +338,10 @@ export const keys = {
   dailyActiveShard: (day: string, shard: number) => ({ pk: 'STATS#DAILYACTIVE', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
   lastActiveDayShard: (day: string, shard: number) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
   enrollDayShard: (day: string, shard: number) => ({ pk: 'STATS#ENROLLDAY', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
-  // Hard delete in the background (functions/admin/purge.ts): the job's state and checkpoint.
+  // Hard delete in the background (functions/admin/purge-job.ts): the job's state and checkpoint.
   purgeJob: (userId: string) => ({ pk: `PURGE#${userId}`, sk: 'JOB' }),
   migration: (name: string) => ({ pk: `MIGRATION#${name}`, sk: 'APPLIED' }),
-  // Reminder fan-out (functions/program/reminder-fanout.ts): one checkpoint per day and index partition.
+  // Reminder fan-out (functions/program/reminders.ts): one checkpoint per day and index partition.
   reminderCheckpoint: (day: string, partition: string) => ({ pk: `JOB#reminders#${day}`, sk: `PART#${partition}` }),
   // Erasure after retention (functions/admin/erasure.ts): the day's run and its cursor.
   erasureCheckpoint: (day: string) => ({ pk: `JOB#erasure#${day}`, sk: 'STATE' }),

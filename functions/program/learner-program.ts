@@ -136,7 +136,7 @@ export function enrollmentTransition(
         ExpressionAttributeValues: values,
       },
     },
-    // A staff preview never moves the learner metrics (docs/journeys.md).
+    // A staff preview never moves the learner metrics (docs/product.md#10-journeys).
     stats: enrollment.staff
       ? undefined
       : statsUpdate({

@@ -12,7 +12,7 @@ import type { Program, ProgramModule } from './content';
  *  - a module without a stored status placed before the open module (an administrator added it
  *    to a part of the program the learner has passed) follows the sequential rule: open when the
  *    module before it is completed (or it is the first module), else locked.
- * A module the learner has open that moves keeps its status at its new place. (docs/journeys.md#8-progress)
+ * A module the learner has open that moves keeps its status at its new place. (docs/product.md#108-progress)
  */
 export interface StoredProgress {
   module_id: string;

@@ -18,7 +18,7 @@ const learnerOf = (request: ApiRequest<unknown, unknown>): UserRecord => request
 export const enrollRoute = defineRoute({
   handler: async (request) => {
     const user = learnerOf(request);
-    // Nobody is enrolled by opening a page: an admin enrolls only by choosing to preview (docs/journeys.md).
+    // Nobody is enrolled by opening a page: an admin enrolls only by choosing to preview (docs/product.md#10-journeys).
     if (user.role === 'admin' && (request.body as { preview?: unknown } | undefined)?.preview !== true) throw conflict('preview_required');
     await enroll(user);
     return { body: { message: ENROLL_MESSAGE } };

@@ -29,7 +29,7 @@ export interface EnrollmentRecord {
   version: number;
   /**
    * A staff member's preview enrollment (an admin chose "Preview the program as a learner"):
-   * never counted in the learner metrics, no reminders, not in the week-1 cohort (docs/journeys.md).
+   * never counted in the learner metrics, no reminders, not in the week-1 cohort (docs/product.md#10-journeys).
    */
   staff?: boolean;
   /** What the module funnel counts this enrollment as (functions/lib/funnel.ts); absent before the funnel existed. */

@@ -28,7 +28,7 @@ const COMPLETION_ATTEMPTS = 4;
  * exactly once and the counters move exactly once.
  *
  * Checkbox tasks take `done`; text tasks take `answer` and are done while the answer is not empty
- * and, for a list task (`min_items`), holds that many lines (docs/journeys.md#8-progress).
+ * and, for a list task (`min_items`), holds that many lines (docs/product.md#108-progress).
  */
 export async function saveTask(
   user: UserRecord,

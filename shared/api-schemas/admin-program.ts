@@ -1,5 +1,5 @@
 /** Response shapes and error codes of program authoring (docs/product.md#program-authoring), part of the `admin` group. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isoTime, type RouteDoc } from './common';
 
 const author = z.nullable(z.object({ id: z.string(), email: z.string() }));
@@ -51,7 +51,7 @@ const versionSummary = z.object({
   module_count: z.number(),
 });
 const draftWrite = z.object({
-  revision: z.number().describe('the draft revision this write is based on (0: none saved yet)'),
+  revision: z.number().check(z.describe('the draft revision this write is based on (0: none saved yet)')),
   content: programContent,
 });
 /** 400 codes of submitted content; each error body also lists every problem (`problems`: path, code, message). */
@@ -100,7 +100,7 @@ export const programDocs: Record<string, RouteDoc> = {
   },
   'GET /api/admin/program/versions/{version}': {
     summary: 'One published version: its content and what it changed from the version before, per module.',
-    responses: { 200: versionSummary.extend({ content: programContent, changes }) },
+    responses: { 200: z.extend(versionSummary, { content: programContent, changes }) },
     errors: { 400: ['invalid_version'], 404: ['version_not_found'] },
   },
   'GET /api/admin/program/versions/{version}/export': {

@@ -1,49 +1,125 @@
 /** Response shapes and error codes of the `admin` group (docs/product.md#7-the-calls-it-makes). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { programDocs } from './admin-program';
-import { auditEntry, day, EMAIL_ERRORS, isoTime, ok, page, type RouteDoc } from './common';
+import { auditEntry, day, EMAIL_ERRORS, isoTime, moduleState, ok, page, type RouteDoc } from './common';
 import { passkeyList } from './passkeys';
 
-const status = z.enum(['active', 'locked', 'deleted', 'purging']);
+/** An account's status as the admin API shows it (`purging`: a hard delete is under way). */
+export const userStatus = z.enum(['active', 'locked', 'deleted', 'purging']);
+export const role = z.enum(['learner', 'admin']);
 const NO_USER = { 404: ['not_found'] } as const;
 const text = z.optional(z.string());
 const counts = z.record(z.string(), z.number());
-const statusResult = z.looseObject({ ok: z.literal(true), status, is_locked: z.boolean() });
-const userListItem = z.looseObject({
+const statusResult = z.looseObject({ ok: z.literal(true), status: userStatus, is_locked: z.boolean() });
+/** `GET /api/admin/users` rows (docs/product.md#3-entities-and-their-fields "User list item"). */
+export const userListItem = z.object({
   id: z.string(),
   email: z.string(),
   first_name: z.string(),
   last_name: z.string(),
-  status,
+  status: userStatus,
   is_locked: z.boolean(),
   created_at: isoTime,
   last_login_at: z.nullable(isoTime),
-  role: z.enum(['learner', 'admin']),
+  role,
   completion_pct: z.number(),
   enrollments: z.number(),
+  /** false: the account has not verified its email (a chip beside the status) */
   verified: z.boolean(),
 });
-const userDetail = z.looseObject({
+/** One module of an enrollment as the drawer shows it ("Admin module"). */
+export const adminModule = z.object({
+  module_id: z.string(),
+  title: z.string(),
+  week_no: z.number(),
+  module_number: z.number(),
+  status: moduleState,
+  started_at: z.nullable(isoTime),
+  completed_at: z.nullable(isoTime),
+});
+/** An enrollment as the drawer shows it ("Enrollment"). */
+export const adminEnrollment = z.object({
+  id: z.string(),
+  program_id: z.string(),
+  program_title: z.string(),
+  status: z.string(),
+  percent_complete: z.number(),
+  enrolled_at: isoTime,
+  modules: z.array(adminModule),
+});
+/** A certificate as the drawer shows it (issued, perhaps revoked). */
+export const adminCertificate = z.object({
+  verification_code: z.string(),
+  issued_at: isoTime,
+  completed_at: isoTime,
+  revoked_at: z.nullable(isoTime),
+});
+/** `GET /api/admin/users/{id}` ("User detail"). */
+export const userDetail = z.object({
   id: z.string(),
   email: z.string(),
   first_name: z.string(),
   last_name: z.string(),
-  status,
+  status: userStatus,
   is_locked: z.boolean(),
-  role: z.enum(['learner', 'admin']),
+  role,
   verified: z.nullable(z.boolean()),
   created_at: isoTime,
   last_login_at: z.nullable(isoTime),
+  recent_activity: z.object({
+    last_login_at: z.nullable(isoTime),
+    last_progress_at: z.nullable(isoTime),
+    last_enrollment_at: z.nullable(isoTime),
+  }),
   retention_days: z.number(),
   deleted_at: z.nullable(isoTime),
+  deleted_reason: z.nullable(z.string()),
   hard_delete_ready: z.boolean(),
-  enrollments: z.array(z.unknown()),
+  hard_delete_available_at: z.nullable(isoTime),
+  enrollments: z.array(adminEnrollment),
+  /** How many passkeys the account has (docs/security.md#account-security-center). */
   passkey_count: z.number(),
-  certificate: z.nullable(
-    z.object({ verification_code: z.string(), issued_at: isoTime, completed_at: isoTime, revoked_at: z.nullable(isoTime) }),
-  ),
+  /** SES reported a hard bounce or a spam complaint for the address. */
+  email_suppressed: z.nullable(z.enum(['bounce', 'complaint'])),
+  /** The learner's certificate of completion (docs/product.md#certificates), null when none was issued. */
+  certificate: z.nullable(adminCertificate),
 });
-const dailyCounts = z.array(z.object({ date: day, count: z.number() }));
+/** `POST /api/admin/users/{id}/soft-delete` */
+export const softDeleteResult = z.object({ status: z.literal('deleted'), deleted_at: isoTime, deleted_reason: z.nullable(z.string()) });
+/** `POST /api/admin/users/{id}/restore` */
+export const restoreResult = z.object({ status: userStatus });
+/** One day's count of a dashboard series. */
+export const dailyCount = z.object({ date: day, count: z.number() });
+const dailyCounts = z.array(dailyCount);
+/** One module of the admin summary's funnel: learners who completed it and who have it open. */
+export const funnelModule = z.object({
+  module_id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  week_number: z.number(),
+  completed: z.number(),
+  in_progress: z.number(),
+});
+/** `GET /api/admin/summary`. Rates are fractions (0–1); avg_completion and aggregate_pct are percents. */
+export const adminSummary = z.object({
+  as_of_utc: isoTime,
+  /** '7d' = the 7-day completion window; anything else reads as the overall window. */
+  dropoff_method: z.enum(['7d', 'overall']),
+  cards: z.object({
+    total_users: z.number(),
+    total_enrollments: z.number(),
+    avg_completion: z.number(),
+    active_7d: z.number(),
+    active_30d: z.number(),
+    verification_rate: z.number(),
+    week1_dropoff: z.number(),
+  }),
+  completion: z.object({ aggregate_pct: z.number() }),
+  drill: z.object({ active_7d: z.string(), active_30d: z.string(), unverified: z.string(), week1_dropoff: z.string() }),
+  series: z.object({ actives_7d_daily: dailyCounts, actives_30d_daily: dailyCounts }),
+  /** Where learners stall: every module in program order, counted by the writes (docs/data-model.md "Module funnel"). */
+  funnel: z.array(funnelModule),
+});
 /** A module override's answer (exported for the tests' response types). */
 export const moduleOverride = z.looseObject({
   ok: z.literal(true),
@@ -54,7 +130,7 @@ export const moduleOverride = z.looseObject({
 /** `GET /api/admin/users/{id}/hard-delete/preview` (exported for the tests' response types). */
 export const hardDeletePreview = z.object({ counts, at_least: z.optional(z.array(z.string())) });
 /** `GET /api/admin/audit-logs`: a page plus the date window it covers (exported for the tests' response types). */
-export const auditLogPage = page(auditEntry).extend({ window_days: z.number(), date_from: day, date_to: day });
+export const auditLogPage = z.extend(page(auditEntry), { window_days: z.number(), date_from: day, date_to: day });
 const moduleOverrideDoc = (what: string, refusals: string[]): RouteDoc => ({
   summary: `${what} a module for a learner (refusals: 409 with a human \`message\`).`,
   responses: { 200: moduleOverride },
@@ -65,29 +141,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   'GET /api/admin/summary': {
     summary: 'The dashboard metrics.',
     responses: {
-      200: z.looseObject({
-        as_of_utc: isoTime,
-        dropoff_method: z.enum(['7d', 'overall']),
-        cards: z.looseObject({
-          total_users: z.number(),
-          total_enrollments: z.number(),
-          avg_completion: z.number(),
-          active_7d: z.number(),
-          active_30d: z.number(),
-        }),
-        completion: z.looseObject({ aggregate_pct: z.number() }),
-        series: z.looseObject({ actives_7d_daily: dailyCounts, actives_30d_daily: dailyCounts }),
-        funnel: z.array(
-          z.object({
-            module_id: z.string(),
-            slug: z.string(),
-            title: z.string(),
-            week_number: z.number(),
-            completed: z.number(),
-            in_progress: z.number(),
-          }),
-        ),
-      }),
+      200: adminSummary,
     },
     errors: {},
   },
@@ -123,7 +177,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   },
   'DELETE /api/admin/users/{id}': {
     summary: 'Hard delete of a soft-deleted account after retention (202 while a heavy purge continues).',
-    query: z.object({ confirm_email: text.describe("the account's email, typed by the admin") }),
+    query: z.object({ confirm_email: text.check(z.describe("the account's email, typed by the admin")) }),
     responses: {
       200: z.looseObject({ deleted: z.literal(true), status: z.literal('done'), counts }),
       202: z.looseObject({ deleted: z.literal(false), status: z.literal('purging'), counts }),
@@ -147,12 +201,12 @@ export const adminDocs: Record<string, RouteDoc> = {
   },
   'POST /api/admin/users/{id}/soft-delete': {
     summary: 'Soft-deletes an account (restorable during retention).',
-    responses: { 200: z.looseObject({ status: z.literal('deleted'), deleted_at: isoTime, deleted_reason: z.nullable(z.string()) }) },
+    responses: { 200: softDeleteResult },
     errors: { 400: ['cannot_target_self'], 404: ['not_found'], 409: ['already_deleted'] },
   },
   'POST /api/admin/users/{id}/restore': {
     summary: 'Restores a soft-deleted account.',
-    responses: { 200: z.looseObject({ status }) },
+    responses: { 200: restoreResult },
     errors: { 404: ['not_found'], 409: ['not_deleted'] },
   },
   'GET /api/admin/users/{id}/hard-delete/preview': {

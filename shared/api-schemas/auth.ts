@@ -1,5 +1,5 @@
 /** Response shapes and error codes of the `auth` group (docs/product.md#7-the-calls-it-makes). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EMAIL_ERRORS, isoTime, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
 
 const NAME_ERRORS = [
@@ -15,13 +15,15 @@ const PASSWORD_ERRORS = ['weak_password', 'common_password', 'password_mismatch'
 /** `GET /api/auth/sessions` */
 export const sessionList = z.object({
   items: z.array(
-    z.looseObject({
+    z.object({
       id: z.string(),
       current: z.boolean(),
       created_at: isoTime,
-      last_seen_at: z.nullish(isoTime),
-      ip: z.nullish(z.string()),
-      user_agent: z.nullish(z.string()),
+      last_seen_at: isoTime,
+      ip: z.string(),
+      user_agent: z.string(),
+      /** A short device name read from the user agent. */
+      device: z.string(),
     }),
   ),
 });
@@ -44,7 +46,7 @@ export const authDocs: Record<string, RouteDoc> = {
   'GET /api/auth/me': {
     summary: 'The signed-in user and their progress.',
     responses: {
-      200: publicUser.extend({
+      200: z.extend(publicUser, {
         progress: z.object({
           state: z.enum(['not_enrolled', 'active', 'completed']),
           percent_complete: z.number(),

@@ -4,10 +4,12 @@
  * key in the group files beside this one; `functions/api-docs/openapi.ts` joins them with the
  * route table and the handlers' own zod schemas.
  *
- * These schemas are documentation and test oracles only: no Lambda bundle imports this folder
- * (bundles stay small, docs/lean-builds.md), so classic zod is fine here.
+ * These schemas are documentation, test oracles and the source of the response types
+ * (shared/admin-types.ts derives them with `z.output`): no Lambda bundle imports this folder at
+ * run time, only its types (bundles stay small, docs/lean-builds.md). Like the rest of shared/
+ * they are written with zod/mini (test/unit/zod-flavour.test.ts).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503;
 
@@ -15,7 +17,7 @@ export interface RouteDoc {
   /** One line for the reference. */
   summary: string;
   /** Success status → the body's schema (every route has at least one). */
-  responses: Partial<Record<200 | 201 | 202 | 204 | 303, z.ZodType>>;
+  responses: Partial<Record<200 | 201 | 202 | 204 | 303, z.ZodMiniType>>;
   /**
    * The route's own error codes by status. The chain's codes are added by the generator: 400
    * `invalid_request` (a body or query schema), `invalid_json`, 403 `bad_origin`, 415, 413
@@ -26,8 +28,8 @@ export interface RouteDoc {
    * Input the handler parses itself (lenient query fallbacks, domain-checked bodies), documented
    * here because the route declares no zod schema for it.
    */
-  body?: z.ZodType;
-  query?: z.ZodType;
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniType;
   /** Answers that are not JSON objects of the usual kind (e.g. a download). */
   description?: string;
   /**
@@ -38,8 +40,8 @@ export interface RouteDoc {
 }
 
 export const ok = z.object({ ok: z.literal(true) });
-export const isoTime = z.string().describe('ISO 8601 time, UTC');
-export const day = z.string().describe('YYYY-MM-DD (UTC)');
+export const isoTime = z.string().check(z.describe('ISO 8601 time, UTC'));
+export const day = z.string().check(z.describe('YYYY-MM-DD (UTC)'));
 
 /** Every error answer: `{ error: <code>, ...details }` (functions/lib/errors.ts). */
 export const errorBody = z.looseObject({
@@ -66,7 +68,7 @@ export const learnerModule = z.object({
   state: moduleState,
   slug: z.string(),
 });
-export const openModule = learnerModule.extend({ state: z.literal('open'), week_number: z.number() });
+export const openModule = z.extend(learnerModule, { state: z.literal('open'), week_number: z.number() });
 export const moduleLink = z.object({ slug: z.string(), title: z.string(), week_number: z.number() });
 export const learnerTask = z.object({
   task_id: z.string(),
@@ -79,19 +81,24 @@ export const learnerTask = z.object({
   updated_at: z.nullable(z.string()),
 });
 
-/** The paged lists' common answer (docs/api.md#4-paging). */
-export const page = <T extends z.ZodType>(item: T) =>
-  z.looseObject({
+/** The paged lists' common answer: cursor paging (docs/api.md#4-paging, docs/scale-reads.md). */
+export const page = <T extends z.ZodMiniType>(item: T) =>
+  z.object({
     items: z.array(item),
     total: z.number(),
+    /** True when `total` is a bound ("10,000+"), not an exact count. */
+    total_is_estimate: z.boolean(),
     has_next: z.boolean(),
     page: z.number(),
     page_size: z.number(),
-    next_cursor: z.optional(z.nullable(z.string())),
+    /** Opaque; pass as `cursor` for the next page. Null on the last page. */
+    next_cursor: z.nullable(z.string()),
+    /** The read budget ended before the page was full (a rare filter): Next continues. */
     truncated: z.optional(z.boolean()),
   });
 
-export const auditEntry = z.looseObject({
+/** One audit entry as the admin API returns it (docs/product.md#3-entities-and-their-fields "Audit entry"). */
+export const auditEntry = z.object({
   id: z.string(),
   created_at: z.nullish(z.string()),
   action: z.nullish(z.string()),

@@ -1,5 +1,5 @@
 /** Response shapes and error codes of the `learner` group (docs/product.md#7-the-calls-it-makes). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openModule, THROTTLED, type RouteDoc } from './common';
 
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
@@ -13,7 +13,7 @@ export const accountDeleteResponse = z.object({
 });
 /** The audit part of an account export: a bounded page of entries and where the older ones continue. */
 const auditExportPage = { audit_entries: z.array(z.unknown()), audit_next_cursor: z.nullable(z.string()) };
-const unsubscribeQuery = z.object({ token: z.string().describe('the signed token from the reminder email') });
+const unsubscribeQuery = z.object({ token: z.string().check(z.describe('the signed token from the reminder email')) });
 
 export const learnerDocs: Record<string, RouteDoc> = {
   'GET /api/dashboard': {
@@ -34,14 +34,14 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'POST /api/enroll': {
     summary: 'Enrolls the learner (also when already enrolled); an admin must ask for a preview.',
-    body: z.object({ preview: z.optional(z.boolean()).describe('admins only: enroll to preview the program') }),
+    body: z.object({ preview: z.optional(z.boolean()).check(z.describe('admins only: enroll to preview the program')) }),
     responses: { 200: z.object({ message: z.string() }) },
     errors: { 409: ['preview_required'] },
   },
   'GET /api/settings/notifications': { summary: 'The reminder email preference.', responses: { 200: frequency }, errors: {} },
   'POST /api/settings/notifications': {
     summary: 'Sets the reminder email preference.',
-    body: z.object({ reminder_frequency: z.string().describe('one of the reminder frequencies (docs/product.md)') }),
+    body: z.object({ reminder_frequency: z.string().check(z.describe('one of the reminder frequencies (docs/product.md)')) }),
     responses: { 200: frequency },
     errors: { 400: ['invalid_reminder_frequency'] },
   },

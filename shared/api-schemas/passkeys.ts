@@ -1,5 +1,5 @@
-/** Response shapes and error codes of the `passkeys` group (docs/account-security.md). */
-import * as z from 'zod';
+/** Response shapes and error codes of the `passkeys` group (docs/security.md#account-security-center). */
+import * as z from 'zod/mini';
 import { isoTime, ok, publicUser, THROTTLED, type RouteDoc } from './common';
 
 /** A passkey as the API shows it (`GET /api/auth/passkeys` items, registration, rename). */
@@ -34,7 +34,7 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   'DELETE /api/auth/passkeys/{id}': { summary: 'Removes a passkey.', responses: { 200: ok }, errors: { 404: ['passkey_not_found'] } },
   'POST /api/auth/passkeys/removal': {
     summary: 'The passkey_added notice\'s "this wasn\'t me" link: removes that passkey and ends every session; no session needed.',
-    body: z.object({ token: z.string().describe('the signed token of the link') }),
+    body: z.object({ token: z.string().check(z.describe('the signed token of the link')) }),
     responses: { 200: ok },
     errors: { 400: ['invalid_token'], 404: ['passkey_not_found'] },
   },

@@ -127,7 +127,7 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   // Force-complete the open module: the learner's dashboard moves on
   await drawer.getByRole('tab', { name: 'Modules' }).click();
   // The Actions column is reachable at the drawer's width: no sideways scroll inside the drawer.
-  const table = drawer.locator('.admin-table-scroll').first();
+  const table = drawer.locator('.table-scroll').first();
   await table.waitFor();
   expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
   await drawer.getByRole('button', { name: 'Force complete' }).first().click();
@@ -143,6 +143,13 @@ it('lets the admin watch metrics, manage a learner, override a module and read t
   // One in-app confirmation, stating the consequence
   const confirmation = page.getByRole('alertdialog');
   await expect.poll(() => confirmation.getByText(/cannot sign in until the account is unlocked/).isVisible()).toBe(true);
+  // Escape answers the confirmation only (a modal <dialog> above the drawer's): the drawer stays,
+  // focus is back on the button that asked
+  await page.keyboard.press('Escape');
+  await expect.poll(() => confirmation.count()).toBe(0);
+  const lockButton = drawer.getByRole('button', { name: 'Lock account' });
+  await expect.poll(() => lockButton.evaluate((element) => element === document.activeElement)).toBe(true);
+  await lockButton.click();
   await confirmation.getByRole('button', { name: 'Lock account' }).click();
   await expect.poll(() => drawer.getByText('Account locked.').isVisible()).toBe(true);
   await expect.poll(() => drawer.getByText('Account is locked.').isVisible()).toBe(true);

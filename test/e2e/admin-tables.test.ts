@@ -6,8 +6,8 @@ import { launchBrowser, seriousA11yViolations, sixDigitCode } from '../helpers/b
 import { startRuntimeProcess, type RuntimeProcess } from '../helpers/runtime-process';
 
 /**
- * The admin tables on a 1280 px screen (docs/journeys.md#14-admin-tables-fit) and the users
- * page kept in the address (docs/journeys.md#9-users-table). Its own runtime with a fresh table:
+ * The admin tables on a 1280 px screen (docs/product.md#1013-admin-tables-fit) and the users
+ * page kept in the address (docs/product.md#109-users-table). Its own runtime with a fresh table:
  * exactly 30 learners + the admin, so the footer reads "1–25 of 31" and page 2 exists, and 30
  * registrations do not spend the shared runtime's per-IP registration budget.
  */
@@ -147,7 +147,7 @@ describe('admin tables at 1280 px', () => {
       .first()
       .waitFor();
     expect(await page.locator('.admin-table--users thead th').count()).toBe(9);
-    expect(await sidewaysOverflow(page, '.admin-table-scroll')).toBeLessThanOrEqual(0);
+    expect(await sidewaysOverflow(page, '.table-scroll')).toBeLessThanOrEqual(0);
     await expect.poll(() => page.getByText('1–25 of 31').isVisible()).toBe(true);
     expect(await page.getByText('Total: 31').isVisible()).toBe(true);
     // unverified accounts say so in the table
@@ -168,10 +168,10 @@ describe('admin tables at 1280 px', () => {
         .filter({ hasText: /first_name/ })
         .count(),
     ).toBeGreaterThan(0);
-    expect(await sidewaysOverflow(page, '.audit-table-scroll')).toBeLessThanOrEqual(0);
+    expect(await sidewaysOverflow(page, '.table-scroll')).toBeLessThanOrEqual(0);
     // the full values on demand do not widen the table either
     await page.getByText('Full values and diff').first().click();
-    expect(await sidewaysOverflow(page, '.audit-table-scroll')).toBeLessThanOrEqual(0);
+    expect(await sidewaysOverflow(page, '.table-scroll')).toBeLessThanOrEqual(0);
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import type { JsonBody } from '../helpers/api';
 import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 import { readPdf } from '../helpers/pdf-text';
 
-/** The journeys of docs/journeys.md: no dead ends, honest messages. */
+/** The journeys of docs/product.md#10-journeys: no dead ends, honest messages. */
 const browser = useBrowser();
 const PASSWORD = 'copper meadow violin';
 

@@ -93,7 +93,7 @@ it('registers, verifies, signs in with a code, enrolls, completes a module and c
 it('sends a signed-out visitor from a learner page to /login', async () => {
   const page = await browser.newPage();
   await page.goto('/dashboard');
-  // The sign-in leads back to the page asked for (docs/journeys.md).
+  // The sign-in leads back to the page asked for (docs/product.md#10-journeys).
   await page.waitForURL(/\/login\?next=%2Fdashboard$/);
   // the address changes before the lazily loaded page has rendered: wait for the form itself
   await page.getByRole('button', { name: 'Log in' }).waitFor({ state: 'visible' });

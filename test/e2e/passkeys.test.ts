@@ -3,7 +3,7 @@ import { expect, inject, it } from 'vitest';
 import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 /**
- * Passkeys end to end (docs/account-security.md): Chromium with a virtual platform authenticator
+ * Passkeys end to end (docs/security.md#account-security-center): Chromium with a virtual platform authenticator
  * (DevTools protocol WebAuthn domain) adds a passkey in Settings → Security, signs out, signs in
  * with it from the login page, then removes it — after which it no longer signs in.
  */
@@ -49,7 +49,7 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   const since = Date.now();
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByLabel('2FA code').fill(sixDigitCode((await waitForEmail(email, since, /Your login code/)).text));
-  // the sixth digit submits the code step (docs/journeys.md)
+  // the sixth digit submits the code step (docs/product.md#10-journeys)
   await page.waitForURL(/\/(enroll|dashboard)$/);
 
   // Settings → Security: this device is listed; add a passkey

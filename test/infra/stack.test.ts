@@ -246,7 +246,7 @@ describe('IAM (least privilege)', () => {
         name,
       ).toBe(name === 'reminderWorker');
     for (const { statement } of sends) expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
-    // learner: the password-changed security notice (docs/account-security.md)
+    // learner: the password-changed security notice (docs/security.md#account-security-center)
     for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
       expect(
         statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')),

@@ -109,7 +109,7 @@ describe('the account journey', () => {
       .client()
       .post('/api/auth/verify-2fa', { email, code: codeIn(loginEmail), challenge_id: step1.body.challenge_id });
     expect(replay.status).toBe(400);
-    // A used challenge is spent: the sign-in step says so (docs/journeys.md).
+    // A used challenge is spent: the sign-in step says so (docs/product.md#10-journeys).
     expect(replay.body).toEqual({ error: 'invalid_code', attempts_left: 0, spent: true });
 
     const token = client.cookie('__Host-session')!;

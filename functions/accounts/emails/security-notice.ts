@@ -1,7 +1,7 @@
 import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
 
 /**
- * Security notices (docs/account-security.md): something changed on the account. Not reminders:
+ * Security notices (docs/security.md#account-security-center): something changed on the account. Not reminders:
  * no unsubscribe, always sent. Each says when, from which device and address, and links to the
  * password reset for the case it was not the owner; `passkey_added` also links to the removal of
  * that passkey (../passkey-removal-link.ts).

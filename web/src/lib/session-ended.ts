@@ -1,5 +1,5 @@
 /**
- * A session that ends says so (docs/journeys.md): when a signed-in person's session expires or
+ * A session that ends says so (docs/product.md#10-journeys): when a signed-in person's session expires or
  * is ended elsewhere, they land on /login with a message and, once signed in again, return to
  * the page they were on. Only a same-origin path is ever followed back (no open redirect).
  */

@@ -18,7 +18,7 @@ export const MAX_BACK_CURSORS = 20;
 export const PAGE_PARAMS = ['page', 'cursor', 'back'] as const;
 
 /**
- * Cursor paging kept in the address (`?page=3&cursor=…&back=…`, docs/journeys.md#9-users-table):
+ * Cursor paging kept in the address (`?page=3&cursor=…&back=…`, docs/product.md#109-users-table):
  * a reload or Back lands on the same page, and Previous after a reload still has the cursor of
  * the page before. `cursor` is the page's own cursor; `back` (repeated, oldest first) the cursors
  * of the pages just before it, the last one for page − 1 (empty: that page was asked by number).

@@ -35,7 +35,7 @@ export function useSessionCheck(
     // A browser that had a session and lost it hears why; either way the sign-in leads back here.
     // The flag is forgotten by the login page, not here: this gate may render again while the
     // lazily loaded login page is on its way, and must then redirect to the same address
-    // (docs/journeys.md §12).
+    // (docs/product.md#1012-a-session-that-ends).
     const ended = hadSession();
     return { element: <Navigate to={loginPath(`${location.pathname}${location.search}${location.hash}`, ended)} replace /> };
   }

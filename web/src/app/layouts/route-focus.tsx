@@ -31,7 +31,7 @@ export function documentTitle(pathname: string): string {
 /**
  * On every route change (not the first load): the document title follows the page, and focus
  * moves to the page's heading, so screen-reader and keyboard users start at the new page
- * instead of wherever the old one left them (docs/journeys.md).
+ * instead of wherever the old one left them (docs/product.md#10-journeys).
  */
 export function RouteFocus({ container }: { container: React.RefObject<HTMLElement | null> }) {
   const { pathname } = useLocation();

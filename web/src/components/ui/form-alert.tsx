@@ -23,7 +23,7 @@ const focusIfLost = (element: HTMLDivElement | null) => {
 /**
  * A message box for a whole form or page. Renders nothing without children. An error that shows
  * while focus is lost takes the focus, so keyboard and screen-reader users land on it rather
- * than at the top of the page (docs/journeys.md#10-accessibility-and-focus); it never takes focus from a field or button
+ * than at the top of the page (docs/product.md#1010-accessibility-and-focus); it never takes focus from a field or button
  * the person is using.
  */
 export function FormAlert({ tone = 'error', children, id }: FormAlertProps) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** Ids longer than this show their first 8 characters and a copy button (docs/journeys.md#14-admin-tables-fit). */
+/** Ids longer than this show their first 8 characters and a copy button (docs/product.md#1013-admin-tables-fit). */
 const SHORT_AT = 12;
 
 export const shortId = (id: string) => (id.length > SHORT_AT ? `${id.slice(0, 8)}…` : id);

@@ -1,18 +1,7 @@
-/** Shapes of the account security endpoints (docs/account-security.md). */
-export interface SessionItem {
-  id: string;
-  current: boolean;
-  created_at: string;
-  last_seen_at: string;
-  ip: string;
-  user_agent: string;
-  device: string;
-}
+/** Shapes of the account security endpoints (docs/security.md#account-security-center), derived from the API's response schemas. */
+import type * as z from 'zod/mini';
+import type { sessionList } from '../../../../shared/api-schemas/auth';
+import type { passkey } from '../../../../shared/api-schemas/passkeys';
 
-export interface PasskeyItem {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-  backed_up: boolean;
-}
+export type SessionItem = z.output<typeof sessionList>['items'][number];
+export type PasskeyItem = z.output<typeof passkey>;

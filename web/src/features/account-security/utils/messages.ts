@@ -1,6 +1,6 @@
 import { ApiError, NetworkError } from '../../../lib/api-client';
 
-/** What went wrong, in words, for the account security screens (docs/account-security.md). */
+/** What went wrong, in words, for the account security screens (docs/security.md#account-security-center). */
 const API_MESSAGES: Record<string, string> = {
   reauthentication_required: 'For your security, enter your current password to add a passkey.',
   invalid_current_password: 'The current password is not correct.',

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { PAGE_SIZES } from '../../../../../shared/constants';
+import { PageSizeSelect } from '../../../components/ui/page-size-select';
 import { Button } from '../../../components/ui/button';
 import type { AuditFilters } from '../api/get-audit-logs';
 
@@ -39,18 +39,7 @@ export function AuditFiltersBar({ values, onChange, onClear, pageSize, onPageSiz
           />
         </div>
       ))}
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-size`}>
-          Rows per page
-        </label>
-        <select id={`${id}-size`} className="field__input" value={pageSize} onChange={(event) => onPageSize(Number(event.target.value))}>
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PageSizeSelect value={pageSize} onChange={onPageSize} />
       <Button variant="secondary" onClick={onClear}>
         Clear
       </Button>

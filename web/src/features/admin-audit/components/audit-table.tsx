@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { ScrollTable } from '../../../components/ui/scroll-table';
 import { ShortId, shortId } from '../../../components/ui/short-id';
 import { paths } from '../../../config/paths';
 import type { AuditLogEntry } from '../api/get-audit-logs';
@@ -9,7 +10,7 @@ import { AuditDetails } from './audit-details';
 
 /**
  * A user target opens that user's drawer on the users page. A long id is cut to 8 characters
- * with a copy button, so the column fits a 1280 px screen (docs/journeys.md#14-admin-tables-fit).
+ * with a copy button, so the column fits a 1280 px screen (docs/product.md#1013-admin-tables-fit).
  */
 function Target({ entry }: { entry: AuditLogEntry }) {
   const id = entry.entity_id;
@@ -38,7 +39,7 @@ function Target({ entry }: { entry: AuditLogEntry }) {
 export function AuditTable({ items }: { items: AuditLogEntry[] }) {
   if (items.length === 0) return <p className="audit-empty">No audit entries found.</p>;
   return (
-    <div className="audit-table-scroll" tabIndex={0} role="region" aria-label="Audit entries">
+    <ScrollTable label="Audit entries">
       <table className="audit-table">
         <thead>
           <tr>
@@ -93,6 +94,6 @@ export function AuditTable({ items }: { items: AuditLogEntry[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }

@@ -35,7 +35,7 @@ function ChartPanel({ title, data }: { title: string; data: DailyCount[] }) {
       </Suspense>
       {/* The same numbers as text, for screen readers. A table ignores the clip of .visually-hidden
           (its height grows with its rows): the block around it clips it, so it adds no blank
-          scroll area under the page (docs/journeys.md#9-users-table). */}
+          scroll area under the page (docs/product.md#109-users-table). */}
       <div className="visually-hidden">
         <table>
           <caption>{title} by day</caption>

@@ -1,5 +1,6 @@
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadingText } from '../../../components/ui/loading-text';
+import { ScrollTable } from '../../../components/ui/scroll-table';
 import { useCursorPages } from '../../../lib/use-cursor-pages';
 import { useUserAuditLogs } from '../api/get-user-audit-logs';
 import { errorText } from '../utils/error-text';
@@ -20,7 +21,7 @@ export function AuditTab({ userId }: { userId: string }) {
       {items.length === 0 ? (
         <p className="admin-empty">No audit entries yet.</p>
       ) : (
-        <div className="admin-table-scroll">
+        <ScrollTable>
           <table className="admin-table">
             <thead>
               <tr>
@@ -41,7 +42,7 @@ export function AuditTab({ userId }: { userId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       <Pagination
         label="Audit pages"

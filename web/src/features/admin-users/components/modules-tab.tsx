@@ -1,4 +1,5 @@
 import { Button } from '../../../components/ui/button';
+import { ScrollTable } from '../../../components/ui/scroll-table';
 import { useOverrideModule, type ModuleOverride } from '../api/override-module';
 import type { AdminEnrollment, AdminModule, AdminUserDetail } from '../../../../../shared/admin-types';
 import { overrideErrorText } from '../utils/error-text';
@@ -50,7 +51,7 @@ function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollm
           Unlock next module
         </Button>
       </div>
-      <div className="admin-table-scroll">
+      <ScrollTable>
         {/* Compact at the drawer's width: the Actions column stays in view, no sideways scroll. */}
         <table className="admin-table admin-table--compact">
           <thead>
@@ -92,7 +93,7 @@ function EnrollmentSection({ enrollment, run, busy }: { enrollment: AdminEnrollm
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
     </section>
   );
 }

@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * The user's passkeys with a Remove button each (docs/account-security.md): the way out when the
+ * The user's passkeys with a Remove button each (docs/security.md#account-security-center): the way out when the
  * owner reports a passkey they did not add. Listed only when the account has any.
  */
 export function PasskeysSection({ user, who, notify, confirm }: Props) {

@@ -13,6 +13,14 @@ export interface TabsProps<K extends string> {
   children: ReactNode;
 }
 
+/** The tab a key moves to, from the active one (`last`: the last tab's index); arrows wrap around. */
+const KEY_TARGETS: Partial<Record<string, (active: number, last: number) => number>> = {
+  ArrowRight: (active, last) => (active === last ? 0 : active + 1),
+  ArrowLeft: (active, last) => (active === 0 ? last : active - 1),
+  Home: () => 0,
+  End: (_active, last) => last,
+};
+
 /** WAI-ARIA tabs: only the selected tab is in the Tab order; arrows, Home and End move between tabs. */
 export function Tabs<K extends string>({ tabs, active, onChange, label, children }: TabsProps<K>) {
   const id = useId();
@@ -23,21 +31,7 @@ export function Tabs<K extends string>({ tabs, active, onChange, label, children
   );
 
   const onKeyDown = (event: KeyboardEvent) => {
-    const last = tabs.length - 1;
-    const target =
-      event.key === 'ArrowRight'
-        ? activeIndex === last
-          ? 0
-          : activeIndex + 1
-        : event.key === 'ArrowLeft'
-          ? activeIndex === 0
-            ? last
-            : activeIndex - 1
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? last
-              : undefined;
+    const target = KEY_TARGETS[event.key]?.(activeIndex, tabs.length - 1);
     if (target === undefined) return;
     event.preventDefault();
     onChange(tabs[target].key);

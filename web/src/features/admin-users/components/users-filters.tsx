@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { PAGE_SIZES } from '../../../../../shared/constants';
+import { PageSizeSelect } from '../../../components/ui/page-size-select';
 
 export interface UsersFiltersProps {
   search: string;
@@ -80,23 +80,7 @@ export function UsersFilters(props: UsersFiltersProps) {
           Include deleted
         </label>
       </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-size`}>
-          Rows per page
-        </label>
-        <select
-          id={`${id}-size`}
-          className="field__input"
-          value={props.pageSize}
-          onChange={(event) => props.onPageSize(Number(event.target.value))}
-        >
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PageSizeSelect value={props.pageSize} onChange={props.onPageSize} />
     </div>
   );
 }

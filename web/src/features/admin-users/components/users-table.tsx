@@ -1,5 +1,6 @@
 import type { MouseEvent } from 'react';
 import type { AdminUserListItem } from '../../../../../shared/admin-types';
+import { ScrollTable } from '../../../components/ui/scroll-table';
 import { formatDate, formatOneDecimal } from '../../../utils/format';
 import { StatusBadge } from './status-badge';
 
@@ -12,12 +13,12 @@ export interface UsersTableProps {
  * The users list. Each row opens the drawer through a real button (the email, its accessible
  * name), so keyboard and screen-reader users reach it like any control; a click anywhere else on
  * the row is a pointer shortcut to the same button. Cells wrap so every column fits at 1280 px
- * (docs/journeys.md#9-users-table).
+ * (docs/product.md#109-users-table).
  */
 export function UsersTable({ users, onOpen }: UsersTableProps) {
   if (users.length === 0) return <p className="admin-empty">No users found.</p>;
   return (
-    <div className="admin-table-scroll" tabIndex={0} role="region" aria-label="Users">
+    <ScrollTable label="Users">
       <table className="admin-table admin-table--users">
         <thead>
           <tr>
@@ -55,7 +56,7 @@ export function UsersTable({ users, onOpen }: UsersTableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }
 

@@ -4,7 +4,7 @@ const PasswordStrength = lazy(() => import('./password-strength'));
 
 /**
  * The strength hint's dictionaries load on the first keystroke in a new-password field, never
- * with the page: learner pages stay within their first-load budget (docs/journeys.md).
+ * with the page: learner pages stay within their first-load budget (docs/product.md#10-journeys).
  */
 export function LazyPasswordStrength({ password, userInputs }: { password: string; userInputs?: string[] }) {
   if (!password) return null;

@@ -22,7 +22,7 @@ const FIELD_ORDER: RegisterField[] = ['first_name', 'last_name', 'email', 'passw
 const EMPTY: RegisterValues = { first_name: '', last_name: '', email: '', password: '', passwordConfirm: '' };
 
 type Step = 'form' | 'verify' | 'complete';
-/** The step lives in the address (`?step=verify`), so a reload or Back keeps it (docs/journeys.md). */
+/** The step lives in the address (`?step=verify`), so a reload or Back keeps it (docs/product.md#10-journeys). */
 const stepOf = (value: string | null): Step => (value === 'verify' || value === 'complete' ? value : 'form');
 
 /** Three steps (docs/product.md#2-screens-and-routes Register, #4-states-and-transitions): the form, the emailed verification code, then done. */

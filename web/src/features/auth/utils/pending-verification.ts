@@ -1,6 +1,6 @@
 /**
  * The address waiting for its verification code, kept for this tab only (sessionStorage): the
- * verify step survives a reload without putting an email address in the URL (docs/journeys.md).
+ * verify step survives a reload without putting an email address in the URL (docs/product.md#10-journeys).
  */
 const KEY = 'career.pendingVerificationEmail';
 

@@ -18,7 +18,7 @@ const FAILURE_DEFAULT = 'Unable to enroll in the program.';
  */
 export function EnrollPanel() {
   const { data: user, isPending: userPending } = useUser();
-  // Nobody is enrolled by opening a page: an admin is offered a preview instead (docs/journeys.md).
+  // Nobody is enrolled by opening a page: an admin is offered a preview instead (docs/product.md#10-journeys).
   if (isAdmin(user)) return <StaffPreviewOffer />;
   // Until the session is known the page shows its busy state and enrolls nobody.
   return <LearnerEnroll ready={!userPending} />;
