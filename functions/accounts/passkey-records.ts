@@ -8,7 +8,7 @@ import { keys } from '../lib/table';
 
 /**
  * Passkey storage the admin side needs too (list, count, removal, hard delete) without loading
- * the WebAuthn library: see functions/accounts/passkeys.ts and docs/security.md#account-security-center.
+ * the WebAuthn library: see functions/accounts/passkey-registration.ts and docs/security.md#account-security-center.
  */
 export const MAX_PASSKEYS = 20;
 const PASSKEY_ID = /^[\w-]{43}$/;

@@ -9,7 +9,7 @@ import {
 import { decodeAttestationObject, isoBase64URL } from '@simplewebauthn/server/helpers';
 
 /**
- * The WebAuthn ceremonies of functions/accounts/passkeys.ts, all by @simplewebauthn/server, with
+ * The WebAuthn ceremonies of functions/accounts/passkey-*.ts, all by @simplewebauthn/server, with
  * one rule of ours: registration asks for `attestation: 'none'`, so the only attestations accepted
  * are "none" and packed self-attestation (a signature by the new credential's own key, which
  * Chromium keeps even when asked for none). An attestation that carries certificates (packed

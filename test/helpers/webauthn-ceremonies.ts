@@ -8,7 +8,7 @@ const RP_ID = 'localhost';
 const ORIGIN = 'http://localhost:3000';
 
 /**
- * Adds a passkey and signs in with it twice, with the options functions/accounts/passkeys.ts
+ * Adds a passkey and signs in with it twice, with the options functions/accounts/passkey-sign-in.ts
  * uses, through the given module: what the passkeys Lambda does, without the database.
  * Returns what the library verified, or throws where it refuses.
  */

@@ -4,14 +4,9 @@ import { publicUser } from '../../lib/user-record';
 import { recognizeBrowser } from '../known-browsers';
 import { listPasskeys } from '../passkey-records';
 import { removePasskeyByLink } from '../passkey-removal-link';
-import {
-  finishPasskeyLogin,
-  finishPasskeyRegistration,
-  removePasskey,
-  renamePasskey,
-  startPasskeyLogin,
-  startPasskeyRegistration,
-} from '../passkeys';
+import { removePasskey, renamePasskey } from '../passkey-management';
+import { finishPasskeyRegistration, startPasskeyRegistration } from '../passkey-registration';
+import { finishPasskeyLogin, startPasskeyLogin } from '../passkey-sign-in';
 import { callerOf } from '../../lib/caller';
 
 // Names appear in notice emails and on screens: no control characters, line breaks or

@@ -1,0 +1,138 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { auditPut, writeAudit } from '../lib/audit';
+import { accountAudit, type Caller } from '../lib/caller';
+import { db, tableName } from '../lib/db';
+import { badRequest, conflict, forbidden } from '../lib/errors';
+import type { ActiveSession } from '../lib/session';
+import { keys } from '../lib/table';
+import type { UserRecord } from '../lib/user-record';
+import { CHALLENGE_TTL_SECONDS, relyingParty, storeChallenge, takeChallenge, webauthn } from './passkey-challenges';
+import { credentialHash, MAX_PASSKEYS, passkeyItems, type PasskeyItem, type PasskeyView, viewOf } from './passkey-records';
+import { passkeyRemovalLink } from './passkey-removal-link';
+import { verifyPassword } from './passwords';
+import { consume } from './rate-limit';
+import { sendSecurityNotice } from './security-notices';
+
+/**
+ * Adding a passkey (docs/security.md#account-security-center): credentials are stored at USER#<id> /
+ * PASSKEY#<sha256 of the credential id>, plus a lookup item PASSKEYID#<hash> / PASSKEY holding
+ * the user id, written and removed in one transaction. Discoverable credentials with user
+ * verification required, attestation "none" (./webauthn.ts).
+ */
+/** Adding a passkey needs the current password again, or a sign-in at most this long ago. */
+export const RECENT_SIGN_IN_SECONDS = 5 * 60;
+const RP_NAME = '4-Week Career Program';
+
+/** Step 1 of adding a passkey: re-authentication, then the creation options and a challenge id. */
+export async function startPasskeyRegistration(session: ActiveSession, currentPassword: string | undefined, caller: Caller) {
+  const { user } = session;
+  const recent = Math.floor(Date.now() / 1000) - session.authTime <= RECENT_SIGN_IN_SECONDS;
+  if (currentPassword) {
+    // Bounds guessing of the current password by someone holding a stolen session.
+    await consume('passwordChangesPerUser', user.id);
+    if (!(await verifyPassword(currentPassword, user.password_hash))) throw badRequest('invalid_current_password');
+  } else if (!recent) {
+    throw forbidden('reauthentication_required');
+  }
+  const existing = await passkeyItems(user.id);
+  if (existing.length >= MAX_PASSKEYS) throw conflict('passkey_limit_reached', { max: MAX_PASSKEYS });
+  const { rpID } = await relyingParty();
+  const { generateRegistrationOptions } = await webauthn();
+  const options = await generateRegistrationOptions({
+    rpName: RP_NAME,
+    rpID,
+    userName: user.email,
+    userDisplayName: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email,
+    // The user handle a discoverable credential returns at sign-in: the account id.
+    userID: new TextEncoder().encode(user.id),
+    // ./webauthn.ts accepts only attestations without certificates: keep this 'none'
+    attestationType: 'none',
+    excludeCredentials: existing.map((item) => ({ id: item.credential_id, transports: item.transports })),
+    authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+    timeout: CHALLENGE_TTL_SECONDS * 1000,
+  });
+  const challengeId = await storeChallenge('register', options.challenge, user.id);
+  await writeAudit(accountAudit('auth.passkey_registration_started', user, caller));
+  return { challenge_id: challengeId, options };
+}
+
+/** Step 2: verifies the authenticator's answer and stores the credential with its name. */
+export async function finishPasskeyRegistration(
+  user: UserRecord,
+  input: { challenge_id: string; name: string; response: unknown },
+  caller: Caller,
+): Promise<PasskeyView> {
+  const expectedChallenge = await takeChallenge(input.challenge_id, 'register', user.id);
+  const { rpID, origin } = await relyingParty();
+  const { verifyRegistrationResponse } = await webauthn();
+  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verification = await verifyRegistrationResponse({
+      response: input.response as RegistrationResponseJSON,
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: true,
+    });
+  } catch {
+    throw badRequest('passkey_verification_failed');
+  }
+  if (!verification.verified) throw badRequest('passkey_verification_failed');
+  const info = verification.registrationInfo;
+  const hash = credentialHash(info.credential.id);
+  const now = new Date().toISOString();
+  const item: PasskeyItem = {
+    ...keys.passkey(user.id, hash),
+    type: 'passkey',
+    id: hash,
+    user_id: user.id,
+    credential_id: info.credential.id,
+    public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
+    counter: info.credential.counter,
+    transports: info.credential.transports?.length ? info.credential.transports : undefined,
+    device_type: info.credentialDeviceType,
+    backed_up: info.credentialBackedUp,
+    aaguid: info.aaguid,
+    name: input.name.trim(),
+    created_at: now,
+    last_used_at: null,
+  };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.passkeyLookup(hash), type: 'passkey_lookup', user_id: user.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          // The account must still exist and be usable when the credential lands.
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.user(user.id),
+              ConditionExpression: '#status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':active': 'active' },
+            },
+          },
+          auditPut(
+            accountAudit('auth.passkey_added', user, caller, {
+              new: { passkey: hash.slice(0, 8), name: item.name, backed_up: item.backed_up },
+            }),
+          ),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) throw conflict('passkey_exists');
+    throw error;
+  }
+  await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name, removalLink: await passkeyRemovalLink(user.id, hash) });
+  return viewOf(item);
+}
