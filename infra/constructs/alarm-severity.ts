@@ -31,6 +31,7 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'reminders-failing': 'ticket',
   'erasure-failing': 'ticket',
   'reminder-queue-age': 'ticket',
+  'reminder-slices-unfinished': 'ticket',
   'reminder-dead-letters': 'ticket',
   'mail-event-dead-letters': 'ticket',
   'purge-queue-age': 'ticket',

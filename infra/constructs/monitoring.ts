@@ -376,6 +376,12 @@ export class Monitoring extends Construct {
       meaning: 'Five or more reminder emails failed for good today (after the SES throttling retries).',
       runbook: 'reminders-failing',
     });
+    this.alarm('ReminderSlicesUnfinished', businessMetric(METRIC.reminderSlicesUnfinished, Duration.days(1)), {
+      threshold: 1,
+      meaning:
+        "A day's reminder slice was still unfinished when the next day began (its worker dropped it): that day's reminders did not reach all of its learners. The day's work outgrows the send rate or the workers.",
+      runbook: 'reminder-slices-unfinished',
+    });
     if (props.reminderQueue) {
       const reminderAgeLimit = (props.reminderDrainSeconds ?? 0) + REMINDER_DRAIN_MARGIN_SECONDS;
       this.alarm(
@@ -512,6 +518,7 @@ export class Monitoring extends Construct {
           METRIC.emailsComplained,
           METRIC.remindersSent,
           METRIC.remindersFailed,
+          METRIC.reminderSlicesUnfinished,
         ]),
       ),
     );

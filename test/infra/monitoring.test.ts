@@ -69,9 +69,9 @@ describe('alarms', () => {
   it('each notify the topic of their severity on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
     // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2,
-    // SES 2 + 2 per mail stream, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2, mail event
+    // SES 2 + 2 per mail stream, failed reminders + unfinished slices 2, sign-in spike 1, reminder queue age + dead letters 2, mail event
     // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5, site canary 1
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 1 + 1 + 2 + 1 + 5 + 1);
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       const [meaning, link] = description.split('\nRunbook: ');
@@ -239,13 +239,22 @@ describe('alarms', () => {
     }
   });
 
-  it('business metrics: failed reminders per day and a failed sign-in spike', () => {
+  it("business metrics: failed reminders per day, any day's slice left unfinished by the next day, a failed sign-in spike", () => {
     expect(alarm(prod, 'RemindersFailed')).toMatchObject({
       Namespace: METRICS_NAMESPACE,
       MetricName: METRIC.remindersFailed,
       Dimensions: [{ Name: 'service', Value: 'career-program' }],
       Period: 86400,
       Threshold: 5,
+    });
+    expect(alarm(prod, 'ReminderSlicesUnfinished')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.reminderSlicesUnfinished,
+      Dimensions: [{ Name: 'service', Value: 'career-program' }],
+      Statistic: 'Sum',
+      Period: 86400,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     expect(alarm(prod, 'FailedSignInSpike')).toMatchObject({
       Namespace: METRICS_NAMESPACE,
