@@ -1,8 +1,8 @@
 import { Annotations, type App, Stack } from 'aws-cdk-lib';
-import { Topic } from 'aws-cdk-lib/aws-sns';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { addCloudFrontAlarms } from './constructs/edge-alarms';
-import { subscribeAlarmEmail, wafBlocksAlarm } from './constructs/monitoring';
+import { createAlarmTopics } from './constructs/alarm-severity';
+import { wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
 import { stackNames } from './stack-names';
@@ -35,12 +35,15 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     terminationProtection,
     stage,
   });
-  // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topic.
-  const edgeTopic = new Topic(edge, 'AlarmTopic', { displayName: 'Career program edge alarms', enforceSSL: true });
-  if (options.props?.alarmEmail) subscribeAlarmEmail(edgeTopic, options.props.alarmEmail);
+  // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topics.
+  const edgeTopics = createAlarmTopics(edge, {
+    displayName: 'Career program edge alarms',
+    alarmEmail: options.props?.alarmEmail,
+    pageEmail: options.props?.pageEmail,
+  });
   wafBlocksAlarm(edge, 'WafBlocks', {
     webAclMetricName: edge.metricNames.webAcl,
-    topic: edgeTopic,
+    topics: edgeTopics,
     runbookUrl: options.props?.runbookUrl,
   });
   const main = new CareerProgramStack(app, names.main, {
@@ -69,11 +72,11 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     logs.addStackDependency(main);
   }
   // CloudFront's metrics are in us-east-1: its alarms go to the edge topic from the companion
-  // stack, or live in the main stack with its topic when that is in us-east-1 itself.
+  // stack, or live in the main stack with its topics when that is in us-east-1 itself.
   if (linked)
     addCloudFrontAlarms(logs ?? main, {
       distribution: main.site.distribution,
-      topic: logs ? edgeTopic : main.monitoring.topic,
+      topics: logs ? edgeTopics : main.monitoring.topics,
       runbookUrl: options.props?.runbookUrl,
     });
   return { edge, main, logs };

@@ -26,6 +26,8 @@ buildStacks(app, {
     // -c stage=dev|prod (infra/stage.ts): prod keeps the established stack names; dev gets its own.
     stage: context('stage') as never,
     alarmEmail: context('alarmEmail'),
+    // -c pageEmail=<pager's email>: the paging alarms also go there (docs/runbook.md#severities)
+    pageEmail: context('pageEmail'),
     runbookUrl: context('runbookUrl'),
     mailFrom: context('mailFrom'),
     // where learners can write to a person (the Reply-To of the deletion confirmation); default support@<mailFrom's domain>

@@ -30,6 +30,7 @@ import { RemindersSchedule } from './constructs/reminders-schedule';
 import { JobDeadLetters } from './constructs/schedule-tick';
 import { WorkQueue } from './constructs/work-queue';
 import { Site } from './constructs/site';
+import { SITE_CANARY_ALARM, SiteCanary } from './constructs/site-canary';
 import { stageSettings, type StageName } from './stage';
 import { type StackFunctionName, TABLE_ACCESS } from './table-access';
 
@@ -53,8 +54,10 @@ export interface CareerProgramStackProps extends StackProps {
   emailAllowlist?: string;
   /** `dev` (torn down whole) or `prod` (keeps data; default): infra/stage.ts. */
   stage?: StageName;
-  /** Receives the alarms (an SNS email subscription to confirm once). */
+  /** Receives every alarm, page and ticket (an SNS email subscription to confirm once per topic). */
   alarmEmail?: string;
+  /** Also receives the paging alarms (docs/runbook.md#severities): a pager's or on-call phone's email. */
+  pageEmail?: string;
   /** Where docs/runbook.md is read; alarm descriptions link `<runbookUrl>#<section>`. */
   runbookUrl?: string;
   /** The metric name of the site's WAF web ACL: a blocked-requests alarm (see Monitoring for the region caveat). */
@@ -114,6 +117,8 @@ export class CareerProgramStack extends Stack {
   readonly seedTrigger: Trigger;
   readonly mailEvents: MailEvents;
   readonly monitoring: Monitoring;
+  /** The site, the API's health and an anonymous API call checked through CloudFront every 5 minutes. */
+  readonly siteCanary: SiteCanary;
 
   constructor(scope: Construct, id: string, props: CareerProgramStackProps = {}) {
     super(scope, id, props);
@@ -322,6 +327,7 @@ export class CareerProgramStack extends Stack {
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       alarmEmail: props.alarmEmail,
+      pageEmail: props.pageEmail,
       runbookUrl: props.runbookUrl,
       api: this.api.api,
       apiAccessLogs: this.api.accessLogs,
@@ -388,6 +394,12 @@ export class CareerProgramStack extends Stack {
       },
       (alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec),
     );
+    this.siteCanary = new SiteCanary(this, 'SiteCanary', {
+      siteUrl,
+      accessLogBucket: this.site.logBucket,
+      retainArtifacts: stage.name === 'prod',
+    });
+    this.monitoring.alarm('SiteCanary', this.siteCanary.metricSuccessPercent(), SITE_CANARY_ALARM);
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 

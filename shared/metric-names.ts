@@ -29,6 +29,8 @@ export const METRIC = {
   purgeStepsFailed: 'PurgeStepsFailed',
   /** Accounts the daily erasure could not start purging (they stay due). */
   erasuresFailed: 'ErasuresFailed',
+  /** A day's reminder slice still unfinished when the next day began: dropped, its learners left unreminded that day. */
+  reminderSlicesUnfinished: 'ReminderSlicesUnfinished',
   /** Gauge: days since the oldest soft-delete still waiting for erasure. */
   erasureBacklogDays: 'ErasureBacklogDays',
 } as const;

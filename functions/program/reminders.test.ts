@@ -11,12 +11,13 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { program } from './content';
 import { reminderIndexKeys, reminderShard } from './reminder-index';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe-token';
 import { INDEX, keys } from '../lib/table';
-import { isThrottling, runReminders, sendWithRetry } from './reminders';
+import { METRIC, metrics } from '../lib/metrics';
+import { isThrottling, processReminderSlice, runReminders, sendWithRetry } from './reminders';
 
 /** The job against mocked DynamoDB and SES: retries, isolation of failures, once-a-day markers. */
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -198,5 +199,35 @@ describe('runReminders', () => {
     ).toBe(320);
     // one account read per learner, batched per page
     expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(1);
+  });
+});
+
+describe('a slice unfinished by the next day', () => {
+  const slice = { day: '2030-03-04', now: '2030-03-04T14:00:00.000Z', partition: 'REMIND#daily#3', prefix: 'a' };
+
+  it('is dropped and counted in ReminderSlicesUnfinished, once per slice (docs/runbook.md#reminder-slices-unfinished)', async () => {
+    const addMetric = vi.spyOn(metrics, 'addMetric');
+    try {
+      const result = await processReminderSlice(slice, { today: '2030-03-05' });
+      expect(result).toMatchObject({ finished: true, sent: 0 });
+      expect(addMetric.mock.calls.filter(([name]) => name === METRIC.reminderSlicesUnfinished)).toEqual([
+        [METRIC.reminderSlicesUnfinished, 'Count', 1],
+      ]);
+      // dropped before any read: its learners are in the new day's slices
+      expect(dynamo.calls()).toHaveLength(0);
+    } finally {
+      addMetric.mockRestore();
+    }
+  });
+
+  it('is not counted while it is still its day, even when it ends finished', async () => {
+    const addMetric = vi.spyOn(metrics, 'addMetric');
+    try {
+      dynamo.on(GetCommand).resolves({ Item: { done: true } }); // the slice's checkpoint: done
+      expect(await processReminderSlice(slice, { today: slice.day })).toMatchObject({ finished: true });
+      expect(addMetric.mock.calls.map(([name]) => name)).not.toContain(METRIC.reminderSlicesUnfinished);
+    } finally {
+      addMetric.mockRestore();
+    }
   });
 });

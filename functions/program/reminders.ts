@@ -8,6 +8,7 @@ import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
 import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
 import { logger } from '../lib/logger';
+import { count, METRIC } from '../lib/metrics';
 import { isDailyQuotaExceeded } from '../lib/ses-retry';
 import { indexPartitionOf, indexQuery, keys, ttlIn } from '../lib/table';
 import { program, type Program } from './content';
@@ -278,6 +279,7 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
   // ISO days compare as strings. Only an earlier day's slice overlaps today's: its learners are in today's slices.
   if (message.day < today) {
     logger.info('reminder slice of an earlier day dropped', { day: message.day, partition: message.partition, prefix: message.prefix });
+    count(METRIC.reminderSlicesUnfinished); // docs/runbook.md#reminder-slices-unfinished
     return { ...run.summary, finished: true };
   }
   const checkpointKey = keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`);

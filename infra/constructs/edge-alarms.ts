@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import type { SeverityTopics } from './alarm-severity';
 import { operatorAlarm } from './monitoring';
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -12,10 +12,13 @@ export const CLOUDFRONT_ERROR_RATES = { serverErrors: 5, clientErrors: 30 } as c
 /**
  * The site as viewers get it: CloudFront's error rates, which cover what the API's own metrics
  * never see (an origin that does not answer: 502/504, WAF's 429s, the SPA's files). CloudFront
- * publishes them in us-east-1 only, so these alarms live in a us-east-1 stack with a topic there.
+ * publishes them in us-east-1 only, so these alarms live in a us-east-1 stack with topics there.
  */
-export function addCloudFrontAlarms(scope: Construct, props: { distribution: Distribution; topic: ITopic; runbookUrl?: string }): void {
-  const { distribution, topic, runbookUrl } = props;
+export function addCloudFrontAlarms(
+  scope: Construct,
+  props: { distribution: Distribution; topics: SeverityTopics; runbookUrl?: string },
+): void {
+  const { distribution, topics, runbookUrl } = props;
   // CloudFront publishes with a `Region: Global` dimension beside the distribution's id; CDK's
   // metric helpers name the id alone, a series that never gets data.
   const rateOptions = {
@@ -34,7 +37,7 @@ export function addCloudFrontAlarms(scope: Construct, props: { distribution: Dis
       meaning: `More than ${CLOUDFRONT_ERROR_RATES.serverErrors} % of the site's requests answered 5xx at CloudFront in 2 of the last 3 five-minute periods: the API or the bucket does not answer (502/504) or fails.`,
       runbook: 'cloudfront-5xx-rate',
     },
-    topic,
+    topics,
     runbookUrl,
   );
   operatorAlarm(
@@ -48,7 +51,7 @@ export function addCloudFrontAlarms(scope: Construct, props: { distribution: Dis
       meaning: `More than ${CLOUDFRONT_ERROR_RATES.clientErrors} % of the site's requests answered 4xx at CloudFront in 2 of the last 3 five-minute periods: WAF limits (429), the origin guard (403) or missing files.`,
       runbook: 'cloudfront-4xx-rate',
     },
-    topic,
+    topics,
     runbookUrl,
   );
 }

@@ -17,10 +17,9 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
-import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { createAlarmTopics, severityOf, type SeverityTopics } from './alarm-severity';
 import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../shared/metric-names';
 
 /** One of the stack's Lambdas, as monitoring needs it. */
@@ -43,8 +42,10 @@ export interface MonitoredFunction {
 }
 
 export interface MonitoringProps {
-  /** Subscribed to the alarm topic by email (context `alarmEmail`); the address must confirm once. */
+  /** Subscribed to both alarm topics by email (context `alarmEmail`); the address confirms once per topic. */
   alarmEmail?: string;
+  /** Subscribed to the page topic too (context `pageEmail`): a pager's or on-call phone's email address. */
+  pageEmail?: string;
   /** Where docs/runbook.md is read (e.g. the repository's web view); alarm descriptions append `#section`. */
   runbookUrl?: string;
   api: IHttpApi;
@@ -134,48 +135,41 @@ export function wafBlockedRequests(webAclMetricName: string, period = FIVE_MINUT
 export interface AlarmSpec {
   threshold: number;
   meaning: string;
-  /** Section anchor in docs/runbook.md. */
+  /** Section anchor in docs/runbook.md; it also sets the alarm's severity (infra/constructs/alarm-severity.ts). */
   runbook: string;
   evaluationPeriods?: number;
   datapointsToAlarm?: number;
   comparisonOperator?: ComparisonOperator;
+  /** Default: no data is no traffic, not an incident. */
+  treatMissingData?: TreatMissingData;
 }
 
-/** One alarm the project's way: meaning + runbook link in the description, the topic on ALARM and OK. */
+/**
+ * One alarm the project's way: meaning + runbook link in the description, the topic of its
+ * severity (by its runbook section) on ALARM and OK.
+ */
 export function operatorAlarm(
   scope: Construct,
   id: string,
   metric: IMetric,
   spec: AlarmSpec,
-  topic: ITopic,
+  topics: SeverityTopics,
   runbookUrl = 'docs/runbook.md',
 ): Alarm {
+  const topic = topics[severityOf(spec.runbook)];
   const alarm = new Alarm(scope, id, {
     metric,
     threshold: spec.threshold,
     evaluationPeriods: spec.evaluationPeriods ?? 1,
     datapointsToAlarm: spec.datapointsToAlarm,
     comparisonOperator: spec.comparisonOperator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    // No data means no traffic, no errors: not an incident.
-    treatMissingData: TreatMissingData.NOT_BREACHING,
+    // No data means no traffic, no errors: not an incident (unless the spec says otherwise).
+    treatMissingData: spec.treatMissingData ?? TreatMissingData.NOT_BREACHING,
     alarmDescription: `${spec.meaning}\nRunbook: ${runbookUrl}#${spec.runbook}`,
   });
   alarm.addAlarmAction(new SnsAction(topic));
   alarm.addOkAction(new SnsAction(topic));
   return alarm;
-}
-
-/**
- * Mails the alarms of `topic` to `email` (the address confirms once). No dead-letter queue: an
- * alarm SNS cannot mail stays visible in CloudWatch (its state and history, the dashboard).
- */
-export function subscribeAlarmEmail(topic: ITopic, email: string): void {
-  const subscription = topic.addSubscription(new EmailSubscription(email));
-  Validations.of(subscription).acknowledge({
-    id: 'Serverless-SNSRedrivePolicy',
-    reason:
-      'Alarm emails: SNS retries the delivery, and an alarm it cannot mail stays in CloudWatch (alarm state and history, the dashboard); a queue of undelivered alarm emails would be read by no one.',
-  });
 }
 
 const WAF_BLOCKS: AlarmSpec = {
@@ -187,23 +181,25 @@ const WAF_BLOCKS: AlarmSpec = {
 /**
  * The WAF blocks alarm on its own, for the stack that holds the web ACL when that is not this one
  * (a CloudFront web ACL lives in us-east-1, and an alarm only sees metrics of its own region):
- * give it a topic in that region (subscribed to the same email).
+ * give it the topics in that region (subscribed to the same emails).
  */
 export function wafBlocksAlarm(
   scope: Construct,
   id: string,
-  props: { webAclMetricName: string; topic: ITopic; runbookUrl?: string },
+  props: { webAclMetricName: string; topics: SeverityTopics; runbookUrl?: string },
 ): Alarm {
-  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS, props.topic, props.runbookUrl);
+  return operatorAlarm(scope, id, wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS, props.topics, props.runbookUrl);
 }
 
 /**
- * Alarms, their SNS topic and the operations dashboard (docs/runbook.md has a section per alarm:
+ * Alarms, their SNS topics and the operations dashboard (docs/runbook.md has a section per alarm:
  * what it means, first checks with Logs Insights queries, what to do). Every alarm notifies the
- * one topic on ALARM and again on OK, so the operator also learns when it is over.
+ * topic of its severity (page or ticket) on ALARM and again on OK, so the operator also learns
+ * when it is over.
  */
 export class Monitoring extends Construct {
-  readonly topic: Topic;
+  /** The page and ticket topics (infra/constructs/alarm-severity.ts). */
+  readonly topics: SeverityTopics;
   readonly dashboard: Dashboard;
   readonly alarms: Alarm[] = [];
   private readonly runbookUrl: string;
@@ -211,8 +207,11 @@ export class Monitoring extends Construct {
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     this.runbookUrl = props.runbookUrl ?? 'docs/runbook.md';
-    this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Career program alarms', enforceSSL: true });
-    if (props.alarmEmail) subscribeAlarmEmail(this.topic, props.alarmEmail);
+    this.topics = createAlarmTopics(this, {
+      displayName: 'Career program alarms',
+      alarmEmail: props.alarmEmail,
+      pageEmail: props.pageEmail,
+    });
 
     // ---- API --------------------------------------------------------------------------------
     const requests = props.api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
@@ -377,6 +376,12 @@ export class Monitoring extends Construct {
       meaning: 'Five or more reminder emails failed for good today (after the SES throttling retries).',
       runbook: 'reminders-failing',
     });
+    this.alarm('ReminderSlicesUnfinished', businessMetric(METRIC.reminderSlicesUnfinished, Duration.days(1)), {
+      threshold: 1,
+      meaning:
+        "A day's reminder slice was still unfinished when the next day began (its worker dropped it): that day's reminders did not reach all of its learners. The day's work outgrows the send rate or the workers.",
+      runbook: 'reminder-slices-unfinished',
+    });
     if (props.reminderQueue) {
       const reminderAgeLimit = (props.reminderDrainSeconds ?? 0) + REMINDER_DRAIN_MARGIN_SECONDS;
       this.alarm(
@@ -436,9 +441,9 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** An alarm on the topic, listed on the dashboard (also for alarms added after construction). */
+  /** An alarm on the topic of its severity, listed on the dashboard (also for alarms added after construction). */
   alarm(id: string, metric: IMetric, spec: AlarmSpec): Alarm {
-    const alarm = operatorAlarm(this, id, metric, spec, this.topic, this.runbookUrl);
+    const alarm = operatorAlarm(this, id, metric, spec, this.topics, this.runbookUrl);
     this.alarms.push(alarm);
     return alarm;
   }
@@ -513,6 +518,7 @@ export class Monitoring extends Construct {
           METRIC.emailsComplained,
           METRIC.remindersSent,
           METRIC.remindersFailed,
+          METRIC.reminderSlicesUnfinished,
         ]),
       ),
     );

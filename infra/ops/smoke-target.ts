@@ -11,8 +11,9 @@ import {
 import { stackNames } from '../stack-names';
 
 /**
- * Logical-ID prefixes of the alarm topics: the Monitoring construct's in the main stack, the
- * edge stack's own (infra/app-stacks.ts); the deploy rehearsal checks them on the templates.
+ * Logical-ID prefixes of the alarm topics (a ticket topic `…AlarmTopic…` and a page topic
+ * `…AlarmTopicPage…` in each): the Monitoring construct's in the main stack, the edge stack's own
+ * (infra/app-stacks.ts); the deploy rehearsal checks them on the templates.
  */
 export const ALARM_TOPIC_IDS = { main: 'MonitoringAlarmTopic', edge: 'AlarmTopic' } as const;
 

@@ -207,8 +207,9 @@ describe('the deploy rehearsal', () => {
       };
     const topics = (name: string, prefix: string) =>
       Object.entries(template(name).Resources).filter(([id, r]) => r.Type === 'AWS::SNS::Topic' && id.startsWith(prefix));
-    expect(topics(stackNames().main, ALARM_TOPIC_IDS.main)).toHaveLength(1);
-    expect(topics(stackNames().edge, ALARM_TOPIC_IDS.edge)).toHaveLength(1);
+    // a page and a ticket topic in each (docs/runbook.md#severities)
+    expect(topics(stackNames().main, ALARM_TOPIC_IDS.main)).toHaveLength(2);
+    expect(topics(stackNames().edge, ALARM_TOPIC_IDS.edge)).toHaveLength(2);
   });
 });
 

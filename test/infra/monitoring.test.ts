@@ -6,6 +6,7 @@ import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { severityOf } from '../../infra/constructs/alarm-severity';
 import { API_NAMESPACE, TIMEOUTS_NAMESPACE, wafBlocksAlarm } from '../../infra/constructs/monitoring';
 import type { StageName } from '../../infra/stage';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
@@ -39,6 +40,7 @@ beforeAll(() => {
   // With the optional WAF alarm (the reminder queue's alarms are always there: the stack owns the queue).
   full = synthStack({
     alarmEmail: 'ops@example.com',
+    pageEmail: 'pager@example.com',
     runbookUrl: 'https://git.example.com/career-program/blob/main/docs/runbook.md',
     webAclMetricName: 'career-program-site',
     expectedDailyReminders: 140_000,
@@ -52,7 +54,8 @@ const alarm = (s: SynthesizedStack, id: string): JsonObject => {
   expect(found, id).toBeDefined();
   return found![1].Properties;
 };
-const topicRef = (s: SynthesizedStack) => ({ Ref: s.idOf(s.stack.monitoring.topic) });
+/** The topic an alarm linking this runbook section notifies (its severity's). */
+const topicRef = (s: SynthesizedStack, section: string) => ({ Ref: s.idOf(s.stack.monitoring.topics[severityOf(section)]) });
 const fnRef = (s: SynthesizedStack, name: (typeof FUNCTIONS)[number]) => ({ Ref: s.idOf(s.stack.functions[name].fn) });
 /** Metric names an alarm (plain or math) reads. */
 const metricNames = (props: JsonObject): string[] =>
@@ -63,18 +66,20 @@ const metricNames = (props: JsonObject): string[] =>
       );
 
 describe('alarms', () => {
-  it('each notify the one topic on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
+  it('each notify the topic of their severity on ALARM and on OK, and describe their meaning with a runbook link that exists', () => {
     const alarms = Object.values(alarmsOf(prod));
     // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2,
-    // SES 2 + 2 per mail stream, failed reminders 1, sign-in spike 1, reminder queue age + dead letters 2, mail event
-    // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 1 + 1 + 2 + 1 + 5);
+    // SES 2 + 2 per mail stream, failed reminders + unfinished slices 2, sign-in spike 1, reminder queue age + dead letters 2, mail event
+    // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5, site canary 1
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
-      expect(a.AlarmActions, description).toEqual([topicRef(prod)]);
-      expect(a.OKActions).toEqual([topicRef(prod)]);
-      expect(a.TreatMissingData).toBe('notBreaching');
       const [meaning, link] = description.split('\nRunbook: ');
+      const section = link.split('#')[1];
+      expect(a.AlarmActions, description).toEqual([topicRef(prod, section)]);
+      expect(a.OKActions).toEqual([topicRef(prod, section)]);
+      // only the canary counts silence as failing (docs/runbook.md#site-canary)
+      expect(a.TreatMissingData).toBe(section === 'site-canary' ? 'breaching' : 'notBreaching');
       expect(meaning.length).toBeGreaterThan(30);
       expect(link).toMatch(/^docs\/runbook\.md#[a-z0-9-]+$/);
       expect(ANCHORS.has(link.split('#')[1]), link).toBe(true);
@@ -234,13 +239,22 @@ describe('alarms', () => {
     }
   });
 
-  it('business metrics: failed reminders per day and a failed sign-in spike', () => {
+  it("business metrics: failed reminders per day, any day's slice left unfinished by the next day, a failed sign-in spike", () => {
     expect(alarm(prod, 'RemindersFailed')).toMatchObject({
       Namespace: METRICS_NAMESPACE,
       MetricName: METRIC.remindersFailed,
       Dimensions: [{ Name: 'service', Value: 'career-program' }],
       Period: 86400,
       Threshold: 5,
+    });
+    expect(alarm(prod, 'ReminderSlicesUnfinished')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.reminderSlicesUnfinished,
+      Dimensions: [{ Name: 'service', Value: 'career-program' }],
+      Statistic: 'Sum',
+      Period: 86400,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     expect(alarm(prod, 'FailedSignInSpike')).toMatchObject({
       Namespace: METRICS_NAMESPACE,
@@ -289,7 +303,10 @@ describe('alarms', () => {
   it('the WAF alarm can be built alone for the us-east-1 companion stack, the same way', () => {
     const companion = new Stack(new App(), 'Edge', { env: { region: 'us-east-1' } });
     const topic = new Topic(companion, 'Alarms');
-    wafBlocksAlarm(companion, 'WafBlocks', { webAclMetricName: 'career-program-site', topic });
+    wafBlocksAlarm(companion, 'WafBlocks', {
+      webAclMetricName: 'career-program-site',
+      topics: { ticket: topic, page: new Topic(companion, 'Page') },
+    });
     Template.fromStack(companion).hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/WAFV2',
       MetricName: 'BlockedRequests',
@@ -300,13 +317,23 @@ describe('alarms', () => {
     });
   });
 
-  it('mail the alarmEmail context address through one encrypted-in-transit SNS topic', () => {
+  it('mail the alarmEmail context address through both encrypted-in-transit SNS topics, the page topic also to pageEmail', () => {
     expect(prod.template.findResources('AWS::SNS::Subscription', { Properties: { Protocol: 'email' } })).toEqual({});
-    full.template.hasResourceProperties('AWS::SNS::Subscription', {
-      Protocol: 'email',
-      Endpoint: 'ops@example.com',
-      TopicArn: { Ref: full.idOf(full.stack.monitoring.topic) },
-    });
+    const subscriptions = resourceList(full.template, 'AWS::SNS::Subscription', { Properties: { Protocol: 'email' } }).map((sub) => [
+      sub.Properties.Endpoint,
+      sub.Properties.TopicArn,
+    ]);
+    const { page, ticket } = full.stack.monitoring.topics;
+    expect(subscriptions).toEqual(
+      expect.arrayContaining([
+        ['ops@example.com', { Ref: full.idOf(ticket) }],
+        ['ops@example.com', { Ref: full.idOf(page) }],
+        ['pager@example.com', { Ref: full.idOf(page) }],
+      ]),
+    );
+    expect(subscriptions).toHaveLength(3);
+    for (const topic of [page, ticket])
+      expect(resourceOf(full.template, 'AWS::SNS::Topic', full.idOf(topic)).Properties.DisplayName).toMatch(/\((page|ticket)\)$/);
   });
 });
 
@@ -436,7 +463,7 @@ describe('stages', () => {
     expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     const bucket = resourceOf(dev.template, 'AWS::S3::Bucket', dev.idOf(dev.stack.site.bucket));
     expect(bucket.DeletionPolicy).toBe('Delete');
-    expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(2); // site and access logs
+    expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(3); // site, access logs, canary artifacts
     const retained = Object.entries(allResources(dev.template)).filter(([, r]) => r.DeletionPolicy === 'Retain');
     expect(retained.map(([id]) => id)).toEqual([]);
     dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
