@@ -79,6 +79,9 @@ export const ROUTES: readonly RouteDef[] = [
   // One-click unsubscribe from reminders: no session, a signed token names the account (docs/product.md#unsubscribe)
   r('GET', '/api/notifications/unsubscribe', 'learner', 'public'),
   r('POST', '/api/notifications/unsubscribe', 'learner', 'public'),
+  // The unsubscribe page: the address and frequency, "weekly instead" and back on, by the same token
+  r('GET', '/api/notifications/subscription', 'learner', 'public'),
+  r('POST', '/api/notifications/subscription', 'learner', 'public'),
 
   // Admin (docs/product.md#7-the-calls-it-makes)
   r('GET', '/api/admin/summary', 'admin', 'admin'),

@@ -20,6 +20,15 @@ describe('sendSecurityNotice', () => {
     expect(sent.Content?.Simple?.Subject?.Data).toBe('A passkey was added to your account');
     expect(sent.Content?.Simple?.Body?.Text?.Data).toContain('Device: Firefox on Linux');
     expect(sent.Content?.Simple?.Body?.Text?.Data).toContain('Location (IP address): 203.0.113.9');
+    expect(sent.Content?.Simple?.Body?.Text?.Data).toMatch(/\nTime: \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
+    expect(sent.Content?.Simple?.Body?.Html?.Data).toMatch(/<a href="http[^"]+\/settings"[^>]*>Review your security<\/a>/);
+  });
+
+  it("gives the time in the account's time zone when it has one", async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-3' });
+    await sendSecurityNotice({ ...user, time_zone: 'Asia/Tokyo' }, 'new_sign_in', caller);
+    const text = ses.commandCalls(SendEmailCommand)[0].args[0].input.Content?.Simple?.Body?.Text?.Data;
+    expect(text).toMatch(/\nTime: \d{4}-\d\d-\d\d \d\d:\d\d \(Asia\/Tokyo\)\n/);
   });
 
   it('goes to another address when asked (the old address after an email change)', async () => {

@@ -11,7 +11,8 @@ import { securityNoticeEmail, type SecurityEvent } from './emails/security-notic
  * happened: a mail failure is logged and does not turn the request into an error.
  */
 export async function sendSecurityNotice(
-  user: Pick<UserRecord, 'email' | 'first_name'>,
+  // time_zone: the learner's zone for the time the notice gives (absent: UTC)
+  user: Pick<UserRecord, 'email' | 'first_name'> & { time_zone?: string },
   event: SecurityEvent,
   caller: Caller,
   detail: { to?: string; passkeyName?: string; otherEmail?: string; removalLink?: string } = {},
@@ -23,6 +24,8 @@ export async function sendSecurityNotice(
         firstName: user.first_name,
         event,
         at: new Date(),
+        timeZone: user.time_zone,
+        settingsLink: `${await appUrl()}/settings`,
         device: deviceLabel(caller.userAgent),
         ip: caller.ip,
         resetLink: `${await appUrl()}/forgot-password`,

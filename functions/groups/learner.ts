@@ -12,7 +12,7 @@ import {
   setNotificationsRoute,
   taskSaveRoute,
 } from '../program/routes';
-import { unsubscribePageRoute, unsubscribeRoute } from '../program/unsubscribe-routes';
+import { setSubscriptionRoute, subscriptionRoute, unsubscribePageRoute, unsubscribeRoute } from '../program/unsubscribe-routes';
 
 /**
  * Lambda entry for the `learner` endpoint group: every `learner` route of shared/routes.ts.
@@ -32,4 +32,6 @@ export const handler = createGroupHandler('learner', {
   'GET /api/certificate': certificateRoute,
   'GET /api/notifications/unsubscribe': unsubscribePageRoute,
   'POST /api/notifications/unsubscribe': unsubscribeRoute,
+  'GET /api/notifications/subscription': subscriptionRoute,
+  'POST /api/notifications/subscription': setSubscriptionRoute,
 });

@@ -10,7 +10,7 @@ import { checkLocalCall } from './local-twin';
  * an HS256 JWT naming the account (`sub`) and nothing else. No session is needed and it does not
  * expire (a reminder read weeks later still unsubscribes), so it must be unforgeable and good
  * for nothing but this: its own key (never the session key, which the reminder worker must not
- * hold), its own `typ`, and it only ever turns mail off.
+ * hold), its own `typ`, and it only ever sets how often reminders come (off, weekly, daily).
  *
  * Where the key comes from: cloud, the UnsubscribeSecret (UNSUBSCRIBE_SECRET_ARN; read by the
  * reminder worker that signs and the learner function that verifies); local, UNSUBSCRIBE_SECRET

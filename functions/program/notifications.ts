@@ -84,13 +84,24 @@ export async function moveReminderIndex(userId: string, programId: string, parti
  * gets reminders `off` at once, with an audit entry (actor: the account itself, no session).
  * Repeating it changes nothing and writes no second entry (mail providers may POST twice).
  */
-export async function unsubscribeAccount(userId: string, caller: Caller): Promise<NotificationPreferences & { changed: boolean }> {
+export const unsubscribeAccount = (userId: string, caller: Caller) => setFrequencyFromLink(userId, caller, 'off');
+
+/**
+ * The unsubscribe page's choices (docs/product.md#unsubscribe): the account named by a verified
+ * token gets the frequency `to` (off, "weekly instead", or back on), audited as the account's own
+ * change. Setting the frequency it already has writes nothing.
+ */
+export async function setFrequencyFromLink(
+  userId: string,
+  caller: Caller,
+  to: ReminderFrequency,
+): Promise<NotificationPreferences & { changed: boolean }> {
   const user = await getUserById(userId);
   if (!user || user.status === 'purging') throw notFound();
   const before = user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY;
-  if (before === 'off') {
-    await followFrequency(user.id, 'off'); // heals a lagging index entry; no write otherwise
-    return { reminder_frequency: 'off', changed: false };
+  if (before === to) {
+    await followFrequency(user.id, to); // heals a lagging index entry; no write otherwise
+    return { reminder_frequency: to, changed: false };
   }
   const at = new Date().toISOString();
   try {
@@ -101,16 +112,16 @@ export async function unsubscribeAccount(userId: string, caller: Caller): Promis
             Update: {
               TableName: tableName(),
               Key: keys.user(user.id),
-              UpdateExpression: 'SET reminder_frequency = :off, updated_at = :at ADD version :one',
+              UpdateExpression: 'SET reminder_frequency = :to, updated_at = :at ADD version :one',
               // only the frequency we read: a concurrent change wins and this request retries nothing
               ConditionExpression: 'attribute_exists(pk) AND (reminder_frequency = :before OR attribute_not_exists(reminder_frequency))',
-              ExpressionAttributeValues: { ':off': 'off', ':at': at, ':one': 1, ':before': before },
+              ExpressionAttributeValues: { ':to': to, ':at': at, ':one': 1, ':before': before },
             },
           },
           auditPut(
-            accountAudit('notifications.unsubscribe', user, caller, {
+            accountAudit(to === 'off' ? 'notifications.unsubscribe' : 'notifications.link_frequency', user, caller, {
               old: { reminder_frequency: before },
-              new: { reminder_frequency: 'off', via: 'unsubscribe_link' },
+              new: { reminder_frequency: to, via: 'unsubscribe_link' },
             }),
           ),
         ],
@@ -120,6 +131,6 @@ export async function unsubscribeAccount(userId: string, caller: Caller): Promis
     if (failedConditions(error).length) throw conflict('conflict');
     throw error;
   }
-  await followFrequency(user.id, 'off');
-  return { reminder_frequency: 'off', changed: true };
+  await followFrequency(user.id, to);
+  return { reminder_frequency: to, changed: true };
 }

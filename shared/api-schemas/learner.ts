@@ -60,6 +60,21 @@ export const learnerDocs: Record<string, RouteDoc> = {
     responses: { 200: frequency },
     errors: { 400: ['missing_token', 'invalid_token', 'invalid_unsubscribe_body'], 404: ['not_found'] },
   },
+  'GET /api/notifications/subscription': {
+    summary:
+      'What the unsubscribe page shows: the address the reminders go to and their frequency; no session, the token names the account.',
+    query: unsubscribeQuery,
+    responses: { 200: z.object({ email: z.string(), ...frequency.shape }) },
+    errors: { 400: ['missing_token', 'invalid_token'], 404: ['not_found'] },
+  },
+  'POST /api/notifications/subscription': {
+    summary: 'The unsubscribe page\'s choices ("weekly instead", back on, off) by the same token; audited as the account\'s own change.',
+    description: 'JSON only (no form body): only the page sends it.',
+    query: unsubscribeQuery,
+    body: z.object({ reminder_frequency: z.string().check(z.describe('one of the reminder frequencies (docs/product.md)')) }),
+    responses: { 200: frequency },
+    errors: { 400: ['missing_token', 'invalid_token', 'invalid_reminder_frequency'], 404: ['not_found'], 409: ['conflict'] },
+  },
   'POST /api/settings/password': {
     summary: 'Changes the password; this session gets a fresh cookie, every other one ends.',
     responses: { 200: ok },

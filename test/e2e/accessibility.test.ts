@@ -7,13 +7,18 @@ const browser = useBrowser();
 
 it('has no serious accessibility violations on the public screens', async () => {
   const page = await browser.newPage();
+  // the unsubscribe page reads the address and frequency by the link's token (signed by the
+  // reminder worker): answered here, so the page renders as a valid link shows it
+  await page.route('**/api/notifications/subscription?*', (route) =>
+    route.fulfill({ json: { email: 'una@example.com', reminder_frequency: 'daily' } }),
+  );
   for (const [path, ready] of [
     ['/', 'Secure career insights'],
     ['/login', 'Forgot password?'],
     ['/register', 'Confirm password'],
     ['/forgot-password', 'Send reset link'],
     // a reminder's "Stop these reminders" link lands here (nothing is sent before the button)
-    ['/unsubscribe?token=not-checked-until-the-button', 'Stop these reminders'],
+    ['/unsubscribe?token=answered-by-the-route-above', 'Stop these reminders'],
     // a passkey_added notice's "this wasn't me" link lands here (nothing is sent before the button)
     ['/passkey-removal?token=not-checked-until-the-button', 'Remove the passkey and sign out everywhere'],
   ]) {
@@ -21,6 +26,14 @@ it('has no serious accessibility violations on the public screens', async () => 
     await page.getByText(ready).first().waitFor();
     expect(await seriousA11yViolations(page), path).toEqual([]);
   }
+  // on a phone the unsubscribe page's choices are the app's standard buttons (a 44 px target)
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/unsubscribe?token=answered-by-the-route-above');
+  const choices = page.locator('.np-actions button');
+  await choices.first().waitFor();
+  const heights = await choices.evaluateAll((buttons) => buttons.map((button) => button.getBoundingClientRect().height));
+  expect(heights).toHaveLength(2);
+  for (const height of heights) expect(height).toBeGreaterThanOrEqual(44);
 });
 
 it('has no serious accessibility violations on the learner screens', async () => {

@@ -192,3 +192,69 @@ describe('Settings: Off and back', () => {
     expect(bad.body).toEqual({ error: 'invalid_reminder_frequency' });
   });
 });
+
+describe('the unsubscribe page: GET/POST /api/notifications/subscription', () => {
+  const SUBSCRIPTION = '/api/notifications/subscription';
+
+  it('reads the address and frequency by the token, changing nothing; a bad token or a gone account is refused', async () => {
+    const other = await createTestUser({ first_name: 'Lea' });
+    const token = await signUnsubscribeToken(other.id);
+    const response = await api.client().get(`${SUBSCRIPTION}?token=${token}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ email: other.email, reminder_frequency: 'daily' });
+    expect(await auditActions(other.id)).toEqual([]);
+    expect((await api.client().get(SUBSCRIPTION)).body).toEqual({ error: 'missing_token' });
+    expect((await api.client().get(`${SUBSCRIPTION}?token=not-a-token`)).body).toEqual({ error: 'invalid_token' });
+    const gone = await api.client().get(`${SUBSCRIPTION}?token=${await signUnsubscribeToken('gone-account')}`);
+    expect(gone.status).toBe(404);
+  });
+
+  it('"weekly instead" and back on: moves the reminder index entry, audited as the account\'s own change via the link', async () => {
+    const other = await createTestUser({ first_name: 'Max' });
+    const browser = api.client();
+    await signIn(browser, other);
+    expect((await browser.post('/api/enroll')).status).toBe(200);
+    const path = `${SUBSCRIPTION}?token=${await signUnsubscribeToken(other.id)}`;
+    const page = api.client(); // no session: the token is the only authority
+
+    const weekly = await page.post(path, { reminder_frequency: 'weekly' }, { origin: 'http://localhost:3000' });
+    expect(weekly.status).toBe(200);
+    expect(weekly.body).toEqual({ reminder_frequency: 'weekly' });
+    expect((await account(other.id)).reminder_frequency).toBe('weekly');
+    expect((await enrollment(other.id))?.gsi3pk).toMatch(/^REMIND#weekly#/);
+
+    expect((await providerPost(`${PATH}?token=${await signUnsubscribeToken(other.id)}`, ONE_CLICK)).status).toBe(200);
+    expect((await enrollment(other.id))?.gsi3pk).toBeUndefined();
+    expect((await page.post(path, { reminder_frequency: 'daily' })).body).toEqual({ reminder_frequency: 'daily' });
+    expect((await enrollment(other.id))?.gsi3pk).toMatch(/^REMIND#daily#/);
+    // the same frequency again writes nothing
+    expect((await page.post(path, { reminder_frequency: 'daily' })).status).toBe(200);
+
+    const entries = (await auditItemsOf(other.id)).filter((entry) => String(entry.action).startsWith('notifications.'));
+    expect(entries.map((entry) => [entry.action, (entry.new_values as Record<string, unknown>).reminder_frequency])).toEqual([
+      ['notifications.link_frequency', 'weekly'],
+      ['notifications.unsubscribe', 'off'],
+      ['notifications.link_frequency', 'daily'],
+    ]);
+    expect(
+      entries.every(
+        (entry) => entry.actor_user_id === other.id && (entry.new_values as Record<string, unknown>).via === 'unsubscribe_link',
+      ),
+    ).toBe(true);
+  });
+
+  it('refuses an unknown frequency (400), a form body (415) and a foreign Origin (403)', async () => {
+    const other = await createTestUser({ first_name: 'Ned' });
+    const path = `${SUBSCRIPTION}?token=${await signUnsubscribeToken(other.id)}`;
+    const bad = await api.client().post(path, { reminder_frequency: 'hourly' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'invalid_reminder_frequency' });
+    expect((await providerPost(path, 'reminder_frequency=off')).status).toBe(415);
+    const foreign = await providerPost(path, JSON.stringify({ reminder_frequency: 'off' }), {
+      'content-type': 'application/json',
+      origin: 'https://evil.example',
+    });
+    expect(foreign.status).toBe(403);
+    expect((await account(other.id)).reminder_frequency).toBe('daily');
+  });
+});

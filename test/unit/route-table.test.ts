@@ -46,9 +46,14 @@ describe('the route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('requires the admin role on every admin route and a session on every learner route but the unsubscribe link', () => {
-    // The reminder's unsubscribe link is authorised by its signed token, never a session (docs/product.md#unsubscribe).
-    const tokenRoutes = new Set(['GET /api/notifications/unsubscribe', 'POST /api/notifications/unsubscribe']);
+  it('requires the admin role on every admin route and a session on every learner route but the unsubscribe link and page', () => {
+    // The reminder's unsubscribe link and its page are authorised by the signed token, never a session (docs/product.md#unsubscribe).
+    const tokenRoutes = new Set([
+      'GET /api/notifications/unsubscribe',
+      'POST /api/notifications/unsubscribe',
+      'GET /api/notifications/subscription',
+      'POST /api/notifications/subscription',
+    ]);
     for (const route of ROUTES) {
       if (route.group === 'admin') expect(route.access, routeKey(route)).toBe('admin');
       if (route.group === 'learner') expect(route.access, routeKey(route)).toBe(tokenRoutes.has(routeKey(route)) ? 'public' : 'session');

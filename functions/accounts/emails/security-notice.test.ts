@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { securityNoticeEmail } from './security-notice';
+import { formatTime, securityNoticeEmail } from './security-notice';
 
 const base = {
   to: 'ada@example.com',
@@ -8,6 +8,7 @@ const base = {
   device: 'Chrome on Windows',
   ip: '203.0.113.7',
   resetLink: 'https://app.example.com/forgot-password',
+  settingsLink: 'https://app.example.com/settings',
 };
 
 describe('security notice emails', () => {
@@ -48,5 +49,29 @@ describe('security notice emails', () => {
     expect(securityNoticeEmail({ ...base, event: 'email_changed_new', otherEmail: 'old@example.com' }).text).toContain(
       'from old@example.com to this address',
     );
+  });
+
+  it('has one main action, "Review your security", linking to Settings; the other links stay plain', () => {
+    for (const event of ['password_changed', 'new_sign_in', 'passkey_added'] as const) {
+      const email = securityNoticeEmail({ ...base, event, removalLink: 'https://app.example.com/passkey-removal?token=t' });
+      const buttons = email.html.match(/<a [^>]*style="display:inline-block[^>]*>[^<]*<\/a>/g);
+      expect(buttons, event).toEqual([
+        '<a href="https://app.example.com/settings" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">Review your security</a>',
+      ]);
+      expect(email.text, event).toContain(
+        'Review your security (where you are signed in, your passkeys):\nhttps://app.example.com/settings',
+      );
+    }
+  });
+
+  it("gives the time in the learner's time zone, named; UTC, labelled so, without one or for a zone Intl does not know", () => {
+    const email = securityNoticeEmail({ ...base, event: 'new_sign_in', timeZone: 'Europe/Berlin' });
+    expect(email.text).toContain('Time: 2026-03-04 06:06 (Europe/Berlin)');
+    expect(email.html).toContain('<li>Time: 2026-03-04 06:06 (Europe/Berlin)</li>');
+    expect(formatTime(base.at, 'Asia/Kolkata')).toBe('2026-03-04 10:36 (Asia/Kolkata)');
+    expect(formatTime(new Date('2026-03-04T23:30:00Z'), 'America/New_York')).toBe('2026-03-04 18:30 (America/New_York)');
+    expect(formatTime(base.at, undefined)).toBe('2026-03-04 05:06 UTC');
+    expect(formatTime(base.at, 'UTC')).toBe('2026-03-04 05:06 UTC');
+    expect(formatTime(base.at, 'Mars/Olympus')).toBe('2026-03-04 05:06 UTC');
   });
 });

@@ -2,9 +2,10 @@ import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
 
 /**
  * Security notices (docs/security.md#account-security-center): something changed on the account. Not reminders:
- * no unsubscribe, always sent. Each says when, from which device and address, and links to the
- * password reset for the case it was not the owner; `passkey_added` also links to the removal of
- * that passkey (../passkey-removal-link.ts).
+ * no unsubscribe, always sent. One main action, "Review your security" (Settings, where sessions
+ * and passkeys are); each says when (in the learner's time zone), from which device and address,
+ * and links to the password reset for the case it was not the owner; `passkey_added` also links
+ * to the removal of that passkey (../passkey-removal-link.ts).
  */
 export type SecurityEvent =
   'password_changed' | 'password_reset' | 'email_changed_old' | 'email_changed_new' | 'new_sign_in' | 'passkey_added' | 'passkey_removed';
@@ -44,6 +45,10 @@ export interface SecurityNoticeInput {
   event: SecurityEvent;
   /** When it happened. */
   at: Date;
+  /** The learner's IANA time zone for `at`; absent or unknown: UTC. */
+  timeZone?: string;
+  /** Settings, where the learner reviews sessions and passkeys: the notice's main action. */
+  settingsLink: string;
   /** A readable device label such as "Chrome on Windows". */
   device: string;
   ip: string;
@@ -57,13 +62,39 @@ export interface SecurityNoticeInput {
 const removalParagraph = (link: string) =>
   `<p><strong>Wasn't you?</strong> <a href="${escapeHtml(link)}">Remove this passkey and sign out everywhere</a></p>\n`;
 
-const formatTime = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const utcTime = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** "2026-03-04 06:06 (Europe/Berlin)"; UTC, labelled so, when there is no zone or Intl does not know it. */
+export function formatTime(at: Date, timeZone: string | undefined): string {
+  if (!timeZone || timeZone === 'UTC') return utcTime(at);
+  try {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(at)
+        .map((part) => [part.type, part.value]),
+    );
+    return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} (${timeZone})`;
+  } catch {
+    return utcTime(at); // a zone Intl does not know (RangeError)
+  }
+}
+
+const mainAction = (link: string) =>
+  `<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">Review your security</a></p>\n`;
 
 export function securityNoticeEmail(input: SecurityNoticeInput): EmailMessage {
   const subject = SUBJECTS[input.event];
   const what = whatHappened(input.event, input);
   const facts: Array<[string, string]> = [
-    ['Time', formatTime(input.at)],
+    ['Time', formatTime(input.at, input.timeZone)],
     ['Device', input.device],
     ['Location (IP address)', input.ip || 'unknown'],
   ];
@@ -73,6 +104,9 @@ export function securityNoticeEmail(input: SecurityNoticeInput): EmailMessage {
     what,
     '',
     ...facts.map(([label, value]) => `${label}: ${value}`),
+    '',
+    'Review your security (where you are signed in, your passkeys):',
+    input.settingsLink,
     '',
     ...(input.removalLink ? ["Wasn't you? Remove this passkey and sign out everywhere:", input.removalLink, ''] : []),
     "Wasn't you? Reset your password:",
@@ -85,7 +119,7 @@ export function securityNoticeEmail(input: SecurityNoticeInput): EmailMessage {
     `<p>Hello ${escapeHtml(input.firstName)},</p>
 <p>${escapeHtml(what)}</p>
 <ul>${facts.map(([label, value]) => `<li>${escapeHtml(label)}: ${escapeHtml(value)}</li>`).join('')}</ul>
-${input.removalLink ? removalParagraph(input.removalLink) : ''}<p><strong>Wasn't you?</strong> <a href="${escapeHtml(input.resetLink)}">Reset your password</a></p>
+${mainAction(input.settingsLink)}${input.removalLink ? removalParagraph(input.removalLink) : ''}<p><strong>Wasn't you?</strong> <a href="${escapeHtml(input.resetLink)}">Reset your password</a></p>
 <p>Or paste this address into your browser: ${escapeHtml(input.resetLink)}</p>
 <p style="font-size:12px;color:#6b7280">This is a security notice about your account. It is always sent and cannot be turned off.</p>`,
   );

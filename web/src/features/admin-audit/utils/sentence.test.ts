@@ -23,7 +23,7 @@ describe('auditSentence', () => {
     ).toBe('A sign-in failed for x@example.com');
   });
 
-  it('names the system erasure after retention and a one-click unsubscribe', () => {
+  it('names the system erasure after retention, a one-click unsubscribe and a change on the unsubscribe page', () => {
     expect(
       auditSentence({
         action: 'system.user.hard_delete',
@@ -42,6 +42,15 @@ describe('auditSentence', () => {
         new_values: { reminder_frequency: 'off' },
       }),
     ).toBe('maya@example.com stopped reminder emails');
+    expect(
+      auditSentence({
+        action: 'notifications.link_frequency',
+        actor_email: 'maya@example.com',
+        entity_type: 'user',
+        entity_id: 'u1',
+        new_values: { reminder_frequency: 'weekly', via: 'unsubscribe_link' },
+      }),
+    ).toBe("maya@example.com changed how often reminder emails come, from an email's link");
   });
 
   it('covers module overrides and falls back to the key for an unknown action', () => {

@@ -41,6 +41,7 @@ const PHRASES: Record<string, string> = {
   'admin.user.hard_delete': 'Admin deleted {target} for good',
   'system.user.hard_delete': 'The system erased {target} after the retention period',
   'notifications.unsubscribe': '{target} stopped reminder emails',
+  'notifications.link_frequency': "{target} changed how often reminder emails come, from an email's link",
   'admin.user.invalidate_sessions': 'Admin signed {target} out everywhere',
   'admin.user.reset_password': 'Admin sent {target} a password reset',
   'admin.passkey_removed': "Admin removed one of {target}'s passkeys",

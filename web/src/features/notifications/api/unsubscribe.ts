@@ -1,16 +1,41 @@
-import { useMutation } from '@tanstack/react-query';
-import type { NotificationPreferences } from '../../../../../shared/program-types';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { NotificationPreferences, ReminderFrequency } from '../../../../../shared/program-types';
 import { api } from '../../../lib/api-client';
 
-/**
- * `POST /api/notifications/unsubscribe?token=…` with the one-click body (docs/product.md#unsubscribe),
- * sent as JSON from the confirmation page; mail providers send the same as a form.
- */
-export const unsubscribe = (token: string) =>
-  api.post<NotificationPreferences>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
-    'List-Unsubscribe': 'One-Click',
+/** What the unsubscribe page shows: the address reminders go to and their frequency. */
+export interface LinkedSubscription extends NotificationPreferences {
+  email: string;
+}
+
+const tokenQuery = (token: string) => `?token=${encodeURIComponent(token)}`;
+
+/** `GET /api/notifications/subscription?token=…` (docs/product.md#unsubscribe): reads only. */
+export const subscriptionQueryOptions = (token: string) =>
+  queryOptions({
+    queryKey: ['notifications', 'subscription', token],
+    queryFn: () => api.get<LinkedSubscription>(`/api/notifications/subscription${tokenQuery(token)}`),
+    retry: false,
   });
 
-export function useUnsubscribe() {
-  return useMutation({ mutationFn: unsubscribe });
+export const useLinkedSubscription = (token: string | null) =>
+  useQuery({ ...subscriptionQueryOptions(token ?? ''), enabled: Boolean(token) });
+
+/**
+ * Turning reminders off sends the one-click body of `POST /api/notifications/unsubscribe` as
+ * JSON (mail providers send the same as a form); "weekly instead" and turning them back on go
+ * to `POST /api/notifications/subscription`. Both by the link's token.
+ */
+export const setLinkedFrequency = (token: string, frequency: ReminderFrequency) =>
+  frequency === 'off'
+    ? api.post<NotificationPreferences>(`/api/notifications/unsubscribe${tokenQuery(token)}`, { 'List-Unsubscribe': 'One-Click' })
+    : api.post<NotificationPreferences>(`/api/notifications/subscription${tokenQuery(token)}`, { reminder_frequency: frequency });
+
+export function useSetLinkedFrequency(token: string) {
+  const queryClient = useQueryClient();
+  const { queryKey } = subscriptionQueryOptions(token);
+  return useMutation({
+    mutationFn: (frequency: ReminderFrequency) => setLinkedFrequency(token, frequency),
+    onSuccess: (saved) =>
+      queryClient.setQueryData(queryKey, (current) => (current ? { ...current, reminder_frequency: saved.reminder_frequency } : current)),
+  });
 }

@@ -1,51 +1,115 @@
 import { Link } from 'react-router';
+import type { ReminderFrequency } from '../../../../../shared/program-types';
+import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { useUnsubscribe } from '../api/unsubscribe';
+import { useLinkedSubscription, useSetLinkedFrequency } from '../api/unsubscribe';
 import '../notifications.css';
 
+const INVALID_LINK = 'This unsubscribe link is not valid. You can turn reminders off in Settings.';
+
 /** What went wrong, in words (the API's `error` codes of docs/product.md#unsubscribe). */
-function failure(error: unknown): string {
+function failure(error: unknown, fallback: string): string {
   const code = error instanceof ApiError ? error.code : undefined;
-  if (code === 'invalid_token' || code === 'missing_token')
-    return 'This unsubscribe link is not valid. You can turn reminders off in Settings.';
+  if (code === 'invalid_token' || code === 'missing_token') return INVALID_LINK;
   if (code === 'not_found') return 'This account no longer exists, so it gets no reminders.';
-  return 'Unable to stop the reminders. Please try again.';
+  return fallback;
 }
+
+const NOW: Record<ReminderFrequency, string> = {
+  daily: 'You get a reminder every day.',
+  weekly: 'You get one reminder a week.',
+  off: 'Reminders are already off: you get no reminder emails.',
+};
+
+/** What the page says once a choice is saved. */
+const SAVED: Record<ReminderFrequency, string> = {
+  off: 'Reminders stopped. You will get no more reminder emails.',
+  weekly: 'Done: from now on you get one reminder a week.',
+  daily: 'Reminders are back on: you get a reminder every day.',
+};
+
+/** The choices besides the current frequency, the main one first. */
+const CHOICES: Record<ReminderFrequency, Array<{ to: ReminderFrequency; label: string }>> = {
+  daily: [
+    { to: 'off', label: 'Stop these reminders' },
+    { to: 'weekly', label: 'Weekly instead' },
+  ],
+  weekly: [
+    { to: 'off', label: 'Stop these reminders' },
+    { to: 'daily', label: 'Daily instead' },
+  ],
+  off: [
+    { to: 'daily', label: 'Turn reminders back on' },
+    { to: 'weekly', label: 'Weekly reminders' },
+  ],
+};
 
 /**
  * The page a reminder's "Stop these reminders" link opens (via the API's GET, which changes
- * nothing: mail scanners follow links). One button confirms; no sign-in needed, the link's
- * signed token names the account.
+ * nothing: mail scanners follow links). It names the address the reminders go to and how often
+ * they come, then offers to stop them, to get them weekly instead, or, when they are off, to turn
+ * them back on. No sign-in needed: the link's signed token names the account.
  */
 export function UnsubscribeConfirm({ token }: { token: string | null }) {
-  const stop = useUnsubscribe();
+  const subscription = useLinkedSubscription(token);
+  const change = useSetLinkedFrequency(token ?? '');
   return (
     <main className="settings-page">
       <section className="np-card" aria-labelledby="unsubscribe-title">
         <h1 id="unsubscribe-title">Reminder emails</h1>
         {!token ? (
           <p className="np-error" role="alert">
-            This unsubscribe link is not valid. You can turn reminders off in Settings.
+            {INVALID_LINK}
           </p>
-        ) : stop.isSuccess ? (
-          <div role="status">
-            <p className="np-success">Reminders stopped. You will get no more reminder emails.</p>
-            <p className="np-note">
-              Changed your mind? Choose Daily or Weekly in <Link to={paths.settings}>Settings</Link>.
-            </p>
-          </div>
+        ) : subscription.isPending ? (
+          <p className="np-muted" role="status">
+            Loading…
+          </p>
+        ) : subscription.isError ? (
+          <p className="np-error" role="alert">
+            {failure(subscription.error, 'Unable to load your reminder settings. Please try again.')}
+          </p>
         ) : (
           <>
-            <p className="np-muted">Stop the reminder emails about your next module? Nothing else changes in your account.</p>
-            <button type="button" className="np-button" disabled={stop.isPending} onClick={() => stop.mutate(token)}>
-              {stop.isPending ? 'Stopping…' : 'Stop these reminders'}
-            </button>
-            {stop.isError && (
+            <p>
+              Reminders go to <strong className="np-address">{subscription.data.email}</strong>.
+            </p>
+            {change.isSuccess ? (
+              <p className="np-success" role="status">
+                {SAVED[change.data.reminder_frequency]}
+              </p>
+            ) : (
+              <p className="np-muted">{NOW[subscription.data.reminder_frequency]}</p>
+            )}
+            {subscription.data.reminder_frequency !== 'off' && !change.isSuccess && (
+              <p className="np-muted">Stop the reminder emails about your next module? Nothing else changes in your account.</p>
+            )}
+            <div className="np-actions">
+              {CHOICES[subscription.data.reminder_frequency].map((choice, index) => (
+                <Button
+                  key={choice.to}
+                  variant={index === 0 ? 'primary' : 'secondary'}
+                  disabled={change.isPending}
+                  onClick={() => change.mutate(choice.to)}
+                >
+                  {change.isPending && change.variables === choice.to ? (choice.to === 'off' ? 'Stopping…' : 'Saving…') : choice.label}
+                </Button>
+              ))}
+            </div>
+            {change.isError && (
               <p className="np-error" role="alert">
-                {failure(stop.error)}
+                {failure(
+                  change.error,
+                  change.variables === 'off'
+                    ? 'Unable to stop the reminders. Please try again.'
+                    : 'Unable to change the reminders. Please try again.',
+                )}
               </p>
             )}
+            <p className="np-note">
+              You can also choose Daily, Weekly or Off in <Link to={paths.settings}>Settings</Link>.
+            </p>
           </>
         )}
       </section>
