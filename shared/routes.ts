@@ -51,6 +51,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('DELETE', '/api/auth/sessions/{id}', 'auth', 'session'),
   r('POST', '/api/auth/sessions/revoke-others', 'auth', 'session'),
   r('GET', '/api/auth/passkeys', 'passkeys', 'session'),
+  r('POST', '/api/auth/passkeys/confirmation/options', 'passkeys', 'session'),
   r('POST', '/api/auth/passkeys/registration/options', 'passkeys', 'session'),
   r('POST', '/api/auth/passkeys/registration/verify', 'passkeys', 'session'),
   r('PATCH', '/api/auth/passkeys/{id}', 'passkeys', 'session'),

@@ -1,16 +1,17 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { auditPut, writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
 import { db, tableName } from '../lib/db';
-import { badRequest, conflict, forbidden } from '../lib/errors';
-import type { ActiveSession } from '../lib/session';
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { CHALLENGE_TTL_SECONDS, relyingParty, storeChallenge, takeChallenge, webauthn } from './passkey-challenges';
 import { credentialHash, MAX_PASSKEYS, passkeyItems, type PasskeyItem, type PasskeyView, viewOf } from './passkey-records';
+import { defaultPasskeyName } from './passkey-names';
 import { passkeyRemovalLink } from './passkey-removal-link';
+import { recordPasskeyUse, storedPasskey, verifyAssertion } from './passkey-sign-in';
 import { verifyPassword } from './passwords';
 import { consume } from './rate-limit';
 import { sendSecurityNotice } from './security-notices';
@@ -21,21 +22,59 @@ import { sendSecurityNotice } from './security-notices';
  * the user id, written and removed in one transaction. Discoverable credentials with user
  * verification required, attestation "none" (./webauthn.ts).
  */
-/** Adding a passkey needs the current password again, or a sign-in at most this long ago. */
-export const RECENT_SIGN_IN_SECONDS = 5 * 60;
 const RP_NAME = '4-Week Career Program';
 
-/** Step 1 of adding a passkey: re-authentication, then the creation options and a challenge id. */
-export async function startPasskeyRegistration(session: ActiveSession, currentPassword: string | undefined, caller: Caller) {
-  const { user } = session;
-  const recent = Math.floor(Date.now() / 1000) - session.authTime <= RECENT_SIGN_IN_SECONDS;
-  if (currentPassword) {
+/**
+ * How the person confirms it's them before a passkey is added: the current password, or an
+ * assertion of a passkey the account already has (answering a `confirm` challenge of
+ * {@link startPasskeyConfirmation}). A recent sign-in is not enough: a stolen session must not
+ * turn into a lasting, password-less way in.
+ */
+export interface RegistrationProof {
+  current_password?: string;
+  passkey?: { challenge_id: string; response: unknown };
+}
+
+/** "Confirm it's you" with a passkey: assertion options limited to the account's own passkeys. */
+export async function startPasskeyConfirmation(user: UserRecord) {
+  const existing = await passkeyItems(user.id);
+  if (existing.length === 0) throw notFound('passkey_not_found');
+  const { rpID } = await relyingParty();
+  const { generateAuthenticationOptions } = await webauthn();
+  const options = await generateAuthenticationOptions({
+    rpID,
+    userVerification: 'required',
+    allowCredentials: existing.map((item) => ({ id: item.credential_id, transports: item.transports })),
+    timeout: CHALLENGE_TTL_SECONDS * 1000,
+  });
+  return { challenge_id: await storeChallenge('confirm', options.challenge, user.id), options };
+}
+
+/** The proof checked; a wrong password or a refused passkey is audited (`auth.passkey_registration_refused`). */
+async function confirmIdentity(user: UserRecord, proof: RegistrationProof, caller: Caller): Promise<void> {
+  const refuse = async (reason: string, error: Error): Promise<never> => {
+    await writeAudit(accountAudit('auth.passkey_registration_refused', user, caller, { new: { reason } }));
+    throw error;
+  };
+  if (proof.current_password) {
     // Bounds guessing of the current password by someone holding a stolen session.
     await consume('passwordChangesPerUser', user.id);
-    if (!(await verifyPassword(currentPassword, user.password_hash))) throw badRequest('invalid_current_password');
-  } else if (!recent) {
-    throw forbidden('reauthentication_required');
+    if (!(await verifyPassword(proof.current_password, user.password_hash)))
+      return refuse('invalid_current_password', badRequest('invalid_current_password'));
+    return;
   }
+  if (!proof.passkey) throw forbidden('reauthentication_required');
+  const expectedChallenge = await takeChallenge(proof.passkey.challenge_id, 'confirm', user.id);
+  const response = proof.passkey.response as AuthenticationResponseJSON;
+  const stored = await storedPasskey(user.id, credentialHash(response.id));
+  const verified = stored ? await verifyAssertion(stored, response, expectedChallenge) : null;
+  if (!stored || !verified || !(await recordPasskeyUse(stored, verified)))
+    return refuse('passkey_verification_failed', badRequest('passkey_verification_failed'));
+}
+
+/** Step 1 of adding a passkey: "Confirm it's you", then the creation options and a challenge id. */
+export async function startPasskeyRegistration(user: UserRecord, proof: RegistrationProof, caller: Caller) {
+  await confirmIdentity(user, proof, caller);
   const existing = await passkeyItems(user.id);
   if (existing.length >= MAX_PASSKEYS) throw conflict('passkey_limit_reached', { max: MAX_PASSKEYS });
   const { rpID } = await relyingParty();
@@ -61,7 +100,7 @@ export async function startPasskeyRegistration(session: ActiveSession, currentPa
 /** Step 2: verifies the authenticator's answer and stores the credential with its name. */
 export async function finishPasskeyRegistration(
   user: UserRecord,
-  input: { challenge_id: string; name: string; response: unknown },
+  input: { challenge_id: string; name?: string; response: unknown },
   caller: Caller,
 ): Promise<PasskeyView> {
   const expectedChallenge = await takeChallenge(input.challenge_id, 'register', user.id);
@@ -95,7 +134,7 @@ export async function finishPasskeyRegistration(
     device_type: info.credentialDeviceType,
     backed_up: info.credentialBackedUp,
     aaguid: info.aaguid,
-    name: input.name.trim(),
+    name: input.name?.trim() || defaultPasskeyName(info.aaguid, caller.userAgent),
     created_at: now,
     last_used_at: null,
   };

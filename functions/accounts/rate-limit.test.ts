@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds, configureRateLimits, rateLimits } from './rate-limit';
+import { backoffSeconds, configureRateLimits, rateLimits, scopeKey } from './rate-limit';
 
 describe('login backoff', () => {
   it('lets the first four failures through, then waits 1 s, 2 s, 4 s … doubling', () => {
@@ -32,5 +32,22 @@ describe('limits', () => {
     expect(rateLimits.registerPerIp.limit).toBe(2);
     configureRateLimits();
     expect(rateLimits.registerPerIp.limit).toBe(50);
+  });
+});
+
+describe('address blocks', () => {
+  const sameSlash56 = ['2001:db8:1:200::1', '2001:db8:1:2ff::9'];
+  it('count register, resend, sign-in and reset requests by the IPv6 /56', () => {
+    for (const name of ['registerPerIp', 'codeResendPerIp', 'loginFailuresPerIp', 'resetRequestsPerIp'] as const) {
+      expect(new Set(sameSlash56.map((ip) => scopeKey(name, ip))), name).toEqual(new Set(['2001:db8:1:200::/56']));
+      expect(scopeKey(name, '203.0.113.7')).toBe('203.0.113.7');
+    }
+  });
+
+  it('count the other per-IP limits by the /64', () => {
+    expect(new Set(sameSlash56.map((ip) => scopeKey('codeChecksPerIp', ip)))).toEqual(
+      new Set(['2001:db8:1:200::/64', '2001:db8:1:2ff::/64']),
+    );
+    expect(scopeKey('resetTokenChecksPerIp', '2001:db8:1:2ff::9')).toBe('2001:db8:1:2ff::/64');
   });
 });

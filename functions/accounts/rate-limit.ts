@@ -13,7 +13,8 @@ import type { Caller } from '../lib/caller';
  * Rate limits (docs/security.md) as fixed windows in DynamoDB: one item per scope, key and window
  * (RATE#<scope>#<key> / WINDOW#<start>) counted with an atomic ADD guarded by a condition, so
  * concurrent requests never overshoot. Items carry a TTL and vanish after their window.
- * Per-IP scopes (`…PerIp`) count an IPv6 address by its /64 (functions/lib/client-ip.ts).
+ * Per-IP scopes (`…PerIp`) count an IPv6 address by its /64, or by its /56 for the calls that
+ * send mail or check a password ({@link BY_IPV6_56}, functions/lib/client-ip.ts).
  */
 export interface Limit {
   limit: number;
@@ -60,7 +61,19 @@ function windowOf(name: LimitName, now: number) {
 }
 
 const isIpScope = (name: LimitName) => name.endsWith('PerIp');
-const scopeKey = (name: LimitName, key: string) => (isIpScope(name) ? ipRateKey(key) : key.toLowerCase());
+/**
+ * The public calls that send mail or check a password (register, resend, sign-in, reset request)
+ * count an IPv6 caller by its /56; the others by its /64 (functions/lib/client-ip.ts).
+ */
+export const BY_IPV6_56: ReadonlySet<LimitName> = new Set<LimitName>([
+  'registerPerIp',
+  'codeResendPerIp',
+  'loginFailuresPerIp',
+  'resetRequestsPerIp',
+]);
+/** The key a limit counts `key` under: an address block for per-IP scopes, else the lower-cased key. */
+export const scopeKey = (name: LimitName, key: string) =>
+  isIpScope(name) ? ipRateKey(key, BY_IPV6_56.has(name) ? 56 : 64) : key.toLowerCase();
 const windowKey = (name: LimitName, key: string, start: number) => keys.rateWindow(name, scopeKey(name, key), start);
 
 /**

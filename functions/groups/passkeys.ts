@@ -1,6 +1,7 @@
 import {
   getPasskeys,
   passkeyLoginOptions,
+  passkeyConfirmationOptions,
   passkeyLoginVerify,
   passkeyRegistrationOptions,
   passkeyRegistrationVerify,
@@ -18,6 +19,7 @@ import { createGroupHandler } from '../lib/http';
  */
 export const handler = createGroupHandler('passkeys', {
   'GET /api/auth/passkeys': getPasskeys,
+  'POST /api/auth/passkeys/confirmation/options': passkeyConfirmationOptions,
   'POST /api/auth/passkeys/registration/options': passkeyRegistrationOptions,
   'POST /api/auth/passkeys/registration/verify': passkeyRegistrationVerify,
   'PATCH /api/auth/passkeys/{id}': passkeyRename,

@@ -17,10 +17,20 @@ const options = z.object({ challenge_id: z.string(), options: z.looseObject({ ch
 
 export const passkeysDocs: Record<string, RouteDoc> = {
   'GET /api/auth/passkeys': { summary: "The caller's passkeys.", responses: { 200: passkeyList }, errors: {} },
-  'POST /api/auth/passkeys/registration/options': {
-    summary: 'Starts adding a passkey (the current password when the session is not fresh).',
+  'POST /api/auth/passkeys/confirmation/options': {
+    summary: '"Confirm it\'s you" with a passkey before adding another: options limited to the caller\'s passkeys.',
     responses: { 200: options },
-    errors: { 400: ['invalid_current_password'], 403: ['reauthentication_required'], 409: ['passkey_limit_reached'], 429: THROTTLED },
+    errors: { 404: ['passkey_not_found'] },
+  },
+  'POST /api/auth/passkeys/registration/options': {
+    summary: 'Starts adding a passkey, after "Confirm it\'s you": the current password or an assertion of one of the caller\'s passkeys.',
+    responses: { 200: options },
+    errors: {
+      400: ['invalid_current_password', 'invalid_challenge', 'passkey_verification_failed'],
+      403: ['reauthentication_required'],
+      409: ['passkey_limit_reached'],
+      429: THROTTLED,
+    },
   },
   'POST /api/auth/passkeys/registration/verify': {
     summary: "Finishes adding a passkey with the browser's attestation.",

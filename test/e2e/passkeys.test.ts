@@ -4,7 +4,8 @@ import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '.
 
 /**
  * Passkeys end to end (docs/security.md#account-security-center): Chromium with a virtual platform authenticator
- * (DevTools protocol WebAuthn domain) adds a passkey in Settings → Security, signs out, signs in
+ * (DevTools protocol WebAuthn domain) adds a passkey in Settings → Security (after "Confirm it's
+ * you" with the password), signs out, signs in
  * with it from the login page, then removes it — after which it no longer signs in.
  */
 const browser = useBrowser();
@@ -42,7 +43,7 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
     },
   });
 
-  // Sign in with password + emailed code (a fresh sign-in: no password asked again to add a passkey)
+  // Sign in with password + emailed code
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -56,16 +57,21 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   await page.goto('/settings');
   await page.getByRole('heading', { name: 'Security' }).waitFor();
   await expect.poll(() => page.getByText('This device').isVisible()).toBe(true);
-  await page.getByLabel('Passkey name').fill('E2E laptop');
+  // Add a passkey, name left empty: "Confirm it's you" with the password even right after signing
+  // in; the passkey is named after this browser.
   const addedSince = Date.now();
   await page.getByRole('button', { name: 'Add a passkey' }).click();
-  await expect.poll(() => page.getByText('Passkey "E2E laptop" added.').isVisible()).toBe(true);
-  await expect.poll(() => page.getByRole('list', { name: 'Your passkeys' }).getByText('E2E laptop').isVisible()).toBe(true);
+  await page.getByRole('form', { name: "Confirm it's you" }).getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const added = page.getByText(/^Passkey ".+ on Linux" added\.$/);
+  await added.waitFor();
+  const name = /"(.+)"/.exec((await added.textContent()) ?? '')![1];
+  await expect.poll(() => page.getByRole('list', { name: 'Your passkeys' }).getByText(name).isVisible()).toBe(true);
   expect(await page.getByRole('list', { name: 'Your passkeys' }).textContent()).toContain('Last used never');
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(credentials).toHaveLength(1);
   expect(credentials[0].isResidentCredential).toBe(true);
-  expect((await waitForEmail(email, addedSince, /A passkey was added/)).text).toContain('named "E2E laptop"');
+  expect((await waitForEmail(email, addedSince, /A passkey was added/)).text).toContain(`named "${name}"`);
   expect(await seriousA11yViolations(page), '/settings with the Security section').toEqual([]);
 
   // Sign out, then sign in with the passkey alone (no email, no password, no code)
@@ -86,7 +92,7 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
     .toBe(true);
 
   // Remove it (after a confirmation): it no longer signs in
-  await page.getByRole('button', { name: 'Remove E2E laptop' }).click();
+  await page.getByRole('button', { name: `Remove ${name}` }).click();
   await page.getByRole('button', { name: 'Yes, remove' }).click();
   await expect.poll(() => page.getByText('You have no passkeys yet.').isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Log out' }).click();

@@ -44,9 +44,12 @@ export class SoftAuthenticator {
 
   readonly algorithm: SoftAlgorithm;
   readonly attestation: SoftAttestation;
+  /** The model id the authenticator reports at registration (all zeros unless given, like Chromium's virtual one). */
+  readonly aaguid: Buffer;
 
-  constructor(options: { userVerified?: boolean; algorithm?: SoftAlgorithm; attestation?: SoftAttestation } = {}) {
+  constructor(options: { userVerified?: boolean; algorithm?: SoftAlgorithm; attestation?: SoftAttestation; aaguid?: string } = {}) {
     this.userVerified = options.userVerified !== false;
+    this.aaguid = options.aaguid ? Buffer.from(options.aaguid.replaceAll('-', ''), 'hex') : Buffer.alloc(16);
     this.algorithm = options.algorithm ?? 'ES256';
     this.attestation = options.attestation ?? 'none';
     const pair = ALGORITHMS[this.algorithm].create();
@@ -115,7 +118,7 @@ export class SoftAuthenticator {
       sha256(options.rp.id ?? 'localhost'),
       Buffer.from([this.flags(FLAG_AT)]),
       this.counterBytes(),
-      Buffer.alloc(16), // aaguid
+      this.aaguid,
       idLength,
       this.credentialId,
       Buffer.from(coseKey),

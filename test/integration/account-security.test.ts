@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { hashPassword } from '../../functions/accounts/passwords';
@@ -24,7 +23,6 @@ const PASSWORD = 'violet tangerine orbit';
 const ORIGIN = 'http://localhost:3000';
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
-const secret = new TextEncoder().encode(process.env.SESSION_SECRET);
 
 type Passkey = z.infer<typeof passkey>;
 type PasskeyList = z.infer<typeof passkeyList>;
@@ -66,20 +64,6 @@ async function sessionClient(user: UserRecord, userAgent = CHROME_WINDOWS): Prom
   return { client, sessionId };
 }
 
-/** A client whose session was signed in `minutesAgo` (its token's auth_time), for the re-authentication rule. */
-async function staleSignIn(user: UserRecord, minutesAgo: number): Promise<ApiClient> {
-  const client = api.client();
-  const { cookie } = await startSession(user);
-  const claims = decodeJwt(cookie.split(';')[0].slice(SESSION_COOKIE.length + 1));
-  const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ ...claims, auth_time: now - minutesAgo * 60, iat: now })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setExpirationTime(now + 3600)
-    .sign(secret);
-  client.setCookie(SESSION_COOKIE, token);
-  return client;
-}
-
 async function passwordLogin(client: ApiClient, email: string) {
   const codes = async () => (await emailsTo(email)).filter((e) => /login code/i.test(e.subject));
   const before = (await codes()).length;
@@ -93,13 +77,13 @@ async function passwordLogin(client: ApiClient, email: string) {
   expect(step2.status).toBe(200);
 }
 
-async function addPasskey(client: ApiClient, authenticator = new SoftAuthenticator(), name = 'Work laptop') {
-  const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
+async function addPasskey(client: ApiClient, authenticator = new SoftAuthenticator(), name: string | null = 'Work laptop') {
+  const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
   expect(options.status).toBe(200);
   const response = authenticator.register(options.body.options, ORIGIN);
   const verified = await client.post<Passkey>('/api/auth/passkeys/registration/verify', {
     challenge_id: options.body.challenge_id,
-    name,
+    ...(name === null ? {} : { name }),
     response,
   });
   expect(verified.status).toBe(201);
@@ -307,16 +291,24 @@ describe('passkey registration', () => {
     );
   });
 
-  it('needs the current password again, or a sign-in in the last 5 minutes', async () => {
+  it('needs the password or an existing passkey, even right after signing in; a wrong password is audited', async () => {
     const user = await makeUser();
-    const stale = await staleSignIn(user, 6);
-    const refused = await stale.post('/api/auth/passkeys/registration/options', {});
+    // a session that has just signed in is not enough
+    const { client: fresh } = await sessionClient(user);
+    const refused = await fresh.post('/api/auth/passkeys/registration/options', {});
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: 'reauthentication_required' });
-    const wrong = await stale.post('/api/auth/passkeys/registration/options', { current_password: 'not my password' });
+    const wrong = await fresh.post('/api/auth/passkeys/registration/options', { current_password: 'not my password' });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ error: 'invalid_current_password' });
-    const right = await stale.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
+    const refusals = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
+      action: string;
+      new_values: Record<string, unknown>;
+    }>;
+    expect(refusals.find((entry) => entry.action === 'auth.passkey_registration_refused')?.new_values).toEqual({
+      reason: 'invalid_current_password',
+    });
+    const right = await fresh.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     expect(right.status).toBe(200);
     expect(right.body.options).toMatchObject({
       rp: { id: 'localhost' },
@@ -324,15 +316,58 @@ describe('passkey registration', () => {
       attestation: 'none',
     });
     expect(Buffer.from(right.body.options.user.id, 'base64url').toString()).toBe(user.id);
-    const recent = await staleSignIn(user, 2);
-    expect((await recent.post('/api/auth/passkeys/registration/options', {})).status).toBe(200);
+  });
+
+  it("confirms with one of the account's own passkeys (once per challenge), not another account's", async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user);
+    expect((await client.post('/api/auth/passkeys/confirmation/options', {})).body).toEqual({ error: 'passkey_not_found' });
+    const { authenticator, passkey } = await addPasskey(client);
+    const confirm = async (who: SoftAuthenticator) => {
+      const options = await client.post<AuthenticationOptions>('/api/auth/passkeys/confirmation/options', {});
+      expect(options.body.options.allowCredentials).toEqual([expect.objectContaining({ id: authenticator.id })]);
+      return { challenge_id: options.body.challenge_id, response: who.authenticate(options.body.options, ORIGIN) };
+    };
+    const proof = await confirm(authenticator);
+    const confirmed = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { passkey: proof });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.options.excludeCredentials).toEqual([expect.objectContaining({ id: authenticator.id })]);
+    // its use is recorded as at sign-in (the counter moves forward)
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(user.id, passkey.id) }))).Item?.counter).toBe(1);
+    expect((await client.post('/api/auth/passkeys/registration/options', { passkey: proof })).body).toEqual({ error: 'invalid_challenge' });
+
+    // a passkey of another account, or a confirmation challenge of another account, does not confirm
+    const stranger = await sessionClient(await makeUser());
+    const { authenticator: theirs } = await addPasskey(stranger.client);
+    const foreign = await client.post('/api/auth/passkeys/registration/options', { passkey: await confirm(theirs) });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toEqual({ error: 'passkey_verification_failed' });
+    expect((await stranger.client.post('/api/auth/passkeys/registration/options', { passkey: await confirm(authenticator) })).body).toEqual(
+      { error: 'invalid_challenge' },
+    );
+    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
+      action: string;
+      new_values: Record<string, unknown>;
+    }>;
+    expect(entries.find((entry) => entry.action === 'auth.passkey_registration_refused')?.new_values).toEqual({
+      reason: 'passkey_verification_failed',
+    });
+  });
+
+  it('names a passkey left unnamed after its provider, else after the browser it was added from', async () => {
+    const user = await makeUser();
+    const { client } = await sessionClient(user, CHROME_WINDOWS);
+    expect((await addPasskey(client, new SoftAuthenticator(), null)).passkey.name).toBe('Chrome on Windows');
+    const icloud = new SoftAuthenticator({ aaguid: 'fbfc3007-154e-4ecc-8c0b-6e020557d7bd' });
+    expect((await addPasskey(client, icloud, null)).passkey.name).toBe('iCloud Keychain');
+    expect((await latestEmail(user.email, /passkey was added/)).text).toContain('named "iCloud Keychain"');
   });
 
   it('uses a challenge once, only for its own account, and refuses a bad answer', async () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
     const authenticator = new SoftAuthenticator();
-    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
+    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     const response = authenticator.register(options.body.options, ORIGIN);
 
     // someone else's session cannot use this challenge (and it is then gone)
@@ -345,7 +380,7 @@ describe('passkey registration', () => {
     expect(foreign.status).toBe(400);
     expect(foreign.body).toEqual({ error: 'invalid_challenge' });
 
-    const second = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
+    const second = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     const again = authenticator.register(second.body.options, ORIGIN);
     const ok = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: second.body.challenge_id,
@@ -361,7 +396,7 @@ describe('passkey registration', () => {
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_challenge' });
 
-    const third = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
+    const third = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     const wrongOrigin = new SoftAuthenticator().register(third.body.options, 'https://evil.example');
     const bad = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: third.body.challenge_id,
@@ -371,7 +406,7 @@ describe('passkey registration', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'passkey_verification_failed' });
 
-    const fourth = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
+    const fourth = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     const noUv = new SoftAuthenticator({ userVerified: false }).register(fourth.body.options, ORIGIN);
     expect(
       (
@@ -392,7 +427,7 @@ describe('passkey registration', () => {
   it('validates names and answers 404 for passkeys of other accounts (nothing changes)', async () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
-    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
+    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     const noName = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: options.body.challenge_id,
       name: '   ',
@@ -421,7 +456,7 @@ describe('passkey registration', () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
     const { authenticator } = await addPasskey(client);
-    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', {});
+    const options = await client.post<RegistrationOptions>('/api/auth/passkeys/registration/options', { current_password: PASSWORD });
     expect(options.body.options.excludeCredentials).toEqual([expect.objectContaining({ id: authenticator.id })]);
     const duplicate = await client.post('/api/auth/passkeys/registration/verify', {
       challenge_id: options.body.challenge_id,

@@ -105,6 +105,12 @@ describe('documented answers match real ones', () => {
     expect((await call(learner, 'POST /api/auth/sessions/revoke-others', '/api/auth/sessions/revoke-others')).status).toBe(200);
     expect((await call(learner, 'GET /api/auth/passkeys', '/api/auth/passkeys')).status).toBe(200);
     expect((await call(learner, 'PATCH /api/auth/passkeys/{id}', '/api/auth/passkeys/nope', { name: 'Laptop' })).status).toBe(404);
+    expect(
+      (await call(learner, 'POST /api/auth/passkeys/confirmation/options', '/api/auth/passkeys/confirmation/options', {})).status,
+    ).toBe(404);
+    expect(
+      (await call(learner, 'POST /api/auth/passkeys/registration/options', '/api/auth/passkeys/registration/options', {})).status,
+    ).toBe(403);
     expect((await call(learner, 'POST /api/auth/logout', '/api/auth/logout')).status).toBe(200);
   });
 

@@ -5,7 +5,7 @@ import { recognizeBrowser } from '../known-browsers';
 import { listPasskeys } from '../passkey-records';
 import { removePasskeyByLink } from '../passkey-removal-link';
 import { removePasskey, renamePasskey } from '../passkey-management';
-import { finishPasskeyRegistration, startPasskeyRegistration } from '../passkey-registration';
+import { finishPasskeyRegistration, startPasskeyConfirmation, startPasskeyRegistration } from '../passkey-registration';
 import { finishPasskeyLogin, startPasskeyLogin } from '../passkey-sign-in';
 import { callerOf } from '../../lib/caller';
 
@@ -22,15 +22,29 @@ export const getPasskeys = defineRoute({
   handler: async (req) => ({ body: { items: await listPasskeys(req.session!.user.id) } }),
 });
 
-/** `POST /api/auth/passkeys/registration/options` `{ current_password? }` → `{ challenge_id, options }`. */
-export const passkeyRegistrationOptions = defineRoute({
-  body: z.object({ current_password: z.optional(z.string().check(z.maxLength(1024))) }),
-  handler: async (req) => ({ body: await startPasskeyRegistration(req.session!, req.body.current_password, callerOf(req)) }),
+/** `POST /api/auth/passkeys/confirmation/options` → `{ challenge_id, options }`: "Confirm it's you" with one of the account's passkeys. */
+export const passkeyConfirmationOptions = defineRoute({
+  handler: async (req) => ({ body: await startPasskeyConfirmation(req.session!.user) }),
 });
 
-/** `POST /api/auth/passkeys/registration/verify` `{ challenge_id, name, response }` → 201 the new passkey. */
+/**
+ * `POST /api/auth/passkeys/registration/options` `{ current_password }` or `{ passkey: { challenge_id,
+ * response } }` → `{ challenge_id, options }`.
+ */
+export const passkeyRegistrationOptions = defineRoute({
+  body: z.object({
+    current_password: z.optional(z.string().check(z.maxLength(1024))),
+    passkey: z.optional(z.object({ challenge_id: z.string().check(z.maxLength(128)), response: credentialResponse })),
+  }),
+  handler: async (req) => ({ body: await startPasskeyRegistration(req.session!.user, req.body, callerOf(req)) }),
+});
+
+/**
+ * `POST /api/auth/passkeys/registration/verify` `{ challenge_id, name?, response }` → 201 the new
+ * passkey (without a name: the provider's or the device's, ../passkey-names.ts).
+ */
 export const passkeyRegistrationVerify = defineRoute({
-  body: z.object({ challenge_id: z.string().check(z.maxLength(128)), name: passkeyName, response: credentialResponse }),
+  body: z.object({ challenge_id: z.string().check(z.maxLength(128)), name: z.optional(passkeyName), response: credentialResponse }),
   handler: async (req) => ({ status: 201, body: await finishPasskeyRegistration(req.session!.user, req.body, callerOf(req)) }),
 });
 

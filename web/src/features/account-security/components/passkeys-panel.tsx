@@ -125,7 +125,10 @@ export function PasskeysPanel() {
       )}
       <div aria-live="polite">{outcome?.tone === 'success' ? <p className="sec-success">{outcome.text}</p> : null}</div>
       {outcome?.tone === 'error' ? <FormAlert>{outcome.text}</FormAlert> : null}
-      <AddPasskeyForm onAdded={(name) => setOutcome({ tone: 'success', text: `Passkey "${name}" added.` })} />
+      <AddPasskeyForm
+        hasPasskeys={Boolean(passkeys.data?.length)}
+        onAdded={(name) => setOutcome({ tone: 'success', text: `Passkey "${name}" added.` })}
+      />
     </section>
   );
 }

@@ -6,12 +6,17 @@ import { mockFetch } from '../../../testing/mock-api';
 import { SecuritySection } from './security-section';
 
 const startRegistration = vi.fn<(...args: unknown[]) => Promise<unknown>>();
-vi.mock('@simplewebauthn/browser', () => ({ startRegistration: (...args: unknown[]) => startRegistration(...args) }));
+const startAuthentication = vi.fn<(...args: unknown[]) => Promise<unknown>>();
+vi.mock('@simplewebauthn/browser', () => ({
+  startRegistration: (...args: unknown[]) => startRegistration(...args),
+  startAuthentication: (...args: unknown[]) => startAuthentication(...args),
+}));
 
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   startRegistration.mockReset();
+  startAuthentication.mockReset();
 });
 
 const session = (id: string, current: boolean, device: string) => ({
@@ -115,41 +120,69 @@ describe('Settings → Security: passkeys', () => {
     expect(await screen.findByText('You have no passkeys yet.')).toBeInTheDocument();
   });
 
-  it('adds a passkey, asking for the current password when the sign-in is not recent', async () => {
-    let optionsCalls = 0;
+  it('adds a passkey after "Confirm it\'s you" with the password; the name is optional', async () => {
     const api = mockFetch({
       'GET /api/auth/sessions': { body: { items: [session('s1', true, 'Chrome on Windows')] } },
       'GET /api/auth/passkeys': { body: { items: [] } },
-      'POST /api/auth/passkeys/registration/options': (call) => {
-        optionsCalls += 1;
-        if (!(call.body as { current_password?: string }).current_password)
-          return { status: 403, body: { error: 'reauthentication_required' } };
-        return { body: { challenge_id: 'c'.repeat(24), options: { challenge: 'abc' } } };
-      },
+      'POST /api/auth/passkeys/registration/options': (call) =>
+        (call.body as { current_password?: string }).current_password === 'my password'
+          ? { body: { challenge_id: 'c'.repeat(24), options: { challenge: 'abc' } } }
+          : { status: 400, body: { error: 'invalid_current_password' } },
+      'POST /api/auth/passkeys/registration/verify': { status: 201, body: { ...passkey, name: 'Chrome on Linux' } },
+    });
+    startRegistration.mockResolvedValue({ id: 'cred', type: 'public-key' });
+    renderAt('/settings', <SecuritySection />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    const step = await screen.findByRole('form', { name: "Confirm it's you" });
+    // no passkey yet: the password is the only way, and nothing looks like an error
+    expect(step.textContent).toContain('Enter your password to add a passkey.');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Use a passkey instead' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Password')));
+    await userEvent.type(screen.getByLabelText('Password'), 'not it');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The current password is not correct.');
+    expect(startRegistration).not.toHaveBeenCalled();
+    await userEvent.clear(screen.getByLabelText('Password'));
+    await userEvent.type(screen.getByLabelText('Password'), 'my password');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Passkey "Chrome on Linux" added.')).toBeInTheDocument();
+    expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: { challenge: 'abc' } });
+    // no name typed: none sent, the server names it
+    expect(api.callsTo('POST /api/auth/passkeys/registration/verify')[0].body).toEqual({
+      challenge_id: 'c'.repeat(24),
+      response: { id: 'cred', type: 'public-key' },
+    });
+    expect(screen.queryByLabelText('Password')).toBeNull();
+  });
+
+  it('confirms with an existing passkey, then creates the new one on a second press', async () => {
+    const api = mockFetch({
+      'GET /api/auth/sessions': { body: { items: [] } },
+      'GET /api/auth/passkeys': { body: { items: [passkey] } },
+      'POST /api/auth/passkeys/confirmation/options': { body: { challenge_id: 'k'.repeat(24), options: { challenge: 'xyz' } } },
+      'POST /api/auth/passkeys/registration/options': { body: { challenge_id: 'c'.repeat(24), options: { challenge: 'abc' } } },
       'POST /api/auth/passkeys/registration/verify': (call) => ({
         status: 201,
         body: { ...passkey, name: (call.body as { name: string }).name },
       }),
     });
+    startAuthentication.mockResolvedValue({ id: 'old', type: 'public-key' });
     startRegistration.mockResolvedValue({ id: 'cred', type: 'public-key' });
     renderAt('/settings', <SecuritySection />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Add a passkey' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Give the passkey a name, such as "Work laptop".');
-    await userEvent.type(screen.getByLabelText('Passkey name'), 'Phone');
+    await userEvent.type(await screen.findByLabelText(/Passkey name/), 'Phone');
     await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('For your security, enter your current password to add a passkey.');
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Current password')));
-    await userEvent.type(screen.getByLabelText('Current password'), 'my password');
-    await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect((await screen.findByRole('form', { name: "Confirm it's you" })).textContent).toContain(
+      'Enter your password, or use one of your passkeys, to add a passkey.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Use a passkey instead' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Create the passkey' }));
     expect(await screen.findByText('Passkey "Phone" added.')).toBeInTheDocument();
-    expect(optionsCalls).toBe(2);
-    expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: { challenge: 'abc' } });
-    expect(api.callsTo('POST /api/auth/passkeys/registration/verify')[0].body).toEqual({
-      challenge_id: 'c'.repeat(24),
-      name: 'Phone',
-      response: { id: 'cred', type: 'public-key' },
+    expect(startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'xyz' } });
+    expect(api.callsTo('POST /api/auth/passkeys/registration/options')[0].body).toEqual({
+      passkey: { challenge_id: 'k'.repeat(24), response: { id: 'old', type: 'public-key' } },
     });
-    expect(screen.queryByLabelText('Current password')).toBeNull();
+    expect(api.callsTo('POST /api/auth/passkeys/registration/verify')[0].body).toMatchObject({ name: 'Phone' });
   });
 
   it('explains a cancelled passkey dialog', async () => {
@@ -162,8 +195,10 @@ describe('Settings → Security: passkeys', () => {
       Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' }),
     );
     renderAt('/settings', <SecuritySection />);
-    await userEvent.type(await screen.findByLabelText('Passkey name'), 'Phone');
+    await userEvent.type(await screen.findByLabelText(/Passkey name/), 'Phone');
     await userEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    await userEvent.type(await screen.findByLabelText('Password'), 'my password');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByRole('alert')).textContent).toBe('The passkey request was cancelled or timed out.');
   });
 });
