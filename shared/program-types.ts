@@ -134,6 +134,8 @@ export interface ModuleLockedError {
 /** `GET`/`POST /api/settings/notifications` */
 export interface NotificationPreferences {
   reminder_frequency: ReminderFrequency;
+  /** IANA time zone of the reminders' local morning (default "UTC"). */
+  time_zone: string;
 }
 
 /** `progress` of the session user in `GET /api/auth/me` (docs/product.md#3-entities-and-their-fields "User (session)"). */

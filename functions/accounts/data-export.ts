@@ -3,6 +3,7 @@ import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
 import { badRequest } from '../lib/errors';
 import { INDEX, indexPartition, indexQuery } from '../lib/table';
+import { DEFAULT_TIME_ZONE } from '../lib/time-zone';
 
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
@@ -164,7 +165,7 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
       last_progress_at: user.last_progress_at ?? null,
       last_enrollment_at: user.last_enrollment_at ?? null,
     },
-    notification_preferences: { reminder_frequency: user.reminder_frequency },
+    notification_preferences: { reminder_frequency: user.reminder_frequency, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE },
     enrollments: ofKind('ENROLLMENT#').map((item) => pick(item, ENROLLMENT_FIELDS)),
     progress: ofKind('PROGRESS#').map((item) => pick(item, PROGRESS_FIELDS)),
     task_answers: ofKind('TASK#').map((item) => pick(item, TASK_FIELDS)),

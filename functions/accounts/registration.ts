@@ -1,6 +1,7 @@
 import { checkRegistration, type RegistrationInput } from '../../shared/account-rules';
 import { ApiError, badRequest, conflict } from '../lib/errors';
 import { writeAudit } from '../lib/audit';
+import { canonicalTimeZone } from '../lib/time-zone';
 import { getUserByEmail, insertUser, normalizeEmail } from '../lib/users';
 import { accountAudit, type Caller } from '../lib/caller';
 import { assertStrongPassword, hashPassword } from './passwords';
@@ -13,12 +14,15 @@ import { type PendingRegistration, resendVerificationCode, sendFirstVerification
  * registered answers `already_registered`, or `verification_pending` (with a fresh code,
  * unless resends are throttled) while it is unverified.
  */
-export async function register(input: RegistrationInput, caller: Caller): Promise<void> {
+export async function register(input: RegistrationInput & { time_zone?: unknown }, caller: Caller): Promise<void> {
   const problem = checkRegistration(input);
   if (problem) {
     const { error, ...details } = problem;
     throw badRequest(error, details);
   }
+  // optional: the browser's zone, for reminders in the learner's morning (absent: UTC)
+  const timeZone = input.time_zone === undefined ? undefined : canonicalTimeZone(input.time_zone);
+  if (input.time_zone !== undefined && !timeZone) throw badRequest('invalid_time_zone');
   const email = (input.email as string).trim();
   const password = input.password as string;
   assertStrongPassword(password, email);
@@ -42,6 +46,7 @@ export async function register(input: RegistrationInput, caller: Caller): Promis
       first_name: input.first_name as string,
       last_name: input.last_name as string,
       password_hash: await hashPassword(password),
+      ...(timeZone ? { time_zone: timeZone } : {}),
     });
   } catch (error) {
     // Lost a race with a concurrent registration of the same address: answer like a repeat.

@@ -9,7 +9,7 @@ vi.mock('../lib/queue', () => ({ enqueue: mocks.enqueue }));
 
 const { handler } = await import('./reminder-worker');
 const context = { getRemainingTimeInMillis: () => 600_000 } as unknown as Context;
-const slice = { day: '2030-03-05', now: '2030-03-05T14:00:00.000Z', partition: 'REMIND#daily#3', prefix: 'a' };
+const slice = { day: '2030-03-05', now: '2030-03-05T14:00:00.000Z', hour: 14, partition: 'REMIND#daily#14#3', prefix: 'a' };
 const event = (count: number) =>
   ({
     Records: Array.from({ length: count }, (_, index) => ({ messageId: `m-${index}`, body: JSON.stringify(slice) })),

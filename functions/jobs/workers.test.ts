@@ -33,7 +33,7 @@ function recordedMetrics() {
 const context = { getRemainingTimeInMillis: () => 600_000 } as unknown as Context;
 const event = (...bodies: unknown[]) =>
   ({ Records: bodies.map((body, index) => ({ messageId: `m-${index}`, body: JSON.stringify(body) })) }) as unknown as SQSEvent;
-const slice = { day: '2030-03-05', now: '2030-03-05T14:00:00.000Z', partition: 'REMIND#daily#3', prefix: 'a' };
+const slice = { day: '2030-03-05', now: '2030-03-05T14:00:00.000Z', hour: 14, partition: 'REMIND#daily#14#3', prefix: 'a' };
 
 beforeEach(() => {
   vi.restoreAllMocks();

@@ -29,13 +29,14 @@
  *                                               version check), based_on_version
  *   USER#<id>            / ENROLLMENT#<program> an enrollment: status, percent_complete, counts,
  *                                               open_module_id, enrolled_at, week1_completed_at,
- *                                               version; remindersDue REMIND#daily#<shard> or
- *                                               REMIND#weekly#<weekday>#<shard> / <user id> only
- *                                               while reminders are due (sparse)
+ *                                               version; remindersDue REMIND#daily#<hour>#<shard>
+ *                                               or REMIND#weekly#<weekday>#<hour>#<shard> / <user id>
+ *                                               only while reminders are due (sparse; the UTC
+ *                                               weekday and hour of the local morning)
  *   USER#<id>            / PROGRESS#<program>#<module id>   one module's status (open, completed,
  *                                               locked), started_at, completed_at
  *   USER#<id>            / TASK#<program>#<module id>#<task id>  one task's done flag and answer
- *   USER#<id>            / REMINDER#<yyyy-mm-dd> a reminder was sent that day (TTL)
+ *   USER#<id>            / REMINDER#<yyyy-mm-dd> a reminder was sent that day, the learner's local day (TTL)
  *   STATS#ENROLLDAY      / DAY#<yyyy-mm-dd>      enrollments of that enroll day and how many of
  *                                               them completed week 1 within 7 days (drop-off)
  *   USER#<id>            / CERTIFICATE#<program> the learner's certificate of completion (code, names,
@@ -110,7 +111,11 @@ export const INDEX = {
   auditByEntity: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
   /** audit entries an account made, by actor user id (hard delete scrubs them): AUDIT#ACTOR#<user id> / <created_at>#<audit id> */
   auditByActorId: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
-  /** enrollments whose reminder is due, sparse: REMIND#daily#<shard> or REMIND#weekly#<weekday>#<shard> / <user id> (functions/program/reminder-index.ts) */
+  /**
+   * enrollments whose reminder is due, sparse, by the UTC hour of the learner's local morning:
+   * REMIND#daily#<hour>#<shard> or REMIND#weekly#<weekday>#<hour>#<shard> / <user id>
+   * (functions/program/reminder-index.ts)
+   */
   remindersDue: { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
   /** enrollments whose week 1 is not completed on time: WEEK1#PENDING / <enrolled_at>#<user id> (functions/lib/stats.ts) */
   week1Pending: { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', projection: 'ALL' },
@@ -178,9 +183,14 @@ export const indexPartition = {
   auditByEntity: (entityType: string, entityId: string) => `AUDIT#ENTITY#${entityType}#${entityId}`,
   auditByActorId: (userId: string) => `AUDIT#ACTOR#${userId}`,
   week1Pending: () => 'WEEK1#PENDING',
-  /** daily learners: REMIND#daily#<shard>; weekly learners: REMIND#weekly#<UTC weekday>#<shard> */
-  remindersDue: (shard: number, weekday?: number) =>
-    weekday === undefined ? `REMIND#daily#${shard}` : `REMIND#weekly#${weekday}#${shard}`,
+  /**
+   * daily learners: REMIND#daily#<UTC send hour>#<shard>; weekly learners:
+   * REMIND#weekly#<UTC weekday>#<UTC send hour>#<shard> (the hour two digits)
+   */
+  remindersDue: (shard: number, hour: number, weekday?: number) => {
+    const hh = String(hour).padStart(2, '0');
+    return weekday === undefined ? `REMIND#daily#${hh}#${shard}` : `REMIND#weekly#${weekday}#${hh}#${shard}`;
+  },
   usersByStatus: (status: string) => status,
   usersUnverified: (status: string) => status,
   usersByActivity: (status: string) => status,

@@ -21,6 +21,8 @@ export interface UserRecord {
   /** Bumped to end every session of the account at once (lock, reset, "invalidate sessions"). */
   session_version: number;
   reminder_frequency: ReminderFrequency;
+  /** IANA zone of the learner's reminders (functions/lib/time-zone.ts); absent reads as UTC. */
+  time_zone?: string;
   created_at: string;
   updated_at: string;
   last_login_at?: string;

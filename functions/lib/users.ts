@@ -133,6 +133,8 @@ export interface NewUser {
   role?: Role;
   verified?: boolean;
   status?: UserStatus;
+  /** IANA zone of the learner's reminders (validated by the caller); absent reads as UTC. */
+  time_zone?: string;
 }
 
 /**
@@ -157,6 +159,7 @@ export async function insertUser(
     is_locked: false,
     session_version: 0,
     reminder_frequency: 'daily',
+    ...(input.time_zone ? { time_zone: input.time_zone } : {}),
     created_at: now,
     updated_at: now,
     version: 1,

@@ -9,7 +9,7 @@ import { enrollmentCreatedWrites, statsUpdate, week1PendingIndexKeys } from '../
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { publishedProgram } from './published-program';
-import { reminderIndexKeys } from './reminder-index';
+import { reminderIndexKeys, scheduleOf } from './reminder-index';
 import type { Program } from './content';
 import type { EnrollmentRecord } from './store';
 
@@ -56,7 +56,7 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
     ...(staff
       ? { staff: true }
       : {
-          ...reminderIndexKeys(user.id, user.reminder_frequency ?? 'daily', at),
+          ...reminderIndexKeys(user.id, scheduleOf(user, at), now),
           ...week1PendingIndexKeys(user.id, at), // admin week-1 drop-off cohort until week 1 is done on time
           // the module funnel: the first module is in progress (functions/lib/funnel.ts)
           funnel_completed: [],

@@ -11,7 +11,7 @@ import type { UserRecord } from '../lib/user-record';
 import type { Program } from './content';
 import { publishedProgram } from './published-program';
 import { deriveProgress, weekCompleted, type DerivedProgress, type StoredProgress } from './progress';
-import { reminderPartition } from './reminder-index';
+import { reminderPartition, scheduleOf } from './reminder-index';
 import { getEnrollment, listProgress, type EnrollmentRecord } from './store';
 
 export interface LearnerProgram {
@@ -117,7 +117,7 @@ export function enrollmentTransition(
     remove.push('completed_at'); // a staff preview gets no reminders
   } else {
     const [remindPk, remindSk] = indexAttributes('remindersDue');
-    const partition = reminderPartition(user.id, user.reminder_frequency ?? 'daily', enrollment.enrolled_at);
+    const partition = reminderPartition(user.id, scheduleOf(user, enrollment.enrolled_at));
     if (partition) {
       set.push(`${remindPk} = :remindPk`, `${remindSk} = :remindSk`);
       values[':remindPk'] = partition;

@@ -9,44 +9,70 @@ import type { NotificationPreferences, ReminderFrequency } from '../../shared/pr
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { indexAttributes, keys } from '../lib/table';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../lib/time-zone';
 import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
 import { reminderPartition } from './reminder-index';
 import { getEnrollment } from './store';
 
 export function getNotificationPreferences(user: UserRecord): NotificationPreferences {
-  return { reminder_frequency: user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY };
+  return {
+    reminder_frequency: user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY,
+    time_zone: user.time_zone ?? DEFAULT_TIME_ZONE,
+  };
 }
 
 export const isReminderFrequency = (value: unknown): value is ReminderFrequency =>
   typeof value === 'string' && (REMINDER_FREQUENCIES as readonly string[]).includes(value);
 
 /**
- * Saves the reminder frequency, then points the learner's reminder index entry at the matching
- * partition, or takes it out for `off`. An enrollment that is finished or a staff preview stays
- * out of the index (the condition); if the entry ever lags, the reminder job re-reads the
- * frequency from the user item and repairs it.
+ * Saves the reminder frequency and/or time zone (each optional, at least one; both checked before
+ * anything is written), then points the learner's reminder index entry at the matching partition
+ * (the UTC hour of their local morning), or takes it out for `off`. An enrollment that is
+ * finished or a staff preview stays out of the index (the condition); if the entry ever lags, the
+ * reminder job re-reads the account and repairs it.
  */
-export async function setNotificationPreferences(user: UserRecord, value: unknown): Promise<NotificationPreferences> {
-  if (!isReminderFrequency(value)) throw badRequest('invalid_reminder_frequency');
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.user(user.id),
-      UpdateExpression: 'SET reminder_frequency = :frequency, updated_at = :at ADD version :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':frequency': value, ':at': new Date().toISOString(), ':one': 1 },
-    }),
-  );
-  await followFrequency(user.id, value);
-  return { reminder_frequency: value };
+export async function setNotificationPreferences(
+  user: UserRecord,
+  body: { reminder_frequency?: unknown; time_zone?: unknown },
+): Promise<NotificationPreferences> {
+  const { reminder_frequency: frequency, time_zone: zone } = body;
+  if ((frequency === undefined && zone === undefined) || (frequency !== undefined && !isReminderFrequency(frequency)))
+    throw badRequest('invalid_reminder_frequency');
+  const timeZone = zone === undefined ? undefined : canonicalTimeZone(zone);
+  if (zone !== undefined && !timeZone) throw badRequest('invalid_time_zone');
+  const sets = [...(frequency !== undefined ? ['reminder_frequency = :frequency'] : []), ...(timeZone ? ['time_zone = :zone'] : [])];
+  const saved = (
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(user.id),
+        UpdateExpression: `SET ${sets.join(', ')}, updated_at = :at ADD version :one`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ...(frequency !== undefined ? { ':frequency': frequency } : {}),
+          ...(timeZone ? { ':zone': timeZone } : {}),
+          ':at': new Date().toISOString(),
+          ':one': 1,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    )
+  ).Attributes as UserRecord;
+  const preferences = getNotificationPreferences(saved);
+  await followSchedule(user.id, preferences.reminder_frequency, preferences.time_zone);
+  return preferences;
 }
 
-/** Moves (or removes) the enrollment's reminder index entry after a frequency change. */
-async function followFrequency(userId: string, frequency: ReminderFrequency) {
+/** Moves (or removes) the enrollment's reminder index entry after a frequency or time-zone change. */
+async function followSchedule(userId: string, frequency: ReminderFrequency, timeZone: string | undefined) {
   const enrollment = await getEnrollment(userId, program().id);
   if (!enrollment || enrollment.staff || enrollment.status === 'completed') return;
-  await moveReminderIndex(userId, enrollment.program_id, reminderPartition(userId, frequency, enrollment.enrolled_at));
+  await moveReminderIndex(
+    userId,
+    enrollment.program_id,
+    reminderPartition(userId, { frequency, timeZone, enrolledAt: enrollment.enrolled_at }),
+  );
 }
 
 /**
@@ -100,8 +126,8 @@ export async function setFrequencyFromLink(
   if (!user || user.status === 'purging') throw notFound();
   const before = user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY;
   if (before === to) {
-    await followFrequency(user.id, to); // heals a lagging index entry; no write otherwise
-    return { reminder_frequency: to, changed: false };
+    await followSchedule(user.id, to, user.time_zone); // heals a lagging index entry; no write otherwise
+    return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, changed: false };
   }
   const at = new Date().toISOString();
   try {
@@ -131,6 +157,6 @@ export async function setFrequencyFromLink(
     if (failedConditions(error).length) throw conflict('conflict');
     throw error;
   }
-  await followFrequency(user.id, to);
-  return { reminder_frequency: to, changed: true };
+  await followSchedule(user.id, to, user.time_zone);
+  return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, changed: true };
 }

@@ -1,16 +1,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dayOf } from '../lib/activity';
 import { db, tableName } from '../lib/db';
 import { type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
 import { isEmailSuppressed } from '../lib/email-suppression';
 import { indexAttributes, indexPartitionOf, keys, ttlIn } from '../lib/table';
+import { localTime } from '../lib/time-zone';
 import { signUnsubscribeToken } from '../lib/unsubscribe-token';
 import type { UserRecord } from '../lib/user-record';
 import type { Program } from './content';
 import { deriveProgress } from './progress';
 import { reminderEmail } from './reminder-email';
-import { reminderPartition, weekdayOf } from './reminder-index';
+import { isDue, reminderPartition, scheduleOf } from './reminder-index';
 import { listProgress, type EnrollmentRecord } from './store';
 
 /**
@@ -19,7 +19,7 @@ import { listProgress, type EnrollmentRecord } from './store';
  */
 export type ReminderUser = Pick<
   UserRecord,
-  'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'email_suppressed'
+  'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'time_zone' | 'email_suppressed'
 >;
 
 /** `deferred`: the worker may not claim another learner now; the learner is left for the continuation. */
@@ -29,6 +29,8 @@ export interface RemindContext {
   /** The published program (functions/program/published-program.ts). */
   content: Program;
   now: Date;
+  /** The index partitions the run reads (reminder-index.ts reminderPartitions): whose turn it is. */
+  runPartitions: ReadonlySet<string>;
   baseUrl: string;
   /** Waits for this worker's next send slot. */
   pace: () => Promise<void>;
@@ -65,17 +67,18 @@ export async function remindOne(
     await removeFromIndex(enrollment);
     return 'skipped';
   }
-  const frequency = user.reminder_frequency ?? 'daily';
-  const expected = reminderPartition(user.id, frequency, enrollment.enrolled_at);
+  const { now } = context;
+  const schedule = scheduleOf(user, enrollment.enrolled_at);
+  const expected = reminderPartition(user.id, schedule, now);
   if (!expected) {
     // reminders turned off (Settings or the unsubscribe link) without the index following
     await removeFromIndex(enrollment);
     return 'skipped';
   }
+  // frequency or zone changed without the index following, or daylight saving time moved the morning
   if (expected !== partition) await repairIndex(enrollment, expected);
-  const { now } = context;
-  const due = frequency === 'daily' || weekdayOf(enrollment.enrolled_at) === now.getUTCDay();
-  if (!due) return 'skipped';
+  if (!isDue(expected, context.runPartitions, schedule, now)) return 'skipped';
+  const frequency = schedule.frequency;
 
   const message = reminderEmail({
     to: user.email,
@@ -91,7 +94,8 @@ export async function remindOne(
   // claimed-but-unsent learner, and one that may not claim leaves the learner to its continuation.
   await context.pace();
   if (!context.mayClaim()) return 'deferred';
-  const day = dayOf(now);
+  // once a day of the learner's own calendar
+  const day = localTime(now, schedule.timeZone).day;
   if (!(await claimDay(user, day, now))) return 'skipped';
   try {
     const delivery = await context.send(message);
@@ -146,7 +150,7 @@ async function removeFromIndex(enrollment: EnrollmentRecord) {
   );
 }
 
-/** The frequency changed without the index following: move the entry to the right partition. */
+/** The frequency, zone or UTC offset changed without the index following: move the entry to the right partition. */
 async function repairIndex(enrollment: EnrollmentRecord, expectedPartition: string) {
   await conditional(
     new UpdateCommand({

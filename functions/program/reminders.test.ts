@@ -52,7 +52,7 @@ function learner(id: string) {
       open_module_id: content.modules[0].module_id,
       percent_complete: 0,
       enrolled_at: '2030-03-01T10:00:00Z',
-      ...reminderIndexKeys(id, 'daily', '2030-03-01T10:00:00Z'),
+      ...reminderIndexKeys(id, { frequency: 'daily', timeZone: 'UTC', enrolledAt: '2030-03-01T10:00:00Z' }, now),
     },
   };
 }
@@ -66,7 +66,7 @@ function withLearners(ids: string[]) {
       const entry = (p: (typeof people)[number]) => p.enrollment as unknown as Record<string, string>;
       return {
         Items: people
-          .filter((p) => entry(p)[partitionKey] === values[':ipk'] && entry(p)[sortKey].startsWith(values[':isk']))
+          .filter((p) => entry(p)[partitionKey] === values[':ipk'] && entry(p)[sortKey].startsWith(values[':isk'] ?? ''))
           .map((p) => p.enrollment),
       };
     }
@@ -181,50 +181,53 @@ describe('runReminders', () => {
     expect(dynamo.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key?.sk === slice.sk)).toEqual([]);
   });
 
-  it('reads recipients only by Query on the reminder index', async () => {
+  it('reads recipients only by Query on the reminder index, every partition of the day whole, or one hour with `hour`', async () => {
     withLearners(['eve']);
     ses.on(SendEmailCommand).resolves({ MessageId: 'ok' });
     await runReminders({ now, sleep: noSleep });
-    const indexQueries = dynamo.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName === INDEX.remindersDue.indexName);
-    // (10 daily shards + 10 shards of today's weekly partition) × 16 slices by the id's first hex digit
-    expect(indexQueries).toHaveLength(320);
-    const partitions = indexQueries.map((call) => call.args[0].input.ExpressionAttributeValues?.[':ipk'] as unknown);
-    expect(partitions).toContain('REMIND#weekly#2#0'); // 2030-03-05 is a Tuesday
-    expect(
-      new Set(
-        indexQueries.map(
-          (call) => `${call.args[0].input.ExpressionAttributeValues?.[':ipk']}|${call.args[0].input.ExpressionAttributeValues?.[':isk']}`,
-        ),
-      ).size,
-    ).toBe(320);
+    const indexQueries = () =>
+      dynamo.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName === INDEX.remindersDue.indexName);
+    const partitions = () => indexQueries().map((call) => call.args[0].input.ExpressionAttributeValues?.[':ipk'] as unknown);
+    // 24 UTC hours × (10 daily shards + 10 shards of today's weekly partitions), each read whole
+    expect(indexQueries()).toHaveLength(480);
+    expect(new Set(partitions()).size).toBe(480);
+    expect(partitions()).toContain('REMIND#weekly#2#17#0'); // 2030-03-05 is a Tuesday
+    expect(indexQueries().every((call) => call.args[0].input.ExpressionAttributeValues?.[':isk'] === undefined)).toBe(true);
+    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(1);
+
+    dynamo.resetHistory();
+    await runReminders({ now, hour: 9, sleep: noSleep });
+    expect(new Set(partitions())).toEqual(
+      new Set(Array.from({ length: 10 }, (_, shard) => [`REMIND#daily#09#${shard}`, `REMIND#weekly#2#09#${shard}`]).flat()),
+    );
     // one account read per learner, batched per page
     expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(1);
   });
 });
 
-describe('a slice unfinished by the next day', () => {
+describe('a slice still unfinished 12 hours after its run', () => {
   const slice = { day: '2030-03-04', now: '2030-03-04T14:00:00.000Z', partition: 'REMIND#daily#3', prefix: 'a' };
 
   it('is dropped and counted in ReminderSlicesUnfinished, once per slice (docs/runbook.md#reminder-slices-unfinished)', async () => {
     const addMetric = vi.spyOn(metrics, 'addMetric');
     try {
-      const result = await processReminderSlice(slice, { today: '2030-03-05' });
+      const result = await processReminderSlice(slice, { clock: new Date('2030-03-05T02:00:01.000Z') });
       expect(result).toMatchObject({ finished: true, sent: 0 });
       expect(addMetric.mock.calls.filter(([name]) => name === METRIC.reminderSlicesUnfinished)).toEqual([
         [METRIC.reminderSlicesUnfinished, 'Count', 1],
       ]);
-      // dropped before any read: its learners are in the new day's slices
+      // dropped before any read: its learners are in the next day's run of the hour
       expect(dynamo.calls()).toHaveLength(0);
     } finally {
       addMetric.mockRestore();
     }
   });
 
-  it('is not counted while it is still its day, even when it ends finished', async () => {
+  it('is not counted while it is fresh, even when it ends finished', async () => {
     const addMetric = vi.spyOn(metrics, 'addMetric');
     try {
       dynamo.on(GetCommand).resolves({ Item: { done: true } }); // the slice's checkpoint: done
-      expect(await processReminderSlice(slice, { today: slice.day })).toMatchObject({ finished: true });
+      expect(await processReminderSlice(slice, { clock: new Date('2030-03-04T15:00:00.000Z') })).toMatchObject({ finished: true });
       expect(addMetric.mock.calls.map(([name]) => name)).not.toContain(METRIC.reminderSlicesUnfinished);
     } finally {
       addMetric.mockRestore();

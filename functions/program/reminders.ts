@@ -20,9 +20,10 @@ import type { EnrollmentRecord } from './store';
 /**
  * Reminders that fan out (docs/scale-writes.md).
  *
- * Who: learners in the sparse reminder index (reminder-index.ts). The daily schedule splits the
- * day's index partitions (every daily shard, today's weekly shards) into messages of one
- * partition and one first hex digit of the user id (20 × 16 = 320), queued (SQS, with a DLQ);
+ * Who: learners in the sparse reminder index (reminder-index.ts), partitioned by the UTC hour of
+ * their local morning. The hourly schedule splits the hour's index partitions (every daily shard,
+ * the weekly shards of today's UTC weekday) into messages of one partition and one first hex
+ * digit of the user id (20 × 16 = 320), queued (SQS, with a DLQ);
  * workers (bounded concurrency) read their slice page by page by Query — never a Scan — and
  * send on the bulk mail stream at their share of its budget (functions/lib/bulk-budget.ts: a
  * configured share of SES's account rate and quota, read with GetAccount when the slice starts).
@@ -36,12 +37,12 @@ import type { EnrollmentRecord } from './store';
  * duration left, or the bulk share spent) leaves the page unfinished and uncheckpointed, and its
  * continuation (queued by the worker, or SQS's redelivery) starts from the checkpoint.
  *
- * Once per day: a REMINDER#<day> marker is written with a condition right before the send (after
- * the paced wait). A rerun, a redelivery or an overlapping worker skips that learner: at most one
- * reminder a day. When the send fails for good the marker is released and the learner noted on
+ * Once per day: a REMINDER#<day> marker (the learner's local day) is written with a condition
+ * right before the send (after the paced wait). A rerun, a redelivery or an overlapping worker
+ * skips that learner: at most one reminder a day. When the send fails for good the marker is released and the learner noted on
  * the checkpoint; once the slice's pages are done, a later run of the slice (queued
  * RETRY_DELAY_SECONDS later, at most MAX_RETRY_ROUNDS times) tries the noted learners again. A
- * slice of an earlier day is dropped: its learners get today's reminder from today's slices.
+ * slice older than MAX_SLICE_AGE_MS is dropped: its learners get the next day's reminder.
  */
 export interface ReminderSummary {
   considered: number;
@@ -58,8 +59,10 @@ export interface SliceResult extends ReminderSummary {
 
 export interface ReminderOptions {
   now?: Date;
-  /** The UTC day the worker runs on (default: today by the clock); a slice of an earlier day is dropped. */
-  today?: string;
+  /** `runReminders`: the UTC hour whose learners are due (default: every hour of the day). */
+  hour?: number;
+  /** The worker's time (default: the clock); a slice queued more than MAX_SLICE_AGE_MS before it is dropped. */
+  clock?: Date;
   /** Emails in flight at once within one worker. */
   concurrency?: number;
   /** Attempts per email when SES throttles. */
@@ -77,14 +80,16 @@ export interface ReminderOptions {
   timeLeftMs?: () => number;
 }
 
-/** One unit of queued reminder work: a slice of one index partition for one day. */
+/** One unit of queued reminder work: a slice of one index partition for one run. */
 export interface ReminderSliceMessage {
   day: string;
   /** The run's time (ISO): due-ness and the once-a-day marker use it. */
   now: string;
+  /** The UTC hour of the run (the hourly schedule); absent: a run of every hour of the day. */
+  hour?: number;
   partition: string;
-  /** First hex digit of the user ids (the index sort key) in the slice. */
-  prefix: string;
+  /** First hex digit of the user ids (the index sort key) in the slice; absent: the whole partition. */
+  prefix?: string;
 }
 
 const PAGE_SIZE = 100;
@@ -92,6 +97,12 @@ const THROTTLING = new Set(['Throttling', 'ThrottlingException', 'TooManyRequest
 /** A later run of a slice retries the learners whose send failed for good (SQS's longest delay). */
 export const RETRY_DELAY_SECONDS = 900;
 export const MAX_RETRY_ROUNDS = 3;
+/**
+ * A slice older than this is dropped: its learners' morning is long past, and 12 hours after a
+ * local 09:00 is still the same local day, so the day marker keeps it from overlapping the next
+ * day's run of that hour (24 hours later).
+ */
+export const MAX_SLICE_AGE_MS = 12 * 3600 * 1000;
 
 export const isThrottling = (error: unknown) => {
   const e = error as { name?: string; Code?: string; Error?: { Code?: string } } | null;
@@ -121,13 +132,24 @@ export const SLICE_PREFIXES = '0123456789abcdef'.split('');
 const CHECKPOINT_TTL_SECONDS = 3 * 24 * 3600;
 const STOP_MARGIN_MS = 15_000;
 
-/** The day's work: every partition the day reads (reminder-index.ts) × every slice. */
-export function reminderMessages(now: Date): ReminderSliceMessage[] {
-  const day = dayOf(now);
-  return reminderPartitions(now).flatMap((partition) =>
-    SLICE_PREFIXES.map((prefix) => ({ day, now: now.toISOString(), partition, prefix })),
-  );
+/** The hourly schedule's work: every partition of `now`'s UTC hour (reminder-index.ts) × every slice prefix. */
+export function reminderMessages(now: Date, hour = now.getUTCHours()): ReminderSliceMessage[] {
+  const base = { day: dayOf(now), now: now.toISOString(), hour };
+  return reminderPartitions(now, hour).flatMap((partition) => SLICE_PREFIXES.map((prefix) => ({ ...base, partition, prefix })));
 }
+
+/**
+ * A run in this process (`runReminders`): every partition of the UTC hour `hour`, or of every
+ * hour of the day, each read whole (the prefixes only spread queued work over workers).
+ */
+export function localRunMessages(now: Date, hour?: number): ReminderSliceMessage[] {
+  const base = { day: dayOf(now), now: now.toISOString(), ...(hour === undefined ? {} : { hour }) };
+  return reminderPartitions(now, hour).map((partition) => ({ ...base, partition }));
+}
+
+/** The checkpoint item of a slice. */
+export const sliceCheckpointKey = (message: ReminderSliceMessage) =>
+  keys.reminderCheckpoint(message.day, message.prefix === undefined ? message.partition : `${message.partition}#${message.prefix}`);
 
 /**
  * Paces sends to `perSecond` (one worker's share of the bulk send rate). The first send waits one
@@ -148,7 +170,9 @@ export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
 async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
   const users = (await batchGetItems(
     ids.map((id) => keys.user(id)),
-    { projection: ['id', 'email', 'first_name', 'status', 'is_locked', 'verified', 'reminder_frequency', 'email_suppressed'] },
+    {
+      projection: ['id', 'email', 'first_name', 'status', 'is_locked', 'verified', 'reminder_frequency', 'time_zone', 'email_suppressed'],
+    },
   )) as ReminderUser[];
   return new Map(users.map((user) => [String(user.id), user]));
 }
@@ -170,6 +194,7 @@ class SliceRun {
   /** The reminders name the open module as the published version has it (read once a run, if it has learners). */
   private content?: Program;
   private readonly timeLeft: () => number;
+  private readonly runPartitions: ReadonlySet<string>;
 
   constructor(
     private readonly message: ReminderSliceMessage,
@@ -177,6 +202,7 @@ class SliceRun {
     private readonly baseUrl: string,
   ) {
     this.timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
+    this.runPartitions = new Set(reminderPartitions(new Date(message.now), message.hour));
   }
 
   /** Below twice a page's duration (measured, or what pacing makes it) the worker claims nobody more. */
@@ -221,6 +247,7 @@ class SliceRun {
     const context: RemindContext = {
       content: this.content,
       now: new Date(this.message.now),
+      runPartitions: this.runPartitions,
       baseUrl: this.baseUrl,
       pace: () => this.pace!(),
       mayClaim: this.mayClaim,
@@ -274,15 +301,15 @@ const counts = (before: ReminderSummary, after: ReminderSummary) => ({
  * slice is finished (false: the caller queues the continuation).
  */
 export async function processReminderSlice(message: ReminderSliceMessage, options: ReminderOptions = {}): Promise<SliceResult> {
-  const today = options.today ?? dayOf(new Date());
+  const clock = options.clock ?? new Date();
   const run = new SliceRun(message, options, await appUrl());
-  // ISO days compare as strings. Only an earlier day's slice overlaps today's: its learners are in today's slices.
-  if (message.day < today) {
-    logger.info('reminder slice of an earlier day dropped', { day: message.day, partition: message.partition, prefix: message.prefix });
+  // A stale slice (a long backlog, an old redelivery): its learners are in the next day's run of the hour.
+  if (clock.getTime() - Date.parse(message.now) > MAX_SLICE_AGE_MS) {
+    logger.info('stale reminder slice dropped', { run: message.now, partition: message.partition, prefix: message.prefix });
     count(METRIC.reminderSlicesUnfinished); // docs/runbook.md#reminder-slices-unfinished
     return { ...run.summary, finished: true };
   }
-  const checkpointKey = keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`);
+  const checkpointKey = sliceCheckpointKey(message);
   const checkpoint = (await db().send(new GetCommand({ TableName: tableName(), Key: checkpointKey, ConsistentRead: true }))).Item;
   if (checkpoint?.done) return { ...run.summary, finished: true };
   // The pages were all read: only the learners noted as failed are left.
@@ -371,16 +398,17 @@ async function retryFailed(
 }
 
 /**
- * Runs the day's reminders in this process: the same messages the schedule queues, handled by
- * the same slice worker (`npm run reminders`, tests, the benchmark).
+ * Runs reminders in this process, handled by the same slice worker as the queued messages
+ * (`npm run reminders`, tests, the benchmark): every learner due today whatever their send hour,
+ * or with `hour` the hourly run of that UTC hour.
  */
 export async function runReminders(options: ReminderOptions = {}): Promise<ReminderSummary> {
   const now = options.now ?? new Date();
   const summary: ReminderSummary = { considered: 0, sent: 0, skipped: 0, failed: 0 };
   const workers = options.workers ?? config().reminderWorkers;
-  await forEachBounded(reminderMessages(now), workers, async (message) => {
+  await forEachBounded(localRunMessages(now, options.hour), workers, async (message) => {
     try {
-      const done = await processReminderSlice(message, { today: dayOf(now), ...options });
+      const done = await processReminderSlice(message, { clock: now, ...options });
       for (const field of ['considered', 'sent', 'skipped', 'failed'] as const) summary[field] += done[field];
     } catch (error) {
       summary.failed += 1;

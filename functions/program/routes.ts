@@ -53,11 +53,12 @@ export const getNotificationsRoute = defineRoute({
   handler: (request) => Promise.resolve({ body: getNotificationPreferences(learnerOf(request)) }),
 });
 
-// Validated by the domain, not zod: any other value answers 400 `invalid_reminder_frequency`.
+// Validated by the domain, not zod: a bad frequency answers 400 `invalid_reminder_frequency`, a
+// zone Intl does not know 400 `invalid_time_zone`.
 export const setNotificationsRoute = defineRoute({
   handler: async (request) => {
-    const body = (request.body ?? {}) as { reminder_frequency?: unknown };
-    return { body: await setNotificationPreferences(learnerOf(request), body.reminder_frequency) };
+    const body = (request.body ?? {}) as { reminder_frequency?: unknown; time_zone?: unknown };
+    return { body: await setNotificationPreferences(learnerOf(request), body) };
   },
 });
 

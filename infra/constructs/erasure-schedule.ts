@@ -6,7 +6,7 @@ export type ErasureScheduleProps = ScheduledJobProps;
 
 /**
  * Runs the erasure job once a day (functions/jobs/erasure.ts): accounts soft-deleted longer ago
- * than the retention period are hard-deleted. 03:00 UTC, away from the reminders' 14:00 run.
+ * than the retention period are hard-deleted, at 03:00 UTC.
  * EventBridge retries a failed invocation (twice by default); the job resumes from its checkpoint.
  */
 export class ErasureSchedule extends Construct {

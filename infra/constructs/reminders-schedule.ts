@@ -5,17 +5,18 @@ import type { ScheduledJobProps } from './schedule-tick';
 export type RemindersScheduleProps = ScheduledJobProps;
 
 /**
- * Runs the reminders job once a day. One daily run serves both frequencies: the job itself
- * decides which learners are due (daily ones every day, weekly ones on their day).
+ * Runs the reminders job every hour, on the hour: each run reads the learners whose local
+ * morning (09:00 in their time zone) falls in that UTC hour, daily ones every day, weekly ones
+ * on their local weekday (functions/program/reminder-index.ts).
  */
 export class RemindersSchedule extends Construct {
   readonly rule: Rule;
 
   constructor(scope: Construct, id: string, props: RemindersScheduleProps) {
     super(scope, id);
-    this.rule = new Rule(this, 'Daily', {
-      description: 'Daily reminder emails (14:00 UTC)',
-      schedule: Schedule.cron({ minute: '0', hour: '14' }),
+    this.rule = new Rule(this, 'Hourly', {
+      description: 'Reminder emails, hourly: the learners whose local morning is this UTC hour',
+      schedule: Schedule.cron({ minute: '0' }),
       targets: [props.deadLetters.target(props.handler)],
     });
     props.deadLetters.keepFailedRuns(props.handler);

@@ -1,6 +1,7 @@
 /**
- * `npm run reminders`: runs the reminder job now against the running local stack (`npm start`)
- * and prints what it sent. Endpoints come from DYNAMODB_ENDPOINT / SES_ENDPOINT, else the local
+ * `npm run reminders [-- --hour <0-23>]`: runs the reminder job now against the running local
+ * stack (`npm start`) and prints what it sent: every learner due today whatever the hour of
+ * their local morning, or with `--hour` the hourly run of that UTC hour only. Endpoints come from DYNAMODB_ENDPOINT / SES_ENDPOINT, else the local
  * ports (DYNAMODB_PORT 8000, SES_PORT 8005); TABLE_NAME defaults to 'career-program'.
  * A learner already reminded today is skipped, so running it twice sends nothing new.
  */
@@ -23,7 +24,17 @@ Object.assign(process.env, {
   LOG_LEVEL: env.LOG_LEVEL || 'WARN',
 });
 
+/** `--hour <0-23>`: one UTC hour's run; absent: every learner due today. */
+function hourOption(): number | undefined {
+  const at = process.argv.indexOf('--hour');
+  if (at < 0) return undefined;
+  const hour = Number(process.argv[at + 1]);
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new Error('--hour takes a UTC hour, 0 to 23');
+  return hour;
+}
+
 async function main() {
+  const hour = hourOption();
   // The IAM twin first (clients are instrumented when created), then the app modules, which read
   // the environment once.
   await (await import('./iam/install')).installIamTwin();
@@ -32,6 +43,7 @@ async function main() {
   const summary = await runAs('reminderWorker', () =>
     runReminders({
       now: new Date(),
+      hour,
       onSent: (message) => console.log(`sent to ${message.to}: ${message.subject}`),
     }),
   );

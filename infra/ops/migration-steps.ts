@@ -41,4 +41,16 @@ export const migrationSteps: SeedStep[] = [
       log(`backfill-search-items: ${totals.accounts} accounts, ${totals.updated} search items updated, ${totals.current} already current.`);
     },
   },
+  {
+    // Moves the reminder index entries written before partitions carried the UTC hour of the
+    // learner's local morning into those partitions: the hourly runs read only those.
+    name: 'reminder-send-hours',
+    run: async ({ log }) => {
+      const { migrateReminderIndex } = await import('../../functions/program/reminder-index-migration');
+      const totals = await migrateReminderIndex(new Date(), (sofar) =>
+        log(`reminder-send-hours: moved ${sofar.moved}, removed ${sofar.removed}`),
+      );
+      log(`reminder-send-hours: ${totals.moved} entries moved to their send hour, ${totals.removed} taken out (reminders off).`);
+    },
+  },
 ];

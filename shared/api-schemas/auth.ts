@@ -81,7 +81,7 @@ export const authDocs: Record<string, RouteDoc> = {
     summary: 'Creates an unverified learner account and emails a verification code.',
     responses: { 201: z.object({ ok: z.literal(true), verification_pending: z.literal(true) }) },
     errors: {
-      400: [...NAME_ERRORS, ...PASSWORD_ERRORS],
+      400: [...NAME_ERRORS, ...PASSWORD_ERRORS, 'invalid_time_zone'],
       409: ['already_registered', 'verification_pending'],
       429: THROTTLED,
       ...EMAIL_ERRORS,

@@ -4,6 +4,8 @@ import { isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openM
 
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
 const frequency = z.object({ reminder_frequency: z.enum(['daily', 'weekly', 'off']) });
+const timeZone = z.string().check(z.describe('IANA time zone of the reminders, sent at 09:00 local time (default "UTC")'));
+const preferences = z.object({ ...frequency.shape, time_zone: timeZone });
 /** `POST /api/account/delete` */
 export const accountDeleteResponse = z.object({
   ok: z.literal(true),
@@ -38,12 +40,19 @@ export const learnerDocs: Record<string, RouteDoc> = {
     responses: { 200: z.object({ message: z.string() }) },
     errors: { 409: ['preview_required'] },
   },
-  'GET /api/settings/notifications': { summary: 'The reminder email preference.', responses: { 200: frequency }, errors: {} },
+  'GET /api/settings/notifications': {
+    summary: 'The reminder email preferences: frequency and time zone.',
+    responses: { 200: preferences },
+    errors: {},
+  },
   'POST /api/settings/notifications': {
-    summary: 'Sets the reminder email preference.',
-    body: z.object({ reminder_frequency: z.string().check(z.describe('one of the reminder frequencies (docs/product.md)')) }),
-    responses: { 200: frequency },
-    errors: { 400: ['invalid_reminder_frequency'] },
+    summary: 'Sets the reminder frequency, the time zone, or both (at least one); a bad value changes nothing.',
+    body: z.object({
+      reminder_frequency: z.optional(z.string().check(z.describe('one of the reminder frequencies (docs/product.md)'))),
+      time_zone: z.optional(timeZone),
+    }),
+    responses: { 200: preferences },
+    errors: { 400: ['invalid_reminder_frequency', 'invalid_time_zone'] },
   },
   'GET /api/notifications/unsubscribe': {
     summary: "The reminder email's unsubscribe link: changes nothing, sends a valid token on to the confirmation page.",

@@ -53,7 +53,7 @@ describe('reminders at scale', () => {
           TableName: tableName(),
           IndexName: 'gsi3',
           KeyConditionExpression: 'gsi3pk = :p',
-          ExpressionAttributeValues: { ':p': 'REMIND#daily#0' },
+          ExpressionAttributeValues: { ':p': 'REMIND#daily#09#0' }, // UTC learners: the 09:00 UTC partitions
           Limit: 5,
         }),
       );

@@ -37,7 +37,7 @@ function learnerItems(index: number, enrolledAt: string, emailPrefix: string): R
     { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
     {
       ...newEnrollment(user.id, content, enrolledAt),
-      ...reminderIndexKeys(user.id, 'daily', enrolledAt),
+      ...reminderIndexKeys(user.id, { frequency: 'daily', timeZone: undefined, enrolledAt }),
     },
   ];
 }

@@ -333,10 +333,10 @@ describe('secret, mail identity, site URL parameter', () => {
 });
 
 describe('jobs', () => {
-  it('runs the reminders function every day at 14:00 UTC', () => {
+  it('runs the reminders function every hour, on the hour (each run mails the learners whose local morning it is)', () => {
     const remindersArn = { 'Fn::GetAtt': [s.idOf(s.stack.functions.reminders.fn), 'Arn'] };
     s.template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'cron(0 14 * * ? *)',
+      ScheduleExpression: 'cron(0 * * * ? *)',
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: remindersArn })],
     });

@@ -63,7 +63,7 @@ describe('GET /api/account/export', () => {
       last_name: user.last_name,
       status: 'active',
     });
-    expect(data.notification_preferences).toEqual({ reminder_frequency: 'weekly' });
+    expect(data.notification_preferences).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC' });
     expect(data.enrollments).toHaveLength(1);
     expect(data.enrollments[0]).toMatchObject({ program_id: program().id, completed_count: 1 });
     expect(

@@ -12,14 +12,15 @@ import { runPurgeMessage } from '../../functions/jobs/purge';
 import { dayOf } from '../../functions/lib/activity';
 import { db, tableName } from '../../functions/lib/db';
 import { drainLocalQueues, unregisterLocalConsumers } from '../../functions/lib/queue';
-import { indexAttributes, indexKeys, keys } from '../../functions/lib/table';
+import { indexAttributes, indexKeys, indexPartition, keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
 import { reminderShard } from '../../functions/program/reminder-index';
-import { reminderMessages, runReminders } from '../../functions/program/reminders';
+import { reminderMessages, runReminders, sliceCheckpointKey } from '../../functions/program/reminders';
 import { registerLocalWorkers } from '../../infra/local/background-work';
 import { runAs } from '../../infra/local/iam/twin';
 import { emailsTo, useApi } from '../helpers/api';
+import { zoneWhoseMorningIs } from '../helpers/time-zones';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
 
@@ -42,10 +43,11 @@ const item = async (key: { pk: string; sk: string }) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 const reminders = async (user: UserRecord) => (await emailsTo(user.email)).filter((email) => /^Next up: /.test(email.subject));
 
-async function enrolledLearner(name: string): Promise<UserRecord> {
+async function enrolledLearner(name: string, timeZone?: string): Promise<UserRecord> {
   const user = await createTestUser({ first_name: name });
   const client = api.client();
   await signIn(client, user);
+  if (timeZone) expect((await client.post('/api/settings/notifications', { time_zone: timeZone })).status).toBe(200);
   expect((await client.post('/api/enroll')).status).toBe(200);
   return user;
 }
@@ -106,29 +108,30 @@ async function expectErased(user: UserRecord) {
 beforeAll(() => registerLocalWorkers());
 afterAll(() => unregisterLocalConsumers());
 
-describe('the daily reminder schedule', () => {
-  it("queues the day's slices, which the reminder workers send", async () => {
-    const daisy = await enrolledLearner('Daisy');
+describe('the hourly reminder schedule', () => {
+  it("queues the hour's slices, which the reminder workers send", async () => {
+    // a learner whose local morning is this UTC hour
+    const daisy = await enrolledLearner('Daisy', zoneWhoseMorningIs(new Date().getUTCHours()));
     const summary = await runAs('reminders', () => reminderScheduleFunction());
     expect(summary.slices).toBe(reminderMessages(new Date()).length);
     await drainLocalQueues();
     expect(await reminders(daisy)).toHaveLength(1);
-    for (const message of reminderMessages(new Date()))
-      expect((await item(keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`)))?.done).toBe(true);
+    for (const message of reminderMessages(new Date())) expect((await item(sliceCheckpointKey(message)))?.done).toBe(true);
     // every slice of the day runs through the local queue: hundreds of checkpoint reads and writes
   }, 120_000);
 
   it('has a worker near its timeout queue its own continuation, which finishes the slice', async () => {
     const wendy = await enrolledLearner('Wendy');
     const day = new Date(Date.now() + 2 * DAY);
-    const slice = reminderMessages(day).find(
-      (message) => message.partition === `REMIND#daily#${reminderShard(wendy.id)}` && wendy.id.startsWith(message.prefix),
+    // Wendy's zone is UTC: her morning's run is 09:00 UTC
+    const slice = reminderMessages(day, 9).find(
+      (message) => message.partition === indexPartition.remindersDue(reminderShard(wendy.id), 9) && wendy.id.startsWith(message.prefix!),
     )!;
     const event = { Records: [{ messageId: 'm-1', body: JSON.stringify(slice) }] } as SQSEvent;
     const result = await runAs('reminderWorker', () => reminderWorkerFunction(event, lambdaContext(0)));
     expect(result.batchItemFailures).toEqual([]);
     await drainLocalQueues();
-    expect((await item(keys.reminderCheckpoint(slice.day, `${slice.partition}#${slice.prefix}`)))?.done).toBe(true);
+    expect((await item(sliceCheckpointKey(slice)))?.done).toBe(true);
     expect(await reminders(wendy)).toHaveLength(1);
   });
 });

@@ -3,11 +3,17 @@ import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
-import { keys } from '../../functions/lib/table';
+import { indexPartition, keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
 import { reminderShard } from '../../functions/program/reminder-index';
-import { processReminderSlice, reminderMessages, runReminders } from '../../functions/program/reminders';
+import {
+  localRunMessages,
+  processReminderSlice,
+  reminderMessages,
+  runReminders,
+  sliceCheckpointKey,
+} from '../../functions/program/reminders';
 import { emailsTo, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishProgram, setUserFields } from './program-helpers';
@@ -84,11 +90,8 @@ describe('the reminder job', () => {
     const summary = await reminderWorkers({ now: tomorrow, sleep: noSleep });
     expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
     // a redelivery that starts a slice over (its checkpoint lost): the once-a-day marker holds
-    for (const message of reminderMessages(tomorrow)) {
-      await db().send(
-        new DeleteCommand({ TableName: tableName(), Key: keys.reminderCheckpoint(message.day, `${message.partition}#${message.prefix}`) }),
-      );
-    }
+    for (const message of localRunMessages(tomorrow))
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: sliceCheckpointKey(message) }));
     const again = await reminderWorkers({ now: tomorrow, sleep: noSleep });
     expect(again).toEqual({ considered: 4, sent: 0, skipped: 4, failed: 0 });
     expect(await reminders('Daisy')).toHaveLength(1);
@@ -96,8 +99,9 @@ describe('the reminder job', () => {
 
   it('resumes a slice from its checkpoint after a crash, without mailing anyone twice', async () => {
     const day = new Date(enrolledAt.getTime() + 4 * DAY);
-    const daisy = reminderMessages(day).find(
-      (m) => m.partition === `REMIND#daily#${reminderShard(people.Daisy.id)}` && people.Daisy.id.startsWith(m.prefix),
+    // Daisy's zone is UTC: her morning's run is 09:00 UTC
+    const daisy = reminderMessages(day, 9).find(
+      (m) => m.partition === indexPartition.remindersDue(reminderShard(people.Daisy.id), 9) && people.Daisy.id.startsWith(m.prefix!),
     )!;
     // out of time before the first page: checkpointed, not finished (the worker queues the rest)
     expect(await reminderWorker(daisy, { sleep: noSleep, timeLeftMs: () => 0 })).toMatchObject({ finished: false, considered: 0 });
@@ -129,9 +133,9 @@ describe('the reminder job', () => {
       expect(new Set(reads)).toEqual(new Set(['QueryCommand', 'BatchGetCommand', 'GetCommand']));
       const gets = send.mock.calls.filter(([command]) => command.constructor.name === 'GetCommand');
       const programReads = gets.filter(([command]) => (command.input as { Key: { sk: string } }).Key.sk === 'META').length;
-      expect(gets.length - programReads).toBe(reminderMessages(new Date()).length);
+      expect(gets.length - programReads).toBe(localRunMessages(new Date()).length);
       expect(programReads).toBeGreaterThan(0);
-      expect(programReads).toBeLessThanOrEqual(reminderMessages(new Date()).length);
+      expect(programReads).toBeLessThanOrEqual(localRunMessages(new Date()).length);
       expect(capacityMeter.calls).toBe(commands.length);
     } finally {
       send.mockRestore();

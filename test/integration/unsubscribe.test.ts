@@ -154,7 +154,7 @@ describe(`POST ${PATH}`, () => {
   });
 
   it('shows Off in Settings, and the reminder job sends nothing more', async () => {
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'off' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'off', time_zone: 'UTC' });
     const before = (await emailsTo(learner.email)).length;
     const summary = await reminderWorkers({ now: new Date(Date.now() + 2 * DAY), sleep: noSleep });
     expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
@@ -183,7 +183,7 @@ describe('Settings: Off and back', () => {
     await signIn(browser, other);
     expect((await browser.post('/api/enroll')).status).toBe(200);
     expect((await browser.post('/api/settings/notifications', { reminder_frequency: 'off' })).status).toBe(200);
-    expect((await browser.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'off' });
+    expect((await browser.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'off', time_zone: 'UTC' });
     expect((await enrollment(other.id))?.gsi3pk).toBeUndefined();
     expect((await browser.post('/api/settings/notifications', { reminder_frequency: 'weekly' })).status).toBe(200);
     expect((await enrollment(other.id))?.gsi3pk).toMatch(/^REMIND#weekly#/);

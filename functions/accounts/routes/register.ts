@@ -10,6 +10,8 @@ const body = z.object({
   email: z.optional(z.string()),
   password: z.optional(z.string()),
   passwordConfirm: z.optional(z.string()),
+  /** the browser's IANA zone (reminders in the learner's morning); a name Intl does not know: 400 `invalid_time_zone` */
+  time_zone: z.optional(z.string()),
 });
 
 /** `POST /api/auth/register` → 201 `{ ok, verification_pending }`. */

@@ -9,6 +9,12 @@ export interface RegisterInput {
   passwordConfirm: string;
 }
 
-export const register = (input: RegisterInput) => api.post<Record<string, unknown>>('/api/auth/register', input);
+/** The browser's IANA time zone: reminders go out in the learner's morning (editable in Settings). */
+export const browserTimeZone = (): string | undefined => Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+
+export const register = (input: RegisterInput) => {
+  const timeZone = browserTimeZone();
+  return api.post<Record<string, unknown>>('/api/auth/register', timeZone ? { ...input, time_zone: timeZone } : input);
+};
 
 export const useRegister = () => useMutation({ mutationFn: register });

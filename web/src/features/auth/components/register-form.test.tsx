@@ -119,6 +119,8 @@ describe('RegisterForm', () => {
       email: 'ada@example.com',
       password: 'analytical engine',
       passwordConfirm: 'analytical engine',
+      // the browser's zone: reminders in the learner's morning
+      time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
   });
 

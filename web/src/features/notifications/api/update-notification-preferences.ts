@@ -3,7 +3,8 @@ import type { NotificationPreferences } from '../../../../../shared/program-type
 import { api } from '../../../lib/api-client';
 import { notificationPreferencesQueryOptions } from './get-notification-preferences';
 
-export const updateNotificationPreferences = (preferences: NotificationPreferences) =>
+/** One preference or both: the server keeps the other as it is. */
+export const updateNotificationPreferences = (preferences: Partial<NotificationPreferences>) =>
   api.post<unknown>('/api/settings/notifications', preferences);
 
 /**
@@ -18,7 +19,7 @@ export function useUpdateNotificationPreferences() {
     onMutate: async (next) => {
       await queryClient.cancelQueries({ queryKey });
       const previous = queryClient.getQueryData(queryKey);
-      queryClient.setQueryData(queryKey, next);
+      if (previous) queryClient.setQueryData(queryKey, { ...previous, ...next });
       return { previous };
     },
     onError: (_error, _next, context) => {

@@ -89,6 +89,22 @@ describe('NotificationPreferences', () => {
     expect(radio('Daily').checked).toBe(false);
   });
 
+  it('shows the time zone of the reminders and saves another one on its own', async () => {
+    const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily', time_zone: 'UTC' } });
+    renderPreferences();
+    const zone = await screen.findByRole<HTMLSelectElement>('combobox', { name: 'Time zone' });
+    expect(zone.value).toBe('UTC');
+    expect(screen.getByText('Reminders arrive at about 9:00 in the morning in this time zone.')).toBeInTheDocument();
+
+    await userEvent.selectOptions(zone, 'Asia/Tokyo');
+    expect(zone.value).toBe('Asia/Tokyo');
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0].body).toEqual({ time_zone: 'Asia/Tokyo' });
+    posts[0].settle({ status: 200, body: { reminder_frequency: 'daily', time_zone: 'Asia/Tokyo' } });
+    expect(await screen.findByText('Preferences updated.')).toBeInTheDocument();
+    expect(radio('Daily').checked).toBe(true);
+  });
+
   it('shows Off as the saved choice after an unsubscribe', async () => {
     stubApi({ status: 200, body: { reminder_frequency: 'off' } });
     renderPreferences();

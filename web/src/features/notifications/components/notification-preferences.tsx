@@ -11,12 +11,21 @@ const LABELS: Record<ReminderFrequency, { title: string; hint: string }> = {
   off: { title: 'Off', hint: 'No reminder emails.' },
 };
 
-/** 'Notification preferences': daily, weekly or no reminder emails (docs/product.md#2-screens-and-routes Settings). */
+/** The zones the browser knows, with the saved one and UTC always among them. */
+function timeZoneChoices(saved: string): string[] {
+  return [...new Set([saved, 'UTC', ...Intl.supportedValuesOf('timeZone')])].sort();
+}
+
+/**
+ * 'Notification preferences': daily, weekly or no reminder emails, and the time zone of their
+ * morning (docs/product.md#2-screens-and-routes Settings).
+ */
 export function NotificationPreferences() {
   const { data: user } = useUser();
   const preferences = useNotificationPreferences();
   const update = useUpdateNotificationPreferences();
   const current = preferences.data?.reminder_frequency;
+  const timeZone = preferences.data?.time_zone;
 
   return (
     <section className="np-card" aria-labelledby="notification-preferences-title">
@@ -48,6 +57,19 @@ export function NotificationPreferences() {
             </label>
           ))}
         </fieldset>
+      )}
+      {timeZone && (
+        <div className="np-zone">
+          <label htmlFor="reminder-time-zone">Time zone</label>
+          <select id="reminder-time-zone" value={timeZone} onChange={(event) => update.mutate({ time_zone: event.target.value })}>
+            {timeZoneChoices(timeZone).map((zone) => (
+              <option key={zone} value={zone}>
+                {zone}
+              </option>
+            ))}
+          </select>
+          <p className="np-option__hint">Reminders arrive at about 9:00 in the morning in this time zone.</p>
+        </div>
       )}
       <p className="np-note">
         {user?.email ? (
