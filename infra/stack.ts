@@ -25,6 +25,7 @@ import { addBackgroundWorkAlarms } from './constructs/background-alarms';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
 import { Monitoring, reminderDrainSeconds } from './constructs/monitoring';
+import { RunbookQueries } from './constructs/log-queries';
 import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
 import { JobDeadLetters } from './constructs/schedule-tick';
@@ -119,6 +120,8 @@ export class CareerProgramStack extends Stack {
   readonly monitoring: Monitoring;
   /** The site, the API's health and an anonymous API call checked through CloudFront every 5 minutes. */
   readonly siteCanary: SiteCanary;
+  /** docs/runbook.md's Logs Insights queries as saved queries (infra/constructs/log-queries.ts). */
+  readonly runbookQueries: RunbookQueries;
 
   constructor(scope: Construct, id: string, props: CareerProgramStackProps = {}) {
     super(scope, id, props);
@@ -400,6 +403,10 @@ export class CareerProgramStack extends Stack {
       retainArtifacts: stage.name === 'prod',
     });
     this.monitoring.alarm('SiteCanary', this.siteCanary.metricSuccessPercent(), SITE_CANARY_ALARM);
+    // The runbook's Logs Insights queries, saved over the functions' and the API's log groups.
+    this.runbookQueries = new RunbookQueries(this, 'RunbookQueries', {
+      logGroups: [...Object.values(this.functions).map((f) => f.logGroup), this.api.accessLogs],
+    });
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 

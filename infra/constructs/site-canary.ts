@@ -85,6 +85,10 @@ export class SiteCanary extends Construct {
         reason: `${role}: Synthetics names the canary's log group /aws/lambda/cwsyn-<name>-<id> when it creates it, so the grant can only name the prefix.`,
       },
       {
+        id: 'Serverless-LambdaStarPermissions',
+        reason: `${role}: the object, log-group and metric grants above, each as narrow as Synthetics allows.`,
+      },
+      {
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason: `${role}: s3:ListAllMyBuckets and cloudwatch:PutMetricData (limited to the CloudWatchSynthetics namespace by a condition) take no resource.`,
       },

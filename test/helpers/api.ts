@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { ApiThrottles } from '../../infra/local/api-throttle';
@@ -83,6 +84,19 @@ export class ApiClient {
   }
 }
 
+/** Closes local servers, their open keep-alive connections too (a test's afterAll). */
+export async function closeServers(servers: Server[]): Promise<void> {
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    ),
+  );
+}
+
 export interface UseApiOptions {
   /** API Gateway's throttles; default the deployed prod stage's (infra/edge-behaviour.ts). */
   throttles?: ApiThrottles;
@@ -108,17 +122,7 @@ export function useApi(options: UseApiOptions = {}) {
       ),
     );
     Object.assign(state, { baseUrl, directUrl });
-    state.close = async () => {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeAllConnections();
-            }),
-        ),
-      );
-    };
+    state.close = () => closeServers(servers);
   });
   afterAll(async () => state.close?.());
   return {

@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { severityOf } from '../../infra/constructs/alarm-severity';
+import { runbookQueries } from '../../infra/constructs/log-queries';
 import { API_NAMESPACE, TIMEOUTS_NAMESPACE, wafBlocksAlarm } from '../../infra/constructs/monitoring';
 import type { StageName } from '../../infra/stage';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
@@ -334,6 +335,31 @@ describe('alarms', () => {
     expect(subscriptions).toHaveLength(3);
     for (const topic of [page, ticket])
       expect(resourceOf(full.template, 'AWS::SNS::Topic', full.idOf(topic)).Properties.DisplayName).toMatch(/\((page|ticket)\)$/);
+  });
+});
+
+describe('saved Logs Insights queries', () => {
+  it("are the runbook's queries, each named by its section under the stack's folder, over every function's and the API's log group", () => {
+    const saved = resourceList(prod.template, 'AWS::Logs::QueryDefinition').map((q) => q.Properties);
+    const inRunbook = runbookQueries(RUNBOOK);
+    expect(inRunbook.length).toBeGreaterThanOrEqual(15);
+    expect(saved.map((q) => [q.Name, q.QueryString])).toEqual(inRunbook.map((q) => [`TestStack/${q.name}`, q.query]));
+    expect(new Set(saved.map((q) => q.Name)).size).toBe(saved.length);
+    expect(inRunbook.map((q) => q.name)).toEqual(expect.arrayContaining(['API 5xx rate 1', 'API 5xx rate 2', 'Purge queue age']));
+    const groups = [...FUNCTIONS.map((name) => prod.stack.functions[name].logGroup), prod.stack.api.accessLogs].map((group) => ({
+      Ref: prod.idOf(group),
+    }));
+    for (const query of saved) expect(query.LogGroupNames).toEqual(groups);
+  });
+
+  it('take only the blocks that are queries, not the shell commands beside them', () => {
+    const markdown =
+      '### One\n\n```\nfields a\n| limit 1\n```\n\n```\nnpm ci\n```\n\n### Two\n\n```\nfilter b\n```\n\n```\nstats count()\n```\n';
+    expect(runbookQueries(markdown)).toEqual([
+      { name: 'One', query: 'fields a\n| limit 1' },
+      { name: 'Two 1', query: 'filter b' },
+      { name: 'Two 2', query: 'stats count()' },
+    ]);
   });
 });
 

@@ -10,6 +10,7 @@ import { siteCheckScript } from '../../infra/constructs/site-canary';
 import { createApiGateway } from '../../infra/local/api-gateway';
 import { createApiServer } from '../../infra/local/api-server';
 import { loadGroupHandlers } from '../../infra/local/group-handlers';
+import { closeServers } from '../helpers/api';
 
 /**
  * The script the site canary runs (infra/canary/site-check.ts, bundled as the stack ships it),
@@ -49,17 +50,7 @@ beforeAll(async () => {
     createApiServer({ api, originSecret: process.env.ORIGIN_SECRET, staticDir: mkdtempSync(path.join(tmpdir(), 'canary-empty-')) }),
   );
 });
-afterAll(async () => {
-  await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    ),
-  );
-});
+afterAll(() => closeServers(servers));
 
 describe('the site canary script (docs/runbook.md#site-canary)', () => {
   const run = async (siteUrl: string) => {
