@@ -8,6 +8,7 @@ import { accountAudit, type Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { loginCodeEmail } from './emails/login-code';
 import { browserBindingOf, challengeCookie, openChallenge } from './login-challenge';
+import { replacedCodesOf } from './codes';
 import { consume, givingBackOnFailure } from './rate-limit';
 import { resendVerificationCode } from './verification';
 
@@ -72,7 +73,10 @@ export async function resendLoginCode(
   // leaves it alive and is not counted (the unsent challenge expires with its TTL). The new
   // challenge ends the old one and stays bound to the same browser.
   const challengeId = await givingBackOnFailure(['codeResendPerMinute', 'codeResendPerHour'], `login:${email}`, () =>
-    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code))),
+    // the replaced code is kept (hashed) so that typing it is told apart from a wrong code
+    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code)), {
+      replaced_codes: replacedCodesOf(challenge),
+    }),
   );
   await writeAudit(accountAudit('auth.login_code_resent', user, caller));
   return { challengeId, browserCookie: challengeCookie(binding.value) };

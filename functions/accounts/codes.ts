@@ -66,7 +66,7 @@ export async function issueCode(key: Key, extra: Record<string, unknown> = {}): 
   return code;
 }
 
-export type CodeFailureReason = 'wrong' | 'expired' | 'used_up' | 'missing';
+export type CodeFailureReason = 'wrong' | 'replaced' | 'expired' | 'used_up' | 'missing';
 const FAILURE = Symbol('code failure');
 
 /**
@@ -76,7 +76,9 @@ const FAILURE = Symbol('code failure');
  */
 const invalidCode = (reason: CodeFailureReason = 'missing', item?: Record<string, unknown>, details?: Record<string, unknown>) => {
   count(METRIC.wrongCodes);
-  return Object.assign(badRequest('invalid_code', details), {
+  // a sign-in code a newer one replaced has its own answer: that person holds the newer email too
+  const code = reason === 'replaced' ? 'code_replaced' : 'invalid_code';
+  return Object.assign(badRequest(code, details), {
     [FAILURE]: { reason, userId: typeof item?.user_id === 'string' && item.user_id ? item.user_id : undefined },
   });
 };
@@ -91,6 +93,31 @@ export const codeFailureOf = (error: unknown): { reason: CodeFailureReason; user
  * the one generic answer: there an unknown address must look like a known one.
  */
 const attemptsDetails = (attemptsLeft: number) => (attemptsLeft > 0 ? { attempts_left: attemptsLeft } : { attempts_left: 0, spent: true });
+
+/** How a code a newer one replaced is kept on the newer challenge: hashed as the code itself was. */
+export type ReplacedCode = Pick<StoredCode, 'code_hash' | 'code_salt'>;
+/** The last few codes a resend replaced (five resends an hour at most; older ones say "wrong"). */
+export const REPLACED_CODES_KEPT = 5;
+
+/** What a new challenge keeps of the one it replaces: that one's code first, then what it kept. */
+export function replacedCodesOf(previous: Record<string, unknown>): ReplacedCode[] {
+  const kept = Array.isArray(previous.replaced_codes) ? (previous.replaced_codes as ReplacedCode[]) : [];
+  const own = typeof previous.code_hash === 'string' && typeof previous.code_salt === 'string';
+  return [...(own ? [{ code_hash: previous.code_hash as string, code_salt: previous.code_salt as string }] : []), ...kept].slice(
+    0,
+    REPLACED_CODES_KEPT,
+  );
+}
+
+/** Whether `submitted` is one of the codes the item says a newer one replaced. */
+function isReplacedCode(item: Record<string, unknown>, submitted: string): boolean {
+  if (!Array.isArray(item.replaced_codes) || !/^\d{6}$/.test(submitted)) return false;
+  return (item.replaced_codes as ReplacedCode[]).some((old) => {
+    const expected = Buffer.from(String(old.code_hash), 'base64');
+    const actual = Buffer.from(hashCode(submitted, String(old.code_salt)), 'base64');
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  });
+}
 
 export interface ConsumeOptions {
   /** Add `attempts_left` (and `spent: true` once the code can no longer work) to the 400. */
@@ -144,7 +171,9 @@ export async function consumeCode(
         }),
       );
       const left = Math.max(0, CODE_MAX_ATTEMPTS - Number(counted.Attributes?.attempts ?? CODE_MAX_ATTEMPTS));
-      throw invalidCode('wrong', item, options.revealAttempts ? attemptsDetails(left) : undefined);
+      // Still a wrong try (it counts like any other), but told apart when the details may be revealed.
+      const reason = options.revealAttempts && isReplacedCode(item, submitted) ? 'replaced' : 'wrong';
+      throw invalidCode(reason, item, options.revealAttempts ? attemptsDetails(left) : undefined);
     }
     // Single use even under concurrent checks: only one conditional delete can succeed.
     const consume = {

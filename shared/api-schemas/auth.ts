@@ -74,8 +74,10 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'POST /api/auth/verify-2fa': {
     summary: 'Sign-in step 2: the emailed code; sets the session cookie.',
+    description:
+      '400 `invalid_code` (with `attempts_left`, and `spent: true` once the code can no longer work); 400 `code_replaced` when the code is one a "Send a new code" replaced (a counted try like a wrong code).',
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
-    errors: { 400: ['invalid_code'], 403: ['account_locked', 'email_not_verified'], 429: THROTTLED },
+    errors: { 400: ['invalid_code', 'code_replaced'], 403: ['account_locked', 'email_not_verified'], 429: THROTTLED },
   },
   'POST /api/auth/register': {
     summary: 'Creates an unverified learner account and emails a verification code.',

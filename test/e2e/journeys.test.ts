@@ -110,9 +110,11 @@ describe('1. an unverified account is never a dead end', () => {
 });
 
 describe('2. the sign-in code step has ways out', () => {
-  it('counts attempts, sends a fresh code, keeps a code typed with a space and signs in at the sixth digit', async () => {
+  it('counts attempts, counts down to a fresh code, tells a replaced code apart, keeps a code typed with a space and signs in at the sixth digit', async () => {
     const email = await verifiedLearner('Tomas');
     const page = await browser.newPage();
+    // the page's clock is the test's: the resend countdown is moved on, not waited for
+    await page.clock.install();
     const since = Date.now();
     await passwordStep(page, email);
     const first = sixDigitCode((await waitForEmail(email, since, /Your login code/)).text);
@@ -124,10 +126,22 @@ describe('2. the sign-in code step has ways out', () => {
     // Focus went to the message, not to the page body.
     expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Incorrect or expired code.');
 
+    // a code was just sent: the button counts down the one-a-minute limit, as at registration
+    expect(await page.getByRole('button', { name: /^Send a new code \(\d+ s\)$/ }).isDisabled()).toBe(true);
+    await page.clock.fastForward(60_000);
     await page.getByRole('button', { name: 'Send a new code' }).click();
     await expect.poll(() => page.getByText(`We sent a new code to ${email}.`).isVisible()).toBe(true);
     await expect.poll(async () => (await codesTo(email, /Your login code/)).length).toBe(2);
     const fresh = (await codesTo(email, /Your login code/))[1];
+
+    // the first email's code, typed after the new one came, is named for what it is
+    if (first !== fresh) {
+      await page.getByLabel('2FA code').fill(first);
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('That code was replaced by a newer one. Enter the code from the latest email. 4 attempts left.');
+      await page.getByLabel('2FA code').fill('');
+    }
 
     // The old code died with its challenge; the new one, typed with a space, signs in.
     const code = page.getByLabel('2FA code');

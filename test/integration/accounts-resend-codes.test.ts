@@ -97,6 +97,26 @@ describe('POST /api/auth/resend-2fa', () => {
     expect((await client.get('/api/auth/me')).status).toBe(200);
   });
 
+  it('tells a code a newer one replaced apart from a wrong code (still a counted try); the newer code signs in', async () => {
+    const { email, client, challengeId, firstCode } = await startLogin();
+    const resent = await client.post('/api/auth/resend-2fa', { email, challenge_id: challengeId });
+    expect(resent.status).toBe(200);
+    const newCode = codeIn((await emailsTo(email)).at(-1)!);
+    const newChallenge = resent.body.challenge_id as string;
+    const replaced = await client.post('/api/auth/verify-2fa', { email, code: firstCode, challenge_id: newChallenge });
+    expect(replaced.status).toBe(400);
+    expect(replaced.body).toEqual({ error: 'code_replaced', attempts_left: 4 });
+    const wrong = [firstCode, newCode].includes('000000')
+      ? (['111111', '222222'].find((c) => c !== firstCode && c !== newCode) ?? '333333')
+      : '000000';
+    expect((await client.post('/api/auth/verify-2fa', { email, code: wrong, challenge_id: newChallenge })).body).toEqual({
+      error: 'invalid_code',
+      attempts_left: 3,
+    });
+    const ok = await client.post('/api/auth/verify-2fa', { email, code: newCode, challenge_id: newChallenge });
+    expect(ok.status).toBe(200);
+  });
+
   it('allows one resend a minute and says how long to wait', async () => {
     const { email, client, challengeId } = await startLogin();
     const first = await client.post('/api/auth/resend-2fa', { email, challenge_id: challengeId });

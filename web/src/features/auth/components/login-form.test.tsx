@@ -1,11 +1,14 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { me, renderScreen } from '../testing/test-utils';
 import { mockFetch, type Handler } from '../../../testing/mock-api';
 import { LoginForm } from './login-form';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
 
 const challenge = { status: 200, body: { two_factor_pending: true, challenge_id: 'ch-1' } };
 
@@ -213,8 +216,40 @@ describe('LoginForm: an unverified account', () => {
 
 describe('LoginForm step 2: ways out', () => {
   function setup(extra: Record<string, Handler>) {
+    // the countdown's clock is the test's: Date and the one-second tick, nothing else (requests and
+    // user-event keep their real timers)
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     return mockFetch({ 'POST /api/auth/login': challenge, 'GET /api/auth/me': { status: 401, body: {} }, ...extra });
   }
+
+  /** A code was just sent: "Send a new code" counts down the minute, as at registration, then frees up. */
+  async function waitOutTheResendMinute() {
+    const button = await screen.findByRole<HTMLButtonElement>('button', { name: /^Send a new code \(\d+ s\)$/ });
+    expect(button.textContent).toBe('Send a new code (60 s)');
+    expect(button.disabled).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(button.textContent).toBe('Send a new code (30 s)');
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(button.textContent).toBe('Send a new code');
+    expect(button.disabled).toBe(false);
+  }
+
+  it('counts down a minute from the first code before Send a new code is free', async () => {
+    setup({});
+    renderScreen(<LoginForm />, '/login');
+    await passStepOne();
+    await waitOutTheResendMinute();
+  });
+
+  it('says when the code typed is one a newer email replaced, with the tries left', async () => {
+    setup({ 'POST /api/auth/verify-2fa': { status: 400, body: { error: 'code_replaced', attempts_left: 4 } } });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    await user.type(await screen.findByLabelText('2FA code'), '123456');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'That code was replaced by a newer one. Enter the code from the latest email. 4 attempts left.',
+    );
+  });
 
   it('names the address under the field and keeps a pasted "957 831" whole', async () => {
     const api = setup({ 'POST /api/auth/verify-2fa': { status: 400, body: { error: 'invalid_code', attempts_left: 4 } } });
@@ -248,6 +283,7 @@ describe('LoginForm step 2: ways out', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('This code no longer works — send a new one.');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Verify and log in' }).disabled).toBe(true);
 
+    await waitOutTheResendMinute();
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect((await screen.findByRole('status')).textContent).toBe('We sent a new code to ada@example.com.');
     expect(api.callsTo('POST /api/auth/resend-2fa')[0].body).toEqual({ email: 'ada@example.com', challenge_id: 'ch-1' });
@@ -270,6 +306,7 @@ describe('LoginForm step 2: ways out', () => {
     renderScreen(<LoginForm />, '/login');
     const user = await passStepOne();
     await screen.findByLabelText('2FA code');
+    await waitOutTheResendMinute();
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Please wait a moment before trying again.');
     expect(screen.getByRole('button', { name: 'Send a new code (30 s)' })).toBeInTheDocument();
@@ -280,6 +317,7 @@ describe('LoginForm step 2: ways out', () => {
     renderScreen(<LoginForm />, '/login');
     const user = await passStepOne();
     await screen.findByLabelText('2FA code');
+    await waitOutTheResendMinute();
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This sign-in has expired. Start over and enter your password again.');
   });

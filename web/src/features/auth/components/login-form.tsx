@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -17,11 +17,12 @@ import { useResendTwoFactor } from '../api/resend-2fa';
 import { useVerifyTwoFactor } from '../api/verify-2fa';
 import { useCountdown } from '../hooks/use-countdown';
 import { loginErrorMessage, MISSING_CHALLENGE, resendTwoFactorErrorView, twoFactorErrorView } from '../utils/error-messages';
+import { initialLoginState, loginReducer, loginStepOf } from '../utils/login-state';
 import { CodeField } from './code-field';
 import { LocalMailNote } from './local-mail-note';
 import { ResendCodeButton } from './resend-code-button';
 import { RestoreAccountStep } from './restore-account-step';
-import { VerifyEmailStep } from './verify-email-step';
+import { RESEND_WAIT_SECONDS, VerifyEmailStep } from './verify-email-step';
 
 export const VERIFIED_NOTICE = 'Your email is verified. You can now log in.';
 const NEW_LOGIN_CODE = (email: string) => `We sent a new code to ${email}.`;
@@ -46,31 +47,24 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
   // email stays in the form's state for the code and verification steps.
   const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
   const [email, password] = useWatch({ control: form.control, name: ['email', 'password'] });
-  const [challengeId, setChallengeId] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [spent, setSpent] = useState(false);
-  const [unverified, setUnverified] = useState(false);
-  const [deleted, setDeleted] = useState<string | null>(null);
-  const [routing, setRouting] = useState(false);
+  const [state, dispatch] = useReducer(loginReducer, initialLoginState);
+  const { challengeId, code, error, notice, spent, deleted, routing } = state;
   const codeRef = useRef<HTMLInputElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
-  const step = unverified ? 'verify' : deleted !== null ? 'restore' : challengeId === null ? 'credentials' : 'code';
+  const step = loginStepOf(state);
 
   useEffect(() => {
     if (step === 'code') codeRef.current?.focus();
   }, [step]);
 
   /** After a failed request the busy button was disabled: focus goes to the message, not the body. */
-  const showError = (message: string) => {
-    setError(message);
+  const showError = (message: string, spentCode?: boolean) => {
+    dispatch({ type: 'failed', message, spent: spentCode });
     requestAnimationFrame(() => errorRef.current?.focus());
   };
 
   const sendCredentials = (credentials: LoginValues) => {
-    setError(null);
-    setNotice(null);
+    dispatch({ type: 'request' });
     login.mutate(credentials, {
       onSuccess: (response) => {
         if (!response?.challenge_id) {
@@ -79,27 +73,26 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         }
         // The password is not needed any more: do not keep it in memory.
         form.setValue('password', '');
-        setCode('');
-        setSpent(false);
-        setChallengeId(response.challenge_id);
+        dispatch({ type: 'challenge', challengeId: response.challenge_id });
+        // a code was just sent: "Send a new code" counts down its one-a-minute limit, as at registration
+        countdown.start(RESEND_WAIT_SECONDS);
       },
       onError: (failure) => {
         // A deleted account its owner may restore gets the restore screen, not a dead end.
         const deletedAccount = deletedUntil(failure);
         if (deletedAccount !== null) {
-          setDeleted(deletedAccount);
+          dispatch({ type: 'deleted', eraseAfter: deletedAccount });
           return;
         }
         // An unverified account gets the code entry (with a new code on request), not a dead end.
-        if (needsVerification(failure)) setUnverified(true);
+        if (needsVerification(failure)) dispatch({ type: 'unverified' });
         showError(loginErrorMessage(failure));
       },
     });
   };
 
   const submitCode = (value = code) => {
-    setError(null);
-    setNotice(null);
+    dispatch({ type: 'request' });
     if (!challengeId) {
       showError(MISSING_CHALLENGE);
       return;
@@ -110,29 +103,27 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         onSuccess: (result) => enter(result.user),
         onError: (failure) => {
           const view = twoFactorErrorView(failure);
-          setSpent(Boolean(view.spent));
-          showError(view.message);
+          showError(view.message, Boolean(view.spent));
         },
       },
     );
   };
 
   const enter = (user: SessionUser | null) => {
-    setRouting(true);
+    dispatch({ type: 'signed_in' });
     // Back to the page a session ended on (a checked same-origin path), else the usual landing.
     void (async () => navigate(returnTo ?? (await postLoginDestination(user)), { replace: true }))();
   };
 
   const changeCode = (value: string) => {
-    setCode(value);
+    dispatch({ type: 'code_changed', code: value });
     // The sixth digit submits (typed or pasted), once per distinct code.
     if (value.length === CODE_LENGTH && value !== code && !spent && !verify.isPending && !routing) submitCode(value);
   };
 
   const sendNewCode = () => {
     if (!challengeId) return;
-    setError(null);
-    setNotice(null);
+    dispatch({ type: 'request' });
     resend.mutate(
       { email: email.trim(), challenge_id: challengeId },
       {
@@ -141,11 +132,8 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
             showError(MISSING_CHALLENGE);
             return;
           }
-          setChallengeId(response.challenge_id);
-          setCode('');
-          setSpent(false);
-          setNotice(NEW_LOGIN_CODE(email.trim()));
-          countdown.start(60);
+          dispatch({ type: 'challenge', challengeId: response.challenge_id, notice: NEW_LOGIN_CODE(email.trim()) });
+          countdown.start(RESEND_WAIT_SECONDS);
           codeRef.current?.focus();
         },
         onError: (failure) => {
@@ -157,15 +145,7 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
     );
   };
 
-  const restart = () => {
-    setChallengeId(null);
-    setUnverified(false);
-    setDeleted(null);
-    setCode('');
-    setError(null);
-    setNotice(null);
-    setSpent(false);
-  };
+  const restart = () => dispatch({ type: 'restart' });
 
   if (step === 'restore') {
     return (
@@ -188,11 +168,7 @@ export function LoginForm({ returnTo = null }: { returnTo?: string | null } = {}
         email={email.trim()}
         notice={error}
         noticeTone="error"
-        onVerified={() => {
-          setUnverified(false);
-          setError(null);
-          setNotice(VERIFIED_NOTICE);
-        }}
+        onVerified={() => dispatch({ type: 'verified', notice: VERIFIED_NOTICE })}
         onStartOver={() => {
           restart();
           form.reset();

@@ -37,6 +37,8 @@ export function verifyTwoFactorErrorMessage(error: unknown): string {
 }
 
 export const CODE_SPENT = 'This code no longer works — send a new one.';
+/** `code_replaced`: the digits of an earlier email, after "Send a new code". */
+export const CODE_REPLACED = 'That code was replaced by a newer one. Enter the code from the latest email.';
 export const SIGN_IN_EXPIRED = 'This sign-in has expired. Start over and enter your password again.';
 export const RESEND_FAILED = 'Unable to send a new code right now. Please try again.';
 
@@ -47,10 +49,11 @@ const attemptsText = (left: number) => (left === 1 ? '1 attempt left.' : `${left
  * or, once the code is spent (too many tries, expired), a plain way forward.
  */
 export function twoFactorErrorView(error: unknown): { message: string; spent?: boolean } {
-  if (error instanceof ApiError && error.code === 'invalid_code') {
+  if (error instanceof ApiError && (error.code === 'invalid_code' || error.code === 'code_replaced')) {
     if (error.body.spent === true) return { message: CODE_SPENT, spent: true };
+    const text = error.code === 'code_replaced' ? CODE_REPLACED : verifyTwoFactorErrorMessage(error);
     const left = Number(error.body.attempts_left);
-    if (Number.isInteger(left) && left > 0) return { message: `${verifyTwoFactorErrorMessage(error)} ${attemptsText(left)}` };
+    return { message: Number.isInteger(left) && left > 0 ? `${text} ${attemptsText(left)}` : text };
   }
   return { message: verifyTwoFactorErrorMessage(error) };
 }
