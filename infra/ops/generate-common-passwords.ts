@@ -6,7 +6,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
  * Writes functions/accounts/common-passwords.br: the 10,000 most common passwords of
  * @zxcvbn-ts/language-common (frequency order), lower-cased, sorted, newline-joined and
  * brotli-compressed (~24 KB instead of the package's ~400 KB in every bundle). Every Lambda
- * asset carries the file next to index.js (infra/constructs/app-function.ts); only setting a
+ * asset carries the file next to index.js (infra/constructs/bundling.ts); only setting a
  * password reads it. Run `npx tsx infra/ops/generate-common-passwords.ts` after upgrading the
  * package; functions/accounts/passwords.test.ts fails when the file is stale (docs/lean-builds.md).
  */
