@@ -18,6 +18,7 @@ import {
   bindUnsubscribeSecret,
   REPO_ROOT,
 } from './constructs/app-function';
+import { ActivityStream } from './constructs/activity-stream';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ErasureSchedule } from './constructs/erasure-schedule';
@@ -99,6 +100,7 @@ export class CareerProgramStack extends Stack {
   readonly reminderQueue: WorkQueue;
   /** Hard-delete continuations: queue, dead-letter queue. */
   readonly purgeQueue: WorkQueue;
+  readonly activityStream: ActivityStream;
   readonly api: AppHttpApi;
   readonly site: Site;
   readonly sessionSecret: Secret;
@@ -223,7 +225,14 @@ export class CareerProgramStack extends Stack {
     const purge = make('PurgeFunction', 'functions/jobs/purge.ts', 'career-program-purge', workerTimeout);
     // Daily erasure after retention (functions/jobs/erasure.ts): the same purge as the admin's hard delete.
     const erasure = make('ErasureFunction', 'functions/jobs/erasure.ts', 'career-program-erasure', workerTimeout);
-    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge, erasure };
+    // The activity counters off the sign-in path: the table's stream → this aggregator (docs/scale-writes.md).
+    const activityStream = make(
+      'ActivityStreamFunction',
+      'functions/jobs/activity-stream.ts',
+      'career-program-activity-stream',
+      Duration.minutes(1),
+    );
+    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge, erasure, activityStream };
     // A dead-letter target keeps failed *asynchronous* events. These functions are invoked
     // synchronously, so a failure goes back to whoever called; the async ones keep theirs
     // (mail events: MailEvents.subscribe; the daily jobs: JobDeadLetters).
@@ -238,6 +247,11 @@ export class CareerProgramStack extends Stack {
       [reminderWorker, purge],
       "Invoked synchronously by its SQS event source: a message that keeps failing goes to the queue's dead-letter queue.",
     );
+    invokedSynchronously(
+      [activityStream],
+      "Invoked synchronously by its DynamoDB stream event source: a batch that keeps failing goes to the source's on-failure queue.",
+    );
+    this.activityStream = new ActivityStream(this, 'ActivityStream', { table: this.data.table, aggregator: activityStream.fn });
     invokedSynchronously([seed], 'Invoked synchronously by the CloudFormation trigger: a failure fails (and rolls back) the deployment.');
 
     const reminderWorkers = props.reminderWorkers ?? 2;
@@ -363,6 +377,11 @@ export class CareerProgramStack extends Stack {
           errorsMeaning:
             'The deploy-time content seed (CloudFormation trigger) failed: the deployment rolls back or the program content is stale.',
         }),
+        monitored('activityStream', activityStream, {
+          errorsRunbook: 'activity-totals-trailing',
+          errorsMeaning:
+            "The activity aggregator failed on a stream batch: Lambda splits and retries it; until it succeeds the admin's active-learner figures trail.",
+        }),
         monitored('mailEvents', mailEvents, {
           errorsRunbook: 'bounce-handler-errors',
           errorsMeaning:
@@ -407,6 +426,7 @@ export class CareerProgramStack extends Stack {
     this.runbookQueries = new RunbookQueries(this, 'RunbookQueries', {
       logGroups: [...Object.values(this.functions).map((f) => f.logGroup), this.api.accessLogs],
     });
+    this.activityStream.addAlarms((alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec), activityStream.fn);
     // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 

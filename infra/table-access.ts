@@ -2,7 +2,8 @@ import type { RouteGroup } from '../shared/routes';
 import { combinedAccess, type TableAccessSpec } from './constructs/app-function';
 
 /** The stack's Lambda functions: one per endpoint group, and the jobs. */
-export type StackFunctionName = RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge' | 'erasure';
+export type StackFunctionName =
+  RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge' | 'erasure' | 'activityStream';
 
 /**
  * What each Lambda function may do in the single table (docs/security.md#least-privilege-in-iam):
@@ -53,12 +54,11 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
     items: {
       'USER#': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
       'EMAIL#': ['GetItem', 'PutItem'],
-      'USERSEARCH#': ['PutItem', 'UpdateItem', 'DeleteItem'],
+      'USERSEARCH#': ['PutItem', 'DeleteItem'],
       'CHALLENGE#': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       'PASSKEYID#': ['DeleteItem'],
       'RESET#': ['GetItem', 'PutItem', 'DeleteItem'],
       'RATE#': ['GetItem', 'UpdateItem', 'DeleteItem'],
-      'ACTIVITY#': ['PutItem'],
       'STATS#': ['UpdateItem'],
       // the public check; a restore makes the certificate verify again (functions/lib/certificate-hold.ts)
       'CERT#': ['GetItem', 'UpdateItem'],
@@ -68,16 +68,13 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
     },
     describe: true,
   },
-  // Passkey registration, management and sign-in (which records the day's activity).
+  // Passkey registration, management and sign-in (which moves the account's last-active day).
   passkeys: {
     items: {
       'USER#': ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       'PASSKEYID#': ['GetItem', 'PutItem', 'DeleteItem'],
       'WEBAUTHN#': ['PutItem', 'DeleteItem'],
       'RATE#': ['GetItem', 'UpdateItem'],
-      'ACTIVITY#': ['PutItem'],
-      'STATS#': ['UpdateItem'],
-      'USERSEARCH#': ['UpdateItem'],
       'AUDIT#': ['PutItem'],
     },
   },
@@ -87,11 +84,10 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
     items: {
       'USER#': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
       'RATE#': ['UpdateItem'],
-      'ACTIVITY#': ['PutItem'],
       'STATS#': ['UpdateItem'],
       // issued; withheld from the public check by the learner's own deletion
       'CERT#': ['PutItem', 'UpdateItem'],
-      'USERSEARCH#': ['PutItem', 'UpdateItem'],
+      'USERSEARCH#': ['PutItem'],
       'AUDIT#': ['PutItem'],
       'PROGRAM#': ['GetItem'],
     },
@@ -162,6 +158,15 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   },
   // The deploy-time content seed: version 1 on an empty table, the old per-module copies removed.
   seed: { items: { 'PROGRAM#': ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'] } },
+  // The activity aggregator (the table's stream): the day's activity markers (each only if new),
+  // the day counters, the search items' last-active day (functions/lib/activity-aggregation.ts).
+  activityStream: {
+    items: {
+      'ACTIVITY#': ['PutItem'],
+      'STATS#': ['UpdateItem'],
+      'USERSEARCH#': ['UpdateItem'],
+    },
+  },
   // The daily schedule only queues the day's reminder slices: no table.
   reminders: undefined,
 };

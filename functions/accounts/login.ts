@@ -1,8 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { writeAudit, type AuditInput } from '../lib/audit';
 import { auditEmailHash } from '../lib/audit-privacy';
 import { recordActivity } from '../lib/activity';
-import { db, tableName } from '../lib/db';
 import { badRequest, forbidden, throttled, unauthorized } from '../lib/errors';
 import { startSession } from '../lib/session';
 import { keys } from '../lib/table';
@@ -185,8 +183,8 @@ export async function finishLogin(
 }
 
 /**
- * The end of every sign-in (password + code, or a passkey): a new session, the last sign-in time,
- * today's activity and the `auth.login` audit entry (with how the person signed in, if not the
+ * The end of every sign-in (password + code, or a passkey): a new session, the last sign-in time
+ * with today's activity (one write), and the `auth.login` audit entry (with how the person signed in, if not the
  * default).
  */
 export async function completeSignIn(
@@ -195,19 +193,12 @@ export async function completeSignIn(
   auditValues?: Record<string, unknown>,
 ): Promise<{ user: UserRecord; cookie: string }> {
   const { cookie } = await startSession(user, caller);
-  const now = new Date().toISOString();
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.user(user.id),
-      UpdateExpression: 'SET last_login_at = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': now },
-    }),
-  );
-  await recordActivity(user);
+  const now = new Date();
+  // one write of the account: the sign-in time and, on a new day, the last-active day (its
+  // counters follow from the table's stream, off this path: functions/lib/activity-aggregation.ts)
+  await recordActivity(user, now, { last_login_at: now.toISOString() });
   await writeAudit(accountAudit('auth.login', user, caller, auditValues ? { new: auditValues } : {}));
-  return { user: { ...user, last_login_at: now }, cookie };
+  return { user: { ...user, last_login_at: now.toISOString() }, cookie };
 }
 
 /** A wrong, expired or used-up sign-in code is a security event (docs/security.md#security-events-in-the-audit-log) of the challenge's account. */

@@ -46,6 +46,7 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'cloudfront-4xx-rate': 'ticket',
   'seed-failed': 'ticket',
   'bounce-handler-errors': 'ticket',
+  'activity-totals-trailing': 'ticket',
 };
 
 /** The severity of an alarm that links `runbookSection`; throws for a section without one. */

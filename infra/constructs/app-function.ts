@@ -115,6 +115,17 @@ export const GRANTS_USED_BY_AWS: ReadonlyArray<{
     notOnWorkQueues: true,
     reason: "Lambda sends an event that failed its retries to the function's dead-letter queue with the function's role",
   },
+  {
+    actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+    functions: ['activityStream'],
+    reason: "the DynamoDB stream event source mapping reads the table's stream with the aggregator's role",
+  },
+  {
+    actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+    functions: ['activityStream'],
+    notOnWorkQueues: true,
+    reason: "the stream event source mapping sends a batch that failed its retries to the on-failure queue with the aggregator's role",
+  },
 ];
 
 /** The item-level DynamoDB actions a grant can name (no Scan: the code never scans, functions/lib/db.ts refuses to). */

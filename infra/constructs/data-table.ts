@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { GSIS, INDEX, type IndexName, KEY } from '../../functions/lib/table';
 
@@ -26,6 +26,8 @@ export class DataTable extends Construct {
       sortKey: { name: KEY.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: KEY.ttl,
+      // the activity aggregator compares an account's old and new last-active day (infra/constructs/activity-stream.ts)
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: props.deletionProtection ?? true,
       // Accounts and progress must survive a stack deletion or an accidental replacement (prod).

@@ -150,6 +150,8 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
     const reported = await runSeeds({ log });
     // background work (purge continuations) in this process, as the SQS workers do in the cloud
     await (await import('./background-work')).registerLocalWorkers();
+    // the activity counters from the table's stream, as the aggregator Lambda does in the cloud
+    closers.push((await import('./activity-stream')).pollActivityStream(log));
 
     const [handlers, { createApiGateway }, { createApiServer, createDirectApiServer }] = await Promise.all([
       import('./group-handlers').then((m) => m.loadGroupHandlers()),

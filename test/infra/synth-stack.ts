@@ -63,4 +63,5 @@ export const STACK_FUNCTIONS = [
   'reminderWorker',
   'purge',
   'erasure',
+  'activityStream',
 ] as const;

@@ -4,10 +4,12 @@ import { recordActivity } from '../../functions/lib/activity';
 import { db, tableName } from '../../functions/lib/db';
 import { readDayCounters, type DayCounter } from '../../functions/lib/stats';
 import { indexKeys, keys } from '../../functions/lib/table';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 import { createTestUser } from '../helpers/users';
 
-/** A day counter's value: the sum of its write shards (functions/lib/stats.ts). */
+/** A day counter's value once the activity stream is drained: the sum of its write shards (functions/lib/stats.ts). */
 const count = async (key: { pk: string; sk: string }) => {
+  await drainActivityStream();
   const day = key.sk.slice(4);
   return Number((await readDayCounters(key.pk.slice('STATS#'.length) as DayCounter, day, day)).get(day)?.count ?? 0);
 };

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordActivity } from '../../functions/lib/activity';
 import type { UserRecord } from '../../functions/lib/user-record';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
@@ -9,7 +10,7 @@ import { createTestUser, signIn } from '../helpers/users';
  * The totals of `GET /api/admin/users?filter=active7d|active30d&status=…` (docs/scale-reads.md
  * "Totals"): the last-active histogram counts every account and the locked / deleted ones among
  * them, so every status × activity cohort has an exact total from one Query of day buckets, kept
- * by activities and by every status change. This file has its own table: the data below is all
+ * by the activity aggregator (the table's stream) and by every status change. This file has its own table: the data below is all
  * there is.
  */
 const api = useApi();
@@ -40,8 +41,9 @@ async function totalAndRows(query: string): Promise<{ total: number; estimate: b
 
 const SCOPES = ['', 'all', 'active', 'locked', 'deleted'] as const;
 
-/** For each cohort × status: the first page's total is exact and equals the rows listed. */
+/** For each cohort × status, once the activity stream is drained: the first page's total is exact and equals the rows listed. */
 async function expectExactTotals(step: string) {
+  await drainActivityStream();
   const seen: Record<string, number> = {};
   for (const filter of ['active7d', 'active30d'] as const) {
     for (const status of SCOPES) {

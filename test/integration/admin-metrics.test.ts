@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordActivity, dayOf } from '../../functions/lib/activity';
 import { getUserById } from '../../functions/lib/users';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 import { program } from '../../functions/program/content';
 import { enroll } from '../../functions/program/enroll';
 import { percentComplete } from '../../functions/program/progress';
@@ -60,6 +61,7 @@ describe('GET /api/admin/summary on a known data set', () => {
     await recordActivity(d.id, daysAgo(1));
     expect((await adminClient.post(`/api/admin/users/${d.id}/soft-delete`, { reason: 'test' })).status).toBe(200);
 
+    await drainActivityStream();
     const response = await adminClient.get<AdminSummary>('/api/admin/summary');
     expect(response.status).toBe(200);
     const summary = response.body;

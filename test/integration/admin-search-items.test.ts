@@ -7,6 +7,7 @@ import type { WalkPosition } from '../../functions/lib/account-walk';
 import { db, tableName } from '../../functions/lib/db';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { getUserByEmail, getUserById, searchItems } from '../../functions/lib/users';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { codeIn, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
@@ -124,6 +125,7 @@ describe('search items follow the activity', () => {
     );
     expect(await recordActivity(recent)).toBe(true);
     expect(await recordActivity(older, new Date(Date.now() - 20 * DAY))).toBe(true);
+    await drainActivityStream();
     for (const user of [recent, older, never]) await expectInStep(user.id);
     expect((await storedItems(recent.id))[0]).toMatchObject({ last_active_day: new Date().toISOString().slice(0, 10) });
     expect(await searchIds(`query=active-${tag}&filter=active7d`)).toEqual([recent.id]);
@@ -136,6 +138,7 @@ describe('search items follow the activity', () => {
     expect((await adminClient.patch(`/api/admin/users/${stale.id}`, { first_name: `After${tag}` })).status).toBe(200);
     // the caller still holds the account as read before the rename: its old first-name item is gone
     expect(await recordActivity(stale)).toBe(true);
+    await drainActivityStream();
     const user = await expectInStep(stale.id);
     expect(user.last_active_day).toBe(new Date().toISOString().slice(0, 10));
     const [oldName] = searchItems(stale).filter((item) => item.field === 'first_name');
@@ -147,6 +150,7 @@ describe('search items follow the activity', () => {
     const user = await createTestUser({ email: `itemless-${randomUUID().slice(0, 8)}@example.com` });
     for (const { pk, sk } of searchItems(user)) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk } }));
     expect(await recordActivity(user)).toBe(true);
+    await drainActivityStream();
     expect((await getUserById(user.id))?.last_active_day).toBe(new Date().toISOString().slice(0, 10));
     expect((await storedItems(user.id)).filter(Boolean)).toEqual([]);
   });
@@ -167,6 +171,7 @@ describe('search items written before they carried the filter fields', () => {
     const [verified, unverified, locked, deleted] = people.map((person) => person.id);
     // active before the items carried anything: the account says so, the items do not
     await recordActivity(people[0]);
+    await drainActivityStream();
     await makeLegacy(people[0]);
 
     // before the backfill: the same answers, decided on the accounts (one row per account)

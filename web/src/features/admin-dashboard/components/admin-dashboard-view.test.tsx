@@ -54,6 +54,7 @@ describe('AdminDashboardView', () => {
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Admin Dashboard');
     expect(screen.getByText(/^As of /).textContent).toBe(`As of ${new Date('2025-11-23T10:00:00Z').toLocaleString()}`);
+    expect(screen.getByText(/trail sign-ins/).textContent).toBe('Active-learner figures may trail sign-ins by a few seconds.');
 
     expect(card('Users').textContent).toBe('Users12017 active (7d)');
     expect(card('Enrollments').textContent).toBe('Enrollments95Across all programs');

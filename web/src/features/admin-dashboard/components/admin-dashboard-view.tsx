@@ -132,6 +132,8 @@ export function AdminDashboardView() {
       ) : (
         <>
           <p className="note">As of {formatDateTime(summary.data.as_of_utc)}</p>
+          {/* the activity counters are aggregated from the table's stream (docs/scale-writes.md) */}
+          <p className="note">Active-learner figures may trail sign-ins by a few seconds.</p>
           <Cards summary={summary.data} />
           <div className="chart-grid">
             <ChartPanel title="7-Day Actives" data={summary.data.series?.actives_7d_daily ?? []} />

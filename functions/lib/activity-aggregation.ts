@@ -1,0 +1,156 @@
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { forEachBounded } from './bounded';
+import { db, tableName } from './db';
+import { failedConditions, withWriteRetries } from './retry';
+import { dayCounterUpdate, lastActiveDeltas } from './stats';
+import { keys } from './table';
+import { searchItemKeys, type SearchField } from './users';
+
+/**
+ * The activity aggregator (docs/scale-writes.md "Activity off the request path"): what a
+ * learner's first activity of a day counts, written from the table's stream instead of the
+ * request. recordActivity (functions/lib/activity.ts) moves the account's `last_active_day`
+ * forward; each such move in a stream batch becomes
+ *  - the day's activity marker ACTIVITY#<day>/USER#<id> (who was active which day), which is
+ *    also the move's idempotency marker: it is put with attribute_not_exists in the same
+ *    transaction as the counters, so a batch Lambda delivers again (a retry, a bisected half)
+ *    counts each move once;
+ *  - one ADD per counter item for the whole batch: DAILYACTIVE of each day (distinct learners
+ *    active that day) and LASTACTIVE (accounts per last-active day, with the locked / deleted
+ *    among them) of each day moved to or from, each on one random shard of its day;
+ *  - `last_active_day` on the account's admin search items, each only if it exists and only
+ *    forward (idempotent, so written again on a retry).
+ */
+export interface ActivityMove {
+  userId: string;
+  day: string;
+  previous?: string;
+  status: string;
+  searched: Pick<Record<SearchField, string>, SearchField>;
+}
+
+/** Moves per transaction: each adds one marker and at most three counter items (TransactWriteItems takes 100). */
+const MOVES_PER_TRANSACTION = 25;
+const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
+
+/** A string attribute of a stream image (every attribute the aggregator reads is a string). */
+type Image = Record<string, { S?: string } | undefined> | undefined;
+const text = (image: Image, name: string) => image?.[name]?.S ?? '';
+
+/** The accounts' `last_active_day` moves forward among stream records (every other record is ignored). */
+export function activityMoves(records: readonly DynamoDBRecord[]): ActivityMove[] {
+  const moves: ActivityMove[] = [];
+  for (const record of records) {
+    if (record.eventName !== 'MODIFY') continue;
+    const after = record.dynamodb?.NewImage as Image;
+    const before = record.dynamodb?.OldImage as Image;
+    const pk = text(after, 'pk');
+    if (text(after, 'sk') !== 'PROFILE' || !pk.startsWith('USER#')) continue;
+    const day = text(after, 'last_active_day');
+    const previous = text(before, 'last_active_day') || undefined;
+    if (!day || (previous && previous >= day)) continue;
+    moves.push({
+      userId: pk.slice('USER#'.length),
+      day,
+      previous,
+      status: text(after, 'status') || 'active',
+      searched: { email: text(after, 'email'), first_name: text(after, 'first_name'), last_name: text(after, 'last_name') },
+    });
+  }
+  return moves;
+}
+
+/** Applies the moves (idempotent: a move whose marker exists was counted before). Returns how many were counted now. */
+export async function applyActivityMoves(moves: readonly ActivityMove[]): Promise<number> {
+  let counted = 0;
+  const unique = [...new Map(moves.map((move) => [`${move.day}#${move.userId}`, move])).values()];
+  for (let start = 0; start < unique.length; start += MOVES_PER_TRANSACTION) {
+    counted += await countOnce(unique.slice(start, start + MOVES_PER_TRANSACTION));
+  }
+  await forEachBounded(unique, 8, updateSearchItems);
+  return counted;
+}
+
+/** One transaction for a chunk: the markers (each only if new) and the counters' sums; moves already marked are left out and the rest written again. */
+async function countOnce(chunk: ActivityMove[]): Promise<number> {
+  let pending = chunk;
+  while (pending.length) {
+    try {
+      const moves = pending;
+      await withWriteRetries(() =>
+        db().send(new TransactWriteCommand({ TransactItems: [...moves.map(markerPut), ...counterUpdates(moves)] })),
+      );
+      return moves.length;
+    } catch (error) {
+      const marked = new Set(failedConditions(error));
+      if (!marked.size) throw error;
+      pending = pending.filter((_, index) => !marked.has(index));
+    }
+  }
+  return 0;
+}
+
+function markerPut(move: ActivityMove) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...keys.activity(move.day, move.userId),
+        type: 'activity',
+        user_id: move.userId,
+        day: move.day,
+        // 400 days from the day itself: a redelivered move writes the same item
+        expires_at: Math.floor(Date.parse(`${move.day}T00:00:00Z`) / 1000) + ACTIVITY_TTL_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** The batch's counter deltas summed per counter and day: one ADD per item. */
+function counterUpdates(moves: readonly ActivityMove[]) {
+  const sums = new Map<string, Record<string, number>>();
+  const add = (counter: 'DAILYACTIVE' | 'LASTACTIVE', day: string, deltas: Record<string, number>) => {
+    const sum = sums.get(`${counter}|${day}`) ?? {};
+    for (const [field, delta] of Object.entries(deltas)) sum[field] = (sum[field] ?? 0) + delta;
+    sums.set(`${counter}|${day}`, sum);
+  };
+  for (const move of moves) {
+    add('DAILYACTIVE', move.day, { count: 1 });
+    add('LASTACTIVE', move.day, lastActiveDeltas(move.status, 1));
+    if (move.previous) add('LASTACTIVE', move.previous, lastActiveDeltas(move.status, -1));
+  }
+  return [...sums].flatMap(([key, deltas]) => {
+    const [counter, day] = key.split('|') as ['DAILYACTIVE' | 'LASTACTIVE', string];
+    return dayCounterUpdate(counter, day, deltas) ?? [];
+  });
+}
+
+/** `last_active_day` on the account's search items: only onto an existing item, only forward. */
+async function updateSearchItems(move: ActivityMove): Promise<void> {
+  await forEachBounded(searchItemKeys({ id: move.userId, ...move.searched }), 3, async (key) => {
+    try {
+      await withWriteRetries(() =>
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression: 'SET last_active_day = :day',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_active_day) OR last_active_day < :day)',
+            ExpressionAttributeValues: { ':day': move.day },
+          }),
+        ),
+      );
+    } catch (error) {
+      // gone (renamed or erased meanwhile: the new items copy the account's day) or already as new
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  });
+}
+
+/** What the aggregator Lambda runs for one stream batch. */
+export async function aggregateActivity(records: readonly DynamoDBRecord[]): Promise<{ moves: number; counted: number }> {
+  const moves = activityMoves(records);
+  return { moves: moves.length, counted: await applyActivityMoves(moves) };
+}

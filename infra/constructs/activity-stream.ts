@@ -1,0 +1,85 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { AlarmSpec } from './monitoring';
+
+export interface ActivityStreamProps {
+  /** The table, with its stream (NEW_AND_OLD_IMAGES: the aggregator compares the old and new last-active day). */
+  table: ITable;
+  /** The aggregator (functions/jobs/activity-stream.ts). */
+  aggregator: LambdaFunction;
+}
+
+/** A healthy stream is read within seconds; totals trailing by more than this are an incident. */
+export const ITERATOR_AGE_LIMIT_SECONDS = 300;
+
+/**
+ * The table's stream → the activity aggregator (docs/scale-writes.md "Activity off the request
+ * path"). Only account profiles that carry a last-active day invoke it (the filter); a batch
+ * holds up to 100 records or 5 s of them. A failing batch is split in two and retried (every
+ * aggregator write is idempotent), and what still fails after the retries, or is a day old, goes
+ * to the dead-letter queue as a pointer to the stream records (docs/runbook.md#activity-totals-trailing).
+ */
+export class ActivityStream extends Construct {
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: ActivityStreamProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(this.deadLetterQueue).acknowledge(
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: "This queue is the stream's on-failure destination: it holds pointers to failed batches, read by the operator.",
+      },
+      { id: 'Serverless-SQSRedrivePolicy', reason: "The stream's on-failure destination: nothing consumes it but the operator." },
+    );
+    // (FilterRule builds untyped patterns)
+    const modifyRecords: unknown = FilterRule.isEqual('MODIFY');
+    const profileItems: unknown = FilterRule.isEqual('PROFILE');
+    const withLastActiveDay: unknown = FilterRule.exists();
+    props.aggregator.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(5),
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(this.deadLetterQueue),
+        filters: [
+          FilterCriteria.filter({
+            eventName: modifyRecords,
+            dynamodb: { Keys: { sk: { S: profileItems } }, NewImage: { last_active_day: { S: withLastActiveDay } } },
+          }),
+        ],
+      }),
+    );
+  }
+
+  /** The alarms: the stream read falling behind (totals trail), and batches given up on. */
+  addAlarms(alarm: (id: string, metric: IMetric, spec: AlarmSpec) => unknown, aggregator: LambdaFunction): void {
+    alarm('ActivityStreamIteratorAge', aggregator.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }), {
+      threshold: ITERATOR_AGE_LIMIT_SECONDS * 1000,
+      evaluationPeriods: 2,
+      meaning: `The activity aggregator reads the table's stream more than ${ITERATOR_AGE_LIMIT_SECONDS / 60} minutes behind: the admin's active-learner totals trail by as much.`,
+      runbook: 'activity-totals-trailing',
+    });
+    alarm(
+      'ActivityStreamDeadLetters',
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      {
+        threshold: 1,
+        meaning: "An activity batch failed every retry: those learners' day is not counted in the admin's active totals.",
+        runbook: 'activity-totals-trailing',
+      },
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { runAs } from './iam/twin';
+
+/**
+ * The local stand-in for the stream event source (infra/constructs/activity-stream.ts): reads
+ * the table's stream from DynamoDB Local, shard by shard from its start, and hands each batch
+ * to the same aggregator handler the Lambda runs, as the aggregator's IAM role. The runtime polls
+ * it every second (`pollActivityStream`); tests call `drainActivityStream` where they check the
+ * totals, which returns once every record written so far has been aggregated.
+ *
+ * The DynamoDB Streams API is four JSON calls on DynamoDB Local's own endpoint (the SDK's streams
+ * client is not published at the version the rest of the SDK is pinned to).
+ */
+const BATCH = 100;
+
+interface StreamShard {
+  ShardId: string;
+  SequenceNumberRange?: { EndingSequenceNumber?: string };
+}
+
+/** Each shard's next iterator (null: a closed shard read to its end), per stream. */
+const positions = new Map<string, Map<string, string | null>>();
+let draining: Promise<number> = Promise.resolve(0);
+
+async function call<T>(target: string, body: Record<string, unknown>): Promise<T> {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: the local stream is read from DynamoDB Local');
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': target,
+      // DynamoDB Local checks the header's form, not its signature
+      authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=local',
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${target} failed (${response.status}): ${text}`);
+  return JSON.parse(text) as T;
+}
+
+const streams = (operation: string, body: Record<string, unknown>) => call(`DynamoDBStreams_20120810.${operation}`, body);
+
+async function streamArn(tableName: string): Promise<string | undefined> {
+  const { Table } = await call<{ Table?: { LatestStreamArn?: string } }>('DynamoDB_20120810.DescribeTable', { TableName: tableName });
+  return Table?.LatestStreamArn;
+}
+
+/** Reads every shard of the table's stream to its current end, each batch through the aggregator. Returns the records read. */
+async function drainOnce(tableName: string): Promise<number> {
+  const arn = await streamArn(tableName);
+  if (!arn) return 0;
+  const shardPositions = positions.get(arn) ?? new Map<string, string | null>();
+  positions.set(arn, shardPositions);
+  const { StreamDescription } = (await streams('DescribeStream', { StreamArn: arn })) as { StreamDescription: { Shards?: StreamShard[] } };
+  const { handler } = await import('../../functions/jobs/activity-stream');
+  let read = 0;
+  for (const shard of StreamDescription.Shards ?? []) {
+    if (!shardPositions.has(shard.ShardId)) {
+      const { ShardIterator } = (await streams('GetShardIterator', {
+        StreamArn: arn,
+        ShardId: shard.ShardId,
+        ShardIteratorType: 'TRIM_HORIZON',
+      })) as { ShardIterator: string };
+      shardPositions.set(shard.ShardId, ShardIterator);
+    }
+    for (;;) {
+      const iterator = shardPositions.get(shard.ShardId);
+      if (!iterator) break;
+      const { Records = [], NextShardIterator } = (await streams('GetRecords', { ShardIterator: iterator, Limit: BATCH })) as {
+        Records?: DynamoDBRecord[];
+        NextShardIterator?: string;
+      };
+      // a failing batch throws before the position moves on: the next drain reads it again (Lambda retries it)
+      if (Records.length) await runAs('activityStream', () => handler({ Records }));
+      shardPositions.set(shard.ShardId, NextShardIterator ?? null);
+      read += Records.length;
+      if (!Records.length) break;
+    }
+  }
+  return read;
+}
+
+/** Aggregates every stream record written so far (one drain at a time). Returns how many records it read. */
+export function drainActivityStream(tableName = process.env.TABLE_NAME ?? ''): Promise<number> {
+  const next = draining.catch(() => 0).then(() => drainOnce(tableName));
+  draining = next;
+  return next;
+}
+
+/** Polls the stream every `intervalMs` until the returned stop is called (the local runtime). */
+export function pollActivityStream(log: (line: string) => void, intervalMs = 1000): () => Promise<void> {
+  let stopped = false;
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      await drainActivityStream();
+    } catch (error) {
+      log(`Activity stream batch failed (read again next time): ${(error as Error).message}`);
+    }
+    if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
+  };
+  let timer = setTimeout(() => void tick(), intervalMs);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await draining.catch(() => undefined);
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The monthly cost model of docs/cost-model.md: measured per-request costs × stated volumes ×
+ * list prices. test/unit/cost-model.test.ts keeps the page's table equal to what this computes,
+ * and test/integration/sign-in-cost.test.ts keeps the measured sign-in figures below an upper
+ * bound of what a sign-in costs today.
+ */
+
+/** AWS list prices, us-east-1, on-demand (USD). */
+export const PRICES = {
+  dynamoWriteUnitPerMillion: 0.625,
+  dynamoReadUnitPerMillion: 0.125,
+  dynamoStorageGbMonth: 0.25,
+  lambdaRequestsPerMillion: 0.2,
+  lambdaArmGbSecond: 0.0000133334,
+  httpApiRequestsPerMillion: 1.0,
+  sesPerThousandMails: 0.1,
+  sqsRequestsPerMillion: 0.4,
+  logsIngestedPerGb: 0.5,
+} as const;
+
+/** Measured on DynamoDB Local's consumed capacity (docs/scale-writes.md "Activity off the request path"). */
+export const MEASURED = {
+  /** login + verify-2fa on the request path, a first sign-in of the day, the `auth.login` audit entry included. */
+  signIn: { calls: 23, readUnits: 5, writeUnits: 34 },
+  /** the audit entry (base item + 7 index copies) and what it stores. */
+  auditEntry: { writeUnits: 16, storedKb: 11 },
+  /** off the request path, per first activity of a day: marker (transactional), shares of the day ADDs, 2–3 search items. */
+  activityAggregation: { writeUnits: 6 },
+} as const;
+
+/** Volumes per learner (stated, not measured: the figures the scale docs plan for). */
+export const VOLUMES = {
+  /** 100,000 sign-ins a day at 1,000,000 learners. */
+  signInsPerLearnerDay: 0.1,
+  /** the learner API requests of one signed-in visit (pages, task saves), each ~3 read and ~2 write units. */
+  requestsPerSignIn: 20,
+  requestReadUnits: 3,
+  requestWriteUnits: 2,
+  /** audit entries per learner and month besides `auth.login` (failures, security events, admin actions). */
+  otherAuditEntriesPerLearnerMonth: 14,
+  auditRetentionMonths: 400 / 30,
+  /** due learners mailed a reminder per day. */
+  remindersPerLearnerDay: 0.05,
+  /** Lambda GB-seconds: a sign-in (the password hash), any other request. */
+  signInGbSeconds: 0.3,
+  requestGbSeconds: 0.05,
+  logKbPerRequest: 1,
+} as const;
+
+export interface MonthlyCost {
+  learners: number;
+  dynamodb: number;
+  auditStorage: number;
+  lambda: number;
+  ses: number;
+  sqs: number;
+  apiGateway: number;
+  logs: number;
+  total: number;
+}
+
+const DAYS = 30;
+
+export function monthlyCost(learners: number): MonthlyCost {
+  const signIns = learners * VOLUMES.signInsPerLearnerDay * DAYS;
+  const requests = signIns * VOLUMES.requestsPerSignIn;
+  const otherAudit = learners * VOLUMES.otherAuditEntriesPerLearnerMonth;
+  const writeUnits =
+    signIns * (MEASURED.signIn.writeUnits + MEASURED.activityAggregation.writeUnits) +
+    requests * VOLUMES.requestWriteUnits +
+    otherAudit * MEASURED.auditEntry.writeUnits;
+  const readUnits = signIns * MEASURED.signIn.readUnits + requests * VOLUMES.requestReadUnits;
+  const auditGb = ((signIns + otherAudit) * VOLUMES.auditRetentionMonths * MEASURED.auditEntry.storedKb) / 1024 ** 2;
+  const reminders = learners * VOLUMES.remindersPerLearnerDay * DAYS;
+  // each reminder day: 320 slices sent, received, deleted
+  const sqsRequests = 320 * 3 * DAYS;
+  const apiRequests = signIns * 2 + requests;
+  const cost: Omit<MonthlyCost, 'total'> = {
+    learners,
+    dynamodb: (writeUnits / 1e6) * PRICES.dynamoWriteUnitPerMillion + (readUnits / 1e6) * PRICES.dynamoReadUnitPerMillion,
+    auditStorage: auditGb * PRICES.dynamoStorageGbMonth,
+    lambda:
+      ((apiRequests + reminders / 100) / 1e6) * PRICES.lambdaRequestsPerMillion +
+      (signIns * VOLUMES.signInGbSeconds + requests * VOLUMES.requestGbSeconds) * PRICES.lambdaArmGbSecond,
+    ses: ((signIns + reminders) / 1000) * PRICES.sesPerThousandMails,
+    sqs: (sqsRequests / 1e6) * PRICES.sqsRequestsPerMillion,
+    apiGateway: (apiRequests / 1e6) * PRICES.httpApiRequestsPerMillion,
+    logs: ((apiRequests * VOLUMES.logKbPerRequest) / 1024 ** 2) * PRICES.logsIngestedPerGb,
+  };
+  const total = Object.entries(cost).reduce((sum, [name, value]) => (name === 'learners' ? sum : sum + value), 0);
+  return { ...cost, total };
+}
+
+const dollars = (value: number) => `$${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US')}`;
+
+/** The page's table (docs/cost-model.md), one row per scale. */
+export function costTable(scales: readonly number[] = [10_000, 100_000, 1_000_000]): string {
+  const header = '| learners | DynamoDB requests | audit storage | Lambda | SES | SQS | API Gateway | logs | total / month |';
+  const rows = scales.map((learners) => {
+    const c = monthlyCost(learners);
+    return `| ${learners.toLocaleString('en-US')} | ${[c.dynamodb, c.auditStorage, c.lambda, c.ses, c.sqs, c.apiGateway, c.logs, c.total].map(dollars).join(' | ')} |`;
+  });
+  return [header, '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+}
