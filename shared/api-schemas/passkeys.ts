@@ -13,6 +13,7 @@ export const passkey = z.object({
 /** `GET /api/auth/passkeys` */
 export const passkeyList = z.object({ items: z.array(passkey) });
 /** WebAuthn options for the browser (the library's shape, passed through as is). */
+const LIMIT = { max: z.number().describe('passkey_limit_reached: how many passkeys an account may hold') };
 const options = z.object({ challenge_id: z.string(), options: z.looseObject({ challenge: z.string() }) });
 
 export const passkeysDocs: Record<string, RouteDoc> = {
@@ -20,11 +21,13 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   'POST /api/auth/passkeys/registration/options': {
     summary: 'Starts adding a passkey (the current password when the session is not fresh).',
     responses: { 200: options },
+    details: LIMIT,
     errors: { 400: ['invalid_current_password'], 403: ['reauthentication_required'], 409: ['passkey_limit_reached'], 429: THROTTLED },
   },
   'POST /api/auth/passkeys/registration/verify': {
     summary: "Finishes adding a passkey with the browser's attestation.",
     responses: { 201: passkey },
+    details: LIMIT,
     errors: {
       400: ['invalid_challenge', 'challenge_expired', 'passkey_verification_failed'],
       409: ['passkey_exists', 'passkey_limit_reached'],
@@ -46,6 +49,8 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   'POST /api/auth/passkeys/authentication/verify': {
     summary: "Finishes a passkey sign-in with the browser's assertion; sets the session cookie.",
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
+    headers: { 'Set-Cookie': 'the session cookie, the signed-in hint and the known-browser cookie' },
+    details: { needsVerification: z.literal(true).describe('email_not_verified: the account waits for its email check') },
     errors: {
       400: ['invalid_challenge', 'challenge_expired'],
       401: ['invalid_credentials'],
