@@ -14,7 +14,9 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /** docs/product.md#5-validation-rules: 1-100 characters after trimming. */
 export function checkName(value: unknown): NameProblem | null {
-  if (typeof value !== 'string' || value.trim().length === 0) return 'required';
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim().length === 0)) return 'required';
+  // A number or an object is a malformed value, not a missing one.
+  if (typeof value !== 'string') return 'invalid';
   const trimmed = value.trim();
   if (trimmed.length < NAME_MIN_LENGTH || trimmed.length > NAME_MAX_LENGTH || CONTROL_CHARS.test(trimmed)) return 'invalid';
   return null;

@@ -28,3 +28,10 @@ export const DEFAULT_RETENTION_DAYS = 30;
 export const AUDIT_PREVIEW_CHARS = 160;
 export const USER_AGENT_PREVIEW_CHARS = 64;
 export const CHART_HEIGHT_PX = 280;
+
+/**
+ * A cookie the browser's script may read, set and cleared with the session cookie: it tells the
+ * SPA a session may exist, so an anonymous page does not ask `GET /api/auth/me` only to be
+ * answered 401 (docs/api.md#the-signed-in-hint). Not a credential: it carries nothing but `1`.
+ */
+export const SIGNED_IN_HINT_COOKIE = 'signed_in';

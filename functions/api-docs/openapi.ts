@@ -110,34 +110,52 @@ export function errorCodes(route: RouteDef, impl: RouteImpl | undefined, doc: Ro
   return new Map([...codes].sort(([a], [b]) => a - b));
 }
 
+const SESSION_RENEWAL = 'the session cookie, renewed while the session is in use (docs/security.md)';
+const RETRY_AFTER = 'seconds to wait before trying again';
+
+/** An OpenAPI `headers` object of header name → description (none: nothing). */
+const headersObject = (headers: Record<string, string>) =>
+  Object.keys(headers).length
+    ? {
+        headers: Object.fromEntries(
+          Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+        ),
+      }
+    : {};
+
 function operation(route: RouteDef, impl: RouteImpl | undefined, doc: RouteDoc | undefined) {
   const parameters: JsonSchema[] = pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const query = impl?.query ?? doc?.query;
+  const query = doc?.query ?? impl?.query;
   if (query) {
     const schema = jsonSchema(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
     }
   }
-  const body = impl?.body ?? doc?.body;
+  const body = doc?.body ?? impl?.body;
+  const details = Object.fromEntries(Object.entries(doc?.details ?? {}).map(([name, schema]) => [name, jsonSchema(schema, 'output')]));
   const responses: Record<string, unknown> = {};
+  const successHeaders = { ...doc?.headers };
+  if (route.access !== 'public') successHeaders['Set-Cookie'] = [successHeaders['Set-Cookie'], SESSION_RENEWAL].filter(Boolean).join('; ');
   // Read as input: response objects stay open (no `additionalProperties: false`), so a field
   // added to an answer does not contradict the reference; clients ignore unknown fields.
   for (const [status, schema] of Object.entries(doc?.responses ?? {})) {
     responses[status] = {
       description: doc?.description ?? 'Success',
+      ...headersObject(successHeaders),
       content: { [doc?.contentType ?? 'application/json']: { schema: jsonSchema(schema, 'input') } },
     };
   }
   for (const [status, codes] of errorCodes(route, impl, doc)) {
     responses[String(status)] = {
       description: [...codes].join(', '),
+      ...headersObject(status === 429 || status === 503 ? { 'Retry-After': RETRY_AFTER } : {}),
       content: {
         'application/json': {
           schema: {
             allOf: [
               { $ref: '#/components/schemas/Error' },
-              { type: 'object', properties: { error: { type: 'string', enum: [...codes] } } },
+              { type: 'object', properties: { error: { type: 'string', enum: [...codes] }, ...details } },
             ],
           },
         },
@@ -159,7 +177,11 @@ function operation(route: RouteDef, impl: RouteImpl | undefined, doc: RouteDoc |
           requestBody: {
             // An empty body counts as `{}` (docs/api.md#3-conventions).
             required: false,
-            content: { 'application/json': { schema: jsonSchema(body, 'input') } },
+            content: {
+              'application/json': { schema: jsonSchema(body, 'input') },
+              // RFC 8058: mail providers POST the one-click unsubscribe as a form (functions/lib/http.ts `formBody`).
+              ...(impl?.formBody ? { 'application/x-www-form-urlencoded': { schema: jsonSchema(body, 'input') } } : {}),
+            },
           },
         }
       : {}),

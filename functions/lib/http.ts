@@ -21,7 +21,7 @@ import { logger } from './logger';
 import { metrics } from './metrics';
 import { isTransientAwsError } from './retry';
 import { fromOurCloudFront } from './origin-verify';
-import { resolveSession, type ActiveSession } from './session';
+import { resolveSession, withSignedInHint, type ActiveSession } from './session';
 
 /** Request bodies above this are refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -238,7 +238,7 @@ function toResponse(result: ApiResult, renewedCookie?: string): APIGatewayProxyS
     statusCode: result.status ?? 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...result.headers },
     body: result.rawBody ?? JSON.stringify(result.body ?? { ok: true }),
-    ...(cookies.length ? { cookies } : {}),
+    ...(cookies.length ? { cookies: withSignedInHint(cookies) } : {}),
   };
 }
 

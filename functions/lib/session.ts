@@ -6,6 +6,7 @@ import { db, tableName } from './db';
 import { keyRing, refreshKeyRing } from './session-keys';
 import { keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
+import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 
 /**
  * Sessions (docs/security.md): a jose-signed HS256 token in a `__Host-` cookie. The token carries the
@@ -60,6 +61,20 @@ export function sessionCookie(token: string): string {
 
 export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
+}
+
+/**
+ * The Set-Cookie values with the signed-in hint (shared/constants.ts SIGNED_IN_HINT_COOKIE) beside
+ * each session cookie: set with the same path, SameSite and lifetime when the session cookie is
+ * set or renewed, cleared when it is cleared. Readable by script (no HttpOnly): it holds no secret.
+ */
+export function withSignedInHint(cookies: readonly string[]): string[] {
+  return cookies.flatMap((cookie) => {
+    if (!cookie.startsWith(`${SESSION_COOKIE}=`)) return [cookie];
+    const maxAge = /;\s*Max-Age=(\d+)/i.exec(cookie)?.[1] ?? '0';
+    const value = maxAge === '0' ? '' : '1';
+    return [cookie, `${SIGNED_IN_HINT_COOKIE}=${value}; Path=/; Secure; SameSite=Lax; Max-Age=${maxAge}`];
+  });
 }
 
 /** Where a session was started from, kept on its item for "Where you're signed in". */

@@ -16,10 +16,11 @@ import { saveTask } from './task-save';
 const learnerOf = (request: ApiRequest<unknown, unknown>): UserRecord => request.session!.user;
 
 export const enrollRoute = defineRoute({
+  body: z.object({ preview: z.optional(z.boolean()) }),
   handler: async (request) => {
     const user = learnerOf(request);
     // Nobody is enrolled by opening a page: an admin enrolls only by choosing to preview (docs/product.md#10-journeys).
-    if (user.role === 'admin' && (request.body as { preview?: unknown } | undefined)?.preview !== true) throw conflict('preview_required');
+    if (user.role === 'admin' && request.body.preview !== true) throw conflict('preview_required');
     await enroll(user);
     return { body: { message: ENROLL_MESSAGE } };
   },

@@ -1,6 +1,6 @@
 /** Response shapes and error codes of program authoring (docs/product.md#program-authoring), part of the `admin` group. */
 import * as z from 'zod/mini';
-import { isoTime, type RouteDoc } from './common';
+import { DOWNLOAD, isoTime, MESSAGE_DETAIL, type RouteDoc } from './common';
 
 const author = z.nullable(z.object({ id: z.string(), email: z.string() }));
 const task = z.object({
@@ -69,6 +69,22 @@ const CONTENT_ERRORS = [
   'program_mismatch',
 ] as const;
 
+/** A lost version check (`draft_conflict`): who wrote the draft, when, what differs; or a publish with nothing to publish. */
+const DRAFT_CONFLICT = {
+  ...MESSAGE_DETAIL,
+  revision: z.number().check(z.describe('draft_conflict: the current revision')),
+  updated_by: author.check(z.describe('draft_conflict: who saved the draft')),
+  updated_at: z.nullable(isoTime).check(z.describe('draft_conflict: when')),
+  changes: changes.check(z.describe('draft_conflict: how the saved draft differs from what was sent')),
+};
+/** Every problem of submitted content; the error code is the first one's. */
+const CONTENT_PROBLEMS = {
+  ...DRAFT_CONFLICT,
+  problems: z
+    .array(z.object({ path: z.string(), code: z.string(), message: z.string() }))
+    .check(z.describe('every problem of the content')),
+};
+
 export const programDocs: Record<string, RouteDoc> = {
   'GET /api/admin/program/draft': {
     summary: 'The draft of the program (the published content when none is saved) and what publishing it would change.',
@@ -79,18 +95,21 @@ export const programDocs: Record<string, RouteDoc> = {
     summary: 'Saves the draft; 409 `draft_conflict` (who changed it, when, what differs) when another administrator saved it meanwhile.',
     body: draftWrite,
     responses: { 200: draft },
+    details: CONTENT_PROBLEMS,
     errors: { 400: CONTENT_ERRORS, 409: ['draft_conflict'] },
   },
   'POST /api/admin/program/import': {
     summary: 'Replaces the draft with an exported content document (checked as a draft save).',
     body: draftWrite,
     responses: { 200: draft },
+    details: CONTENT_PROBLEMS,
     errors: { 400: CONTENT_ERRORS, 409: ['draft_conflict'] },
   },
   'POST /api/admin/program/publish': {
     summary: 'Publishes the draft as the next version learners see, atomically, with a required change note.',
     body: z.object({ revision: z.number(), change_note: z.string() }),
     responses: { 200: z.object({ ok: z.literal(true), version: z.number(), published_at: isoTime, changes }) },
+    details: DRAFT_CONFLICT,
     errors: { 400: ['invalid_revision', 'change_note_required', 'field_too_long'], 409: ['draft_conflict', 'no_changes'] },
   },
   'GET /api/admin/program/versions': {
@@ -106,12 +125,14 @@ export const programDocs: Record<string, RouteDoc> = {
   'GET /api/admin/program/versions/{version}/export': {
     summary: 'A published version as a JSON file in the shape of functions/program/content/ (importable on any stage).',
     description: 'An application/json attachment named <program>-v<version>.json.',
+    headers: { 'Content-Disposition': DOWNLOAD },
     responses: { 200: programContent },
     errors: { 400: ['invalid_version'], 404: ['version_not_found'] },
   },
   'POST /api/admin/program/versions/{version}/restore': {
     summary: "Restores a published version's content as the draft (version checked like a save).",
     responses: { 200: draft },
+    details: DRAFT_CONFLICT,
     errors: { 400: ['invalid_version', 'invalid_revision'], 404: ['version_not_found'], 409: ['draft_conflict'] },
   },
 };

@@ -1,7 +1,20 @@
 /** Response shapes and error codes of the `admin` group (docs/product.md#7-the-calls-it-makes). */
 import * as z from 'zod/mini';
 import { programDocs } from './admin-program';
-import { auditEntry, day, EMAIL_ERRORS, isoTime, moduleState, ok, page, type RouteDoc } from './common';
+import {
+  auditEntry,
+  day,
+  DOWNLOAD,
+  EMAIL_ERRORS,
+  isoTime,
+  MESSAGE_DETAIL,
+  moduleState,
+  ok,
+  page,
+  PAGING_DETAILS,
+  type RouteDoc,
+} from './common';
+import { emailAddress, personName } from './auth';
 import { passkeyList } from './passkeys';
 
 /** An account's status as the admin API shows it (`purging`: a hard delete is under way). */
@@ -131,9 +144,21 @@ export const moduleOverride = z.looseObject({
 export const hardDeletePreview = z.object({ counts, at_least: z.optional(z.array(z.string())) });
 /** `GET /api/admin/audit-logs`: a page plus the date window it covers (exported for the tests' response types). */
 export const auditLogPage = z.extend(page(auditEntry), { window_days: z.number(), date_from: day, date_to: day });
+/** A CSV export's answer headers (functions/admin/exports.ts). */
+const EXPORT_HEADERS = {
+  'Content-Disposition': DOWNLOAD,
+  'X-Export-Rows': 'the number of data rows in the file',
+  'X-Export-Truncated': '`true` when the cap cut the export short (absent otherwise)',
+};
+const DATE_DETAILS = {
+  field: z.string().check(z.describe('invalid_date: the query parameter at fault')),
+  max_days: z.number().check(z.describe('date_range_too_long: the longest window')),
+};
 const moduleOverrideDoc = (what: string, refusals: string[]): RouteDoc => ({
   summary: `${what} a module for a learner (refusals: 409 with a human \`message\`).`,
+  body: z.object({ user_id: z.string().check(z.minLength(1)), module_id: z.string().check(z.minLength(1)) }),
   responses: { 200: moduleOverride },
+  details: MESSAGE_DETAIL,
   errors: { 400: ['missing_fields'], 404: ['not_found'], 409: refusals },
 });
 
@@ -148,18 +173,21 @@ export const adminDocs: Record<string, RouteDoc> = {
   'GET /api/admin/users': {
     summary: 'Accounts, searched and filtered, a page at a time (docs/api.md#4-paging).',
     responses: { 200: page(userListItem) },
+    details: PAGING_DETAILS,
     errors: { 400: ['invalid_cursor', 'page_needs_cursor'] },
   },
   'GET /api/admin/users/export.csv': {
     summary: "The users list's rows as CSV, with the list's filters, every page (capped; X-Export-Truncated says so).",
     description: 'A text/csv attachment with a header row; formula-like cells are prefixed with an apostrophe.',
     contentType: 'text/csv',
+    headers: EXPORT_HEADERS,
     responses: { 200: z.string() },
     errors: { 400: ['invalid_status', 'invalid_filter'] },
   },
   'GET /api/admin/users/{id}': { summary: 'One account in detail.', responses: { 200: userDetail }, errors: NO_USER },
   'PATCH /api/admin/users/{id}': {
     summary: 'Edits first name, last name or email (any of them); answers the updated detail.',
+    body: z.object({ first_name: z.optional(personName), last_name: z.optional(personName), email: z.optional(emailAddress) }),
     responses: { 200: userDetail },
     errors: {
       400: [
@@ -182,6 +210,7 @@ export const adminDocs: Record<string, RouteDoc> = {
       200: z.looseObject({ deleted: z.literal(true), status: z.literal('done'), counts }),
       202: z.looseObject({ deleted: z.literal(false), status: z.literal('purging'), counts }),
     },
+    details: { available_on: day.check(z.describe('retention_active: the first day the account can be erased')) },
     errors: { 400: ['email_mismatch', 'cannot_target_self'], 404: ['not_found'], 409: ['not_deleted', 'retention_active', 'conflict'] },
   },
   'POST /api/admin/users/{id}/lock': {
@@ -230,6 +259,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   'GET /api/admin/users/{id}/audit-logs': {
     summary: "An account's audit entries, newest first (page size fixed at 25; unknown id: an empty page).",
     responses: { 200: page(auditEntry) },
+    details: PAGING_DETAILS,
     errors: { 400: ['invalid_cursor', 'page_needs_cursor'] },
   },
   'POST /api/admin/users/{id}/reset-password': {
@@ -255,13 +285,16 @@ export const adminDocs: Record<string, RouteDoc> = {
   'GET /api/admin/audit-logs': {
     summary: 'The audit log, filtered, within a date window (30 days by default, at most 366).',
     responses: { 200: auditLogPage },
+    details: { ...PAGING_DETAILS, ...DATE_DETAILS },
     errors: { 400: ['invalid_cursor', 'page_needs_cursor', 'invalid_date', 'invalid_date_range', 'date_range_too_long'] },
   },
   'GET /api/admin/audit-logs/export.csv': {
     summary: "The audit log's entries as CSV, with the log's filters, every page (capped; X-Export-Truncated says so).",
     description: 'A text/csv attachment with a header row; formula-like cells are prefixed with an apostrophe.',
     contentType: 'text/csv',
+    headers: EXPORT_HEADERS,
     responses: { 200: z.string() },
+    details: DATE_DETAILS,
     errors: { 400: ['invalid_date', 'invalid_date_range', 'date_range_too_long'] },
   },
   'POST /api/admin/modules/unlock': moduleOverrideDoc('Unlocks', ['already_open', 'already_completed']),

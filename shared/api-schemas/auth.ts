@@ -1,6 +1,8 @@
 /** Response shapes and error codes of the `auth` group (docs/product.md#7-the-calls-it-makes). */
 import * as z from 'zod/mini';
-import { EMAIL_ERRORS, isoTime, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
+import { MAX_EMAIL_LENGTH } from '../account-rules';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH } from '../constants';
+import { CODE_ATTEMPTS, EMAIL_ERRORS, isoTime, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
 
 const NAME_ERRORS = [
   'missing_fields',
@@ -12,6 +14,22 @@ const NAME_ERRORS = [
   'invalid_email',
 ];
 const PASSWORD_ERRORS = ['weak_password', 'common_password', 'password_mismatch'];
+/** A first or last name as accounts take it (docs/product.md#5-validation-rules). */
+// The server trims before it counts, so the limit is on what is left between the spaces.
+export const personName = z
+  .string()
+  .check(z.regex(new RegExp(`^\\s*\\S(?:.{0,${NAME_MAX_LENGTH - 2}}\\S)?\\s*$`)))
+  .check(z.describe(`1 to ${NAME_MAX_LENGTH} characters after trimming`));
+export const emailAddress = z
+  .string()
+  .check(z.minLength(1))
+  .check(z.maxLength(MAX_EMAIL_LENGTH))
+  .check(z.describe('an email address (trimmed; compared without case)'));
+/** The cookies a completed sign-in sets (docs/security.md). */
+const SIGNED_IN_COOKIES =
+  'the session cookie, the signed-in hint, the trusted-device and known-browser cookies; clears the sign-in challenge binding';
+const CHALLENGE_COOKIE = "binds the code's challenge to this browser (HttpOnly)";
+const resetToken = z.string().check(z.minLength(1)).check(z.describe('the token of the emailed reset link'));
 /** `GET /api/auth/sessions` */
 export const sessionList = z.object({
   items: z.array(
@@ -59,12 +77,18 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'POST /api/auth/logout': {
     summary: 'Ends this session server-side and clears the cookie, with or without a session.',
+    headers: { 'Set-Cookie': 'clears the session cookie and the signed-in hint' },
     responses: { 200: ok },
     errors: {},
   },
   'POST /api/auth/login': {
     summary: 'Sign-in step 1: checks the password and emails a 6-digit code.',
     responses: { 200: twoFactorChallenge },
+    headers: { 'Set-Cookie': CHALLENGE_COOKIE },
+    details: {
+      needsVerification: z.literal(true).check(z.describe('email_not_verified: the account waits for its email check')),
+      erase_after: isoTime.check(z.describe('account_deleted: when the deleted account is erased (restorable until then)')),
+    },
     errors: {
       401: ['invalid_credentials'],
       403: ['email_not_verified', 'account_locked', 'account_deleted'],
@@ -77,10 +101,20 @@ export const authDocs: Record<string, RouteDoc> = {
     description:
       '400 `invalid_code` (with `attempts_left`, and `spent: true` once the code can no longer work); 400 `code_replaced` when the code is one a "Send a new code" replaced (a counted try like a wrong code).',
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
+    headers: { 'Set-Cookie': SIGNED_IN_COOKIES },
+    details: CODE_ATTEMPTS,
     errors: { 400: ['invalid_code', 'code_replaced'], 403: ['account_locked', 'email_not_verified'], 429: THROTTLED },
   },
   'POST /api/auth/register': {
     summary: 'Creates an unverified learner account and emails a verification code.',
+    // The handler takes every field as optional to answer the product's own codes for a missing one.
+    body: z.object({
+      first_name: personName,
+      last_name: personName,
+      email: emailAddress,
+      password: z.string().check(z.minLength(MIN_PASSWORD_LENGTH)).check(z.maxLength(MAX_PASSWORD_LENGTH)),
+      passwordConfirm: z.string().check(z.describe('the password again')),
+    }),
     responses: { 201: z.object({ ok: z.literal(true), verification_pending: z.literal(true) }) },
     errors: {
       400: [...NAME_ERRORS, ...PASSWORD_ERRORS, 'invalid_time_zone'],
@@ -102,16 +136,20 @@ export const authDocs: Record<string, RouteDoc> = {
   'POST /api/auth/resend-2fa': {
     summary: 'Sends a new sign-in code: a fresh challenge.',
     responses: { 200: twoFactorChallenge },
+    headers: { 'Set-Cookie': CHALLENGE_COOKIE },
     errors: { 400: ['invalid_challenge', 'challenge_expired'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/restore': {
     summary: 'Restore step 1: the password of an account its owner deleted (within the retention period); emails a 6-digit code.',
     responses: { 200: z.object({ restore_pending: z.literal(true), challenge_id: z.string() }) },
+    headers: { 'Set-Cookie': CHALLENGE_COOKIE },
     errors: { 401: ['invalid_credentials'], 409: ['not_deleted'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/restore/verify': {
     summary: 'Restore step 2: the emailed code; the account is active again and the session cookie is set.',
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
+    headers: { 'Set-Cookie': SIGNED_IN_COOKIES },
+    details: CODE_ATTEMPTS,
     errors: { 400: ['invalid_code'], 429: THROTTLED },
   },
   'POST /api/auth/password-reset/request': {
@@ -121,11 +159,14 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'GET /api/auth/password-reset/validate': {
     summary: 'Whether a reset token is still usable.',
+    query: z.object({ token: resetToken }),
     responses: { 200: ok },
     errors: { 400: ['invalid_or_expired'] },
   },
   'POST /api/auth/password-reset/confirm': {
     summary: 'Sets a new password with a reset token; every session of the account ends.',
+    headers: { 'Set-Cookie': 'the trusted-device cookie (the emailed link proved this browser)' },
+    body: z.object({ token: resetToken, password: z.string(), password2: z.string().check(z.describe('the password again')) }),
     responses: { 200: ok },
     errors: { 400: ['invalid_or_expired', ...PASSWORD_ERRORS], 429: THROTTLED },
   },
@@ -136,6 +177,7 @@ export const authDocs: Record<string, RouteDoc> = {
   },
   'DELETE /api/auth/sessions/{id}': {
     summary: "Ends one of the caller's sessions (another person's id: 404).",
+    headers: { 'Set-Cookie': 'clears the session cookie and the signed-in hint when the session ended is this one' },
     responses: { 200: ok },
     errors: { 404: ['session_not_found'] },
   },

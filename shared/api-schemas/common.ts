@@ -25,8 +25,21 @@ export interface RouteDoc {
    */
   errors?: Partial<Record<ErrorStatus, readonly string[]>>;
   /**
-   * Input the handler parses itself (lenient query fallbacks, domain-checked bodies), documented
-   * here because the route declares no zod schema for it.
+   * Details an error answer of the route may carry beside `error` (and the shared `fields`,
+   * `retry_after`), by property name, e.g. `attempts_left` on a wrong code.
+   */
+  details?: Record<string, z.ZodMiniType>;
+  /**
+   * Headers of the success answer a client reads, by name, with what each carries (Set-Cookie,
+   * Location, Content-Disposition…). The generator adds the session cookie's renewal on routes
+   * that need a session, and Retry-After on 429 and 503.
+   */
+  headers?: Record<string, string>;
+  /**
+   * The input the route accepts, where its handler's zod schema is more lenient than the route:
+   * the handler parses loosely to answer the product's own codes (`missing_fields`,
+   * `first_name_required`…), or declares no schema at all. Documented here, it replaces the
+   * handler's schema in the reference.
    */
   body?: z.ZodMiniType;
   query?: z.ZodMiniType;
@@ -111,6 +124,17 @@ export const auditEntry = z.object({
   ip: z.nullish(z.string()),
   user_agent: z.nullish(z.string()),
 });
+
+/** What a wrong sign-in or restore code's 400 tells (the password is already proved there). */
+export const CODE_ATTEMPTS = {
+  attempts_left: z.number().check(z.describe('invalid_code: tries left for this code')),
+  spent: z.literal(true).check(z.describe('invalid_code: the code can no longer work; ask for a new one')),
+};
+/** `page_needs_cursor`: the deepest page reachable by number. */
+export const PAGING_DETAILS = { max_page: z.number().check(z.describe('page_needs_cursor: the last page reachable without a cursor')) };
+/** A human sentence for the refusal, shown as it is. */
+export const MESSAGE_DETAIL = { message: z.string().check(z.describe('a sentence for the person, shown as it is')) };
+export const DOWNLOAD = 'attachment; filename="…": the answer is a file to save';
 
 /** Login-code and sign-up throttles answer 429 with `retry_after` (docs/product.md#rate-limits). */
 export const THROTTLED = ['throttled'] as const;

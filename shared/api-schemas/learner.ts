@@ -1,6 +1,6 @@
 /** Response shapes and error codes of the `learner` group (docs/product.md#7-the-calls-it-makes). */
 import * as z from 'zod/mini';
-import { isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openModule, THROTTLED, type RouteDoc } from './common';
+import { DOWNLOAD, isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openModule, THROTTLED, type RouteDoc } from './common';
 
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
 const frequency = z.object({ reminder_frequency: z.enum(['daily', 'weekly', 'off']) });
@@ -15,6 +15,10 @@ export const accountDeleteResponse = z.object({
 });
 /** The audit part of an account export: a bounded page of entries and where the older ones continue. */
 const auditExportPage = { audit_entries: z.array(z.unknown()), audit_next_cursor: z.nullable(z.string()) };
+/** `module_locked`: the module to complete first. */
+const MODULE_LOCKED = {
+  requires: z.nullable(z.object({ slug: z.string(), title: z.string() })).check(z.describe('module_locked: the module to complete first')),
+};
 const unsubscribeQuery = z.object({ token: z.string().check(z.describe('the signed token from the reminder email')) });
 
 export const learnerDocs: Record<string, RouteDoc> = {
@@ -59,6 +63,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
     description: '303 to <app>/unsubscribe?token=…, whose one button POSTs to this address.',
     query: unsubscribeQuery,
     responses: { 303: ok },
+    headers: { Location: '<app>/unsubscribe?token=…, the confirmation page' },
     errors: { 400: ['missing_token', 'invalid_token'], 404: ['not_found'] },
   },
   'POST /api/notifications/unsubscribe': {
@@ -86,6 +91,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'POST /api/settings/password': {
     summary: 'Changes the password; this session gets a fresh cookie, every other one ends.',
+    headers: { 'Set-Cookie': 'a fresh session cookie for this session' },
     responses: { 200: ok },
     errors: {
       400: ['invalid_current_password', 'weak_password', 'common_password', 'password_mismatch', 'missing_fields'],
@@ -112,6 +118,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
         program_title: z.string(),
       }),
     },
+    details: MODULE_LOCKED,
     errors: { 403: ['module_locked'], 404: ['not_found', 'not_enrolled'] },
   },
   'PUT /api/modules/{slug}/tasks/{task_id}': {
@@ -128,10 +135,12 @@ export const learnerDocs: Record<string, RouteDoc> = {
         open_module: z.nullable(openModule),
       }),
     },
+    details: MODULE_LOCKED,
     errors: { 403: ['module_locked'], 404: ['not_found', 'not_enrolled'] },
   },
   'GET /api/account/export': {
     summary: "The account's data as a JSON file download (Content-Disposition: attachment).",
+    headers: { 'Content-Disposition': DOWNLOAD },
     description:
       'The newest audit entries come with the file; `audit_next_cursor` (null when none is left) is sent back as `audit_cursor` for the next older ones, in an answer of `audit_entries` and `audit_next_cursor` only.',
     responses: {
@@ -154,6 +163,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'POST /api/account/delete': {
     summary: 'Deletes the own account (soft delete; erased after the retention period); the session ends.',
+    headers: { 'Set-Cookie': 'clears the session cookie and the signed-in hint' },
     responses: { 200: accountDeleteResponse },
     errors: { 400: ['invalid_password'], 403: ['admin_self_delete'], 429: THROTTLED },
   },
@@ -169,6 +179,10 @@ export const learnerDocs: Record<string, RouteDoc> = {
         issued_at: isoTime,
         verify_url: z.string(),
       }),
+    },
+    details: {
+      completed: z.number().check(z.describe('program_not_completed: modules completed')),
+      total: z.number().check(z.describe('program_not_completed: modules in the program')),
     },
     errors: { 403: ['program_not_completed', 'certificate_revoked'], 404: ['not_enrolled'] },
   },

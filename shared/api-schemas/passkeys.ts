@@ -13,6 +13,7 @@ export const passkey = z.object({
 /** `GET /api/auth/passkeys` */
 export const passkeyList = z.object({ items: z.array(passkey) });
 /** WebAuthn options for the browser (the library's shape, passed through as is). */
+const LIMIT = { max: z.number().check(z.describe('passkey_limit_reached: how many passkeys an account may hold')) };
 const options = z.object({ challenge_id: z.string(), options: z.looseObject({ challenge: z.string() }) });
 
 export const passkeysDocs: Record<string, RouteDoc> = {
@@ -25,6 +26,7 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   'POST /api/auth/passkeys/registration/options': {
     summary: 'Starts adding a passkey, after "Confirm it\'s you": the current password or an assertion of one of the caller\'s passkeys.',
     responses: { 200: options },
+    details: LIMIT,
     errors: {
       400: ['invalid_current_password', 'invalid_challenge', 'passkey_verification_failed'],
       403: ['reauthentication_required'],
@@ -35,6 +37,7 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   'POST /api/auth/passkeys/registration/verify': {
     summary: "Finishes adding a passkey with the browser's attestation.",
     responses: { 201: passkey },
+    details: LIMIT,
     errors: {
       400: ['invalid_challenge', 'challenge_expired', 'passkey_verification_failed'],
       409: ['passkey_exists', 'passkey_limit_reached'],
@@ -56,6 +59,8 @@ export const passkeysDocs: Record<string, RouteDoc> = {
   'POST /api/auth/passkeys/authentication/verify': {
     summary: "Finishes a passkey sign-in with the browser's assertion; sets the session cookie.",
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
+    headers: { 'Set-Cookie': 'the session cookie, the signed-in hint and the known-browser cookie' },
+    details: { needsVerification: z.literal(true).check(z.describe('email_not_verified: the account waits for its email check')) },
     errors: {
       400: ['invalid_challenge', 'challenge_expired'],
       401: ['invalid_credentials'],

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { ApiThrottles } from '../../infra/local/api-throttle';
+import { contractProblems } from './api-contract';
 
 /**
  * Integration-test access to the API exactly as the browser sees it: the local server (the
@@ -24,6 +25,8 @@ export class ApiClient {
   constructor(
     private readonly baseUrl: string,
     private readonly defaults: { ip?: string; userAgent?: string } = {},
+    /** Whether each exchange is held to the OpenAPI document (test/helpers/api-contract.ts); not at the API's own address. */
+    private readonly contract = true,
   ) {}
 
   async request<T = JsonBody>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
@@ -54,6 +57,21 @@ export class ApiClient {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       // not JSON: keep the text
+    }
+    if (this.contract) {
+      const requestHeaders = new Headers(init.headers);
+      const problems = contractProblems({
+        method,
+        url: path,
+        requestContentType: requestHeaders.get('content-type') ?? undefined,
+        requestBody: typeof init.body === 'string' ? init.body : undefined,
+        status: response.status,
+        responseContentType: response.headers.get('content-type') ?? '',
+        headers: response.headers,
+        body: parsed,
+      });
+      if (problems.length)
+        throw new Error(`the answer breaks the API contract (functions/api-docs/openapi.json):\n- ${problems.join('\n- ')}`);
     }
     return { status: response.status, body: parsed as T, headers: response.headers, setCookies };
   }
@@ -129,7 +147,7 @@ export function useApi(options: UseApiOptions = {}) {
     /** A new client (browser) with an empty cookie jar, through the local CloudFront. */
     client: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.baseUrl, defaults),
     /** A client of the API's own address (as execute-api in the cloud): no CloudFront, so no origin-verify header. */
-    directClient: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.directUrl, defaults),
+    directClient: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.directUrl, defaults, false),
     get baseUrl() {
       return state.baseUrl;
     },

@@ -2,6 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { clearSignedInHint } from '../../web/src/lib/signed-in-hint';
 import { server } from '../../web/src/testing/msw-server';
 
 // Every request a test makes is answered by a handler it installed (web/src/testing/mock-api.ts):
@@ -25,6 +26,7 @@ afterEach(() => {
   // every test starts without them.
   localStorage.clear();
   sessionStorage.clear();
+  clearSignedInHint();
 });
 
 // jsdom has <dialog> but not its modal API: open/close it the way a browser does (the `open`

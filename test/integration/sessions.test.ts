@@ -1,3 +1,4 @@
+import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../functions/lib/config';
@@ -97,7 +98,11 @@ describe('session tokens', () => {
     expect(health.status).toBe(200);
     expect(capacityMeter.calls).toBe(1); // DescribeTable only: no session read
     expect(health.setCookies).toEqual([]); // so no renewal either
-    expect((await client.get('/api/auth/me')).setCookies.length).toBe(1);
+    // the renewed session cookie and, beside it, the signed-in hint (docs/api.md#the-signed-in-hint)
+    const renewed = (await client.get('/api/auth/me')).setCookies;
+    expect(renewed.map((cookie) => cookie.split('=')[0])).toEqual([SESSION_COOKIE, SIGNED_IN_HINT_COOKIE]);
+    expect(renewed[1]).toMatch(/^signed_in=1; Path=\/; Secure; SameSite=Lax; Max-Age=\d+$/);
+    expect(/Max-Age=\d+/.exec(renewed[1])?.[0]).toBe(/Max-Age=\d+/.exec(renewed[0])?.[0]);
   });
 
   it('ends the session server-side on logout: the old cookie no longer works', async () => {
@@ -107,6 +112,7 @@ describe('session tokens', () => {
     const logout = await client.post('/api/auth/logout', {});
     expect(logout.status).toBe(200);
     expect(logout.setCookies.some((c) => /^__Host-session=;.*Max-Age=0/.test(c))).toBe(true);
+    expect(logout.setCookies).toContainEqual(expect.stringMatching(/^signed_in=; Path=\/;.*Max-Age=0$/));
     expect((await meWith(token)).status).toBe(401);
   });
 });

@@ -86,6 +86,52 @@ describe('the OpenAPI reference', () => {
   });
 });
 
+describe('headers, error details and request bodies as the server has them', () => {
+  type Documented = {
+    requestBody?: { content: Record<string, { schema: { required?: string[]; properties: Record<string, { pattern?: string }> } }> };
+    parameters?: Array<{ name: string; in: string; required: boolean }>;
+    responses: Record<string, { headers?: Record<string, unknown>; content: Record<string, { schema: ErrorAnswerSchema }> }>;
+  };
+  const op = (method: string, path: string) => operationOf(method, path) as unknown as Documented;
+  const detailsOf = (method: string, path: string, status: number) =>
+    Object.keys((op(method, path).responses[status].content['application/json'].schema.allOf[1] as { properties: object }).properties);
+
+  it('lists the answer headers a client reads', () => {
+    expect(Object.keys(op('POST', '/api/auth/verify-2fa').responses['200'].headers ?? {})).toEqual(['Set-Cookie']);
+    expect(Object.keys(op('GET', '/api/dashboard').responses['200'].headers ?? {})).toEqual(['Set-Cookie']);
+    expect(op('GET', '/api/health').responses['200'].headers).toBeUndefined();
+    expect(Object.keys(op('POST', '/api/auth/login').responses['429'].headers ?? {})).toEqual(['Retry-After']);
+    expect(Object.keys(op('GET', '/api/notifications/unsubscribe').responses['303'].headers ?? {})).toEqual(['Location']);
+    expect(Object.keys(op('GET', '/api/admin/users/export.csv').responses['200'].headers ?? {})).toEqual(
+      expect.arrayContaining(['Content-Disposition', 'X-Export-Rows', 'X-Export-Truncated']),
+    );
+  });
+
+  it('lists error details as properties of the error entries', () => {
+    expect(detailsOf('POST', '/api/auth/verify-2fa', 400)).toEqual(expect.arrayContaining(['error', 'attempts_left', 'spent']));
+    expect(detailsOf('GET', '/api/modules/{slug}', 403)).toContain('requires');
+    expect(detailsOf('DELETE', '/api/admin/users/{id}', 409)).toContain('available_on');
+  });
+
+  it('states request bodies as strictly as the routes take them, the one-click form included', () => {
+    const register = op('POST', '/api/auth/register').requestBody!.content['application/json'].schema;
+    expect(register.required).toEqual(expect.arrayContaining(['first_name', 'last_name', 'email', 'password', 'passwordConfirm']));
+    expect(register.properties.first_name.pattern).toBe('^\\s*\\S(?:.{0,98}\\S)?\\s*$');
+    expect(op('POST', '/api/admin/modules/unlock').requestBody!.content['application/json'].schema.required).toEqual([
+      'user_id',
+      'module_id',
+    ]);
+    expect(op('GET', '/api/auth/password-reset/validate').parameters).toContainEqual(
+      expect.objectContaining({ name: 'token', required: true }),
+    );
+    expect(op('POST', '/api/enroll').requestBody!.content['application/json'].schema.properties.preview).toEqual({ type: 'boolean' });
+    expect(Object.keys(op('POST', '/api/notifications/unsubscribe').requestBody!.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
+  });
+});
+
 describe('the completeness check', () => {
   it('names the route and what it lacks', async () => {
     const [{ ROUTE_DOCS, missingSchemas }, { registeredRoutes }, { defineRoute }] = await Promise.all([

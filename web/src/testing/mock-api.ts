@@ -3,6 +3,7 @@
  * call (method, path, URL as the app wrote it, parsed JSON body) so tests can assert on them.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { SIGNED_IN_HINT_COOKIE } from '../../../shared/constants';
 import { server } from './msw-server';
 
 /** An answer: JSON by default; `'network'` fails the request as a dropped connection does. */
@@ -67,6 +68,9 @@ async function callOf(request: Request): Promise<FetchCall> {
  */
 export function mockFetch(handlers: Record<string, Handler>, { unlisted = 'not_found' }: MockFetchOptions = {}) {
   const calls: FetchCall[] = [];
+  // A test that answers `GET /api/auth/me` plays a browser that may hold a session: it holds the
+  // signed-in hint the API sets with the session cookie (web/src/lib/signed-in-hint.ts).
+  if ('GET /api/auth/me' in handlers) document.cookie = `${SIGNED_IN_HINT_COOKIE}=1; Path=/`;
 
   // First in line: records the call, then falls through (no return) to the handler that answers.
   const recorder = http.all('*', async ({ request }) => {
