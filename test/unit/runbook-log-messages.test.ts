@@ -39,7 +39,7 @@ describe('the runbook queries', () => {
   it('filter only on messages the code logs', () => {
     const queried = queriedMessages(RUNBOOK);
     // the failure paths the runbook leans on are all there
-    expect(queried).toEqual(expect.arrayContaining(['request failed', 'purge step failed', 'reminder slice of an earlier day dropped']));
+    expect(queried).toEqual(expect.arrayContaining(['request failed', 'purge step failed', 'stale reminder slice dropped']));
     const logged = loggedMessages();
     expect(queried.filter((message) => !logged.has(message))).toEqual([]);
   });
