@@ -116,15 +116,17 @@ export default defineConfig(
     plugins: { 'import-x': importX },
     settings: {
       // The TypeScript sources import without extensions (moduleResolution Bundler).
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], tsconfig: { configFile: `${root}/tsconfig.json` } }),
+      ],
       // no-cycle follows only the files it can parse: without these it reads no TypeScript and finds nothing.
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      // Only relative imports are checked: they are the ones the boundaries need resolved.
-      'import-x/no-unresolved': ['error', { ignore: ['^[^.]'] }],
+      // Relative and aliased imports (@/, @shared/: tsconfig.json paths) are checked: the boundaries need them resolved.
+      'import-x/no-unresolved': ['error', { ignore: ['^(?!@/|@shared/)[^.]'] }],
       // Packages are not followed: a cycle through node_modules is not ours to fix.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],

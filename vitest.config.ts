@@ -1,6 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/** @/ and @shared/ (tsconfig.json paths) in every project. */
+const ALIASES = { tsconfigPaths: true };
+
 /** The unit tests: domain rules, handlers with mocked clients; nothing external, no build. */
 const UNIT = {
   include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'infra/local/**/*.test.ts', 'test/unit/**/*.test.ts'],
@@ -43,6 +46,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        resolve: ALIASES,
         test: {
           ...UNIT,
           name: 'unit',
@@ -54,10 +58,12 @@ export default defineConfig({
       },
       {
         // Files that replace modules (vi.mock, vi.resetModules) get a fresh module graph each.
+        resolve: ALIASES,
         test: { ...UNIT, name: 'unit-isolated', include: UNIT_REPLACING_MODULES },
       },
       {
         plugins: [react()],
+        resolve: ALIASES,
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],
@@ -69,6 +75,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: ALIASES,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
@@ -81,6 +88,7 @@ export default defineConfig({
       },
       {
         // Checks of the production build of the SPA (web/dist): `npm test` builds it first.
+        resolve: ALIASES,
         test: {
           name: 'build',
           include: ['test/build/**/*.test.ts'],
@@ -88,6 +96,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: ALIASES,
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
@@ -97,6 +106,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: ALIASES,
         test: {
           // The local runtime started as `npm start` starts it, on free ports of its own: runs beside
           // the other suites (no shared runtime, no browser).
@@ -110,15 +120,18 @@ export default defineConfig({
       {
         // One end-to-end file on its own (`npx vitest run --project e2e test/e2e/<file>`), files one
         // after another: they share one local runtime, its mailbox and its per-address limits.
+        resolve: ALIASES,
         test: { ...E2E, name: 'e2e', include: ['test/e2e/**/*.test.ts'], fileParallelism: false },
       },
       {
         // Every end-to-end file, one after another inside one Vitest file (test/browser/suite.test.ts),
         // so the browser journeys run beside the other suites instead of in a one-worker lane after
         // them. `npm test` runs this project, not `e2e`.
+        resolve: ALIASES,
         test: { ...E2E, name: 'browser', include: ['test/browser/**/*.test.ts'] },
       },
       {
+        resolve: ALIASES,
         test: {
           name: 'bench',
           include: ['test/bench/**/*.bench.test.ts'],

@@ -13,7 +13,11 @@ const reactRouterProduction = fileURLToPath(new URL('../node_modules/react-route
 export default defineConfig(({ command }) => ({
   root,
   plugins: [react(), certificateCheckPage()],
-  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } : {},
+  // @/ and @shared/ (tsconfig.json paths)
+  resolve: {
+    tsconfigPaths: true,
+    ...(command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } : {}),
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,4 +1,4 @@
-import { CODE_TTL_MINUTES } from '../../../shared/constants';
+import { CODE_TTL_MINUTES } from '@shared/constants';
 import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
 
 /**

@@ -1,4 +1,4 @@
-import { RESET_TOKEN_TTL_MINUTES } from '../../../shared/constants';
+import { RESET_TOKEN_TTL_MINUTES } from '@shared/constants';
 import { emailLayout, escapeHtml, type EmailMessage } from '../../lib/email';
 
 /** A reset ends every way into the account that did not need the inbox (docs/security.md). */

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ContentChanges, ContentModuleJson, ModuleChange, ProgramContentJson } from '../../../shared/program-authoring';
+import type { ContentChanges, ContentModuleJson, ModuleChange, ProgramContentJson } from '@shared/program-authoring';
 
 /**
  * What differs between two versions of the content, per module (matched by module id, the key

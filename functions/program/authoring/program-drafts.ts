@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuthorRef, ProgramContentJson, ProgramDraft, PublishResult } from '../../../shared/program-authoring';
-import { PROGRAM_LIMITS } from '../../../shared/program-authoring';
+import type { AuthorRef, ProgramContentJson, ProgramDraft, PublishResult } from '@shared/program-authoring';
+import { PROGRAM_LIMITS } from '@shared/program-authoring';
 import { auditPut } from '../../lib/audit';
 import { db, tableName } from '../../lib/db';
 import { badRequest, conflict } from '../../lib/errors';

@@ -1,4 +1,4 @@
-import type { AuthorRef, ProgramContentJson } from '../../../shared/program-authoring';
+import type { AuthorRef, ProgramContentJson } from '@shared/program-authoring';
 import { keys } from '../../lib/table';
 import type { ProgramContent } from '../content';
 

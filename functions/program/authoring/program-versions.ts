@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ProgramDraft, ProgramVersionList, ProgramVersionSummary, ProgramVersionView } from '../../../shared/program-authoring';
+import type { ProgramDraft, ProgramVersionList, ProgramVersionSummary, ProgramVersionView } from '@shared/program-authoring';
 import { db, tableName } from '../../lib/db';
 import { badRequest, notFound } from '../../lib/errors';
 import { keys } from '../../lib/table';

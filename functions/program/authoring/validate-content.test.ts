@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProgramContentJson } from '../../../shared/program-authoring';
+import type { ProgramContentJson } from '@shared/program-authoring';
 import { rawProgramContent } from '../content';
 import { auditValues, contentChanges } from './content-changes';
 import { authoringProblems } from './validate-content';

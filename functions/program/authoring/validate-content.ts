@@ -1,4 +1,4 @@
-import { PROGRAM_LIMITS, SAFE_LINK_SCHEMES, TASK_KINDS, type ContentProblem } from '../../../shared/program-authoring';
+import { PROGRAM_LIMITS, SAFE_LINK_SCHEMES, TASK_KINDS, type ContentProblem } from '@shared/program-authoring';
 import { badRequest } from '../../lib/errors';
 import { contentProblems, parseProgramContent, type ProgramContent } from '../content';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGNED_IN_HINT_COOKIE } from '../../../shared/constants';
+import { SIGNED_IN_HINT_COOKIE } from '@shared/constants';
 import { mockFetch } from '../testing/mock-api';
 import { getMe } from './auth';
 import { holdsSignedInHint } from './signed-in-hint';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { UserProgress } from '../../../shared/program-types';
+import type { UserProgress } from '@shared/program-types';
 import { api, ApiError } from './api-client';
 import { markSignedIn } from './session-ended';
 import { clearSignedInHint, holdsSignedInHint } from './signed-in-hint';

@@ -1,4 +1,4 @@
-import { SIGNED_IN_HINT_COOKIE } from '../../../shared/constants';
+import { SIGNED_IN_HINT_COOKIE } from '@shared/constants';
 
 /**
  * The signed-in hint (docs/api.md#the-signed-in-hint): a script-readable cookie the API sets and

@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { MAX_PAGE_WITHOUT_CURSOR } from '../../../shared/constants';
+import { MAX_PAGE_WITHOUT_CURSOR } from '@shared/constants';
 
 /** The cursors of pages seen before, per list view (Back and Forward land on pages read already). */
 const seenCursors = new Map<string, Map<number, string>>();

@@ -3,7 +3,7 @@
  * call (method, path, URL as the app wrote it, parsed JSON body) so tests can assert on them.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { SIGNED_IN_HINT_COOKIE } from '../../../shared/constants';
+import { SIGNED_IN_HINT_COOKIE } from '@shared/constants';
 import { server } from './msw-server';
 
 /** An answer: JSON by default; `'network'` fails the request as a dropped connection does. */

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { PAGE_SIZES } from '../../../../shared/constants';
+import { PAGE_SIZES } from '@shared/constants';
 
 export interface PageSizeSelectProps {
   value: number;

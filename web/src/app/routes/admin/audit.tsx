@@ -1,4 +1,4 @@
-import { AuditLogPage } from '../../../features/admin-audit/components/audit-log-page';
+import { AuditLogPage } from '@/features/admin-audit/components/audit-log-page';
 
 /** /admin/audit (docs/product.md#2-screens-and-routes "Audit log"). */
 export default function AdminAuditRoute() {

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { meQueryOptions } from '../../../lib/auth';
+import { api } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/auth';
 
 export interface DeleteAccountResult {
   ok: true;

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { downloadFile } from '../../../utils/download-file';
+import { api } from '@/lib/api-client';
+import { downloadFile } from '@/utils/download-file';
 
 interface AuditPage {
   audit_entries: unknown[];

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PasswordField } from '../../../components/ui/password-field';
-import { ApiError, NetworkError } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PasswordField } from '@/components/ui/password-field';
+import { ApiError, NetworkError } from '@/lib/api-client';
 import { useDeleteAccount, type DeleteAccountResult } from '../api/delete-account';
 import { useExportAccountData } from '../api/export-account-data';
 import '../account-data.css';

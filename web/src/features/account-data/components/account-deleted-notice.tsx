@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
-import { formatLongDate } from '../../../utils/format';
+import { paths } from '@/config/paths';
+import { formatLongDate } from '@/utils/format';
 
 /** Shown after "Delete my account": the learner is signed out, so this lives on a public page. */
 export function AccountDeletedNotice({ eraseOn }: { eraseOn: string | null }) {

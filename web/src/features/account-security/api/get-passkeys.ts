@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import type { PasskeyItem } from '../types';
 
 export const getPasskeys = () => api.get<{ items: PasskeyItem[] }>('/api/auth/passkeys');

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import type { SessionItem } from '../types';
 
 export const getSessions = () => api.get<{ items: SessionItem[] }>('/api/auth/sessions');

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { passkeysQueryOptions } from './get-passkeys';
 
 export const removePasskey = (id: string) => api.delete<{ ok: boolean }>(`/api/auth/passkeys/${encodeURIComponent(id)}`);

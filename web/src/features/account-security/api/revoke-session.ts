@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { sessionsQueryOptions } from './get-sessions';
 
 export const revokeSession = (id: string) => api.delete<{ ok: boolean }>(`/api/auth/sessions/${encodeURIComponent(id)}`);

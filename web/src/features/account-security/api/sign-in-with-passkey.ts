@@ -1,8 +1,8 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { meQueryOptions, type SessionUser } from '../../../lib/auth';
-import { forgetServerAnswers } from '../../../lib/session-answers';
+import { api } from '@/lib/api-client';
+import { meQueryOptions, type SessionUser } from '@/lib/auth';
+import { forgetServerAnswers } from '@/lib/session-answers';
 
 export const getAuthenticationOptions = () =>
   api.post<{ challenge_id: string; options: PublicKeyCredentialRequestOptionsJSON }>('/api/auth/passkeys/authentication/options');

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PasswordField } from '../../../components/ui/password-field';
-import { TextField } from '../../../components/ui/text-field';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PasswordField } from '@/components/ui/password-field';
+import { TextField } from '@/components/ui/text-field';
 import { confirmWithPasskey, useAddPasskey, type Confirmation, type PasskeyAssertion } from '../api/add-passkey';
 import { securityErrorMessage } from '../utils/messages';
 

@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { mockFetch } from '../../../testing/mock-api';
+import { mockFetch } from '@/testing/mock-api';
 import { PasskeyRemovalConfirm } from './passkey-removal-confirm';
 
 type Answer = { status: number; body: unknown };

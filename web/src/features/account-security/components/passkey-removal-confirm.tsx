@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
 import { useRemovePasskeyByLink } from '../api/remove-passkey-by-link';
 import '../account-security.css';
 

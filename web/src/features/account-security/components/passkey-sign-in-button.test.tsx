@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt } from '../../../testing/admin-test-utils';
-import { mockFetch } from '../../../testing/mock-api';
+import { renderAt } from '@/testing/admin-test-utils';
+import { mockFetch } from '@/testing/mock-api';
 import { PasskeySignInButton } from './passkey-sign-in-button';
 
 const startAuthentication = vi.fn<(...args: unknown[]) => Promise<unknown>>();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import type { SessionUser } from '../../../lib/auth';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import type { SessionUser } from '@/lib/auth';
 import { useSignInWithPasskey } from '../api/sign-in-with-passkey';
 import '../account-security.css';
 import { securityErrorMessage } from '../utils/messages';

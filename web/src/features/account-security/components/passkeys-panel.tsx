@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
 import type { PasskeyItem } from '../types';
-import { formatDateTimeMedium as formatWhen } from '../../../utils/format';
+import { formatDateTimeMedium as formatWhen } from '@/utils/format';
 import { securityErrorMessage } from '../utils/messages';
 import { AddPasskeyForm } from './add-passkey-form';
 

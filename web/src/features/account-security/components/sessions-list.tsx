@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
 import { useSessions } from '../api/get-sessions';
 import { useRevokeOtherSessions } from '../api/revoke-other-sessions';
 import { useRevokeSession } from '../api/revoke-session';
 import type { SessionItem } from '../types';
-import { formatDateTimeMedium as formatWhen } from '../../../utils/format';
+import { formatDateTimeMedium as formatWhen } from '@/utils/format';
 import { securityErrorMessage } from '../utils/messages';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;

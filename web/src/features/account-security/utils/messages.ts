@@ -1,4 +1,4 @@
-import { ApiError, NetworkError } from '../../../lib/api-client';
+import { ApiError, NetworkError } from '@/lib/api-client';
 
 /** What went wrong, in words, for the account security screens (docs/security.md#account-security-center). */
 const API_MESSAGES: Record<string, string> = {

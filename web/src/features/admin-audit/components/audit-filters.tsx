@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { PageSizeSelect } from '../../../components/ui/page-size-select';
-import { Button } from '../../../components/ui/button';
+import { PageSizeSelect } from '@/components/ui/page-size-select';
+import { Button } from '@/components/ui/button';
 import type { AuditFilters } from '../api/get-audit-logs';
 
 const FIELDS: { key: keyof AuditFilters; label: string; type: string; placeholder?: string }[] = [

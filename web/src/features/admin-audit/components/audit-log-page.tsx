@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { AUDIT_DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../../../../shared/constants';
-import { Button } from '../../../components/ui/button';
-import { ExportCsvButton } from '../../../components/ui/export-csv-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadingText } from '../../../components/ui/loading-text';
-import { ApiError } from '../../../lib/api-client';
-import { totalText, useCursorPages } from '../../../lib/use-cursor-pages';
+import { AUDIT_DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '@shared/constants';
+import { Button } from '@/components/ui/button';
+import { ExportCsvButton } from '@/components/ui/export-csv-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadingText } from '@/components/ui/loading-text';
+import { ApiError } from '@/lib/api-client';
+import { totalText, useCursorPages } from '@/lib/use-cursor-pages';
 import { exportAuditCsvPath } from '../api/export-audit-csv';
 import { useAuditLogs, type AuditFilters } from '../api/get-audit-logs';
 import { AuditFiltersBar } from './audit-filters';

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import { ScrollTable } from '../../../components/ui/scroll-table';
-import { ShortId, shortId } from '../../../components/ui/short-id';
-import { paths } from '../../../config/paths';
+import { ScrollTable } from '@/components/ui/scroll-table';
+import { ShortId, shortId } from '@/components/ui/short-id';
+import { paths } from '@/config/paths';
 import type { AuditLogEntry } from '../api/get-audit-logs';
-import { formatDateTime } from '../../../utils/format';
+import { formatDateTime } from '@/utils/format';
 import { actorText, agentPreview, jsonPreview, targetText } from '../utils/format';
 import { auditSentence, hasSentence, targetName } from '../utils/sentence';
 import { AuditDetails } from './audit-details';

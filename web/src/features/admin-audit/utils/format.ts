@@ -1,4 +1,4 @@
-import { AUDIT_PREVIEW_CHARS, USER_AGENT_PREVIEW_CHARS } from '../../../../../shared/constants';
+import { AUDIT_PREVIEW_CHARS, USER_AGENT_PREVIEW_CHARS } from '@shared/constants';
 
 /** JSON preview cut to 160 characters: 157 plus '…' (docs/product.md#9-business-constants-and-limits). */
 export function jsonPreview(value: unknown): string {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ADMIN_REFRESH_MS } from '../../../../../shared/constants';
-import { api } from '../../../lib/api-client';
-import type { AdminSummary, DailyCount, FunnelModule } from '../../../../../shared/admin-types';
+import { ADMIN_REFRESH_MS } from '@shared/constants';
+import { api } from '@/lib/api-client';
+import type { AdminSummary, DailyCount, FunnelModule } from '@shared/admin-types';
 
 export type { AdminSummary, DailyCount, FunnelModule };
 

@@ -4,9 +4,9 @@
  */
 import { useContainerWidth } from '../hooks/use-container-width';
 import { VictoryAxis, VictoryChart, VictoryContainer, VictoryLine, VictoryScatter } from 'victory';
-import { CHART_HEIGHT_PX } from '../../../../../shared/constants';
+import { CHART_HEIGHT_PX } from '@shared/constants';
 import type { DailyCount } from '../api/get-summary';
-import { formatMonthDay as shortMonthDay } from '../../../utils/format';
+import { formatMonthDay as shortMonthDay } from '@/utils/format';
 import { integerTicks } from '../utils/format';
 
 const AXIS_STYLE = {

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { LoadingText } from '../../../components/ui/loading-text';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { ApiError } from '../../../lib/api-client';
+import { LoadingText } from '@/components/ui/loading-text';
+import { FormAlert } from '@/components/ui/form-alert';
+import { ApiError } from '@/lib/api-client';
 import { useSummary, type AdminSummary, type DailyCount, type FunnelModule } from '../api/get-summary';
 import {
   formatCount as count,
@@ -9,7 +9,7 @@ import {
   formatFractionPercent as fractionPercent,
   formatMonthDay,
   formatPercent as percent,
-} from '../../../utils/format';
+} from '@/utils/format';
 import { FunnelList } from './funnel-list';
 import { MetricCard } from './metric-card';
 import '../admin-dashboard.css';

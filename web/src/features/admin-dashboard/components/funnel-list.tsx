@@ -1,5 +1,5 @@
-import type { FunnelModule } from '../../../../../shared/admin-types';
-import { formatWholeCount } from '../../../utils/format';
+import type { FunnelModule } from '@shared/admin-types';
+import { formatWholeCount } from '@/utils/format';
 import { funnelRows, moduleLabel, reachLabel } from '../utils/funnel-rows';
 
 /**

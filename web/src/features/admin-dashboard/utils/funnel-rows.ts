@@ -1,5 +1,5 @@
-import type { FunnelModule } from '../../../../../shared/admin-types';
-import { formatWholeCount } from '../../../utils/format';
+import type { FunnelModule } from '@shared/admin-types';
+import { formatWholeCount } from '@/utils/format';
 
 export interface FunnelRow extends FunnelModule {
   /** Learners who got to this module: completed it, or have it open. */

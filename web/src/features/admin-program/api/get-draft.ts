@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProgramDraft } from '../../../../../shared/program-authoring';
-import { api } from '../../../lib/api-client';
+import type { ProgramDraft } from '@shared/program-authoring';
+import { api } from '@/lib/api-client';
 
 /** `GET /api/admin/program/draft` (docs/product.md#program-authoring). */
 export const draftQueryOptions = () =>

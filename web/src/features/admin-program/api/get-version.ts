@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProgramVersionView } from '../../../../../shared/program-authoring';
-import { api } from '../../../lib/api-client';
+import type { ProgramVersionView } from '@shared/program-authoring';
+import { api } from '@/lib/api-client';
 
 /** `GET /api/admin/program/versions/{version}`: the version with what it changed from the one before. */
 export const versionQueryOptions = (version: number) =>

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { ProgramVersionList } from '../../../../../shared/program-authoring';
-import { api } from '../../../lib/api-client';
+import type { ProgramVersionList } from '@shared/program-authoring';
+import { api } from '@/lib/api-client';
 
 /** `GET /api/admin/program/versions`, newest first, one page at a time (`before` = the next page). */
 export const versionsQueryOptions = () =>

@@ -1,5 +1,5 @@
-import type { ProgramDraft } from '../../../../../shared/program-authoring';
-import { api } from '../../../lib/api-client';
+import type { ProgramDraft } from '@shared/program-authoring';
+import { api } from '@/lib/api-client';
 import { useDraftWrite } from './use-draft-write';
 
 /** `POST /api/admin/program/versions/{version}/restore`: an older version becomes the draft. */

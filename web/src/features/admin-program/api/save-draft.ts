@@ -1,5 +1,5 @@
-import type { ProgramContentJson, ProgramDraft } from '../../../../../shared/program-authoring';
-import { api } from '../../../lib/api-client';
+import type { ProgramContentJson, ProgramDraft } from '@shared/program-authoring';
+import { api } from '@/lib/api-client';
 import { useDraftWrite } from './use-draft-write';
 
 /** `PUT /api/admin/program/draft` with the revision read (409 `draft_conflict` when another admin saved first). */

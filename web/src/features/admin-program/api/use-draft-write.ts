@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProgramDraft } from '../../../../../shared/program-authoring';
+import type { ProgramDraft } from '@shared/program-authoring';
 import { draftQueryOptions } from './get-draft';
 import { versionsQueryOptions } from './get-versions';
 

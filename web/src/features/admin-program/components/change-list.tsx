@@ -1,4 +1,4 @@
-import type { ContentChanges } from '../../../../../shared/program-authoring';
+import type { ContentChanges } from '@shared/program-authoring';
 
 const CHANGE_WORDS = { added: 'added', removed: 'removed', edited: 'edited' } as const;
 

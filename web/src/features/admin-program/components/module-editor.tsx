@@ -1,6 +1,6 @@
-import type { ContentModuleJson, ContentTaskJson } from '../../../../../shared/program-authoring';
-import { PROGRAM_LIMITS, TASK_KINDS } from '../../../../../shared/program-authoring';
-import { Button } from '../../../components/ui/button';
+import type { ContentModuleJson, ContentTaskJson } from '@shared/program-authoring';
+import { PROGRAM_LIMITS, TASK_KINDS } from '@shared/program-authoring';
+import { Button } from '@/components/ui/button';
 import { blocksToText, slugFromTitle, textToBlocks } from '../utils/draft-edit';
 
 /**

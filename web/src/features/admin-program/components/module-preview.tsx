@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { ContentModuleJson, ContentWeekJson } from '../../../../../shared/program-authoring';
-import type { ModulePage } from '../../../../../shared/program-types';
+import type { ContentModuleJson, ContentWeekJson } from '@shared/program-authoring';
+import type { ModulePage } from '@shared/program-types';
 import { blocksToText } from '../utils/draft-edit';
 
 /** Renders a module page as the learner page does (given by web/src/app, which composes the features). */

@@ -1,5 +1,5 @@
-import type { ProgramContentJson } from '../../../../../shared/program-authoring';
-import { PROGRAM_LIMITS } from '../../../../../shared/program-authoring';
+import type { ProgramContentJson } from '@shared/program-authoring';
+import { PROGRAM_LIMITS } from '@shared/program-authoring';
 import { updateProgram, updateWeek } from '../utils/draft-edit';
 
 /** The program's title and description and each week's title and summary. */

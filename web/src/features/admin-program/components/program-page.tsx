@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ContentChanges, ProgramContentJson, ProgramDraft } from '../../../../../shared/program-authoring';
-import { Button } from '../../../components/ui/button';
-import { LoadingText } from '../../../components/ui/loading-text';
-import { ApiError } from '../../../lib/api-client';
+import type { ContentChanges, ProgramContentJson, ProgramDraft } from '@shared/program-authoring';
+import { Button } from '@/components/ui/button';
+import { LoadingText } from '@/components/ui/loading-text';
+import { ApiError } from '@/lib/api-client';
 import { useDraft } from '../api/get-draft';
 import { usePublish } from '../api/publish';
 import { useSaveDraft } from '../api/save-draft';

@@ -1,4 +1,4 @@
-import { LoadingText } from '../../../components/ui/loading-text';
+import { LoadingText } from '@/components/ui/loading-text';
 import { useVersion } from '../api/get-version';
 import { writeError } from '../utils/write-error';
 import { ChangeList } from './change-list';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { LoadingText } from '../../../components/ui/loading-text';
-import { fetchFile } from '../../../lib/fetch-file';
-import { formatDateTime } from '../../../utils/format';
+import { Button } from '@/components/ui/button';
+import { LoadingText } from '@/components/ui/loading-text';
+import { fetchFile } from '@/lib/fetch-file';
+import { formatDateTime } from '@/utils/format';
 import { exportVersionPath } from '../api/export-version';
 import { useVersions } from '../api/get-versions';
 import { useImportDraft } from '../api/import-draft';

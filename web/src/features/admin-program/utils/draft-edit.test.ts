@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentModuleJson, ProgramContentJson } from '../../../../../shared/program-authoring';
+import type { ContentModuleJson, ProgramContentJson } from '@shared/program-authoring';
 import { addModule, blocksToText, moveModule, removeModule, slugFromTitle, textToBlocks, updateProgram, updateWeek } from './draft-edit';
 
 const module = (id: string, position: number) => ({ module_id: id, slug: id, position, title: id }) as ContentModuleJson;

@@ -1,4 +1,4 @@
-import type { ContentBlockJson, ContentModuleJson, ContentWeekJson, ProgramContentJson } from '../../../../../shared/program-authoring';
+import type { ContentBlockJson, ContentModuleJson, ContentWeekJson, ProgramContentJson } from '@shared/program-authoring';
 
 /**
  * Edits of the draft content, pure: each returns new content. Positions are renumbered 1, 2, 3 …

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 
 /** What a refused write says: the server's message, else each problem, else the code. */
 export function writeError(error: unknown): string {

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { userPath } from './get-user';
 
 /** A hard delete that goes on in the background (202 from DELETE …/users/{id}). */

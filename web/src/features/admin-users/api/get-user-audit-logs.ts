@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { USER_AUDIT_PAGE_SIZE } from '../../../../../shared/constants';
-import { api, queryString } from '../../../lib/api-client';
-import type { AuditEntry, ListPage } from '../../../../../shared/admin-types';
+import { USER_AUDIT_PAGE_SIZE } from '@shared/constants';
+import { api, queryString } from '@/lib/api-client';
+import type { AuditEntry, ListPage } from '@shared/admin-types';
 import { userPath, userQueryOptions } from './get-user';
 
 /** `cursor`: the previous page's next_cursor (page 1 has none). */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import type { AdminUserDetail } from '../../../../../shared/admin-types';
+import { api } from '@/lib/api-client';
+import type { AdminUserDetail } from '@shared/admin-types';
 
 export const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, queryString } from '../../../lib/api-client';
-import type { AdminUserListItem, ListPage } from '../../../../../shared/admin-types';
+import { api, queryString } from '@/lib/api-client';
+import type { AdminUserListItem, ListPage } from '@shared/admin-types';
 
 export interface UsersListParams {
   page: number;

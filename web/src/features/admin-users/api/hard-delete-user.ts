@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, queryString } from '../../../lib/api-client';
+import { api, queryString } from '@/lib/api-client';
 import { usersListQueryKey } from './get-users';
 import { userPath, userQueryOptions } from './get-user';
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { invalidateUser } from './user-cache';
 
 /** The four module overrides share one payload and answer shape (docs/product.md#7-the-calls-it-makes), so one file serves them. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import type { AdminRestoreResult, AdminUserDetail } from '../../../../../shared/admin-types';
+import { api } from '@/lib/api-client';
+import type { AdminRestoreResult, AdminUserDetail } from '@shared/admin-types';
 import { userPath, userQueryOptions } from './get-user';
 import { invalidateUser } from './user-cache';
 

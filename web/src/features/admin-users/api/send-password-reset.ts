@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { userPath, userQueryOptions } from './get-user';
 
 // `string & {}`: any other value the server may add, while the known ones stay suggested.

@@ -1,10 +1,10 @@
-import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadingText } from '../../../components/ui/loading-text';
-import { ScrollTable } from '../../../components/ui/scroll-table';
-import { useCursorPages } from '../../../lib/use-cursor-pages';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadingText } from '@/components/ui/loading-text';
+import { ScrollTable } from '@/components/ui/scroll-table';
+import { useCursorPages } from '@/lib/use-cursor-pages';
 import { useUserAuditLogs } from '../api/get-user-audit-logs';
 import { errorText } from '../utils/error-text';
-import { formatDateTime } from '../../../utils/format';
+import { formatDateTime } from '@/utils/format';
 import { jsonPreview } from '../utils/format';
 import { Pagination } from './pagination';
 

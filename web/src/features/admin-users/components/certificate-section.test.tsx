@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt } from '../../../testing/admin-test-utils';
-import { mockFetch } from '../../../testing/mock-api';
-import { formatDate } from '../../../utils/format';
+import { renderAt } from '@/testing/admin-test-utils';
+import { mockFetch } from '@/testing/mock-api';
+import { formatDate } from '@/utils/format';
 import { UserDrawer } from './user-drawer';
 
 afterEach(() => {

@@ -1,8 +1,8 @@
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useRevokeCertificate } from '../api/revoke-certificate';
-import type { AdminUserDetail } from '../../../../../shared/admin-types';
+import type { AdminUserDetail } from '@shared/admin-types';
 import { errorText } from '../utils/error-text';
-import { formatDate } from '../../../utils/format';
+import { formatDate } from '@/utils/format';
 import { useConfirm } from './confirm-dialog';
 import { reportOutcome, type Notify } from './notice';
 import { personName } from './security-tab';

@@ -1,14 +1,14 @@
 import { useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { ApiError } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { ApiError } from '@/lib/api-client';
 import { useHardDeletePreview } from '../api/get-hard-delete-preview';
 import { useHardDeleteUser } from '../api/hard-delete-user';
 import { usePurgeStatus } from '../api/get-purge-status';
-import type { AdminUserDetail } from '../../../../../shared/admin-types';
+import type { AdminUserDetail } from '@shared/admin-types';
 import { errorText } from '../utils/error-text';
-import { formatDate } from '../../../utils/format';
+import { formatDate } from '@/utils/format';
 
 export const retentionText = (date: string) => `Retention window active until ${formatDate(date)}.`;
 

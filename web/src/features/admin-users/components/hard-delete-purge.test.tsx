@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt } from '../../../testing/admin-test-utils';
-import { mockFetch, type Handler } from '../../../testing/mock-api';
+import { renderAt } from '@/testing/admin-test-utils';
+import { mockFetch, type Handler } from '@/testing/mock-api';
 import { UserDrawer } from './user-drawer';
 
 /** A heavy account's hard delete answers 202: the drawer follows the background purge until it is done. */

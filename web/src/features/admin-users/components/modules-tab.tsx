@@ -1,9 +1,9 @@
-import { Button } from '../../../components/ui/button';
-import { ScrollTable } from '../../../components/ui/scroll-table';
+import { Button } from '@/components/ui/button';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { useOverrideModule, type ModuleOverride } from '../api/override-module';
-import type { AdminEnrollment, AdminModule, AdminUserDetail } from '../../../../../shared/admin-types';
+import type { AdminEnrollment, AdminModule, AdminUserDetail } from '@shared/admin-types';
 import { overrideErrorText } from '../utils/error-text';
-import { formatDateTime } from '../../../utils/format';
+import { formatDateTime } from '@/utils/format';
 import { orderedModules } from '../utils/modules';
 import { useConfirm, type ConfirmRequest } from './confirm-dialog';
 import { reportOutcome, type Notify } from './notice';

@@ -1,5 +1,5 @@
-import { Button } from '../../../components/ui/button';
-import { totalText } from '../../../lib/use-cursor-pages';
+import { Button } from '@/components/ui/button';
+import { totalText } from '@/lib/use-cursor-pages';
 
 export interface PaginationProps {
   total: number;

@@ -1,6 +1,6 @@
-import { Button } from '../../../components/ui/button';
-import type { AdminUserDetail } from '../../../../../shared/admin-types';
-import { formatDateTimeMedium } from '../../../utils/format';
+import { Button } from '@/components/ui/button';
+import type { AdminUserDetail } from '@shared/admin-types';
+import { formatDateTimeMedium } from '@/utils/format';
 import { useRemoveUserPasskey, useUserPasskeys, type UserPasskey } from '../api/user-passkeys';
 import { errorText } from '../utils/error-text';
 import type { ConfirmRequest } from './confirm-dialog';

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type FieldErrors } from 'react-hook-form';
-import { ADMIN_PROFILE_FIELDS, adminProfileSchema, type AdminProfileValues } from '../../../../../shared/account-forms';
-import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/text-field';
+import { ADMIN_PROFILE_FIELDS, adminProfileSchema, type AdminProfileValues } from '@shared/account-forms';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/text-field';
 import { useUpdateUser } from '../api/update-user';
-import type { AdminUserDetail } from '../../../../../shared/admin-types';
+import type { AdminUserDetail } from '@shared/admin-types';
 import { errorText } from '../utils/error-text';
-import { formatDate, formatDateTime } from '../../../utils/format';
+import { formatDate, formatDateTime } from '@/utils/format';
 import { CertificateSection } from './certificate-section';
 import { reportOutcome, type Notify } from './notice';
 import { ResetPasswordButton } from './reset-password-button';

@@ -1,4 +1,4 @@
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useSendPasswordReset } from '../api/send-password-reset';
 import { errorText } from '../utils/error-text';
 import { reportOutcome, type Notice, type Notify } from './notice';

@@ -1,4 +1,4 @@
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useRestoreUser } from '../api/restore-user';
 import { errorText } from '../utils/error-text';
 import { reportOutcome, type Notify } from './notice';

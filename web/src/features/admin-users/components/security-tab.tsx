@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useInvalidateSessions } from '../api/invalidate-sessions';
 import { useLockUser } from '../api/lock-user';
 import { useSoftDeleteUser } from '../api/soft-delete-user';
 import { useUnlockUser } from '../api/unlock-user';
-import type { AdminUserDetail } from '../../../../../shared/admin-types';
+import type { AdminUserDetail } from '@shared/admin-types';
 import { errorText } from '../utils/error-text';
 import { HardDeletePanel } from './hard-delete-panel';
 import { PasskeysSection } from './passkeys-section';

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type SyntheticEvent } from 'react';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadingText } from '../../../components/ui/loading-text';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadingText } from '@/components/ui/loading-text';
 import { useAdminUser } from '../api/get-user';
-import type { AdminUserDetail } from '../../../../../shared/admin-types';
+import type { AdminUserDetail } from '@shared/admin-types';
 import { errorText } from '../utils/error-text';
 import { AuditTab } from './audit-tab';
 import { ModulesTab } from './modules-tab';

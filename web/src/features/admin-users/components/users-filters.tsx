@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { PageSizeSelect } from '../../../components/ui/page-size-select';
+import { PageSizeSelect } from '@/components/ui/page-size-select';
 
 export interface UsersFiltersProps {
   search: string;

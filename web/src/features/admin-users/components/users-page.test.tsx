@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_PAGE_WITHOUT_CURSOR } from '../../../../../shared/constants';
-import { renderAt } from '../../../testing/admin-test-utils';
-import { mockFetch, type FetchCall } from '../../../testing/mock-api';
+import { MAX_PAGE_WITHOUT_CURSOR } from '@shared/constants';
+import { renderAt } from '@/testing/admin-test-utils';
+import { mockFetch, type FetchCall } from '@/testing/mock-api';
 import { UsersPage } from './users-page';
 
 afterEach(() => {

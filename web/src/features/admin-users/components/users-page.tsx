@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { ExportCsvButton } from '../../../components/ui/export-csv-button';
-import { LoadingText } from '../../../components/ui/loading-text';
-import { useAddressPages } from '../../../lib/use-address-pages';
+import { FormAlert } from '@/components/ui/form-alert';
+import { ExportCsvButton } from '@/components/ui/export-csv-button';
+import { LoadingText } from '@/components/ui/loading-text';
+import { useAddressPages } from '@/lib/use-address-pages';
 import { exportUsersCsvPath } from '../api/export-users-csv';
 import { useUsers } from '../api/get-users';
 import { useDebouncedSearch } from '../hooks/use-debounced-search';

@@ -1,7 +1,7 @@
 import type { MouseEvent } from 'react';
-import type { AdminUserListItem } from '../../../../../shared/admin-types';
-import { ScrollTable } from '../../../components/ui/scroll-table';
-import { formatDate, formatOneDecimal } from '../../../utils/format';
+import type { AdminUserListItem } from '@shared/admin-types';
+import { ScrollTable } from '@/components/ui/scroll-table';
+import { formatDate, formatOneDecimal } from '@/utils/format';
 import { StatusBadge } from './status-badge';
 
 export interface UsersTableProps {

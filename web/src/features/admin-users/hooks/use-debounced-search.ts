@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { SEARCH_DEBOUNCE_MS } from '../../../../../shared/constants';
+import { SEARCH_DEBOUNCE_MS } from '@shared/constants';
 
 /**
  * The search box's own text, applied (trimmed) 350 ms after typing stops. When the applied value

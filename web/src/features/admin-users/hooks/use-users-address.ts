@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { PAGE_SIZES, USERS_DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
-import { PAGE_PARAMS } from '../../../lib/use-address-pages';
+import { PAGE_SIZES, USERS_DEFAULT_PAGE_SIZE } from '@shared/constants';
+import { PAGE_PARAMS } from '@/lib/use-address-pages';
 
 export const STATUS_VALUES = ['', 'all', 'deleted', 'active', 'locked'] as const;
 export const FILTER_VALUES = ['', 'active7d', 'active30d', 'unverified', 'week1_dropoff', 'deleted'] as const;

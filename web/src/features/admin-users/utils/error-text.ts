@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 
 /**
  * docs/product.md#8-error-catalogue Admin: a failed call shows the server's error field or 'HTTP {status}'; the named

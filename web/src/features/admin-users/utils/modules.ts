@@ -1,4 +1,4 @@
-import type { AdminModule } from '../../../../../shared/admin-types';
+import type { AdminModule } from '@shared/admin-types';
 
 /** Program order: week, then position in the week; modules without numbers keep their place last. */
 export function orderedModules(modules: AdminModule[] | undefined): AdminModule[] {

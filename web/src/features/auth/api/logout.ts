@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { meQueryOptions } from '../../../lib/auth';
-import { forgetServerAnswers } from '../../../lib/session-answers';
-import { clearSignedIn } from '../../../lib/session-ended';
-import { forgetAllDrafts } from '../../../lib/task-drafts';
+import { api } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/auth';
+import { forgetServerAnswers } from '@/lib/session-answers';
+import { clearSignedIn } from '@/lib/session-ended';
+import { forgetAllDrafts } from '@/lib/task-drafts';
 
 export const logout = () => api.post<Record<string, unknown>>('/api/auth/logout');
 

@@ -1,6 +1,6 @@
-import { paths } from '../../../config/paths';
-import { api, ApiError } from '../../../lib/api-client';
-import { isAdmin, type SessionUser } from '../../../lib/auth';
+import { paths } from '@/config/paths';
+import { api, ApiError } from '@/lib/api-client';
+import { isAdmin, type SessionUser } from '@/lib/auth';
 
 /**
  * Where a fresh sign-in lands (docs/product.md#4-states-and-transitions): admins on the admin dashboard; learners are probed with

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { useSessionStart, type VerifyTwoFactorResponse } from './verify-2fa';
 
 /** Step 1 of restoring an account its owner deleted: the password again; a code is emailed. */

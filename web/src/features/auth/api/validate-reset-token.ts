@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, queryString } from '../../../lib/api-client';
+import { api, queryString } from '@/lib/api-client';
 
 export const validateResetToken = (token: string) =>
   api.get<Record<string, unknown>>(`/api/auth/password-reset/validate${queryString({ token })}`);

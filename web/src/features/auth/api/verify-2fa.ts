@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { meQueryOptions, type SessionUser } from '../../../lib/auth';
-import { forgetServerAnswers } from '../../../lib/session-answers';
+import { api } from '@/lib/api-client';
+import { meQueryOptions, type SessionUser } from '@/lib/auth';
+import { forgetServerAnswers } from '@/lib/session-answers';
 
 export interface VerifyTwoFactorInput {
   email: string;

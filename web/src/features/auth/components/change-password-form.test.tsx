@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../testing/test-utils';
-import { mockFetch } from '../../../testing/mock-api';
+import { mockFetch } from '@/testing/mock-api';
 import { ChangePasswordForm } from './change-password-form';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { changePasswordSchema, type ChangePasswordValues } from '../../../../../shared/account-forms';
-import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PasswordField } from '../../../components/ui/password-field';
+import { changePasswordSchema, type ChangePasswordValues } from '@shared/account-forms';
+import { MIN_PASSWORD_LENGTH } from '@shared/constants';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PasswordField } from '@/components/ui/password-field';
 import { LazyPasswordStrength } from './lazy-password-strength';
 import { useChangePassword } from '../api/change-password';
 import { changePasswordErrorMessage, changePasswordTexts } from '../utils/error-messages';

@@ -1,6 +1,6 @@
 import type { Ref } from 'react';
-import { CODE_LENGTH } from '../../../../../shared/constants';
-import { TextField } from '../../../components/ui/text-field';
+import { CODE_LENGTH } from '@shared/constants';
+import { TextField } from '@/components/ui/text-field';
 
 interface CodeFieldProps {
   label: string;

@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { forgotPasswordSchema, type ForgotPasswordValues } from '../../../../../shared/account-forms';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { paths } from '../../../config/paths';
+import { forgotPasswordSchema, type ForgotPasswordValues } from '@shared/account-forms';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { paths } from '@/config/paths';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 import { RESET_REQUEST_FAILED, RESET_REQUESTED } from '../utils/error-messages';
 

@@ -1,4 +1,4 @@
-import { useLocalConfig } from '../../../lib/local-config';
+import { useLocalConfig } from '@/lib/local-config';
 
 /** In local mode no real email leaves the machine: point to the local mail viewer instead. */
 export function LocalMailNote() {

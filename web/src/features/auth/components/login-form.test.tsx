@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { me, renderScreen } from '../testing/test-utils';
-import { mockFetch, type Handler } from '../../../testing/mock-api';
+import { mockFetch, type Handler } from '@/testing/mock-api';
 import { LoginForm } from './login-form';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 import { useDeferredValue, useMemo } from 'react';
-import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
+import { MIN_PASSWORD_LENGTH } from '@shared/constants';
 import { COMMON_PASSWORD } from '../utils/error-messages';
 
 /**

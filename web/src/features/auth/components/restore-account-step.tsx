@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import type { SessionUser } from '../../../lib/auth';
-import { ApiError } from '../../../lib/api-client';
-import { formatLongDate } from '../../../utils/format';
-import { CODE_LENGTH } from '../../../../../shared/constants';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import type { SessionUser } from '@/lib/auth';
+import { ApiError } from '@/lib/api-client';
+import { formatLongDate } from '@/utils/format';
+import { CODE_LENGTH } from '@shared/constants';
 import { useStartRestore, useVerifyRestore } from '../api/restore-account';
 import { THROTTLED, twoFactorErrorView } from '../utils/error-messages';
 import { CodeField } from './code-field';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { paths } from '../../../config/paths';
-import { isAdmin, useUser } from '../../../lib/auth';
+import { paths } from '@/config/paths';
+import { isAdmin, useUser } from '@/lib/auth';
 
 /**
  * Where someone already signed in should go instead of /login or /register: their dashboard.

@@ -1,5 +1,5 @@
 // The product's texts (docs/product.md#8-error-catalogue) are written out exactly (they state the limits of shared/constants.ts: 8, 1-100).
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 
 /**
  * Turns API failures into the docs/product.md#8-error-catalogue texts. Known codes map to fixed texts; an unknown code falls

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CertificateView } from '../../../../../shared/program-types';
-import { api, ApiError } from '../../../lib/api-client';
+import type { CertificateView } from '@shared/program-types';
+import { api, ApiError } from '@/lib/api-client';
 
 /** `GET /api/certificate`: issued on the first request after the last module is completed. */
 export const getCertificate = () => api.get<CertificateView>('/api/certificate');

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicCertificate } from '../../../../../shared/program-types';
-import { api, ApiError } from '../../../lib/api-client';
+import type { PublicCertificate } from '@shared/program-types';
+import { api, ApiError } from '@/lib/api-client';
 
 /** `GET /api/certificates/{code}`: anyone may check a certificate, no session needed. */
 export const getPublicCertificate = (code: string) => api.get<PublicCertificate>(`/api/certificates/${encodeURIComponent(code)}`);

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { Link, Navigate } from 'react-router';
-import { CERTIFICATE_ISSUER, normalizeCertificateCode } from '../../../../../shared/certificate-code';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadingText } from '../../../components/ui/loading-text';
-import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
+import { CERTIFICATE_ISSUER, normalizeCertificateCode } from '@shared/certificate-code';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadingText } from '@/components/ui/loading-text';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
 import { usePublicCertificate } from '../api/get-public-certificate';
-import { formatLongDate } from '../../../utils/format';
+import { formatLongDate } from '@/utils/format';
 import { CertificateCodeForm } from './certificate-code-form';
 import '../certificate.css';
 

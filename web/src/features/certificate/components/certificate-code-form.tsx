@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { normalizeCertificateCode } from '../../../../../shared/certificate-code';
-import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/text-field';
-import { paths } from '../../../config/paths';
+import { normalizeCertificateCode } from '@shared/certificate-code';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/text-field';
+import { paths } from '@/config/paths';
 
 /** A field to type a verification code: any case, spaces or dashes (shared/certificate-code.ts). */
 export function CertificateCodeForm({ label }: { label: string }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { CertificateView } from '../../../../../shared/program-types';
-import { Button } from '../../../components/ui/button';
+import type { CertificateView } from '@shared/program-types';
+import { Button } from '@/components/ui/button';
 import { linkedInAddToProfileUrl } from '../utils/linkedin-add-url';
 
 type Copy = 'idle' | 'copied' | 'failed';

@@ -1,7 +1,7 @@
 import type { jsPDF as JsPdf } from 'jspdf';
-import { CERTIFICATE_ISSUER } from '../../../../../shared/certificate-code';
-import type { CertificateView } from '../../../../../shared/program-types';
-import { formatLongDate } from '../../../utils/format';
+import { CERTIFICATE_ISSUER } from '@shared/certificate-code';
+import type { CertificateView } from '@shared/program-types';
+import { formatLongDate } from '@/utils/format';
 import { needsCjkFont, type CertificateFonts } from './certificate-fonts';
 import { qrModules } from './qr-modules';
 

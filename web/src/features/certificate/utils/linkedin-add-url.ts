@@ -1,6 +1,6 @@
-import { CERTIFICATE_ISSUER } from '../../../../../shared/certificate-code';
-import type { CertificateView } from '../../../../../shared/program-types';
-import { parseDate } from '../../../utils/format';
+import { CERTIFICATE_ISSUER } from '@shared/certificate-code';
+import type { CertificateView } from '@shared/program-types';
+import { parseDate } from '@/utils/format';
 
 /**
  * LinkedIn's add-to-profile address for a certification, its form filled in: the program as the

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { NotificationPreferences } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
+import type { NotificationPreferences } from '@shared/program-types';
+import { api } from '@/lib/api-client';
 
 export const getNotificationPreferences = () => api.get<NotificationPreferences>('/api/settings/notifications');
 

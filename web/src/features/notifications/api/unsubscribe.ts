@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NotificationPreferences, ReminderFrequency } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
+import type { NotificationPreferences, ReminderFrequency } from '@shared/program-types';
+import { api } from '@/lib/api-client';
 
 /** What the unsubscribe page shows: the address reminders go to and their frequency. */
 export interface LinkedSubscription extends NotificationPreferences {

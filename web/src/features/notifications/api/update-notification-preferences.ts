@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NotificationPreferences } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
+import type { NotificationPreferences } from '@shared/program-types';
+import { api } from '@/lib/api-client';
 import { notificationPreferencesQueryOptions } from './get-notification-preferences';
 
 /** One preference or both: the server keeps the other as it is. */

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { meQueryOptions, type SessionUser } from '../../../lib/auth';
-import { mockFetch } from '../../../testing/mock-api';
+import { meQueryOptions, type SessionUser } from '@/lib/auth';
+import { mockFetch } from '@/testing/mock-api';
 import { NotificationPreferences } from './notification-preferences';
 
 type Answer = { status: number; body: unknown };

@@ -1,6 +1,6 @@
-import { REMINDER_FREQUENCIES } from '../../../../../shared/constants';
-import type { ReminderFrequency } from '../../../../../shared/program-types';
-import { useUser } from '../../../lib/auth';
+import { REMINDER_FREQUENCIES } from '@shared/constants';
+import type { ReminderFrequency } from '@shared/program-types';
+import { useUser } from '@/lib/auth';
 import { useNotificationPreferences } from '../api/get-notification-preferences';
 import { useUpdateNotificationPreferences } from '../api/update-notification-preferences';
 import '../notifications.css';

@@ -3,8 +3,8 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { ReminderFrequency } from '../../../../../shared/program-types';
-import { mockFetch, type FetchCall, type Reply } from '../../../testing/mock-api';
+import type { ReminderFrequency } from '@shared/program-types';
+import { mockFetch, type FetchCall, type Reply } from '@/testing/mock-api';
 import { UnsubscribeConfirm } from './unsubscribe-confirm';
 
 /** API mock: the GET answers `current`; every POST is recorded and waits until the test settles it. */

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import type { ReminderFrequency } from '../../../../../shared/program-types';
-import { Button } from '../../../components/ui/button';
-import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
+import type { ReminderFrequency } from '@shared/program-types';
+import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
 import { useLinkedSubscription, useSetLinkedFrequency } from '../api/unsubscribe';
 import '../notifications.css';
 

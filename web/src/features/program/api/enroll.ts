@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EnrollResponse } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
-import { meQueryOptions } from '../../../lib/auth';
+import type { EnrollResponse } from '@shared/program-types';
+import { api } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/auth';
 import { dashboardQueryOptions } from './get-dashboard';
 import { dashboardStateQueryOptions } from './get-dashboard-state';
 

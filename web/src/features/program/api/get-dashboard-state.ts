@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DashboardState } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
+import type { DashboardState } from '@shared/program-types';
+import { api } from '@/lib/api-client';
 
 export const getDashboardState = () => api.get<DashboardState>('/api/dashboard/state');
 

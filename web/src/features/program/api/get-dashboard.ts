@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DashboardSummary } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
+import type { DashboardSummary } from '@shared/program-types';
+import { api } from '@/lib/api-client';
 
 export const getDashboard = () => api.get<DashboardSummary>('/api/dashboard');
 

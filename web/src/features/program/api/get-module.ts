@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ModulePage } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
+import type { ModulePage } from '@shared/program-types';
+import { api } from '@/lib/api-client';
 
 export const getModule = (slug: string) => api.get<ModulePage>(`/api/modules/${encodeURIComponent(slug)}`);
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LearnerTask, ModulePage, TaskSave, TaskSaveRequest } from '../../../../../shared/program-types';
-import { api } from '../../../lib/api-client';
-import { meQueryOptions } from '../../../lib/auth';
+import type { LearnerTask, ModulePage, TaskSave, TaskSaveRequest } from '@shared/program-types';
+import { api } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/auth';
 import { dashboardQueryOptions } from './get-dashboard';
 import { dashboardStateQueryOptions } from './get-dashboard-state';
 import { moduleQueryOptions } from './get-module';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
-import type { SessionUser } from '../../../lib/auth';
+import { paths } from '@/config/paths';
+import type { SessionUser } from '@/lib/auth';
 import { displayName } from '../utils/greeting';
 
 /** 'Account snapshot': email, name, verification status and a way to settings (docs/product.md#2-screens-and-routes). */

@@ -1,4 +1,4 @@
-import type { LearnerTask, TaskSave } from '../../../../../shared/program-types';
+import type { LearnerTask, TaskSave } from '@shared/program-types';
 import { useSaveTask } from '../api/save-task';
 
 /** A tick-off task: saves on every change; the box shows the change at once and reverts on failure. */

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DashboardState } from '../../../../../shared/program-types';
+import type { DashboardState } from '@shared/program-types';
 import { learner, mockApi, renderRoute } from '../testing/test-utils';
 import { DashboardView } from './dashboard-view';
 

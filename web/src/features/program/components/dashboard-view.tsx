@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
-import { DEFAULT_PROGRAM_TITLE } from '../../../../../shared/constants';
-import { useUser } from '../../../lib/auth';
+import { DEFAULT_PROGRAM_TITLE } from '@shared/constants';
+import { useUser } from '@/lib/auth';
 import { useDashboard } from '../api/get-dashboard';
 import { useDashboardState } from '../api/get-dashboard-state';
 import { learnerRedirect } from '../utils/api-errors';

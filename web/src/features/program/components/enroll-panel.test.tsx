@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ENROLL_REDIRECT_MS } from '../../../../../shared/constants';
+import { ENROLL_REDIRECT_MS } from '@shared/constants';
 import { callsTo, learner, mockApi, renderRoute } from '../testing/test-utils';
 import { EnrollPanel } from './enroll-panel';
 

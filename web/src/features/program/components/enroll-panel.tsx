@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { ENROLL_REDIRECT_MS } from '../../../../../shared/constants';
+import { ENROLL_REDIRECT_MS } from '@shared/constants';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
-import { isAdmin, useUser } from '../../../lib/auth';
+import { paths } from '@/config/paths';
+import { isAdmin, useUser } from '@/lib/auth';
 import { useEnroll } from '../api/enroll';
 import { serverMessage } from '../utils/api-errors';
 import '../program.css';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import type { ModuleLink } from '../../../../../shared/program-types';
-import { paths } from '../../../config/paths';
+import type { ModuleLink } from '@shared/program-types';
+import { paths } from '@/config/paths';
 
 /**
  * Shown once a module is completed: the way on to the next module, or back to the dashboard at

@@ -1,4 +1,4 @@
-import type { ModuleSection } from '../../../../../shared/program-types';
+import type { ModuleSection } from '@shared/program-types';
 import { parseSectionBody } from '../utils/section-body';
 import { InlineText } from './inline-text';
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ModulePage, TaskSave } from '../../../../../shared/program-types';
+import type { ModulePage, TaskSave } from '@shared/program-types';
 import { callsTo, mockApi, renderRoute, type MockAnswer } from '../testing/test-utils';
 import { ModuleView } from './module-view';
 

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate } from 'react-router';
-import type { ModulePage, TaskSave } from '../../../../../shared/program-types';
-import { paths } from '../../../config/paths';
-import { sessionEndedLogin } from '../../../lib/session-ended';
+import type { ModulePage, TaskSave } from '@shared/program-types';
+import { paths } from '@/config/paths';
+import { sessionEndedLogin } from '@/lib/session-ended';
 import { estimateMinutes, formatEstimate } from '../utils/time-estimate';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { useModule } from '../api/get-module';
 import { ModuleSections } from './module-sections';
 import { CheckboxTask } from './checkbox-task';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { DashboardWeek, LearnerModule } from '../../../../../shared/program-types';
-import { paths } from '../../../config/paths';
+import type { DashboardWeek, LearnerModule } from '@shared/program-types';
+import { paths } from '@/config/paths';
 import { stateLabel } from '../utils/module-state';
 
 function ModuleRow({ module }: { module: LearnerModule }) {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { OpenModule } from '../../../../../shared/program-types';
-import { paths } from '../../../config/paths';
+import type { OpenModule } from '@shared/program-types';
+import { paths } from '@/config/paths';
 
 /** 'Resume your next module' with what comes next, or 'All modules completed!' with the certificate (docs/product.md#2-screens-and-routes). */
 export function ResumeCard({ openModule }: { openModule: OpenModule | null }) {

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
-import { TASK_ANSWER_MAX_LENGTH, type LearnerTask, type TaskSave } from '../../../../../shared/program-types';
-import { useUser } from '../../../lib/auth';
-import { forgetDraft, keepDraft, readDraft } from '../../../lib/task-drafts';
+import { TASK_ANSWER_MAX_LENGTH, type LearnerTask, type TaskSave } from '@shared/program-types';
+import { useUser } from '@/lib/auth';
+import { forgetDraft, keepDraft, readDraft } from '@/lib/task-drafts';
 import { useSaveTask } from '../api/save-task';
-import { countListItems, listMinimum } from '../../../../../shared/list-answer';
+import { countListItems, listMinimum } from '@shared/list-answer';
 
 /** The text kept in this browser from an unconfirmed save, when it differs from the saved answer. */
 function restoredDraft(userId: string | undefined, slug: string, task: LearnerTask): string | null {

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { StrictMode, type ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { meQueryOptions, type SessionUser } from '../../../lib/auth';
-import { mockFetch, type FetchCall } from '../../../testing/mock-api';
+import { meQueryOptions, type SessionUser } from '@/lib/auth';
+import { mockFetch, type FetchCall } from '@/testing/mock-api';
 
 /** A JSON answer. */
 export interface MockAnswer {

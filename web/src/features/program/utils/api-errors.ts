@@ -1,6 +1,6 @@
-import { ApiError } from '../../../lib/api-client';
-import { paths } from '../../../config/paths';
-import { sessionEndedLogin } from '../../../lib/session-ended';
+import { ApiError } from '@/lib/api-client';
+import { paths } from '@/config/paths';
+import { sessionEndedLogin } from '@/lib/session-ended';
 
 /**
  * Where a failed learner call sends the learner (docs/product.md#4-states-and-transitions): 401/403 to /login, 404 to /enroll.

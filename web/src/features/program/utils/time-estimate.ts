@@ -1,4 +1,4 @@
-import type { ModuleDetail } from '../../../../../shared/program-types';
+import type { ModuleDetail } from '@shared/program-types';
 
 /** Reading at a relaxed 200 words a minute; written tasks take longer than ticking a box. */
 const WORDS_PER_MINUTE = 200;
