@@ -156,7 +156,8 @@ export function contractProblems(exchange: Exchange): string[] {
       problems.push(`${name}: request media type ${requestType} not documented`);
     } else {
       const ref = pointer('paths', route.path, route.method.toLowerCase(), 'requestBody', 'content', requestType, 'schema');
-      const value: unknown = requestType === 'application/json' ? (text ? JSON.parse(text) : {}) : Object.fromEntries(new URLSearchParams(text));
+      const value: unknown =
+        requestType === 'application/json' ? (text ? JSON.parse(text) : {}) : Object.fromEntries(new URLSearchParams(text));
       const validate = validator(c, requestContent.schema);
       if (!validate(value)) problems.push(`${name}: accepted request does not match #/${ref}: ${describeErrors(validate.errors)}`);
     }
