@@ -23,6 +23,10 @@ export const METRIC = {
   emailsFailed: 'EmailsFailed',
   emailsBounced: 'EmailsBounced',
   emailsComplained: 'EmailsComplained',
+  /** A mail kind's hourly budget is spent: that kind of mail is refused until the hour ends. */
+  mailBudgetExhausted: 'MailBudgetExhausted',
+  /** Security notices dropped because the account already had its notices for the hour. */
+  securityNoticesDropped: 'SecurityNoticesDropped',
   adminActions: 'AdminActions',
   hardDeletes: 'HardDeletes',
   /** A purge step (hard delete, erasure) that failed: SQS redelivers it, after 5 tries it is a dead letter. */

@@ -72,7 +72,7 @@ export async function resendLoginCode(
   // leaves it alive and is not counted (the unsent challenge expires with its TTL). The new
   // challenge ends the old one and stays bound to the same browser.
   const challengeId = await givingBackOnFailure(['codeResendPerMinute', 'codeResendPerHour'], `login:${email}`, () =>
-    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code))),
+    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code')),
   );
   await writeAudit(accountAudit('auth.login_code_resent', user, caller));
   return { challengeId, browserCookie: challengeCookie(binding.value) };

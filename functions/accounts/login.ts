@@ -100,7 +100,7 @@ export async function startLogin(
   await consume('loginChallengesPerAccount', user.id, caller);
   const binding = newBrowserBinding();
   const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
-    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code))),
+    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code')),
   );
   return { challengeId, browserCookie: challengeCookie(binding.value) };
 }
