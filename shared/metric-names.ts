@@ -13,6 +13,8 @@ export const METRIC = {
   failedSignIns: 'FailedSignIns',
   loginBackoffs: 'LoginBackoffs',
   lockouts: 'RateLimitLockouts',
+  /** Refused sign-ins (throttled) and admin routes refused to learners after the first of the hour per key: counted, not audited. */
+  refusalsNotAudited: 'RefusalsNotAudited',
   wrongCodes: 'WrongCodes',
   passwordResets: 'PasswordResets',
   enrollments: 'Enrollments',

@@ -531,7 +531,17 @@ export class Monitoring extends Construct {
       ),
     );
     dashboard.addWidgets(
-      graph('Sign-in security', business([METRIC.signIns, METRIC.failedSignIns, METRIC.loginBackoffs, METRIC.lockouts, METRIC.wrongCodes])),
+      graph(
+        'Sign-in security',
+        business([
+          METRIC.signIns,
+          METRIC.failedSignIns,
+          METRIC.loginBackoffs,
+          METRIC.lockouts,
+          METRIC.refusalsNotAudited,
+          METRIC.wrongCodes,
+        ]),
+      ),
       graph(
         'Learners',
         business([METRIC.registrations, METRIC.verifications, METRIC.passwordResets, METRIC.enrollments, METRIC.moduleCompletions]),
