@@ -108,6 +108,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         'RESET#': ['PutItem'],
         'CERT#': ['UpdateItem'],
         'PURGE#': ['GetItem'],
+        // the per-account notice limit and the hourly mail budget of the mails an admin action sends
+        'RATE#': ['UpdateItem'],
         'AUDIT#': ['PutItem'],
         // program authoring: the draft, the versions (listed by Query), publishing (functions/program/authoring)
         'PROGRAM#': ['GetItem', 'Query', 'PutItem', 'UpdateItem'],

@@ -13,6 +13,8 @@ export const METRIC = {
   failedSignIns: 'FailedSignIns',
   loginBackoffs: 'LoginBackoffs',
   lockouts: 'RateLimitLockouts',
+  /** Refused sign-ins (throttled) and admin routes refused to learners after the first of the hour per key: counted, not audited. */
+  refusalsNotAudited: 'RefusalsNotAudited',
   wrongCodes: 'WrongCodes',
   passwordResets: 'PasswordResets',
   enrollments: 'Enrollments',
@@ -23,6 +25,10 @@ export const METRIC = {
   emailsFailed: 'EmailsFailed',
   emailsBounced: 'EmailsBounced',
   emailsComplained: 'EmailsComplained',
+  /** A mail kind's hourly budget is spent: that kind of mail is refused until the hour ends. */
+  mailBudgetExhausted: 'MailBudgetExhausted',
+  /** Security notices dropped because the account already had its notices for the hour. */
+  securityNoticesDropped: 'SecurityNoticesDropped',
   adminActions: 'AdminActions',
   hardDeletes: 'HardDeletes',
   /** A purge step (hard delete, erasure) that failed: SQS redelivers it, after 5 tries it is a dead letter. */

@@ -74,7 +74,7 @@ export async function resendLoginCode(
   // challenge ends the old one and stays bound to the same browser.
   const challengeId = await givingBackOnFailure(['codeResendPerMinute', 'codeResendPerHour'], `login:${email}`, () =>
     // the replaced code is kept (hashed) so that typing it is told apart from a wrong code
-    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code)), {
+    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code'), {
       replaced_codes: replacedCodesOf(challenge),
     }),
   );

@@ -127,9 +127,20 @@ export async function exportAuditPage(userId: string, cursor?: string, pageSize 
   );
   const last = items.at(-1)?.[sortKey];
   return {
-    audit_entries: items.map((item) => pick(item, AUDIT_FIELDS)),
+    audit_entries: items.map((item) => withoutOtherActor(pick(item, AUDIT_FIELDS), userId)),
     audit_next_cursor: truncated && typeof last === 'string' ? Buffer.from(last).toString('base64url') : null,
   };
+}
+
+/**
+ * An entry about the learner made by someone else (an administrator) names them only as "an
+ * administrator": their email, id, address and browser are their personal data, not the
+ * learner's (GDPR art. 15(4)).
+ */
+function withoutOtherActor(entry: Record<string, unknown>, userId: string): Record<string, unknown> {
+  const actor = entry.actor_user_id;
+  if (typeof actor !== 'string' || actor === userId) return entry;
+  return { ...entry, actor_email: 'an administrator', actor_user_id: null, ip: null, user_agent: null };
 }
 
 function auditCursorPosition(cursor: string | undefined): string | undefined {

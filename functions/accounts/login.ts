@@ -1,3 +1,4 @@
+import { firstRefusalThisHour } from '../lib/audit-once';
 import { writeAudit, type AuditInput } from '../lib/audit';
 import { auditEmailHash } from '../lib/audit-privacy';
 import { recordActivity } from '../lib/activity';
@@ -51,13 +52,15 @@ export async function startLogin(
     reservation = await reserveLoginAttempt(email, loginSource(caller, deviceId), Boolean(deviceId), caller);
   } catch (error) {
     if (!(error instanceof LoginThrottled)) throw error;
-    await writeAudit(
-      await loginAudit('auth.login_throttled', user, email, caller, {
-        reason: error.reason,
-        retry_after: error.retryAfter,
-        trusted_device: Boolean(deviceId),
-      }),
-    );
+    // once per hour and email: a flood of throttled tries is counted, not written one by one
+    if (await firstRefusalThisHour('auth.login_throttled', email))
+      await writeAudit(
+        await loginAudit('auth.login_throttled', user, email, caller, {
+          reason: error.reason,
+          retry_after: error.retryAfter,
+          trusted_device: Boolean(deviceId),
+        }),
+      );
     throw throttled(error.retryAfter);
   }
 
@@ -98,7 +101,7 @@ export async function startLogin(
   await consume('loginChallengesPerAccount', user.id, caller);
   const binding = newBrowserBinding();
   const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
-    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code))),
+    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code')),
   );
   return { challengeId, browserCookie: challengeCookie(binding.value) };
 }

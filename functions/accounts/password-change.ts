@@ -3,7 +3,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPut, writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict } from '../lib/errors';
-import { endAllSessions } from '../lib/session';
+import { keepSession } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { accountAudit, type Caller } from '../lib/caller';
@@ -12,7 +12,8 @@ import { consume } from './rate-limit';
 
 /**
  * Change password from the settings page: the current password is required; on success every
- * other session ends and the current one gets a fresh cookie (returned here).
+ * other session ends and the current one gets a fresh cookie (returned here). The new hash and
+ * the bumped session_version are one transaction.
  */
 export async function changePassword(
   user: UserRecord,
@@ -32,6 +33,7 @@ export async function changePassword(
     throw badRequest('invalid_current_password');
   }
   const passwordHash = await hashPassword(input.new_password);
+  const sessionVersion = user.session_version ?? 0;
   try {
     await db().send(
       new TransactWriteCommand({
@@ -40,10 +42,20 @@ export async function changePassword(
             Update: {
               TableName: tableName(),
               Key: keys.user(user.id),
-              UpdateExpression: 'SET password_hash = :hash, updated_at = :now ADD version :one',
-              // Optimistic: a concurrent change or reset wins, this one is refused.
-              ConditionExpression: 'password_hash = :old',
-              ExpressionAttributeValues: { ':hash': passwordHash, ':old': user.password_hash, ':now': new Date().toISOString(), ':one': 1 },
+              // The new hash and the end of every other session in one write: no moment, and no
+              // failure in between, leaves the old sessions alive with the new password set.
+              UpdateExpression: 'SET password_hash = :hash, updated_at = :now, session_version = :version ADD version :one',
+              // Optimistic: a concurrent change, reset or "sign out everywhere" wins, this one is refused.
+              // (an older account may have no session_version yet: read as 0)
+              ConditionExpression: 'password_hash = :old AND (session_version = :current OR attribute_not_exists(session_version))',
+              ExpressionAttributeValues: {
+                ':hash': passwordHash,
+                ':old': user.password_hash,
+                ':now': new Date().toISOString(),
+                ':one': 1,
+                ':version': sessionVersion + 1,
+                ':current': sessionVersion,
+              },
             },
           },
           auditPut(accountAudit('auth.password_changed', user, caller, { new: { other_sessions_ended: true } })),
@@ -54,5 +66,5 @@ export async function changePassword(
     if (error instanceof TransactionCanceledException) throw conflict('password_changed_concurrently');
     throw error;
   }
-  return endAllSessions(user.id, { sessionId, authTime });
+  return keepSession(user.id, { sessionId, authTime }, sessionVersion + 1);
 }

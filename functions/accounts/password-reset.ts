@@ -57,7 +57,7 @@ export async function sendPasswordReset(
   );
   const link = `${await appUrl()}/reset-password?token=${encodeURIComponent(token)}`;
   // An unverified address may not be the registrant's: no name they typed (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
-  return deliver(passwordResetEmail(user.email, user.verified === false ? '' : user.first_name, link));
+  return deliver(passwordResetEmail(user.email, user.verified === false ? '' : user.first_name, link), 'password_reset');
 }
 
 export async function requestPasswordReset(email: string, caller: Caller): Promise<void> {

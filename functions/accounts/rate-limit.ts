@@ -43,6 +43,8 @@ const defaults = {
   resetRequestsPerEmail: { limit: 5, windowSeconds: HOUR },
   resetTokenChecksPerIp: { limit: 100, windowSeconds: HOUR },
   passwordChangesPerUser: { limit: 10, windowSeconds: HOUR },
+  /** Security notices per account (by its email): extra ones are dropped, the request goes on. */
+  securityNoticesPerAccount: { limit: 10, windowSeconds: HOUR },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof defaults;

@@ -41,7 +41,7 @@ export async function restoreStep(
   await consume('loginChallengesPerAccount', user.id, caller);
   const binding = newBrowserBinding();
   const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
-    openChallenge(user, binding.hash, (code) => deliver(restoreCodeEmail(user.email, user.first_name, code)), {
+    openChallenge(user, binding.hash, (code) => deliver(restoreCodeEmail(user.email, user.first_name, code), 'restore_code'), {
       purpose: RESTORE_PURPOSE,
     }),
   );

@@ -1,12 +1,23 @@
 import { MessageRejected, SESv2Client, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendSecurityNotice } from './security-notices';
 
 /** A security notice reports a change that already happened: an SES failure must not undo or fail it. */
 const ses = mockClient(SESv2Client);
-afterAll(() => ses.restore());
-beforeEach(() => ses.reset());
+// the per-account notice limit and the mail budget's counters
+const dynamo = mockClient(DynamoDBDocumentClient);
+afterAll(() => {
+  ses.restore();
+  dynamo.restore();
+});
+beforeEach(() => {
+  ses.reset();
+  dynamo.reset();
+  dynamo.on(UpdateCommand).resolves({});
+});
 
 const user = { email: 'ada@example.com', first_name: 'Ada' };
 const caller = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' };
@@ -35,6 +46,15 @@ describe('sendSecurityNotice', () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
     await sendSecurityNotice(user, 'email_changed_old', caller, { to: 'old@example.com', otherEmail: 'ada@example.com' });
     expect(ses.commandCalls(SendEmailCommand)[0].args[0].input.Destination?.ToAddresses).toEqual(['old@example.com']);
+  });
+
+  it("drops the notice, without throwing, once the account had the hour's notices", async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-4' });
+    dynamo.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'full', $metadata: {} }));
+    await expect(sendSecurityNotice(user, 'password_changed', caller)).resolves.toBeUndefined();
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    const limit = dynamo.commandCalls(UpdateCommand)[0].args[0].input;
+    expect(limit.Key?.pk).toBe('RATE#securityNoticesPerAccount#ada@example.com');
   });
 
   it('does not throw when SES rejects or throttles', async () => {

@@ -37,7 +37,7 @@ export async function sendVerificationCode(
     user_id: user.id,
     ...(pending ? { pending_registration: pending } : {}),
   });
-  await deliver(verificationCodeEmail(user.email, code));
+  await deliver(verificationCodeEmail(user.email, code), 'verification');
 }
 
 const RESEND_LIMITS = ['codeResendPerMinute', 'codeResendPerHour'] as const;

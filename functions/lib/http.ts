@@ -12,6 +12,7 @@ import type { $ZodType } from 'zod/v4/core';
 import { safeParse } from 'zod/mini';
 import { routeKey, routesOfGroup, type RouteDef, type RouteGroup } from '../../shared/routes';
 import { appUrl } from './app-url';
+import { firstRefusalThisHour } from './audit-once';
 import { writeAudit } from './audit';
 import { config } from './config';
 import { capacityMeter } from './db';
@@ -151,15 +152,17 @@ const accessControl = (routes: Map<string, RouteDef>, optionalSession: Set<strin
     if (route.access === 'public') return;
     if (!session) throw unauthorized();
     if (route.access === 'admin' && session.user.role !== 'admin') {
-      // A learner at an admin route is a security event (docs/security.md#security-events-in-the-audit-log).
-      await writeAudit({
-        action: 'security.admin_required',
-        actor: { id: session.user.id, email: session.user.email },
-        entityType: 'route',
-        entityId: event.routeKey,
-        ip: clientIp(event),
-        userAgent: event.headers?.['user-agent'] ?? '',
-      });
+      // A learner at an admin route is a security event (docs/security.md#security-events-in-the-audit-log),
+      // audited once per hour and account (the rest are counted).
+      if (await firstRefusalThisHour('security.admin_required', session.user.id))
+        await writeAudit({
+          action: 'security.admin_required',
+          actor: { id: session.user.id, email: session.user.email },
+          entityType: 'route',
+          entityId: event.routeKey,
+          ip: clientIp(event),
+          userAgent: event.headers?.['user-agent'] ?? '',
+        });
       throw forbidden('admin_required');
     }
   },

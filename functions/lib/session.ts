@@ -193,8 +193,19 @@ export async function endAllSessions(userId: string, keep?: { sessionId: string;
     }),
   );
   if (!keep) return {};
+  return keepSession(userId, keep, Number(result.Attributes?.session_version));
+}
+
+/**
+ * A fresh cookie for the session `keep` at the account's new session_version `version` (already
+ * written, e.g. in the same transaction as a new password), so only the other sessions end.
+ */
+export async function keepSession(
+  userId: string,
+  keep: { sessionId: string; authTime?: number },
+  version: number,
+): Promise<{ cookie: string }> {
   const now = Math.floor(Date.now() / 1000);
-  const version = Number(result.Attributes?.session_version);
   const authTime = keep.authTime !== undefined && Number.isFinite(keep.authTime) ? Math.min(keep.authTime, now) : now;
   const token = await signToken(userId, { sid: keep.sessionId, ver: version, auth_time: authTime }, now);
   await markSessionVersion(userId, keep.sessionId, version);

@@ -40,6 +40,7 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'erasure-backlog': 'ticket',
   'scheduled-job-dead-letters': 'ticket',
   'failed-sign-in-spike': 'page',
+  'mail-budget-exhausted': 'page',
   'waf-blocks': 'ticket',
   'site-canary': 'page',
   'cloudfront-5xx-rate': 'page',

@@ -425,6 +425,12 @@ export class Monitoring extends Construct {
       meaning: 'Failed sign-ins spiked within 5 minutes: possibly credential stuffing (many accounts, few IPs) or a broken login page.',
       runbook: 'failed-sign-in-spike',
     });
+    this.alarm('MailBudgetExhausted', businessMetric(METRIC.mailBudgetExhausted), {
+      threshold: 1,
+      meaning:
+        'A kind of account mail (sign-in codes, verification, resets, notices) spent its hourly budget: that mail is refused with 503 until the hour ends. A script is sending through the public calls, or real use outgrew the budget.',
+      runbook: 'mail-budget-exhausted',
+    });
     if (props.webAclMetricName) {
       this.alarm('WafBlocks', wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS);
     }
@@ -516,6 +522,8 @@ export class Monitoring extends Construct {
           METRIC.emailsFailed,
           METRIC.emailsBounced,
           METRIC.emailsComplained,
+          METRIC.mailBudgetExhausted,
+          METRIC.securityNoticesDropped,
           METRIC.remindersSent,
           METRIC.remindersFailed,
           METRIC.reminderSlicesUnfinished,
@@ -523,7 +531,17 @@ export class Monitoring extends Construct {
       ),
     );
     dashboard.addWidgets(
-      graph('Sign-in security', business([METRIC.signIns, METRIC.failedSignIns, METRIC.loginBackoffs, METRIC.lockouts, METRIC.wrongCodes])),
+      graph(
+        'Sign-in security',
+        business([
+          METRIC.signIns,
+          METRIC.failedSignIns,
+          METRIC.loginBackoffs,
+          METRIC.lockouts,
+          METRIC.refusalsNotAudited,
+          METRIC.wrongCodes,
+        ]),
+      ),
       graph(
         'Learners',
         business([METRIC.registrations, METRIC.verifications, METRIC.passwordResets, METRIC.enrollments, METRIC.moduleCompletions]),

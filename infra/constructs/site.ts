@@ -41,6 +41,9 @@ export const API_FORWARDED_HEADERS = ['Origin', 'Content-Type', 'Accept', 'User-
 
 export { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION };
 
+/** The build's source maps, kept out of the site deployment. */
+const SOURCE_MAPS = ['*.map'];
+
 /** The managed cache policies of infra/edge-behaviour.ts, as CDK objects. */
 const CACHE_POLICIES: Record<ManagedCachePolicy, ICachePolicy> = {
   CachingOptimized: CachePolicy.CACHING_OPTIMIZED,
@@ -186,7 +189,11 @@ export class Site extends Construct {
     });
 
     this.deployment = new BucketDeployment(this, 'Deploy', {
-      sources: [Source.asset(props.siteDir)],
+      // Source maps (vite's `sourcemap: 'hidden'`) stay on the build machine: served at guessable
+      // `/assets/*.js.map` they would hand out the SPA's source. Left out of the asset, and out of
+      // the copy to the bucket should one ever be in it.
+      sources: [Source.asset(props.siteDir, { exclude: SOURCE_MAPS })],
+      exclude: SOURCE_MAPS,
       destinationBucket: this.bucket,
       distribution: this.distribution,
       distributionPaths: ['/*'],

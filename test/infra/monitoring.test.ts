@@ -72,8 +72,8 @@ describe('alarms', () => {
     // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2,
     // SES 2 + 2 per mail stream, failed reminders + unfinished slices 2, sign-in spike 1, reminder queue age + dead letters 2, mail event
     // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5, site canary 1,
-    // activity stream iterator age + dead letters 2
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2);
+    // activity stream iterator age + dead letters 2, mail budget exhausted 1
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       const [meaning, link] = description.split('\nRunbook: ');
@@ -264,6 +264,14 @@ describe('alarms', () => {
       Statistic: 'Sum',
       Period: 300,
       Threshold: 50,
+    });
+    // a mail kind's hourly budget spent pages at once (docs/runbook.md#mail-budget-exhausted)
+    expect(alarm(prod, 'MailBudgetExhausted')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.mailBudgetExhausted,
+      Statistic: 'Sum',
+      Threshold: 1,
+      AlarmActions: [topicRef(prod, 'mail-budget-exhausted')],
     });
   });
 

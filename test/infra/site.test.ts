@@ -186,6 +186,8 @@ describe('deployment of the built SPA', () => {
       DistributionId: { Ref: s.idOf(s.stack.site.distribution) },
       DistributionPaths: ['/*'],
       Prune: true,
+      // source maps are never copied to the bucket (nor served at /assets/*.js.map)
+      Exclude: ['*.map'],
     });
   });
 

@@ -117,6 +117,48 @@ describe('GET /api/account/export', () => {
     expect(data.passkeys).toEqual([{ name: 'Work laptop', created_at: '2026-05-01T10:00:00.000Z', last_used_at: null }]);
   });
 
+  it('names an administrator acting on the account only as "an administrator", without their address or browser', async () => {
+    const { user, client } = await learnerWithPassword();
+    const now = Date.now();
+    const byAdmin = auditItem(
+      {
+        action: 'admin.user.lock',
+        actor: { id: 'admin-1', email: 'ops-admin@example.com' },
+        entityType: 'user',
+        entityId: user.id,
+        ip: '198.51.100.7',
+        userAgent: 'AdminBrowser/1.0',
+      },
+      new Date(now + 120_000),
+    );
+    const own = auditItem(
+      {
+        action: 'auth.login',
+        actor: { id: user.id, email: user.email },
+        entityType: 'user',
+        entityId: user.id,
+        ip: '203.0.113.5',
+        userAgent: 'Own/1.0',
+      },
+      new Date(now + 119_000),
+    );
+    await batchWriteItems([byAdmin, own].map((Item) => ({ PutRequest: { Item } })));
+    const entries = (await client.get<{ audit_entries: AuditEntry[] }>('/api/account/export')).body.audit_entries;
+    expect(entries.find((entry) => entry.id === byAdmin.id)).toMatchObject({
+      action: 'admin.user.lock',
+      actor_email: 'an administrator',
+      actor_user_id: null,
+      ip: null,
+      user_agent: null,
+    });
+    expect(JSON.stringify(entries)).not.toMatch(/ops-admin|198\.51\.100\.7|AdminBrowser/);
+    expect(entries.find((entry) => entry.id === own.id)).toMatchObject({
+      actor_email: user.email,
+      ip: '203.0.113.5',
+      user_agent: 'Own/1.0',
+    });
+  });
+
   it('answers a long audit history in bounded parts: audit_next_cursor → ?audit_cursor= continues with the older entries', async () => {
     const { user, client } = await learnerWithPassword();
     const now = Date.now();

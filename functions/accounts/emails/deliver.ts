@@ -1,6 +1,7 @@
 import { ApiError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { sendEmail, type Delivery, type EmailMessage } from '../../lib/email';
+import { takeFromMailBudget, type MailKind } from '../mail-budget';
 
 /**
  * SES v2 answers meaning "this message will not go out" (as opposed to "try again later"):
@@ -22,8 +23,10 @@ const REJECTIONS = new Set([
  * Sends an account email; an SES failure becomes a clean typed error instead of a 500:
  * 502 `email_rejected` when SES refuses the message, 503 `email_unavailable` (Retry-After) when
  * it is throttling, out of daily quota or down (the SDK has already retried what can clear).
+ * Each mail is first taken from its kind's hourly budget (503 `email_unavailable` when spent).
  */
-export async function deliver(message: EmailMessage): Promise<Delivery> {
+export async function deliver(message: EmailMessage, kind: MailKind): Promise<Delivery> {
+  await takeFromMailBudget(kind);
   try {
     return await sendEmail(message);
   } catch (error) {
