@@ -30,7 +30,7 @@ export default defineConfig(({ command }) => ({
         // Fewer, larger chunks for what every page needs: each file costs its own gzip framing
         // and import/export glue (docs/lean-builds.md). React, the router and TanStack Query
         // in one vendor chunk (library code only: it changes less often than ours), and the small
-        // shared app modules (button, alerts, paths, API client) in one more, without their
+        // shared app modules (button, alerts, paths, API client, the signed-in hint, task drafts, the session gate and the shared constants) in one more, without their
         // dependencies. Route and feature code stays in lazy chunks.
         codeSplitting: {
           groups: [
@@ -40,7 +40,7 @@ export default defineConfig(({ command }) => ({
             },
             {
               name: 'app-shared',
-              test: /web[\\/]src[\\/](components[\\/]ui[\\/](button|form-alert|loading-text)|config[\\/]|lib[\\/](api-client|auth|session-ended|local-config))\./,
+              test: /(web[\\/]src[\\/](components[\\/]ui[\\/](button|form-alert|loading-text)|config[\\/]|lib[\\/](api-client|auth|session-ended|local-config|signed-in-hint|task-drafts)|app[\\/]guards[\\/]session-(gate|check))|shared[\\/]constants)\./,
               includeDependenciesRecursively: false,
             },
           ],
