@@ -1,6 +1,6 @@
 import { expect, inject, it } from 'vitest';
 import type { JsonBody } from '../helpers/api';
-import { enrolledLearnerCookie, seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { enrolledLearnerCookie, seriousA11yViolations, signedInCookies, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 /** axe-core's WCAG 2 A/AA rules on the main screens: no serious or critical violation. */
 const browser = useBrowser();
@@ -40,9 +40,7 @@ it('has no serious accessibility violations on the learner screens', async () =>
   const cookie = await enrolledLearnerCookie('a11y', { first: 'Alan', last: 'Turing' }, 'granite meadow whistle');
   const page = await browser.newPage();
   const [name, ...value] = cookie.split('=');
-  await page
-    .context()
-    .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await page.context().addCookies(signedInCookies(name, value.join('=')));
   for (const [path, ready] of [
     ['/dashboard', 'Resume your next module'],
     ['/modules/know-your-strengths', 'Your tasks'],
@@ -72,9 +70,7 @@ it('has no serious accessibility violations on the admin screens', async () => {
   });
   const [name, ...value] = verified.headers.getSetCookie()[0].split(';')[0].split('=');
   const page = await browser.newPage();
-  await page
-    .context()
-    .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await page.context().addCookies(signedInCookies(name, value.join('=')));
   for (const [path, ready] of [
     ['/admin/dashboard', '30-Day Actives'],
     ['/admin/users', 'Rows per page'],

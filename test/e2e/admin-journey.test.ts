@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect, inject, it } from 'vitest';
 import type { DashboardState } from '../../shared/program-types';
 import type { JsonBody } from '../helpers/api';
-import { sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { signedInCookies, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 
 const browser = useBrowser();
 const PASSWORD = 'harbour violet stepping';
@@ -197,9 +197,7 @@ it('shows a learner who opens an admin page that it needs administrator privileg
   const learner = await registerLearner('Linus', true);
   const page = await browser.newPage();
   const [name, ...value] = learner.cookie.split('=');
-  await page
-    .context()
-    .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await page.context().addCookies(signedInCookies(name, value.join('=')));
   await page.goto('/admin/users');
   await expect.poll(() => page.getByText('Admin access required').isVisible()).toBe(true);
   expect(await page.getByText('Your account does not have administrator privileges.').isVisible()).toBe(true);

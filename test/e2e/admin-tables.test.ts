@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import type { JsonBody } from '../helpers/api';
-import { launchBrowser, seriousA11yViolations, sixDigitCode } from '../helpers/browser';
+import { launchBrowser, seriousA11yViolations, signedInCookies, sixDigitCode } from '../helpers/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../helpers/runtime-process';
 
 /**
@@ -45,7 +45,7 @@ async function latestCode(address: string, since: number): Promise<string> {
 
 async function adminPage(): Promise<Page> {
   const context = await browser.newContext({ baseURL: runtime.appUrl, viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ ...adminCookie, domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies(signedInCookies(adminCookie.name, adminCookie.value));
   return context.newPage();
 }
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { AdminSummary } from '../../shared/admin-types';
 import type { JsonBody } from '../helpers/api';
-import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { seriousA11yViolations, signedInCookies, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 import { readPdf } from '../helpers/pdf-text';
 
 /** The journeys of docs/product.md#10-journeys: no dead ends, honest messages. */
@@ -340,9 +340,7 @@ describe('12. a session that ends says so', () => {
     const cookie = await adminCookie();
     const page = await browser.newPage();
     const [name, ...value] = cookie.split('=');
-    await page
-      .context()
-      .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await page.context().addCookies(signedInCookies(name, value.join('=')));
     await page.goto('/admin/users');
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.locator('table').first().waitFor();
@@ -501,9 +499,7 @@ describe('11. phone', () => {
     const cookie = await adminCookie();
     const page = await browser.newPage({ width: 390, height: 844 });
     const [name, ...value] = cookie.split('=');
-    await page
-      .context()
-      .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await page.context().addCookies(signedInCookies(name, value.join('=')));
     await page.goto('/admin/users');
     await page.getByRole('navigation', { name: 'Admin' }).waitFor();
     await page.getByRole('button', { name: 'Menu' }).click();

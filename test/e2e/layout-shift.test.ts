@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { enrolledLearnerCookie, useBrowser } from '../helpers/browser';
+import { enrolledLearnerCookie, signedInCookies, useBrowser } from '../helpers/browser';
 
 /**
  * Cumulative Layout Shift of the learner pages whose content arrives late (docs/lean-builds.md):
@@ -54,9 +54,7 @@ it('the learner dashboard and the module page load without layout shift (CLS ≤
       ['/modules/know-your-strengths', 'Your tasks'],
     ]) {
       const page = await browser.newPage(viewport);
-      await page
-        .context()
-        .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+      await page.context().addCookies(signedInCookies(name, value.join('=')));
       const cls = await layoutShift(page, path, ready);
       console.log(
         `${path} at ${viewport.width}px: CLS ${cls.score.toFixed(4)}${cls.shifts.length ? `\n  ${cls.shifts.join('\n  ')}` : ''}`,

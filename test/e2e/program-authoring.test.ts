@@ -2,7 +2,7 @@ import { afterAll, expect, inject, it } from 'vitest';
 import type { ProgramDraft } from '../../shared/program-authoring';
 import type { ModulePage } from '../../shared/program-types';
 import type { JsonBody } from '../helpers/api';
-import { enrolledLearnerCookie, seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
+import { enrolledLearnerCookie, seriousA11yViolations, signedInCookies, sixDigitCode, useBrowser, waitForEmail } from '../helpers/browser';
 import type { Page } from 'playwright-core';
 
 const browser = useBrowser();
@@ -31,9 +31,7 @@ async function adminCookie() {
 async function pageWith(cookie: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await browser.newPage(viewport);
   const [name, ...value] = cookie.split('=');
-  await page
-    .context()
-    .addCookies([{ name, value: value.join('='), domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await page.context().addCookies(signedInCookies(name, value.join('=')));
   return page;
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import type { JsonBody } from './api';
 
 /** Debian's Chromium, never a downloaded browser (docs/architecture.md#8-tests). Playwright gives each launch a fresh profile. */
@@ -120,3 +121,13 @@ export async function enrolledLearnerCookie(emailPrefix: string, name: { first: 
   await post('/api/enroll', {}, session.cookie);
   return session.cookie;
 }
+
+/**
+ * A signed-in browser's cookies for a session the test started through the API: the HttpOnly
+ * session cookie and the signed-in hint the SPA reads before it asks `GET /api/auth/me`
+ * (functions/lib/session.ts `withSignedInHint`).
+ */
+export const signedInCookies = (name: string, value: string) => [
+  { name, value, domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' as const },
+  { name: SIGNED_IN_HINT_COOKIE, value: '1', domain: 'localhost', path: '/', secure: true, httpOnly: false, sameSite: 'Lax' as const },
+];

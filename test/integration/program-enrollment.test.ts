@@ -131,12 +131,12 @@ describe('GET /api/dashboard and /api/dashboard/state', () => {
 describe('notification preferences', () => {
   it('default to daily, save weekly, and refuse anything else with 400 invalid_reminder_frequency', async () => {
     const { user, client } = await learnerClient();
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'daily' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'daily', time_zone: 'UTC' });
 
     const saved = await client.post('/api/settings/notifications', { reminder_frequency: 'weekly' });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ reminder_frequency: 'weekly' });
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'weekly' });
+    expect(saved.body).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC' });
     expect((await getUserById(user.id))?.reminder_frequency).toBe('weekly');
 
     for (const body of [{ reminder_frequency: 'monthly' }, {}, { reminder_frequency: 7 }, { reminder_frequency: 'Daily' }]) {
@@ -144,18 +144,18 @@ describe('notification preferences', () => {
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body).toEqual({ error: 'invalid_reminder_frequency' });
     }
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'weekly' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC' });
   });
 
   it('moves an enrolled learner to the weekly reminder partition', async () => {
     const { user, client } = await learnerClient();
     await client.post('/api/enroll');
     const read = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.enrollment(user.id, content.id) }))).Item!;
-    expect((await read()).gsi3pk).toMatch(/^REMIND#daily#\d$/);
+    expect((await read()).gsi3pk).toMatch(/^REMIND#daily#\d{2}#\d$/);
     await client.post('/api/settings/notifications', { reminder_frequency: 'weekly' });
-    expect((await read()).gsi3pk).toMatch(/^REMIND#weekly#[0-6]#\d$/);
+    expect((await read()).gsi3pk).toMatch(/^REMIND#weekly#[0-6]#\d{2}#\d$/);
     await client.post('/api/settings/notifications', { reminder_frequency: 'daily' });
-    expect((await read()).gsi3pk).toMatch(/^REMIND#daily#\d$/);
+    expect((await read()).gsi3pk).toMatch(/^REMIND#daily#\d{2}#\d$/);
   });
 
   it('needs a session', async () => {
