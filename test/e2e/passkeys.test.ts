@@ -56,7 +56,7 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
   // Settings → Security: this device is listed; add a passkey
   await page.goto('/settings');
   await page.getByRole('heading', { name: 'Security' }).waitFor();
-  await expect.poll(() => page.getByText('This device').isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('This device', { exact: true }).isVisible()).toBe(true);
   // Add a passkey, name left empty: "Confirm it's you" with the password even right after signing
   // in; the passkey is named after this browser.
   const addedSince = Date.now();
