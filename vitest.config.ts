@@ -118,17 +118,10 @@ export default defineConfig({
         },
       },
       {
-        // One end-to-end file on its own (`npx vitest run --project e2e test/e2e/<file>`), files one
-        // after another: they share one local runtime, its mailbox and its per-address limits.
+        // The end-to-end files one after another: they share one local runtime, its mailbox and its
+        // per-address limits.
         resolve: ALIASES,
         test: { ...E2E, name: 'e2e', include: ['test/e2e/**/*.test.ts'], fileParallelism: false },
-      },
-      {
-        // Every end-to-end file, one after another inside one Vitest file (test/browser/suite.test.ts),
-        // so the browser journeys run beside the other suites instead of in a one-worker lane after
-        // them. `npm test` runs this project, not `e2e`.
-        resolve: ALIASES,
-        test: { ...E2E, name: 'browser', include: ['test/browser/**/*.test.ts'] },
       },
       {
         resolve: ALIASES,
