@@ -167,7 +167,7 @@ describe('the reminder workers keep the index honest', () => {
     expect(String((await item(keys.enrollment(weekly.id, content.id)))?.[indexPk])).toMatch(/^REMIND#weekly#/);
     expect(await item(keys.reminderSent(legacy.id, dayOf(day)))).toBeDefined();
     expect(await item(keys.reminderSent(failing.id, dayOf(day)))).toBeUndefined();
-  });
+  }, 120_000); // the local run reads every hourly reminder partition
 });
 
 describe('a hard delete that does not fit its request', () => {
