@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { browserTimeZone } from '@/utils/time-zones';
 
 export interface RegisterInput {
   first_name: string;
@@ -9,9 +10,7 @@ export interface RegisterInput {
   passwordConfirm: string;
 }
 
-/** The browser's IANA time zone: reminders go out in the learner's morning (editable in Settings). */
-export const browserTimeZone = (): string | undefined => Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
-
+/** Sends the browser's time zone too: reminders go out in the learner's morning (editable in Settings). */
 export const register = (input: RegisterInput) => {
   const timeZone = browserTimeZone();
   return api.post<Record<string, unknown>>('/api/auth/register', timeZone ? { ...input, time_zone: timeZone } : input);

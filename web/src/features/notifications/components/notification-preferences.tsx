@@ -1,6 +1,7 @@
 import { REMINDER_FREQUENCIES } from '@shared/constants';
 import type { ReminderFrequency } from '@shared/program-types';
 import { useUser } from '@/lib/auth';
+import { timeZoneChoices } from '@/utils/time-zones';
 import { useNotificationPreferences } from '../api/get-notification-preferences';
 import { useUpdateNotificationPreferences } from '../api/update-notification-preferences';
 import '../notifications.css';
@@ -10,11 +11,6 @@ const LABELS: Record<ReminderFrequency, { title: string; hint: string }> = {
   weekly: { title: 'Weekly', hint: 'One reminder a week.' },
   off: { title: 'Off', hint: 'No reminder emails.' },
 };
-
-/** The zones the browser knows, with the saved one and UTC always among them. */
-function timeZoneChoices(saved: string): string[] {
-  return [...new Set([saved, 'UTC', ...Intl.supportedValuesOf('timeZone')])].sort();
-}
 
 /**
  * 'Notification preferences': daily, weekly or no reminder emails, and the time zone of their

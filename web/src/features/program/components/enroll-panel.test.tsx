@@ -1,12 +1,13 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ENROLL_REDIRECT_MS } from '@shared/constants';
+import { ENROLL_REDIRECT_MS, SIGNED_IN_HINT_COOKIE } from '@shared/constants';
 import { callsTo, learner, mockApi, renderRoute } from '../testing/test-utils';
 import { EnrollPanel } from './enroll-panel';
 
 const flush = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 afterEach(() => {
+  document.cookie = `${SIGNED_IN_HINT_COOKIE}=; Path=/; Max-Age=0`;
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -62,8 +63,14 @@ describe('EnrollPanel', () => {
 
   it('never enrolls an admin on arrival: it offers an explicit preview instead', async () => {
     vi.useFakeTimers();
-    const fetchMock = mockApi({ 'POST /api/enroll': () => ({ body: { message: 'Welcome to the 4-Week Career Program!' } }) });
-    renderRoute(<EnrollPanel />, { path: '/enroll', user: { ...learner, role: 'admin' }, strict: true });
+    const admin = { ...learner, role: 'admin' };
+    // A signed-in browser holds the hint, so the session refetch after the preview asks the API.
+    document.cookie = `${SIGNED_IN_HINT_COOKIE}=1; Path=/`;
+    const fetchMock = mockApi({
+      'POST /api/enroll': () => ({ body: { message: 'Welcome to the 4-Week Career Program!' } }),
+      'GET /api/auth/me': () => ({ body: admin }),
+    });
+    renderRoute(<EnrollPanel />, { path: '/enroll', user: admin, strict: true });
     await flush(50);
     expect(callsTo(fetchMock, 'POST /api/enroll')).toHaveLength(0);
     expect(screen.getByRole('heading', { name: 'Preparing your journey' })).toBeInTheDocument();

@@ -20,8 +20,8 @@ export function EnrollPanel() {
   const { data: user, isPending: userPending } = useUser();
   // Nobody is enrolled by opening a page: an admin is offered a preview instead (docs/product.md#10-journeys).
   if (isAdmin(user)) return <StaffPreviewOffer />;
-  // Until the session is known the page shows its busy state and enrolls nobody.
-  return <LearnerEnroll ready={!userPending} />;
+  // Until the session is known (and while it is signed out) the page shows its busy state and enrolls nobody.
+  return <LearnerEnroll ready={!userPending && user != null} />;
 }
 
 export const PREVIEW_LABEL = 'Preview the program as a learner';
