@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import pLimit from 'p-limit';
 import { THROTTLED_RESPONSE } from '../edge-behaviour';
 import { matchRoute, routeKey, type RouteDef, type RouteGroup } from '../../shared/routes';
 import { apiThrottle, type ApiThrottles, PROD_THROTTLES } from './api-throttle';
@@ -96,7 +97,19 @@ export interface ApiGatewayOptions {
   handlers: Record<RouteGroup, GroupHandler>;
   /** The stage's and the routes' throttles; default the deployed prod stage's. */
   throttles?: ApiThrottles;
+  /** Invocations run at once; default LOCAL_INVOCATIONS_AT_ONCE. */
+  invocationsAtOnce?: number;
 }
+
+/**
+ * Invocations the local API runs at once; the others wait for a free slot before their Lambda
+ * starts. Deployed, every concurrent request has a sandbox (and a CPU share) of its own, and a
+ * function's timeout counts only its own run. Here every invocation shares one event loop and
+ * one DynamoDB Local: 200 at once would each take as long as all 200 together and time out, a
+ * failure the cloud would not have. Waiting for a slot is what a sandbox's start costs in the
+ * cloud; the run itself is then timed as deployed.
+ */
+export const LOCAL_INVOCATIONS_AT_ONCE = 16;
 
 /** The local API Gateway: one stage, reached through the local CloudFront or directly. */
 export type ApiGateway = (req: IncomingMessage, url: URL) => Promise<OriginAnswer>;
@@ -109,6 +122,7 @@ export type ApiGateway = (req: IncomingMessage, url: URL) => Promise<OriginAnswe
  */
 export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
   const allow = apiThrottle(options.throttles ?? PROD_THROTTLES);
+  const slot = pLimit(options.invocationsAtOnce ?? LOCAL_INVOCATIONS_AT_ONCE);
   return async (req, url) => {
     const match = matchRoute(req.method ?? 'GET', url.pathname);
     if (!match.route && match.malformedPath) return jsonAnswer(400, { error: 'invalid_path' });
@@ -118,8 +132,9 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     if (!allow(routeKey(match.route))) return jsonAnswer(THROTTLED_RESPONSE.status, THROTTLED_RESPONSE.body);
     const body = await readBody(req);
     if (body === 'too_large') return jsonAnswer(413, { error: 'payload_too_large' });
-    const event = toApiGatewayEvent(req, url, body, match.route, match.params);
-    const result = await options.handlers[match.route.group](event, lambdaContext(match.route.group));
+    const { route, params } = match;
+    // The event is built when the slot is free: its request time is when the Lambda starts.
+    const result = await slot(() => options.handlers[route.group](toApiGatewayEvent(req, url, body, route, params), lambdaContext(route.group)));
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(result.headers ?? {})) {
       if (value !== undefined && value !== '') headers[name.toLowerCase()] = String(value);
