@@ -134,7 +134,9 @@ export function createApiGateway(options: ApiGatewayOptions): ApiGateway {
     if (body === 'too_large') return jsonAnswer(413, { error: 'payload_too_large' });
     const { route, params } = match;
     // The event is built when the slot is free: its request time is when the Lambda starts.
-    const result = await slot(() => options.handlers[route.group](toApiGatewayEvent(req, url, body, route, params), lambdaContext(route.group)));
+    const result = await slot(() =>
+      options.handlers[route.group](toApiGatewayEvent(req, url, body, route, params), lambdaContext(route.group)),
+    );
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(result.headers ?? {})) {
       if (value !== undefined && value !== '') headers[name.toLowerCase()] = String(value);
