@@ -6,7 +6,7 @@ import type { UserRecord } from '../../functions/lib/user-record';
 import { userIndexKeys } from '../../functions/lib/users';
 import { program } from '../../functions/program/content';
 import { newEnrollment } from '../../functions/program/enroll';
-import { reminderIndexKeys } from '../../functions/program/reminder-index';
+import { REMINDER_LOCAL_HOUR, reminderIndexKeys } from '../../functions/program/reminder-index';
 
 /**
  * Learners due a daily reminder, written straight to the table (an account and an enrollment in
@@ -50,3 +50,10 @@ export async function seedDueLearners(count: number, enrolledAt: string, emailPr
     await batchWriteItems(items.map((Item) => ({ PutRequest: { Item } })));
   });
 }
+
+/**
+ * The UTC hour whose run mails a learner without a time zone (UTC): their local morning. Tests
+ * run that hour's partitions (20 of them) rather than the whole day's 480, as the hourly
+ * schedule does; test/integration/reminder-time-zones.test.ts covers the other hours.
+ */
+export const UTC_LEARNERS_HOUR = REMINDER_LOCAL_HOUR;

@@ -5,7 +5,7 @@ import { insertUser } from '../../functions/lib/users';
 import { runReminders } from '../../functions/program/reminders';
 import { runAs } from '../../infra/local/iam/twin';
 import { codeIn, latestEmail, useApi } from './api';
-import { seedDueLearners } from './due-learners';
+import { seedDueLearners, UTC_LEARNERS_HOUR } from './due-learners';
 import { sendMailThrough, useSesAccount } from './ses';
 
 /**
@@ -61,6 +61,7 @@ export function defineMailMix({ due, signIns, maxSendRate, workers, timeoutMs }:
       const job = runAs('reminderWorker', () =>
         runReminders({
           workers,
+          hour: UTC_LEARNERS_HOUR,
           onSent: () => {
             remindersSent += 1;
             firstReminder();

@@ -18,6 +18,7 @@ import { emailsTo, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishProgram, setUserFields } from './program-helpers';
 import { runAs } from '../../infra/local/iam/twin';
+import { UTC_LEARNERS_HOUR } from '../helpers/due-learners';
 
 // The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
 const reminderWorkers = (...args: Parameters<typeof runReminders>) => runAs('reminderWorker', () => runReminders(...args));
@@ -59,10 +60,10 @@ beforeAll(async () => {
   await setUserFields(people.Dora.id, { status: 'deleted', deleted_at: new Date().toISOString() });
 }, 120_000);
 
-describe('the reminder job', { timeout: 120_000 }, () => {
+describe('the reminder job', () => {
   it('emails only verified, active, enrolled learners with modules left who are due today', async () => {
     const tomorrow = new Date(enrolledAt.getTime() + DAY);
-    const summary = await reminderWorkers({ now: tomorrow, sleep: noSleep });
+    const summary = await reminderWorkers({ now: tomorrow, hour: UTC_LEARNERS_HOUR, sleep: noSleep });
     // Daisy, Uma, Larry and Dora are in the daily partitions. Wendy's weekly partition (her
     // enrollment weekday) is not read on another weekday; Fiona left the index on completion;
     // Nora never enrolled.
@@ -87,12 +88,12 @@ describe('the reminder job', { timeout: 120_000 }, () => {
   it('sends nothing twice when rerun the same day', async () => {
     const tomorrow = new Date(enrolledAt.getTime() + DAY);
     // every slice's checkpoint says done: a rerun reads nothing
-    const summary = await reminderWorkers({ now: tomorrow, sleep: noSleep });
+    const summary = await reminderWorkers({ now: tomorrow, hour: UTC_LEARNERS_HOUR, sleep: noSleep });
     expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
     // a redelivery that starts a slice over (its checkpoint lost): the once-a-day marker holds
-    for (const message of localRunMessages(tomorrow))
+    for (const message of localRunMessages(tomorrow, UTC_LEARNERS_HOUR))
       await db().send(new DeleteCommand({ TableName: tableName(), Key: sliceCheckpointKey(message) }));
-    const again = await reminderWorkers({ now: tomorrow, sleep: noSleep });
+    const again = await reminderWorkers({ now: tomorrow, hour: UTC_LEARNERS_HOUR, sleep: noSleep });
     expect(again).toEqual({ considered: 4, sent: 0, skipped: 4, failed: 0 });
     expect(await reminders('Daisy')).toHaveLength(1);
   });
@@ -112,7 +113,7 @@ describe('the reminder job', { timeout: 120_000 }, () => {
 
   it('reminds weekly learners on their weekday, a week later, with the right wording', async () => {
     const nextWeek = new Date(enrolledAt.getTime() + 7 * DAY);
-    const summary = await reminderWorkers({ now: nextWeek, sleep: noSleep });
+    const summary = await reminderWorkers({ now: nextWeek, hour: UTC_LEARNERS_HOUR, sleep: noSleep });
     expect(summary).toEqual({ considered: 5, sent: 2, skipped: 3, failed: 0 });
     expect(await reminders('Daisy')).toHaveLength(3);
     const weekly = await reminders('Wendy');
@@ -125,7 +126,7 @@ describe('the reminder job', { timeout: 120_000 }, () => {
     capacityMeter.reset();
     try {
       const now = new Date(enrolledAt.getTime() + 2 * DAY);
-      await reminderWorkers({ now, sleep: noSleep });
+      await reminderWorkers({ now, hour: UTC_LEARNERS_HOUR, sleep: noSleep });
       const commands = send.mock.calls.map(([command]) => command.constructor.name);
       expect(commands).not.toContain('ScanCommand');
       const reads = commands.filter((name) => !['PutCommand', 'UpdateCommand', 'DeleteCommand'].includes(name));
@@ -134,9 +135,9 @@ describe('the reminder job', { timeout: 120_000 }, () => {
       expect(new Set(reads)).toEqual(new Set(['QueryCommand', 'BatchGetCommand', 'GetCommand']));
       const gets = send.mock.calls.filter(([command]) => command.constructor.name === 'GetCommand');
       const programReads = gets.filter(([command]) => (command.input as { Key: { sk: string } }).Key.sk === 'META').length;
-      expect(gets.length - programReads).toBe(localRunMessages(now).length);
+      expect(gets.length - programReads).toBe(localRunMessages(now, UTC_LEARNERS_HOUR).length);
       expect(programReads).toBeGreaterThan(0);
-      expect(programReads).toBeLessThanOrEqual(localRunMessages(now).length);
+      expect(programReads).toBeLessThanOrEqual(localRunMessages(now, UTC_LEARNERS_HOUR).length);
       expect(capacityMeter.calls).toBe(commands.length);
     } finally {
       send.mockRestore();
@@ -151,7 +152,7 @@ describe('the reminder job', { timeout: 120_000 }, () => {
         .on(SendEmailCommand)
         .rejectsOnce(Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' }))
         .resolves({ MessageId: 'mocked' });
-      const summary = await reminderWorkers({ now: new Date(enrolledAt.getTime() + 3 * DAY), sleep: noSleep });
+      const summary = await reminderWorkers({ now: new Date(enrolledAt.getTime() + 3 * DAY), hour: UTC_LEARNERS_HOUR, sleep: noSleep });
       expect(summary).toMatchObject({ sent: 1, failed: 0 });
       const calls = ses.commandCalls(SendEmailCommand);
       expect(calls).toHaveLength(2);

@@ -31,7 +31,7 @@ const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge'
  */
 const api = useApi();
 const DAY = 24 * 3600 * 1000;
-const AUDIT_ENTRIES = 2_000;
+const AUDIT_ENTRIES = 1_000;
 const ACTIVITY_DAYS = 400;
 const PII = ['Persephone', 'Purgeworthy', '198.51.100.77', 'PurgeBrowser/1.0'];
 /** `GET /api/admin/users/{id}/hard-delete/status` */
@@ -149,7 +149,7 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
 
     // 2) a background run that hits its time limit (checkpointed), then is killed again mid-burst
     let calls = 0;
-    const partial = await purgeWorker(user.id, { timeLeftMs: () => (++calls > 20 ? 0 : 60_000) });
+    const partial = await purgeWorker(user.id, { timeLeftMs: () => (++calls > 10 ? 0 : 60_000) });
     expect(partial.status).toBe('purging');
     stop = crashOnWrite(25);
     await expect(purgeWorker(user.id)).rejects.toThrow('simulated crash');

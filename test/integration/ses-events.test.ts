@@ -11,6 +11,7 @@ import { runReminders } from '../../functions/program/reminders';
 import { emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { runAs } from '../../infra/local/iam/twin';
+import { UTC_LEARNERS_HOUR } from '../helpers/due-learners';
 
 // The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
 const mailEventsFunction = (...args: Parameters<typeof handler>) => runAs('mailEvents', () => handler(...args));
@@ -169,7 +170,7 @@ describe('SES bounce and complaint events', () => {
   });
 
   it('stops reminders to marked addresses; others still get theirs', async () => {
-    const summary = await reminderWorkers({ now: new Date(Date.now() + DAY), sleep: async () => {} });
+    const summary = await reminderWorkers({ now: new Date(Date.now() + DAY), hour: UTC_LEARNERS_HOUR, sleep: async () => {} });
     expect(summary).toMatchObject({ considered: 5, sent: 2, failed: 0 });
     const reminded = async (user: UserRecord) => (await emailsTo(user.email)).some((email) => /^Next up: /.test(email.subject));
     expect(await reminded(people.Tim)).toBe(true);

@@ -13,6 +13,7 @@ import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helper
 import { sendMailThrough, useSesAccount, type SesAccount } from '../helpers/ses';
 import { signIn } from '../helpers/users';
 import { auditItemsOf } from './program-helpers';
+import { UTC_LEARNERS_HOUR } from '../helpers/due-learners';
 
 /**
  * Every mail path against an SES that refuses: the account's send rate spent (SES v2
@@ -217,7 +218,7 @@ describe('a reminder slice', { timeout: 120_000 }, () => {
     const { sleeps, sleep } = recordedSleeps();
     sendMailThrough(quotaSpent);
     // the slice fails as a whole (the worker's SQS message is redelivered later) and is not checkpointed
-    expect(await runReminders({ now: day, sleep })).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 1 });
+    expect(await runReminders({ now: day, hour: UTC_LEARNERS_HOUR, sleep })).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 1 });
     expect(sleeps).toEqual([]); // no backoff: the quota does not come back within the run
     expect((await marker(id, day)).Item).toBeUndefined();
     // the quota kept for transactional mail is never touched: no send was even tried
@@ -225,7 +226,7 @@ describe('a reminder slice', { timeout: 120_000 }, () => {
     expect(logged('reminder slice failed').map((line) => (line.error as Error).name)).toEqual(['BulkShareSpent']);
 
     sendMailThrough(healthy);
-    expect(await runReminders({ now: day, sleep })).toEqual({ considered: 1, sent: 1, skipped: 0, failed: 0 });
+    expect(await runReminders({ now: day, hour: UTC_LEARNERS_HOUR, sleep })).toEqual({ considered: 1, sent: 1, skipped: 0, failed: 0 });
     expect(await remindersTo(email)).toBe(1);
   });
 
@@ -234,7 +235,12 @@ describe('a reminder slice', { timeout: 120_000 }, () => {
     const day = new Date(Date.now() + 6 * DAY);
     const { sleeps, sleep } = recordedSleeps();
     sendMailThrough(rateSpent);
-    expect(await runReminders({ now: day, sleep, maxAttempts: 2 })).toEqual({ considered: 1, sent: 0, skipped: 0, failed: 1 });
+    expect(await runReminders({ now: day, hour: UTC_LEARNERS_HOUR, sleep, maxAttempts: 2 })).toEqual({
+      considered: 1,
+      sent: 0,
+      skipped: 0,
+      failed: 1,
+    });
     // the paced wait before the slice's first send (one interval at the bulk share of this slow
     // account), then one backoff between the job's two attempts (each retried by the SDK too)
     expect(sleeps).toHaveLength(2);
@@ -244,8 +250,8 @@ describe('a reminder slice', { timeout: 120_000 }, () => {
 
     // the slice noted the learner: a later run of it the same day retries and sends, once
     sendMailThrough(healthy);
-    expect(await runReminders({ now: day, sleep })).toEqual({ considered: 1, sent: 1, skipped: 0, failed: 0 });
-    expect(await runReminders({ now: day, sleep })).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
+    expect(await runReminders({ now: day, hour: UTC_LEARNERS_HOUR, sleep })).toEqual({ considered: 1, sent: 1, skipped: 0, failed: 0 });
+    expect(await runReminders({ now: day, hour: UTC_LEARNERS_HOUR, sleep })).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
     expect(await remindersTo(email)).toBe(1);
   });
 });

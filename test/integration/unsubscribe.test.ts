@@ -11,6 +11,7 @@ import { emailsTo, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { auditItemsOf } from './program-helpers';
 import { runAs } from '../../infra/local/iam/twin';
+import { UTC_LEARNERS_HOUR } from '../helpers/due-learners';
 
 // The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
 const reminderWorkers = (...args: Parameters<typeof runReminders>) => runAs('reminderWorker', () => runReminders(...args));
@@ -48,7 +49,7 @@ beforeAll(async () => {
   client = api.client();
   await signIn(client, learner);
   expect((await client.post('/api/enroll')).status).toBe(200);
-  const summary = await reminderWorkers({ now: new Date(Date.now() + DAY), sleep: noSleep });
+  const summary = await reminderWorkers({ now: new Date(Date.now() + DAY), hour: UTC_LEARNERS_HOUR, sleep: noSleep });
   expect(summary.sent).toBe(1);
   const [email] = (await emailsTo(learner.email)).filter((e) => /^Next up: /.test(e.subject));
   const header = email.headers.find((h) => h.name === 'List-Unsubscribe')!.value;
@@ -156,7 +157,7 @@ describe(`POST ${PATH}`, () => {
   it('shows Off in Settings, and the reminder job sends nothing more', async () => {
     expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'off', time_zone: 'UTC' });
     const before = (await emailsTo(learner.email)).length;
-    const summary = await reminderWorkers({ now: new Date(Date.now() + 2 * DAY), sleep: noSleep });
+    const summary = await reminderWorkers({ now: new Date(Date.now() + 2 * DAY), hour: UTC_LEARNERS_HOUR, sleep: noSleep });
     expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
     expect(await emailsTo(learner.email)).toHaveLength(before);
   });

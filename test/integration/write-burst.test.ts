@@ -18,7 +18,7 @@ import { doneBody } from './program-helpers';
 import { drainActivityStream } from '../../infra/local/activity-stream';
 
 /**
- * A burst at DynamoDB Local (docs/scale-writes.md): 200 learners at once sign in for the first
+ * A burst at DynamoDB Local (docs/scale-writes.md): learners at once sign in for the first
  * time (password + emailed code), enroll and complete their first module, each from its own
  * address (the per-IP limits stay out of the way). The counters they share are write-sharded and
  * their transactions retried with jitter: no answer may be a 5xx, and the admin summary must be
@@ -30,9 +30,14 @@ import { drainActivityStream } from '../../infra/local/activity-stream';
  * reaches the database, as DynamoDB does under contention. The jittered retries must absorb them.
  */
 const api = useApi();
-const LEARNERS = 200;
 /**
- * The 200 login codes go out at once: through an SES account sized for such a burst (a send rate
+ * 60 in `npm test`; `npm run bench:write-burst` runs the burst at 200 (docs/scale-writes.md).
+ * Every learner's requests share the local machine's two cores, so the size is what the suite's
+ * time allows; the counters and the jittered retries are exercised the same way at either size.
+ */
+const LEARNERS = Number(process.env.BURST_LEARNERS ?? 60);
+/**
+ * The login codes go out at once: through an SES account sized for such a burst (a send rate
  * raised to one second's worth of them). A new account's 14 a second refuses most of them
  * (503 `email_unavailable`): test/integration/ses-limits.test.ts.
  */
@@ -102,7 +107,7 @@ async function loginCodes(): Promise<Map<string, string>> {
   return codes;
 }
 
-describe('200 simultaneous first logins, enrollments and module completions', () => {
+describe(`${LEARNERS} simultaneous first logins, enrollments and module completions`, () => {
   it('answers no 5xx and leaves every admin summary figure exact', async () => {
     let transactions = 0;
     db().middlewareStack.add(
