@@ -106,7 +106,6 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
         settings.dynamodbPort,
         settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'),
         host,
-        log,
       );
       children.push({ child: dynamoDbLocal, port: settings.dynamodbPort });
       dynamodbEndpoint = `http://${local}:${settings.dynamodbPort}`;
@@ -172,9 +171,10 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       staticDir: settings.staticDir,
       fallback,
       localConfig: { mail_viewer_url: sesEndpoint.replace('127.0.0.1', 'localhost') },
+      hostWidened: !isLoopback(host),
     });
     await listen(server, settings.port, host, closers);
-    if (settings.directApiPort) await listen(createDirectApiServer(api), settings.directApiPort, host, closers);
+    if (settings.directApiPort) await listen(createDirectApiServer(api, !isLoopback(host)), settings.directApiPort, host, closers);
     return {
       appUrl,
       mailUrl: sesEndpoint.replace('127.0.0.1', 'localhost'),
