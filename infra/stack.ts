@@ -16,6 +16,7 @@ import {
   bindSessionSecret,
   bindTableAccess,
   bindUnsubscribeSecret,
+  bindDeviceAuditSecret,
   REPO_ROOT,
 } from './constructs/app-function';
 import { ActivityStream } from './constructs/activity-stream';
@@ -106,6 +107,8 @@ export class CareerProgramStack extends Stack {
   readonly sessionSecret: Secret;
   /** The key of reminder unsubscribe links (functions/lib/unsubscribe-token.ts): not the session key. */
   readonly unsubscribeSecret: Secret;
+  /** The key of trusted-device cookies and audit email hashes (functions/lib/device-audit-key.ts): not the session key. */
+  readonly deviceAuditSecret: Secret;
   /** The value CloudFront sends in the origin-verify header; the API checks it first. */
   readonly originSecret: Secret;
   /** CloudFront access logs without query strings, when this stack is in us-east-1 (else a companion stack). */
@@ -152,6 +155,17 @@ export class CareerProgramStack extends Stack {
       id: 'AwsSolutions-SMG4',
       reason:
         'Signs unsubscribe links that never expire (a reminder read weeks later must still work): rotating it would break every link already mailed. Replaced by hand if it leaks (docs/runbook.md).',
+    });
+
+    this.deviceAuditSecret = new Secret(this, 'DeviceAuditSecret', {
+      removalPolicy: stage.secretRemovalPolicy,
+      description: 'Key of trusted-device cookies and of the keyed email hashes in the audit log',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.deviceAuditSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Keys 90-day device cookies and audit hashes compared across the audit retention: rotating it un-trusts every device and changes every hash. Replaced by hand if it leaks (docs/runbook.md).',
     });
 
     this.originSecret = new Secret(this, 'OriginVerifySecret', {
@@ -281,6 +295,8 @@ export class CareerProgramStack extends Stack {
     for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
     // the reminder worker signs unsubscribe links, the learner function verifies them
     for (const f of [learner, reminderWorker]) bindUnsubscribeSecret(f.fn, this.unsubscribeSecret.secretArn);
+    // auth sets and checks device cookies; auth, passkeys and learner hash the key of a throttled limit for the audit log
+    for (const f of [auth, passkeys, learner]) bindDeviceAuditSecret(f.fn, this.deviceAuditSecret.secretArn);
 
     this.api = new AppHttpApi(this, 'Http', {
       groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { readCookie } from '../lib/session';
-import { derivedKey } from '../lib/session-keys';
+import { deviceAuditKey } from '../lib/device-audit-key';
 
 /**
  * Trusted-device cookies (docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded; OWASP "device cookies"). A browser that has
@@ -16,7 +16,7 @@ const DEVICE_LIFETIME_SECONDS = 90 * 24 * 3600;
 const AUDIENCE = 'career-program-device';
 const ISSUER = 'career-program';
 
-const deviceKey = () => derivedKey('trusted-device-cookie').then((key) => new Uint8Array(key));
+const deviceKey = () => deviceAuditKey('trusted-device-cookie').then((key) => new Uint8Array(key));
 
 /** A new device cookie for the account (Set-Cookie value). */
 export async function deviceCookie(userId: string, now = Math.floor(Date.now() / 1000)): Promise<string> {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
-import { derivedKey } from './session-keys';
+import { deviceAuditKey } from './device-audit-key';
 
 /**
  * Privacy of the audit log (docs/security.md#privacy-of-the-audit-log).
@@ -14,7 +14,7 @@ import { derivedKey } from './session-keys';
  * - Every entry expires after the audit retention (TTL, AUDIT_RETENTION_DAYS, default 400).
  */
 export async function auditEmailHash(typed: string): Promise<string> {
-  const key = await derivedKey('audit-email-hash');
+  const key = await deviceAuditKey('audit-email-hash');
   return `hmac:${createHmac('sha256', key).update(typed.trim().toLowerCase()).digest('base64url').slice(0, 22)}`;
 }
 

@@ -64,6 +64,10 @@ export interface Config {
   unsubscribeSecret?: string;
   /** Cloud: the secret holding the key of unsubscribe links (functions/lib/unsubscribe-token.ts). */
   unsubscribeSecretArn?: string;
+  /** Local: the key of trusted-device cookies and audit email hashes (DEVICE_AUDIT_SECRET; unset = derived from SESSION_SECRET). */
+  deviceAuditSecret?: string;
+  /** Cloud: the secret holding that key (functions/lib/device-audit-key.ts). */
+  deviceAuditSecretArn?: string;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -127,6 +131,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminderWorkers: intFrom(env.REMINDER_WORKERS, 2, 'REMINDER_WORKERS', 1, 1000),
     unsubscribeSecret: stage === 'local' ? env.UNSUBSCRIBE_SECRET || undefined : undefined,
     unsubscribeSecretArn: env.UNSUBSCRIBE_SECRET_ARN || undefined,
+    deviceAuditSecret: stage === 'local' ? env.DEVICE_AUDIT_SECRET || undefined : undefined,
+    deviceAuditSecretArn: env.DEVICE_AUDIT_SECRET_ARN || undefined,
   };
 }
 

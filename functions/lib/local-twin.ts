@@ -10,7 +10,7 @@
  *   missing `secretsmanager:GetSecretValue` or `sqs:SendMessage` fails locally as it would in AWS.
  */
 export type LocalResource =
-  | { kind: 'secret'; name: 'session' | 'unsubscribe' | 'origin' }
+  | { kind: 'secret'; name: 'session' | 'unsubscribe' | 'origin' | 'device-audit' }
   | { kind: 'parameter'; name: 'app-url' }
   | { kind: 'queue'; name: 'purge' | 'reminders' };
 

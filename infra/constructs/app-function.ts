@@ -244,6 +244,14 @@ export function bindAppUrl(fn: NodejsFunction, parameterArn: string): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
 }
 
+/** Reading the key of trusted-device cookies and audit email hashes (functions/lib/device-audit-key.ts). */
+export function bindDeviceAuditSecret(fn: NodejsFunction, secretArn: string): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({ sid: 'ReadDeviceAuditKey', actions: ['secretsmanager:GetSecretValue'], resources: [secretArn] }),
+  );
+  fn.addEnvironment('DEVICE_AUDIT_SECRET_ARN', secretArn);
+}
+
 /** Reading the key of unsubscribe links (functions/lib/unsubscribe-token.ts): the signer and the verifier only. */
 export function bindUnsubscribeSecret(fn: NodejsFunction, secretArn: string): void {
   // its own statement (a Sid keeps CDK from merging it into another secret's grant)

@@ -155,3 +155,38 @@ describe('the local CloudFront', () => {
     }
   });
 });
+
+describe('the Host check (DNS rebinding)', () => {
+  /** A GET naming `host` as its Host header (fetch would not let the header be set). */
+  const withHost = (url: string, host: string) => rawGet(url, { host });
+
+  it('answers localhost names, 127.0.0.1 and [::1] with the port, on the front and the direct address', async () => {
+    for (const base of [urls.front, urls.direct]) {
+      const port = new URL(base).port;
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`, `LOCALHOST:${port}`]) {
+        expect((await withHost(`${base}/api/health`, host)).status, host).toBe(200);
+      }
+    }
+    expect(handler).toHaveBeenCalledTimes(10);
+  });
+
+  it('answers 421 host_not_allowed to any other name or port, before the API or the bucket', async () => {
+    const port = new URL(urls.front).port;
+    for (const base of [urls.front, urls.direct]) {
+      for (const host of [
+        `rebind.attacker.example:${port}`,
+        'localhost',
+        `localhost:${Number(port) + 1}`,
+        `localhost.attacker.example:${port}`,
+        `192.168.1.5:${port}`,
+      ]) {
+        for (const path of ['/api/health', '/robots.txt']) {
+          const response = await withHost(`${base}${path}`, host);
+          expect(response.status, `${host} ${path}`).toBe(421);
+          expect(JSON.parse(response.body.toString())).toEqual({ error: 'host_not_allowed' });
+        }
+      }
+    }
+    expect(handler).not.toHaveBeenCalled();
+  });
+});

@@ -6,6 +6,7 @@ import { API_PATH_PATTERN, securityHeaderValues, SITE_BEHAVIOURS } from '../edge
 import type { ApiGateway } from './api-gateway';
 import { edgeCompression } from './edge-compression';
 import { jsonAnswer, type OriginAnswer, sendAnswer } from './origin-answer';
+import { withHostCheck } from './host-check';
 import { getObject } from './s3-origin';
 import { viewerRequestFunction } from './viewer-request';
 
@@ -23,6 +24,8 @@ export interface ApiServerOptions {
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Served at `/__local/config` so the SPA can point to the mail viewer in local mode. */
   localConfig?: { mail_viewer_url: string };
+  /** The server listens beyond loopback (HOST widened): IP-literal Host headers are answered too (host-check.ts). */
+  hostWidened?: boolean;
 }
 
 /** Whether a path matches a CloudFront path pattern (`*` any characters, `?` exactly one; case-sensitive). */
@@ -59,7 +62,7 @@ export function createApiServer(options: ApiServerOptions): Server {
     return getObject(staticRoot, viewerRequest(req.method ?? 'GET', url.pathname));
   };
 
-  return serve(async (req, res, url) => {
+  return serve(options.hostWidened, async (req, res, url) => {
     const isApi = matchesPathPattern(API_PATH_PATTERN, url.pathname);
     if (!isApi && url.pathname === '/__local/config' && options.localConfig) {
       sendAnswer(res, jsonAnswer(200, options.localConfig));
@@ -78,20 +81,22 @@ export function createApiServer(options: ApiServerOptions): Server {
 }
 
 /** The API's own address, as execute-api is in the cloud: API Gateway alone, no CloudFront in front. */
-export function createDirectApiServer(api: ApiGateway): Server {
-  return serve(async (req, res, url) => sendAnswer(res, await api(req, url)));
+export function createDirectApiServer(api: ApiGateway, hostWidened = false): Server {
+  return serve(hostWidened, async (req, res, url) => sendAnswer(res, await api(req, url)));
 }
 
-/** An HTTP server whose handler's failures answer 500 `internal_error` (none is left to reject). */
-function serve(handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>): Server {
-  // eslint-disable-next-line @typescript-eslint/no-misused-promises
-  return createServer(async (req, res) => {
-    try {
-      await handle(req, res, new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`));
-    } catch (error) {
-      console.error('local server error', error);
-      if (!res.headersSent) sendAnswer(res, jsonAnswer(500, { error: 'internal_error' }));
-      else res.end();
-    }
-  });
+/**
+ * An HTTP server that answers only requests naming this machine as Host (host-check.ts) and whose
+ * handler's failures answer 500 `internal_error` (none is left to reject).
+ */
+function serve(hostWidened: boolean | undefined, handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>): Server {
+  return createServer(
+    withHostCheck((req, res) => {
+      handle(req, res, new URL(req.url ?? '/', `http://${req.headers.host}`)).catch((error: unknown) => {
+        console.error('local server error', error);
+        if (!res.headersSent) sendAnswer(res, jsonAnswer(500, { error: 'internal_error' }));
+        else res.end();
+      });
+    }, hostWidened),
+  );
 }

@@ -1,12 +1,13 @@
 import { spawn as spawnProcess, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, platform } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withHostCheck } from './host-check';
 import { sesFront } from './ses-front';
 import { DEFAULT_SES_LIMITS, SendBudget, type SesLimits } from './ses-limits';
 
@@ -121,17 +122,42 @@ function javaCanRunSource(): boolean {
 
 const LAUNCHER = fileURLToPath(new URL('./DynamoDbLocalOnHost.java', import.meta.url));
 
+/** The user's cache folder (XDG_CACHE_HOME, ~/Library/Caches, %LOCALAPPDATA%): never a shared one such as /tmp. */
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.XDG_CACHE_HOME) return env.XDG_CACHE_HOME;
+  if (platform() === 'darwin') return join(homedir(), 'Library', 'Caches');
+  if (platform() === 'win32') return env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local');
+  return join(homedir(), '.cache');
+}
+
+/**
+ * `dir`, created if missing, as a folder only this user can enter (0700, owned by this user, not
+ * a link). Java runs whatever class it finds there, so a folder someone else could write to (or
+ * had prepared under the expected name) would run their code as this user: refused.
+ */
+export function privateDir(dir: string, uid = process.getuid?.()): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const info = lstatSync(dir);
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
+    throw new LocalRuntimeError(`${dir} is not a folder of this user: remove it, or set XDG_CACHE_HOME to a folder of your own.`);
+  }
+  if (info.mode & 0o077) chmodSync(dir, 0o700);
+  return dir;
+}
+
 /**
  * The launcher compiled once per DynamoDB Local release and launcher version, when a `javac` is
- * at hand (any JDK): running the source file compiles it on every start, several seconds. Without
- * `javac` the source launcher is used.
+ * at hand (any JDK), into this user's private cache (`cacheRoot`): running the source file
+ * compiles it on every start, several seconds. Without `javac` the source launcher is used.
  */
-function compiledLauncher(classPath: string, release: string): string | undefined {
+export function compiledLauncher(
+  classPath: string,
+  release: string,
+  cacheRoot = join(userCacheDir(), 'career-program'),
+): string | undefined {
   const source = readFileSync(LAUNCHER);
-  const dir = join(
-    tmpdir(),
-    `career-program-ddb-launcher-${createHash('sha256').update(source).update(release).digest('hex').slice(0, 12)}`,
-  );
+  const root = privateDir(cacheRoot);
+  const dir = join(root, `ddb-launcher-${createHash('sha256').update(source).update(release).digest('hex').slice(0, 12)}`);
   if (existsSync(join(dir, 'DynamoDbLocalOnHost.class'))) return dir;
   // Compiled aside, then moved in place: parallel starts never see a half-written class.
   const scratch = `${dir}.${process.pid}`;
@@ -150,34 +176,26 @@ function compiledLauncher(classPath: string, release: string): string | undefine
  * persisting in `dataDir` or in memory when `dataDir` is undefined. Its command line cannot
  * choose the address, so a small launcher (DynamoDbLocalOnHost.java) binds it to `host`.
  */
-export async function startDynamoDbLocal(
-  port: number,
-  dataDir: string | undefined,
-  host = DEFAULT_HOST,
-  warn: (line: string) => void = console.warn,
-): Promise<ChildProcess> {
+export async function startDynamoDbLocal(port: number, dataDir: string | undefined, host = DEFAULT_HOST): Promise<ChildProcess> {
   assertJava();
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const dir = dynamoDbLocalDir();
   const args = [...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']), '-port', String(port), '-sharedDb', '-disableTelemetry'];
   const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
-  let child: ChildProcess;
   const classPath = `${join(dir, 'DynamoDBLocal.jar')}${delimiter}${join(dir, 'DynamoDBLocal_lib', '*')}`;
+  const launch = (javaCommand: string[]) => spawnProcess('java', [...javaArgs, ...javaCommand, ...args], { cwd: dir, stdio: 'pipe' });
+  let child: ChildProcess;
   const compiled = WILDCARD_HOSTS.has(host) ? undefined : compiledLauncher(classPath, basename(dir));
-  if (compiled) {
-    child = spawnProcess('java', [...javaArgs, '-cp', `${compiled}${delimiter}${classPath}`, 'DynamoDbLocalOnHost', host, ...args], {
-      cwd: dir,
-      stdio: 'pipe',
-    });
-  } else if (!WILDCARD_HOSTS.has(host) && javaCanRunSource()) {
-    child = spawnProcess('java', [...javaArgs, '-cp', classPath, LAUNCHER, host, ...args], { cwd: dir, stdio: 'pipe' });
-  } else {
-    if (!WILDCARD_HOSTS.has(host)) {
-      warn(
-        `Warning: this Java cannot run the launcher that binds DynamoDB Local to ${host} (no jdk.compiler); it listens on every interface. Install a full JDK to keep it local.`,
-      );
-    }
-    child = spawnProcess('java', [...javaArgs, '-jar', join(dir, 'DynamoDBLocal.jar'), ...args], { cwd: dir, stdio: 'pipe' });
+  if (WILDCARD_HOSTS.has(host)) child = launch(['-jar', join(dir, 'DynamoDBLocal.jar')]);
+  else if (compiled) child = launch(['-cp', `${compiled}${delimiter}${classPath}`, 'DynamoDbLocalOnHost', host]);
+  else if (javaCanRunSource()) child = launch(['-cp', classPath, LAUNCHER, host]);
+  else {
+    // The plain jar would listen on every interface: the database open to the network.
+    throw new LocalRuntimeError(
+      `This Java cannot run the launcher that keeps DynamoDB Local on ${host} (no javac and no jdk.compiler module), and without it DynamoDB Local listens on every interface.\n` +
+        '  Install a full JDK (Debian/Ubuntu: sudo apt-get install -y default-jdk-headless; macOS: brew install openjdk),\n' +
+        '  or set HOST=0.0.0.0 to accept every interface, or point DYNAMODB_ENDPOINT at a DynamoDB you already run.',
+    );
   }
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
@@ -208,7 +226,9 @@ export async function startSesLocal(
 ): Promise<{ close: () => Promise<void> }> {
   const { default: server } = await import('aws-ses-v2-local');
   const inner = await server({ port: 0, host: '127.0.0.1' });
-  const front = createHttpServer(sesFront({ host: '127.0.0.1', port: (inner.address() as AddressInfo).port }, new SendBudget(limits)));
+  const front = createHttpServer(
+    withHostCheck(sesFront({ host: '127.0.0.1', port: (inner.address() as AddressInfo).port }, new SendBudget(limits)), !isLoopback(host)),
+  );
   const closeServer = (closing: HttpServer) =>
     new Promise<void>((resolve) => {
       closing.close(() => resolve());

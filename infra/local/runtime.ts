@@ -59,7 +59,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeSe
   };
 }
 
-/** A stable local secret (`session-secret`, `origin-secret`), generated once into DATA_DIR (never committed). */
+/** A stable local secret (`session-secret`, `device-audit-secret`, `origin-secret`), generated once into DATA_DIR (never committed). */
 function localSecret(dataDir: string, name: string): string {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, name);
@@ -106,7 +106,6 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
         settings.dynamodbPort,
         settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'),
         host,
-        log,
       );
       children.push({ child: dynamoDbLocal, port: settings.dynamodbPort });
       dynamodbEndpoint = `http://${local}:${settings.dynamodbPort}`;
@@ -129,6 +128,8 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       APP_URL: appUrl,
       AWS_REGION: process.env.AWS_REGION || 'us-east-1',
       SESSION_SECRET: process.env.SESSION_SECRET || localSecret(settings.dataDir, 'session-secret'),
+      // Device cookies and audit hashes: a key of their own, so a new session key leaves them valid.
+      DEVICE_AUDIT_SECRET: process.env.DEVICE_AUDIT_SECRET || localSecret(settings.dataDir, 'device-audit-secret'),
       // What the local CloudFront sends as the origin-verify header, and the API checks (docs/security.md#the-api-is-reachable-through-cloudfront-only).
       ORIGIN_SECRET: process.env.ORIGIN_SECRET || localSecret(settings.dataDir, 'origin-secret'),
       POWERTOOLS_SERVICE_NAME: 'career-program-local',
@@ -172,9 +173,10 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
       staticDir: settings.staticDir,
       fallback,
       localConfig: { mail_viewer_url: sesEndpoint.replace('127.0.0.1', 'localhost') },
+      hostWidened: !isLoopback(host),
     });
     await listen(server, settings.port, host, closers);
-    if (settings.directApiPort) await listen(createDirectApiServer(api), settings.directApiPort, host, closers);
+    if (settings.directApiPort) await listen(createDirectApiServer(api, !isLoopback(host)), settings.directApiPort, host, closers);
     return {
       appUrl,
       mailUrl: sesEndpoint.replace('127.0.0.1', 'localhost'),

@@ -21,6 +21,7 @@ Object.assign(process.env, {
   SES_ENDPOINT: inject('sesEndpoint'),
   AWS_REGION: 'us-east-1',
   SESSION_SECRET: 'integration-test-secret-integration-test',
+  DEVICE_AUDIT_SECRET: 'integration-device-audit-integration-device-audit',
   // The local CloudFront sends it and the API requires it (functions/lib/origin-verify.ts).
   ORIGIN_SECRET: `integration-origin-${randomUUID()}`,
   APP_URL: 'http://localhost:3000',

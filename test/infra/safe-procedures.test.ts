@@ -32,7 +32,7 @@ const siteDirOf = (s: SynthesizedStack): string => {
   return dir;
 };
 const secrets = (s: SynthesizedStack) =>
-  [s.stack.sessionSecret, s.stack.unsubscribeSecret, s.stack.originSecret].map(
+  [s.stack.sessionSecret, s.stack.unsubscribeSecret, s.stack.deviceAuditSecret, s.stack.originSecret].map(
     (secret) => resourcesOf(s.template, 'AWS::SecretsManager::Secret')[s.idOf(secret)],
   );
 const originHeader = (s: SynthesizedStack): string => {

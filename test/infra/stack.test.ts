@@ -25,7 +25,12 @@ const extraEnvironment = (name: (typeof OUR_FUNCTIONS)[number]): Record<string, 
     admin: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
     purge: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
     erasure: { PURGE_QUEUE_URL: queueUrl(s.stack.purgeQueue) },
-    learner: { UNSUBSCRIBE_SECRET_ARN: { Ref: s.idOf(s.stack.unsubscribeSecret) } },
+    auth: { DEVICE_AUDIT_SECRET_ARN: { Ref: s.idOf(s.stack.deviceAuditSecret) } },
+    passkeys: { DEVICE_AUDIT_SECRET_ARN: { Ref: s.idOf(s.stack.deviceAuditSecret) } },
+    learner: {
+      UNSUBSCRIBE_SECRET_ARN: { Ref: s.idOf(s.stack.unsubscribeSecret) },
+      DEVICE_AUDIT_SECRET_ARN: { Ref: s.idOf(s.stack.deviceAuditSecret) },
+    },
     reminders: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue) },
     reminderWorker: {
       REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue),
@@ -274,6 +279,7 @@ describe('IAM (least privilege)', () => {
       { Ref: s.idOf(s.stack.sessionSecret) },
       { Ref: s.idOf(s.stack.originSecret) },
       { Ref: s.idOf(s.stack.unsubscribeSecret) },
+      { Ref: s.idOf(s.stack.deviceAuditSecret) },
     ];
     for (const { statement } of policyStatements(s.template)) {
       if (actionsOf(statement).includes('secretsmanager:GetSecretValue'))
@@ -301,6 +307,9 @@ describe('IAM (least privilege)', () => {
     const unsubscribe = { Ref: s.idOf(s.stack.unsubscribeSecret) };
     for (const name of OUR_FUNCTIONS) expect(reads(name, unsubscribe), name).toBe(name === 'learner' || name === 'reminderWorker');
     expect(reads('reminderWorker', { Ref: s.idOf(s.stack.sessionSecret) })).toBe(false);
+    // device cookies and audit hashes: their own key, for the functions that set, check or write them
+    const deviceAudit = { Ref: s.idOf(s.stack.deviceAuditSecret) };
+    for (const name of OUR_FUNCTIONS) expect(reads(name, deviceAudit), name).toBe(['auth', 'passkeys', 'learner'].includes(name));
   });
 
   it('grants ssm:GetParameter on the one app-url parameter ARN, without referencing the parameter', () => {

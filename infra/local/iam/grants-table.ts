@@ -22,6 +22,7 @@ function resourceName(model: TwinIamModel, arn: string): string {
     [model.secretArns.session, 'session key'],
     [model.secretArns.unsubscribe, 'unsubscribe key'],
     [model.secretArns.origin, 'origin secret'],
+    [model.secretArns['device-audit'], 'device and audit key'],
     [model.parameterArns['app-url'], 'site address'],
     [model.queueArns.purge, 'purge queue'],
     [model.queueArns.reminders, 'reminder queue'],

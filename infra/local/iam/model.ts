@@ -55,7 +55,7 @@ export interface TwinIamModel {
   /** The bulk mail stream's (reminders) configuration set. */
   bulkConfigurationSetName: string;
   bulkConfigurationSetArn: string;
-  secretArns: { session: string; unsubscribe: string; origin: string };
+  secretArns: { session: string; unsubscribe: string; origin: string; 'device-audit': string };
   parameterArns: { 'app-url': string };
   roles: Record<FunctionKey, FunctionRole>;
 }

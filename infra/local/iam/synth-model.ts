@@ -82,6 +82,7 @@ export function synthesizeIamModel(options: { editTemplate?: (template: Template
         session: arnOf(main, main.sessionSecret.secretArn),
         unsubscribe: arnOf(main, main.unsubscribeSecret.secretArn),
         origin: arnOf(main, main.originSecret.secretArn),
+        'device-audit': arnOf(main, main.deviceAuditSecret.secretArn),
       },
       parameterArns: { 'app-url': arnOf(main, main.appUrlParameter.parameterArn) },
       roles,

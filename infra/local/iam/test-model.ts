@@ -31,6 +31,7 @@ export function testModel(authStatements: PolicyStatement[]): TwinIamModel {
       session: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:Stack-Session-AbCdEf',
       unsubscribe: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:Stack-Unsubscribe-AbCdEf',
       origin: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:Stack-Origin-AbCdEf',
+      'device-audit': 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:Stack-DeviceAudit-AbCdEf',
     },
     parameterArns: { 'app-url': 'arn:aws:ssm:eu-west-1:123456789012:parameter/Stack/app-url' },
     roles,
