@@ -1,3 +1,4 @@
+import { PK } from '../functions/lib/table';
 import type { RouteGroup } from '../shared/routes';
 import { combinedAccess, type TableAccessSpec } from './constructs/app-function';
 
@@ -7,10 +8,10 @@ export type StackFunctionName =
 
 /**
  * What each Lambda function may do in the single table (docs/security.md#least-privilege-in-iam):
- * per partition-key prefix, the item actions its code makes, and the indexes it queries. The
- * local IAM twin holds every test run to these (infra/local/iam): a call outside them fails with
- * AccessDenied as in AWS, and a grant no call used fails the run, so they stay exactly what the
- * code needs.
+ * per partition-key prefix (PK in functions/lib/table.ts, the constants the keys are built
+ * from), the item actions its code makes, and the indexes it queries. The local IAM twin holds
+ * every test run to these (infra/local/iam): a call outside them fails with AccessDenied as in
+ * AWS, and a grant no call used fails the run, so they stay exactly what the code needs.
  */
 
 /**
@@ -23,14 +24,14 @@ export type StackFunctionName =
  */
 const PURGE_STEPS: TableAccessSpec = {
   items: {
-    'USER#': ['GetItem', 'Query', 'DeleteItem', 'BatchWriteItem'],
-    'PASSKEYID#': ['BatchWriteItem'],
-    'CERT#': ['BatchWriteItem'],
-    'ACTIVITY#': ['BatchGetItem', 'DeleteItem'],
-    'STATS#': ['UpdateItem'],
-    'RATE#': ['BatchWriteItem'],
-    'AUDIT#': ['UpdateItem'],
-    'PURGE#': ['GetItem', 'PutItem'],
+    [PK.user]: ['GetItem', 'Query', 'DeleteItem', 'BatchWriteItem'],
+    [PK.passkeyId]: ['BatchWriteItem'],
+    [PK.cert]: ['BatchWriteItem'],
+    [PK.activity]: ['BatchGetItem', 'DeleteItem'],
+    [PK.stats]: ['UpdateItem'],
+    [PK.rate]: ['BatchWriteItem'],
+    [PK.audit]: ['UpdateItem'],
+    [PK.purge]: ['GetItem', 'PutItem'],
   },
   indexes: ['auditByEntity', 'auditByActorId'],
 };
@@ -38,12 +39,12 @@ const PURGE_STEPS: TableAccessSpec = {
 /** A hard delete's first transaction (startPurge): the account out of every list, count and index at once. */
 const PURGE_START: TableAccessSpec = {
   items: {
-    'USER#': ['GetItem', 'UpdateItem', 'DeleteItem'],
-    'PURGE#': ['PutItem'],
-    'EMAIL#': ['DeleteItem'],
-    'USERSEARCH#': ['DeleteItem'],
-    'STATS#': ['UpdateItem'],
-    'AUDIT#': ['PutItem'],
+    [PK.user]: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    [PK.purge]: ['PutItem'],
+    [PK.email]: ['DeleteItem'],
+    [PK.userSearch]: ['DeleteItem'],
+    [PK.stats]: ['UpdateItem'],
+    [PK.audit]: ['PutItem'],
   },
 };
 
@@ -52,44 +53,44 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // health check (DescribeTable).
   auth: {
     items: {
-      'USER#': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
-      'EMAIL#': ['GetItem', 'PutItem'],
-      'USERSEARCH#': ['PutItem', 'DeleteItem'],
-      'CHALLENGE#': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      'PASSKEYID#': ['DeleteItem'],
-      'RESET#': ['GetItem', 'PutItem', 'DeleteItem'],
-      'RATE#': ['GetItem', 'UpdateItem', 'DeleteItem'],
-      'STATS#': ['UpdateItem'],
+      [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      [PK.email]: ['GetItem', 'PutItem'],
+      [PK.userSearch]: ['PutItem', 'DeleteItem'],
+      [PK.challenge]: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      [PK.passkeyId]: ['DeleteItem'],
+      [PK.reset]: ['GetItem', 'PutItem', 'DeleteItem'],
+      [PK.rate]: ['GetItem', 'UpdateItem', 'DeleteItem'],
+      [PK.stats]: ['UpdateItem'],
       // the public check; a restore makes the certificate verify again (functions/lib/certificate-hold.ts)
-      'CERT#': ['GetItem', 'UpdateItem'],
-      'AUDIT#': ['PutItem'],
+      [PK.cert]: ['GetItem', 'UpdateItem'],
+      [PK.audit]: ['PutItem'],
       // the published program version (the session's open module, functions/program/published-program.ts)
-      'PROGRAM#': ['GetItem'],
+      [PK.program]: ['GetItem'],
     },
     describe: true,
   },
   // Passkey registration, management and sign-in (which moves the account's last-active day).
   passkeys: {
     items: {
-      'USER#': ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      'PASSKEYID#': ['GetItem', 'PutItem', 'DeleteItem'],
-      'WEBAUTHN#': ['PutItem', 'DeleteItem'],
-      'RATE#': ['GetItem', 'UpdateItem'],
-      'AUDIT#': ['PutItem'],
+      [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      [PK.passkeyId]: ['GetItem', 'PutItem', 'DeleteItem'],
+      [PK.webauthn]: ['PutItem', 'DeleteItem'],
+      [PK.rate]: ['GetItem', 'UpdateItem'],
+      [PK.audit]: ['PutItem'],
     },
   },
   // The learner's program, settings, certificate, data export (their audit history, by entity)
   // and self-deletion.
   learner: {
     items: {
-      'USER#': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
-      'RATE#': ['UpdateItem'],
-      'STATS#': ['UpdateItem'],
+      [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
+      [PK.rate]: ['UpdateItem'],
+      [PK.stats]: ['UpdateItem'],
       // issued; withheld from the public check by the learner's own deletion
-      'CERT#': ['PutItem', 'UpdateItem'],
-      'USERSEARCH#': ['PutItem'],
-      'AUDIT#': ['PutItem'],
-      'PROGRAM#': ['GetItem'],
+      [PK.cert]: ['PutItem', 'UpdateItem'],
+      [PK.userSearch]: ['PutItem'],
+      [PK.audit]: ['PutItem'],
+      [PK.program]: ['GetItem'],
     },
     indexes: ['auditByEntity'],
   },
@@ -98,21 +99,21 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   admin: combinedAccess(
     {
       items: {
-        'USER#': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+        [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
         // removing a user's passkey: its lookup item goes in the same transaction
-        'PASSKEYID#': ['DeleteItem'],
-        'EMAIL#': ['PutItem', 'DeleteItem'],
-        'USERSEARCH#': ['Query', 'PutItem', 'DeleteItem'],
-        'ACTIVITY#': ['BatchGetItem', 'DeleteItem'],
-        'STATS#': ['BatchGetItem', 'Query', 'UpdateItem'],
-        'RESET#': ['PutItem'],
-        'CERT#': ['UpdateItem'],
-        'PURGE#': ['GetItem'],
+        [PK.passkeyId]: ['DeleteItem'],
+        [PK.email]: ['PutItem', 'DeleteItem'],
+        [PK.userSearch]: ['Query', 'PutItem', 'DeleteItem'],
+        [PK.activity]: ['BatchGetItem', 'DeleteItem'],
+        [PK.stats]: ['BatchGetItem', 'Query', 'UpdateItem'],
+        [PK.reset]: ['PutItem'],
+        [PK.cert]: ['UpdateItem'],
+        [PK.purge]: ['GetItem'],
         // the per-account notice limit and the hourly mail budget of the mails an admin action sends
-        'RATE#': ['UpdateItem'],
-        'AUDIT#': ['PutItem'],
+        [PK.rate]: ['UpdateItem'],
+        [PK.audit]: ['PutItem'],
         // program authoring: the draft, the versions (listed by Query), publishing (functions/program/authoring)
-        'PROGRAM#': ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+        [PK.program]: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       },
       indexes: [
         'usersByStatus',
@@ -135,7 +136,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // The daily erasure: due accounts through their index, its checkpoint (JOB#erasure#<day>), and
   // the hard delete of each.
   erasure: combinedAccess(
-    { items: { 'JOB#': ['GetItem', 'UpdateItem'], 'USER#': ['Query'] }, indexes: ['erasureDue'] },
+    { items: { [PK.job]: ['GetItem', 'UpdateItem'], [PK.user]: ['Query'] }, indexes: ['erasureDue'] },
     PURGE_START,
     PURGE_STEPS,
   ),
@@ -143,30 +144,30 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // once-a-day claim (released when the send fails), index repairs, the slice's checkpoint.
   reminderWorker: {
     items: {
-      'USER#': ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      'JOB#': ['GetItem', 'UpdateItem'],
+      [PK.user]: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      [PK.job]: ['GetItem', 'UpdateItem'],
       // the published program: the open module a reminder names
-      'PROGRAM#': ['GetItem'],
+      [PK.program]: ['GetItem'],
     },
     indexes: ['remindersDue'],
   },
   // SES bounces and complaints: the account by its address, marked, audited.
   mailEvents: {
     items: {
-      'EMAIL#': ['GetItem'],
-      'USER#': ['GetItem', 'UpdateItem'],
-      'AUDIT#': ['PutItem'],
+      [PK.email]: ['GetItem'],
+      [PK.user]: ['GetItem', 'UpdateItem'],
+      [PK.audit]: ['PutItem'],
     },
   },
   // The deploy-time content seed: version 1 on an empty table, the old per-module copies removed.
-  seed: { items: { 'PROGRAM#': ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'] } },
+  seed: { items: { [PK.program]: ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'] } },
   // The activity aggregator (the table's stream): the day's activity markers (each only if new),
   // the day counters, the search items' last-active day (functions/lib/activity-aggregation.ts).
   activityStream: {
     items: {
-      'ACTIVITY#': ['PutItem'],
-      'STATS#': ['UpdateItem'],
-      'USERSEARCH#': ['UpdateItem'],
+      [PK.activity]: ['PutItem'],
+      [PK.stats]: ['UpdateItem'],
+      [PK.userSearch]: ['UpdateItem'],
     },
   },
   // The daily schedule only queues the day's reminder slices: no table.

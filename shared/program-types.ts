@@ -1,109 +1,70 @@
 /**
  * Response and request shapes of the learner program API (docs/product.md#3-entities-and-their-fields "Dashboard", "Dashboard
- * state", "Module (learner)", "Notification preference"), shared by functions/ and web/.
+ * state", "Module (learner)", "Notification preference"), shared by functions/ and web/, derived from
+ * the response schemas the OpenAPI document is built from (shared/api-schemas/): one source per
+ * shape. Type-only imports, so no bundle carries the schemas.
  */
+import type * as z from 'zod/mini';
+import type { publicCertificate, userProgress } from './api-schemas/auth';
+import type { learnerModule, learnerTask, moduleLink, moduleState, openModule } from './api-schemas/common';
+import type {
+  certificateView,
+  dashboardState,
+  dashboardSummary,
+  dashboardWeek,
+  enrollResponse,
+  moduleDetail,
+  modulePage,
+  moduleSection,
+  notificationPreferences,
+  taskSave,
+} from './api-schemas/learner';
 import type { REMINDER_FREQUENCIES } from './constants';
 
-export type ModuleState = 'open' | 'locked' | 'completed';
-export type TaskType = 'checkbox' | 'text';
+export type ModuleState = z.output<typeof moduleState>;
 export type ReminderFrequency = (typeof REMINDER_FREQUENCIES)[number];
 
 /** Longest written answer a task accepts (characters, after trimming). */
 export const TASK_ANSWER_MAX_LENGTH = 2000;
 
 /** `GET /api/dashboard` */
-export interface DashboardSummary {
-  percent_complete: number;
-  program_title: string;
-}
+export type DashboardSummary = z.output<typeof dashboardSummary>;
 
 /** One module in the dashboard grid. `position` is the order within its week (1-based). */
-export interface LearnerModule {
-  module_id: string;
-  title: string;
-  position: number;
-  state: ModuleState;
-  slug: string;
-}
+export type LearnerModule = z.output<typeof learnerModule>;
 
 /** The open module also carries its week. */
-export interface OpenModule extends LearnerModule {
-  state: 'open';
-  week_number: number;
-}
+export type OpenModule = z.output<typeof openModule>;
 
-export interface DashboardWeek {
-  week_number: number;
-  modules: LearnerModule[];
-}
+export type DashboardWeek = z.output<typeof dashboardWeek>;
 
-/** `GET /api/dashboard/state` */
-export interface DashboardState {
-  grid: DashboardWeek[];
-  /** null once every module is completed. */
-  open_module: OpenModule | null;
-  percent_complete: number;
-}
+/** `GET /api/dashboard/state`; `open_module` is null once every module is completed. */
+export type DashboardState = z.output<typeof dashboardState>;
 
 /** `POST /api/enroll` */
-export interface EnrollResponse {
-  message: string;
-}
+export type EnrollResponse = z.output<typeof enrollResponse>;
 
-export interface ModuleSection {
-  heading: string;
-  /**
-   * Plain text (never HTML): paragraphs separated by a blank line; a paragraph made of lines that
-   * start with '- ' is a bullet list.
-   */
-  body: string;
-}
+/**
+ * `body` is plain text (never HTML): paragraphs separated by a blank line; a paragraph made of
+ * lines that start with '- ' is a bullet list.
+ */
+export type ModuleSection = z.output<typeof moduleSection>;
 
-/** A task of a module with the learner's saved work on it. */
-export interface LearnerTask {
-  task_id: string;
-  type: TaskType;
-  /** What to do (shown as the checkbox label or the question). */
-  label: string;
-  /** Extra guidance shown under the label (may be empty). */
-  hint: string;
-  required: boolean;
-  /** A list task: done only once the answer holds this many items, one per line. */
-  min_items?: number;
-  done: boolean;
-  /** Text tasks: the saved answer ('' when none). */
-  answer?: string;
-  updated_at: string | null;
-}
+/**
+ * A task of a module with the learner's saved work on it: `label` is what to do (the checkbox
+ * label or the question), `hint` extra guidance (may be empty), `min_items` (list tasks) how many
+ * items, one per line, the answer must hold to be done, `answer` the saved text ('' when none).
+ */
+export type LearnerTask = z.output<typeof learnerTask>;
+export type TaskType = LearnerTask['type'];
 
-export interface ModuleLink {
-  slug: string;
-  title: string;
-  week_number: number;
-}
+export type ModuleLink = z.output<typeof moduleLink>;
 
-export interface ModuleDetail {
-  module_id: string;
-  slug: string;
-  title: string;
-  summary: string;
-  week_number: number;
-  week_title: string;
-  /** Order within the week (1-based). */
-  position: number;
-  state: ModuleState;
-  sections: ModuleSection[];
-  tasks: LearnerTask[];
-}
+/** A module page's module; `position` is the order within the week (1-based). */
+export type ModuleDetail = z.output<typeof moduleDetail>;
 
-/** `GET /api/modules/{slug}` */
-export interface ModulePage {
-  module: ModuleDetail;
-  /** The next module in program order (null after the last one). */
-  next_module: ModuleLink | null;
-  percent_complete: number;
-  program_title: string;
-}
+/** `GET /api/modules/{slug}`; `next_module` is the next in program order (null after the last one). */
+export type ModulePage = z.output<typeof modulePage>;
 
 /** `PUT /api/modules/{slug}/tasks/{task_id}` body: either or both fields. */
 export interface TaskSaveRequest {
@@ -111,19 +72,11 @@ export interface TaskSaveRequest {
   answer?: string;
 }
 
-/** `PUT /api/modules/{slug}/tasks/{task_id}` response. */
-export interface TaskSave {
-  task: LearnerTask;
-  module_id: string;
-  slug: string;
-  module_state: ModuleState;
-  /** True only on the save that completed the module. */
-  completed_now: boolean;
-  percent_complete: number;
-  next_module: ModuleLink | null;
-  /** The module open after this save (null when the program is finished). */
-  open_module: OpenModule | null;
-}
+/**
+ * `PUT /api/modules/{slug}/tasks/{task_id}` response: `completed_now` is true only on the save
+ * that completed the module; `open_module` is the module open after it (null once the program is finished).
+ */
+export type TaskSave = z.output<typeof taskSave>;
 
 /** 403 body for a locked module (`GET` or `PUT`). */
 export interface ModuleLockedError {
@@ -131,40 +84,14 @@ export interface ModuleLockedError {
   requires: { slug: string; title: string };
 }
 
-/** `GET`/`POST /api/settings/notifications` */
-export interface NotificationPreferences {
-  reminder_frequency: ReminderFrequency;
-  /** IANA time zone of the reminders' local morning (default "UTC"). */
-  time_zone: string;
-}
+/** `GET`/`POST /api/settings/notifications`; `time_zone` is the IANA zone of the reminders' local morning (default "UTC"). */
+export type NotificationPreferences = z.output<typeof notificationPreferences>;
 
 /** `progress` of the session user in `GET /api/auth/me` (docs/product.md#3-entities-and-their-fields "User (session)"). */
-export interface UserProgress {
-  state: 'not_enrolled' | 'active' | 'completed';
-  percent_complete: number;
-  program_title: string;
-  open_module: OpenModule | null;
-}
+export type UserProgress = z.output<typeof userProgress>;
 
-/** `GET /api/certificate`: the signed-in learner's certificate of completion. */
-export interface CertificateView {
-  verification_code: string;
-  first_name: string;
-  last_name: string;
-  program_title: string;
-  completed_at: string;
-  issued_at: string;
-  /** The public page where anyone can check the certificate. */
-  verify_url: string;
-}
+/** `GET /api/certificate`: the signed-in learner's certificate of completion; `verify_url` is the public page where anyone can check it. */
+export type CertificateView = z.output<typeof certificateView>;
 
 /** `GET /api/certificates/{code}`: what anyone may check, without signing in. */
-export interface PublicCertificate {
-  verification_code: string;
-  name: string;
-  program_title: string;
-  completed_at: string;
-  issued_at: string;
-  status: 'valid' | 'revoked';
-  revoked_at: string | null;
-}
+export type PublicCertificate = z.output<typeof publicCertificate>;

@@ -2,7 +2,7 @@ import type { AuditEntry } from '../lib/audit';
 import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
 import { badRequest } from '../lib/errors';
-import { INDEX, indexPartition, indexQuery } from '../lib/table';
+import { INDEX, indexPartition, indexQuery, keys, SK } from '../lib/table';
 import { DEFAULT_TIME_ZONE } from '../lib/time-zone';
 
 /**
@@ -157,7 +157,7 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
   const [own, audit] = await Promise.all([
     queryUpTo({
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${user.id}` },
+      ExpressionAttributeValues: { ':pk': keys.user(user.id).pk },
       ConsistentRead: true,
     }),
     exportAuditPage(user.id),
@@ -177,13 +177,13 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
       last_enrollment_at: user.last_enrollment_at ?? null,
     },
     notification_preferences: { reminder_frequency: user.reminder_frequency, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE },
-    enrollments: ofKind('ENROLLMENT#').map((item) => pick(item, ENROLLMENT_FIELDS)),
-    progress: ofKind('PROGRESS#').map((item) => pick(item, PROGRESS_FIELDS)),
-    task_answers: ofKind('TASK#').map((item) => pick(item, TASK_FIELDS)),
-    answers_in_program_order: answersInProgramOrder(ofKind('TASK#'), modules),
-    certificates: ofKind('CERTIFICATE#').map((item) => pick(item, CERTIFICATE_FIELDS)),
-    passkeys: ofKind('PASSKEY#').map((item) => pick(item, PASSKEY_FIELDS)),
-    sessions: ofKind('SESSION#')
+    enrollments: ofKind(SK.enrollment).map((item) => pick(item, ENROLLMENT_FIELDS)),
+    progress: ofKind(SK.progress).map((item) => pick(item, PROGRESS_FIELDS)),
+    task_answers: ofKind(SK.task).map((item) => pick(item, TASK_FIELDS)),
+    answers_in_program_order: answersInProgramOrder(ofKind(SK.task), modules),
+    certificates: ofKind(SK.certificate).map((item) => pick(item, CERTIFICATE_FIELDS)),
+    passkeys: ofKind(SK.passkey).map((item) => pick(item, PASSKEY_FIELDS)),
+    sessions: ofKind(SK.session)
       .filter((item) => Number(item.expires_at ?? 0) > nowSeconds)
       .map((item) => ({ ...pick(item, SESSION_FIELDS), expires_at: new Date(Number(item.expires_at) * 1000).toISOString() })),
     ...audit,

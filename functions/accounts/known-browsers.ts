@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { readCookie } from '../lib/session';
-import { keys, ttlIn } from '../lib/table';
+import { keys, SK, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import type { Caller } from '../lib/caller';
 import { sendSecurityNotice } from './security-notices';
@@ -41,7 +41,7 @@ export async function recognizeBrowser(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :browser)',
-        ExpressionAttributeValues: { ':pk': keys.user(user.id).pk, ':browser': 'BROWSER#' },
+        ExpressionAttributeValues: { ':pk': keys.user(user.id).pk, ':browser': SK.browser },
         ProjectionExpression: 'pk',
         Limit: 1,
       }),

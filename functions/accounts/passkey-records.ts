@@ -4,7 +4,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { auditPut, type AuditInput } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { notFound } from '../lib/errors';
-import { keys } from '../lib/table';
+import { keyAfter, keys, SK } from '../lib/table';
 
 /**
  * Passkey storage the admin side needs too (list, count, removal, hard delete) without loading
@@ -53,7 +53,7 @@ export const credentialHash = (credentialId: string) => createHash('sha256').upd
 const passkeysOf = (userId: string) => ({
   TableName: tableName(),
   KeyConditionExpression: 'pk = :pk AND begins_with(sk, :passkey)',
-  ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':passkey': 'PASSKEY#' },
+  ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':passkey': SK.passkey },
 });
 
 /** How many passkeys an account has (the admin drawer). */
@@ -71,7 +71,7 @@ export async function passkeyKeysOf(userId: string): Promise<Array<{ pk: string;
 
 /** The lookup items of an account's partition items: hard delete removes them with the passkeys. */
 export const passkeyLookupKeys = (items: Array<{ sk: string }>) =>
-  items.filter((item) => item.sk.startsWith('PASSKEY#')).map((item) => keys.passkeyLookup(item.sk.slice('PASSKEY#'.length)));
+  items.filter((item) => item.sk.startsWith(SK.passkey)).map((item) => keys.passkeyLookup(keyAfter(SK.passkey, item.sk)));
 
 /** Every passkey of the account (bounded: at most MAX_PASSKEYS exist). */
 export async function passkeyItems(userId: string): Promise<PasskeyItem[]> {

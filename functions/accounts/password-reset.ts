@@ -8,7 +8,7 @@ import { db, tableName } from '../lib/db';
 import type { Delivery } from '../lib/email';
 import { badRequest } from '../lib/errors';
 import { logger } from '../lib/logger';
-import { keys, ttlIn } from '../lib/table';
+import { keys, SK, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
 import { accountAudit, type Caller } from '../lib/caller';
@@ -170,7 +170,7 @@ export async function confirmPasswordReset(
           ...passkeys.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
           auditPut(
             accountAudit('auth.password_reset', user, caller, {
-              new: { sessions_ended: true, passkeys_removed: passkeys.filter((key) => key.sk.startsWith('PASSKEY#')).length },
+              new: { sessions_ended: true, passkeys_removed: passkeys.filter((key) => key.sk.startsWith(SK.passkey)).length },
             }),
           ),
         ],

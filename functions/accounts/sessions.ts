@@ -7,7 +7,7 @@ import { deviceLabel } from '../lib/device-label';
 import { notFound } from '../lib/errors';
 import { queryUpTo } from '../lib/query-pages';
 import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
-import { keys } from '../lib/table';
+import { keyAfter, keys, SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { accountAudit, type Caller } from '../lib/caller';
 
@@ -46,7 +46,7 @@ async function sessionItems(userId: string, projection?: string): Promise<Sessio
   const { items } = await queryUpTo<SessionItem>(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
-      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':session': 'SESSION#' },
+      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':session': SK.session },
       ConsistentRead: true,
       Limit: PAGE_SIZE,
       ...(projection ? { ProjectionExpression: projection } : {}),
@@ -69,7 +69,7 @@ function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, no
   return item.session_version === undefined || item.session_version === (user.session_version ?? 0);
 }
 
-const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => item.sk.slice('SESSION#'.length);
+const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => keyAfter(SK.session, item.sk);
 
 export async function listSessions(user: UserRecord, currentSessionId: string, now = new Date()): Promise<SessionView[]> {
   const views = (await sessionItems(user.id))

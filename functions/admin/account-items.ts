@@ -1,7 +1,7 @@
 import { dayOf } from '../lib/activity';
 import { batchGetItems } from '../lib/batch-items';
 import { queryAll } from '../lib/query-pages';
-import { keys } from '../lib/table';
+import { keys, PROFILE_SK, SK } from '../lib/table';
 
 /** The items a hard delete finds for an account: its partition, its activity days, what they point to. */
 
@@ -14,7 +14,7 @@ export type Item = Record<string, unknown> & { pk: string; sk: string };
 export async function partitionItems(userId: string, projection?: string): Promise<Item[]> {
   return await queryAll<Item>({
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': `USER#${userId}` },
+    ExpressionAttributeValues: { ':pk': keys.user(userId).pk },
     ConsistentRead: true,
     ...(projection ? { ProjectionExpression: projection } : {}),
   });
@@ -29,21 +29,21 @@ export async function activityItems(userId: string, now: Date): Promise<Item[]> 
 }
 
 const KIND_OF: Array<[prefix: string, kind: string]> = [
-  ['PROFILE', 'profile'],
-  ['SESSION#', 'sessions'],
-  ['ENROLLMENT#', 'enrollments'],
-  ['PROGRESS#', 'progress'],
-  ['TASK#', 'tasks'],
-  ['CODE#', 'codes'],
-  ['REMINDER#', 'reminders'],
-  ['PASSKEY#', 'passkeys'],
-  ['BROWSER#', 'known_browsers'],
-  ['CERTIFICATE#', 'certificates'],
+  [PROFILE_SK, 'profile'],
+  [SK.session, 'sessions'],
+  [SK.enrollment, 'enrollments'],
+  [SK.progress, 'progress'],
+  [SK.task, 'tasks'],
+  [SK.code, 'codes'],
+  [SK.reminder, 'reminders'],
+  [SK.passkey, 'passkeys'],
+  [SK.browser, 'known_browsers'],
+  [SK.certificate, 'certificates'],
 ];
 
 /** Items outside the account's partition that one of its items points to (the certificate's public copy). */
 export const linkedItems = (items: Item[]) =>
   items
-    .filter((item) => item.sk.startsWith('CERTIFICATE#') && item.verification_code)
+    .filter((item) => item.sk.startsWith(SK.certificate) && item.verification_code)
     .map((item) => keys.certificate(String(item.verification_code)));
 export const kindOf = (sk: string) => KIND_OF.find(([prefix]) => sk.startsWith(prefix))?.[1] ?? 'other';

@@ -10,7 +10,7 @@ import { ApiError, notFound } from '../lib/errors';
 import { failedConditions, withWriteRetries } from '../lib/retry';
 import { countedOf, funnelDeltas } from '../lib/funnel';
 import { dayCounterUpdate, enrollDayUpdate, lastActiveStatusMove, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
-import { GSIS, INDEX, keys, ttlIn } from '../lib/table';
+import { GSIS, INDEX, keyAfter, keys, PK, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { ACTIVITY_DAYS, DAY_MS, type Item, linkedItems, kindOf } from './account-items';
@@ -198,7 +198,7 @@ async function purgeActivityDays(userId: string, days: string[]): Promise<number
   )) as Item[];
   const writes = (item: Item) => [
     { Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
-    dayCounterUpdate('DAILYACTIVE', typeof item.day === 'string' ? item.day : item.pk.slice('ACTIVITY#'.length), { count: -1 })!,
+    dayCounterUpdate('DAILYACTIVE', typeof item.day === 'string' ? item.day : keyAfter(PK.activity, item.pk), { count: -1 })!,
   ];
   if (!found.length) return 0;
   try {
@@ -242,7 +242,7 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `USER#${userId}` },
+          ExpressionAttributeValues: { ':pk': keys.user(userId).pk },
           ProjectionExpression: 'pk, sk, verification_code',
           ConsistentRead: true,
           Limit: PAGE,

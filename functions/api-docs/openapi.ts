@@ -190,6 +190,14 @@ function operation(route: RouteDef, impl: RouteImpl | undefined, doc: RouteDoc |
 }
 
 /** The OpenAPI 3.1 document of every route in the table. */
+/** What each route group (an OpenAPI tag, one Lambda function) covers. */
+const GROUP_DESCRIPTIONS: Record<RouteGroup, string> = {
+  auth: 'Registration, email verification, sign-in with its second step, password reset, sessions, the signed-in user, the public certificate check.',
+  passkeys: 'Passkey registration, management and sign-in.',
+  learner: "The learner's program, reminder settings, password change, certificate, data export and self-deletion.",
+  admin: 'The admin console: users and their accounts, metrics, the audit log, program authoring.',
+};
+
 export function buildOpenApiDocument(impls: Impls) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
@@ -207,7 +215,7 @@ export function buildOpenApiDocument(impls: Impls) {
         'Every error answer is `{ error: <code>, ...details }`; each status lists the codes it can carry. `x-access` is the route’s access level.',
     },
     servers: [{ url: '/' }],
-    tags: (['auth', 'passkeys', 'learner', 'admin'] as const).map((name) => ({ name })),
+    tags: Object.entries(GROUP_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: '__Host-session' } },

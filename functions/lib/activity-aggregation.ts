@@ -4,7 +4,7 @@ import { forEachBounded } from './bounded';
 import { db, tableName } from './db';
 import { failedConditions, withWriteRetries } from './retry';
 import { dayCounterUpdate, lastActiveDeltas } from './stats';
-import { keys } from './table';
+import { keyAfter, keys, PK, PROFILE_SK } from './table';
 import { searchItemKeys, type SearchField } from './users';
 
 /**
@@ -46,12 +46,12 @@ export function activityMoves(records: readonly DynamoDBRecord[]): ActivityMove[
     const after = record.dynamodb?.NewImage as Image;
     const before = record.dynamodb?.OldImage as Image;
     const pk = text(after, 'pk');
-    if (text(after, 'sk') !== 'PROFILE' || !pk.startsWith('USER#')) continue;
+    if (text(after, 'sk') !== PROFILE_SK || !pk.startsWith(PK.user)) continue;
     const day = text(after, 'last_active_day');
     const previous = text(before, 'last_active_day') || undefined;
     if (!day || (previous && previous >= day)) continue;
     moves.push({
-      userId: pk.slice('USER#'.length),
+      userId: keyAfter(PK.user, pk),
       day,
       previous,
       status: text(after, 'status') || 'active',

@@ -1,6 +1,6 @@
 import { QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
-import { keys } from './table';
+import { keys, SK } from './table';
 
 type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
 
@@ -17,7 +17,7 @@ export async function certificateHoldWrites(userId: string, held: boolean, at = 
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :certificate)',
-      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':certificate': 'CERTIFICATE#' },
+      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':certificate': SK.certificate },
       ProjectionExpression: 'verification_code',
       ConsistentRead: true,
     }),

@@ -2,7 +2,7 @@ import { batchGetItems } from './batch-items';
 import { queryAll } from './query-pages';
 import { tableName } from './db';
 import type { FunnelField } from './funnel';
-import { indexKeys, indexPartition, keys } from './table';
+import { dayCounterPartition, indexKeys, indexPartition, keys, SK } from './table';
 
 /**
  * Aggregates kept by writes (docs/scale-writes.md): atomic ADD counters in the same transaction
@@ -205,7 +205,7 @@ export async function readDayCounters(counter: DayCounter, fromDay: string, toDa
   const items = await queryAll({
     // '~' sorts after every shard suffix ('#00'…'#15') of the last day
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': `STATS#${counter}`, ':from': `DAY#${fromDay}`, ':to': `DAY#${toDay}~` },
+    ExpressionAttributeValues: { ':pk': dayCounterPartition(counter), ':from': `${SK.day}${fromDay}`, ':to': `${SK.day}${toDay}~` },
   });
   for (const item of items) {
     const day = String(item.sk).slice(4, 14);

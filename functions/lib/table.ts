@@ -202,6 +202,14 @@ export const indexPartition = {
   erasureDue: () => 'ERASURE',
 };
 
+/**
+ * The reminder index partitions from before they carried the UTC send hour: REMIND#daily#<shard>
+ * and REMIND#weekly#<UTC weekday>#<shard> (functions/program/reminder-index-migration.ts moves
+ * their entries; the hourly runs never read them).
+ */
+export const legacyRemindersDuePartition = (shard: number, weekday?: number) =>
+  weekday === undefined ? `REMIND#daily#${shard}` : `REMIND#weekly#${weekday}#${shard}`;
+
 /** Typed key builders: the attributes that put an item into an index. */
 export const indexKeys = {
   auditByEntity: (entityType: string, entityId: string, sortKey: string) =>
@@ -263,98 +271,145 @@ export function indexQuery(name: IndexName, partition: string, sortPrefix?: stri
 }
 
 /**
- * Every partition-key prefix of the table. IAM grants name what a function may touch by these
- * (`dynamodb:LeadingKeys`, infra/constructs/app-function.ts bindTableAccess); every key below
- * starts with one of them (test/unit/key-prefixes.test.ts).
+ * Every partition-key prefix of the table, by item kind. IAM grants name what a function may touch
+ * by these (`dynamodb:LeadingKeys`, infra/table-access.ts through bindTableAccess in
+ * infra/constructs/app-function.ts); every key below starts with one of them
+ * (test/unit/key-prefixes.test.ts). No other file spells a key prefix (test/unit/index-names.test.ts).
  */
-export const PARTITION_PREFIXES = [
-  'USER#',
-  'EMAIL#',
-  'USERSEARCH#',
-  'CHALLENGE#',
-  'RESET#',
-  'RATE#',
-  'ACTIVITY#',
-  'AUDIT#',
-  'STATS#',
-  'PROGRAM#',
-  'CERT#',
-  'PASSKEYID#',
-  'WEBAUTHN#',
-  'PURGE#',
-  'JOB#',
-  'MIGRATION#',
-] as const;
-export type PartitionPrefix = (typeof PARTITION_PREFIXES)[number];
+export const PK = {
+  user: 'USER#',
+  email: 'EMAIL#',
+  userSearch: 'USERSEARCH#',
+  challenge: 'CHALLENGE#',
+  reset: 'RESET#',
+  rate: 'RATE#',
+  activity: 'ACTIVITY#',
+  audit: 'AUDIT#',
+  stats: 'STATS#',
+  program: 'PROGRAM#',
+  cert: 'CERT#',
+  passkeyId: 'PASSKEYID#',
+  webauthn: 'WEBAUTHN#',
+  purge: 'PURGE#',
+  job: 'JOB#',
+  migration: 'MIGRATION#',
+} as const;
+export type PartitionPrefix = (typeof PK)[keyof typeof PK];
+export const PARTITION_PREFIXES: readonly PartitionPrefix[] = Object.values(PK);
+
+/** Sort-key prefixes, by item kind: what a Query's `begins_with` or a filter over a partition's items asks for. */
+export const SK = {
+  session: 'SESSION#',
+  code: 'CODE#',
+  enrollment: 'ENROLLMENT#',
+  progress: 'PROGRESS#',
+  task: 'TASK#',
+  reminder: 'REMINDER#',
+  certificate: 'CERTIFICATE#',
+  passkey: 'PASSKEY#',
+  browser: 'BROWSER#',
+  window: 'WINDOW#',
+  day: 'DAY#',
+  version: 'VERSION#',
+  part: 'PART#',
+  /** the per-module copies of a program older content seeds wrote (PROGRAM#<program> / MODULE#<id>); the seed removes them */
+  legacyModule: 'MODULE#',
+} as const;
+
+/** The sort key of an account's profile item (USER#<id> / PROFILE). */
+export const PROFILE_SK = 'PROFILE';
+
+/** What follows a known prefix in a key (`keyAfter(PK.user, pk)` is the user id). */
+export const keyAfter = (prefix: string, key: string) => key.slice(prefix.length);
+
+/** Sort-key prefixes of Queries over one partition's items of one program or module. */
+export const sortPrefix = {
+  /** an account's module progress in a program */
+  progress: (programId: string) => `${SK.progress}${programId}#`,
+  /** an account's task answers in one module */
+  tasks: (programId: string, moduleId: string) => `${SK.task}${programId}#${moduleId}#`,
+};
+
+/** The partition of a day counter (STATS#DAILYACTIVE, STATS#LASTACTIVE, STATS#ENROLLDAY). */
+export const dayCounterPartition = (counter: 'DAILYACTIVE' | 'LASTACTIVE' | 'ENROLLDAY') => `${PK.stats}${counter}`;
 
 export const keys = {
-  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
-  email: (email: string) => ({ pk: `EMAIL#${email.trim().toLowerCase()}`, sk: 'EMAIL' }),
-  session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
-  code: (userId: string, purpose: string) => ({ pk: `USER#${userId}`, sk: `CODE#${purpose}` }),
-  challenge: (challengeId: string) => ({ pk: `CHALLENGE#${challengeId}`, sk: 'CHALLENGE' }),
-  resetToken: (tokenHash: string) => ({ pk: `RESET#${tokenHash}`, sk: 'RESET' }),
+  user: (userId: string) => ({ pk: `${PK.user}${userId}`, sk: PROFILE_SK }),
+  email: (email: string) => ({ pk: `${PK.email}${email.trim().toLowerCase()}`, sk: 'EMAIL' }),
+  session: (userId: string, sessionId: string) => ({ pk: `${PK.user}${userId}`, sk: `${SK.session}${sessionId}` }),
+  code: (userId: string, purpose: string) => ({ pk: `${PK.user}${userId}`, sk: `${SK.code}${purpose}` }),
+  challenge: (challengeId: string) => ({ pk: `${PK.challenge}${challengeId}`, sk: 'CHALLENGE' }),
+  resetToken: (tokenHash: string) => ({ pk: `${PK.reset}${tokenHash}`, sk: 'RESET' }),
   rateWindow: (scope: string, key: string, windowStart: number) => ({
-    pk: `RATE#${scope}#${key}`,
-    sk: `WINDOW#${windowStart}`,
+    pk: `${PK.rate}${scope}#${key}`,
+    sk: `${SK.window}${windowStart}`,
   }),
   loginBackoff: (email: string, source?: string) => ({
-    pk: `RATE#login_backoff#${email.trim().toLowerCase()}${source ? `#${source}` : ''}`,
+    pk: `${PK.rate}login_backoff#${email.trim().toLowerCase()}${source ? `#${source}` : ''}`,
     sk: 'STATE',
   }),
-  activity: (day: string, userId: string) => ({ pk: `ACTIVITY#${day}`, sk: `USER#${userId}` }),
-  audit: (createdAt: string, id: string) => ({ pk: `AUDIT#${createdAt.slice(0, 10)}`, sk: `${createdAt}#${id}` }),
-  statsShard: (shard: number) => ({ pk: `STATS#GLOBAL#${shard}`, sk: 'COUNTERS' }),
-  lastActiveDay: (day: string) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}` }),
-  dailyActive: (day: string) => ({ pk: 'STATS#DAILYACTIVE', sk: `DAY#${day}` }),
-  programMeta: (programId: string) => ({ pk: `PROGRAM#${programId}`, sk: 'META' }),
+  activity: (day: string, userId: string) => ({ pk: `${PK.activity}${day}`, sk: `${PK.user}${userId}` }),
+  audit: (createdAt: string, id: string) => ({ pk: `${PK.audit}${createdAt.slice(0, 10)}`, sk: `${createdAt}#${id}` }),
+  statsShard: (shard: number) => ({ pk: `${PK.stats}GLOBAL#${shard}`, sk: 'COUNTERS' }),
+  lastActiveDay: (day: string) => ({ pk: dayCounterPartition('LASTACTIVE'), sk: `${SK.day}${day}` }),
+  dailyActive: (day: string) => ({ pk: dayCounterPartition('DAILYACTIVE'), sk: `${SK.day}${day}` }),
+  programMeta: (programId: string) => ({ pk: `${PK.program}${programId}`, sk: 'META' }),
   /** Zero-padded so versions sort in order within the program's partition. */
   programVersion: (programId: string, version: number) => ({
-    pk: `PROGRAM#${programId}`,
-    sk: `VERSION#${String(version).padStart(6, '0')}`,
+    pk: `${PK.program}${programId}`,
+    sk: `${SK.version}${String(version).padStart(6, '0')}`,
   }),
-  programDraft: (programId: string) => ({ pk: `PROGRAM#${programId}`, sk: 'DRAFT' }),
-  enrollment: (userId: string, programId: string) => ({ pk: `USER#${userId}`, sk: `ENROLLMENT#${programId}` }),
+  programDraft: (programId: string) => ({ pk: `${PK.program}${programId}`, sk: 'DRAFT' }),
+  enrollment: (userId: string, programId: string) => ({ pk: `${PK.user}${userId}`, sk: `${SK.enrollment}${programId}` }),
   moduleProgress: (userId: string, programId: string, moduleId: string) => ({
-    pk: `USER#${userId}`,
-    sk: `PROGRESS#${programId}#${moduleId}`,
+    pk: `${PK.user}${userId}`,
+    sk: `${SK.progress}${programId}#${moduleId}`,
   }),
   taskAnswer: (userId: string, programId: string, moduleId: string, taskId: string) => ({
-    pk: `USER#${userId}`,
-    sk: `TASK#${programId}#${moduleId}#${taskId}`,
+    pk: `${PK.user}${userId}`,
+    sk: `${SK.task}${programId}#${moduleId}#${taskId}`,
   }),
-  reminderSent: (userId: string, day: string) => ({ pk: `USER#${userId}`, sk: `REMINDER#${day}` }),
-  enrollDay: (day: string) => ({ pk: 'STATS#ENROLLDAY', sk: `DAY#${day}` }),
+  reminderSent: (userId: string, day: string) => ({ pk: `${PK.user}${userId}`, sk: `${SK.reminder}${day}` }),
+  enrollDay: (day: string) => ({ pk: dayCounterPartition('ENROLLDAY'), sk: `${SK.day}${day}` }),
   /** A learner's certificate of completion for a program (holds its public verification code). */
-  userCertificate: (userId: string, programId: string) => ({ pk: `USER#${userId}`, sk: `CERTIFICATE#${programId}` }),
+  userCertificate: (userId: string, programId: string) => ({ pk: `${PK.user}${userId}`, sk: `${SK.certificate}${programId}` }),
   /** The public copy of a certificate, looked up by its verification code (no session needed). */
-  certificate: (code: string) => ({ pk: `CERT#${code}`, sk: 'CERTIFICATE' }),
+  certificate: (code: string) => ({ pk: `${PK.cert}${code}`, sk: 'CERTIFICATE' }),
   userSearch: (value: string, userId: string, field: string) => ({
-    pk: `USERSEARCH#${value.slice(0, 1)}`,
+    pk: `${PK.userSearch}${value.slice(0, 1)}`,
     sk: `${value}#${userId}#${field}`,
   }),
   // Account security center (docs/security.md#account-security-center). Credential ids are long (up to 1023
   // bytes): keys carry their sha256 (base64url), which is also the passkey's id in the API.
   /** USER#<id> / PASSKEY#<credential hash>: one WebAuthn credential of the account. */
-  passkey: (userId: string, credentialHash: string) => ({ pk: `USER#${userId}`, sk: `PASSKEY#${credentialHash}` }),
+  passkey: (userId: string, credentialHash: string) => ({ pk: `${PK.user}${userId}`, sk: `${SK.passkey}${credentialHash}` }),
   /** PASSKEYID#<credential hash> / PASSKEY: which account a credential belongs to (holds user_id). */
-  passkeyLookup: (credentialHash: string) => ({ pk: `PASSKEYID#${credentialHash}`, sk: 'PASSKEY' }),
+  passkeyLookup: (credentialHash: string) => ({ pk: `${PK.passkeyId}${credentialHash}`, sk: 'PASSKEY' }),
   /** WEBAUTHN#<id> / CHALLENGE: a registration or sign-in challenge (TTL, deleted on use). */
-  webauthnChallenge: (challengeId: string) => ({ pk: `WEBAUTHN#${challengeId}`, sk: 'CHALLENGE' }),
+  webauthnChallenge: (challengeId: string) => ({ pk: `${PK.webauthn}${challengeId}`, sk: 'CHALLENGE' }),
   /** USER#<id> / BROWSER#<cookie hash>: a browser this account has signed in from (TTL). */
-  knownBrowser: (userId: string, browserHash: string) => ({ pk: `USER#${userId}`, sk: `BROWSER#${browserHash}` }),
+  knownBrowser: (userId: string, browserHash: string) => ({ pk: `${PK.user}${userId}`, sk: `${SK.browser}${browserHash}` }),
   // Write-sharded day counters (functions/lib/stats.ts dayCounterUpdate): a burst of learners
   // adds to many items of the day instead of one hot item; readers sum `DAY#<day>` and its shards.
-  dailyActiveShard: (day: string, shard: number) => ({ pk: 'STATS#DAILYACTIVE', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
-  lastActiveDayShard: (day: string, shard: number) => ({ pk: 'STATS#LASTACTIVE', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
-  enrollDayShard: (day: string, shard: number) => ({ pk: 'STATS#ENROLLDAY', sk: `DAY#${day}#${String(shard).padStart(2, '0')}` }),
+  dailyActiveShard: (day: string, shard: number) => ({
+    pk: dayCounterPartition('DAILYACTIVE'),
+    sk: `${SK.day}${day}#${String(shard).padStart(2, '0')}`,
+  }),
+  lastActiveDayShard: (day: string, shard: number) => ({
+    pk: dayCounterPartition('LASTACTIVE'),
+    sk: `${SK.day}${day}#${String(shard).padStart(2, '0')}`,
+  }),
+  enrollDayShard: (day: string, shard: number) => ({
+    pk: dayCounterPartition('ENROLLDAY'),
+    sk: `${SK.day}${day}#${String(shard).padStart(2, '0')}`,
+  }),
   // Hard delete in the background (functions/admin/purge-job.ts): the job's state and checkpoint.
-  purgeJob: (userId: string) => ({ pk: `PURGE#${userId}`, sk: 'JOB' }),
-  migration: (name: string) => ({ pk: `MIGRATION#${name}`, sk: 'APPLIED' }),
+  purgeJob: (userId: string) => ({ pk: `${PK.purge}${userId}`, sk: 'JOB' }),
+  migration: (name: string) => ({ pk: `${PK.migration}${name}`, sk: 'APPLIED' }),
   // Reminder fan-out (functions/program/reminders.ts): one checkpoint per day and index partition.
-  reminderCheckpoint: (day: string, partition: string) => ({ pk: `JOB#reminders#${day}`, sk: `PART#${partition}` }),
+  reminderCheckpoint: (day: string, partition: string) => ({ pk: `${PK.job}reminders#${day}`, sk: `${SK.part}${partition}` }),
   // Erasure after retention (functions/admin/erasure.ts): the day's run and its cursor.
-  erasureCheckpoint: (day: string) => ({ pk: `JOB#erasure#${day}`, sk: 'STATE' }),
+  erasureCheckpoint: (day: string) => ({ pk: `${PK.job}erasure#${day}`, sk: 'STATE' }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

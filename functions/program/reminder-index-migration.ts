@@ -4,7 +4,7 @@ import { batchGetItems } from '../lib/batch-items';
 import { forEachBounded } from '../lib/bounded';
 import { db, tableName } from '../lib/db';
 import { queryPages } from '../lib/query-pages';
-import { indexAttributes, indexQuery, keys } from '../lib/table';
+import { indexAttributes, indexQuery, keys, legacyRemindersDuePartition } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { REMINDER_SHARDS, reminderPartition, scheduleOf } from './reminder-index';
 import type { EnrollmentRecord } from './store';
@@ -16,15 +16,12 @@ export interface ReminderIndexMigration {
   removed: number;
 }
 
-/**
- * The reminder index partitions from before they carried the UTC send hour: REMIND#daily#<shard>
- * and REMIND#weekly#<UTC weekday>#<shard>. The hourly runs never read them.
- */
+/** Every reminder index partition from before they carried the UTC send hour (legacyRemindersDuePartition). */
 export function legacyReminderPartitions(): string[] {
   const shards = Array.from({ length: REMINDER_SHARDS }, (_, shard) => shard);
   return [
-    ...shards.map((shard) => `REMIND#daily#${shard}`),
-    ...Array.from({ length: 7 }, (_, weekday) => shards.map((shard) => `REMIND#weekly#${weekday}#${shard}`)).flat(),
+    ...shards.map((shard) => legacyRemindersDuePartition(shard)),
+    ...Array.from({ length: 7 }, (_, weekday) => shards.map((shard) => legacyRemindersDuePartition(shard, weekday))).flat(),
   ];
 }
 

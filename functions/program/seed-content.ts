@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { logger } from '../lib/logger';
-import { keys } from '../lib/table';
+import { keys, SK } from '../lib/table';
 import { programMetaFields, versionItem } from './authoring/program-items';
 import { program, rawProgramContent, type ProgramContent } from './content';
 
@@ -61,7 +61,7 @@ async function removeModuleCopies(programId: string) {
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `PROGRAM#${programId}`, ':prefix': 'MODULE#' },
+      ExpressionAttributeValues: { ':pk': keys.programMeta(programId).pk, ':prefix': SK.legacyModule },
       ProjectionExpression: 'pk, sk',
       ConsistentRead: true,
     }),

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { queryAll } from '../lib/query-pages';
-import { keys } from '../lib/table';
+import { keys, sortPrefix } from '../lib/table';
 import type { StoredProgress } from './progress';
 
 /**
@@ -54,17 +54,17 @@ export async function getEnrollment(userId: string, programId: string): Promise<
 async function queryUserPrefix(userId: string, prefix: string): Promise<Record<string, unknown>[]> {
   return queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': prefix },
+    ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': prefix },
     ConsistentRead: true,
   });
 }
 
 export async function listProgress(userId: string, programId: string): Promise<Map<string, StoredProgress>> {
-  const items = await queryUserPrefix(userId, `PROGRESS#${programId}#`);
+  const items = await queryUserPrefix(userId, sortPrefix.progress(programId));
   return new Map(items.map((item) => [String(item.module_id), item as unknown as StoredProgress]));
 }
 
 export async function listTaskAnswers(userId: string, programId: string, moduleId: string): Promise<Map<string, TaskRecord>> {
-  const items = await queryUserPrefix(userId, `TASK#${programId}#${moduleId}#`);
+  const items = await queryUserPrefix(userId, sortPrefix.tasks(programId, moduleId));
   return new Map(items.map((item) => [String(item.task_id), item as unknown as TaskRecord]));
 }

@@ -5,7 +5,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { IndexName, PartitionPrefix } from '../../functions/lib/table';
+import { PK, type IndexName, type PartitionPrefix } from '../../functions/lib/table';
 import { LEAN_BUNDLING, REPO_ROOT, reusableBundle } from './bundling';
 
 export { LAZY_CHUNKS, LEAN_BUNDLING, REPO_ROOT } from './bundling';
@@ -186,9 +186,10 @@ export function bindTableAccess(
   data: { tableArn: string; indexArn(name: IndexName): string },
   spec: TableAccessSpec,
 ): void {
-  const audit = spec.items['AUDIT#'] ?? [];
+  const audit = spec.items[PK.audit] ?? [];
   const refused = audit.filter((action) => !AUDIT_ACTIONS.includes(action));
-  if (refused.length) throw new Error(`audit entries are appended and anonymised only: ${refused.join(', ')} on AUDIT# is not granted`);
+  if (refused.length)
+    throw new Error(`audit entries are appended and anonymised only: ${refused.join(', ')} on ${PK.audit} is not granted`);
   for (const action of ITEM_ACTIONS) {
     const prefixes = (Object.entries(spec.items) as Array<[PartitionPrefix, readonly ItemAction[]]>)
       .filter(([, actions]) => actions.includes(action))

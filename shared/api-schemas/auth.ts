@@ -48,6 +48,24 @@ export const sessionList = z.object({
 /** `POST /api/auth/login` and `POST /api/auth/resend-2fa`: the sign-in is waiting for the emailed code. */
 export const twoFactorChallenge = z.object({ two_factor_pending: z.literal(true), challenge_id: z.string() });
 
+/** `progress` of the session user in `GET /api/auth/me` */
+export const userProgress = z.object({
+  state: z.enum(['not_enrolled', 'active', 'completed']),
+  percent_complete: z.number(),
+  program_title: z.string(),
+  open_module: z.nullable(openModule),
+});
+/** `GET /api/certificates/{code}`: what anyone may check, without signing in. */
+export const publicCertificate = z.object({
+  verification_code: z.string(),
+  name: z.string(),
+  program_title: z.string(),
+  completed_at: isoTime,
+  issued_at: isoTime,
+  status: z.enum(['valid', 'revoked']),
+  revoked_at: z.nullable(isoTime),
+});
+
 export const authDocs: Record<string, RouteDoc> = {
   'GET /api/health': {
     summary: 'Readiness: 200 once the database (and locally the mail endpoint) answer.',
@@ -65,12 +83,7 @@ export const authDocs: Record<string, RouteDoc> = {
     summary: 'The signed-in user and their progress.',
     responses: {
       200: z.extend(publicUser, {
-        progress: z.object({
-          state: z.enum(['not_enrolled', 'active', 'completed']),
-          percent_complete: z.number(),
-          program_title: z.string(),
-          open_module: z.nullable(openModule),
-        }),
+        progress: userProgress,
       }),
     },
     errors: {},
@@ -189,15 +202,7 @@ export const authDocs: Record<string, RouteDoc> = {
   'GET /api/certificates/{code}': {
     summary: 'Public check of a certificate by its verification code.',
     responses: {
-      200: z.object({
-        verification_code: z.string(),
-        name: z.string(),
-        program_title: z.string(),
-        completed_at: isoTime,
-        issued_at: isoTime,
-        status: z.enum(['valid', 'revoked']),
-        revoked_at: z.nullable(isoTime),
-      }),
+      200: publicCertificate,
     },
     errors: { 404: ['certificate_not_found'] },
   },

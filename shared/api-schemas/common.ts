@@ -89,6 +89,7 @@ export const learnerTask = z.object({
   label: z.string(),
   hint: z.string(),
   required: z.boolean(),
+  min_items: z.optional(z.number().check(z.describe('a list task: done only once the answer holds this many items, one per line'))),
   done: z.boolean(),
   answer: z.optional(z.string()),
   updated_at: z.nullable(z.string()),

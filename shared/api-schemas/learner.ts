@@ -1,11 +1,65 @@
 /** Response shapes and error codes of the `learner` group (docs/product.md#7-the-calls-it-makes). */
 import * as z from 'zod/mini';
+import { REMINDER_FREQUENCIES } from '../constants';
 import { DOWNLOAD, isoTime, learnerModule, learnerTask, moduleLink, moduleState, ok, openModule, THROTTLED, type RouteDoc } from './common';
 
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
-const frequency = z.object({ reminder_frequency: z.enum(['daily', 'weekly', 'off']) });
+const frequency = z.object({ reminder_frequency: z.enum(REMINDER_FREQUENCIES) });
 const timeZone = z.string().check(z.describe('IANA time zone of the reminders, sent at 09:00 local time (default "UTC")'));
-const preferences = z.object({ ...frequency.shape, time_zone: timeZone });
+/** `GET`/`POST /api/settings/notifications` */
+export const notificationPreferences = z.object({ ...frequency.shape, time_zone: timeZone });
+/** `GET /api/dashboard` */
+export const dashboardSummary = z.object({ percent_complete: z.number(), program_title: z.string() });
+export const dashboardWeek = z.object({ week_number: z.number(), modules: z.array(learnerModule) });
+/** `GET /api/dashboard/state` */
+export const dashboardState = z.object({
+  grid: z.array(dashboardWeek),
+  open_module: z.nullable(openModule),
+  percent_complete: z.number(),
+});
+/** `POST /api/enroll` */
+export const enrollResponse = z.object({ message: z.string() });
+export const moduleSection = z.object({ heading: z.string(), body: z.string() });
+export const moduleDetail = z.object({
+  module_id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  week_number: z.number(),
+  week_title: z.string(),
+  position: z.number(),
+  state: moduleState,
+  sections: z.array(moduleSection),
+  tasks: z.array(learnerTask),
+});
+/** `GET /api/modules/{slug}` */
+export const modulePage = z.object({
+  module: moduleDetail,
+  next_module: z.nullable(moduleLink),
+  percent_complete: z.number(),
+  program_title: z.string(),
+});
+/** `PUT /api/modules/{slug}/tasks/{task_id}` */
+export const taskSave = z.object({
+  task: learnerTask,
+  module_id: z.string(),
+  slug: z.string(),
+  module_state: moduleState,
+  completed_now: z.boolean(),
+  percent_complete: z.number(),
+  next_module: z.nullable(moduleLink),
+  open_module: z.nullable(openModule),
+});
+/** `GET /api/certificate` */
+export const certificateView = z.object({
+  verification_code: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  program_title: z.string(),
+  completed_at: isoTime,
+  issued_at: isoTime,
+  verify_url: z.string(),
+});
 /** `POST /api/account/delete` */
 export const accountDeleteResponse = z.object({
   ok: z.literal(true),
@@ -24,29 +78,23 @@ const unsubscribeQuery = z.object({ token: z.string().check(z.describe('the sign
 export const learnerDocs: Record<string, RouteDoc> = {
   'GET /api/dashboard': {
     summary: "The learner's progress headline.",
-    responses: { 200: z.object({ percent_complete: z.number(), program_title: z.string() }) },
+    responses: { 200: dashboardSummary },
     errors: NOT_ENROLLED,
   },
   'GET /api/dashboard/state': {
     summary: 'The module grid by week and the open module.',
-    responses: {
-      200: z.object({
-        grid: z.array(z.object({ week_number: z.number(), modules: z.array(learnerModule) })),
-        open_module: z.nullable(openModule),
-        percent_complete: z.number(),
-      }),
-    },
+    responses: { 200: dashboardState },
     errors: NOT_ENROLLED,
   },
   'POST /api/enroll': {
     summary: 'Enrolls the learner (also when already enrolled); an admin must ask for a preview.',
     body: z.object({ preview: z.optional(z.boolean()).check(z.describe('admins only: enroll to preview the program')) }),
-    responses: { 200: z.object({ message: z.string() }) },
+    responses: { 200: enrollResponse },
     errors: { 409: ['preview_required'] },
   },
   'GET /api/settings/notifications': {
     summary: 'The reminder email preferences: frequency and time zone.',
-    responses: { 200: preferences },
+    responses: { 200: notificationPreferences },
     errors: {},
   },
   'POST /api/settings/notifications': {
@@ -55,7 +103,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
       reminder_frequency: z.optional(z.string().check(z.describe('one of the reminder frequencies (docs/product.md)'))),
       time_zone: z.optional(timeZone),
     }),
-    responses: { 200: preferences },
+    responses: { 200: notificationPreferences },
     errors: { 400: ['invalid_reminder_frequency', 'invalid_time_zone'] },
   },
   'GET /api/notifications/unsubscribe': {
@@ -101,40 +149,13 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'GET /api/modules/{slug}': {
     summary: 'A module page with the learner’s saved work.',
-    responses: {
-      200: z.object({
-        module: z.looseObject({
-          module_id: z.string(),
-          slug: z.string(),
-          title: z.string(),
-          week_number: z.number(),
-          position: z.number(),
-          state: moduleState,
-          sections: z.array(z.object({ heading: z.string(), body: z.string() })),
-          tasks: z.array(learnerTask),
-        }),
-        next_module: z.nullable(moduleLink),
-        percent_complete: z.number(),
-        program_title: z.string(),
-      }),
-    },
+    responses: { 200: modulePage },
     details: MODULE_LOCKED,
     errors: { 403: ['module_locked'], 404: ['not_found', 'not_enrolled'] },
   },
   'PUT /api/modules/{slug}/tasks/{task_id}': {
     summary: 'Saves a task: `done` (checkbox) or `answer` (text).',
-    responses: {
-      200: z.object({
-        task: learnerTask,
-        module_id: z.string(),
-        slug: z.string(),
-        module_state: moduleState,
-        completed_now: z.boolean(),
-        percent_complete: z.number(),
-        next_module: z.nullable(moduleLink),
-        open_module: z.nullable(openModule),
-      }),
-    },
+    responses: { 200: taskSave },
     details: MODULE_LOCKED,
     errors: { 403: ['module_locked'], 404: ['not_found', 'not_enrolled'] },
   },
@@ -169,17 +190,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'GET /api/certificate': {
     summary: "The learner's certificate of completion (issued on first request).",
-    responses: {
-      200: z.object({
-        verification_code: z.string(),
-        first_name: z.string(),
-        last_name: z.string(),
-        program_title: z.string(),
-        completed_at: isoTime,
-        issued_at: isoTime,
-        verify_url: z.string(),
-      }),
-    },
+    responses: { 200: certificateView },
     details: {
       completed: z.number().check(z.describe('program_not_completed: modules completed')),
       total: z.number().check(z.describe('program_not_completed: modules in the program')),

@@ -44,7 +44,7 @@ export async function listVersions(query: { before?: string }): Promise<ProgramV
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
         ExpressionAttributeValues: {
-          ':pk': `PROGRAM#${id}`,
+          ':pk': keys.programMeta(id).pk,
           ':first': keys.programVersion(id, 1).sk,
           ':last': keys.programVersion(id, before === undefined ? 999_999 : before - 1).sk,
         },
