@@ -136,6 +136,8 @@ export interface NotificationPreferences {
   reminder_frequency: ReminderFrequency;
   /** IANA time zone of the reminders' local morning (default "UTC"). */
   time_zone: string;
+  /** True after 4 weeks without activity: one "paused" email, then no reminders until the learner resumes them or comes back. */
+  reminders_paused: boolean;
 }
 
 /** `progress` of the session user in `GET /api/auth/me` (docs/product.md#3-entities-and-their-fields "User (session)"). */
