@@ -162,9 +162,11 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // The deploy-time content seed: version 1 on an empty table, the old per-module copies removed.
   seed: { items: { [PK.program]: ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'] } },
   // The activity aggregator (the table's stream): the day's activity markers (each only if new),
-  // the day counters, the search items' last-active day (functions/lib/activity-aggregation.ts).
+  // the day counters, the search items' last-active day (functions/lib/activity-aggregation.ts),
+  // and paused reminders resumed: the account's pause state, its enrollment back into the index.
   activityStream: {
     items: {
+      [PK.user]: ['GetItem', 'UpdateItem'],
       [PK.activity]: ['PutItem'],
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],

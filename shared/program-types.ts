@@ -84,7 +84,7 @@ export interface ModuleLockedError {
   requires: { slug: string; title: string };
 }
 
-/** `GET`/`POST /api/settings/notifications`; `time_zone` is the IANA zone of the reminders' local morning (default "UTC"). */
+/** `GET`/`POST /api/settings/notifications`; `time_zone` is the IANA zone of the reminders' local morning (default "UTC"); `reminders_paused` is true after 4 weeks without activity. */
 export type NotificationPreferences = z.output<typeof notificationPreferences>;
 
 /** `progress` of the session user in `GET /api/auth/me` (docs/product.md#3-entities-and-their-fields "User (session)"). */

@@ -2,16 +2,19 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { aggregateActivity } from '../lib/activity-aggregation';
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
+import { resumeReminders } from '../program/notifications';
 
 /**
  * The activity aggregator (DynamoDB Streams → this function, infra/constructs/activity-stream.ts):
  * one stream batch of account changes becomes the activity markers, one ADD per day counter item
- * and the search items' last-active day (functions/lib/activity-aggregation.ts). A failure throws:
+ * and the search items' last-active day (functions/lib/activity-aggregation.ts); a learner whose
+ * reminders were paused after 4 weeks away gets them back (coming back is the resume,
+ * functions/program/reminder-pause.ts). A failure throws:
  * Lambda splits the batch and retries it (every write is idempotent), then sends what still
  * fails to the dead-letter queue (docs/runbook.md#activity-totals-trailing).
  */
 export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
   capacityMeter.reset();
-  const result = await aggregateActivity(event.Records);
+  const result = await aggregateActivity(event.Records, resumeReminders);
   logger.info('activity batch', { records: event.Records.length, ...result, consumed_capacity: capacityMeter.snapshot() });
 };

@@ -21,6 +21,7 @@ import { searchItemKeys, type SearchField } from './users';
  *    among them) of each day moved to or from, each on one random shard of its day;
  *  - `last_active_day` on the account's admin search items, each only if it exists and only
  *    forward (idempotent, so written again on a retry).
+ * A move of an account whose reminders are paused also resumes them (functions/jobs/activity-stream.ts).
  */
 export interface ActivityMove {
   userId: string;
@@ -28,6 +29,8 @@ export interface ActivityMove {
   previous?: string;
   status: string;
   searched: Pick<Record<SearchField, string>, SearchField>;
+  /** The account's reminders are paused: this activity resumes them. */
+  remindersPaused: boolean;
 }
 
 /** Moves per transaction: each adds one marker and at most three counter items (TransactWriteItems takes 100). */
@@ -56,6 +59,7 @@ export function activityMoves(records: readonly DynamoDBRecord[]): ActivityMove[
       previous,
       status: text(after, 'status') || 'active',
       searched: { email: text(after, 'email'), first_name: text(after, 'first_name'), last_name: text(after, 'last_name') },
+      remindersPaused: Boolean(text(after, 'reminders_paused_at')),
     });
   }
   return moves;
@@ -149,8 +153,22 @@ async function updateSearchItems(move: ActivityMove): Promise<void> {
   });
 }
 
-/** What the aggregator Lambda runs for one stream batch. */
-export async function aggregateActivity(records: readonly DynamoDBRecord[]): Promise<{ moves: number; counted: number }> {
+/**
+ * What the aggregator Lambda runs for one stream batch; `onPaused` gets each account whose
+ * reminders are paused and that was active now (the domain resumes them).
+ */
+export async function aggregateActivity(
+  records: readonly DynamoDBRecord[],
+  onPaused?: (userId: string) => Promise<unknown>,
+): Promise<{ moves: number; counted: number }> {
   const moves = activityMoves(records);
-  return { moves: moves.length, counted: await applyActivityMoves(moves) };
+  const counted = await applyActivityMoves(moves);
+  if (onPaused) {
+    const paused = [...new Set(moves.filter((move) => move.remindersPaused).map((move) => move.userId))];
+    // idempotent: a batch delivered again resumes again
+    await forEachBounded(paused, 8, async (userId) => {
+      await withWriteRetries(() => onPaused(userId));
+    });
+  }
+  return { moves: moves.length, counted };
 }

@@ -39,6 +39,13 @@ export interface UserRecord {
   /** Set by the SES bounce/complaint handler (functions/lib/email-suppression.ts): reminders stop. */
   email_suppressed?: EmailSuppression;
   email_suppressed_at?: string;
+  /**
+   * When the reminder worker paused reminders after 4 weeks without activity
+   * (functions/program/reminder-pause.ts); removed by any activity, the resume link or Settings.
+   */
+  reminders_paused_at?: string;
+  /** When paused reminders were last resumed: the inactivity clock starts again there. */
+  reminders_resumed_at?: string;
   /** Optimistic-concurrency counter for read-modify-write updates. */
   version: number;
 }

@@ -19,6 +19,7 @@ export function getNotificationPreferences(user: UserRecord): NotificationPrefer
   return {
     reminder_frequency: user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY,
     time_zone: user.time_zone ?? DEFAULT_TIME_ZONE,
+    reminders_paused: Boolean(user.reminders_paused_at),
   };
 }
 
@@ -34,9 +35,11 @@ export const isReminderFrequency = (value: unknown): value is ReminderFrequency 
  */
 export async function setNotificationPreferences(
   user: UserRecord,
-  body: { reminder_frequency?: unknown; time_zone?: unknown },
+  body: { reminder_frequency?: unknown; time_zone?: unknown; resume?: unknown },
 ): Promise<NotificationPreferences> {
-  const { reminder_frequency: frequency, time_zone: zone } = body;
+  const { reminder_frequency: frequency, time_zone: zone, resume } = body;
+  if (resume !== undefined && resume !== true) throw badRequest('invalid_resume');
+  if (resume && frequency === undefined && zone === undefined) return getNotificationPreferences((await resumeReminders(user.id)) ?? user);
   if ((frequency === undefined && zone === undefined) || (frequency !== undefined && !isReminderFrequency(frequency)))
     throw badRequest('invalid_reminder_frequency');
   const timeZone = zone === undefined ? undefined : canonicalTimeZone(zone);
@@ -60,8 +63,41 @@ export async function setNotificationPreferences(
     )
   ).Attributes as UserRecord;
   const preferences = getNotificationPreferences(saved);
-  await followSchedule(user.id, preferences.reminder_frequency, preferences.time_zone);
+  // a paused learner's index entry stays out until they resume
+  if (resume) return getNotificationPreferences((await resumeReminders(user.id)) ?? saved);
+  if (!preferences.reminders_paused) await followSchedule(user.id, preferences.reminder_frequency, preferences.time_zone);
   return preferences;
+}
+
+/**
+ * Resumes reminders paused after 4 weeks without activity (functions/program/reminder-pause.ts):
+ * the pause state leaves the account and the enrollment goes back into the reminder index (or
+ * stays out for `off`). Called on any activity of a paused account (the activity aggregator),
+ * from the paused email's link and from Settings. Idempotent, so a retry after a failure between
+ * the two writes finishes the job. The inactivity clock starts again at `now`
+ * (`reminders_resumed_at`). Returns the account as it is now, or undefined when it is gone.
+ */
+export async function resumeReminders(userId: string, now = new Date()): Promise<UserRecord | undefined> {
+  let resumed: UserRecord;
+  try {
+    resumed = (
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.user(userId),
+          UpdateExpression: 'SET reminders_resumed_at = :now REMOVE reminders_paused_at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      )
+    ).Attributes as UserRecord;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+  await followSchedule(userId, resumed.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY, resumed.time_zone);
+  return resumed;
 }
 
 /** Moves (or removes) the enrollment's reminder index entry after a frequency or time-zone change. */
@@ -125,9 +161,12 @@ export async function setFrequencyFromLink(
   const user = await getUserById(userId);
   if (!user || user.status === 'purging') throw notFound();
   const before = user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY;
+  // choosing reminders from the link (the paused email links to it) resumes paused ones
+  if (to !== 'off' && user.reminders_paused_at) await resumeReminders(user.id);
+  const paused = to === 'off' && Boolean(user.reminders_paused_at);
   if (before === to) {
     await followSchedule(user.id, to, user.time_zone); // heals a lagging index entry; no write otherwise
-    return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, changed: false };
+    return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, reminders_paused: paused, changed: false };
   }
   const at = new Date().toISOString();
   try {
@@ -158,5 +197,5 @@ export async function setFrequencyFromLink(
     throw error;
   }
   await followSchedule(user.id, to, user.time_zone);
-  return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, changed: true };
+  return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, reminders_paused: paused, changed: true };
 }

@@ -10,6 +10,7 @@ import type { UserRecord } from '../lib/user-record';
 import type { Program } from './content';
 import { deriveProgress } from './progress';
 import { reminderEmail } from './reminder-email';
+import { isInactive, pausedEmail, pauseReminders, unpause } from './reminder-pause';
 import { isDue, reminderPartition, scheduleOf } from './reminder-index';
 import { listProgress, type EnrollmentRecord } from './store';
 
@@ -19,7 +20,18 @@ import { listProgress, type EnrollmentRecord } from './store';
  */
 export type ReminderUser = Pick<
   UserRecord,
-  'id' | 'email' | 'first_name' | 'status' | 'is_locked' | 'verified' | 'reminder_frequency' | 'time_zone' | 'email_suppressed'
+  | 'id'
+  | 'email'
+  | 'first_name'
+  | 'status'
+  | 'is_locked'
+  | 'verified'
+  | 'reminder_frequency'
+  | 'time_zone'
+  | 'email_suppressed'
+  | 'last_active_day'
+  | 'reminders_paused_at'
+  | 'reminders_resumed_at'
 >;
 
 /** `deferred`: the worker may not claim another learner now; the learner is left for the continuation. */
@@ -53,6 +65,11 @@ export async function remindOne(
   if (user.status !== 'active' || user.is_locked || !user.verified) return 'skipped';
   // SES reported the address as hard-bounced or complaining: optional mail stops.
   if (isEmailSuppressed(user)) return 'skipped';
+  // paused (reminder-pause.ts) with the index entry left behind: it leaves now
+  if (user.reminders_paused_at) {
+    await removeFromIndex(enrollment);
+    return 'skipped';
+  }
   const { content } = context;
   // The index item carries the open module and the percent (kept by every progress write).
   let open = enrollment.open_module_id ? content.modules.find((module) => module.module_id === enrollment.open_module_id) : undefined;
@@ -79,7 +96,24 @@ export async function remindOne(
   if (expected !== partition) await repairIndex(enrollment, expected);
   if (!isDue(expected, context.runPartitions, schedule, now)) return 'skipped';
   const frequency = schedule.frequency;
-
+  const linkUrl = `${context.baseUrl}/api/notifications/unsubscribe?token=${encodeURIComponent(await signUnsubscribeToken(user.id))}`;
+  // once a day of the learner's own calendar
+  const day = localTime(now, schedule.timeZone).day;
+  if (isInactive(user, now)) {
+    const paused = pausedEmail({
+      to: user.email,
+      firstName: user.first_name,
+      programTitle: content.title,
+      baseUrl: context.baseUrl,
+      linkUrl,
+    });
+    return sendOnce(user, day, paused, context, {
+      // the pause state is the claim that makes this email the only one
+      claim: () => pauseReminders(user.id, now),
+      release: () => unpause(user.id, now),
+      sent: () => removeFromIndex(enrollment, expected),
+    });
+  }
   const message = reminderEmail({
     to: user.email,
     firstName: user.first_name,
@@ -88,24 +122,46 @@ export async function remindOne(
     frequency,
     programTitle: content.title,
     baseUrl: context.baseUrl,
-    unsubscribeUrl: `${context.baseUrl}/api/notifications/unsubscribe?token=${encodeURIComponent(await signUnsubscribeToken(user.id))}`,
+    unsubscribeUrl: linkUrl,
   });
+  return sendOnce(user, day, message, context);
+}
+
+interface SendSteps {
+  /** A second claim after the day marker; false: someone else has it, nothing is sent. */
+  claim: () => Promise<boolean>;
+  /** Undoes `claim` when the send fails. */
+  release: () => Promise<void>;
+  /** After a successful send. */
+  sent: () => Promise<void>;
+}
+
+/** The paced wait, the claims right before the send, the send on the bulk stream; the claims are released when it fails. */
+async function sendOnce(
+  user: ReminderUser,
+  day: string,
+  message: ListEmailMessage,
+  context: RemindContext,
+  steps?: SendSteps,
+): Promise<Outcome> {
   // The paced wait comes before the claim: a worker that runs out of time while waiting holds no
   // claimed-but-unsent learner, and one that may not claim leaves the learner to its continuation.
   await context.pace();
   if (!context.mayClaim()) return 'deferred';
-  // once a day of the learner's own calendar
-  const day = localTime(now, schedule.timeZone).day;
-  if (!(await claimDay(user, day, now))) return 'skipped';
+  if (!(await claimDay(user, day, context.now))) return 'skipped';
+  if (steps && !(await steps.claim())) return 'skipped';
+  let delivery: Delivery;
   try {
-    const delivery = await context.send(message);
-    if (delivery === 'allowlist_block') return 'skipped';
-    context.onSent?.(message);
-    return 'sent';
+    delivery = await context.send(message);
   } catch (error) {
+    await steps?.release();
     await releaseDay(user.id, day);
     throw error;
   }
+  await steps?.sent();
+  if (delivery === 'allowlist_block') return 'skipped';
+  context.onSent?.(message);
+  return 'sent';
 }
 
 /** The once-a-day marker; false when this learner was already reminded today. */
@@ -136,8 +192,8 @@ async function releaseDay(userId: string, day: string) {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.reminderSent(userId, day) }));
 }
 
-/** Finished learners leave the index (only if it still points where we found it). */
-async function removeFromIndex(enrollment: EnrollmentRecord) {
+/** Finished or paused learners leave the index (only if it still points where we found it, or at `seen`). */
+async function removeFromIndex(enrollment: EnrollmentRecord, seen = indexPartitionOf('remindersDue', enrollment)) {
   await conditional(
     new UpdateCommand({
       TableName: tableName(),
@@ -145,7 +201,7 @@ async function removeFromIndex(enrollment: EnrollmentRecord) {
       UpdateExpression: 'REMOVE #ipk, #isk',
       ConditionExpression: '#ipk = :seen',
       ExpressionAttributeNames: reminderIndexNames(),
-      ExpressionAttributeValues: { ':seen': indexPartitionOf('remindersDue', enrollment) },
+      ExpressionAttributeValues: { ':seen': seen },
     }),
   );
 }

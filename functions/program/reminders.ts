@@ -30,7 +30,8 @@ import type { EnrollmentRecord } from './store';
  * Per page they read the learners' accounts in one BatchGetItem: with the enrollment (the index
  * item: open module, percent, status) that is everything the email needs, one read per learner.
  * The account is re-checked at send time: locked, unverified, deleted or purging learners get
- * nothing; learners who finished leave the index.
+ * nothing; learners who finished leave the index, and learners 4 weeks without activity get one
+ * "paused" email and leave it too (reminder-pause.ts).
  *
  * Resume: after every page the slice's checkpoint (JOB#reminders#<day> / PART#<slice>) keeps
  * the index cursor; a worker that may not claim another learner (less than twice a page's
@@ -171,7 +172,20 @@ async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
   const users = (await batchGetItems(
     ids.map((id) => keys.user(id)),
     {
-      projection: ['id', 'email', 'first_name', 'status', 'is_locked', 'verified', 'reminder_frequency', 'time_zone', 'email_suppressed'],
+      projection: [
+        'id',
+        'email',
+        'first_name',
+        'status',
+        'is_locked',
+        'verified',
+        'reminder_frequency',
+        'time_zone',
+        'email_suppressed',
+        'last_active_day',
+        'reminders_paused_at',
+        'reminders_resumed_at',
+      ],
     },
   )) as ReminderUser[];
   return new Map(users.map((user) => [String(user.id), user]));

@@ -55,17 +55,25 @@ export const unsubscribeRoute = defineRoute({
 /**
  * What the unsubscribe page shows before anything is pressed: the address the reminders go to
  * (the token's holder got them there) and the current frequency, so an account whose reminders
- * are already off is told so instead of being offered to stop them.
+ * are already off is told so instead of being offered to stop them, and one whose reminders are
+ * paused (4 weeks without activity) is offered to resume them.
  */
 export const subscriptionRoute = defineRoute({
   handler: async (request) => {
     const user = await linkedAccount(request.query);
-    return { body: { email: user.email, reminder_frequency: user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY } };
+    return {
+      body: {
+        email: user.email,
+        reminder_frequency: user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY,
+        reminders_paused: Boolean(user.reminders_paused_at),
+      },
+    };
   },
 });
 
 /**
- * The page's other choices: "weekly instead" and turning reminders back on, with the same token.
+ * The page's other choices: "weekly instead" and turning reminders back on (which also resumes
+ * paused reminders: the paused email's link opens this page), with the same token.
  * JSON only (the usual CSRF rule): unlike the one-click POST, no mail provider sends this.
  */
 export const setSubscriptionRoute = defineRoute({

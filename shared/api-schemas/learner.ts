@@ -6,8 +6,13 @@ import { DOWNLOAD, isoTime, learnerModule, learnerTask, moduleLink, moduleState,
 const NOT_ENROLLED = { 404: ['not_enrolled'] } as const;
 const frequency = z.object({ reminder_frequency: z.enum(REMINDER_FREQUENCIES) });
 const timeZone = z.string().check(z.describe('IANA time zone of the reminders, sent at 09:00 local time (default "UTC")'));
+const paused = {
+  reminders_paused: z
+    .boolean()
+    .check(z.describe('true after 4 weeks without activity: reminders wait until the learner comes back or resumes them')),
+};
 /** `GET`/`POST /api/settings/notifications` */
-export const notificationPreferences = z.object({ ...frequency.shape, time_zone: timeZone });
+export const notificationPreferences = z.object({ ...frequency.shape, time_zone: timeZone, ...paused });
 /** `GET /api/dashboard` */
 export const dashboardSummary = z.object({ percent_complete: z.number(), program_title: z.string() });
 export const dashboardWeek = z.object({ week_number: z.number(), modules: z.array(learnerModule) });
@@ -93,18 +98,20 @@ export const learnerDocs: Record<string, RouteDoc> = {
     errors: { 409: ['preview_required'] },
   },
   'GET /api/settings/notifications': {
-    summary: 'The reminder email preferences: frequency and time zone.',
+    summary: 'The reminder email preferences: frequency, time zone and whether reminders are paused.',
     responses: { 200: notificationPreferences },
     errors: {},
   },
   'POST /api/settings/notifications': {
-    summary: 'Sets the reminder frequency, the time zone, or both (at least one); a bad value changes nothing.',
+    summary:
+      'Sets the reminder frequency, the time zone, or both, and/or resumes paused reminders (at least one); a bad value changes nothing.',
     body: z.object({
       reminder_frequency: z.optional(z.string().check(z.describe('one of the reminder frequencies (docs/product.md)'))),
       time_zone: z.optional(timeZone),
+      resume: z.optional(z.literal(true).check(z.describe('resumes reminders paused after 4 weeks without activity'))),
     }),
     responses: { 200: notificationPreferences },
-    errors: { 400: ['invalid_reminder_frequency', 'invalid_time_zone'] },
+    errors: { 400: ['invalid_reminder_frequency', 'invalid_time_zone', 'invalid_resume'] },
   },
   'GET /api/notifications/unsubscribe': {
     summary: "The reminder email's unsubscribe link: changes nothing, sends a valid token on to the confirmation page.",
@@ -124,14 +131,15 @@ export const learnerDocs: Record<string, RouteDoc> = {
   },
   'GET /api/notifications/subscription': {
     summary:
-      'What the unsubscribe page shows: the address the reminders go to and their frequency; no session, the token names the account.',
+      'What the unsubscribe page shows: the address the reminders go to, their frequency and whether they are paused; no session, the token names the account.',
     query: unsubscribeQuery,
-    responses: { 200: z.object({ email: z.string(), ...frequency.shape }) },
+    responses: { 200: z.object({ email: z.string(), ...frequency.shape, ...paused }) },
     errors: { 400: ['missing_token', 'invalid_token'], 404: ['not_found'] },
   },
   'POST /api/notifications/subscription': {
     summary: 'The unsubscribe page\'s choices ("weekly instead", back on, off) by the same token; audited as the account\'s own change.',
-    description: 'JSON only (no form body): only the page sends it.',
+    description:
+      'JSON only (no form body): only the page sends it. Daily or weekly also resumes paused reminders (the paused email links here).',
     query: unsubscribeQuery,
     body: z.object({ reminder_frequency: z.string().check(z.describe('one of the reminder frequencies (docs/product.md)')) }),
     responses: { 200: frequency },

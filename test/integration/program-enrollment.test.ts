@@ -131,12 +131,20 @@ describe('GET /api/dashboard and /api/dashboard/state', () => {
 describe('notification preferences', () => {
   it('default to daily, save weekly, and refuse anything else with 400 invalid_reminder_frequency', async () => {
     const { user, client } = await learnerClient();
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'daily', time_zone: 'UTC' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({
+      reminder_frequency: 'daily',
+      time_zone: 'UTC',
+      reminders_paused: false,
+    });
 
     const saved = await client.post('/api/settings/notifications', { reminder_frequency: 'weekly' });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC' });
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC' });
+    expect(saved.body).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC', reminders_paused: false });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({
+      reminder_frequency: 'weekly',
+      time_zone: 'UTC',
+      reminders_paused: false,
+    });
     expect((await getUserById(user.id))?.reminder_frequency).toBe('weekly');
 
     for (const body of [{ reminder_frequency: 'monthly' }, {}, { reminder_frequency: 7 }, { reminder_frequency: 'Daily' }]) {
@@ -144,7 +152,11 @@ describe('notification preferences', () => {
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body).toEqual({ error: 'invalid_reminder_frequency' });
     }
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'weekly', time_zone: 'UTC' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({
+      reminder_frequency: 'weekly',
+      time_zone: 'UTC',
+      reminders_paused: false,
+    });
   });
 
   it('moves an enrolled learner to the weekly reminder partition', async () => {

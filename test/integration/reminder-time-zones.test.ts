@@ -40,7 +40,11 @@ describe('the reminder time zone', () => {
   it('is UTC until set, is saved alone or with the frequency, and an unknown zone changes nothing', async () => {
     const { user, client } = await learner('Zed');
     expect((await client.post('/api/enroll')).status).toBe(200);
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'daily', time_zone: 'UTC' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({
+      reminder_frequency: 'daily',
+      time_zone: 'UTC',
+      reminders_paused: false,
+    });
     const before = (await enrollment(user.id))?.[indexPk] as string | undefined;
     expect(before).toMatch(/^REMIND#daily#09#/);
 
@@ -56,15 +60,19 @@ describe('the reminder time zone', () => {
     }
     const badFrequency = await client.post('/api/settings/notifications', { reminder_frequency: 'hourly', time_zone: 'Asia/Tokyo' });
     expect(badFrequency.body).toEqual({ error: 'invalid_reminder_frequency' });
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'daily', time_zone: 'UTC' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({
+      reminder_frequency: 'daily',
+      time_zone: 'UTC',
+      reminders_paused: false,
+    });
     expect((await enrollment(user.id))?.[indexPk]).toBe(before);
 
     // any case in, the zone as Intl spells it out; the index entry follows to Tokyo's 09:00 (00:00 UTC)
     const tokyo = await client.post('/api/settings/notifications', { time_zone: 'asia/tokyo' });
-    expect(tokyo.body).toEqual({ reminder_frequency: 'daily', time_zone: 'Asia/Tokyo' });
+    expect(tokyo.body).toEqual({ reminder_frequency: 'daily', time_zone: 'Asia/Tokyo', reminders_paused: false });
     expect((await enrollment(user.id))?.[indexPk]).toMatch(/^REMIND#daily#00#/);
     const both = await client.post('/api/settings/notifications', { reminder_frequency: 'weekly', time_zone: 'America/Los_Angeles' });
-    expect(both.body).toEqual({ reminder_frequency: 'weekly', time_zone: 'America/Los_Angeles' });
+    expect(both.body).toEqual({ reminder_frequency: 'weekly', time_zone: 'America/Los_Angeles', reminders_paused: false });
     expect((await client.get('/api/settings/notifications')).body).toEqual(both.body);
     expect((await enrollment(user.id))?.[indexPk]).toMatch(/^REMIND#weekly#\d#(16|17)#/);
   });

@@ -155,7 +155,11 @@ describe(`POST ${PATH}`, () => {
   });
 
   it('shows Off in Settings, and the reminder job sends nothing more', async () => {
-    expect((await client.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'off', time_zone: 'UTC' });
+    expect((await client.get('/api/settings/notifications')).body).toEqual({
+      reminder_frequency: 'off',
+      time_zone: 'UTC',
+      reminders_paused: false,
+    });
     const before = (await emailsTo(learner.email)).length;
     const summary = await reminderWorkers({ now: new Date(Date.now() + 2 * DAY), hour: UTC_LEARNERS_HOUR, sleep: noSleep });
     expect(summary).toEqual({ considered: 0, sent: 0, skipped: 0, failed: 0 });
@@ -184,7 +188,11 @@ describe('Settings: Off and back', () => {
     await signIn(browser, other);
     expect((await browser.post('/api/enroll')).status).toBe(200);
     expect((await browser.post('/api/settings/notifications', { reminder_frequency: 'off' })).status).toBe(200);
-    expect((await browser.get('/api/settings/notifications')).body).toEqual({ reminder_frequency: 'off', time_zone: 'UTC' });
+    expect((await browser.get('/api/settings/notifications')).body).toEqual({
+      reminder_frequency: 'off',
+      time_zone: 'UTC',
+      reminders_paused: false,
+    });
     expect((await enrollment(other.id))?.gsi3pk).toBeUndefined();
     expect((await browser.post('/api/settings/notifications', { reminder_frequency: 'weekly' })).status).toBe(200);
     expect((await enrollment(other.id))?.gsi3pk).toMatch(/^REMIND#weekly#/);
@@ -202,7 +210,7 @@ describe('the unsubscribe page: GET/POST /api/notifications/subscription', () =>
     const token = await signUnsubscribeToken(other.id);
     const response = await api.client().get(`${SUBSCRIPTION}?token=${token}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ email: other.email, reminder_frequency: 'daily' });
+    expect(response.body).toEqual({ email: other.email, reminder_frequency: 'daily', reminders_paused: false });
     expect(await auditActions(other.id)).toEqual([]);
     expect((await api.client().get(SUBSCRIPTION)).body).toEqual({ error: 'missing_token' });
     expect((await api.client().get(`${SUBSCRIPTION}?token=not-a-token`)).body).toEqual({ error: 'invalid_token' });

@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { NotificationPreferences, ReminderFrequency } from '@shared/program-types';
 import { api } from '@/lib/api-client';
 
-/** What the unsubscribe page shows: the address reminders go to and their frequency. */
+/** What the unsubscribe page shows: the address reminders go to, their frequency and whether they are paused. */
 export interface LinkedSubscription extends NotificationPreferences {
   email: string;
 }
@@ -36,6 +36,15 @@ export function useSetLinkedFrequency(token: string) {
   return useMutation({
     mutationFn: (frequency: ReminderFrequency) => setLinkedFrequency(token, frequency),
     onSuccess: (saved) =>
-      queryClient.setQueryData(queryKey, (current) => (current ? { ...current, reminder_frequency: saved.reminder_frequency } : current)),
+      queryClient.setQueryData(queryKey, (current) =>
+        // daily or weekly from the link also resumes paused reminders
+        current
+          ? {
+              ...current,
+              reminder_frequency: saved.reminder_frequency,
+              reminders_paused: current.reminders_paused && saved.reminder_frequency === 'off',
+            }
+          : current,
+      ),
   });
 }

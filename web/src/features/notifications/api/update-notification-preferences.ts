@@ -3,9 +3,21 @@ import type { NotificationPreferences } from '@shared/program-types';
 import { api } from '@/lib/api-client';
 import { notificationPreferencesQueryOptions } from './get-notification-preferences';
 
-/** One preference or both: the server keeps the other as it is. */
-export const updateNotificationPreferences = (preferences: Partial<NotificationPreferences>) =>
-  api.post<unknown>('/api/settings/notifications', preferences);
+/** A change of the frequency, the time zone or both (the server keeps the other as it is), or `resume` of paused reminders. */
+export type NotificationPreferencesChange = Partial<Pick<NotificationPreferences, 'reminder_frequency' | 'time_zone'>> & { resume?: true };
+
+export const updateNotificationPreferences = (change: NotificationPreferencesChange) =>
+  api.post<unknown>('/api/settings/notifications', change);
+
+/** What the cache shows right away for a change. */
+const applied = (
+  previous: NotificationPreferences,
+  { resume, ...preferences }: NotificationPreferencesChange,
+): NotificationPreferences => ({
+  ...previous,
+  ...preferences,
+  ...(resume ? { reminders_paused: false } : {}),
+});
 
 /**
  * The choice applies at once (docs/product.md#4-states-and-transitions): the cache takes the new value before the call and gets
@@ -19,7 +31,7 @@ export function useUpdateNotificationPreferences() {
     onMutate: async (next) => {
       await queryClient.cancelQueries({ queryKey });
       const previous = queryClient.getQueryData(queryKey);
-      if (previous) queryClient.setQueryData(queryKey, { ...previous, ...next });
+      if (previous) queryClient.setQueryData(queryKey, applied(previous, next));
       return { previous };
     },
     onError: (_error, _next, context) => {

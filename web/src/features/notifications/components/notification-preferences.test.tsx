@@ -113,6 +113,22 @@ describe('NotificationPreferences', () => {
     expect(radio('Weekly').checked).toBe(false);
   });
 
+  it('shows paused reminders with a button that resumes them, and nothing of it when they are not paused', async () => {
+    const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily', time_zone: 'UTC', reminders_paused: true } });
+    renderPreferences();
+    expect(await screen.findByText("Reminders are paused: you haven't been active for 4 weeks.")).toBeInTheDocument();
+    expect(radio('Daily').checked).toBe(true);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Resume reminders' }));
+    // Optimistic: the paused note goes before the server has answered.
+    expect(screen.queryByText(/Reminders are paused/)).toBeNull();
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0].body).toEqual({ resume: true });
+    posts[0].settle({ status: 200, body: { reminder_frequency: 'daily', time_zone: 'UTC', reminders_paused: false } });
+    expect(await screen.findByText('Preferences updated.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resume reminders' })).toBeNull();
+  });
+
   it('reverts and says so when the update fails', async () => {
     const posts = stubApi({ status: 200, body: { reminder_frequency: 'daily' } });
     renderPreferences();

@@ -1,5 +1,6 @@
 import { REMINDER_FREQUENCIES } from '@shared/constants';
 import type { ReminderFrequency } from '@shared/program-types';
+import { Button } from '@/components/ui/button';
 import { useUser } from '@/lib/auth';
 import { timeZoneChoices } from '@/utils/time-zones';
 import { useNotificationPreferences } from '../api/get-notification-preferences';
@@ -13,8 +14,9 @@ const LABELS: Record<ReminderFrequency, { title: string; hint: string }> = {
 };
 
 /**
- * 'Notification preferences': daily, weekly or no reminder emails, and the time zone of their
- * morning (docs/product.md#2-screens-and-routes Settings).
+ * 'Notification preferences': daily, weekly or no reminder emails, the time zone of their
+ * morning, and, when they are paused after 4 weeks away, a button to resume them
+ * (docs/product.md#2-screens-and-routes Settings).
  */
 export function NotificationPreferences() {
   const { data: user } = useUser();
@@ -53,6 +55,14 @@ export function NotificationPreferences() {
             </label>
           ))}
         </fieldset>
+      )}
+      {preferences.data?.reminders_paused && (
+        <div className="np-paused" role="status">
+          <p>Reminders are paused: you haven't been active for 4 weeks.</p>
+          <Button type="button" onClick={() => update.mutate({ resume: true })} disabled={update.isPending}>
+            Resume reminders
+          </Button>
+        </div>
       )}
       {timeZone && (
         <div className="np-zone">

@@ -81,6 +81,19 @@ describe('UnsubscribeConfirm', () => {
     expect(buttonNames()).toEqual(['Stop these reminders', 'Daily instead']);
   });
 
+  it('says when reminders are paused (the paused email links here) and resumes them at the frequency the learner had', async () => {
+    const { posts } = stubApi({ body: { email: 'una@example.com', reminder_frequency: 'weekly', reminders_paused: true } });
+    renderPage('tok');
+    expect(await screen.findByText("Your reminders are paused: you haven't been active for 4 weeks.")).toBeTruthy();
+    expect(buttonNames()).toEqual(['Resume reminders', 'Stop these reminders']);
+    await userEvent.click(screen.getByRole('button', { name: 'Resume reminders' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toMatchObject({ url: '/api/notifications/subscription?token=tok', body: { reminder_frequency: 'weekly' } });
+    posts[0].settle({ status: 200, body: { reminder_frequency: 'weekly' } });
+    expect((await screen.findByRole('status')).textContent).toBe('Done: from now on you get one reminder a week.');
+    expect(buttonNames()).toEqual(['Stop these reminders', 'Daily instead']);
+  });
+
   it('says when reminders are already off and offers to turn them back on', async () => {
     const { posts } = stubApi(subscribed('off'));
     renderPage('tok');

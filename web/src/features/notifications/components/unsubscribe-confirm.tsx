@@ -22,6 +22,15 @@ const NOW: Record<ReminderFrequency, string> = {
   off: 'Reminders are already off: you get no reminder emails.',
 };
 
+/** Reminders paused after 4 weeks away (the paused email's link opens this page). */
+const PAUSED = "Your reminders are paused: you haven't been active for 4 weeks.";
+
+/** A paused learner's choices: resume at the frequency they had, or stop them. */
+const pausedChoices = (frequency: ReminderFrequency): Array<{ to: ReminderFrequency; label: string }> => [
+  { to: frequency, label: 'Resume reminders' },
+  { to: 'off', label: 'Stop these reminders' },
+];
+
 /** What the page says once a choice is saved. */
 const SAVED: Record<ReminderFrequency, string> = {
   off: 'Reminders stopped. You will get no more reminder emails.',
@@ -49,11 +58,14 @@ const CHOICES: Record<ReminderFrequency, Array<{ to: ReminderFrequency; label: s
  * The page a reminder's "Stop these reminders" link opens (via the API's GET, which changes
  * nothing: mail scanners follow links). It names the address the reminders go to and how often
  * they come, then offers to stop them, to get them weekly instead, or, when they are off, to turn
- * them back on. No sign-in needed: the link's signed token names the account.
+ * them back on; when they are paused (the paused email links here too), to resume or stop them.
+ * No sign-in needed: the link's signed token names the account.
  */
 export function UnsubscribeConfirm({ token }: { token: string | null }) {
   const subscription = useLinkedSubscription(token);
   const change = useSetLinkedFrequency(token ?? '');
+  // paused only matters while reminders are on: off already sends nothing
+  const paused = Boolean(subscription.data?.reminders_paused && subscription.data.reminder_frequency !== 'off');
   return (
     <main className="settings-page">
       <section className="np-card" aria-labelledby="unsubscribe-title">
@@ -80,22 +92,24 @@ export function UnsubscribeConfirm({ token }: { token: string | null }) {
                 {SAVED[change.data.reminder_frequency]}
               </p>
             ) : (
-              <p className="np-muted">{NOW[subscription.data.reminder_frequency]}</p>
+              <p className="np-muted">{paused ? PAUSED : NOW[subscription.data.reminder_frequency]}</p>
             )}
-            {subscription.data.reminder_frequency !== 'off' && !change.isSuccess && (
+            {subscription.data.reminder_frequency !== 'off' && !paused && !change.isSuccess && (
               <p className="np-muted">Stop the reminder emails about your next module? Nothing else changes in your account.</p>
             )}
             <div className="np-actions">
-              {CHOICES[subscription.data.reminder_frequency].map((choice, index) => (
-                <Button
-                  key={choice.to}
-                  variant={index === 0 ? 'primary' : 'secondary'}
-                  disabled={change.isPending}
-                  onClick={() => change.mutate(choice.to)}
-                >
-                  {change.isPending && change.variables === choice.to ? (choice.to === 'off' ? 'Stopping…' : 'Saving…') : choice.label}
-                </Button>
-              ))}
+              {(paused ? pausedChoices(subscription.data.reminder_frequency) : CHOICES[subscription.data.reminder_frequency]).map(
+                (choice, index) => (
+                  <Button
+                    key={choice.to}
+                    variant={index === 0 ? 'primary' : 'secondary'}
+                    disabled={change.isPending}
+                    onClick={() => change.mutate(choice.to)}
+                  >
+                    {change.isPending && change.variables === choice.to ? (choice.to === 'off' ? 'Stopping…' : 'Saving…') : choice.label}
+                  </Button>
+                ),
+              )}
             </div>
             {change.isError && (
               <p className="np-error" role="alert">
