@@ -265,6 +265,7 @@ describe('POST /api/account/delete', () => {
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
     expect(statuses[10]).toBe(429);
     // the throttled answer is in the audit log with the caller's address and browser
+    const learnerAgent: unknown = expect.stringContaining('Chrome/140.0');
     const keyHash = await auditEmailHash(user.id);
     const throttled = await db().send(
       new QueryCommand({
@@ -276,9 +277,7 @@ describe('POST /api/account/delete', () => {
         ExpressionAttributeValues: { ':pk': 'AUDIT#ENTITY#rate_limit#passwordChangesPerUser', ':key': keyHash },
       }),
     );
-    expect(throttled.Items).toEqual([
-      expect.objectContaining({ action: 'security.throttled', ip: '127.0.0.1', user_agent: expect.stringContaining('Chrome/140.0') }),
-    ]);
+    expect(throttled.Items).toEqual([expect.objectContaining({ action: 'security.throttled', ip: '127.0.0.1', user_agent: learnerAgent })]);
   });
 
   it('needs a session', async () => {
