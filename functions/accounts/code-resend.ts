@@ -24,7 +24,7 @@ import { resendVerificationCode } from './verification';
  * limit with repeated registration, silently (the earlier code keeps working).
  */
 export async function resendVerification(input: { email: string }, caller: Caller): Promise<void> {
-  await consume('codeResendPerIp', caller.ip);
+  await consume('codeResendPerIp', caller.ip, caller);
   const email = normalizeEmail(input.email);
   if (!email) return;
   const user = await getUserByEmail(email);
@@ -44,7 +44,7 @@ export async function resendLoginCode(
   input: { email: string; challenge_id: string },
   caller: Caller,
 ): Promise<{ challengeId: string; browserCookie: string }> {
-  await consume('codeResendPerIp', caller.ip);
+  await consume('codeResendPerIp', caller.ip, caller);
   if (!/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('challenge_expired');
   const email = normalizeEmail(input.email);
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.challenge(input.challenge_id), ConsistentRead: true }));
@@ -66,8 +66,8 @@ export async function resendLoginCode(
     throw badRequest('challenge_expired');
   }
 
-  await consume('codeResendPerMinute', `login:${email}`);
-  await consume('codeResendPerHour', `login:${email}`);
+  await consume('codeResendPerMinute', `login:${email}`, caller);
+  await consume('codeResendPerHour', `login:${email}`, caller);
 
   // Until the new code is out, the old one is the learner's only way in: a send SES refuses
   // leaves it alive and is not counted (the unsent challenge expires with its TTL). The new

@@ -39,9 +39,10 @@ const SHARDS = 8;
 /**
  * Takes one mail of `kind` from this hour's budget: a random shard, and its neighbour when that
  * one is full (shards fill unevenly). Throws 503 `email_unavailable` (Retry-After: the hour's
- * end) when both are full, counting MailBudgetExhausted for the alarm.
+ * end) when both are full, counting MailBudgetExhausted for the alarm. Answers how to give the
+ * mail back: a send SES refuses spent nothing.
  */
-export async function takeFromMailBudget(kind: MailKind, now = Date.now()): Promise<void> {
+export async function takeFromMailBudget(kind: MailKind, now = Date.now()): Promise<() => Promise<void>> {
   const budget = mailBudgets[kind];
   const shards = Math.max(1, Math.min(SHARDS, budget));
   const perShard = Math.ceil(budget / shards);
@@ -50,17 +51,18 @@ export async function takeFromMailBudget(kind: MailKind, now = Date.now()): Prom
   const first = randomInt(shards);
   for (const shard of new Set([first, (first + 1) % shards])) {
     try {
+      const key = keys.rateWindow('mail_budget', `${kind}#${shard}`, start);
       await db().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.rateWindow('mail_budget', `${kind}#${shard}`, start),
+          Key: key,
           UpdateExpression: 'ADD #count :one SET expires_at = :ttl',
           ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
           ExpressionAttributeNames: { '#count': 'count' },
           ExpressionAttributeValues: { ':one': 1, ':limit': perShard, ':ttl': start + HOUR + 60 },
         }),
       );
-      return;
+      return () => giveBack(key);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
@@ -68,4 +70,22 @@ export async function takeFromMailBudget(kind: MailKind, now = Date.now()): Prom
   count(METRIC.mailBudgetExhausted);
   logger.warn('mail budget exhausted', { kind, budget });
   throw new ApiError(503, 'email_unavailable', {}, { 'Retry-After': String(Math.max(1, start + HOUR - nowSeconds)) });
+}
+
+/** One mail back to the shard it was taken from (nothing when the item has expired meanwhile). */
+async function giveBack(key: ReturnType<typeof keys.rateWindow>): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'ADD #count :minus',
+        ConditionExpression: '#count > :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

@@ -58,7 +58,7 @@ async function confirmIdentity(user: UserRecord, proof: RegistrationProof, calle
   };
   if (proof.current_password) {
     // Bounds guessing of the current password by someone holding a stolen session.
-    await consume('passwordChangesPerUser', user.id);
+    await consume('passwordChangesPerUser', user.id, caller);
     if (!(await verifyPassword(proof.current_password, user.password_hash)))
       return refuse('invalid_current_password', badRequest('invalid_current_password'));
     return;

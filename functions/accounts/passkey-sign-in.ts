@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { firstRefusalThisHour } from '../lib/audit-once';
 import { writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
 import { db, tableName } from '../lib/db';
@@ -11,7 +12,7 @@ import { getUserById } from '../lib/users';
 import { completeSignIn } from './login';
 import { CHALLENGE_TTL_SECONDS, relyingParty, storeChallenge, takeChallenge, webauthn } from './passkey-challenges';
 import { credentialHash, type PasskeyItem } from './passkey-records';
-import { assertNotExhausted, recordFailure } from './rate-limit';
+import { assertNotExhausted, consume, release, scopeKey } from './rate-limit';
 
 /**
  * Signing in with a passkey (docs/security.md#account-security-center): discoverable credentials and user
@@ -77,9 +78,34 @@ export const storedPasskey = async (userId: string, hash: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(userId, hash), ConsistentRead: true }))).Item as
     PasskeyItem | undefined;
 
+/**
+ * Passkey sign-ins have their own pool of failures per address block (/64 for IPv6): password
+ * guesses behind a shared address do not block a passkey. A throttled answer is audited once per
+ * hour and block.
+ */
+const POOL = 'passkeyFailuresPerIp';
+
+async function throttledAudited<T>(caller: Caller, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    const blockKey = scopeKey(POOL, caller.ip);
+    if ((error as { code?: string }).code === 'throttled' && (await firstRefusalThisHour('auth.login_throttled', `passkey:${blockKey}`)))
+      await writeAudit({
+        action: 'auth.login_throttled',
+        entityType: 'user',
+        entityId: 'unknown',
+        newValues: { method: 'passkey', reason: 'ip', address_block: blockKey },
+        ip: caller.ip,
+        userAgent: caller.userAgent,
+      });
+    throw error;
+  }
+}
+
 /** Sign-in step 1: options for a discoverable credential (no account named) and a challenge id. */
 export async function startPasskeyLogin(caller: Caller) {
-  await assertNotExhausted('loginFailuresPerIp', caller.ip);
+  await throttledAudited(caller, () => assertNotExhausted(POOL, caller.ip));
   const { rpID } = await relyingParty();
   const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_TTL_SECONDS * 1000 });
@@ -89,19 +115,21 @@ export async function startPasskeyLogin(caller: Caller) {
 const isLocked = (user: UserRecord) => user.status === 'locked' || user.is_locked;
 
 /**
- * Sign-in step 2: verifies the assertion and starts a session. Refusals match the password
- * sign-in: an unknown credential or a deleted account → 401 `invalid_credentials`, a locked one →
- * 403 `account_locked`, an unverified one → 403 `email_not_verified`.
+ * Sign-in step 2: verifies the assertion and starts a session. The attempt is reserved in the
+ * pool before anything is checked (parallel attempts cannot pass the limit) and given back once
+ * the assertion is verified. Refusals match the password sign-in: an unknown credential or an
+ * account that is not active → 401 `invalid_credentials`, a locked one → 403 `account_locked`,
+ * an unverified one → 403 `email_not_verified` (these two audited once per hour and account).
  */
 export async function finishPasskeyLogin(
   input: { challenge_id: string; response: unknown },
   caller: Caller,
 ): Promise<{ user: UserRecord; cookie: string }> {
-  await assertNotExhausted('loginFailuresPerIp', caller.ip);
+  await throttledAudited(caller, () => consume(POOL, caller.ip, caller));
   const expectedChallenge = await takeChallenge(input.challenge_id, 'login');
   const response = input.response as AuthenticationResponseJSON;
+  // The reservation stays: it is this failure's count.
   const refuse = async (reason: string, user?: UserRecord): Promise<never> => {
-    await recordFailure('loginFailuresPerIp', caller.ip);
     await writeAudit(
       user
         ? accountAudit('auth.login_failed', user, caller, { new: { method: 'passkey', reason } }, null)
@@ -128,12 +156,21 @@ export async function finishPasskeyLogin(
 
   const verified = await verifyAssertion(stored, response, expectedChallenge);
   if (!verified) return refuse('passkey_verification_failed', user);
-  if (isLocked(user)) throw forbidden('account_locked');
-  // Only an active account signs in: a deleted one, or one being purged, must not have personal
-  // data written again.
-  if (user.status !== 'active') return refuse(user.status, user);
-  if (!user.verified) throw forbidden('email_not_verified', { needsVerification: true });
-
+  // Only an active account signs in (an allow-list: a deleted one, or one being purged, must not
+  // have personal data written again); locked is told apart, as after a right password.
+  if (!isLocked(user) && user.status !== 'active') return refuse(user.status, user);
+  // A verified passkey is no failure: the reservation goes back before these answers.
+  if (isLocked(user)) return refuseOnce(user, caller, forbidden('account_locked'), 'account_locked');
+  if (!user.verified) return refuseOnce(user, caller, forbidden('email_not_verified', { needsVerification: true }), 'email_not_verified');
   if (!(await recordPasskeyUse(stored, verified))) return refuse('counter_race', user);
+  await release(POOL, caller.ip);
   return completeSignIn(user, caller, { method: 'passkey', passkey: hash.slice(0, 8) });
+}
+
+/** A verified passkey of a locked or unverified account: `auth.login_refused`, once per hour and account. */
+async function refuseOnce(user: UserRecord, caller: Caller, error: Error, reason: string): Promise<never> {
+  await release(POOL, caller.ip);
+  if (await firstRefusalThisHour('auth.login_refused', `passkey:${user.id}`))
+    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { method: 'passkey', reason } }, null));
+  throw error;
 }

@@ -26,6 +26,11 @@ const defaults = {
   registerPerIp: { limit: 50, windowSeconds: HOUR },
   registerPerEmail: { limit: 10, windowSeconds: HOUR },
   loginFailuresPerIp: { limit: 100, windowSeconds: HOUR },
+  /**
+   * Passkey sign-in attempts that failed, per /64: a pool of their own, so password guessing
+   * behind a shared address never blocks the owner's passkey.
+   */
+  passkeyFailuresPerIp: { limit: 100, windowSeconds: HOUR },
   // Together at most 100 failures an hour per account (docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded): 90 from browsers
   // the account does not know, 10 from the account's own trusted devices.
   loginFailuresPerAccount: { limit: 90, windowSeconds: HOUR },
@@ -180,30 +185,14 @@ export async function tryConsume(name: LimitName, key: string, caller?: Caller, 
   }
 }
 
-/** For limits on failures: refuse when the window is full, without counting this try. */
+/** Refuses when the window is already full, without counting this call (a reservation is counted by `consume`). */
 export async function assertNotExhausted(name: LimitName, key: string, now = Date.now()): Promise<void> {
   const window = windowOf(name, now);
-  const found = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.rateWindow(name, key.toLowerCase(), window.start), ConsistentRead: true }),
-  );
+  const found = await db().send(new GetCommand({ TableName: tableName(), Key: windowKey(name, key, window.start), ConsistentRead: true }));
   if (Number(found.Item?.count ?? 0) >= window.limit) {
     count(METRIC.lockouts);
     throw throttled(window.retryAfter);
   }
-}
-
-/** Records one failure (never throws `throttled`: the next try is refused by assertNotExhausted). */
-export async function recordFailure(name: LimitName, key: string, now = Date.now()): Promise<void> {
-  const window = windowOf(name, now);
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.rateWindow(name, key.toLowerCase(), window.start),
-      UpdateExpression: 'ADD #count :one SET expires_at = :ttl',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':one': 1, ':ttl': window.end + 60 },
-    }),
-  );
 }
 
 // ---- Login backoff ---------------------------------------------------------------------------
@@ -247,7 +236,7 @@ export class LoginThrottled extends Error {
 
 /**
  * Reserves one login attempt before the password is checked (docs/security.md#edge-and-api-throttles): the attempt is counted as a
- * failure in every window it belongs to — per IP, per account (trusted or not), and the
+ * failure in every window it belongs to — per IP (unless from a trusted device), per account (trusted or not), and the
  * account+source backoff — each with a conditional write, so parallel guesses cannot get past
  * a limit. A right password releases the reservation. Throws LoginThrottled when any window is
  * full or the backoff has not elapsed (after giving back what it had already reserved).
@@ -260,15 +249,18 @@ export async function reserveLoginAttempt(
   now = Date.now(),
 ): Promise<LoginReservation> {
   const accountLimit: LimitName = trusted ? 'loginFailuresPerAccountTrusted' : 'loginFailuresPerAccount';
+  // A trusted device has its own allowance (its account pool and backoff): strangers failing
+  // behind the same shared address must not keep the owner's browser out.
+  const windows: ReadonlyArray<readonly [LimitName, string, 'ip' | 'account']> = [
+    ...(trusted ? [] : [['loginFailuresPerIp', caller.ip, 'ip'] as const]),
+    [accountLimit, email, 'account'] as const,
+  ];
   const taken: Array<[LimitName, string]> = [];
   const giveBack = async () => {
     for (const [name, key] of taken) await release(name, key, now);
   };
   try {
-    for (const [name, key, reason] of [
-      ['loginFailuresPerIp', caller.ip, 'ip'],
-      [accountLimit, email, 'account'],
-    ] as const) {
+    for (const [name, key, reason] of windows) {
       try {
         await consume(name, key, caller, now);
       } catch (error) {

@@ -1,3 +1,4 @@
+import { writeAudit } from '../lib/audit';
 import { hardDeleteAvailableAt } from '../lib/retention';
 import { config } from '../lib/config';
 import { sendEmail } from '../lib/email';
@@ -32,8 +33,12 @@ export interface SelfDeleteResult {
 export async function deleteOwnAccount(user: UserRecord, password: string, caller: Caller): Promise<SelfDeleteResult> {
   if (user.role === 'admin') throw forbidden('admin_self_delete');
   // Bounds guessing of the password by someone holding a stolen session (same budget as a change).
-  await consume('passwordChangesPerUser', user.id);
-  if (!password || !(await verifyPassword(password, user.password_hash))) throw badRequest('invalid_password');
+  await consume('passwordChangesPerUser', user.id, caller);
+  if (!password || !(await verifyPassword(password, user.password_hash))) {
+    // someone holding the session may be guessing the password: a security event
+    await writeAudit(accountAudit('account.self_delete_refused', user, caller, { new: { reason: 'invalid_password' } }));
+    throw badRequest('invalid_password');
+  }
   const deleted = await mutateUser(user.id, (current) =>
     softDeleteChange(current, SELF_DELETE_REASON, (values) => accountAudit('account.self_delete', current, caller, values), true),
   );

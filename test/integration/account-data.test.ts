@@ -1,9 +1,10 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { exportAuditPage } from '../../functions/accounts/data-export';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { auditItem } from '../../functions/lib/audit';
+import { auditEmailHash } from '../../functions/lib/audit-privacy';
 import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
@@ -243,6 +244,9 @@ describe('POST /api/account/delete', () => {
     }
     expect(await getUserById(user.id)).toMatchObject({ status: 'active', version: user.version });
     expect((await client.get('/api/auth/me')).status).toBe(200);
+    // each refusal is a security event of the account
+    const exported = await client.get<AccountExport>('/api/account/export');
+    expect(exported.body.audit_entries.filter((entry) => entry.action === 'account.self_delete_refused')).toHaveLength(2);
   });
 
   it('refuses an administrator (403 admin_self_delete): another admin removes an admin', async () => {
@@ -254,12 +258,26 @@ describe('POST /api/account/delete', () => {
   });
 
   it('bounds password guessing with a stolen session (429 throttled after 10 tries an hour)', async () => {
-    const { client } = await learnerWithPassword();
+    const { user, client } = await learnerWithPassword();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 11; attempt++)
       statuses.push((await client.post('/api/account/delete', { password: `guess-${attempt}` })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
     expect(statuses[10]).toBe(429);
+    // the throttled answer is in the audit log with the caller's address and browser
+    const learnerAgent: unknown = expect.stringContaining('Chrome/140.0');
+    const keyHash = await auditEmailHash(user.id);
+    const throttled = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: 'new_values.#key = :key',
+        ExpressionAttributeNames: { '#key': 'key' },
+        ExpressionAttributeValues: { ':pk': 'AUDIT#ENTITY#rate_limit#passwordChangesPerUser', ':key': keyHash },
+      }),
+    );
+    expect(throttled.Items).toEqual([expect.objectContaining({ action: 'security.throttled', ip: '127.0.0.1', user_agent: learnerAgent })]);
   });
 
   it('needs a session', async () => {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
+import { finishPasskeyLogin, startPasskeyLogin } from '../../functions/accounts/passkey-sign-in';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';
+import type { Caller } from '../../functions/lib/caller';
 import { db, tableName } from '../../functions/lib/db';
 import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import { keys, ttlIn } from '../../functions/lib/table';
@@ -565,6 +567,55 @@ describe('passkey sign-in', () => {
     expect(locked.setCookies.concat(unverified.setCookies, deleted.setCookies).some((c) => c.startsWith('__Host-session='))).toBe(false);
   });
 
+  it('counts failed passkey sign-ins per /64 in their own pool, reserved before the check; throttling audited once', async () => {
+    configureRateLimits({ passkeyFailuresPerIp: { limit: 2, windowSeconds: 3600 } });
+    const user = await makeUser();
+    const { authenticator } = await addPasskey((await sessionClient(user)).client);
+    const group = () => parseInt(randomUUID().slice(0, 4), 16).toString(16);
+    const block = `2001:db8:${group()}:${group()}`;
+    const at = (host: string): Caller => ({ ip: `${block}::${host}`, userAgent: 'passkey-limit-test' });
+    const attempt = async (who: SoftAuthenticator, caller: Caller) => {
+      const { challenge_id, options } = await startPasskeyLogin(caller);
+      return finishPasskeyLogin({ challenge_id, response: who.authenticate(options, ORIGIN) }, caller);
+    };
+    const outcome = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'ok',
+        (error: { code?: string }) => error.code ?? 'error',
+      );
+    // a verified passkey gives its reservation back
+    for (let i = 0; i < 3; i++) expect(await outcome(attempt(authenticator, at('1')))).toBe('ok');
+    // parallel refused attempts from many addresses of one /64: no more than the pool holds
+    const stranger = new SoftAuthenticator();
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => outcome(attempt(stranger, at(`a${i}`)))));
+    expect(results.filter((r) => r === 'invalid_credentials')).toHaveLength(2);
+    expect(results.filter((r) => r === 'throttled')).toHaveLength(2);
+    expect(await outcome(attempt(authenticator, at('b')))).toBe('throttled');
+    expect(await outcome(attempt(authenticator, { ...at('1'), ip: '2001:db8:ffff:1::1' }))).toBe('ok');
+
+    const addressInBlock: unknown = expect.stringMatching(new RegExp(`^${block}::`));
+    const throttledEntries: unknown[] = [];
+    for await (const page of paginateQuery(
+      { client: db() },
+      {
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: 'new_values.address_block = :block',
+        ExpressionAttributeValues: { ':pk': 'AUDIT#ENTITY#user#unknown', ':block': `${block}::/64` },
+      },
+    ))
+      throttledEntries.push(...(page.Items ?? []));
+    expect(throttledEntries).toEqual([
+      expect.objectContaining({
+        action: 'auth.login_throttled',
+        new_values: { method: 'passkey', reason: 'ip', address_block: `${block}::/64` },
+        ip: addressInBlock,
+        user_agent: 'passkey-limit-test',
+      }),
+    ]);
+  });
+
   it("an admin's lock disables passkey sign-in; unlock brings it back", async () => {
     const user = await makeUser();
     const { authenticator } = await addPasskey((await sessionClient(user)).client);
@@ -573,6 +624,9 @@ describe('passkey sign-in', () => {
     expect(locked.status).toBe(403);
     expect(locked.body).toEqual({ error: 'account_locked' });
     expect(locked.setCookies.some((c) => c.startsWith('__Host-session='))).toBe(false);
+    // the refusal is audited once an hour, however often the passkey is tried
+    expect((await passkeyLogin(api.client(), authenticator)).status).toBe(403);
+    expect((await auditActions(adminClient, user.id)).filter((action) => action === 'auth.login_refused')).toHaveLength(1);
     expect((await adminClient.post(`/api/admin/users/${user.id}/unlock`, {})).status).toBe(200);
     expect((await passkeyLogin(api.client(), authenticator)).status).toBe(200);
   });

@@ -3,6 +3,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Caller } from '../../functions/lib/caller';
 import { finishLogin, startLogin } from '../../functions/accounts/login';
+import { finishPasskeyRegistration, startPasskeyRegistration } from '../../functions/accounts/passkey-registration';
+import { finishPasskeyLogin, startPasskeyLogin } from '../../functions/accounts/passkey-sign-in';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';
 import { DEVICE_COOKIE } from '../../functions/accounts/trusted-device';
@@ -11,6 +13,7 @@ import { db, tableName } from '../../functions/lib/db';
 import { keys } from '../../functions/lib/table';
 import { insertUser } from '../../functions/lib/users';
 import { codeIn, latestEmail, useApi } from '../helpers/api';
+import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { createTestUser, signIn } from '../helpers/users';
 
 /**
@@ -21,6 +24,7 @@ import { createTestUser, signIn } from '../helpers/users';
  */
 const api = useApi();
 const PASSWORD = 'amber falcon meadow';
+const ORIGIN = 'http://localhost:3000';
 const newEmail = () => `sec-${randomUUID().slice(0, 8)}@example.com`;
 const from = (ip: string, cookies?: string): Caller => ({ ip, userAgent: 'security-test', cookies });
 let nextIp = 1;
@@ -90,6 +94,30 @@ describe('a stranger cannot lock the owner out', () => {
     expect(await outcome(startLogin({ email, password: PASSWORD }, from(strangerIp())))).toBe('throttled');
     // …but the owner's own browser is counted apart and gets in, from any address.
     expect(await outcome(startLogin({ email, password: PASSWORD }, from('192.0.2.77', device)))).toBe('ok');
+  });
+
+  it("keeps the owner's trusted device and passkey in while strangers have filled the shared address's pool", async () => {
+    configureRateLimits({ loginFailuresPerIp: { limit: 2, windowSeconds: 3600 } });
+    const shared = strangerIp();
+    const { email, user } = await makeUser();
+    const device = await ownerSignsIn(email, shared);
+    const authenticator = new SoftAuthenticator();
+    const registration = await startPasskeyRegistration(user, { current_password: PASSWORD }, from(shared));
+    await finishPasskeyRegistration(
+      user,
+      { challenge_id: registration.challenge_id, response: authenticator.register(registration.options, ORIGIN) },
+      from(shared),
+    );
+    const someoneElse = await makeUser();
+    for (let i = 0; i < 2; i++)
+      expect(await outcome(startLogin({ email: someoneElse.email, password: `guess ${i} guess` }, from(shared)))).toBe(
+        'invalid_credentials',
+      );
+    expect(await outcome(startLogin({ email, password: PASSWORD }, from(shared)))).toBe('throttled');
+    expect(await outcome(startLogin({ email, password: PASSWORD }, from(shared, device)))).toBe('ok');
+    const { challenge_id, options } = await startPasskeyLogin(from(shared));
+    const passkey = finishPasskeyLogin({ challenge_id, response: authenticator.authenticate(options, ORIGIN) }, from(shared));
+    expect(await outcome(passkey)).toBe('ok');
   });
 
   it('makes a completed password reset trust that browser', async () => {

@@ -23,13 +23,15 @@ const REJECTIONS = new Set([
  * Sends an account email; an SES failure becomes a clean typed error instead of a 500:
  * 502 `email_rejected` when SES refuses the message, 503 `email_unavailable` (Retry-After) when
  * it is throttling, out of daily quota or down (the SDK has already retried what can clear).
- * Each mail is first taken from its kind's hourly budget (503 `email_unavailable` when spent).
+ * Each mail is first taken from its kind's hourly budget (503 `email_unavailable` when spent)
+ * and given back when it does not go out.
  */
 export async function deliver(message: EmailMessage, kind: MailKind): Promise<Delivery> {
-  await takeFromMailBudget(kind);
+  const giveBack = await takeFromMailBudget(kind);
   try {
     return await sendEmail(message);
   } catch (error) {
+    await giveBack();
     const name = (error as Error)?.name ?? 'Error';
     // The SDK's attempts tell a throttled send it retried (3) from one it gave up on at once (1).
     const attempts = (error as { $metadata?: { attempts?: number } })?.$metadata?.attempts;
