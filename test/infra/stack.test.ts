@@ -133,6 +133,19 @@ describe('HTTP API', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
     });
   });
+
+  it('logs each request as JSON with its route, status, integration status and error, and latencies', () => {
+    const stage = resourceList(s.template, 'AWS::ApiGatewayV2::Stage')[0];
+    const format = JSON.parse(asString(at(stage.Properties, 'AccessLogSettings', 'Format'), 'Format')) as Record<string, string>;
+    expect(format).toMatchObject({
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      integrationStatus: '$context.integrationStatus',
+      integrationError: '$context.integrationErrorMessage',
+      latencyMs: '$context.responseLatency',
+      integrationLatencyMs: '$context.integrationLatency',
+    });
+  });
 });
 
 describe('functions', () => {
