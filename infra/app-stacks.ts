@@ -2,6 +2,7 @@ import { Annotations, type App, Stack } from 'aws-cdk-lib';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { addCloudFrontAlarms } from './constructs/edge-alarms';
 import { createAlarmTopics } from './constructs/alarm-severity';
+import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
@@ -79,5 +80,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
       topics: logs ? edgeTopics : main.monitoring.topics,
       runbookUrl: options.props?.runbookUrl,
     });
+  // the edge stacks' cross-region reference providers log with the stage's retention too
+  for (const stack of [edge, logs]) if (stack) new ProviderLogGroups(stack, 'ProviderLogs', { retention: settings.logRetention });
   return { edge, main, logs };
 }

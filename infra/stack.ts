@@ -417,7 +417,7 @@ export class CareerProgramStack extends Stack {
       logGroups: [...Object.values(this.functions).map((f) => f.logGroup), this.api.accessLogs],
     });
     this.activityStream.addAlarms((alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec), activityStream.fn);
-    // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
+    // The Lambdas that aws-cdk-lib adds without a log group of their own get one.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
