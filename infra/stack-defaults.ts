@@ -19,4 +19,17 @@ export const STACK_DEFAULTS = {
   apiTimeoutSeconds: 10,
   /** Timeout of the background workers (reminder slices, purge, erasure), minutes: Lambda's maximum. */
   workerTimeoutMinutes: 15,
+  /** The account's monthly cost budget, US dollars (AWS Budgets): above the cost model's 100,000 learners. */
+  monthlyBudgetUsd: 200,
+  /**
+   * On-demand maximum throughput, request units a second. The table: twice what prod's API
+   * ceiling (2,000 requests/s) reads and writes at ~3 read and ~2 write units a request
+   * (docs/cost-model.md); each index: its share, since every index write is also a table write.
+   */
+  tableMaxReadUnits: 12_000,
+  tableMaxWriteUnits: 8_000,
+  indexMaxReadUnits: 4_000,
+  indexMaxWriteUnits: 4_000,
+  /** CloudWatch Logs ingestion, GB an hour, that sustained for 3 hours is a runaway (ticket). */
+  logIngestionGbPerHour: 1,
 } as const;

@@ -19,6 +19,7 @@ import {
   REPO_ROOT,
 } from './constructs/app-function';
 import { ActivityStream } from './constructs/activity-stream';
+import { CostGuardrails } from './constructs/cost-guardrails';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ErasureSchedule } from './constructs/erasure-schedule';
@@ -88,6 +89,15 @@ export interface CareerProgramStackProps extends StackProps {
    * "Rotate the origin secret"). Unset: the current version at the first deploy.
    */
   originSecretVersion?: string;
+  /** The account's monthly cost budget in US dollars (AWS Budgets, docs/runbook.md#cost-guardrails); 200 by default. */
+  monthlyBudgetUsd?: number;
+  /** On-demand maximum read/write request units a second of the table and of each index (infra/stack-defaults.ts). */
+  tableMaxReadUnits?: number;
+  tableMaxWriteUnits?: number;
+  indexMaxReadUnits?: number;
+  indexMaxWriteUnits?: number;
+  /** CloudWatch Logs ingestion, GB an hour, whose 3-hour run raises the log-ingestion alarm; 1 by default. */
+  logIngestionGbPerHour?: number;
 }
 
 /**
@@ -125,13 +135,28 @@ export class CareerProgramStack extends Stack {
   readonly siteCanary: SiteCanary;
   /** docs/runbook.md's Logs Insights queries as saved queries (infra/constructs/log-queries.ts). */
   readonly runbookQueries: RunbookQueries;
+  /** Monthly budget and log-ingestion alarm (the table's maximum throughput is in DataTable). */
+  readonly costGuardrails: CostGuardrails;
 
   constructor(scope: Construct, id: string, props: CareerProgramStackProps = {}) {
     super(scope, id, props);
     const mailFrom = props.mailFrom ?? 'no-reply@example.com';
     const stage = stageSettings(props.stage);
 
-    this.data = new DataTable(this, 'Data', { removalPolicy: stage.dataRemovalPolicy, deletionProtection: stage.deletionProtection });
+    this.data = new DataTable(this, 'Data', {
+      removalPolicy: stage.dataRemovalPolicy,
+      deletionProtection: stage.deletionProtection,
+      maxThroughput: {
+        table: {
+          read: props.tableMaxReadUnits ?? STACK_DEFAULTS.tableMaxReadUnits,
+          write: props.tableMaxWriteUnits ?? STACK_DEFAULTS.tableMaxWriteUnits,
+        },
+        index: {
+          read: props.indexMaxReadUnits ?? STACK_DEFAULTS.indexMaxReadUnits,
+          write: props.indexMaxWriteUnits ?? STACK_DEFAULTS.indexMaxWriteUnits,
+        },
+      },
+    });
 
     this.sessionSecret = new Secret(this, 'SessionSecret', {
       removalPolicy: stage.secretRemovalPolicy,
@@ -415,6 +440,12 @@ export class CareerProgramStack extends Stack {
     // The runbook's Logs Insights queries, saved over the functions' and the API's log groups.
     this.runbookQueries = new RunbookQueries(this, 'RunbookQueries', {
       logGroups: [...Object.values(this.functions).map((f) => f.logGroup), this.api.accessLogs],
+    });
+    this.costGuardrails = new CostGuardrails(this, 'CostGuardrails', {
+      ticketTopic: this.monitoring.topics.ticket,
+      monthlyBudgetUsd: props.monthlyBudgetUsd ?? STACK_DEFAULTS.monthlyBudgetUsd,
+      logIngestionGbPerHour: props.logIngestionGbPerHour ?? STACK_DEFAULTS.logIngestionGbPerHour,
+      alarm: (alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec),
     });
     this.activityStream.addAlarms((alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec), activityStream.fn);
     // The Lambdas that aws-cdk-lib adds without a log group of their own get one.

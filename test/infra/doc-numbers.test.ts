@@ -69,6 +69,26 @@ describe('numbers in the docs', () => {
     expect(DOCS.readme).toContain(`\`auditRetentionDays\` (default ${STACK_DEFAULTS.auditRetentionDays})`);
   });
 
+  it('state the cost guardrails with their defaults', () => {
+    const d = STACK_DEFAULTS;
+    expect(DOCS.runbook).toContain(`| ${d.monthlyBudgetUsd} USD |`);
+    expect(DOCS.runbook).toContain(
+      `| table ${d.tableMaxReadUnits} read and ${d.tableMaxWriteUnits} write units/s, each index ${d.indexMaxReadUnits} read and ${d.indexMaxWriteUnits} write units/s |`,
+    );
+    expect(DOCS.runbook).toContain(`| ${d.logIngestionGbPerHour} GB an hour |`);
+    expect(DOCS.runbook).toContain(`more than ${d.logIngestionGbPerHour} GB an hour for 3 hours`);
+    // the table's ceilings are twice what the API throttle asks at ~3 read and ~2 write units a request
+    expect(d.tableMaxReadUnits).toBe(2 * 3 * prod.apiThrottle.rateLimit);
+    expect(d.tableMaxWriteUnits).toBe(2 * 2 * prod.apiThrottle.rateLimit);
+  });
+
+  it("state docs/cost-model.md's monthly cost per learner count in the runbook's cost section", () => {
+    const costModel = docText('docs/cost-model.md');
+    const totals = [...costModel.matchAll(/\| (\d+) \| (?:[^|]*\|){7} (\$\d+) \|/g)].map((m) => [m[1], m[2]]);
+    expect(totals.map(([learners]) => learners)).toEqual(['10000', '100000', '1000000']);
+    for (const [learners, total] of totals) expect(DOCS.runbook).toContain(`| ${learners} | ${total} |`);
+  });
+
   // Every row of an environment table, in every doc: one stale copy fails as well.
   it.each([
     ['RETENTION_DAYS', STACK_DEFAULTS.retentionDays],
