@@ -21,7 +21,16 @@ export interface AppStacks {
  * stacks, linked by cross-region references. Those need a known account: every deploy has one;
  * an offline synth without credentials builds the main stack unlinked and says so.
  */
-export function buildStacks(app: App, options: { account?: string; region?: string; props?: CareerProgramStackProps }): AppStacks {
+export function buildStacks(
+  app: App,
+  options: {
+    account?: string;
+    region?: string;
+    props?: CareerProgramStackProps;
+    /** The operator's WAF IP set to block (infra/edge-stack.ts). */
+    blockedIpSetArn?: string;
+  },
+): AppStacks {
   const { account, region } = options;
   const linked = Boolean(account);
   // prod keeps the established stack names; dev gets its own, torn down whole (infra/stage.ts)
@@ -35,6 +44,8 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     crossRegionReferences: linked,
     terminationProtection,
     stage,
+    logRetention: settings.logRetention,
+    blockedIpSetArn: options.blockedIpSetArn,
   });
   // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topics.
   const edgeTopics = createAlarmTopics(edge, {

@@ -28,6 +28,8 @@ const numberContext = (key: string): number | undefined => {
 buildStacks(app, {
   account: process.env.CDK_DEFAULT_ACCOUNT,
   region: process.env.CDK_DEFAULT_REGION,
+  // -c blockedIpSetArn=<ARN of a CLOUDFRONT IP set the operator keeps> (docs/runbook.md#waf-rules-and-logs)
+  blockedIpSetArn: context('blockedIpSetArn'),
   props: {
     // built by cdk.json's "build" before every synthesis (infra/build-site.ts)
     siteDir: siteDirectory(),
