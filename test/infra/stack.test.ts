@@ -75,7 +75,7 @@ describe('table', () => {
         Projection:
           gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
         // its value: test/infra/monitoring.test.ts "cost guardrails"
-        OnDemandThroughput: expect.any(Object),
+        OnDemandThroughput: expect.any(Object) as object,
       });
       expect(attributeTypes[gsi.partitionKey]).toBe('S');
       expect(attributeTypes[gsi.sortKey]).toBe('S');
