@@ -2,6 +2,7 @@ import { Annotations, type App, Stack } from 'aws-cdk-lib';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { addCloudFrontAlarms } from './constructs/edge-alarms';
 import { createAlarmTopics } from './constructs/alarm-severity';
+import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
@@ -20,7 +21,16 @@ export interface AppStacks {
  * stacks, linked by cross-region references. Those need a known account: every deploy has one;
  * an offline synth without credentials builds the main stack unlinked and says so.
  */
-export function buildStacks(app: App, options: { account?: string; region?: string; props?: CareerProgramStackProps }): AppStacks {
+export function buildStacks(
+  app: App,
+  options: {
+    account?: string;
+    region?: string;
+    props?: CareerProgramStackProps;
+    /** The operator's WAF IP set to block (infra/edge-stack.ts). */
+    blockedIpSetArn?: string;
+  },
+): AppStacks {
   const { account, region } = options;
   const linked = Boolean(account);
   // prod keeps the established stack names; dev gets its own, torn down whole (infra/stage.ts)
@@ -34,6 +44,8 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
     crossRegionReferences: linked,
     terminationProtection,
     stage,
+    logRetention: settings.logRetention,
+    blockedIpSetArn: options.blockedIpSetArn,
   });
   // WAF metrics stay in us-east-1: the blocked-requests alarm lives there, with its own topics.
   const edgeTopics = createAlarmTopics(edge, {
@@ -79,5 +91,7 @@ export function buildStacks(app: App, options: { account?: string; region?: stri
       topics: logs ? edgeTopics : main.monitoring.topics,
       runbookUrl: options.props?.runbookUrl,
     });
+  // the edge stacks' cross-region reference providers log with the stage's retention too
+  for (const stack of [edge, logs]) if (stack) new ProviderLogGroups(stack, 'ProviderLogs', { retention: settings.logRetention });
   return { edge, main, logs };
 }

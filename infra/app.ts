@@ -17,9 +17,19 @@ const context = (key: string): string | undefined => {
   return typeof value === 'string' ? value : JSON.stringify(value);
 };
 
+const numberContext = (key: string): number | undefined => {
+  const value = context(key);
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`-c ${key} must be a positive number, got "${value}"`);
+  return number;
+};
+
 buildStacks(app, {
   account: process.env.CDK_DEFAULT_ACCOUNT,
   region: process.env.CDK_DEFAULT_REGION,
+  // -c blockedIpSetArn=<ARN of a CLOUDFRONT IP set the operator keeps> (docs/runbook.md#waf-rules-and-logs)
+  blockedIpSetArn: context('blockedIpSetArn'),
   props: {
     // built by cdk.json's "build" before every synthesis (infra/build-site.ts)
     siteDir: siteDirectory(),
@@ -46,6 +56,13 @@ buildStacks(app, {
     sesSendRate: context('sesSendRate') ? Number(context('sesSendRate')) : undefined,
     // after `aws secretsmanager put-secret-value` on the origin secret: its VersionId (docs/runbook.md)
     originSecretVersion: context('originSecretVersion'),
+    // cost guardrails (docs/runbook.md#cost-guardrails): -c monthlyBudgetUsd=<USD> -c tableMaxWriteUnits=<units/s> …
+    monthlyBudgetUsd: numberContext('monthlyBudgetUsd'),
+    tableMaxReadUnits: numberContext('tableMaxReadUnits'),
+    tableMaxWriteUnits: numberContext('tableMaxWriteUnits'),
+    indexMaxReadUnits: numberContext('indexMaxReadUnits'),
+    indexMaxWriteUnits: numberContext('indexMaxWriteUnits'),
+    logIngestionGbPerHour: numberContext('logIngestionGbPerHour'),
   },
 });
 

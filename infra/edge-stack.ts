@@ -1,5 +1,6 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
-import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import { ArnFormat, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { stageSettings, type StageName } from './stage';
 
@@ -19,6 +20,15 @@ export const EDGE_RULES = {
   /** /api/auth/*: about 1 a second sustained per address. */
   authPerIp: { name: 'rate-auth-per-ip', limit: 300, metric: 'career-program-rate-auth' },
 } as const;
+
+/** The rule of the operator's IP set (docs/runbook.md#waf-rules-and-logs): first, blocking. */
+export const BLOCKED_IPS_RULE = 'blocked-ips';
+
+/** AWS managed rule groups, counted only: their matches show in the WAF logs and metrics, nothing is blocked. */
+export const COUNTED_MANAGED_RULE_GROUPS = ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet'] as const;
+
+/** Request headers the WAF logs never hold: the session cookie and any credential. */
+export const WAF_REDACTED_HEADERS = ['cookie', 'authorization'] as const;
 
 export interface EdgeMetricNames {
   webAcl: string;
@@ -44,6 +54,13 @@ export function edgeMetricNames(stage?: StageName): EdgeMetricNames {
 export interface EdgeSecurityStackProps extends StackProps {
   /** `dev` or `prod` (default): infra/stage.ts. */
   stage?: StageName;
+  /** The WAF logs' retention; default the stage's (infra/stage.ts). */
+  logRetention?: RetentionDays;
+  /**
+   * ARN of a CLOUDFRONT-scope IP set the operator manages outside the stack (`-c blockedIpSetArn`):
+   * requests from its addresses are blocked. Unset: no such rule.
+   */
+  blockedIpSetArn?: string;
 }
 
 export class EdgeSecurityStack extends Stack {
@@ -52,6 +69,8 @@ export class EdgeSecurityStack extends Stack {
   readonly webAclName: string;
   /** For alarms (e.g. on blocked requests): what the ACL publishes in CloudWatch. */
   readonly metricNames: EdgeMetricNames;
+  /** Every request the web ACL saw (`aws-waf-logs-…`: WAF's required prefix), cookie and authorization redacted. */
+  readonly wafLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: EdgeSecurityStackProps = {}) {
     super(scope, id, props);
@@ -67,9 +86,21 @@ export class EdgeSecurityStack extends Stack {
       defaultAction: { allow: {} },
       visibilityConfig: visibility(this.metricNames.webAcl),
       rules: [
+        // Blocked first: an address the operator listed never counts against the rate limits.
+        ...(props.blockedIpSetArn
+          ? [
+              {
+                name: BLOCKED_IPS_RULE,
+                priority: 0,
+                action: { block: {} },
+                visibilityConfig: visibility(`${this.metricNames.webAcl}-blocked-ips`),
+                statement: { ipSetReferenceStatement: { arn: props.blockedIpSetArn } },
+              },
+            ]
+          : []),
         {
           name: EDGE_RULES.authPerIp.name,
-          priority: 0,
+          priority: 1,
           action: blockTooMany,
           visibilityConfig: visibility(this.metricNames.authPerIp),
           statement: {
@@ -82,7 +113,12 @@ export class EdgeSecurityStack extends Stack {
                   fieldToMatch: { uriPath: {} },
                   positionalConstraint: 'STARTS_WITH',
                   searchString: '/api/auth/',
-                  textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+                  // `/api/%61uth/`, `/api//auth/` and `/api/x/../auth/` reach the same route: match them all
+                  textTransformations: [
+                    { priority: 0, type: 'URL_DECODE' },
+                    { priority: 1, type: 'NORMALIZE_PATH' },
+                    { priority: 2, type: 'LOWERCASE' },
+                  ],
                 },
               },
             },
@@ -90,12 +126,37 @@ export class EdgeSecurityStack extends Stack {
         },
         {
           name: EDGE_RULES.allPerIp.name,
-          priority: 1,
+          priority: 2,
           action: blockTooMany,
           visibilityConfig: visibility(this.metricNames.allPerIp),
           statement: { rateBasedStatement: { limit: EDGE_RULES.allPerIp.limit, evaluationWindowSec: 300, aggregateKeyType: 'IP' } },
         },
+        // Counted first (docs/runbook.md#waf-rules-and-logs): switch a group to its own actions once
+        // its matches in the WAF logs show no learner traffic.
+        ...COUNTED_MANAGED_RULE_GROUPS.map((name, index) => ({
+          name,
+          priority: 3 + index,
+          overrideAction: { count: {} },
+          visibilityConfig: visibility(`${this.metricNames.webAcl}-${name}`),
+          statement: { managedRuleGroupStatement: { vendorName: 'AWS', name } },
+        })),
       ],
     });
+
+    const logGroupName = `aws-waf-logs-${this.stackName}`;
+    this.wafLogs = new LogGroup(this, 'WafLogs', {
+      logGroupName,
+      retention: props.logRetention ?? stageSettings(props.stage).logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const logging = new CfnLoggingConfiguration(this, 'WafLogging', {
+      resourceArn: this.webAcl.attrArn,
+      // WAF wants the log group's ARN without the `:*` that LogGroup.logGroupArn carries
+      logDestinationConfigs: [
+        this.formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+      ],
+      redactedFields: WAF_REDACTED_HEADERS.map((name) => ({ singleHeader: { Name: name } })),
+    });
+    logging.node.addDependency(this.wafLogs);
   }
 }

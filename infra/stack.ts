@@ -20,6 +20,7 @@ import {
   REPO_ROOT,
 } from './constructs/app-function';
 import { ActivityStream } from './constructs/activity-stream';
+import { CostGuardrails } from './constructs/cost-guardrails';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ErasureSchedule } from './constructs/erasure-schedule';
@@ -34,6 +35,7 @@ import { JobDeadLetters } from './constructs/schedule-tick';
 import { WorkQueue } from './constructs/work-queue';
 import { Site } from './constructs/site';
 import { SITE_CANARY_ALARM, SiteCanary } from './constructs/site-canary';
+import { STACK_DEFAULTS } from './stack-defaults';
 import { stageSettings, type StageName } from './stage';
 import { type StackFunctionName, TABLE_ACCESS } from './table-access';
 
@@ -88,6 +90,15 @@ export interface CareerProgramStackProps extends StackProps {
    * "Rotate the origin secret"). Unset: the current version at the first deploy.
    */
   originSecretVersion?: string;
+  /** The account's monthly cost budget in US dollars (AWS Budgets, docs/runbook.md#cost-guardrails); 200 by default. */
+  monthlyBudgetUsd?: number;
+  /** On-demand maximum read/write request units a second of the table and of each index (infra/stack-defaults.ts). */
+  tableMaxReadUnits?: number;
+  tableMaxWriteUnits?: number;
+  indexMaxReadUnits?: number;
+  indexMaxWriteUnits?: number;
+  /** CloudWatch Logs ingestion, GB an hour, whose 3-hour run raises the log-ingestion alarm; 1 by default. */
+  logIngestionGbPerHour?: number;
 }
 
 /**
@@ -127,13 +138,28 @@ export class CareerProgramStack extends Stack {
   readonly siteCanary: SiteCanary;
   /** docs/runbook.md's Logs Insights queries as saved queries (infra/constructs/log-queries.ts). */
   readonly runbookQueries: RunbookQueries;
+  /** Monthly budget and log-ingestion alarm (the table's maximum throughput is in DataTable). */
+  readonly costGuardrails: CostGuardrails;
 
   constructor(scope: Construct, id: string, props: CareerProgramStackProps = {}) {
     super(scope, id, props);
     const mailFrom = props.mailFrom ?? 'no-reply@example.com';
     const stage = stageSettings(props.stage);
 
-    this.data = new DataTable(this, 'Data', { removalPolicy: stage.dataRemovalPolicy, deletionProtection: stage.deletionProtection });
+    this.data = new DataTable(this, 'Data', {
+      removalPolicy: stage.dataRemovalPolicy,
+      deletionProtection: stage.deletionProtection,
+      maxThroughput: {
+        table: {
+          read: props.tableMaxReadUnits ?? STACK_DEFAULTS.tableMaxReadUnits,
+          write: props.tableMaxWriteUnits ?? STACK_DEFAULTS.tableMaxWriteUnits,
+        },
+        index: {
+          read: props.indexMaxReadUnits ?? STACK_DEFAULTS.indexMaxReadUnits,
+          write: props.indexMaxWriteUnits ?? STACK_DEFAULTS.indexMaxWriteUnits,
+        },
+      },
+    });
 
     this.sessionSecret = new Secret(this, 'SessionSecret', {
       removalPolicy: stage.secretRemovalPolicy,
@@ -198,38 +224,27 @@ export class CareerProgramStack extends Stack {
       TABLE_NAME: this.data.table.tableName,
       SESSION_SECRET_ARN: this.sessionSecret.secretArn,
       ORIGIN_SECRET_ARN: this.originSecret.secretArn,
-      AUDIT_RETENTION_DAYS: String(props.auditRetentionDays ?? 400),
+      AUDIT_RETENTION_DAYS: String(props.auditRetentionDays ?? STACK_DEFAULTS.auditRetentionDays),
       MAIL_FROM: mailFrom,
       APP_URL_PARAMETER: appUrlParameterName,
-      RETENTION_DAYS: String(props.retentionDays ?? 30),
+      RETENTION_DAYS: String(props.retentionDays ?? STACK_DEFAULTS.retentionDays),
       SES_CONFIGURATION_SET: this.mailEvents.configurationSet.configurationSetName,
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
       ...(props.supportEmail ? { SUPPORT_EMAIL: props.supportEmail } : {}),
     };
-    const make = (
-      id: string,
-      entry: string,
-      serviceName: string,
-      timeout = Duration.seconds(10),
-      memorySize?: number,
-      bundling?: BundlingOptions,
-    ) => new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize, logRetention: stage.logRetention, bundling });
+    const apiTimeout = Duration.seconds(STACK_DEFAULTS.apiTimeoutSeconds);
+    const make = (id: string, entry: string, serviceName: string, timeout = apiTimeout, memorySize?: number, bundling?: BundlingOptions) =>
+      new AppFunction(this, id, { entry, serviceName, environment, timeout, memorySize, logRetention: stage.logRetention, bundling });
 
-    const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth', Duration.seconds(10), AUTH_MEMORY_MB);
-    const passkeys = make(
-      'PasskeysFunction',
-      'functions/groups/passkeys.ts',
-      'career-program-passkeys',
-      Duration.seconds(10),
-      AUTH_MEMORY_MB,
-    );
+    const auth = make('AuthFunction', 'functions/groups/auth.ts', 'career-program-auth', apiTimeout, AUTH_MEMORY_MB);
+    const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', apiTimeout, AUTH_MEMORY_MB);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
     const mailEvents = make('MailEventsFunction', 'functions/jobs/ses-events.ts', 'career-program-mail-events', Duration.seconds(30));
     // Background work (docs/scale-writes.md): reminder slices and hard-delete continuations.
-    const workerTimeout = Duration.minutes(15);
+    const workerTimeout = Duration.minutes(STACK_DEFAULTS.workerTimeoutMinutes);
     const reminderWorker = make(
       'ReminderWorkerFunction',
       'functions/jobs/reminder-worker.ts',
@@ -268,12 +283,12 @@ export class CareerProgramStack extends Stack {
     this.activityStream = new ActivityStream(this, 'ActivityStream', { table: this.data.table, aggregator: activityStream.fn });
     invokedSynchronously([seed], 'Invoked synchronously by the CloudFormation trigger: a failure fails (and rolls back) the deployment.');
 
-    const reminderWorkers = props.reminderWorkers ?? 2;
+    const reminderWorkers = props.reminderWorkers ?? STACK_DEFAULTS.reminderWorkers;
     this.reminderQueue = new WorkQueue(this, 'ReminderQueue', { workerTimeout });
     this.reminderQueue.attachWorker(reminderWorker.fn, reminderWorkers);
     for (const f of [reminders, reminderWorker]) this.reminderQueue.bindSend(f.fn, 'REMINDER_QUEUE_URL');
     // the workers share BULK_SEND_SHARE % of the SES account between them (functions/lib/bulk-budget.ts)
-    reminderWorker.fn.addEnvironment('BULK_SEND_SHARE', String(props.bulkSendShare ?? 50));
+    reminderWorker.fn.addEnvironment('BULK_SEND_SHARE', String(props.bulkSendShare ?? STACK_DEFAULTS.bulkSendShare));
     reminderWorker.fn.addEnvironment('REMINDER_WORKERS', String(reminderWorkers));
     reminderWorker.fn.addEnvironment('SES_BULK_CONFIGURATION_SET', this.mailEvents.bulkConfigurationSet.configurationSetName);
     this.purgeQueue = new WorkQueue(this, 'PurgeQueue', { workerTimeout });
@@ -407,8 +422,8 @@ export class CareerProgramStack extends Stack {
       reminderQueue: this.reminderQueue.queue,
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
       reminderDrainSeconds: reminderDrainSeconds(
-        props.expectedDailyReminders ?? 50_000,
-        ((props.sesSendRate ?? 14) * (props.bulkSendShare ?? 50)) / 100,
+        props.expectedDailyReminders ?? STACK_DEFAULTS.expectedDailyReminders,
+        ((props.sesSendRate ?? STACK_DEFAULTS.sesSendRate) * (props.bulkSendShare ?? STACK_DEFAULTS.bulkSendShare)) / 100,
       ),
       mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
       mailStreams: [
@@ -442,8 +457,14 @@ export class CareerProgramStack extends Stack {
     this.runbookQueries = new RunbookQueries(this, 'RunbookQueries', {
       logGroups: [...Object.values(this.functions).map((f) => f.logGroup), this.api.accessLogs],
     });
+    this.costGuardrails = new CostGuardrails(this, 'CostGuardrails', {
+      ticketTopic: this.monitoring.topics.ticket,
+      monthlyBudgetUsd: props.monthlyBudgetUsd ?? STACK_DEFAULTS.monthlyBudgetUsd,
+      logIngestionGbPerHour: props.logIngestionGbPerHour ?? STACK_DEFAULTS.logIngestionGbPerHour,
+      alarm: (alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec),
+    });
     this.activityStream.addAlarms((alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec), activityStream.fn);
-    // Last: it looks for the Lambdas that aws-cdk-lib added without a log group of their own.
+    // The Lambdas that aws-cdk-lib adds without a log group of their own get one.
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });

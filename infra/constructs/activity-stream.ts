@@ -6,6 +6,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AlarmSpec } from './monitoring';
+import { DEAD_LETTER_RETENTION_DAYS } from './work-queue';
 
 export interface ActivityStreamProps {
   /** The table, with its stream (NEW_AND_OLD_IMAGES: the aggregator compares the old and new last-active day). */
@@ -30,7 +31,7 @@ export class ActivityStream extends Construct {
   constructor(scope: Construct, id: string, props: ActivityStreamProps) {
     super(scope, id);
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });

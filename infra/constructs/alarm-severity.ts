@@ -48,6 +48,7 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'seed-failed': 'ticket',
   'bounce-handler-errors': 'ticket',
   'activity-totals-trailing': 'ticket',
+  'log-ingestion': 'ticket',
 };
 
 /** The severity of an alarm that links `runbookSection`; throws for a section without one. */

@@ -12,6 +12,16 @@ export interface DataTableProps {
   removalPolicy?: RemovalPolicy;
   /** Default true. */
   deletionProtection?: boolean;
+  /**
+   * On-demand maximum throughput (request units a second) of the table and of each index: a cost
+   * ceiling, over which DynamoDB throttles (docs/runbook.md#cost-guardrails). Default: none.
+   */
+  maxThroughput?: { table: RequestUnits; index: RequestUnits };
+}
+
+export interface RequestUnits {
+  read: number;
+  write: number;
 }
 
 export class DataTable extends Construct {
@@ -25,6 +35,8 @@ export class DataTable extends Construct {
       partitionKey: { name: KEY.partitionKey, type: AttributeType.STRING },
       sortKey: { name: KEY.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
+      maxReadRequestUnits: props.maxThroughput?.table.read,
+      maxWriteRequestUnits: props.maxThroughput?.table.write,
       timeToLiveAttribute: KEY.ttl,
       // the activity aggregator compares an account's old and new last-active day (infra/constructs/activity-stream.ts)
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
@@ -38,6 +50,8 @@ export class DataTable extends Construct {
         indexName: gsi.indexName,
         partitionKey: { name: gsi.partitionKey, type: AttributeType.STRING },
         sortKey: { name: gsi.sortKey, type: AttributeType.STRING },
+        maxReadRequestUnits: props.maxThroughput?.index.read,
+        maxWriteRequestUnits: props.maxThroughput?.index.write,
         // ALL where a page shows the whole item (audit entries); list fields only where an item
         // holds secrets (the user-list indexes project no password hash: functions/lib/table.ts).
         ...(gsi.projection === 'ALL'

@@ -18,7 +18,11 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     status: '$context.status',
     protocol: '$context.protocol',
     responseLength: '$context.responseLength',
+    // the whole request, and the Lambda's share of it: the difference is API Gateway's own
     latencyMs: '$context.responseLatency',
+    integrationLatencyMs: '$context.integrationLatency',
+    // what the Lambda integration answered, or why it failed (a timeout, a crash) beside the 5xx
+    integrationStatus: '$context.integrationStatus',
     integrationError: '$context.integrationErrorMessage',
   }),
 );
@@ -44,7 +48,7 @@ export interface AppHttpApiProps {
 export class AppHttpApi extends Construct {
   readonly api: HttpApi;
   readonly stage: HttpStage;
-  /** One JSON line per request (route key, status, integration error, latency). */
+  /** One JSON line per request (route key, status, integration status and error, latencies). */
   readonly accessLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: AppHttpApiProps) {

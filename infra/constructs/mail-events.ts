@@ -7,6 +7,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DEAD_LETTER_RETENTION_DAYS } from './work-queue';
 
 /**
  * Bounce and complaint handling (docs/runbook.md "Bounces and complaints"): every email is sent
@@ -65,7 +66,7 @@ export class MailEvents extends Construct {
     });
 
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });

@@ -4,6 +4,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DEAD_LETTER_RETENTION_DAYS } from './work-queue';
 
 /**
  * Where a daily job's tick goes when it cannot run: EventBridge could not invoke the function
@@ -17,7 +18,7 @@ export class JobDeadLetters extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.queue = new Queue(this, 'Queue', {
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });

@@ -4,6 +4,11 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
+/** A queue's visibility timeout is this many worker timeouts: AWS's advice for a Lambda event source. */
+export const VISIBILITY_TIMEOUTS_PER_WORKER_TIMEOUT = 6;
+/** Days a dead-letter queue keeps a message: SQS's maximum, time to inspect and redrive. */
+export const DEAD_LETTER_RETENTION_DAYS = 14;
+
 export interface WorkQueueProps {
   /** The worker's timeout: the queue's visibility timeout is six times it (AWS's advice for Lambda). */
   workerTimeout: Duration;
@@ -25,11 +30,11 @@ export class WorkQueue extends Construct {
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    this.visibilityTimeout = Duration.seconds(props.workerTimeout.toSeconds() * 6);
+    this.visibilityTimeout = Duration.seconds(props.workerTimeout.toSeconds() * VISIBILITY_TIMEOUTS_PER_WORKER_TIMEOUT);
     this.queue = new Queue(this, 'Queue', {
       visibilityTimeout: this.visibilityTimeout,
       retentionPeriod: Duration.days(4),

@@ -10,6 +10,7 @@ import { severityOf } from '../../infra/constructs/alarm-severity';
 import { runbookQueries } from '../../infra/constructs/log-queries';
 import { API_NAMESPACE, TIMEOUTS_NAMESPACE, wafBlocksAlarm } from '../../infra/constructs/monitoring';
 import type { StageName } from '../../infra/stage';
+import { GSIS } from '../../functions/lib/table';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
 import { allResources, asObjects, asString, at, type JsonObject, maybeAt, resourceList, resourceOf, resourcesOf } from './template';
@@ -46,6 +47,12 @@ beforeAll(() => {
     webAclMetricName: 'career-program-site',
     expectedDailyReminders: 140_000,
     sesSendRate: 70,
+    monthlyBudgetUsd: 900,
+    tableMaxReadUnits: 3000,
+    tableMaxWriteUnits: 2000,
+    indexMaxReadUnits: 1000,
+    indexMaxWriteUnits: 500,
+    logIngestionGbPerHour: 4,
   });
 });
 
@@ -72,8 +79,8 @@ describe('alarms', () => {
     // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2,
     // SES 2 + 2 per mail stream, failed reminders + unfinished slices 2, sign-in spike 1, reminder queue age + dead letters 2, mail event
     // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5, site canary 1,
-    // activity stream iterator age + dead letters 2, mail budget exhausted 1
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 1);
+    // activity stream iterator age + dead letters 2, mail budget exhausted 1, log ingestion 1
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 1 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       const [meaning, link] = description.split('\nRunbook: ');
@@ -344,6 +351,80 @@ describe('alarms', () => {
     expect(subscriptions).toHaveLength(3);
     for (const topic of [page, ticket])
       expect(resourceOf(full.template, 'AWS::SNS::Topic', full.idOf(topic)).Properties.DisplayName).toMatch(/\((page|ticket)\)$/);
+  });
+});
+
+describe('cost guardrails', () => {
+  const ticketRef = (s: SynthesizedStack) => ({ Ref: s.idOf(s.stack.monitoring.topics.ticket) });
+  const budgetOf = (s: SynthesizedStack) => {
+    const [budget] = resourceList(s.template, 'AWS::Budgets::Budget');
+    return budget;
+  };
+
+  it('a monthly cost budget notifies the ticket topic of the actual and the forecast cost above it, 200 USD by default', () => {
+    for (const [s, amount] of [
+      [prod, 200],
+      [full, 900],
+    ] as const) {
+      expect(resourceList(s.template, 'AWS::Budgets::Budget')).toHaveLength(1);
+      const budget = budgetOf(s);
+      expect(at(budget.Properties, 'Budget')).toMatchObject({
+        BudgetType: 'COST',
+        TimeUnit: 'MONTHLY',
+        BudgetLimit: { Amount: amount, Unit: 'USD' },
+      });
+      const ticket = ticketRef(s);
+      const notifications = asObjects(budget.Properties.NotificationsWithSubscribers, 'NotificationsWithSubscribers');
+      expect(notifications.map((n) => at(n, 'Notification', 'NotificationType')).sort()).toEqual(['ACTUAL', 'FORECASTED']);
+      for (const n of notifications) {
+        expect(at(n, 'Notification')).toMatchObject({ ComparisonOperator: 'GREATER_THAN', Threshold: 100, ThresholdType: 'PERCENTAGE' });
+        expect(at(n, 'Subscribers')).toEqual([{ SubscriptionType: 'SNS', Address: ticket }]);
+      }
+    }
+  });
+
+  it('AWS Budgets may publish to the ticket topic before the budget is created', () => {
+    const ticket = ticketRef(prod);
+    const [policyId, policy] = Object.entries(resourcesOf(prod.template, 'AWS::SNS::TopicPolicy')).find(
+      ([, p]) => JSON.stringify(p.Properties.Topics) === JSON.stringify([ticket]),
+    )!;
+    const statements = asObjects(at(policy.Properties, 'PolicyDocument', 'Statement'), 'Statement');
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'budgets.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: ticket,
+      }),
+    );
+    expect(budgetOf(prod).DependsOn).toContain(policyId);
+  });
+
+  it('caps the on-demand throughput of the table and of every index, by context', () => {
+    for (const [s, table, index] of [
+      [prod, { MaxReadRequestUnits: 12_000, MaxWriteRequestUnits: 8_000 }, { MaxReadRequestUnits: 4_000, MaxWriteRequestUnits: 4_000 }],
+      [full, { MaxReadRequestUnits: 3000, MaxWriteRequestUnits: 2000 }, { MaxReadRequestUnits: 1000, MaxWriteRequestUnits: 500 }],
+    ] as const) {
+      const [resource] = resourceList(s.template, 'AWS::DynamoDB::Table');
+      expect(resource.Properties.OnDemandThroughput).toEqual(table);
+      const indexes = asObjects(resource.Properties.GlobalSecondaryIndexes, 'GlobalSecondaryIndexes');
+      expect(indexes).toHaveLength(GSIS.length);
+      for (const gsi of indexes) expect(gsi.OnDemandThroughput, asString(gsi.IndexName, 'IndexName')).toEqual(index);
+    }
+  });
+
+  it("alarms (ticket) on the account's CloudWatch Logs ingestion sustained for 3 hours", () => {
+    for (const [s, gb] of [
+      [prod, 1],
+      [full, 4],
+    ] as const) {
+      const a = alarm(s, 'LogIngestion');
+      expect(a).toMatchObject({ Namespace: 'AWS/Logs', MetricName: 'IncomingBytes', Statistic: 'Sum', Period: 3600 });
+      expect(a.Dimensions).toBeUndefined();
+      expect(a).toMatchObject({ Threshold: gb * 1024 ** 3, EvaluationPeriods: 3, DatapointsToAlarm: 3 });
+      expect(a.AlarmActions).toEqual([topicRef(s, 'log-ingestion')]);
+      expect(severityOf('log-ingestion')).toBe('ticket');
+    }
   });
 });
 

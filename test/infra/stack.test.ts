@@ -79,6 +79,8 @@ describe('table', () => {
         ],
         Projection:
           gsi.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi.projection] },
+        // its value: test/infra/monitoring.test.ts "cost guardrails"
+        OnDemandThroughput: expect.any(Object) as object,
       });
       expect(attributeTypes[gsi.partitionKey]).toBe('S');
       expect(attributeTypes[gsi.sortKey]).toBe('S');
@@ -136,6 +138,19 @@ describe('HTTP API', () => {
       AutoDeploy: true,
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
       DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+    });
+  });
+
+  it('logs each request as JSON with its route, status, integration status and error, and latencies', () => {
+    const stage = resourceList(s.template, 'AWS::ApiGatewayV2::Stage')[0];
+    const format = JSON.parse(asString(at(stage.Properties, 'AccessLogSettings', 'Format'), 'Format')) as Record<string, string>;
+    expect(format).toMatchObject({
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      integrationStatus: '$context.integrationStatus',
+      integrationError: '$context.integrationErrorMessage',
+      latencyMs: '$context.responseLatency',
+      integrationLatencyMs: '$context.integrationLatency',
     });
   });
 });

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../functions/lib/config';
+import { DEAD_LETTER_RETENTION_DAYS, VISIBILITY_TIMEOUTS_PER_WORKER_TIMEOUT } from '../../infra/constructs/work-queue';
+import { DEFAULT_SES_LIMITS } from '../../infra/local/ses-limits';
+import { STACK_DEFAULTS } from '../../infra/stack-defaults';
+import { STAGES } from '../../infra/stage';
+
+/**
+ * The throttles, timeouts, retention periods and send rates README.md, docs/architecture.md and
+ * docs/runbook.md state, against the values the stack is built from: each phrase is written from
+ * the configuration, so a changed value without its doc (or a stale doc) fails here.
+ */
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The doc on one line, with `2 000` and `2,000` read as `2000`. */
+const docText = (file: string) =>
+  readFileSync(path.join(REPO_ROOT, file), 'utf8')
+    .replace(/\s+/g, ' ')
+    .replace(/(\d)[ ,\u202f](?=\d{3}\b)/g, '$1');
+
+const DOCS = { readme: docText('README.md'), architecture: docText('docs/architecture.md'), runbook: docText('docs/runbook.md') };
+
+/** How the docs spell a CloudWatch Logs retention. */
+const RETENTION_WORDS: Record<number, string> = { 14: 'two weeks', 30: 'one month', 90: 'three months', 180: 'six months' };
+const retentionWords = (days: number) => RETENTION_WORDS[days] ?? `${days} days`;
+
+const prod = STAGES.prod;
+const dev = STAGES.dev;
+const local = readConfig({ SESSION_SECRET: 'x'.repeat(32) });
+
+describe('numbers in the docs', () => {
+  it('state the API throttles of both stages', () => {
+    const [p, d] = [prod.apiThrottle, dev.apiThrottle];
+    expect(DOCS.architecture).toContain(`prod ${p.rateLimit} rps, burst ${p.burstLimit}; dev ${d.rateLimit}/${d.burstLimit}`);
+    expect(DOCS.runbook).toContain(`(${p.rateLimit} requests/s, burst ${p.burstLimit})`);
+    expect(DOCS.runbook).toContain(`small throttle (${d.rateLimit}/${d.burstLimit})`);
+  });
+
+  it('state the log retention of both stages', () => {
+    expect(DOCS.runbook).toContain(`prod ${retentionWords(prod.logRetention)}, dev ${retentionWords(dev.logRetention)}`);
+  });
+
+  it("state the functions' timeouts and the work queues' visibility timeout", () => {
+    const worker = STACK_DEFAULTS.workerTimeoutMinutes;
+    expect(DOCS.architecture).toContain(`its function's ${STACK_DEFAULTS.apiTimeoutSeconds} s`);
+    expect(DOCS.runbook).toContain(`(${worker} + ${worker * VISIBILITY_TIMEOUTS_PER_WORKER_TIMEOUT} minutes)`);
+    expect(DOCS.runbook).toContain(`${VISIBILITY_TIMEOUTS_PER_WORKER_TIMEOUT} × the worker's timeout`);
+  });
+
+  it('state how long dead-letter queues keep a message', () => {
+    expect(DOCS.runbook).toContain(`Messages are kept ${DEAD_LETTER_RETENTION_DAYS} days`);
+  });
+
+  it("state the reminders' send rate and the figures their queue-age alarm is built from", () => {
+    const { expectedDailyReminders, sesSendRate, bulkSendShare, reminderWorkers } = STACK_DEFAULTS;
+    expect(DOCS.runbook).toContain(
+      `\`-c expectedDailyReminders\`, default ${expectedDailyReminders}; \`-c sesSendRate\`, default ${sesSendRate} a second; ` +
+        `\`-c bulkSendShare\`, default ${bulkSendShare} %: ${(sesSendRate * bulkSendShare) / 100} a second`,
+    );
+    expect(DOCS.readme).toContain(`the reminders may take, default ${bulkSendShare})`);
+    expect(DOCS.readme).toContain(`\`reminderWorkers\` (default ${reminderWorkers};`);
+  });
+
+  it('state the retention and audit-retention defaults the stack and the local runtime share', () => {
+    expect(local.retentionDays).toBe(STACK_DEFAULTS.retentionDays);
+    expect(local.auditRetentionDays).toBe(STACK_DEFAULTS.auditRetentionDays);
+    expect(DOCS.readme).toContain(`\`auditRetentionDays\` (default ${STACK_DEFAULTS.auditRetentionDays})`);
+  });
+
+  it('state the cost guardrails with their defaults', () => {
+    const d = STACK_DEFAULTS;
+    expect(DOCS.runbook).toContain(`| ${d.monthlyBudgetUsd} USD |`);
+    expect(DOCS.runbook).toContain(
+      `| table ${d.tableMaxReadUnits} read and ${d.tableMaxWriteUnits} write units/s, each index ${d.indexMaxReadUnits} read and ${d.indexMaxWriteUnits} write units/s |`,
+    );
+    expect(DOCS.runbook).toContain(`| ${d.logIngestionGbPerHour} GB an hour |`);
+    expect(DOCS.runbook).toContain(`more than ${d.logIngestionGbPerHour} GB an hour for 3 hours`);
+    // the table's ceilings are twice what the API throttle asks at ~3 read and ~2 write units a request
+    expect(d.tableMaxReadUnits).toBe(2 * 3 * prod.apiThrottle.rateLimit);
+    expect(d.tableMaxWriteUnits).toBe(2 * 2 * prod.apiThrottle.rateLimit);
+  });
+
+  it("state docs/cost-model.md's monthly cost per learner count in the runbook's cost section", () => {
+    const costModel = docText('docs/cost-model.md');
+    const totals = [...costModel.matchAll(/\| (\d+) \| (?:[^|]*\|){7} (\$\d+) \|/g)].map((m) => [m[1], m[2]]);
+    expect(totals.map(([learners]) => learners)).toEqual(['10000', '100000', '1000000']);
+    for (const [learners, total] of totals) expect(DOCS.runbook).toContain(`| ${learners} | ${total} |`);
+  });
+
+  // Every row of an environment table, in every doc: one stale copy fails as well.
+  it.each([
+    ['RETENTION_DAYS', STACK_DEFAULTS.retentionDays],
+    ['AUDIT_RETENTION_DAYS', STACK_DEFAULTS.auditRetentionDays],
+    ['SES_MAX_SEND_RATE', DEFAULT_SES_LIMITS.maxSendRate],
+    ['SES_MAX_24_HOUR_SEND', DEFAULT_SES_LIMITS.max24HourSend],
+  ])('state the default of %s in every environment table', (name, value) => {
+    const rows = Object.values(DOCS).flatMap((text) => [...text.matchAll(new RegExp(`\\| \`${name}\` \\| ([^|]*?) \\|`, 'g'))]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((row) => row[1])).toEqual(rows.map(() => String(value)));
+  });
+});
