@@ -127,6 +127,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         'auditByActorDomain',
         'auditByEntity',
         'auditByActorId',
+        // the users list of the learners stalled at a module (same physical index as auditByEntity)
+        'stalledAt',
       ],
     },
     PURGE_START,

@@ -30,6 +30,8 @@ export interface UserListQuery {
   query?: string;
   filter?: string;
   status?: string;
+  /** a module id: the learners the funnel counts in progress there (functions/admin/stalled-users.ts) */
+  stalled_at?: string;
 }
 
 const DAY_MS = 24 * 3600 * 1000;

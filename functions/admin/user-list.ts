@@ -1,14 +1,10 @@
 import { USERS_DEFAULT_PAGE_SIZE } from '../../shared/constants';
 import { dayOf } from '../lib/activity';
 import { readStats, sumDayCounters, WEEK1_PENDING_PK, WEEK1_WINDOW_MS } from '../lib/stats';
-import { INDEX, indexPartition } from '../lib/table';
-import { listPage, pageParams, readMerged, type Stream } from './paging';
+import { indexPartition } from '../lib/table';
+import { listPage, pageParams, type Stream } from './paging';
 import {
   activeSince,
-  completionFrom,
-  inRounds,
-  inScope,
-  profilesOf,
   STATUS_SCOPES,
   STATUSES_OF,
   toRows,
@@ -20,6 +16,9 @@ import {
   type UserListResponse,
 } from './user-list-rows';
 import { searchUsers } from './user-search';
+import { stalledUsers } from './stalled-users';
+import { enrollmentListUsers } from './enrollment-list';
+import { badRequest } from '../lib/errors';
 
 /**
  * `GET /api/admin/users` (docs/scale-reads.md). Every list is a key range, newest first, of an
@@ -29,7 +28,8 @@ import { searchUsers } from './user-search';
  *   no cohort → usersByStatus; unverified → usersUnverified; active7d/active30d →
  *   usersByActivity from the window's first day (most recently active first); week1_dropoff →
  *   the week1Pending enrollments older than 7 days (newest enrollments first), their accounts'
- *   status checked by key (a page may come back short: `has_next` and `next_cursor` continue).
+ *   status checked by key (a page may come back short: `has_next` and `next_cursor` continue);
+ *   stalled_at → the stalledAt enrollments of that module (functions/admin/stalled-users.ts).
  * Rows come from the index items (list fields only), completion from one BatchGet of the page's
  * enrollments. Totals: the counters the writes keep, for every status × cohort (status counters,
  * unverified × status counters, the last-active histogram with its locked / deleted fields); the
@@ -105,6 +105,12 @@ export async function listUsers(raw: UserListQuery, now = new Date()): Promise<U
   const search = (raw.query ?? '').trim().toLowerCase().slice(0, 254);
   const list = JSON.stringify(['users', scope, filter ?? '', search]);
 
+  const stalledAt = (raw.stalled_at ?? '').trim();
+  if (stalledAt) {
+    // the stalled list is one index partition: a search or a cohort would be another list's keys
+    if (search || (raw.filter ?? '').trim()) throw badRequest('filter_not_combinable');
+    return stalledUsers(stalledAt, raw, page, size);
+  }
   if (search) return searchUsers(list, search, scope, filter, raw, page, size, now);
   if (filter === 'week1_dropoff') return dropoffUsers(list, scope, raw, page, size, now);
 
@@ -138,12 +144,8 @@ async function week1DropoffCount(now: Date): Promise<number> {
   return Math.max(0, stats.enrollments_total - enrolled - (stats.week1_on_time_total - onTime));
 }
 
-/**
- * Week-1 drop-off: enrollments (newest first) whose account is in the status scope. Each round
- * reads 1.5 pages of enrollments (a scope's filter skips some: one round mostly fills the page)
- * with their completion from the index (it holds the enrollment item), then their accounts.
- */
-async function dropoffUsers(
+/** Week-1 drop-off: enrollments older than 7 days whose week 1 was not completed on time, newest first. */
+function dropoffUsers(
   list: string,
   scope: StatusScope,
   raw: UserListQuery,
@@ -153,35 +155,5 @@ async function dropoffUsers(
 ): Promise<UserListResponse> {
   const cutoff = new Date(now.getTime() - WEEK1_WINDOW_MS).toISOString();
   const stream: Stream = { index: 'week1Pending', partition: WEEK1_PENDING_PK, to: `${cutoff}#~` };
-  const keep = inScope(scope);
-  return inRounds(
-    list,
-    raw,
-    page,
-    size,
-    async (after, wanted) => {
-      // only as many enrollments as the page needs are consumed; the cursor continues after them
-      const read = await readMerged([stream], after, Math.ceil(size * 1.5), {
-        maxRounds: 1,
-        projection: ['user_id', 'percent_complete', INDEX.week1Pending.sortKey],
-      });
-      const users = new Map((await profilesOf(read.items.map((item) => String(item.user_id)))).map((user) => [user.id, user]));
-      const rows: ListRecord[] = [];
-      let consumed = 0;
-      for (const item of read.items) {
-        if (rows.length >= wanted) break;
-        consumed++;
-        const user = users.get(String(item.user_id));
-        if (user && keep(user)) rows.push(user);
-      }
-      const hasNext = consumed < read.items.length || read.hasNext;
-      return {
-        rows,
-        completion: { of: read.items.map((item) => String(item.user_id)), found: completionFrom(read.items) },
-        hasNext,
-        next: consumed ? String(read.items[consumed - 1][INDEX.week1Pending.sortKey]) : after,
-      };
-    },
-    async () => (scope === '' ? week1DropoffCount(now) : undefined),
-  );
+  return enrollmentListUsers(list, stream, scope, raw, page, size, async () => (scope === '' ? week1DropoffCount(now) : undefined));
 }

@@ -1,4 +1,5 @@
 import type { ModuleState } from '../../shared/program-types';
+import { indexAttributes, indexKeys } from './table';
 
 /**
  * "Where learners stall" (admin summary `funnel`, docs/data-model.md "Module funnel"): per module,
@@ -53,4 +54,28 @@ export function funnelDeltas(before: FunnelCounted | undefined, after: FunnelCou
   for (const id of after?.funnel_completed ?? []) add(funnelField.completed(id), 1);
   for (const id of after?.funnel_in_progress ?? []) add(funnelField.inProgress(id), 1);
   return deltas;
+}
+
+/**
+ * The stalledAt index entry of an enrollment counted as `counted` (functions/lib/table.ts): the
+ * learner is listed at the first module it has in progress, the one the funnel counts it as
+ * stalled at; undefined when none is open (finished, or a staff preview, which is never counted).
+ */
+export const stalledAtEntry = (userId: string, counted: FunnelCounted | undefined): Record<string, string> | undefined => {
+  const moduleId = counted?.funnel_in_progress[0];
+  return moduleId === undefined ? undefined : indexKeys.stalledAt(moduleId, userId);
+};
+
+/**
+ * The parts of an UpdateExpression that put an enrollment into the stalledAt index at `entry`
+ * (SET with :stalled* values) or take it out (REMOVE).
+ */
+export function stalledAtUpdate(entry: Record<string, string> | undefined) {
+  const [partitionKey, sortKey] = indexAttributes('stalledAt');
+  if (!entry) return { set: [], remove: [partitionKey, sortKey], values: {} };
+  return {
+    set: [`${partitionKey} = :stalledPk`, `${sortKey} = :stalledSk`],
+    remove: [],
+    values: { ':stalledPk': entry[partitionKey], ':stalledSk': entry[sortKey] },
+  };
 }

@@ -119,6 +119,12 @@ export const INDEX = {
   remindersDue: { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
   /** enrollments whose week 1 is not completed on time: WEEK1#PENDING / <enrolled_at>#<user id> (functions/lib/stats.ts) */
   week1Pending: { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', projection: 'ALL' },
+  /**
+   * learners stalled at a module (overloads gsi1: no audit entry key starts with STALLED#): the
+   * enrollment's first in-progress module of the funnel, STALLED#<module id> / <user id>
+   * (functions/lib/funnel.ts). One partition per module; the random user ids let DynamoDB split it.
+   */
+  stalledAt: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
   /** accounts by status, newest first: <status> / <created_at>#<id> */
   usersByStatus: { indexName: 'usersByStatus', partitionKey: 'usersByStatusPk', sortKey: 'usersByStatusSk', projection: USER_LIST_FIELDS },
   /** unverified accounts by status, newest first (sparse): <status> / <created_at>#<id> */
@@ -200,6 +206,7 @@ export const indexPartition = {
   auditByActor: (email: string) => email.trim().toLowerCase(),
   auditByActorDomain: (domain: string) => `@${domain.trim().toLowerCase().replace(/^@/, '')}`,
   erasureDue: () => 'ERASURE',
+  stalledAt: (moduleId: string) => `STALLED#${moduleId}`,
 };
 
 /**
@@ -230,6 +237,7 @@ export const indexKeys = {
   auditByActor: (email: string, sortKey: string) => entry('auditByActor', indexPartition.auditByActor(email), sortKey),
   auditByActorDomain: (domain: string, sortKey: string) => entry('auditByActorDomain', indexPartition.auditByActorDomain(domain), sortKey),
   erasureDue: (userId: string, deletedAt: string) => entry('erasureDue', indexPartition.erasureDue(), `${deletedAt}#${userId}`),
+  stalledAt: (moduleId: string, userId: string) => entry('stalledAt', indexPartition.stalledAt(moduleId), userId),
 };
 
 /** The key attribute names of an index (for REMOVE expressions when an item leaves it). */

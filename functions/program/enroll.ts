@@ -6,7 +6,7 @@ import { count, METRIC } from '../lib/metrics';
 import { withWriteRetries } from '../lib/retry';
 import { funnelField } from '../lib/funnel';
 import { enrollmentCreatedWrites, statsUpdate, week1PendingIndexKeys } from '../lib/stats';
-import { keys } from '../lib/table';
+import { indexKeys, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { publishedProgram } from './published-program';
 import { reminderIndexKeys, scheduleOf } from './reminder-index';
@@ -61,6 +61,7 @@ export async function enroll(user: UserRecord, now = new Date()): Promise<boolea
           // the module funnel: the first module is in progress (functions/lib/funnel.ts)
           funnel_completed: [],
           funnel_in_progress: [first.module_id],
+          ...indexKeys.stalledAt(first.module_id, user.id), // the admin's "stalled at" list of that module
         }),
   };
   try {

@@ -3,7 +3,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
 import { notFound } from '../lib/errors';
-import { countedOf, funnelDeltas, funnelOf } from '../lib/funnel';
+import { countedOf, funnelDeltas, funnelOf, stalledAtEntry, stalledAtUpdate } from '../lib/funnel';
 import { logger } from '../lib/logger';
 import { statsUpdate, week1CompletedWrites, week1OnTime } from '../lib/stats';
 import { indexAttributes, keys } from '../lib/table';
@@ -109,6 +109,11 @@ export function enrollmentTransition(
     values[':funnelCompleted'] = funnel.funnel_completed;
     values[':funnelInProgress'] = funnel.funnel_in_progress;
   }
+  // the admin's "stalled at" list reads the same entry (functions/lib/funnel.ts stalledAtEntry)
+  const stalled = stalledAtUpdate(stalledAtEntry(user.id, funnel));
+  set.push(...stalled.set);
+  remove.push(...stalled.remove);
+  Object.assign(values, stalled.values);
   const week1 = week1Now && !enrollment.staff ? week1CompletedWrites(enrollment.enrolled_at, at) : { stats: {}, writes: [] };
   if (next.status === 'completed') {
     set.push('completed_at = if_not_exists(completed_at, :at)');

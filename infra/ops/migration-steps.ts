@@ -53,4 +53,16 @@ export const migrationSteps: SeedStep[] = [
       log(`reminder-send-hours: ${totals.moved} entries moved to their send hour, ${totals.removed} taken out (reminders off).`);
     },
   },
+  {
+    // Puts every counted enrollment into the stalledAt index at the module the funnel counts it
+    // in progress at (the admin's "stalled at" users list, docs/data-model.md "Module funnel").
+    name: 'backfill-stalled-at',
+    run: async ({ log }) => {
+      const { backfillStalledAt } = await import('../../functions/program/stalled-at-backfill');
+      const totals = await backfillStalledAt(undefined, (sofar) =>
+        log(`backfill-stalled-at: set ${sofar.set}, cleared ${sofar.cleared}, already current ${sofar.current}`),
+      );
+      log(`backfill-stalled-at: ${totals.set} entries set, ${totals.cleared} cleared, ${totals.current} already current.`);
+    },
+  },
 ];

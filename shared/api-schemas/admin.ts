@@ -174,7 +174,7 @@ export const adminDocs: Record<string, RouteDoc> = {
     summary: 'Accounts, searched and filtered, a page at a time (docs/api.md#4-paging).',
     responses: { 200: page(userListItem) },
     details: PAGING_DETAILS,
-    errors: { 400: ['invalid_cursor', 'page_needs_cursor'] },
+    errors: { 400: ['invalid_cursor', 'page_needs_cursor', 'unknown_module', 'filter_not_combinable'] },
   },
   'GET /api/admin/users/export.csv': {
     summary: "The users list's rows as CSV, with the list's filters, every page (capped; X-Export-Truncated says so).",

@@ -7,7 +7,8 @@ import { keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
 import { backfillFunnel, backfillFunnelFor } from '../../functions/program/funnel-backfill';
-import type { AdminSummary } from '../../shared/admin-types';
+import { stalledUsers } from '../../functions/admin/stalled-users';
+import type { AdminSummary, AdminUserListItem } from '../../shared/admin-types';
 import { useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { finishModule, setUserFields } from './program-helpers';
@@ -39,6 +40,16 @@ async function funnel(): Promise<Record<string, [number, number]>> {
   return Object.fromEntries(
     rows.filter((row) => row.completed || row.in_progress).map((row) => [row.slug, [row.completed, row.in_progress]]),
   );
+}
+
+/** `GET /api/admin/users?stalled_at=<module id>`: the ids listed (one page) and the total. */
+async function stalledAt(moduleId: string): Promise<{ ids: string[]; total: number }> {
+  const response = await adminClient.get<{ items: AdminUserListItem[]; total: number; has_next: boolean }>(
+    `/api/admin/users?stalled_at=${encodeURIComponent(moduleId)}`,
+  );
+  expect(response.status).toBe(200);
+  expect(response.body.has_next).toBe(false);
+  return { ids: response.body.items.map((item) => item.id).sort(), total: response.body.total };
 }
 
 async function learner(): Promise<{ user: UserRecord; client: ApiClient }> {
@@ -77,6 +88,10 @@ describe('the admin summary funnel', () => {
     b = await learner();
     expect((await b.client.post('/api/enroll')).status).toBe(200);
     expect(await funnel()).toEqual({ [m0.slug]: [1, 1], [m1.slug]: [0, 1] });
+    // each row's list holds exactly the learners its in-progress count counts
+    expect(await stalledAt(m0.module_id)).toEqual({ ids: [b.user.id], total: 1 });
+    expect(await stalledAt(m1.module_id)).toEqual({ ids: [a.user.id], total: 1 });
+    expect(await stalledAt(m2.module_id)).toEqual({ ids: [], total: 0 });
   });
 
   it('follows the admin module overrides', async () => {
@@ -91,6 +106,9 @@ describe('the admin summary funnel', () => {
     // a refused override changes nothing
     expect((await override('reopen', m0.module_id)).status).toBe(409);
     expect(await funnel()).toEqual({ [m0.slug]: [0, 2], [m1.slug]: [1, 0], [m2.slug]: [0, 1], [m3.slug]: [0, 1] });
+    // a learner with several modules open is listed once, at the first of them
+    expect((await stalledAt(m0.module_id)).ids).toEqual([a.user.id, b.user.id].sort());
+    expect((await stalledAt(m2.module_id)).ids).toEqual([]);
   });
 
   it('counts an enrollment written before the funnel on the learner’s next visit', async () => {
@@ -140,5 +158,35 @@ describe('the admin summary funnel', () => {
     await setUserFields(a.user.id, { deleted_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
     expect([200, 202]).toContain((await hardDeleteToEnd(adminClient, a.user)).status);
     expect(await funnel()).toEqual({ [m0.slug]: [0, 1] });
+  });
+
+  it('lists the learners stalled at a module a page at a time, and moves one who completes it', async () => {
+    // left after the hard delete: B in progress at the first module; the staff preview is never listed
+    const c = await learner();
+    const d = await learner();
+    for (const { client } of [c, d]) expect((await client.post('/api/enroll')).status).toBe(200);
+    expect(await funnel()).toEqual({ [m0.slug]: [0, 3] });
+    const everyone = [b.user.id, c.user.id, d.user.id].sort();
+    const first = await stalledUsers(m0.module_id, {}, 1, 2);
+    expect(first).toMatchObject({ has_next: true, total: 3, total_is_estimate: false });
+    const second = await stalledUsers(m0.module_id, { cursor: first.next_cursor! }, 2, 2);
+    expect(second).toMatchObject({ has_next: false, total: 3, next_cursor: null });
+    expect([...first.items, ...second.items].map((item) => item.id).sort()).toEqual(everyone);
+
+    await finishModule(c.client, m0.slug);
+    expect(await funnel()).toEqual({ [m0.slug]: [1, 2], [m1.slug]: [0, 1] });
+    expect(await stalledAt(m0.module_id)).toEqual({ ids: [b.user.id, d.user.id].sort(), total: 2 });
+    expect(await stalledAt(m1.module_id)).toEqual({ ids: [c.user.id], total: 1 });
+  });
+
+  it('refuses an unknown module and a stalled list combined with a search or a cohort', async () => {
+    const unknown = await adminClient.get('/api/admin/users?stalled_at=no-such-module');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ error: 'unknown_module' });
+    for (const other of ['query=ann', 'filter=active7d']) {
+      const combined = await adminClient.get(`/api/admin/users?stalled_at=${m0.module_id}&${other}`);
+      expect(combined.status).toBe(400);
+      expect(combined.body).toMatchObject({ error: 'filter_not_combinable' });
+    }
   });
 });

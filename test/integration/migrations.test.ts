@@ -7,6 +7,7 @@ import { program } from '../../functions/program/content';
 import { newEnrollment } from '../../functions/program/enroll';
 import { reminderShard } from '../../functions/program/reminder-index';
 import { migrateReminderIndex } from '../../functions/program/reminder-index-migration';
+import { backfillStalledAt } from '../../functions/program/stalled-at-backfill';
 import { migrationSteps } from '../../infra/ops/migration-steps';
 import { runMigrations } from '../../infra/ops/migrations';
 import { createTestUser } from '../helpers/users';
@@ -24,7 +25,7 @@ describe('data migrations', () => {
   it('runs each step once, records it, and a rerun skips it unless named again', async () => {
     await createTestUser({ verified: false, status: 'locked' });
     const names = migrationSteps.map((step) => step.name);
-    expect(names).toEqual(['backfill-funnel', 'recount-unverified', 'backfill-search-items', 'reminder-send-hours']);
+    expect(names).toEqual(['backfill-funnel', 'recount-unverified', 'backfill-search-items', 'reminder-send-hours', 'backfill-stalled-at']);
 
     expect(await runMigrations(migrationSteps, quiet)).toEqual({ applied: names, skipped: [] });
     for (const name of names) {
@@ -36,7 +37,7 @@ describe('data migrations', () => {
     expect(await runMigrations(migrationSteps, quiet)).toEqual({ applied: [], skipped: names });
     expect(await runMigrations(migrationSteps, quiet, ['recount-unverified'])).toEqual({
       applied: ['recount-unverified'],
-      skipped: ['backfill-funnel', 'backfill-search-items', 'reminder-send-hours'],
+      skipped: ['backfill-funnel', 'backfill-search-items', 'reminder-send-hours', 'backfill-stalled-at'],
     });
     await expect(runMigrations(migrationSteps, quiet, ['no-such-step'])).rejects.toThrow('unknown migration: no-such-step');
   });
@@ -86,5 +87,37 @@ describe('data migrations', () => {
     expect(await partition(utc)).toBe(`REMIND#weekly#1#09#${reminderShard(utc.id)}`);
     expect(await partition(off)).toBeUndefined();
     expect(await migrateReminderIndex()).toEqual({ moved: 0, removed: 0 });
+  });
+
+  it('puts each counted enrollment into the stalledAt index at its first module in progress, once', async () => {
+    const [m0, m1, m2] = program().modules.map((module) => module.module_id);
+    const [pkName, skName] = indexAttributes('stalledAt');
+    const enrollment = (user: UserRecord, fields: Record<string, unknown>) =>
+      db().send(
+        new PutCommand({ TableName: tableName(), Item: { ...newEnrollment(user.id, program(), '2030-03-04T10:00:00.000Z'), ...fields } }),
+      );
+    const entry = async (user: UserRecord) => {
+      const item = (
+        await db().send(new GetCommand({ TableName: tableName(), Key: keys.enrollment(user.id, program().id), ConsistentRead: true }))
+      ).Item;
+      return [item?.[pkName] as string | undefined, item?.[skName] as string | undefined];
+    };
+    const stalled = await createTestUser({});
+    const finished = await createTestUser({});
+    const staff = await createTestUser({ role: 'admin' });
+    await enrollment(stalled, { funnel_completed: [m0], funnel_in_progress: [m1, m2] });
+    await enrollment(finished, {
+      funnel_completed: [m0, m1, m2],
+      funnel_in_progress: [],
+      [pkName]: `STALLED#${m2}`,
+      [skName]: finished.id,
+    });
+    await enrollment(staff, { staff: true });
+
+    expect(await backfillStalledAt(undefined, () => undefined, 1)).toEqual({ set: 1, cleared: 1, current: 0 });
+    expect(await entry(stalled)).toEqual([`STALLED#${m1}`, stalled.id]);
+    expect(await entry(finished)).toEqual([undefined, undefined]);
+    expect(await entry(staff)).toEqual([undefined, undefined]);
+    expect(await backfillStalledAt()).toEqual({ set: 0, cleared: 0, current: 2 });
   });
 });

@@ -8,9 +8,13 @@ import { adminCallerOf } from '../../lib/admin-caller';
 
 const text = z.optional(z.string());
 
-/** `GET /api/admin/users?page&page_size&cursor&query&filter&status` (unknown values fall back to defaults; a bad cursor → 400 `invalid_cursor`). */
+/**
+ * `GET /api/admin/users?page&page_size&cursor&query&filter&status&stalled_at` (unknown values fall
+ * back to defaults; a bad cursor → 400 `invalid_cursor`; an unknown stalled_at module → 400
+ * `unknown_module`, stalled_at with query or filter → 400 `filter_not_combinable`).
+ */
 export const listUsersRoute = defineRoute({
-  query: z.object({ page: text, page_size: text, cursor: text, query: text, filter: text, status: text }),
+  query: z.object({ page: text, page_size: text, cursor: text, query: text, filter: text, status: text, stalled_at: text }),
   handler: async (req) => ({ body: await listUsers(req.query) }),
 });
 

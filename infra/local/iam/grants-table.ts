@@ -11,7 +11,16 @@ export const GRANTS_TABLE_START = '<!-- iam-grants:start (npm run docs:iam) -->'
 export const GRANTS_TABLE_END = '<!-- iam-grants:end -->';
 
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-const ACCESS_PATTERN_OF = new Map<string, string>(Object.entries(INDEX).map(([pattern, gsi]) => [gsi.indexName, pattern]));
+/** The access patterns a physical index serves (a grant on it allows them all), e.g. "auditByEntity / stalledAt". */
+const ACCESS_PATTERN_OF = new Map<string, string>(
+  Object.values(INDEX).map(({ indexName }) => [
+    indexName,
+    Object.entries(INDEX)
+      .filter(([, gsi]) => gsi.indexName === indexName)
+      .map(([pattern]) => pattern)
+      .join(' / '),
+  ]),
+);
 
 function resourceName(model: TwinIamModel, arn: string): string {
   const named: Array<[string, string]> = [

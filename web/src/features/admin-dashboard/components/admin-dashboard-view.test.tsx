@@ -149,6 +149,13 @@ describe('the module funnel (where learners stall)', () => {
       ['25%', '50%'],
       ['12.5%', '12.5%'],
     ]);
+    // each row links to the users list of the learners stalled there
+    expect(rows.map((row) => within(row).getByRole('link').getAttribute('href'))).toEqual([
+      '/admin/users?stalled_at=m1',
+      '/admin/users?stalled_at=m2',
+      '/admin/users?stalled_at=m3',
+    ]);
+    expect(within(rows[1]).getByRole('link').textContent).toBe('W2 · Your CV');
     const activity = screen.getAllByTestId('chart');
     expect(activity[1].compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(api.callsTo('GET /api/admin/summary')).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { FunnelModule } from '@shared/admin-types';
 import { formatWholeCount } from '@/utils/format';
 import { funnelRows, moduleLabel, reachLabel } from '../utils/funnel-rows';
@@ -6,7 +7,8 @@ import { funnelRows, moduleLabel, reachLabel } from '../utils/funnel-rows';
  * Where learners stall: one row per module in program order, drawn in HTML and CSS (no chart
  * library): each bar's length is the learners who reached the module against the most that
  * reached any, split into completed and in progress; the count and share are written out and
- * the module losing the most learners is marked. It reflows on a phone (label above the bar).
+ * the module losing the most learners is marked. Each label links to the users list of the
+ * learners stalled there (in progress at it). It reflows on a phone (label above the bar).
  */
 export function FunnelList({ modules }: { modules: FunnelModule[] }) {
   const rows = funnelRows(modules);
@@ -26,7 +28,10 @@ export function FunnelList({ modules }: { modules: FunnelModule[] }) {
       <ol className="funnel" aria-label="Learners who reached each module, of those who started">
         {rows.map((row) => (
           <li key={row.module_id} className={`funnel__row${row.largestDrop ? ' funnel__row--drop' : ''}`} data-module={row.slug}>
-            <span className="funnel__label">{moduleLabel(row)}</span>
+            {/* the learners this row counts in progress, listed (functions/admin/stalled-users.ts) */}
+            <Link className="funnel__label" to={`/admin/users?stalled_at=${encodeURIComponent(row.module_id)}`}>
+              {moduleLabel(row)}
+            </Link>
             <span className="funnel__track" aria-hidden="true">
               <span className="funnel__bar funnel__bar--completed" style={{ width: width(row.completed) }} />
               <span className="funnel__bar funnel__bar--open" style={{ width: width(row.in_progress) }} />

@@ -10,13 +10,17 @@ export interface UsersListParams {
   query: string;
   filter: string;
   status: string;
+  /** a module id: only the learners stalled there (never with a query or filter) */
+  stalledAt?: string;
 }
 
 /** Every list page shares this prefix, so one invalidation refreshes whichever page is shown. */
 export const usersListQueryKey = ['admin', 'users', 'list'] as const;
 
-export const getUsers = ({ page, cursor, pageSize, query, filter, status }: UsersListParams) =>
-  api.get<ListPage<AdminUserListItem>>(`/api/admin/users${queryString({ page, page_size: pageSize, cursor, query, filter, status })}`);
+export const getUsers = ({ page, cursor, pageSize, query, filter, status, stalledAt }: UsersListParams) =>
+  api.get<ListPage<AdminUserListItem>>(
+    `/api/admin/users${queryString({ page, page_size: pageSize, cursor, query, filter, status, stalled_at: stalledAt })}`,
+  );
 
 export const usersQueryOptions = (params: UsersListParams) =>
   queryOptions({

@@ -248,6 +248,31 @@ describe('UsersPage address', () => {
     expect(screen.getByPlaceholderText<HTMLInputElement>('Search email or name').value).toBe('ada');
   });
 
+  it('lists the learners stalled at a module under a removable "Stalled at" chip (a funnel row link)', async () => {
+    const funnel = [{ module_id: 'm2', slug: 'cv', title: 'Your CV', week_number: 2, completed: 2, in_progress: 4 }];
+    const api = mockFetch({ 'GET /api/admin/users': list([item()]), 'GET /api/admin/summary': { body: { funnel } } });
+    renderAt('/admin/users?stalled_at=m2', <UsersPage />);
+    await screen.findByText('ada@example.com');
+    expect(lastList(api)).toEqual({ page: '1', page_size: '25', stalled_at: 'm2' });
+    expect(await screen.findByText('Stalled at: Your CV')).toBeInTheDocument();
+    // the export writes no stalled list: not offered for it
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Remove filter Stalled at: Your CV' }));
+    await waitFor(() => expect(location()).toBe('/admin/users'));
+    await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '25' }));
+    expect(screen.queryByText('Stalled at: Your CV')).toBeNull();
+  });
+
+  it('leaves the stalled list when a cohort is chosen (the API lists one or the other)', async () => {
+    const api = mockFetch({ 'GET /api/admin/users': list([]), 'GET /api/admin/summary': { body: { funnel: [] } } });
+    renderAt('/admin/users?stalled_at=m2', <UsersPage />);
+    await screen.findByText('No users found.');
+    await userEvent.setup().selectOptions(screen.getByLabelText('Cohort'), 'active7d');
+    await waitFor(() => expect(location()).toBe('/admin/users?filter=active7d'));
+    await waitFor(() => expect(lastList(api)).toEqual({ page: '1', page_size: '25', filter: 'active7d' }));
+  });
+
   it('links status Deleted with the deleted cohort both ways, replacing the address', async () => {
     const api = mockFetch({ 'GET /api/admin/users': list([]) });
     const { router } = renderAt('/admin/users', <UsersPage />);

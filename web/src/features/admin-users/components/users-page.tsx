@@ -10,6 +10,7 @@ import { useDebouncedSearch } from '../hooks/use-debounced-search';
 import { useUsersAddress } from '../hooks/use-users-address';
 import { errorText } from '../utils/error-text';
 import { Pagination } from './pagination';
+import { StalledChip } from './stalled-chip';
 import { UserDrawer } from './user-drawer';
 import { UsersFilters } from './users-filters';
 import { UsersTable } from './users-table';
@@ -17,7 +18,18 @@ import '../admin-users.css';
 
 /** /admin/users: filters and page kept in the address, a paged table, and the user drawer. */
 export function UsersPage() {
-  const { q, filter, status, size: pageSize, setQuery, setFilter, setStatus, setSize: setPageSize } = useUsersAddress();
+  const {
+    q,
+    filter,
+    status,
+    stalledAt,
+    size: pageSize,
+    setQuery,
+    setFilter,
+    setStatus,
+    setSize: setPageSize,
+    clearStalledAt,
+  } = useUsersAddress();
   const [search, setSearch] = useDebouncedSearch(q, setQuery);
   // `?user=<id>` (a target link in the audit log) opens that user's drawer.
   const [params, setParams] = useSearchParams();
@@ -37,10 +49,10 @@ export function UsersPage() {
   };
 
   // The page is in the address too; any change of the filters lands on page 1 again (use-users-address.ts).
-  const paging = useAddressPages(JSON.stringify([q, filter, status, pageSize]));
+  const paging = useAddressPages(JSON.stringify([q, filter, status, stalledAt, pageSize]));
   const page = paging.page;
 
-  const users = useUsers({ page, cursor: paging.cursor, pageSize, query: q, filter, status });
+  const users = useUsers({ page, cursor: paging.cursor, pageSize, query: q, filter, status, stalledAt });
 
   return (
     <main className="page admin-users">
@@ -55,7 +67,12 @@ export function UsersPage() {
         pageSize={pageSize}
         onPageSize={setPageSize}
       />
-      <ExportCsvButton path={exportUsersCsvPath({ query: q, filter, status })} fallbackName="users.csv" />
+      {stalledAt ? (
+        <StalledChip moduleId={stalledAt} onRemove={clearStalledAt} />
+      ) : (
+        // the export has no stalled-at list: offered for the lists it writes
+        <ExportCsvButton path={exportUsersCsvPath({ query: q, filter, status })} fallbackName="users.csv" />
+      )}
       {users.isPending ? (
         <LoadingText>Loading users…</LoadingText>
       ) : users.isError ? (
