@@ -17,7 +17,8 @@ import { reminderIndexKeys, reminderShard } from './reminder-index';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe-token';
 import { INDEX, keys } from '../lib/table';
 import { METRIC, metrics } from '../lib/metrics';
-import { isThrottling, processReminderSlice, runReminders, sendWithRetry } from './reminders';
+import { isThrottling, sendWithRetry } from './reminder-sends';
+import { processReminderSlice, runReminders } from './reminders';
 
 /** The job against mocked DynamoDB and SES: retries, isolation of failures, once-a-day markers. */
 const dynamo = mockClient(DynamoDBDocumentClient);

@@ -6,7 +6,7 @@ import { forEachBounded } from '../lib/bounded';
 import { BulkShareSpentError, readBulkBudget } from '../lib/bulk-budget';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
-import { sendEmail, type Delivery, type EmailMessage, type ListEmailMessage } from '../lib/email';
+import type { EmailMessage } from '../lib/email';
 import { logger } from '../lib/logger';
 import { count, METRIC } from '../lib/metrics';
 import { isDailyQuotaExceeded } from '../lib/ses-retry';
@@ -15,6 +15,7 @@ import { program, type Program } from './content';
 import { publishedProgram } from './published-program';
 import { remindOne, type Outcome, type RemindContext, type ReminderUser } from './remind-one';
 import { reminderPartitions } from './reminder-index';
+import { defaultSleep, pacer, sendWithRetry, type SendRetryOptions } from './reminder-sends';
 import type { EnrollmentRecord } from './store';
 
 /**
@@ -58,7 +59,7 @@ export interface SliceResult extends ReminderSummary {
   continueInSeconds?: number;
 }
 
-export interface ReminderOptions {
+export interface ReminderOptions extends SendRetryOptions {
   now?: Date;
   /** `runReminders`: the UTC hour whose learners are due (default: every hour of the day). */
   hour?: number;
@@ -66,11 +67,6 @@ export interface ReminderOptions {
   clock?: Date;
   /** Emails in flight at once within one worker. */
   concurrency?: number;
-  /** Attempts per email when SES throttles. */
-  maxAttempts?: number;
-  /** Backoff base in ms (doubled per attempt, with jitter). */
-  backoffMs?: number;
-  sleep?: (ms: number) => Promise<void>;
   /** Called for each email sent (the local runner prints them). */
   onSent?: (message: EmailMessage) => void;
   /** Emails per second of one worker (default: its share of the bulk budget, functions/lib/bulk-budget.ts). */
@@ -94,7 +90,6 @@ export interface ReminderSliceMessage {
 }
 
 const PAGE_SIZE = 100;
-const THROTTLING = new Set(['Throttling', 'ThrottlingException', 'TooManyRequestsException']);
 /** A later run of a slice retries the learners whose send failed for good (SQS's longest delay). */
 export const RETRY_DELAY_SECONDS = 900;
 export const MAX_RETRY_ROUNDS = 3;
@@ -104,29 +99,6 @@ export const MAX_RETRY_ROUNDS = 3;
  * day's run of that hour (24 hours later).
  */
 export const MAX_SLICE_AGE_MS = 12 * 3600 * 1000;
-
-export const isThrottling = (error: unknown) => {
-  const e = error as { name?: string; Code?: string; Error?: { Code?: string } } | null;
-  return Boolean(e && (THROTTLING.has(e.name ?? '') || THROTTLING.has(e.Code ?? '') || THROTTLING.has(e.Error?.Code ?? '')));
-};
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Sends one reminder on the bulk stream, retrying SES throttling with exponential backoff and jitter. */
-export async function sendWithRetry(
-  message: ListEmailMessage,
-  { maxAttempts = 5, backoffMs = 200, sleep = defaultSleep }: Pick<ReminderOptions, 'maxAttempts' | 'backoffMs' | 'sleep'> = {},
-): Promise<Delivery> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await sendEmail(message, 'bulk');
-    } catch (error) {
-      if (!isThrottling(error) || attempt >= maxAttempts) throw error;
-      const delay = backoffMs * 2 ** (attempt - 1);
-      await sleep(delay / 2 + Math.random() * (delay / 2));
-    }
-  }
-}
 
 /** User ids are random UUIDs (users.ts): their first hex digit splits a partition into 16 slices. */
 export const SLICE_PREFIXES = '0123456789abcdef'.split('');
@@ -151,22 +123,6 @@ export function localRunMessages(now: Date, hour?: number): ReminderSliceMessage
 /** The checkpoint item of a slice. */
 export const sliceCheckpointKey = (message: ReminderSliceMessage) =>
   keys.reminderCheckpoint(message.day, message.prefix === undefined ? message.partition : `${message.partition}#${message.prefix}`);
-
-/**
- * Paces sends to `perSecond` (one worker's share of the bulk send rate). The first send waits one
- * interval too: a worker runs slice after slice, each with a pacer of its own, and slices of one
- * or two learners sent at once would take more than the share.
- */
-export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
-  const interval = 1000 / perSecond;
-  let next = Date.now() + interval;
-  return async () => {
-    const now = Date.now();
-    const at = Math.max(now, next);
-    next = at + interval;
-    if (at > now) await sleep(at - now);
-  };
-}
 
 async function readUsers(ids: string[]): Promise<Map<string, ReminderUser>> {
   const users = (await batchGetItems(
