@@ -36,7 +36,9 @@ async function adminClient() {
   return client;
 }
 
-describe('certificate of completion', () => {
+// Each case walks a learner through the whole program over the API: more than the default 30 s
+// while the other suites share the machine.
+describe('certificate of completion', { timeout: 90_000 }, () => {
   it('is refused before every module is completed (403 program_not_completed) and issued once after', async () => {
     const { user, client } = await learner();
     await finishModule(client, program().modules[0].slug);
