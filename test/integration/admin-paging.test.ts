@@ -174,7 +174,7 @@ describe('user search: filters before any limit, truthful truncation', () => {
     await Promise.all(items);
     // the only locked match is the last one in key order: past any single read budget
     lockedOne = await createTestUser({ first_name: 'Quillzz', status: 'locked' });
-  });
+  }, 180_000); // 641 accounts: more than the default hook time while the other suites share the machine
 
   it('finds the one locked match behind 640 active ones, by following cursors', async () => {
     const pages = await allPages<AdminUserListItem>('/api/admin/users?query=quill&status=locked&page_size=25');
