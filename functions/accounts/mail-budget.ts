@@ -6,6 +6,7 @@ import { ApiError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { count, METRIC } from '../lib/metrics';
 import { keys } from '../lib/table';
+import { giveBackOne } from './rate-limit';
 
 /** The account mails, each with its own hourly budget (docs/security.md#outbound-mail-budget). */
 export type MailKind = 'verification' | 'login_code' | 'restore_code' | 'password_reset' | 'security_notice';
@@ -62,7 +63,7 @@ export async function takeFromMailBudget(kind: MailKind, now = Date.now()): Prom
           ExpressionAttributeValues: { ':one': 1, ':limit': perShard, ':ttl': start + HOUR + 60 },
         }),
       );
-      return () => giveBack(key);
+      return () => giveBackOne(key);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
@@ -70,22 +71,4 @@ export async function takeFromMailBudget(kind: MailKind, now = Date.now()): Prom
   count(METRIC.mailBudgetExhausted);
   logger.warn('mail budget exhausted', { kind, budget });
   throw new ApiError(503, 'email_unavailable', {}, { 'Retry-After': String(Math.max(1, start + HOUR - nowSeconds)) });
-}
-
-/** One mail back to the shard it was taken from (nothing when the item has expired meanwhile). */
-async function giveBack(key: ReturnType<typeof keys.rateWindow>): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'ADD #count :minus',
-        ConditionExpression: '#count > :zero',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
 }

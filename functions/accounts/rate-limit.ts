@@ -113,12 +113,16 @@ export async function consume(name: LimitName, key: string, caller?: Caller, now
 
 /** Gives back one use counted by `consume` (a reservation that turned out not to be a failure). */
 export async function release(name: LimitName, key: string, now = Date.now()): Promise<void> {
-  const window = windowOf(name, now);
+  await giveBackOne(windowKey(name, key, windowOf(name, now).start));
+}
+
+/** One count back to a window counter; nothing when the window rolled over or expired meanwhile. */
+export async function giveBackOne(windowItemKey: Record<string, unknown>): Promise<void> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: windowKey(name, key, window.start),
+        Key: windowItemKey,
         UpdateExpression: 'ADD #count :minus',
         ConditionExpression: '#count > :zero',
         ExpressionAttributeNames: { '#count': 'count' },
