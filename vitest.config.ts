@@ -101,6 +101,9 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
+          // One module graph per worker: aws-cdk-lib loads once and a stack with the same props is
+          // synthesized once (test/infra/synth-stack.ts), not once per file. No file replaces modules.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -8,7 +8,8 @@ import { loadIamModel } from '../../infra/local/iam/load-model';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    dynamodbEndpoint: string;
+    /** One DynamoDB Local per worker (test/helpers/integration-setup.ts picks the worker's own). */
+    dynamodbEndpoints: string[];
     sesEndpoint: string;
     /** The IAM twin's model of the synthesized stack (infra/local/iam), as a JSON file. */
     iamModelFile: string;
@@ -20,7 +21,9 @@ declare module 'vitest' {
 const INTEGRATION_DIR = path.resolve(import.meta.dirname, '../integration');
 
 /**
- * Starts one in-memory DynamoDB Local and one local SES for the whole run (each on a free port),
+ * Starts one in-memory DynamoDB Local per worker and one local SES for the whole run (each on a
+ * free port). DynamoDB Local answers one request at a time per database, so files that share one
+ * wait on each other's writes; a database per worker lets the workers run side by side.
  * and reads the stack's IAM roles once for the IAM twin every test process installs
  * (test/helpers/integration-setup.ts). At the end it reports the grants the run used: any call
  * the twin denied fails the run, and so does, after a run of the whole integration suite, a grant
@@ -29,19 +32,27 @@ const INTEGRATION_DIR = path.resolve(import.meta.dirname, '../integration');
  */
 export default async function setup(project: TestProject) {
   const scratch = mkdtempSync(path.join(tmpdir(), 'iam-twin-'));
-  const [dynamodbPort, sesPort, model] = await Promise.all([freePort(), freePort(), loadIamModel()]);
+  const workers = Math.max(1, project.vitest.config.maxWorkers ?? 1);
+  const [dynamodbPorts, sesPort, model] = await Promise.all([
+    Promise.all(Array.from({ length: workers }, () => freePort())),
+    freePort(),
+    loadIamModel(),
+  ]);
   const modelFile = path.join(scratch, 'model.json');
   writeFileSync(modelFile, JSON.stringify(model));
   const recordDir = path.join(scratch, 'records');
-  const dynamo = await startDynamoDbLocal(dynamodbPort, undefined);
+  const dynamos = await Promise.all(dynamodbPorts.map((port) => startDynamoDbLocal(port, undefined)));
   const ses = await startSesLocal(sesPort);
-  project.provide('dynamodbEndpoint', `http://127.0.0.1:${dynamodbPort}`);
+  project.provide(
+    'dynamodbEndpoints',
+    dynamodbPorts.map((port) => `http://127.0.0.1:${port}`),
+  );
   project.provide('sesEndpoint', `http://127.0.0.1:${sesPort}`);
   project.provide('iamModelFile', modelFile);
   project.provide('iamRecordDir', recordDir);
   return async () => {
     await ses.close();
-    await stopChild(dynamo, dynamodbPort);
+    await Promise.all(dynamos.map((dynamo, i) => stopChild(dynamo, dynamodbPorts[i])));
     const report = grantsReport(model, readRecords(recordDir));
     // the whole report, for a person reading what each function used (docs/security.md)
     if (process.env.IAM_TWIN_REPORT_FILE) writeFileSync(process.env.IAM_TWIN_REPORT_FILE, JSON.stringify(report, null, 2));

@@ -7,17 +7,20 @@ import type { TwinIamModel } from '../../infra/local/iam/model';
 import { ensureTable } from '../../infra/local/table-setup';
 
 /**
- * Every integration test file gets its own table in the shared DynamoDB Local, so files run in
+ * Every integration test file gets its own table in the worker's DynamoDB Local, so files run in
  * parallel without seeing each other's data. The environment is set before any app module is
  * imported (they read it once), and so is the IAM twin: the handlers and jobs a test runs are
  * held to their function's IAM role (infra/local/iam); set-up code that runs as no function acts
  * as an operator.
  */
 const tableName = `test-${randomUUID().slice(0, 8)}`;
+// the worker's own DynamoDB Local (VITEST_POOL_ID counts the workers from 1)
+const endpoints = inject('dynamodbEndpoints');
+const dynamodbEndpoint = endpoints[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % endpoints.length];
 Object.assign(process.env, {
   STAGE: 'local',
   TABLE_NAME: tableName,
-  DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+  DYNAMODB_ENDPOINT: dynamodbEndpoint,
   SES_ENDPOINT: inject('sesEndpoint'),
   AWS_REGION: 'us-east-1',
   SESSION_SECRET: 'integration-test-secret-integration-test',
@@ -33,7 +36,7 @@ await installIamTwin({ model: JSON.parse(readFileSync(inject('iamModelFile'), 'u
 
 beforeAll(async () => {
   const client = new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
+    endpoint: dynamodbEndpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });

@@ -15,11 +15,27 @@ export interface SynthesizedStack {
 }
 
 /**
+ * Synthesized stacks by their props. The infra files share one module graph per worker
+ * (vitest.config.ts), so a stack with the same props is built once per worker, not once per file:
+ * the tests only read a stack and its template, never change them.
+ */
+const synthesized = new Map<string, SynthesizedStack>();
+
+/**
  * Builds the real stack the way `cdk synth` does (cdk.json's feature flags) but without
  * bundling the Lambdas (esbuild would take most of the time and is proven by `npm run synth`),
  * with a throwaway site directory instead of web/dist.
  */
 export function synthStack(props: CareerProgramStackProps = {}): SynthesizedStack {
+  const key = JSON.stringify(props);
+  const known = synthesized.get(key);
+  if (known) return known;
+  const built = buildStack(props);
+  synthesized.set(key, built);
+  return built;
+}
+
+function buildStack(props: CareerProgramStackProps): SynthesizedStack {
   const cdkJson = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../cdk.json'), 'utf8')) as {
     context: Record<string, unknown>;
   };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { ROUTE_DOCS } from '../../functions/api-docs/openapi';
 import { db as productDb, tableName } from '../../functions/lib/db';
@@ -136,7 +136,7 @@ async function send<T = JsonBody>(
  */
 const scanner = DynamoDBDocumentClient.from(
   new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
+    endpoint: process.env.DYNAMODB_ENDPOINT,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   }),

@@ -1,7 +1,7 @@
 import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hardDeleteUser } from '../../functions/admin/hard-delete';
 import { continuePurge, type purgeStatus } from '../../functions/admin/purge-job';
 import { dayOf } from '../../functions/lib/activity';
@@ -49,7 +49,7 @@ async function batchPut(items: Record<string, unknown>[]) {
 /** Every item of the test's table (a test-only Scan, through a raw client: the app's client forbids Scan). */
 async function everyItem(): Promise<Record<string, unknown>[]> {
   const client = new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
+    endpoint: process.env.DYNAMODB_ENDPOINT,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTION, auditItem } from '../../functions/lib/audit';
 import { tableName } from '../../functions/lib/db';
 import { startSession } from '../../functions/lib/session';
@@ -21,7 +21,7 @@ const HOUR = 3600 * 1000;
 const restorePoint = new Date(Date.now() - 2 * HOUR);
 const liveTable = `live-${randomUUID().slice(0, 8)}`;
 const raw = new DynamoDBClient({
-  endpoint: inject('dynamodbEndpoint'),
+  endpoint: process.env.DYNAMODB_ENDPOINT,
   region: 'us-east-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });

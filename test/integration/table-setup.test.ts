@@ -1,5 +1,5 @@
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GSIS, KEY } from '../../functions/lib/table';
 import { ensureTable } from '../../infra/local/table-setup';
 
@@ -7,7 +7,7 @@ import { ensureTable } from '../../infra/local/table-setup';
 describe('the local table setup', () => {
   it('adds the indexes an existing table lacks', async () => {
     const client = new DynamoDBClient({
-      endpoint: inject('dynamodbEndpoint'),
+      endpoint: process.env.DYNAMODB_ENDPOINT,
       region: 'us-east-1',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });

@@ -112,7 +112,8 @@ describe('RegisterForm', () => {
     await user.click(button('Register'));
     const code = await screen.findByLabelText('Verification code');
     expect(screen.getByText('Please verify your email to continue.')).toBeInTheDocument();
-    expect(document.activeElement).toBe(code);
+    // the step's effect focuses the field after the route change renders it
+    await waitFor(() => expect(document.activeElement).toBe(code));
     expect(api.callsTo('POST /api/auth/register')[0].body).toEqual({
       first_name: 'Ada',
       last_name: 'Lovelace',
