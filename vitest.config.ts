@@ -22,6 +22,24 @@ const UNIT_REPLACING_MODULES = [
   'test/unit/web-fetch-mock.test.ts',
 ];
 
+/** The SPA's component tests, in jsdom. */
+const WEB = {
+  include: ['web/src/**/*.test.{ts,tsx}'],
+  environment: 'jsdom' as const,
+  setupFiles: ['test/helpers/web-setup.ts'],
+  // A form test types field by field through React renders: ~1 s alone, several seconds
+  // while the integration and browser suites share the two cores.
+  testTimeout: 20_000,
+};
+/** Web files that replace modules or globals (vi.mock, vi.stubGlobal): a fresh module graph each. */
+const WEB_REPLACING_MODULES = [
+  'web/src/app/routes/account-data.test.tsx',
+  'web/src/app/routes/certificate.test.tsx',
+  'web/src/features/account-security/components/security-section.test.tsx',
+  'web/src/features/account-security/components/passkey-sign-in-button.test.tsx',
+  'web/src/features/admin-dashboard/components/admin-dashboard-view.test.tsx',
+];
+
 /** The end-to-end suites: one local runtime (as `npm start` runs it) and headless Chromium. */
 const E2E = {
   environment: 'node',
@@ -65,14 +83,18 @@ export default defineConfig({
         plugins: [react()],
         resolve: ALIASES,
         test: {
+          ...WEB,
           name: 'web',
-          include: ['web/src/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-          setupFiles: ['test/helpers/web-setup.ts'],
-          // A form test types field by field through React renders: ~1 s alone, several seconds
-          // while the integration and browser suites share the two cores.
-          testTimeout: 20_000,
+          exclude: [...configDefaults.exclude, ...WEB_REPLACING_MODULES],
+          // One jsdom and one module graph per worker instead of one per file (React, Testing
+          // Library and the app load once); web-setup.ts resets the DOM, storage and handlers.
+          isolate: false,
         },
+      },
+      {
+        plugins: [react()],
+        resolve: ALIASES,
+        test: { ...WEB, name: 'web-isolated', include: WEB_REPLACING_MODULES },
       },
       {
         resolve: ALIASES,

@@ -13,6 +13,7 @@ import {
   startSesLocal,
   stopChild,
   waitForPortFree,
+  TEST_DATABASE_JVM_OPTIONS,
 } from './processes';
 import { sesLimitsFromEnv, type SesLimits } from './ses-limits';
 import { ensureTable } from './table-setup';
@@ -106,6 +107,8 @@ export async function startRuntime(settings: RuntimeSettings, log: (line: string
         settings.dynamodbPort,
         settings.inMemory ? undefined : join(settings.dataDir, 'dynamodb'),
         host,
+        // an in-memory database lives for one run (the tests'): tuned for a short life
+        settings.inMemory ? TEST_DATABASE_JVM_OPTIONS : [],
       );
       children.push({ child: dynamoDbLocal, port: settings.dynamodbPort });
       dynamodbEndpoint = `http://${local}:${settings.dynamodbPort}`;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort, startDynamoDbLocal, startSesLocal, stopChild } from '../../infra/local/processes';
+import { freePort, startDynamoDbLocal, startSesLocal, stopChild, TEST_DATABASE_JVM_OPTIONS } from '../../infra/local/processes';
 import { formatReport, grantsReport, readRecords } from '../../infra/local/iam/grants-report';
 import { loadIamModel } from '../../infra/local/iam/load-model';
 
@@ -41,7 +41,7 @@ export default async function setup(project: TestProject) {
   const modelFile = path.join(scratch, 'model.json');
   writeFileSync(modelFile, JSON.stringify(model));
   const recordDir = path.join(scratch, 'records');
-  const dynamos = await Promise.all(dynamodbPorts.map((port) => startDynamoDbLocal(port, undefined)));
+  const dynamos = await Promise.all(dynamodbPorts.map((port) => startDynamoDbLocal(port, undefined, undefined, TEST_DATABASE_JVM_OPTIONS)));
   const ses = await startSesLocal(sesPort);
   project.provide(
     'dynamodbEndpoints',

@@ -15,23 +15,27 @@ it('runs every Vitest project except bench', () => {
 });
 
 /**
- * The unit project shares one module graph per worker (`isolate: false`): a file that replaces
- * modules (vi.mock, vi.doMock, vi.resetModules) would hand its replacements, or a second copy of a
- * module with its own registry, to every file after it. Those files run in `unit-isolated`.
+ * The unit and web projects share one module graph per worker (`isolate: false`): a file that
+ * replaces modules or globals (vi.mock, vi.doMock, vi.resetModules, vi.stubGlobal) would hand its
+ * replacements, or a second copy of a module with its own registry, to every file after it. Those
+ * files run in `unit-isolated` / `web-isolated`.
  */
-it('runs every unit file that replaces modules in the isolated project', () => {
+it.each([
+  ['unit', 'unit-isolated'],
+  ['web', 'web-isolated'],
+])('runs every %s file that replaces modules in %s', (shared, isolatedName) => {
   type Project = { test: { name: string; include?: string[]; exclude?: string[] } };
   const projects = (config.test?.projects ?? []) as Project[];
-  const isolated = projects.find((project) => project.test.name === 'unit-isolated')!.test.include!;
-  const unit = projects.find((project) => project.test.name === 'unit')!.test;
-  // each include pattern is `<folder>/**/*.test.ts`
-  const files = unit
+  const isolated = projects.find((project) => project.test.name === isolatedName)!.test.include!;
+  const project = projects.find((candidate) => candidate.test.name === shared)!.test;
+  // each include pattern is `<folder>/**/*.test.<ext>`
+  const files = project
     .include!.flatMap((pattern) => {
       const folder = pattern.split('/**')[0];
       return (readdirSync(folder, { recursive: true }) as string[]).map((file) => `${folder}/${file}`);
     })
-    .filter((file) => file.endsWith('.test.ts') && !unit.exclude!.includes(file));
-  const replacing = files.filter((file) => /\bvi\.(mock|doMock|resetModules)\(/.test(readFileSync(file, 'utf8')));
+    .filter((file) => /\.test\.tsx?$/.test(file) && !project.exclude!.includes(file));
+  const replacing = files.filter((file) => /\bvi\.(mock|doMock|resetModules|stubGlobal)\(/.test(readFileSync(file, 'utf8')));
   expect(replacing).toEqual([]);
   expect(isolated.length).toBeGreaterThan(0);
 });
