@@ -15,6 +15,8 @@ export const STACK_DEFAULTS = {
   expectedDailyReminders: 50_000,
   /** Reminder workers at once (the SQS event source's maximum concurrency). */
   reminderWorkers: 2,
+  /** Purge workers at once (the purge queue's event source maximum concurrency): the pace of erasure and hard deletes. */
+  purgeWorkers: 2,
   /** Timeout of the API functions, seconds. */
   apiTimeoutSeconds: 10,
   /** Timeout of the background workers (reminder slices, purge, erasure), minutes: Lambda's maximum. */

@@ -292,7 +292,8 @@ export class CareerProgramStack extends Stack {
     reminderWorker.fn.addEnvironment('REMINDER_WORKERS', String(reminderWorkers));
     reminderWorker.fn.addEnvironment('SES_BULK_CONFIGURATION_SET', this.mailEvents.bulkConfigurationSet.configurationSetName);
     this.purgeQueue = new WorkQueue(this, 'PurgeQueue', { workerTimeout });
-    this.purgeQueue.attachWorker(purge.fn, 2);
+    // the admin's hard deletes and the daily erasure's purges, a few at once (docs/scale-writes.md#erasure-at-scale)
+    this.purgeQueue.attachWorker(purge.fn, STACK_DEFAULTS.purgeWorkers);
     for (const f of [admin, purge, erasure]) this.purgeQueue.bindSend(f.fn, 'PURGE_QUEUE_URL');
 
     // What each function may do in the table: infra/table-access.ts (docs/security.md#least-privilege-in-iam).

@@ -20,7 +20,7 @@ export type StackFunctionName =
  * (passkey ids, the public certificate), its activity days and their counts, the anonymisation of
  * its audit entries (found through the by-entity and by-actor indexes), the login back-off, the
  * profile last, and the job's checkpoint. Run by whichever function the purge is in: the
- * admin's request, the purge worker, or the erasure job.
+ * admin's request or the purge worker (the erasure job only starts and queues purges).
  */
 const PURGE_STEPS: TableAccessSpec = {
   items: {
@@ -136,12 +136,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   ),
   purge: PURGE_STEPS,
   // The daily erasure: due accounts through their index, its checkpoint (JOB#erasure#<day>), and
-  // the hard delete of each.
-  erasure: combinedAccess(
-    { items: { [PK.job]: ['GetItem', 'UpdateItem'], [PK.user]: ['Query'] }, indexes: ['erasureDue'] },
-    PURGE_START,
-    PURGE_STEPS,
-  ),
+  // the start of each one's hard delete (the purge workers run its steps).
+  erasure: combinedAccess({ items: { [PK.job]: ['GetItem', 'UpdateItem'], [PK.user]: ['Query'] }, indexes: ['erasureDue'] }, PURGE_START),
   // One slice of the day's reminders: due enrollments through their index, the accounts, the
   // once-a-day claim (released when the send fails), index repairs, the slice's checkpoint.
   reminderWorker: {

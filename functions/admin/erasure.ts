@@ -9,7 +9,7 @@ import { enqueue } from '../lib/queue';
 import { INDEX, indexPartition, keys, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
-import { continuePurge, SAFETY_DELAY_SECONDS, startPurge, type PurgeMessage } from './purge-job';
+import { startPurge, type PurgeMessage } from './purge-job';
 import { hardDeleteAvailableAt } from '../lib/retention';
 
 /**
@@ -24,26 +24,31 @@ import { hardDeleteAvailableAt } from '../lib/retention';
  * its profile (consistent read) before anything happens: the index is eventually consistent and a
  * restore may just have happened.
  *
+ * The run only starts each purge (its first transaction: the account `purging`, out of every
+ * index, the job item, the audit entry) and queues it, exactly as an admin's hard delete does;
+ * the purge workers (functions/jobs/purge.ts) run the steps, as many at once as the purge
+ * queue's event source allows (infra/stack.ts). So one run queues thousands of accounts whatever
+ * their size, and a bulk of soft-deletes is erased within days, not months. An account already
+ * purging is never queued twice: the purge's start takes it out of the index, and a start that
+ * finds it no longer `deleted` is skipped.
+ *
  * Resume and retries: the day's run keeps its cursor and counts in JOB#erasure#<day>/STATE after
- * every page; a rerun the same day resumes there (a finished day does nothing). Each purge is the
- * checkpointed, idempotent purge job (purge-job.ts); one that does not finish in the run's time
- * continues on the purge queue (the safety message is queued before its first step). An account
- * whose purge start fails stays in the index and is tried again the next day.
+ * every page; a rerun the same day resumes there (a finished day does nothing). An account whose
+ * purge start fails stays in the index and is tried again the next day; one started whose message
+ * could not be queued counts as failed (the run fails, the ErasuresFailed alarm says so, and the
+ * runbook's rerun of the hard delete finishes it).
  */
 export const ERASURE_PAGE = 25;
 const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
 const STOP_MARGIN_MS = 30_000;
-/** Time one account's purge may take inside this run before it moves to the purge queue. */
-const PURGE_BUDGET_MS = 20_000;
 const DAY_MS = 24 * 3600 * 1000;
 
 export const SYSTEM_ACTOR = 'system';
 
 export interface ErasureSummary {
   considered: number;
-  erased: number;
-  /** Purges started but continued on the purge queue (large accounts). */
-  continuing: number;
+  /** Purges started and queued to the purge workers. */
+  queued: number;
   skipped: number;
   failed: number;
 }
@@ -69,8 +74,8 @@ export function systemEraseAudit(user: Pick<UserRecord, 'id' | 'deleted_at'>, re
   };
 }
 
-/** Erases one due account. 'skipped': not (or no longer) due, restored, or already being purged. */
-export async function eraseIfDue(userId: string, now: Date, timeLeftMs: () => number): Promise<'erased' | 'continuing' | 'skipped'> {
+/** Starts one due account's purge and queues it. 'skipped': not (or no longer) due, restored, or already being purged. */
+export async function queueIfDue(userId: string, now: Date): Promise<'queued' | 'skipped'> {
   const user = await getUserById(userId);
   if (!user || user.status !== 'deleted') return 'skipped';
   const availableAt = hardDeleteAvailableAt(user);
@@ -82,13 +87,8 @@ export async function eraseIfDue(userId: string, now: Date, timeLeftMs: () => nu
     if (error instanceof ApiError && error.statusCode === 409) return 'skipped';
     throw error;
   }
-  await enqueue('purge', { user_id: userId } satisfies PurgeMessage, SAFETY_DELAY_SECONDS);
-  const started = Date.now();
-  const budget = () => Math.min(PURGE_BUDGET_MS - (Date.now() - started), timeLeftMs() - STOP_MARGIN_MS / 2);
-  const job = await continuePurge(userId, { timeLeftMs: budget });
-  if (job.status === 'done') return 'erased';
   await enqueue('purge', { user_id: userId } satisfies PurgeMessage);
-  return 'continuing';
+  return 'queued';
 }
 
 /** The day's erasure run, from its checkpoint. `finished` false: out of time, checkpointed. */
@@ -96,7 +96,7 @@ export async function runErasure(options: ErasureOptions = {}): Promise<ErasureS
   const now = options.now ?? new Date();
   const timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
   const day = dayOf(now);
-  const summary: ErasureSummary = { considered: 0, erased: 0, continuing: 0, skipped: 0, failed: 0 };
+  const summary: ErasureSummary = { considered: 0, queued: 0, skipped: 0, failed: 0 };
   const checkpointKey = keys.erasureCheckpoint(day);
   const checkpoint = (await db().send(new GetCommand({ TableName: tableName(), Key: checkpointKey, ConsistentRead: true }))).Item;
   if (checkpoint?.done) return { ...summary, finished: true };
@@ -120,7 +120,7 @@ export async function runErasure(options: ErasureOptions = {}): Promise<ErasureS
     for (const item of page.Items ?? []) {
       summary.considered += 1;
       try {
-        summary[await eraseIfDue(String(item.id), now, timeLeft)] += 1;
+        summary[await queueIfDue(String(item.id), now)] += 1;
       } catch (error) {
         summary.failed += 1;
         logger.error('erasure failed', { user_id: item.id, error: error as Error });
@@ -132,7 +132,7 @@ export async function runErasure(options: ErasureOptions = {}): Promise<ErasureS
         TableName: tableName(),
         Key: checkpointKey,
         UpdateExpression:
-          'SET #type = :type, #cursor = :cursor, #done = :done, expires_at = :ttl ADD considered :c, erased :e, continuing :n, skipped :s, failed :f',
+          'SET #type = :type, #cursor = :cursor, #done = :done, expires_at = :ttl ADD considered :c, queued :q, skipped :s, failed :f',
         ExpressionAttributeNames: { '#type': 'type', '#cursor': 'cursor', '#done': 'done' },
         ExpressionAttributeValues: {
           ':type': 'erasure_checkpoint',
@@ -140,8 +140,7 @@ export async function runErasure(options: ErasureOptions = {}): Promise<ErasureS
           ':done': !cursor,
           ':ttl': ttlIn(CHECKPOINT_TTL_SECONDS, now.getTime()),
           ':c': summary.considered - before.considered,
-          ':e': summary.erased - before.erased,
-          ':n': summary.continuing - before.continuing,
+          ':q': summary.queued - before.queued,
           ':s': summary.skipped - before.skipped,
           ':f': summary.failed - before.failed,
         },

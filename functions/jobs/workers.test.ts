@@ -100,7 +100,7 @@ describe('purge worker', () => {
 });
 
 describe('erasure job', () => {
-  const summary = { considered: 3, erased: 1, continuing: 0, skipped: 0, finished: true };
+  const summary = { considered: 3, queued: 1, skipped: 0, finished: true };
 
   it('publishes its failed accounts and the backlog gauge, then fails the run', async () => {
     const recorded = recordedMetrics();

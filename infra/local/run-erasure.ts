@@ -1,8 +1,8 @@
 /**
  * `npm run erasure`: runs the daily erasure job now against the running local stack (`npm start`)
  * and prints what it did: accounts soft-deleted longer ago than RETENTION_DAYS (default 30) are
- * hard-deleted, audited as done by the system. Endpoints as `npm run reminders`. Running it twice
- * the same day does nothing more.
+ * hard-deleted (queued to the purge worker, which runs in this process), audited as done by the
+ * system. Endpoints as `npm run reminders`. Running it twice the same day does nothing more.
  */
 const env = process.env;
 Object.assign(process.env, {
@@ -20,16 +20,18 @@ async function main() {
   // The IAM twin first (clients are instrumented when created), then the app modules, which read
   // the environment once.
   await (await import('./iam/install')).installIamTwin();
-  const [{ runErasure }, { registerLocalWorkers }, { runAs }] = await Promise.all([
+  const [{ runErasure }, { drainLocalQueues }, { registerLocalWorkers }, { runAs }] = await Promise.all([
     import('../../functions/admin/erasure'),
+    import('../../functions/lib/queue'),
     import('./background-work'),
     import('./iam/twin'),
   ]);
-  // purge continuations run in this process, as the purge worker does in the cloud
+  // the purges run in this process, as the purge workers do in the cloud
   await registerLocalWorkers();
   const summary = await runAs('erasure', () => runErasure({ now: new Date() }));
+  await drainLocalQueues();
   console.log(
-    `Erasure: considered ${summary.considered}, erased ${summary.erased}, continuing ${summary.continuing}, skipped ${summary.skipped}, failed ${summary.failed}`,
+    `Erasure: considered ${summary.considered}, purged through the purge queue ${summary.queued}, skipped ${summary.skipped}, failed ${summary.failed}`,
   );
   if (summary.failed) process.exitCode = 1;
 }

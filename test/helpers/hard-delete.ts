@@ -1,4 +1,6 @@
-import { continuePurge, type purgeStatus } from '../../functions/admin/purge-job';
+import { continuePurge, type PurgeMessage, type purgeStatus } from '../../functions/admin/purge-job';
+import { runPurgeMessage } from '../../functions/jobs/purge';
+import { drainLocalQueues, registerLocalConsumer } from '../../functions/lib/queue';
 import { runAs } from '../../infra/local/iam/twin';
 import type { ApiClient } from './api';
 
@@ -24,4 +26,28 @@ export async function hardDeleteToEnd(
     const status = (await admin.get<PurgeStatus>(`/api/admin/users/${user.id}/hard-delete/status`)).body;
     if (status.status === 'done') return { status: reply.status, counts: status.counts };
   }
+}
+
+/**
+ * Holds the purge queue's messages instead of running them (the local queue's consumer), so a
+ * test sees what a job queued before any purge step ran. `queued()` answers the messages so far
+ * (once every in-process send has landed); `finish()` runs each through the purge worker, as its
+ * Lambda role, until the queue is empty (a worker out of time queues its own continuation).
+ */
+export function holdPurgeMessages(): { queued(): Promise<PurgeMessage[]>; finish(): Promise<void> } {
+  const messages: PurgeMessage[] = [];
+  registerLocalConsumer('purge', (message: PurgeMessage) => {
+    messages.push(message);
+    return Promise.resolve();
+  });
+  const queued = async () => {
+    await drainLocalQueues();
+    return [...messages];
+  };
+  return {
+    queued,
+    async finish() {
+      while ((await queued()).length) await runAs('purge', () => runPurgeMessage(messages.shift()!));
+    },
+  };
 }

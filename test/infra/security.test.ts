@@ -116,7 +116,7 @@ describe('least privilege in the table', () => {
         audit.filter((action) => !['dynamodb:PutItem', 'dynamodb:UpdateItem'].includes(action)),
         name,
       ).toEqual([]);
-      expect(audit.includes('dynamodb:UpdateItem'), name).toBe(['admin', 'purge', 'erasure'].includes(name));
+      expect(audit.includes('dynamodb:UpdateItem'), name).toBe(['admin', 'purge'].includes(name));
     }
     expect(() => bindTableAccess(s.stack.functions.auth.fn, s.stack.data, { items: { 'AUDIT#': ['PutItem', 'BatchWriteItem'] } })).toThrow(
       'BatchWriteItem on AUDIT# is not granted',

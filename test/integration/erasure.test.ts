@@ -9,6 +9,7 @@ import { db, tableName } from '../../functions/lib/db';
 import { indexKeys, indexPartition, keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { useApi } from '../helpers/api';
+import { holdPurgeMessages } from '../helpers/hard-delete';
 import { createTestUser } from '../helpers/users';
 import { auditItemsOf, indexItems, setUserFields } from './program-helpers';
 import { runAs } from '../../infra/local/iam/twin';
@@ -23,6 +24,8 @@ const DAY = 24 * 3600 * 1000;
 const RETENTION_DAYS = 30; // the default RETENTION_DAYS the deletion email states
 const admin = { admin: { id: 'admin-erasure-test', email: 'admin@example.com' }, ip: '203.0.113.9', userAgent: 'test' };
 const people: Record<string, UserRecord> = {};
+// the purge queue holds what the job queued; the test runs it through the purge worker
+const purges = holdPurgeMessages();
 
 const profile = async (id: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(id), ConsistentRead: true }))).Item;
@@ -63,7 +66,7 @@ describe('the erasure index', () => {
 });
 
 describe('the daily erasure job', () => {
-  it("erases an account soft-deleted longer ago than the retention period, audited as the system's", async () => {
+  it("queues the purge of each account soft-deleted longer ago than the retention period, audited as the system's, once; the purge worker erases it", async () => {
     const send = vi.spyOn(db(), 'send');
     let summary;
     try {
@@ -73,7 +76,17 @@ describe('the daily erasure job', () => {
       send.mockRestore();
     }
     // Old and Manual are due; Recent is not (outside the key range); Restored left the index
-    expect(summary).toEqual({ considered: 2, erased: 2, continuing: 0, skipped: 0, failed: 0, finished: true });
+    expect(summary).toEqual({ considered: 2, queued: 2, skipped: 0, failed: 0, finished: true });
+    // the run only started the purges (out of every index) and queued them: no step has run yet
+    expect((await purges.queued()).map((message) => message.user_id)).toEqual([people.Old.id, people.Manual.id]);
+    expect(await profile(people.Old.id)).toMatchObject({ status: 'purging' });
+    expect(await erasureIndex()).toEqual([people.Recent.id]);
+    // an index entry lagging behind the purge's start (the index is eventually consistent) queues nothing twice
+    await setUserFields(people.Old.id, indexKeys.erasureDue(people.Old.id, String((await profile(people.Old.id))?.deleted_at)));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(new Date())) }));
+    expect(await erasureJob({ now: new Date() })).toEqual({ considered: 1, queued: 0, skipped: 1, failed: 0, finished: true });
+    expect(await purges.queued()).toHaveLength(2);
+    await purges.finish();
     expect(await profile(people.Old.id)).toBeUndefined();
     expect((await purgeJob(people.Old.id))?.status).toBe('done');
     const entry = (await auditItemsOf(people.Old.id)).find((e) => e.action === 'system.user.hard_delete');
@@ -95,12 +108,11 @@ describe('the daily erasure job', () => {
   });
 
   it('is idempotent: a rerun the same day does nothing, a lost checkpoint finds nothing more to erase', async () => {
-    expect(await erasureJob({ now: new Date() })).toMatchObject({ considered: 0, erased: 0, finished: true });
+    expect(await erasureJob({ now: new Date() })).toMatchObject({ considered: 0, queued: 0, finished: true });
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(new Date())) }));
     expect(await erasureJob({ now: new Date() })).toEqual({
       considered: 0,
-      erased: 0,
-      continuing: 0,
+      queued: 0,
       skipped: 0,
       failed: 0,
       finished: true,
@@ -129,13 +141,14 @@ describe('the daily erasure job', () => {
     } finally {
       send.mockRestore();
     }
-    expect(first).toMatchObject({ finished: false, considered: 1, erased: 1 });
+    expect(first).toMatchObject({ finished: false, considered: 1, queued: 1 });
     const checkpoint = (
       await db().send(new GetCommand({ TableName: tableName(), Key: keys.erasureCheckpoint(dayOf(later)), ConsistentRead: true }))
     ).Item;
-    expect(checkpoint).toMatchObject({ done: false, considered: 1, erased: 1 });
+    expect(checkpoint).toMatchObject({ done: false, considered: 1, queued: 1 });
     const rest = await erasureJob({ now: later, pageSize: 1 });
-    expect(rest).toMatchObject({ finished: true, erased: 1, failed: 0 });
+    expect(rest).toMatchObject({ finished: true, queued: 1, failed: 0 });
+    await purges.finish();
     expect(await profile(people.Recent.id)).toBeUndefined();
     expect(await profile(extra.id)).toBeUndefined();
   });
