@@ -42,7 +42,8 @@ export class ExportBucket extends Construct {
     );
     fn.addEnvironment('EXPORT_BUCKET', this.bucket.bucketName);
     const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as never);
-    Validations.of(fn).acknowledge({
+    if (!fn.role) throw new Error('the exporting function has no role');
+    Validations.of(fn.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${EXPORT_OBJECT_PREFIX}*]`,
       reason: 'Each export is an object of its own, named when it is written: the grant covers the export prefix of this bucket only.',
     });
