@@ -24,6 +24,7 @@ import { CostGuardrails } from './constructs/cost-guardrails';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ErasureSchedule } from './constructs/erasure-schedule';
+import { ExportBucket } from './constructs/export-bucket';
 import { addBackgroundWorkAlarms } from './constructs/background-alarms';
 import { AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
@@ -115,6 +116,8 @@ export class CareerProgramStack extends Stack {
   readonly activityStream: ActivityStream;
   readonly api: AppHttpApi;
   readonly site: Site;
+  /** Large account exports, fetched through a presigned link (functions/lib/export-objects.ts). */
+  readonly exports: ExportBucket;
   readonly sessionSecret: Secret;
   /** The key of reminder unsubscribe links (functions/lib/unsubscribe-token.ts): not the session key. */
   readonly unsubscribeSecret: Secret;
@@ -341,6 +344,9 @@ export class CareerProgramStack extends Stack {
       });
     }
     const siteUrl = `https://${this.site.distribution.distributionDomainName}`;
+    // "Download my data" of an account too large for one answer: an object behind a short-lived link
+    this.exports = new ExportBucket(this, 'Exports', { accessLogs: this.site.logBucket });
+    this.exports.bindExporter(learner.fn);
 
     this.appUrlParameter = new StringParameter(this, 'AppUrl', {
       parameterName: appUrlParameterName,

@@ -35,3 +35,9 @@ export const CHART_HEIGHT_PX = 280;
  * answered 401 (docs/api.md#the-signed-in-hint). Not a credential: it carries nothing but `1`.
  */
 export const SIGNED_IN_HINT_COOKIE = 'signed_in';
+
+/**
+ * Key prefix of the account exports written to an object (functions/lib/export-objects.ts); the
+ * exporting function's grant covers this prefix only (infra/constructs/export-bucket.ts).
+ */
+export const EXPORT_OBJECT_PREFIX = 'exports/';

@@ -191,3 +191,33 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
 }
 
 export type AccountExport = Awaited<ReturnType<typeof exportAccountData>>;
+
+const AUDIT_PLACE = 'audit-entries-here';
+/** An audit entry as an element of the document's `audit_entries` (indented two levels, as JSON.stringify(…, null, 2) would). */
+const entryText = (entry: unknown) => `\n    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`;
+
+/**
+ * The whole export as the file a person downloads (the text `JSON.stringify(document, null, 2)`
+ * gives, as the SPA saves an answer): `first` (exportAccountData's answer) with every older audit
+ * entry after its own and no cursor, read
+ * AUDIT_EXPORT_PAGE at a time. Each page is turned into text as it is read, so what the function
+ * holds is the file's text, not the entries as objects. For an account too large for one answer
+ * (functions/lib/export-objects.ts).
+ */
+export async function exportDocument(userId: string, first: AccountExport, pageSize = AUDIT_EXPORT_PAGE): Promise<Buffer> {
+  const { audit_next_cursor: _, ...profileAndMore } = first;
+  const head = JSON.stringify({ ...profileAndMore, audit_entries: AUDIT_PLACE }, null, 2);
+  // the last occurrence: the account's own texts come before it
+  const place = head.lastIndexOf(JSON.stringify(AUDIT_PLACE));
+  const parts = [Buffer.from(`${head.slice(0, place)}[`)];
+  let page: { audit_entries: unknown[]; audit_next_cursor: string | null } = first;
+  let written = 0;
+  for (;;) {
+    if (page.audit_entries.length) parts.push(Buffer.from(`${written ? ',' : ''}${page.audit_entries.map(entryText).join(',')}`));
+    written += page.audit_entries.length;
+    if (!page.audit_next_cursor) break;
+    page = await exportAuditPage(userId, page.audit_next_cursor, pageSize);
+  }
+  parts.push(Buffer.from(`${written ? '\n  ' : ''}]${head.slice(place + JSON.stringify(AUDIT_PLACE).length)}`));
+  return Buffer.concat(parts);
+}

@@ -68,6 +68,14 @@ export interface Config {
   deviceAuditSecret?: string;
   /** Cloud: the secret holding that key (functions/lib/device-audit-key.ts). */
   deviceAuditSecretArn?: string;
+  /** Cloud: the bucket of large account exports (functions/lib/export-objects.ts); unset locally (a local file instead). */
+  exportBucket?: string;
+  /**
+   * Largest account export answered in the API's answer itself (EXPORT_INLINE_MAX_BYTES, JSON
+   * bytes); a larger one, or one whose audit history needs more than one answer, is written to
+   * an object and answered as a short-lived link. Below Lambda's 6 MB answer limit.
+   */
+  exportInlineMaxBytes: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -133,6 +141,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unsubscribeSecretArn: env.UNSUBSCRIBE_SECRET_ARN || undefined,
     deviceAuditSecret: stage === 'local' ? env.DEVICE_AUDIT_SECRET || undefined : undefined,
     deviceAuditSecretArn: env.DEVICE_AUDIT_SECRET_ARN || undefined,
+    exportBucket: env.EXPORT_BUCKET || undefined,
+    exportInlineMaxBytes: intFrom(env.EXPORT_INLINE_MAX_BYTES, 4_000_000, 'EXPORT_INLINE_MAX_BYTES', 1_000, 5_000_000),
   };
 }
 

@@ -6,13 +6,14 @@
  * - SDK clients (DynamoDB, SES) are created through `instrumentClient`: while a twin is
  *   registered, each request is checked against the calling function's IAM role before it is sent.
  * - Calls the local runtime answers without AWS (secrets and the site address from the
- *   environment, queues run in-process) announce themselves with `checkLocalCall`, so that a role
- *   missing `secretsmanager:GetSecretValue` or `sqs:SendMessage` fails locally as it would in AWS.
+ *   environment, queues run in-process, export objects as local files) announce themselves with `checkLocalCall`, so that a role
+ *   missing `secretsmanager:GetSecretValue`, `sqs:SendMessage` or `s3:PutObject` fails locally as it would in AWS.
  */
 export type LocalResource =
   | { kind: 'secret'; name: 'session' | 'unsubscribe' | 'origin' | 'device-audit' }
   | { kind: 'parameter'; name: 'app-url' }
-  | { kind: 'queue'; name: 'purge' | 'reminders' };
+  | { kind: 'queue'; name: 'purge' | 'reminders' }
+  | { kind: 'object'; bucket: 'exports'; key: string };
 
 export interface LocalTwin {
   /** Throws the service's AccessDenied error when the calling function may not make this SDK call. */

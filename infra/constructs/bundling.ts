@@ -16,10 +16,10 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Modules of functions/lib that the code imports on first use (`import('./ses-client.js')`): the
- * SES, SSM and SQS clients, which only some requests need. Each is bundled into a file of its own
+ * SES, SSM, SQS and S3 clients, which only some requests need. Each is bundled into a file of its own
  * beside index.js, so a cold start neither loads nor parses them (docs/lean-builds.md#cold-start).
  */
-export const LAZY_CHUNKS = ['ses-client', 'ssm-provider', 'sqs-client'] as const;
+export const LAZY_CHUNKS = ['ses-client', 'ssm-provider', 'sqs-client', 's3-client'] as const;
 
 let chunkDir: string | undefined;
 /**

@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 import { API_PATH_PATTERN, securityHeaderValues, SITE_BEHAVIOURS } from '../edge-behaviour';
 import type { ApiGateway } from './api-gateway';
+import { registerLocalExportStore } from '../../functions/lib/export-objects';
 import { edgeCompression } from './edge-compression';
+import { createLocalExportFiles, LOCAL_EXPORT_PATH } from './export-files';
 import { jsonAnswer, type OriginAnswer, sendAnswer } from './origin-answer';
 import { withHostCheck } from './host-check';
 import { getObject } from './s3-origin';
@@ -41,13 +43,17 @@ export function matchesPathPattern(pattern: string, path: string): boolean {
  * The local stand-in for the CloudFront distribution (infra/constructs/site.ts, from the same
  * definitions in infra/edge-behaviour.ts): `/api/*` to the API with the origin-verify header,
  * everything else through the SPA fallback function to the bucket; on both, the behaviour's
- * compression and the security headers over whatever the origin sent.
+ * compression and the security headers over whatever the origin sent. It also stands in for the
+ * export bucket's presigned links (export-files.ts): the files its functions write are served
+ * once under LOCAL_EXPORT_PATH.
  */
 export function createApiServer(options: ApiServerOptions): Server {
   const staticRoot = options.staticDir ? resolve(options.staticDir) : undefined;
   const viewerRequest = viewerRequestFunction();
   const compress = edgeCompression();
   const securityHeaders = Object.fromEntries(Object.entries(securityHeaderValues()).map(([name, value]) => [name.toLowerCase(), value]));
+  const exportFiles = createLocalExportFiles();
+  registerLocalExportStore(exportFiles.store);
 
   const toApi = (req: IncomingMessage, url: URL) => {
     if (options.originSecret) req.headers[ORIGIN_VERIFY_HEADER] = options.originSecret;
@@ -68,12 +74,13 @@ export function createApiServer(options: ApiServerOptions): Server {
       sendAnswer(res, jsonAnswer(200, options.localConfig));
       return;
     }
+    const isExport = !isApi && req.method === 'GET' && url.pathname.startsWith(LOCAL_EXPORT_PATH);
     // Vite serves its own inline scripts in dev: the SPA's policy would refuse them.
-    if (!isApi && options.fallback) {
+    if (!isApi && !isExport && options.fallback) {
       options.fallback(req, res);
       return;
     }
-    const answer = isApi ? await toApi(req, url) : await toBucket(req, url);
+    const answer = isApi ? await toApi(req, url) : isExport ? await exportFiles.serveOnce(url.pathname) : await toBucket(req, url);
     const viewer = { httpVersion: req.httpVersion, acceptEncoding: req.headers['accept-encoding'] };
     const compressed = await compress(viewer, answer, isApi ? SITE_BEHAVIOURS.api : SITE_BEHAVIOURS.site);
     sendAnswer(res, { ...compressed, headers: { ...compressed.headers, ...securityHeaders } });

@@ -171,7 +171,7 @@ export const learnerDocs: Record<string, RouteDoc> = {
     summary: "The account's data as a JSON file download (Content-Disposition: attachment).",
     headers: { 'Content-Disposition': DOWNLOAD },
     description:
-      'The newest audit entries come with the file; `audit_next_cursor` (null when none is left) is sent back as `audit_cursor` for the next older ones, in an answer of `audit_entries` and `audit_next_cursor` only.',
+      'The newest audit entries come with the file; `audit_next_cursor` (null when none is left) is sent back as `audit_cursor` for the next older ones, in an answer of `audit_entries` and `audit_next_cursor` only. An account whose data does not fit in one answer (more audit history than one answer holds, or more than EXPORT_INLINE_MAX_BYTES of JSON) is answered `{ download_url, expires_at }` instead: a link, valid for minutes, to the whole file with every audit entry (a presigned S3 GET in the cloud, a local address served once locally).',
     responses: {
       200: z.union([
         z.looseObject({
@@ -186,6 +186,10 @@ export const learnerDocs: Record<string, RouteDoc> = {
           ...auditExportPage,
         }),
         z.looseObject(auditExportPage),
+        z.object({
+          download_url: z.string().check(z.describe('the whole file (Content-Disposition: attachment), for one download')),
+          expires_at: isoTime,
+        }),
       ]),
     },
     errors: { 400: ['invalid_cursor'] },

@@ -108,11 +108,11 @@ describe('Lambda bundles', () => {
     expect(classic, "use `import * as z from 'zod/mini'`").toEqual([]);
   });
 
-  it('keep the SES, SSM and SQS clients out of index.js, in files of their own that load on first use', async () => {
+  it('keep the SES, SSM, SQS and S3 clients out of index.js, in files of their own that load on first use', async () => {
     for (const name of PRODUCT) {
       const bundle = bundles[name];
       const code = readFileSync(path.join(bundle.dir, 'index.js'), 'utf8');
-      for (const client of ['client-sesv2', 'client-ssm', 'client-sqs'])
+      for (const client of ['client-sesv2', 'client-ssm', 'client-sqs', 'client-s3'])
         expect(code, `${name} ${client}`).not.toContain(`name:"@aws-sdk/${client}"`);
       expect(code, name).toContain('name:"@aws-sdk/client-dynamodb"');
       for (const chunk of LAZY_CHUNKS) {
@@ -123,6 +123,8 @@ describe('Lambda bundles', () => {
     // the code imports each chunk by this name, relative to index.js
     const auth = readFileSync(path.join(bundles.auth.dir, 'index.js'), 'utf8');
     for (const chunk of ['ses-client', 'ssm-provider']) expect(auth).toContain(`import("./${chunk}.js")`);
+    const learner = readFileSync(path.join(bundles.learner.dir, 'index.js'), 'utf8');
+    expect(learner).toContain('import("./s3-client.js")');
     const exports = await Promise.all(LAZY_CHUNKS.map((chunk) => import(pathToFileURL(path.join(bundles.admin.dir, `${chunk}.js`)).href)));
     expect(
       exports.map((module: Record<string, unknown>) =>
@@ -134,6 +136,7 @@ describe('Lambda bundles', () => {
       ['SendEmailCommand', 'createSesClient'],
       ['createSsmProvider'],
       ['SQSClient', 'SendMessageBatchCommand', 'SendMessageCommand'],
+      ['GetObjectCommand', 'PutObjectCommand', 'S3Client', 'getSignedUrl'],
     ]);
   });
 

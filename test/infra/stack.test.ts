@@ -30,6 +30,7 @@ const extraEnvironment = (name: (typeof OUR_FUNCTIONS)[number]): Record<string, 
     learner: {
       UNSUBSCRIBE_SECRET_ARN: { Ref: s.idOf(s.stack.unsubscribeSecret) },
       DEVICE_AUDIT_SECRET_ARN: { Ref: s.idOf(s.stack.deviceAuditSecret) },
+      EXPORT_BUCKET: { Ref: s.idOf(s.stack.exports.bucket) },
     },
     reminders: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue) },
     reminderWorker: {

@@ -1,11 +1,12 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { exportAuditPage } from '../../functions/accounts/data-export';
+import { exportAccountData, exportAuditPage, exportDocument } from '../../functions/accounts/data-export';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { auditItem } from '../../functions/lib/audit';
 import { auditEmailHash } from '../../functions/lib/audit-privacy';
 import { batchWriteItems } from '../../functions/lib/batch-items';
+import { resetConfigForTests } from '../../functions/lib/config';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
@@ -190,6 +191,54 @@ describe('GET /api/account/export', () => {
       expect(refused.status, bad).toBe(400);
       expect(refused.body, bad).toEqual({ error: 'invalid_cursor' });
     }
+  });
+
+  it('answers an account too large for one answer with a short-lived link to the whole file, which serves it once', async () => {
+    const { user, client } = await learnerWithPassword();
+    const now = Date.now();
+    const seeded = Array.from({ length: 5 }, (_, i) =>
+      auditItem({ action: 'audit.test.export', entityType: 'user', entityId: user.id }, new Date(now + 60_000 - i * 1000)),
+    );
+    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
+    const history = (await client.get<AccountExport>('/api/account/export')).body.audit_entries as AuditEntry[];
+    expect(history.slice(0, 5).map((entry) => entry.id)).toEqual(seeded.map((entry) => entry.id)); // inline below the bound
+
+    // a bound below this account's size stands in for megabytes of history
+    process.env.EXPORT_INLINE_MAX_BYTES = '1000';
+    resetConfigForTests();
+    try {
+      const linked = await client.get<{ download_url: string; expires_at: string }>('/api/account/export');
+      expect(linked.status).toBe(200);
+      expect(Object.keys(linked.body).sort()).toEqual(['download_url', 'expires_at']);
+      expect(linked.headers.get('content-disposition')).toBeNull();
+      const lifetime = Date.parse(linked.body.expires_at) - Date.now();
+      expect(lifetime).toBeGreaterThan(0);
+      expect(lifetime).toBeLessThanOrEqual(300_000);
+
+      // the link is the credential (as a presigned URL is): no session needed, and one download only
+      const file = await fetch(`${api.baseUrl}${linked.body.download_url}`);
+      expect(file.status).toBe(200);
+      const day = new Date().toISOString().slice(0, 10);
+      expect(file.headers.get('content-disposition')).toBe(`attachment; filename="career-program-data-${day}.json"`);
+      const text = await file.text();
+      const data = JSON.parse(text) as AccountExport & { profile: { id: string } };
+      expect(text).toBe(JSON.stringify(data, null, 2)); // the file a person reads, as the inline one is saved
+      expect(data.profile.id).toBe(user.id);
+      expect(data.audit_entries.map((entry) => (entry as AuditEntry).id)).toEqual(history.map((entry) => entry.id));
+      expect('audit_next_cursor' in data).toBe(false); // a file, as the SPA saves an answer
+      expect(text).not.toMatch(/password_hash|"pk"|"sk"/);
+      expect((await fetch(`${api.baseUrl}${linked.body.download_url}`)).status).toBe(404);
+    } finally {
+      delete process.env.EXPORT_INLINE_MAX_BYTES;
+      resetConfigForTests();
+    }
+
+    // a history longer than one answer: every page joined into the file, in order, as JSON.stringify lays it out
+    const first = { ...(await exportAccountData(user, program().modules)), ...(await exportAuditPage(user.id, undefined, 2)) };
+    const whole = (await exportDocument(user.id, first, 2)).toString('utf8');
+    const joined = JSON.parse(whole) as AccountExport;
+    expect(whole).toBe(JSON.stringify(joined, null, 2));
+    expect(joined.audit_entries.map((entry) => (entry as AuditEntry).id)).toEqual(history.map((entry) => entry.id));
   });
 
   it('needs a session', async () => {

@@ -35,6 +35,7 @@ function resourceName(model: TwinIamModel, arn: string): string {
     [model.parameterArns['app-url'], 'site address'],
     [model.queueArns.purge, 'purge queue'],
     [model.queueArns.reminders, 'reminder queue'],
+    [`${model.bucketArns.exports}/exports/*`, 'export objects'],
   ];
   return named.find(([value]) => value === arn)?.[1] ?? arn;
 }

@@ -142,6 +142,9 @@ export class IntrinsicResolver {
         return `arn:aws:sns:${region}:${account}:${name}`;
       case 'AWS::SSM::Parameter':
         return `arn:aws:ssm:${region}:${account}:parameter/${name.replace(/^\//, '')}`;
+      case 'AWS::S3::Bucket':
+        // bucket ARNs name neither region nor account (bucket names are global)
+        return `arn:aws:s3:::${name.toLowerCase()}`;
       default: {
         const service = SERVICE_OF[resource?.Type ?? ''] ?? resource?.Type.split('::')[1]?.toLowerCase() ?? 'unknown';
         return `arn:aws:${service}:${region}:${account}:${name}`;

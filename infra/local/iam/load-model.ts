@@ -7,7 +7,16 @@ import type { TwinIamModel } from './model';
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** What the stack's IAM is built from: the CDK app, the shared definitions it reads, the key layout, the CDK version. */
-const SOURCES = ['infra', 'shared', 'functions/lib/table.ts', 'cdk.json', 'node_modules/aws-cdk-lib/package.json'];
+const SOURCES = [
+  'infra',
+  'shared',
+  'functions/lib/table.ts',
+  'cdk.json',
+  'node_modules/aws-cdk-lib/package.json',
+  // how the model is read from the template
+  'infra/local/iam/synth-model.ts',
+  'infra/local/iam/intrinsics.ts',
+];
 const NOT_STACK = new Set(['infra/local', 'infra/ops']);
 
 function sourceFiles(relative: string): string[] {

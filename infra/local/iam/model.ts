@@ -57,6 +57,8 @@ export interface TwinIamModel {
   bulkConfigurationSetArn: string;
   secretArns: { session: string; unsubscribe: string; origin: string; 'device-audit': string };
   parameterArns: { 'app-url': string };
+  /** Bucket → ARN (objects are `<arn>/<key>`). */
+  bucketArns: { exports: string };
   roles: Record<FunctionKey, FunctionRole>;
 }
 

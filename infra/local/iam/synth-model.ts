@@ -85,6 +85,7 @@ export function synthesizeIamModel(options: { editTemplate?: (template: Template
         'device-audit': arnOf(main, main.deviceAuditSecret.secretArn),
       },
       parameterArns: { 'app-url': arnOf(main, main.appUrlParameter.parameterArn) },
+      bucketArns: { exports: arnOf(main, main.exports.bucket.bucketArn) },
       roles,
     };
   } finally {

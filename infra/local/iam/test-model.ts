@@ -34,6 +34,7 @@ export function testModel(authStatements: PolicyStatement[]): TwinIamModel {
       'device-audit': 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:Stack-DeviceAudit-AbCdEf',
     },
     parameterArns: { 'app-url': 'arn:aws:ssm:eu-west-1:123456789012:parameter/Stack/app-url' },
+    bucketArns: { exports: 'arn:aws:s3:::stack-exports' },
     roles,
   };
 }

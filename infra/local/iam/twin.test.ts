@@ -15,6 +15,7 @@ const model = testModel([
     Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] } },
   },
   { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: 'arn:aws:sqs:eu-west-1:123456789012:Stack-Purge' },
+  { Effect: 'Allow', Action: 's3:PutObject', Resource: 'arn:aws:s3:::stack-exports/exports/*' },
 ]);
 
 /** A client whose requests never leave the process: the last middleware answers. */
@@ -73,7 +74,7 @@ describe('the IAM twin', () => {
     expect(sent).toEqual(['GetItemCommand']);
   });
 
-  it('checks the calls the local runtime answers itself (queues, secrets)', async () => {
+  it('checks the calls the local runtime answers itself (queues, secrets, export objects)', async () => {
     registerLocalTwin(new IamTwin(model));
     await runAs('auth', () => checkLocalCall('sqs:SendMessage', { kind: 'queue', name: 'purge' }));
     await expect(runAs('auth', () => checkLocalCall('sqs:SendMessage', { kind: 'queue', name: 'reminders' }))).rejects.toMatchObject({
@@ -85,6 +86,17 @@ describe('the IAM twin', () => {
     ).rejects.toMatchObject({
       name: 'AccessDeniedException',
     });
+    // an object is checked by its key: the grant's prefix, and the action, as S3 answers (AccessDenied, 403)
+    const object = (key: string) => ({ kind: 'object', bucket: 'exports', key }) as const;
+    await runAs('auth', () => checkLocalCall('s3:PutObject', object('exports/a.json')));
+    for (const [action, key] of [
+      ['s3:PutObject', 'elsewhere/a.json'],
+      ['s3:GetObject', 'exports/a.json'],
+    ])
+      await expect(runAs('auth', () => checkLocalCall(action, object(key)))).rejects.toMatchObject({
+        name: 'AccessDenied',
+        $metadata: { httpStatusCode: 403 },
+      });
   });
 
   it('records the grant units calls used and the calls it denied, once each', async () => {

@@ -5,6 +5,7 @@ import { runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerServiceException } from '@aws-sdk/client-secrets-manager';
 import { SESv2ServiceException } from '@aws-sdk/client-sesv2';
+import { S3ServiceException } from '@aws-sdk/client-s3';
 import { SQSServiceException } from '@aws-sdk/client-sqs';
 import { SSMServiceException } from '@aws-sdk/client-ssm';
 import type { LocalResource, LocalTwin } from '../../../functions/lib/local-twin';
@@ -44,7 +45,7 @@ interface Decision {
   used: GrantUnit[];
 }
 
-type Service = 'dynamodb' | 'ses' | 'sqs' | 'secretsmanager' | 'ssm';
+type Service = 'dynamodb' | 'ses' | 'sqs' | 'secretsmanager' | 'ssm' | 's3';
 
 /** The service exception each SDK raises for an IAM refusal, with the status AWS answers. */
 function accessDenied(service: Service, message: string): Error {
@@ -63,6 +64,8 @@ function accessDenied(service: Service, message: string): Error {
       return new SecretsManagerServiceException({ name: 'AccessDeniedException', message, ...metadata(400) });
     case 'ssm':
       return new SSMServiceException({ name: 'AccessDeniedException', message, ...metadata(400) });
+    case 's3':
+      return new S3ServiceException({ name: 'AccessDenied', message, ...metadata(403) });
   }
 }
 
@@ -98,14 +101,16 @@ export class IamTwin implements LocalTwin {
   async check(action: string, resource: LocalResource): Promise<void> {
     const fn = currentFunction();
     if (!fn) return;
-    const arn =
-      resource.kind === 'secret'
-        ? this.model.secretArns[resource.name]
-        : resource.kind === 'parameter'
-          ? this.model.parameterArns[resource.name]
-          : this.model.queueArns[resource.name];
-    const service = resource.kind === 'secret' ? 'secretsmanager' : resource.kind === 'parameter' ? 'ssm' : 'sqs';
-    await this.authorize(fn, service, [{ action, resource: arn }]);
+    switch (resource.kind) {
+      case 'secret':
+        return this.authorize(fn, 'secretsmanager', [{ action, resource: this.model.secretArns[resource.name] }]);
+      case 'parameter':
+        return this.authorize(fn, 'ssm', [{ action, resource: this.model.parameterArns[resource.name] }]);
+      case 'queue':
+        return this.authorize(fn, 'sqs', [{ action, resource: this.model.queueArns[resource.name] }]);
+      case 'object':
+        return this.authorize(fn, 's3', [{ action, resource: `${this.model.bucketArns[resource.bucket]}/${resource.key}` }]);
+    }
   }
 
   /** Throws AWS's refusal unless the function's role allows every one of `requests`. */

@@ -57,6 +57,25 @@ describe("Settings → 'Your data'", () => {
     expect(JSON.parse(await blob.text())).toEqual({ ...exported, audit_entries: [{ id: 'a3' }, { id: 'a2' }, { id: 'a1' }] });
   });
 
+  it('follows the link a large account is answered with: the whole file, named by its server, downloads without another request', async () => {
+    const link = 'https://exports.example/exports/abc.json?X-Amz-Signature=s';
+    const { callsTo } = mockFetch({
+      ...baseHandlers,
+      'GET /api/account/export': { body: { download_url: link, expires_at: '2026-11-23T10:05:00.000Z' } },
+    });
+    const createObjectURL = vi.fn(() => 'blob:export');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    renderRoutes(settingsRoutes(), '/settings');
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    expect(await screen.findByText('Your data has been downloaded.')).toBeInTheDocument();
+    expect(callsTo('GET /api/account/export').map((call) => call.url)).toEqual(['/api/account/export']);
+    expect(click).toHaveBeenCalledTimes(1);
+    expect((click.mock.instances[0] as HTMLAnchorElement).href).toBe(link);
+    expect(createObjectURL).not.toHaveBeenCalled();
+  });
+
   it('says so when the export fails', async () => {
     mockFetch({ ...baseHandlers, 'GET /api/account/export': { status: 500, body: {} } });
     renderRoutes(settingsRoutes(), '/settings');
