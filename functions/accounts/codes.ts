@@ -195,8 +195,8 @@ export async function consumeCode(
   try {
     if (verdict === 'wrong') {
       // Counted only against this very code (a newer code starts again at 0 tries); a reserved try already is.
-      const attempts = reserved
-        ? Number(item.attempts)
+      const attempts: unknown = reserved
+        ? item.attempts
         : (
             await db().send(
               new UpdateCommand({
