@@ -172,6 +172,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.activity]: ['PutItem'],
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],
+      // a sign-in's `auth.login` entry, from its session item
+      [PK.audit]: ['PutItem'],
     },
   },
   // The daily schedule only queues the day's reminder slices: no table.

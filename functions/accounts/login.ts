@@ -4,6 +4,7 @@ import { auditEmailHash } from '../lib/audit-privacy';
 import { recordActivity } from '../lib/activity';
 import { badRequest, forbidden, throttled, unauthorized } from '../lib/errors';
 import { startSession } from '../lib/session';
+import { signInNote } from '../lib/sign-in-audit';
 import { keys, PROFILE_SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { emailOwnerId, normalizeEmail } from '../lib/users';
@@ -220,21 +221,21 @@ export async function finishLogin(
 }
 
 /**
- * The end of every sign-in (password + code, or a passkey): a new session, the last sign-in time
- * with today's activity (one write), and the `auth.login` audit entry (with how the person signed in, if not the
- * default).
+ * The end of every sign-in (password + code, or a passkey): a new session, and the last sign-in
+ * time with today's activity (one write). The session item carries the note the `auth.login`
+ * audit entry (with how the person signed in, if not the default) is written from, off this
+ * path (functions/lib/sign-in-audit.ts).
  */
 export async function completeSignIn(
   user: UserRecord,
   caller: Caller,
   auditValues?: Record<string, unknown>,
 ): Promise<{ user: UserRecord; cookie: string }> {
-  const { cookie } = await startSession(user, caller);
+  const { cookie } = await startSession(user, caller, signInNote(user.email, auditValues));
   const now = new Date();
   // one write of the account: the sign-in time and, on a new day, the last-active day (its
   // counters follow from the table's stream, off this path: functions/lib/activity-aggregation.ts)
   await recordActivity(user, now, { last_login_at: now.toISOString() });
-  await writeAudit(accountAudit('auth.login', user, caller, auditValues ? { new: auditValues } : {}));
   return { user: { ...user, last_login_at: now.toISOString() }, cookie };
 }
 
