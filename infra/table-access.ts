@@ -59,7 +59,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.challenge]: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       [PK.passkeyId]: ['DeleteItem'],
       [PK.reset]: ['GetItem', 'PutItem', 'DeleteItem'],
-      [PK.rate]: ['GetItem', 'UpdateItem', 'DeleteItem'],
+      [PK.rate]: ['GetItem', 'BatchGetItem', 'UpdateItem', 'DeleteItem'],
       [PK.stats]: ['UpdateItem'],
       // the public check; a restore makes the certificate verify again (functions/lib/certificate-hold.ts)
       [PK.cert]: ['GetItem', 'UpdateItem'],
@@ -168,6 +168,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.activity]: ['PutItem'],
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],
+      // a sign-in's `auth.login` entry, from its session item
+      [PK.audit]: ['PutItem'],
     },
   },
   // The daily schedule only queues the day's reminder slices: no table.

@@ -7,7 +7,6 @@ import { getUserById } from '../lib/users';
 import { accountAudit, type Caller } from '../lib/caller';
 import { checkChallengeCode, completeSignIn, startLogin } from './login';
 import { isBoundTo } from './login-challenge';
-import { release } from './rate-limit';
 import { isSelfRestorable, RESTORE_PURPOSE } from './restorable-account';
 import { deviceCookie } from './trusted-device';
 
@@ -24,18 +23,16 @@ export async function finishRestore(
   caller: Caller,
 ): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
   // Only a restore challenge, of this address, opened in this browser.
-  const challenge = await checkChallengeCode(
+  const { user: found } = await checkChallengeCode(
     input,
     caller,
     (item, email) => item.purpose === RESTORE_PURPOSE && item.email_lower === email && isBoundTo(item, caller.cookies),
   );
-  const found = await getUserById(String(challenge.user_id));
   // Restored by an administrator, erased, or a newer challenge since the password step: nothing to do.
   if (!found || !isSelfRestorable(found) || found.login_challenge !== input.challenge_id) {
     if (found) await writeAudit(accountAudit('auth.2fa_failed', found, caller, { new: { reason: 'not_restorable' } }, null));
     throw badRequest('invalid_code');
   }
-  await release('codeTriesPerAccount', found.id);
   await mutateUser(found.id, (user) => restoreChange(user, (values) => accountAudit('account.self_restore', user, caller, values)));
   const user = await getUserById(found.id);
   if (!user) throw badRequest('invalid_code'); // erased in the same instant: nothing to sign in to

@@ -135,6 +135,36 @@ export interface ConsumeOptions {
    * is the answer.
    */
   beforeCheck?: (item: Record<string, unknown>) => Promise<void>;
+  /**
+   * Count this try on the code's item before the code is compared, in the write that reads it (an
+   * UpdateItem returning the item): parallel tries of one code never compare more than
+   * CODE_MAX_ATTEMPTS codes, and a wrong try needs no second write.
+   */
+  reserveTry?: boolean;
+}
+
+type CodeItem = StoredCode & Record<string, unknown>;
+
+/** The code's item with this try counted on it (`attempts` then includes it: `reserved`), or a used-up or missing code as it is. */
+async function withTryReserved(key: Key): Promise<{ item?: CodeItem; reserved: boolean }> {
+  try {
+    const counted = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'ADD attempts :one',
+        ConditionExpression: 'attribute_exists(code_hash) AND attempts < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': CODE_MAX_ATTEMPTS },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { item: counted.Attributes as CodeItem, reserved: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // missing, or its tries are used up: read to tell which (a refusal, not the sign-in's path)
+    const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    return { item: found.Item as CodeItem | undefined, reserved: false };
+  }
 }
 
 /**
@@ -149,28 +179,37 @@ export async function consumeCode(
   belongs: (item: Record<string, unknown>) => boolean = () => true,
   options: ConsumeOptions = {},
 ): Promise<Record<string, unknown>> {
-  const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  const item = found.Item as (StoredCode & Record<string, unknown>) | undefined;
+  const { item, reserved } = options.reserveTry
+    ? await withTryReserved(key)
+    : {
+        item: (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item as CodeItem | undefined,
+        reserved: false,
+      };
   const spent = (reason: CodeFailureReason) => invalidCode(reason, item, options.revealAttempts ? attemptsDetails(0) : undefined);
   if (!item) throw spent('missing');
   await options.beforeCheck?.(item);
-  let verdict = checkCode(item, submitted);
+  // a reserved try is on the item already: the tries before it decide whether the code still works
+  let verdict = checkCode(reserved ? { ...item, attempts: Number(item.attempts) - 1 } : item, submitted);
   if (verdict === 'ok' && !belongs(item)) verdict = 'wrong';
   if (verdict === 'expired' || verdict === 'dead') throw spent(verdict === 'dead' ? 'used_up' : 'expired');
   try {
     if (verdict === 'wrong') {
-      // Counted only against this very code (a newer code starts again at 0 tries).
-      const counted = await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: 'ADD attempts :one',
-          ConditionExpression: 'code_hash = :hash',
-          ExpressionAttributeValues: { ':one': 1, ':hash': item.code_hash },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
-      const left = Math.max(0, CODE_MAX_ATTEMPTS - Number(counted.Attributes?.attempts ?? CODE_MAX_ATTEMPTS));
+      // Counted only against this very code (a newer code starts again at 0 tries); a reserved try already is.
+      const attempts: unknown = reserved
+        ? item.attempts
+        : (
+            await db().send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: key,
+                UpdateExpression: 'ADD attempts :one',
+                ConditionExpression: 'code_hash = :hash',
+                ExpressionAttributeValues: { ':one': 1, ':hash': item.code_hash },
+                ReturnValues: 'UPDATED_NEW',
+              }),
+            )
+          ).Attributes?.attempts;
+      const left = Math.max(0, CODE_MAX_ATTEMPTS - Number(attempts ?? CODE_MAX_ATTEMPTS));
       // Still a wrong try (it counts like any other), but told apart when the details may be revealed.
       const reason = options.revealAttempts && isReplacedCode(item, submitted) ? 'replaced' : 'wrong';
       throw invalidCode(reason, item, options.revealAttempts ? attemptsDetails(left) : undefined);
@@ -179,7 +218,8 @@ export async function consumeCode(
     const consume = {
       TableName: tableName(),
       Key: key,
-      ConditionExpression: 'code_hash = :hash AND attempts < :max',
+      // this try included when it was reserved
+      ConditionExpression: reserved ? 'code_hash = :hash AND attempts <= :max' : 'code_hash = :hash AND attempts < :max',
       ExpressionAttributeValues: { ':hash': item.code_hash, ':max': CODE_MAX_ATTEMPTS },
     };
     const writes = typeof options.alongWith === 'function' ? options.alongWith(item) : (options.alongWith ?? []);

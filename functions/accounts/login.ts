@@ -4,9 +4,11 @@ import { auditEmailHash } from '../lib/audit-privacy';
 import { recordActivity } from '../lib/activity';
 import { badRequest, forbidden, throttled, unauthorized } from '../lib/errors';
 import { startSession } from '../lib/session';
-import { keys } from '../lib/table';
+import { signInNote } from '../lib/sign-in-audit';
+import { keys, PROFILE_SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { getUserByEmail, getUserById, normalizeEmail } from '../lib/users';
+import { emailOwnerId, normalizeEmail } from '../lib/users';
+import { batchGetItems } from '../lib/batch-items';
 import { codeFailureOf, consumeCode, normalizeCode } from './codes';
 import { accountAudit, type Caller } from '../lib/caller';
 import { isSelfRestorable, RESTORE_PURPOSE, restoreStep } from './restorable-account';
@@ -17,11 +19,13 @@ import { dummyHash, verifyPassword } from './passwords';
 import {
   BACKOFF_FREE_FAILURES,
   backoffSeconds,
+  assertRoomIn,
   consume,
+  currentWindowKey,
   givingBackOnFailure,
   LoginThrottled,
+  loginLimitKeys,
   loginSource,
-  release,
   reserveLoginAttempt,
 } from './rate-limit';
 import { deviceCookie, trustedDeviceId } from './trusted-device';
@@ -44,14 +48,20 @@ export async function startLogin(
   const email = normalizeEmail(input.email);
   // Started for every login, so the one-off cost of building it never marks an unknown email.
   const fallbackHash = dummyHash();
-  const user = email ? await getUserByEmail(email) : undefined;
+  const userId = email ? await emailOwnerId(email) : undefined;
   // docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded: a browser this account signed in from before is counted on its own.
-  const deviceId = await trustedDeviceId(caller.cookies, user?.id);
-  let reservation;
-  try {
-    reservation = await reserveLoginAttempt(email, loginSource(caller, deviceId), Boolean(deviceId), caller);
-  } catch (error) {
-    if (!(error instanceof LoginThrottled)) throw error;
+  const deviceId = await trustedDeviceId(caller.cookies, userId);
+  const source = loginSource(caller, deviceId);
+  // the account and the limits' items in one read
+  const read = await batchGetItems(
+    [...(userId ? [keys.user(userId)] : []), ...loginLimitKeys(email, source, Boolean(deviceId), caller.ip)],
+    {
+      consistentRead: true,
+    },
+  );
+  const user = read.find((item) => item.sk === PROFILE_SK && item.id === userId) as UserRecord | undefined;
+  const throttledLogin = async (error: unknown) => {
+    if (!(error instanceof LoginThrottled)) return error;
     // once per hour and email: a flood of throttled tries is counted, not written one by one
     if (await firstRefusalThisHour('auth.login_throttled', email))
       await writeAudit(
@@ -61,31 +71,37 @@ export async function startLogin(
           trusted_device: Boolean(deviceId),
         }),
       );
-    throw throttled(error.retryAfter);
-  }
+    return throttled(error.retryAfter);
+  };
+  const attempt = await reserveLoginAttempt(email, source, Boolean(deviceId), caller, read).catch(async (error: unknown) => {
+    throw await throttledLogin(error);
+  });
 
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await fallbackHash));
   // Only the owner's right password reveals a deletion its owner asked for (and may undo).
   const restorable = Boolean(user && passwordOk && isSelfRestorable(user));
   if (!user || !passwordOk || (user.status === 'deleted' && !restorable)) {
-    // The reservation stays: it is this failure's count.
+    // A burst that filled a pool meanwhile answers this failure 429, like the next attempt.
+    const failures = await attempt.failed().catch(async (error: unknown) => {
+      throw await throttledLogin(error);
+    });
     await writeAudit(
       await loginAudit('auth.login_failed', user, email, caller, {
         reason: !user ? 'unknown_email' : passwordOk ? 'deleted' : 'wrong_password',
         trusted_device: Boolean(deviceId),
       }),
     );
-    if (reservation.failures === BACKOFF_FREE_FAILURES) {
+    if (failures === BACKOFF_FREE_FAILURES) {
       await writeAudit(
         await loginAudit('auth.login_backoff_started', user, email, caller, {
-          failures: reservation.failures,
-          wait_seconds: backoffSeconds(reservation.failures),
+          failures,
+          wait_seconds: backoffSeconds(failures),
         }),
       );
     }
     throw unauthorized('invalid_credentials');
   }
-  await reservation.release();
+  await attempt.succeeded();
   if (restorable || purpose === 'restore') return restoreStep(user, caller, purpose);
   if (isLocked(user)) {
     await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_locked' } }, null));
@@ -132,24 +148,45 @@ async function loginAudit(
 /**
  * The code step shared by sign-in and restore: per-address and per-account limits, then the
  * code checked against a challenge `belongs` accepts (a challenge it refuses counts as a wrong
- * code, even with the right digits). Every try is reserved against the account before the code
- * is compared, so parallel guesses cannot pass the limit; the caller gives a right code's
- * reservation back (`release`) once the account may go on. A failure is audited.
+ * code, even with the right digits). Answers the challenge and its account, read at once with
+ * the limits' windows. Each try is counted on the challenge before the code is compared (the
+ * write that reads it), so parallel guesses never compare more codes than a challenge allows;
+ * the per-address and per-account windows are checked on that read and counted when the try
+ * fails, each with a conditional write (a burst that fills one meanwhile is answered 429). The
+ * race this leaves: tries that read the account's window in the same instant compare their
+ * codes, at most the one live challenge's tries beyond the window (docs/security.md). A right
+ * code writes none of them. A failure is audited.
  */
 export async function checkChallengeCode(
   input: { email: string; code: string; challenge_id: string },
   caller: Caller,
   belongs: (item: Record<string, unknown>, email: string) => boolean,
-): Promise<Record<string, unknown>> {
-  await consume('codeChecksPerIp', caller.ip, caller);
-  if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
+): Promise<{ challenge: Record<string, unknown>; user?: UserRecord }> {
   const email = normalizeEmail(input.email);
+  let userId: string | undefined;
+  let user: UserRecord | undefined;
   try {
-    return await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => belongs(item, email), {
+    if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
+    const challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => belongs(item, email), {
       revealAttempts: true,
-      beforeCheck: (item) => consume('codeTriesPerAccount', String(item.user_id), caller),
+      reserveTry: true,
+      beforeCheck: async (item) => {
+        userId = String(item.user_id);
+        const read = await batchGetItems(
+          [keys.user(userId), currentWindowKey('codeChecksPerIp', caller.ip), currentWindowKey('codeTriesPerAccount', userId)],
+          { consistentRead: true },
+        );
+        user = read.find((found) => found.sk === PROFILE_SK) as UserRecord | undefined;
+        await assertRoomIn('codeChecksPerIp', caller.ip, read, caller);
+        await assertRoomIn('codeTriesPerAccount', userId, read, caller);
+      },
     });
+    return { challenge, user };
   } catch (error) {
+    if ((error as { code?: string }).code === 'throttled') throw error;
+    // a failed try: counted per address and, when a challenge named it, per account
+    await consume('codeChecksPerIp', caller.ip, caller);
+    if (userId) await consume('codeTriesPerAccount', userId, caller);
     await auditCodeFailure(error, caller);
     throw error;
   }
@@ -160,12 +197,11 @@ export async function finishLogin(
   caller: Caller,
 ): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
   // Another browser's challenge, or one that restores a deleted account, is not this sign-in's.
-  const challenge = await checkChallengeCode(
+  const { user } = await checkChallengeCode(
     input,
     caller,
     (item, email) => item.email_lower === email && isBoundTo(item, caller.cookies) && item.purpose !== RESTORE_PURPOSE,
   );
-  const user = await getUserById(String(challenge.user_id));
   // Locked, deleted or unverified since the password step, or a newer sign-in ended this
   // challenge (its delete may have lost a race with this check): no session.
   const reason = !user
@@ -179,28 +215,27 @@ export async function finishLogin(
     if (user) await writeAudit(accountAudit('auth.2fa_failed', user, caller, { new: { reason } }, null));
     throw badRequest('invalid_code');
   }
-  await release('codeTriesPerAccount', user.id);
 
   const signedIn = await completeSignIn(user, caller);
   return { ...signedIn, deviceCookie: await deviceCookie(user.id) };
 }
 
 /**
- * The end of every sign-in (password + code, or a passkey): a new session, the last sign-in time
- * with today's activity (one write), and the `auth.login` audit entry (with how the person signed in, if not the
- * default).
+ * The end of every sign-in (password + code, or a passkey): a new session, and the last sign-in
+ * time with today's activity (one write). The session item carries the note the `auth.login`
+ * audit entry (with how the person signed in, if not the default) is written from, off this
+ * path (functions/lib/sign-in-audit.ts).
  */
 export async function completeSignIn(
   user: UserRecord,
   caller: Caller,
   auditValues?: Record<string, unknown>,
 ): Promise<{ user: UserRecord; cookie: string }> {
-  const { cookie } = await startSession(user, caller);
+  const { cookie } = await startSession(user, caller, signInNote(user.email, auditValues));
   const now = new Date();
   // one write of the account: the sign-in time and, on a new day, the last-active day (its
   // counters follow from the table's stream, off this path: functions/lib/activity-aggregation.ts)
   await recordActivity(user, now, { last_login_at: now.toISOString() });
-  await writeAudit(accountAudit('auth.login', user, caller, auditValues ? { new: auditValues } : {}));
   return { user: { ...user, last_login_at: now.toISOString() }, cookie };
 }
 

@@ -199,6 +199,32 @@ export async function assertNotExhausted(name: LimitName, key: string, now = Dat
   }
 }
 
+/** The item a limit counts `key` in now: read it with the other items a request needs, then {@link assertRoomIn}. */
+export const currentWindowKey = (name: LimitName, key: string, now = Date.now()) => windowKey(name, key, windowOf(name, now).start);
+
+const sameKey = (item: Record<string, unknown>, key: Record<string, unknown>) => item.pk === key.pk && item.sk === key.sk;
+
+/**
+ * Refuses (429 `throttled`, the first refusal of a window audited as by `consume`) when the
+ * window item among `read` (from {@link currentWindowKey}) is already full; writes nothing when
+ * it has room. For limits that count only failures: checked on the read, counted by `consume`
+ * once the request failed.
+ */
+export async function assertRoomIn(
+  name: LimitName,
+  key: string,
+  read: ReadonlyArray<Record<string, unknown>>,
+  caller?: Caller,
+  now = Date.now(),
+): Promise<void> {
+  const window = windowOf(name, now);
+  const item = read.find((found) => sameKey(found, windowKey(name, key, window.start)));
+  if (Number(item?.count ?? 0) < window.limit) return;
+  count(METRIC.lockouts);
+  await auditFirstRefusal(name, key, window.start, caller);
+  throw throttled(window.retryAfter);
+}
+
 // ---- Login backoff ---------------------------------------------------------------------------
 
 export const BACKOFF_FREE_FAILURES = 5;
@@ -222,11 +248,11 @@ export function backoffSeconds(failures: number): number {
  */
 export const loginSource = (caller: Caller, deviceId?: string) => (deviceId ? `device:${deviceId}` : `ip:${ipRateKey(caller.ip)}`);
 
-export interface LoginReservation {
-  /** Failures counted so far for this account and source, this attempt included. */
-  failures: number;
-  /** The password was right: give every counted failure back and clear the backoff. */
-  release: () => Promise<void>;
+export interface LoginAttempt {
+  /** The password was wrong: counts the failure (per address, back-off) and answers how many the source has now. */
+  failed: () => Promise<number>;
+  /** The password was right: gives the account pool's reservation back and clears a back-off the source had. */
+  succeeded: () => Promise<void>;
 }
 
 export class LoginThrottled extends Error {
@@ -238,70 +264,97 @@ export class LoginThrottled extends Error {
   }
 }
 
+/** The items a login attempt's limits are read from (one BatchGetItem with the account, see {@link reserveLoginAttempt}). */
+export function loginLimitKeys(
+  email: string,
+  source: string,
+  trusted: boolean,
+  ip: string,
+  now = Date.now(),
+): Array<Record<string, unknown>> {
+  return [...(trusted ? [] : [currentWindowKey('loginFailuresPerIp', ip, now)]), keys.loginBackoff(email, source)];
+}
+
 /**
- * Reserves one login attempt before the password is checked (docs/security.md#edge-and-api-throttles): the attempt is counted as a
- * failure in every window it belongs to — per IP (unless from a trusted device), per account (trusted or not), and the
- * account+source backoff — each with a conditional write, so parallel guesses cannot get past
- * a limit. A right password releases the reservation. Throws LoginThrottled when any window is
- * full or the backoff has not elapsed (after giving back what it had already reserved).
+ * Reserves one login attempt before the password is checked (docs/security.md#edge-and-api-throttles),
+ * given the items of {@link loginLimitKeys} read with the account. Only the account's pool (90
+ * failures an hour from unknown browsers, 10 from trusted devices) is reserved with a conditional
+ * write before the check: it is the bound on how many passwords anyone can try against one
+ * account, so a parallel burst from any number of addresses cannot pass it. The per-address pool
+ * and the account+source back-off are checked on the items already read and written only when
+ * the password turns out wrong (`failed`), each with a conditional write, so their counts never
+ * overshoot and a burst member that finds them full meanwhile is answered 429. The race this
+ * leaves: a burst that reads them in the same instant gets its passwords checked, at most its
+ * own width beyond the address's pool or the back-off, each check still inside the account's
+ * reserved pool. A right password (`succeeded`) gives the pool's count back (one write) and
+ * touches the back-off only when it had failures. Throws LoginThrottled when a window is full or
+ * the back-off has not elapsed.
  */
 export async function reserveLoginAttempt(
   email: string,
   source: string,
   trusted: boolean,
   caller: Caller,
+  read: ReadonlyArray<Record<string, unknown>>,
   now = Date.now(),
-): Promise<LoginReservation> {
+): Promise<LoginAttempt> {
+  const backoff = read.find((item) => sameKey(item, keys.loginBackoff(email, source)));
   const accountLimit: LimitName = trusted ? 'loginFailuresPerAccountTrusted' : 'loginFailuresPerAccount';
-  // A trusted device has its own allowance (its account pool and backoff): strangers failing
-  // behind the same shared address must not keep the owner's browser out.
-  const windows: ReadonlyArray<readonly [LimitName, string, 'ip' | 'account']> = [
-    ...(trusted ? [] : [['loginFailuresPerIp', caller.ip, 'ip'] as const]),
-    [accountLimit, email, 'account'] as const,
-  ];
-  const taken: Array<[LimitName, string]> = [];
-  const giveBack = async () => {
-    for (const [name, key] of taken) await release(name, key, now);
+  if (!trusted)
+    await asLoginThrottle('ip', 'loginFailuresPerIp', now, () => assertRoomIn('loginFailuresPerIp', caller.ip, read, caller, now));
+  assertBackoffElapsed(backoff, now);
+  await asLoginThrottle('account', accountLimit, now, () => consume(accountLimit, email, caller, now));
+  return {
+    failed: async () => {
+      if (!trusted) await asLoginThrottle('ip', 'loginFailuresPerIp', now, () => consume('loginFailuresPerIp', caller.ip, caller, now));
+      return countBackoffFailure(email, source, backoff, now);
+    },
+    succeeded: async () => {
+      await release(accountLimit, email, now);
+      if (backoff) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginBackoff(email, source) }));
+    },
   };
+}
+
+/** Runs a limit's check or count, its 429 as a LoginThrottled of `reason`. */
+async function asLoginThrottle(reason: LoginThrottled['reason'], name: LimitName, now: number, check: () => Promise<void>): Promise<void> {
   try {
-    for (const [name, key, reason] of windows) {
-      try {
-        await consume(name, key, caller, now);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'throttled') throw new LoginThrottled(reason, windowOf(name, now).retryAfter);
-        throw error;
-      }
-      taken.push([name, key]);
-    }
-    const failures = await reserveBackoff(email, source, now);
-    return {
-      failures,
-      release: async () => {
-        await giveBack();
-        await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginBackoff(email, source) }));
-      },
-    };
+    await check();
   } catch (error) {
-    await giveBack();
+    if ((error as { code?: string }).code === 'throttled') throw new LoginThrottled(reason, windowOf(name, now).retryAfter);
     throw error;
   }
 }
 
+/** The back-off state's wait, when it has not elapsed: LoginThrottled. */
+function assertBackoffElapsed(state: Record<string, unknown> | undefined, now: number): void {
+  const nextAllowedAt = Number(state?.next_allowed_at ?? 0);
+  if (now < nextAllowedAt) {
+    count(METRIC.loginBackoffs);
+    throw new LoginThrottled('backoff', Math.ceil((nextAllowedAt - now) / 1000));
+  }
+}
+
 /**
- * The backoff step of a reservation, as an optimistic conditional write on the state item:
- * refused while the wait runs, else counts the attempt and sets the wait the next one owes.
- * Two parallel attempts cannot both pass: the second one's condition sees the first's count.
+ * The back-off's count of a failed attempt, as an optimistic conditional write on the state item
+ * (`state` as read before the password was checked): counts the failure and sets the wait the
+ * next attempt owes. When a parallel attempt of the same source wrote first, the state is read
+ * again: its wait refuses this one (429), else this failure is counted on top.
  */
-async function reserveBackoff(email: string, source: string, now: number): Promise<number> {
+async function countBackoffFailure(
+  email: string,
+  source: string,
+  state: Record<string, unknown> | undefined,
+  now: number,
+): Promise<number> {
   const key = keys.loginBackoff(email, source);
+  let current = state;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const found = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-    const previous = Number(found.Item?.failures ?? 0);
-    const nextAllowedAt = Number(found.Item?.next_allowed_at ?? 0);
-    if (now < nextAllowedAt) {
-      count(METRIC.loginBackoffs);
-      throw new LoginThrottled('backoff', Math.ceil((nextAllowedAt - now) / 1000));
+    if (attempt > 0) {
+      current = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+      assertBackoffElapsed(current, now);
     }
+    const previous = Number(current?.failures ?? 0);
     const failures = previous + 1;
     try {
       await db().send(

@@ -2,6 +2,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { aggregateActivity } from '../lib/activity-aggregation';
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
+import { writeSignInAudits } from '../lib/sign-in-audit';
 import { resumeReminders } from '../program/notifications';
 
 /**
@@ -9,12 +10,19 @@ import { resumeReminders } from '../program/notifications';
  * one stream batch of account changes becomes the activity markers, one ADD per day counter item
  * and the search items' last-active day (functions/lib/activity-aggregation.ts); a learner whose
  * reminders were paused after 4 weeks away gets them back (coming back is the resume,
- * functions/program/reminder-pause.ts). A failure throws:
+ * functions/program/reminder-pause.ts); a new session of a sign-in becomes its `auth.login` audit
+ * entry (functions/lib/sign-in-audit.ts). A failure throws:
  * Lambda splits the batch and retries it (every write is idempotent), then sends what still
  * fails to the dead-letter queue (docs/runbook.md#activity-totals-trailing).
  */
 export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
   capacityMeter.reset();
   const result = await aggregateActivity(event.Records, resumeReminders);
-  logger.info('activity batch', { records: event.Records.length, ...result, consumed_capacity: capacityMeter.snapshot() });
+  const signIns = await writeSignInAudits(event.Records);
+  logger.info('activity batch', {
+    records: event.Records.length,
+    ...result,
+    sign_ins: signIns,
+    consumed_capacity: capacityMeter.snapshot(),
+  });
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
 import { db, tableName } from './db';
@@ -68,9 +69,8 @@ export interface AuditEntry {
   user_agent: string | null;
 }
 
-export function auditItem(input: AuditInput, now = new Date()) {
+export function auditItem(input: AuditInput, now = new Date(), id: string = randomUUID()) {
   const createdAt = now.toISOString();
-  const id = randomUUID();
   const entry: AuditEntry = {
     id,
     created_at: createdAt,
@@ -115,4 +115,21 @@ export const auditPut = (input: AuditInput) => {
 export async function writeAudit(input: AuditInput): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input) }));
   countAudited(input.action);
+}
+
+/**
+ * Writes the entry only if no entry with its id and time exists (a stream batch delivered again
+ * writes it once). Returns whether it was written now.
+ */
+export async function writeAuditOnce(input: AuditInput, at: Date, id: string): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: auditItem(input, at, id), ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+  countAudited(input.action);
+  return true;
 }

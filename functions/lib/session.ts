@@ -87,6 +87,8 @@ export interface SessionOrigin {
 export async function startSession(
   user: Pick<UserRecord, 'id' | 'session_version'>,
   origin?: SessionOrigin,
+  /** Kept on the item as they are (the sign-in's audit note, functions/lib/sign-in-audit.ts). */
+  attributes: Record<string, string> = {},
 ): Promise<{ cookie: string; sessionId: string }> {
   const now = Math.floor(Date.now() / 1000);
   const sessionId = randomBytes(18).toString('base64url');
@@ -103,6 +105,7 @@ export async function startSession(
         last_seen_at: new Date(now * 1000).toISOString(),
         session_version: user.session_version ?? 0,
         ...(origin ? { ip: origin.ip.slice(0, 64), user_agent: origin.userAgent.slice(0, 512) } : {}),
+        ...attributes,
       },
     }),
   );

@@ -119,9 +119,14 @@ export async function getUserById(userId: string, consistent = true): Promise<Us
   return result.Item as UserRecord | undefined;
 }
 
-export async function getUserByEmail(email: string): Promise<UserRecord | undefined> {
+/** The id of the account that owns `email` (its email guard), if any. */
+export async function emailOwnerId(email: string): Promise<string | undefined> {
   const guard = await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }));
-  const userId = guard.Item?.user_id as string | undefined;
+  return guard.Item?.user_id as string | undefined;
+}
+
+export async function getUserByEmail(email: string): Promise<UserRecord | undefined> {
+  const userId = await emailOwnerId(email);
   return userId ? getUserById(userId) : undefined;
 }
 

@@ -20,7 +20,8 @@ export const ITERATOR_AGE_LIMIT_SECONDS = 300;
 
 /**
  * The table's stream → the activity aggregator (docs/scale-writes.md "Activity off the request
- * path"). Only account profiles that carry a last-active day invoke it (the filter); a batch
+ * path"). Only account profiles that carry a last-active day, and new sessions of a sign-in (their
+ * `auth.login` audit entry), invoke it (the filters); a batch
  * holds up to 100 records or 5 s of them. A failing batch is split in two and retried (every
  * aggregator write is idempotent), and what still fails after the retries, or is a day old, goes
  * to the dead-letter queue as a pointer to the stream records (docs/runbook.md#activity-totals-trailing).
@@ -46,6 +47,9 @@ export class ActivityStream extends Construct {
     const modifyRecords: unknown = FilterRule.isEqual('MODIFY');
     const profileItems: unknown = FilterRule.isEqual('PROFILE');
     const withLastActiveDay: unknown = FilterRule.exists();
+    const insertRecords: unknown = FilterRule.isEqual('INSERT');
+    const sessionItems: unknown = FilterRule.beginsWith('SESSION#');
+    const withSignInNote: unknown = FilterRule.exists();
     props.aggregator.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -59,6 +63,11 @@ export class ActivityStream extends Construct {
           FilterCriteria.filter({
             eventName: modifyRecords,
             dynamodb: { Keys: { sk: { S: profileItems } }, NewImage: { last_active_day: { S: withLastActiveDay } } },
+          }),
+          // a sign-in's new session: its `auth.login` audit entry (functions/lib/sign-in-audit.ts)
+          FilterCriteria.filter({
+            eventName: insertRecords,
+            dynamodb: { Keys: { sk: { S: sessionItems } }, NewImage: { sign_in_email: { S: withSignInNote } } },
           }),
         ],
       }),

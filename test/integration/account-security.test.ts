@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, paginateQuery, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 import type * as z from 'zod';
 import { finishPasskeyLogin, startPasskeyLogin } from '../../functions/accounts/passkey-sign-in';
 import { hashPassword } from '../../functions/accounts/passwords';
@@ -493,6 +494,7 @@ describe('passkey sign-in', () => {
     expect(stored.Item?.counter).toBe(1);
     expect(stored.Item?.last_used_at).toEqual(expect.any(String));
     expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items[0].last_used_at).toEqual(expect.any(String));
+    await drainActivityStream(); // the sign-in's entry is written from its session item
     const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
       action: string;
       new_values: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
@@ -126,6 +127,7 @@ describe('the account journey', () => {
     expect((await api.client().post('/api/auth/logout')).status).toBe(200);
 
     // Audit entries with actor, IP and user agent; nothing secret in them.
+    await drainActivityStream(); // the sign-in's entry is written from its session item
     const actions = await auditActions(stored!.id);
     expect(actions).toEqual(expect.arrayContaining(['auth.register', 'auth.email_verified', 'auth.login', 'auth.logout']));
     const audit = await db().send(

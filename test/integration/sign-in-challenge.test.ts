@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { CODE_MAX_ATTEMPTS } from '../../shared/constants';
+import { db, tableName } from '../../functions/lib/db';
+import { keys } from '../../functions/lib/table';
 import { insertUser } from '../../functions/lib/users';
 import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 
@@ -48,6 +52,18 @@ describe('the sign-in challenge', () => {
     const otherClient = api.client();
     const otherStep = await passwordStep(otherClient, other);
     expect((await verify(otherClient, other, otherStep.code, otherStep.challengeId)).status).toBe(200);
+  });
+
+  it('compares no more codes than a challenge allows, however many tries arrive at once', async () => {
+    const email = await makeUser();
+    const client = api.client();
+    const { challengeId, code } = await passwordStep(client, email);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => verify(client, email, wrongFor(code), challengeId)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 12 }, () => 400));
+    // each try is counted on the challenge before its code is compared: five compared, the rest refused unseen
+    const challenge = await db().send(new GetCommand({ TableName: tableName(), Key: keys.challenge(challengeId) }));
+    expect(challenge.Item?.attempts).toBe(CODE_MAX_ATTEMPTS);
+    expect((await verify(client, email, code, challengeId)).body).toMatchObject({ error: 'invalid_code', spent: true });
   });
 
   it('limits how many challenges (and login-code mails) an account gets', async () => {

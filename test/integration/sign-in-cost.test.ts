@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '../../functions/accounts/passwords';
@@ -7,7 +7,9 @@ import { aggregateActivity } from '../../functions/lib/activity-aggregation';
 import { dayOf } from '../../functions/lib/activity';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { readDayCounters } from '../../functions/lib/stats';
-import { keys } from '../../functions/lib/table';
+import { INDEX, indexPartition, keys } from '../../functions/lib/table';
+import type { AuditEntry } from '../../functions/lib/audit';
+import { writeSignInAudits } from '../../functions/lib/sign-in-audit';
 import { insertUser, searchItemKeys } from '../../functions/lib/users';
 import { drainActivityStream } from '../../infra/local/activity-stream';
 import { runAs } from '../../infra/local/iam/twin';
@@ -35,6 +37,34 @@ async function newLearner() {
     verified: true,
   });
   return { email, user };
+}
+
+/** The account's session items (their string attributes). */
+async function sessionsOf(userId: string) {
+  const found = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
+      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':session': 'SESSION#' },
+    }),
+  );
+  return (found.Items ?? []).map((item) =>
+    Object.fromEntries(Object.entries(item).filter(([, value]) => typeof value === 'string')),
+  ) as Array<Record<string, string>>;
+}
+
+/** The audit entries about the account (the drawer's index). */
+async function entriesOf(userId: string) {
+  const found = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: INDEX.auditByEntity.indexName,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': INDEX.auditByEntity.partitionKey },
+      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
+    }),
+  );
+  return (found.Items ?? []) as AuditEntry[];
 }
 
 /** String attributes as a stream image carries them. */
@@ -83,7 +113,7 @@ async function traceCalls(work: () => Promise<void>) {
 }
 
 describe('sign-in cost on the request path', () => {
-  it('a first sign-in of the day writes the account once (sign-in time and last-active day) and no counter, marker or search item', async () => {
+  it('a first sign-in of the day writes the account once (sign-in time and last-active day) and no counter, marker, search item or audit entry', async () => {
     const { email, user } = await newLearner();
     const client = api.client();
     const login = await client.post('/api/auth/login', { email, password: PASSWORD });
@@ -95,7 +125,7 @@ describe('sign-in cost on the request path', () => {
     });
 
     const written = calls.flatMap((call) => call.keys);
-    expect(written.filter((key) => /^(STATS#|ACTIVITY#|USERSEARCH#)/.test(key))).toEqual([]);
+    expect(written.filter((key) => /^(STATS#|ACTIVITY#|USERSEARCH#|AUDIT#)/.test(key))).toEqual([]);
     const accountWrites = calls.filter((call) => call.keys.includes(`USER#${user.id}|PROFILE`));
     expect(accountWrites).toHaveLength(1);
     // one account-sized update (its index copies included): DynamoDB Local reports 3 units for it
@@ -159,6 +189,29 @@ describe('the activity aggregator (the table stream)', () => {
     expect(await dayCount('DAILYACTIVE', day)).toBe(2);
     expect(await dayCount('LASTACTIVE', day)).toBe(2);
     expect(await dayCount('LASTACTIVE', previous)).toBe(-1);
+  });
+
+  it("writes a sign-in's auth.login entry from its session item once the stream is drained, once however often it is delivered", async () => {
+    const { email, user } = await newLearner();
+    const client = api.client();
+    const login = await client.post('/api/auth/login', { email, password: PASSWORD });
+    const code = codeIn(await latestEmail(email, /login code/i));
+    expect((await client.post('/api/auth/verify-2fa', { email, code, challenge_id: login.body.challenge_id })).status).toBe(200);
+    await drainActivityStream();
+    const [session] = await sessionsOf(user.id);
+    const logins = (await entriesOf(user.id)).filter((entry) => entry.action === 'auth.login');
+    expect(logins).toEqual([
+      expect.objectContaining({
+        id: session.sk.slice('SESSION#'.length),
+        actor_email: email,
+        ip: session.ip,
+        created_at: session.created_at,
+      }),
+    ]);
+
+    const insert: DynamoDBRecord = { eventName: 'INSERT', dynamodb: { NewImage: streamImage(session) } };
+    expect(await runAs('activityStream', () => writeSignInAudits([insert, insert]))).toBe(0);
+    expect((await entriesOf(user.id)).filter((entry) => entry.action === 'auth.login')).toHaveLength(1);
   });
 
   it('ignores records that move no last-active day forward', async () => {
