@@ -1,20 +1,21 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { writeAudit } from '../lib/audit';
-import { batchDeleteItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { deviceLabel } from '../lib/device-label';
 import { notFound } from '../lib/errors';
 import { queryUpTo } from '../lib/query-pages';
-import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
+import { endAllSessions, IDLE_TIMEOUT_SECONDS } from '../lib/session';
 import { keyAfter, keys, SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { accountAudit, type Caller } from '../lib/caller';
+import { confirmIdentity, type IdentityProof } from './reauthentication';
 
 /**
  * "Where you're signed in" (docs/security.md#account-security-center): the caller's own live sessions, ending
- * one, ending all but the current one. Sessions live in the caller's partition
- * (USER#<id> / SESSION#<sid>), so another person's session id is simply not found there.
+ * one, ending all but the current one (both after "Confirm it's you"). Sessions live in the
+ * caller's partition (USER#<id> / SESSION#<sid>), so another person's session id is simply not
+ * found there.
  */
 export interface SessionView {
   id: string;
@@ -30,6 +31,8 @@ export interface SessionView {
 const PAGE_SIZE = 100;
 const MAX_PAGES = 10;
 const SESSION_ID = /^[\w-]{1,64}$/;
+/** The audit action of a refused "Confirm it's you" before ending sessions. */
+const REFUSED = 'auth.session_revocation_refused';
 
 interface SessionItem {
   pk: string;
@@ -87,14 +90,16 @@ export async function listSessions(user: UserRecord, currentSessionId: string, n
   return views.sort((a, b) => Number(b.current) - Number(a.current) || b.last_seen_at.localeCompare(a.last_seen_at));
 }
 
-/** Ends one of the caller's sessions; `ended_current` tells the route to clear the cookie. */
+/** Ends one of the caller's sessions after "Confirm it's you"; `ended_current` tells the route to clear the cookie. */
 export async function revokeSession(
   user: UserRecord,
   currentSessionId: string,
   sessionId: string,
+  proof: IdentityProof,
   caller: Caller,
 ): Promise<{ endedCurrent: boolean }> {
   if (!SESSION_ID.test(sessionId)) throw notFound('session_not_found');
+  await confirmIdentity(user, proof, caller, REFUSED);
   try {
     await db().send(
       new DeleteCommand({
@@ -112,10 +117,22 @@ export async function revokeSession(
   return { endedCurrent };
 }
 
-/** Ends every session of the caller except the current one (their items go: the token check fails). */
-export async function revokeOtherSessions(user: UserRecord, currentSessionId: string, caller: Caller): Promise<{ ended: number }> {
-  const others = (await sessionItems(user.id, 'pk, sk')).filter((item) => sessionIdOf(item) !== currentSessionId);
-  await batchDeleteItems(others.map((item) => ({ pk: item.pk, sk: item.sk })));
-  await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: others.length } }));
-  return { ended: others.length };
+/**
+ * Ends every session of the caller except the current one, after "Confirm it's you": one write
+ * bumps the account's session_version (every token of the old version fails the session check,
+ * however many sessions there are), and the current session gets a fresh cookie carrying the new
+ * version. `ended` counts the other sessions that were live.
+ */
+export async function revokeOtherSessions(
+  user: UserRecord,
+  current: { sessionId: string; authTime?: number },
+  proof: IdentityProof,
+  caller: Caller,
+): Promise<{ ended: number; cookie?: string }> {
+  await confirmIdentity(user, proof, caller, REFUSED);
+  const nowMs = Date.now();
+  const ended = (await sessionItems(user.id)).filter((item) => sessionIdOf(item) !== current.sessionId && isLive(item, user, nowMs)).length;
+  const { cookie } = await endAllSessions(user.id, current);
+  await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: ended } }));
+  return { ended, cookie };
 }
