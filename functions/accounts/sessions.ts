@@ -1,21 +1,14 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { writeAudit } from '../lib/audit';
-import { db, tableName } from '../lib/db';
 import { deviceLabel } from '../lib/device-label';
-import { notFound } from '../lib/errors';
 import { queryUpTo } from '../lib/query-pages';
-import { endAllSessions, IDLE_TIMEOUT_SECONDS } from '../lib/session';
+import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
 import { keyAfter, keys, SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { accountAudit, type Caller } from '../lib/caller';
-import { confirmIdentity, type IdentityProof } from './reauthentication';
 
 /**
  * "Where you're signed in" (docs/security.md#account-security-center): the caller's own live sessions, ending
- * one, ending all but the current one (both after "Confirm it's you"). Sessions live in the
- * caller's partition (USER#<id> / SESSION#<sid>), so another person's session id is simply not
- * found there.
+ * one, ending all but the current one (both after "Confirm it's you", ./session-revocation.ts).
+ * Sessions live in the caller's partition (USER#<id> / SESSION#<sid>), so another person's session
+ * id is simply not found there.
  */
 export interface SessionView {
   id: string;
@@ -30,9 +23,6 @@ export interface SessionView {
 /** Sessions last at most 12 h and sign-ins are rate-limited: a few pages cover any real account. */
 const PAGE_SIZE = 100;
 const MAX_PAGES = 10;
-const SESSION_ID = /^[\w-]{1,64}$/;
-/** The audit action of a refused "Confirm it's you" before ending sessions. */
-const REFUSED = 'auth.session_revocation_refused';
 
 interface SessionItem {
   pk: string;
@@ -45,7 +35,7 @@ interface SessionItem {
   user_agent?: string;
 }
 
-async function sessionItems(userId: string, projection?: string): Promise<SessionItem[]> {
+export async function sessionItems(userId: string, projection?: string): Promise<SessionItem[]> {
   const { items } = await queryUpTo<SessionItem>(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
@@ -64,7 +54,7 @@ async function sessionItems(userId: string, projection?: string): Promise<Sessio
  * renewal, `last_seen_at`) have not passed and it belongs to the account's current
  * session_version (a password change, reset or "invalidate sessions" bumps it).
  */
-function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, nowMs: number): boolean {
+export function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, nowMs: number): boolean {
   if (!item.expires_at || item.expires_at * 1000 <= nowMs) return false;
   const seen = Date.parse(item.last_seen_at ?? item.created_at ?? '');
   if (!Number.isFinite(seen) || seen + IDLE_TIMEOUT_SECONDS * 1000 <= nowMs) return false;
@@ -72,7 +62,7 @@ function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, no
   return item.session_version === undefined || item.session_version === (user.session_version ?? 0);
 }
 
-const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => keyAfter(SK.session, item.sk);
+export const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => keyAfter(SK.session, item.sk);
 
 export async function listSessions(user: UserRecord, currentSessionId: string, now = new Date()): Promise<SessionView[]> {
   const views = (await sessionItems(user.id))
@@ -88,51 +78,4 @@ export async function listSessions(user: UserRecord, currentSessionId: string, n
     }));
   // This device first, then the most recently seen.
   return views.sort((a, b) => Number(b.current) - Number(a.current) || b.last_seen_at.localeCompare(a.last_seen_at));
-}
-
-/** Ends one of the caller's sessions after "Confirm it's you"; `ended_current` tells the route to clear the cookie. */
-export async function revokeSession(
-  user: UserRecord,
-  currentSessionId: string,
-  sessionId: string,
-  proof: IdentityProof,
-  caller: Caller,
-): Promise<{ endedCurrent: boolean }> {
-  if (!SESSION_ID.test(sessionId)) throw notFound('session_not_found');
-  await confirmIdentity(user, proof, caller, REFUSED);
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.session(user.id, sessionId),
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw notFound('session_not_found');
-    throw error;
-  }
-  const endedCurrent = sessionId === currentSessionId;
-  await writeAudit(accountAudit('auth.session_revoked', user, caller, { new: { session: sessionId.slice(0, 6), current: endedCurrent } }));
-  return { endedCurrent };
-}
-
-/**
- * Ends every session of the caller except the current one, after "Confirm it's you": one write
- * bumps the account's session_version (every token of the old version fails the session check,
- * however many sessions there are), and the current session gets a fresh cookie carrying the new
- * version. `ended` counts the other sessions that were live.
- */
-export async function revokeOtherSessions(
-  user: UserRecord,
-  current: { sessionId: string; authTime?: number },
-  proof: IdentityProof,
-  caller: Caller,
-): Promise<{ ended: number; cookie?: string }> {
-  await confirmIdentity(user, proof, caller, REFUSED);
-  const nowMs = Date.now();
-  const ended = (await sessionItems(user.id)).filter((item) => sessionIdOf(item) !== current.sessionId && isLive(item, user, nowMs)).length;
-  const { cookie } = await endAllSessions(user.id, current);
-  await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: ended } }));
-  return { ended, cookie };
 }

@@ -9,7 +9,7 @@ import {
   passkeyRemove,
   passkeyRename,
 } from '../accounts/routes/passkeys';
-import { deleteSession, revokeOthers } from '../accounts/routes/sessions';
+import { deleteSession, revokeOthers } from '../accounts/routes/session-revocation';
 import { createGroupHandler } from '../lib/http';
 
 /**
