@@ -314,7 +314,8 @@ export class CareerProgramStack extends Stack {
     for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
     // the reminder worker signs unsubscribe links, the learner function verifies them
     for (const f of [learner, reminderWorker]) bindUnsubscribeSecret(f.fn, this.unsubscribeSecret.secretArn);
-    // auth sets and checks device cookies; auth, passkeys and learner hash the key of a throttled limit for the audit log
+    // auth sets and checks device cookies; passkeys signs and checks the passkey notices' removal links;
+    // auth, passkeys and learner hash the key of a throttled limit for the audit log
     for (const f of [auth, passkeys, learner]) bindDeviceAuditSecret(f.fn, this.deviceAuditSecret.secretArn);
 
     this.api = new AppHttpApi(this, 'Http', {

@@ -53,7 +53,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // health check (DescribeTable).
   auth: {
     items: {
-      [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       [PK.email]: ['GetItem', 'PutItem'],
       [PK.userSearch]: ['PutItem', 'DeleteItem'],
       [PK.challenge]: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
@@ -69,7 +69,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
     },
     describe: true,
   },
-  // Passkey registration, management and sign-in (which moves the account's last-active day).
+  // Passkey registration, management and sign-in (which moves the account's last-active day), and
+  // ending sessions ("Confirm it's you" may be a passkey).
   passkeys: {
     items: {
       [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],

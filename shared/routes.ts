@@ -48,8 +48,9 @@ export const ROUTES: readonly RouteDef[] = [
   r('POST', '/api/auth/password-reset/confirm', 'auth', 'public'),
   // Account security center (docs/security.md#account-security-center)
   r('GET', '/api/auth/sessions', 'auth', 'session'),
-  r('DELETE', '/api/auth/sessions/{id}', 'auth', 'session'),
-  r('POST', '/api/auth/sessions/revoke-others', 'auth', 'session'),
+  // Ending sessions asks "Confirm it's you", which may be a passkey: served where the WebAuthn library is
+  r('DELETE', '/api/auth/sessions/{id}', 'passkeys', 'session'),
+  r('POST', '/api/auth/sessions/revoke-others', 'passkeys', 'session'),
   r('GET', '/api/auth/passkeys', 'passkeys', 'session'),
   r('POST', '/api/auth/passkeys/confirmation/options', 'passkeys', 'session'),
   r('POST', '/api/auth/passkeys/registration/options', 'passkeys', 'session'),

@@ -29,7 +29,7 @@ export async function resendVerification(input: { email: string }, caller: Calle
   if (!email) return;
   const user = await getUserByEmail(email);
   if (!user || user.verified || user.status === 'deleted') return;
-  await resendVerificationCode(user);
+  await resendVerificationCode(user, caller);
 }
 
 const isLocked = (user: { status: string; is_locked?: boolean }) => user.status === 'locked' || Boolean(user.is_locked);

@@ -7,6 +7,7 @@ import { notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { deletePasskey, ownPasskey, type PasskeyView, viewOf } from './passkey-records';
+import { confirmIdentity, type IdentityProof } from './reauthentication';
 import { sendSecurityNotice } from './security-notices';
 
 /** Renaming and removing one's own passkeys (docs/security.md#account-security-center); each audited, removal with a notice. */
@@ -43,8 +44,10 @@ export async function renamePasskey(user: UserRecord, passkeyId: string, name: s
   return viewOf({ ...before, name: trimmed });
 }
 
-export async function removePasskey(user: UserRecord, passkeyId: string, caller: Caller): Promise<void> {
+/** Removing one needs "Confirm it's you" (./reauthentication.ts): a stolen session cannot take away the owner's passkeys. */
+export async function removePasskey(user: UserRecord, passkeyId: string, proof: IdentityProof, caller: Caller): Promise<void> {
   const before = await ownPasskey(user.id, passkeyId);
+  await confirmIdentity(user, proof, caller, 'auth.passkey_removal_refused');
   await deletePasskey(
     user.id,
     passkeyId,

@@ -1,19 +1,17 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { auditPut, writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
 import { db, tableName } from '../lib/db';
-import { badRequest, conflict, forbidden, notFound } from '../lib/errors';
+import { badRequest, conflict, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { CHALLENGE_TTL_SECONDS, relyingParty, storeChallenge, takeChallenge, webauthn } from './passkey-challenges';
 import { credentialHash, MAX_PASSKEYS, passkeyItems, type PasskeyItem, type PasskeyView, viewOf } from './passkey-records';
 import { defaultPasskeyName } from './passkey-names';
 import { passkeyRemovalLink } from './passkey-removal-link';
-import { recordPasskeyUse, storedPasskey, verifyAssertion } from './passkey-sign-in';
-import { verifyPassword } from './passwords';
-import { consume } from './rate-limit';
+import { confirmIdentity, type IdentityProof } from './reauthentication';
 import { sendSecurityNotice } from './security-notices';
 
 /**
@@ -23,17 +21,6 @@ import { sendSecurityNotice } from './security-notices';
  * verification required, attestation "none" (./webauthn.ts).
  */
 const RP_NAME = '4-Week Career Program';
-
-/**
- * How the person confirms it's them before a passkey is added: the current password, or an
- * assertion of a passkey the account already has (answering a `confirm` challenge of
- * {@link startPasskeyConfirmation}). A recent sign-in is not enough: a stolen session must not
- * turn into a lasting, password-less way in.
- */
-export interface RegistrationProof {
-  current_password?: string;
-  passkey?: { challenge_id: string; response: unknown };
-}
 
 /** "Confirm it's you" with a passkey: assertion options limited to the account's own passkeys. */
 export async function startPasskeyConfirmation(user: UserRecord) {
@@ -50,31 +37,10 @@ export async function startPasskeyConfirmation(user: UserRecord) {
   return { challenge_id: await storeChallenge('confirm', options.challenge, user.id), options };
 }
 
-/** The proof checked; a wrong password or a refused passkey is audited (`auth.passkey_registration_refused`). */
-async function confirmIdentity(user: UserRecord, proof: RegistrationProof, caller: Caller): Promise<void> {
-  const refuse = async (reason: string, error: Error): Promise<never> => {
-    await writeAudit(accountAudit('auth.passkey_registration_refused', user, caller, { new: { reason } }));
-    throw error;
-  };
-  if (proof.current_password) {
-    // Bounds guessing of the current password by someone holding a stolen session.
-    await consume('passwordChangesPerUser', user.id, caller);
-    if (!(await verifyPassword(proof.current_password, user.password_hash)))
-      return refuse('invalid_current_password', badRequest('invalid_current_password'));
-    return;
-  }
-  if (!proof.passkey) throw forbidden('reauthentication_required');
-  const expectedChallenge = await takeChallenge(proof.passkey.challenge_id, 'confirm', user.id);
-  const response = proof.passkey.response as AuthenticationResponseJSON;
-  const stored = await storedPasskey(user.id, credentialHash(response.id));
-  const verified = stored ? await verifyAssertion(stored, response, expectedChallenge) : null;
-  if (!stored || !verified || !(await recordPasskeyUse(stored, verified)))
-    return refuse('passkey_verification_failed', badRequest('passkey_verification_failed'));
-}
-
 /** Step 1 of adding a passkey: "Confirm it's you", then the creation options and a challenge id. */
-export async function startPasskeyRegistration(user: UserRecord, proof: RegistrationProof, caller: Caller) {
-  await confirmIdentity(user, proof, caller);
+export async function startPasskeyRegistration(user: UserRecord, proof: IdentityProof, caller: Caller) {
+  // a wrong password or a refused passkey is audited as auth.passkey_registration_refused
+  await confirmIdentity(user, proof, caller, 'auth.passkey_registration_refused');
   const existing = await passkeyItems(user.id);
   if (existing.length >= MAX_PASSKEYS) throw conflict('passkey_limit_reached', { max: MAX_PASSKEYS });
   const { rpID } = await relyingParty();

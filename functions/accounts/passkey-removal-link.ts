@@ -2,7 +2,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { appUrl } from '../lib/app-url';
 import { tableName } from '../lib/db';
 import { badRequest, notFound } from '../lib/errors';
-import { derivedKey } from '../lib/session-keys';
+import { deviceAuditKey } from '../lib/device-audit-key';
 import { keys } from '../lib/table';
 import { getUserById } from '../lib/users';
 import { accountAudit, type Caller } from '../lib/caller';
@@ -14,14 +14,16 @@ import { deletePasskey } from './passkey-records';
  * (the person who added it may hold the sessions and the passkey, not the inbox).
  *
  * The token is an HS256 JWT naming the account (`sub`) and the passkey (`pk`), with its own
- * `typ` and a key derived for this purpose only, so no other token of the product passes for it.
+ * `typ` and a key derived for this purpose only from the DeviceAuditSecret
+ * (../lib/device-audit-key.ts), so no other token of the product passes for it.
  * It expires: a mail read after that falls back to the password reset, which removes every
  * passkey. The link opens the SPA's confirmation page (a GET changes nothing: mail scanners
  * follow links); its one button POSTs the token.
  */
 const TYP = 'passkey-removal+jwt';
 export const REMOVAL_LINK_LIFETIME_SECONDS = 30 * 24 * 3600;
-const removalKey = () => derivedKey('passkey-removal-link').then((key) => new Uint8Array(key));
+// Not from the session key: a rotation of that key must not break the links waiting in mailboxes.
+const removalKey = () => deviceAuditKey('passkey-removal-link').then((key) => new Uint8Array(key));
 
 export async function passkeyRemovalLink(userId: string, passkeyId: string): Promise<string> {
   const token = await new SignJWT({ pk: passkeyId })
@@ -34,7 +36,7 @@ export async function passkeyRemovalLink(userId: string, passkeyId: string): Pro
 }
 
 /** The account and passkey a token names; 400 `invalid_token` when tampered, expired or of another kind. */
-async function readToken(token: string): Promise<{ userId: string; passkeyId: string }> {
+export async function readRemovalToken(token: string): Promise<{ userId: string; passkeyId: string }> {
   try {
     const { payload } = await jwtVerify(token, await removalKey(), { algorithms: ['HS256'], typ: TYP });
     if (typeof payload.sub !== 'string' || !payload.sub || typeof payload.pk !== 'string' || !payload.pk) throw badRequest('invalid_token');
@@ -51,7 +53,7 @@ async function readToken(token: string): Promise<{ userId: string; passkeyId: st
  * changes (the link acts once).
  */
 export async function removePasskeyByLink(token: string, caller: Caller): Promise<void> {
-  const { userId, passkeyId } = await readToken(token);
+  const { userId, passkeyId } = await readRemovalToken(token);
   const user = await getUserById(userId);
   if (!user || user.status === 'purging') throw notFound('passkey_not_found');
   await deletePasskey(

@@ -59,7 +59,7 @@ export async function register(input: RegistrationInput & { time_zone?: unknown 
   await writeAudit(
     accountAudit('auth.register', user, caller, { new: { email: user.email, first_name: user.first_name, last_name: user.last_name } }),
   );
-  await sendFirstVerificationCode(user);
+  await sendFirstVerificationCode(user, caller);
 }
 
 /**
@@ -72,6 +72,7 @@ async function answerExisting(
   pending: () => Promise<PendingRegistration>,
 ): Promise<never> {
   if (existing.verified || existing.status !== 'active' || existing.is_locked) throw conflict('already_registered');
-  if (await resendVerificationCode(existing, pending)) await writeAudit(accountAudit('auth.register_repeated', existing, caller, {}, null));
+  if (await resendVerificationCode(existing, caller, pending))
+    await writeAudit(accountAudit('auth.register_repeated', existing, caller, {}, null));
   throw conflict('verification_pending');
 }

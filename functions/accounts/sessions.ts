@@ -1,20 +1,14 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { writeAudit } from '../lib/audit';
-import { batchDeleteItems } from '../lib/batch-items';
-import { db, tableName } from '../lib/db';
 import { deviceLabel } from '../lib/device-label';
-import { notFound } from '../lib/errors';
 import { queryUpTo } from '../lib/query-pages';
 import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
 import { keyAfter, keys, SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
-import { accountAudit, type Caller } from '../lib/caller';
 
 /**
  * "Where you're signed in" (docs/security.md#account-security-center): the caller's own live sessions, ending
- * one, ending all but the current one. Sessions live in the caller's partition
- * (USER#<id> / SESSION#<sid>), so another person's session id is simply not found there.
+ * one, ending all but the current one (both after "Confirm it's you", ./session-revocation.ts).
+ * Sessions live in the caller's partition (USER#<id> / SESSION#<sid>), so another person's session
+ * id is simply not found there.
  */
 export interface SessionView {
   id: string;
@@ -29,7 +23,6 @@ export interface SessionView {
 /** Sessions last at most 12 h and sign-ins are rate-limited: a few pages cover any real account. */
 const PAGE_SIZE = 100;
 const MAX_PAGES = 10;
-const SESSION_ID = /^[\w-]{1,64}$/;
 
 interface SessionItem {
   pk: string;
@@ -42,7 +35,7 @@ interface SessionItem {
   user_agent?: string;
 }
 
-async function sessionItems(userId: string, projection?: string): Promise<SessionItem[]> {
+export async function sessionItems(userId: string, projection?: string): Promise<SessionItem[]> {
   const { items } = await queryUpTo<SessionItem>(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
@@ -61,7 +54,7 @@ async function sessionItems(userId: string, projection?: string): Promise<Sessio
  * renewal, `last_seen_at`) have not passed and it belongs to the account's current
  * session_version (a password change, reset or "invalidate sessions" bumps it).
  */
-function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, nowMs: number): boolean {
+export function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, nowMs: number): boolean {
   if (!item.expires_at || item.expires_at * 1000 <= nowMs) return false;
   const seen = Date.parse(item.last_seen_at ?? item.created_at ?? '');
   if (!Number.isFinite(seen) || seen + IDLE_TIMEOUT_SECONDS * 1000 <= nowMs) return false;
@@ -69,7 +62,7 @@ function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, no
   return item.session_version === undefined || item.session_version === (user.session_version ?? 0);
 }
 
-const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => keyAfter(SK.session, item.sk);
+export const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => keyAfter(SK.session, item.sk);
 
 export async function listSessions(user: UserRecord, currentSessionId: string, now = new Date()): Promise<SessionView[]> {
   const views = (await sessionItems(user.id))
@@ -85,37 +78,4 @@ export async function listSessions(user: UserRecord, currentSessionId: string, n
     }));
   // This device first, then the most recently seen.
   return views.sort((a, b) => Number(b.current) - Number(a.current) || b.last_seen_at.localeCompare(a.last_seen_at));
-}
-
-/** Ends one of the caller's sessions; `ended_current` tells the route to clear the cookie. */
-export async function revokeSession(
-  user: UserRecord,
-  currentSessionId: string,
-  sessionId: string,
-  caller: Caller,
-): Promise<{ endedCurrent: boolean }> {
-  if (!SESSION_ID.test(sessionId)) throw notFound('session_not_found');
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.session(user.id, sessionId),
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw notFound('session_not_found');
-    throw error;
-  }
-  const endedCurrent = sessionId === currentSessionId;
-  await writeAudit(accountAudit('auth.session_revoked', user, caller, { new: { session: sessionId.slice(0, 6), current: endedCurrent } }));
-  return { endedCurrent };
-}
-
-/** Ends every session of the caller except the current one (their items go: the token check fails). */
-export async function revokeOtherSessions(user: UserRecord, currentSessionId: string, caller: Caller): Promise<{ ended: number }> {
-  const others = (await sessionItems(user.id, 'pk, sk')).filter((item) => sessionIdOf(item) !== currentSessionId);
-  await batchDeleteItems(others.map((item) => ({ pk: item.pk, sk: item.sk })));
-  await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: others.length } }));
-  return { ended: others.length };
 }

@@ -46,9 +46,9 @@ const RESEND_LIMITS = ['codeResendPerMinute', 'codeResendPerHour'] as const;
  * The first code, at registration: always sent, and counted once sent so a resend right after
  * waits (a code that never went out, SES refusing, makes nobody wait).
  */
-export async function sendFirstVerificationCode(user: UserRecord): Promise<void> {
+export async function sendFirstVerificationCode(user: UserRecord, caller: Caller): Promise<void> {
   await sendVerificationCode(user);
-  for (const limit of RESEND_LIMITS) await tryConsume(limit, user.email_lower);
+  for (const limit of RESEND_LIMITS) await tryConsume(limit, user.email_lower, caller);
 }
 
 /**
@@ -56,9 +56,14 @@ export async function sendFirstVerificationCode(user: UserRecord): Promise<void>
  * that nothing is sent and the caller still answers `verification_pending`: the earlier code
  * keeps working. A send SES refuses is not counted.
  */
-export async function resendVerificationCode(user: UserRecord, pending?: () => Promise<PendingRegistration>): Promise<boolean> {
-  if (!(await tryConsume('codeResendPerMinute', user.email_lower))) return false;
-  if (!(await tryConsume('codeResendPerHour', user.email_lower))) return false;
+export async function resendVerificationCode(
+  user: UserRecord,
+  caller: Caller,
+  pending?: () => Promise<PendingRegistration>,
+): Promise<boolean> {
+  // the caller's address and browser go into the `security.throttled` entry of a refused resend
+  if (!(await tryConsume('codeResendPerMinute', user.email_lower, caller))) return false;
+  if (!(await tryConsume('codeResendPerHour', user.email_lower, caller))) return false;
   await givingBackOnFailure(RESEND_LIMITS, user.email_lower, async () => sendVerificationCode(user, pending ? await pending() : undefined));
   return true;
 }

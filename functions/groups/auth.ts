@@ -3,7 +3,7 @@ import { logout } from '../accounts/routes/logout';
 import { me } from './me';
 import { passwordResetConfirm, passwordResetRequest, passwordResetValidate } from '../accounts/routes/password-reset';
 import { register } from '../accounts/routes/register';
-import { deleteSession, getSessions, revokeOthers } from '../accounts/routes/sessions';
+import { getSessions } from '../accounts/routes/sessions';
 import { resendLoginCode } from '../accounts/routes/resend-login-code';
 import { resendVerification } from '../accounts/routes/resend-verification';
 import { restoreAccount, verifyRestore } from '../accounts/routes/restore-account';
@@ -32,7 +32,5 @@ export const handler = createGroupHandler('auth', {
   'GET /api/auth/password-reset/validate': passwordResetValidate,
   'POST /api/auth/password-reset/confirm': passwordResetConfirm,
   'GET /api/auth/sessions': getSessions,
-  'DELETE /api/auth/sessions/{id}': deleteSession,
-  'POST /api/auth/sessions/revoke-others': revokeOthers,
   'GET /api/certificates/{code}': verifyCertificateRoute,
 });

@@ -1,6 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { passkeyRemovalLink, readRemovalToken } from '../accounts/passkey-removal-link';
 import { deviceCookie, DEVICE_COOKIE, trustedDeviceId } from '../accounts/trusted-device';
 import { auditEmailHash } from './audit-privacy';
 import { resetConfigForTests } from './config';
@@ -20,7 +21,7 @@ afterAll(() => {
   useEnv({});
 });
 
-describe('trusted-device cookies and audit email hashes across a session-key rotation', () => {
+describe('trusted-device cookies, audit email hashes and passkey removal links across a session-key rotation', () => {
   const DEVICE_AUDIT_SECRET = 'd'.repeat(48);
 
   it('keeps a device trusted and a hash unchanged when only the session key changes (local keys)', async () => {
@@ -34,6 +35,17 @@ describe('trusted-device cookies and audit email hashes across a session-key rot
     useEnv({ STAGE: 'local', SESSION_SECRET: 'b'.repeat(40), DEVICE_AUDIT_SECRET: 'e'.repeat(48) });
     expect(await trustedDeviceId(cookie, 'user-1')).toBeUndefined();
     expect(await auditEmailHash('ada@example.com')).not.toBe(hash);
+  });
+
+  it('keeps a "this wasn\'t me" link of a passkey notice valid when only the session key changes', async () => {
+    const local = { STAGE: 'local', APP_URL: 'http://localhost:3000', DEVICE_AUDIT_SECRET };
+    useEnv({ ...local, SESSION_SECRET: 'a'.repeat(40) });
+    const token = new URL(await passkeyRemovalLink('user-1', 'passkey-1')).searchParams.get('token')!;
+    useEnv({ ...local, SESSION_SECRET: 'b'.repeat(40) });
+    expect(await readRemovalToken(token)).toEqual({ userId: 'user-1', passkeyId: 'passkey-1' });
+    // signed with the DeviceAuditSecret: a new one of those is what ends the links
+    useEnv({ ...local, SESSION_SECRET: 'b'.repeat(40), DEVICE_AUDIT_SECRET: 'e'.repeat(48) });
+    await expect(readRemovalToken(token)).rejects.toMatchObject({ code: 'invalid_token' });
   });
 
   it('reads DeviceAuditSecret in the cloud, never the session secret', async () => {

@@ -4,18 +4,19 @@ import { checkLocalCall } from './local-twin';
 import { readSecret } from './parameters';
 
 /**
- * The key of trusted-device cookies and of the audit log's keyed email hashes
- * (docs/security.md#keys-that-outlive-a-session-key-rotation). Both must stay stable for months:
- * a device cookie lives 90 days, and an admin compares hashes across the whole audit retention.
- * Derived from the session key, every rotation of that key (or a leak that forces one) would
- * un-trust every device and change every hash, so they come from a secret of their own, held
- * only by the functions that set or check device cookies or write those hashes.
+ * The key of trusted-device cookies, of the audit log's keyed email hashes and of the "this
+ * wasn't me" links of passkey notices (docs/security.md#keys-that-outlive-a-session-key-rotation).
+ * All must stay stable for weeks or months: a device cookie lives 90 days, a removal link 30 days
+ * in a mailbox, and an admin compares hashes across the whole audit retention. Derived from the
+ * session key, every rotation of that key (or a leak that forces one) would un-trust every device,
+ * break every link and change every hash, so they come from a secret of their own, held only by
+ * the functions that set or check device cookies or links or write those hashes.
  *
  * Where it comes from: cloud, the DeviceAuditSecret (DEVICE_AUDIT_SECRET_ARN); local,
  * DEVICE_AUDIT_SECRET (the local runtime generates it in DATA_DIR), or else derived from
  * SESSION_SECRET (one-off local scripts and test setups that set only that).
  */
-export type DeviceAuditPurpose = 'trusted-device-cookie' | 'audit-email-hash';
+export type DeviceAuditPurpose = 'trusted-device-cookie' | 'audit-email-hash' | 'passkey-removal-link';
 const MIN_KEY_BYTES = 32;
 
 async function secretText(): Promise<string> {

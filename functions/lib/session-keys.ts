@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { config } from './config';
 import { checkLocalCall } from './local-twin';
 import { clearParameterCachesForTests, readSecret } from './parameters';
@@ -92,14 +92,4 @@ export function resetKeyRingForTests(): void {
   parsed = undefined;
   forcedAt = 0;
   clearParameterCachesForTests();
-}
-
-/**
- * A key for another purpose derived from the current signing key (HMAC, domain-separated by
- * `purpose`), e.g. the keyed hash of typed emails in the audit log. Stable as long as the
- * current signing key is.
- */
-export async function derivedKey(purpose: string): Promise<Buffer> {
-  const { current } = await keyRing();
-  return createHmac('sha256', current.key).update(`career-program/${purpose}`).digest();
 }

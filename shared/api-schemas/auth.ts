@@ -188,17 +188,6 @@ export const authDocs: Record<string, RouteDoc> = {
     responses: { 200: sessionList },
     errors: {},
   },
-  'DELETE /api/auth/sessions/{id}': {
-    summary: "Ends one of the caller's sessions (another person's id: 404).",
-    headers: { 'Set-Cookie': 'clears the session cookie and the signed-in hint when the session ended is this one' },
-    responses: { 200: ok },
-    errors: { 404: ['session_not_found'] },
-  },
-  'POST /api/auth/sessions/revoke-others': {
-    summary: 'Ends every session of the caller but the current one.',
-    responses: { 200: z.object({ ok: z.literal(true), ended: z.number() }) },
-    errors: {},
-  },
   'GET /api/certificates/{code}': {
     summary: 'Public check of a certificate by its verification code.',
     responses: {

@@ -6,7 +6,8 @@ import { seriousA11yViolations, sixDigitCode, useBrowser, waitForEmail } from '.
  * Passkeys end to end (docs/security.md#account-security-center): Chromium with a virtual platform authenticator
  * (DevTools protocol WebAuthn domain) adds a passkey in Settings → Security (after "Confirm it's
  * you" with the password), signs out, signs in
- * with it from the login page, then removes it — after which it no longer signs in.
+ * with it from the login page, then removes it ("Confirm it's you" answered by that passkey) —
+ * after which it no longer signs in.
  */
 const browser = useBrowser();
 const PASSWORD = 'harbor quartz meadow';
@@ -91,9 +92,12 @@ it('adds a passkey, signs out, signs in with it, and removes it', async () => {
     )
     .toBe(true);
 
-  // Remove it (after a confirmation): it no longer signs in
+  // Remove it after "Confirm it's you", answered by the passkey itself: it no longer signs in
   await page.getByRole('button', { name: `Remove ${name}` }).click();
-  await page.getByRole('button', { name: 'Yes, remove' }).click();
+  await page
+    .getByRole('group', { name: `Remove passkey ${name}?` })
+    .getByRole('button', { name: 'Use a passkey instead' })
+    .click();
   await expect.poll(() => page.getByText('You have no passkeys yet.').isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/settings'));

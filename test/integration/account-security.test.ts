@@ -103,6 +103,16 @@ async function passkeyLogin(client: ApiClient, authenticator: SoftAuthenticator,
   });
 }
 
+/** "Confirm it's you" with the password, as the body of the calls that ask it. */
+const BY_PASSWORD = { current_password: PASSWORD };
+
+/** A `confirm` challenge answered by the authenticator: the passkey form of "Confirm it's you". */
+async function passkeyProof(client: ApiClient, authenticator: SoftAuthenticator) {
+  const options = await client.post<AuthenticationOptions>('/api/auth/passkeys/confirmation/options', {});
+  expect(options.status).toBe(200);
+  return { passkey: { challenge_id: options.body.challenge_id, response: authenticator.authenticate(options.body.options, ORIGIN) } };
+}
+
 const auditActions = async (adminClient: ApiClient, userId: string): Promise<string[]> =>
   (await adminClient.get<ListPage<AuditEntry & { action: string }>>(`/api/admin/users/${userId}/audit-logs`)).body.items.map(
     (entry) => entry.action,
@@ -169,8 +179,8 @@ describe('GET /api/auth/sessions', () => {
 
   it('needs a session', async () => {
     expect((await api.client().get('/api/auth/sessions')).status).toBe(401);
-    expect((await api.client().delete('/api/auth/sessions/abc')).status).toBe(401);
-    expect((await api.client().post('/api/auth/sessions/revoke-others', {})).status).toBe(401);
+    expect((await api.client().request('DELETE', '/api/auth/sessions/abc', BY_PASSWORD)).status).toBe(401);
+    expect((await api.client().post('/api/auth/sessions/revoke-others', BY_PASSWORD)).status).toBe(401);
   });
 });
 
@@ -179,7 +189,7 @@ describe('DELETE /api/auth/sessions/{id}', () => {
     const user = await makeUser();
     const mine = await sessionClient(user);
     const other = await sessionClient(user, FIREFOX_LINUX);
-    const ended = await mine.client.delete(`/api/auth/sessions/${other.sessionId}`);
+    const ended = await mine.client.request('DELETE', `/api/auth/sessions/${other.sessionId}`, BY_PASSWORD);
     expect(ended.status).toBe(200);
     expect(ended.body).toEqual({ ok: true });
     expect((await other.client.get('/api/auth/me')).status).toBe(401);
@@ -187,12 +197,39 @@ describe('DELETE /api/auth/sessions/{id}', () => {
     expect(await auditActions(adminClient, user.id)).toContain('auth.session_revoked');
   });
 
+  it('needs "Confirm it\'s you": nothing, a wrong password (audited) or a used challenge ends nothing; a passkey does', async () => {
+    const user = await makeUser();
+    const mine = await sessionClient(user);
+    const other = await sessionClient(user, FIREFOX_LINUX);
+    const path = `/api/auth/sessions/${other.sessionId}`;
+    expect((await mine.client.request('DELETE', path)).body).toEqual({ error: 'reauthentication_required' });
+    expect((await mine.client.request('DELETE', path, {})).status).toBe(403);
+    const wrong = await mine.client.request('DELETE', path, { current_password: 'not my password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ error: 'invalid_current_password' });
+    expect((await other.client.get('/api/auth/me')).status).toBe(200);
+    const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
+      action: string;
+      new_values: Record<string, unknown>;
+    }>;
+    expect(entries.find((entry) => entry.action === 'auth.session_revocation_refused')?.new_values).toEqual({
+      reason: 'invalid_current_password',
+    });
+
+    const { authenticator } = await addPasskey(mine.client);
+    const proof = await passkeyProof(mine.client, authenticator);
+    expect((await mine.client.request('DELETE', path, proof)).status).toBe(200);
+    expect((await other.client.get('/api/auth/me')).status).toBe(401);
+    // the challenge was used: it confirms nothing else
+    expect((await mine.client.post('/api/auth/sessions/revoke-others', proof)).body).toEqual({ error: 'invalid_challenge' });
+  });
+
   it("answers 404 for another person's session id, and nothing ends", async () => {
     const user = await makeUser();
     const stranger = await makeUser();
     const mine = await sessionClient(user);
     const theirs = await sessionClient(stranger);
-    const response = await mine.client.delete(`/api/auth/sessions/${theirs.sessionId}`);
+    const response = await mine.client.request('DELETE', `/api/auth/sessions/${theirs.sessionId}`, BY_PASSWORD);
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'session_not_found' });
     expect((await theirs.client.get('/api/auth/me')).status).toBe(200);
@@ -202,15 +239,17 @@ describe('DELETE /api/auth/sessions/{id}', () => {
   it('answers 404 for an unknown or malformed id', async () => {
     const user = await makeUser();
     const { client } = await sessionClient(user);
-    expect((await client.delete('/api/auth/sessions/no-such-session')).body).toEqual({ error: 'session_not_found' });
-    expect((await client.delete(`/api/auth/sessions/${'x'.repeat(100)}`)).status).toBe(404);
-    expect((await client.delete('/api/auth/sessions/a%20b')).status).toBe(404);
+    expect((await client.request('DELETE', '/api/auth/sessions/no-such-session', BY_PASSWORD)).body).toEqual({
+      error: 'session_not_found',
+    });
+    expect((await client.request('DELETE', `/api/auth/sessions/${'x'.repeat(100)}`, BY_PASSWORD)).status).toBe(404);
+    expect((await client.request('DELETE', '/api/auth/sessions/a%20b', BY_PASSWORD)).status).toBe(404);
   });
 
   it('ending the current session signs this browser out (cookie cleared)', async () => {
     const user = await makeUser();
     const { client, sessionId } = await sessionClient(user);
-    const response = await client.delete(`/api/auth/sessions/${sessionId}`);
+    const response = await client.request('DELETE', `/api/auth/sessions/${sessionId}`, BY_PASSWORD);
     expect(response.status).toBe(200);
     expect(response.setCookies.some((c) => /^__Host-session=;.*Max-Age=0/i.test(c))).toBe(true);
     expect((await client.get('/api/auth/me')).status).toBe(401);
@@ -223,11 +262,23 @@ describe('POST /api/auth/sessions/revoke-others', () => {
     const mine = await sessionClient(user);
     const others = await Promise.all([sessionClient(user, FIREFOX_LINUX), sessionClient(user), sessionClient(user)]);
     const stranger = await sessionClient(await makeUser());
-    const response = await mine.client.post('/api/auth/sessions/revoke-others', {});
+    expect((await mine.client.post('/api/auth/sessions/revoke-others', {})).body).toEqual({ error: 'reauthentication_required' });
+    expect((await mine.client.post('/api/auth/sessions/revoke-others', { current_password: 'nope' })).status).toBe(400);
+    for (const other of others) expect((await other.client.get('/api/auth/me')).status).toBe(200);
+
+    const cookieBefore = mine.client.cookie(SESSION_COOKIE);
+    const response = await mine.client.post('/api/auth/sessions/revoke-others', BY_PASSWORD);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ok: true, ended: 3 });
     for (const other of others) expect((await other.client.get('/api/auth/me')).status).toBe(401);
+    // one bump of the account's session version: the other items stay until their TTL, the current
+    // session carries on with the fresh cookie (the one it had before is of the old version)
+    expect((await getUserById(user.id))?.session_version).toBe((user.session_version ?? 0) + 1);
+    expect(mine.client.cookie(SESSION_COOKIE)).not.toBe(cookieBefore);
     expect((await mine.client.get('/api/auth/me')).status).toBe(200);
+    const stale = api.client();
+    stale.setCookie(SESSION_COOKIE, cookieBefore!);
+    expect((await stale.get('/api/auth/me')).status).toBe(401);
     expect((await stranger.client.get('/api/auth/me')).status).toBe(200);
     expect((await mine.client.get('/api/auth/sessions')).body.items).toHaveLength(1);
     const entries = (await adminClient.get(`/api/admin/users/${user.id}/audit-logs`)).body.items as Array<{
@@ -284,14 +335,18 @@ describe('passkey registration', () => {
 
     expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.passkey_count).toBe(1);
 
-    const removed = await client.delete(`/api/auth/passkeys/${passkey.id}`);
+    expect((await client.request('DELETE', `/api/auth/passkeys/${passkey.id}`)).body).toEqual({ error: 'reauthentication_required' });
+    const wrong = await client.request('DELETE', `/api/auth/passkeys/${passkey.id}`, { current_password: 'not my password' });
+    expect(wrong.body).toEqual({ error: 'invalid_current_password' });
+    expect((await client.get<PasskeyList>('/api/auth/passkeys')).body.items).toHaveLength(1);
+    const removed = await client.request('DELETE', `/api/auth/passkeys/${passkey.id}`, BY_PASSWORD);
     expect(removed.status).toBe(200);
     expect((await client.get('/api/auth/passkeys')).body.items).toEqual([]);
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkeyLookup(passkey.id) }))).Item).toBeUndefined();
     expect((await latestEmail(user.email, /passkey was removed/)).text).toContain('named "Desk key"');
     expect((await adminClient.get(`/api/admin/users/${user.id}`)).body.passkey_count).toBe(0);
     expect(await auditActions(adminClient, user.id)).toEqual(
-      expect.arrayContaining(['auth.passkey_added', 'auth.passkey_renamed', 'auth.passkey_removed']),
+      expect.arrayContaining(['auth.passkey_added', 'auth.passkey_renamed', 'auth.passkey_removal_refused', 'auth.passkey_removed']),
     );
   });
 
@@ -450,10 +505,10 @@ describe('passkey registration', () => {
     const rename = await stranger.client.patch(`/api/auth/passkeys/${passkey.id}`, { name: 'Stolen' });
     expect(rename.status).toBe(404);
     expect(rename.body).toEqual({ error: 'passkey_not_found' });
-    const remove = await stranger.client.delete(`/api/auth/passkeys/${passkey.id}`);
+    const remove = await stranger.client.request('DELETE', `/api/auth/passkeys/${passkey.id}`, BY_PASSWORD);
     expect(remove.status).toBe(404);
     expect((await client.get('/api/auth/passkeys')).body.items).toEqual([expect.objectContaining({ id: passkey.id, name: 'Work laptop' })]);
-    expect((await client.delete('/api/auth/passkeys/not-an-id')).status).toBe(404);
+    expect((await client.request('DELETE', '/api/auth/passkeys/not-an-id', BY_PASSWORD)).status).toBe(404);
   });
 
   it('refuses a second registration of the same credential', async () => {

@@ -244,6 +244,25 @@ describe('security events in the audit log', () => {
     expect(JSON.stringify(entries[0])).not.toContain(email);
   });
 
+  it("records a refused verification-code resend with the caller's address and browser, on each path that resends", async () => {
+    const email = newEmail();
+    const agent = `resend-agent-${randomUUID().slice(0, 8)}`;
+    const client = api.client({ userAgent: agent });
+    const register = () =>
+      client.post('/api/auth/register', { first_name: 'Ada', last_name: 'Byron', email, password: PASSWORD, passwordConfirm: PASSWORD });
+    const throttledEntries = async () => (await auditOf('rate_limit#codeResendPerMinute')).filter((entry) => entry.user_agent === agent);
+    // the first code counts against the one-a-minute resend limit
+    expect((await register()).status).toBe(201);
+    // a repeated registration within the minute: no new code, the refusal audited with IP and agent
+    await register();
+    expect(await throttledEntries()).toEqual([expect.objectContaining({ action: 'security.throttled', ip: '127.0.0.1' })]);
+    // "Send a new code" in the same window: the same limit, already in the log for this window
+    configureRateLimits({ codeResendPerHour: { limit: 0, windowSeconds: 3600 }, codeResendPerMinute: { limit: 100, windowSeconds: 60 } });
+    expect((await client.post('/api/auth/resend-verification', { email })).status).toBe(202);
+    const hourly = (await auditOf('rate_limit#codeResendPerHour')).filter((entry) => entry.user_agent === agent);
+    expect(hourly).toEqual([expect.objectContaining({ action: 'security.throttled', ip: '127.0.0.1' })]);
+  });
+
   it('records wrong and expired sign-in codes against the account', async () => {
     const { email, user } = await makeUser();
     const client = api.client();

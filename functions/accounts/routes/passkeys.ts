@@ -8,21 +8,20 @@ import { removePasskey, renamePasskey } from '../passkey-management';
 import { finishPasskeyRegistration, startPasskeyConfirmation, startPasskeyRegistration } from '../passkey-registration';
 import { finishPasskeyLogin, startPasskeyLogin } from '../passkey-sign-in';
 import { callerOf } from '../../lib/caller';
+import { credentialResponse, identityProof } from './identity-proof';
 
 // Names appear in notice emails and on screens: no control characters, line breaks or
 // direction overrides that could forge extra lines or reorder the text around them.
 const passkeyName = z
   .string()
   .check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/u));
-/** The browser's JSON-encoded credential; the library checks its inner structure. */
-const credentialResponse = z.looseObject({ id: z.string().check(z.maxLength(1400)), type: z.string().check(z.maxLength(32)) });
 
 /** `GET /api/auth/passkeys` → `{ items: [{ id, name, created_at, last_used_at, backed_up }] }`. */
 export const getPasskeys = defineRoute({
   handler: async (req) => ({ body: { items: await listPasskeys(req.session!.user.id) } }),
 });
 
-/** `POST /api/auth/passkeys/confirmation/options` → `{ challenge_id, options }`: "Confirm it's you" with one of the account's passkeys. */
+/** `POST /api/auth/passkeys/confirmation/options` → `{ challenge_id, options }`: "Confirm it's you" with one of the account's passkeys (../reauthentication.ts). */
 export const passkeyConfirmationOptions = defineRoute({
   handler: async (req) => ({ body: await startPasskeyConfirmation(req.session!.user) }),
 });
@@ -32,10 +31,7 @@ export const passkeyConfirmationOptions = defineRoute({
  * response } }` → `{ challenge_id, options }`.
  */
 export const passkeyRegistrationOptions = defineRoute({
-  body: z.object({
-    current_password: z.optional(z.string().check(z.maxLength(1024))),
-    passkey: z.optional(z.object({ challenge_id: z.string().check(z.maxLength(128)), response: credentialResponse })),
-  }),
+  body: identityProof,
   handler: async (req) => ({ body: await startPasskeyRegistration(req.session!.user, req.body, callerOf(req)) }),
 });
 
@@ -54,10 +50,11 @@ export const passkeyRename = defineRoute({
   handler: async (req) => ({ body: await renamePasskey(req.session!.user, req.params.id ?? '', req.body.name, callerOf(req)) }),
 });
 
-/** `DELETE /api/auth/passkeys/{id}` → `{ ok: true }`. */
+/** `DELETE /api/auth/passkeys/{id}` `{ current_password }` or `{ passkey: { challenge_id, response } }` → `{ ok: true }`. */
 export const passkeyRemove = defineRoute({
+  body: identityProof,
   handler: async (req) => {
-    await removePasskey(req.session!.user, req.params.id ?? '', callerOf(req));
+    await removePasskey(req.session!.user, req.params.id ?? '', req.body, callerOf(req));
     return { body: { ok: true } };
   },
 });

@@ -1,8 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { proofOf, type Confirmation } from './confirm-identity';
 import { passkeysQueryOptions } from './get-passkeys';
 
-export const removePasskey = (id: string) => api.delete<{ ok: boolean }>(`/api/auth/passkeys/${encodeURIComponent(id)}`);
+/** Removes a passkey after "Confirm it's you". */
+export const removePasskey = ({ id, confirmation }: { id: string; confirmation: Confirmation }) =>
+  api.delete<{ ok: boolean }>(`/api/auth/passkeys/${encodeURIComponent(id)}`, proofOf(confirmation));
 
 export function useRemovePasskey() {
   const queryClient = useQueryClient();

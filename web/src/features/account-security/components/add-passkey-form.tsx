@@ -1,10 +1,11 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-alert';
-import { PasswordField } from '@/components/ui/password-field';
 import { TextField } from '@/components/ui/text-field';
-import { confirmWithPasskey, useAddPasskey, type Confirmation, type PasskeyAssertion } from '../api/add-passkey';
+import { useAddPasskey } from '../api/add-passkey';
+import type { Confirmation } from '../api/confirm-identity';
 import { securityErrorMessage } from '../utils/messages';
+import { ConfirmIdentityForm } from './confirm-identity-form';
 
 /**
  * Adds a passkey: an optional name, then "Confirm it's you" with the password or, when the
@@ -15,16 +16,10 @@ export function AddPasskeyForm({ onAdded, hasPasskeys }: { onAdded: (name: strin
   const add = useAddPasskey();
   const [name, setName] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [password, setPassword] = useState('');
-  const [assertion, setAssertion] = useState<PasskeyAssertion | null>(null);
-  const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
 
   const close = () => {
     setConfirming(false);
-    setPassword('');
-    setAssertion(null);
     setError(null);
   };
   const run = (confirmation: Confirmation) => {
@@ -37,10 +32,7 @@ export function AddPasskeyForm({ onAdded, hasPasskeys }: { onAdded: (name: strin
           setName('');
           onAdded(passkey.name);
         },
-        onError: (failure) => {
-          setAssertion(null);
-          setError(securityErrorMessage(failure, 'Unable to add the passkey.'));
-        },
+        onError: (failure) => setError(securityErrorMessage(failure, 'Unable to add the passkey.')),
       },
     );
   };
@@ -48,22 +40,6 @@ export function AddPasskeyForm({ onAdded, hasPasskeys }: { onAdded: (name: strin
     event.preventDefault();
     setError(null);
     setConfirming(true);
-    setTimeout(() => passwordRef.current?.focus(), 0);
-  };
-  const submitPassword = (event: FormEvent) => {
-    event.preventDefault();
-    run({ currentPassword: password });
-  };
-  const confirmByPasskey = async () => {
-    setError(null);
-    setAsking(true);
-    try {
-      setAssertion(await confirmWithPasskey());
-    } catch (failure) {
-      setError(securityErrorMessage(failure, 'Unable to add the passkey.'));
-    } finally {
-      setAsking(false);
-    }
   };
 
   if (!confirming)
@@ -86,49 +62,17 @@ export function AddPasskeyForm({ onAdded, hasPasskeys }: { onAdded: (name: strin
     );
 
   return (
-    <form className="sec-form" onSubmit={submitPassword} noValidate aria-labelledby="confirm-passkey-title">
-      <h4 id="confirm-passkey-title">Confirm it's you</h4>
-      <FormAlert>{error}</FormAlert>
-      {assertion ? (
-        <>
-          <p className="sec-muted">Confirmed with your passkey. Now create the new passkey.</p>
-          <div className="sec-actions">
-            <Button onClick={() => run({ passkey: assertion })} disabled={add.isPending}>
-              {add.isPending ? 'Adding…' : 'Create the passkey'}
-            </Button>
-            <Button variant="link" onClick={close}>
-              Cancel
-            </Button>
-          </div>
-        </>
-      ) : (
-        <>
-          <p className="sec-muted">
-            {hasPasskeys ? 'Enter your password, or use one of your passkeys, to add a passkey.' : 'Enter your password to add a passkey.'}
-          </p>
-          <PasswordField
-            ref={passwordRef}
-            label="Password"
-            name="current-password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          <div className="sec-actions">
-            <Button type="submit" disabled={add.isPending || !password}>
-              {add.isPending ? 'Adding…' : 'Continue'}
-            </Button>
-            {hasPasskeys ? (
-              <Button variant="secondary" onClick={() => void confirmByPasskey()} disabled={asking || add.isPending}>
-                Use a passkey instead
-              </Button>
-            ) : null}
-            <Button variant="link" onClick={close}>
-              Cancel
-            </Button>
-          </div>
-        </>
-      )}
-    </form>
+    <ConfirmIdentityForm
+      purpose="add a passkey"
+      hasPasskeys={hasPasskeys}
+      submitLabel="Continue"
+      pendingLabel="Adding…"
+      pending={add.isPending}
+      error={error}
+      failureText="Unable to add the passkey."
+      onConfirm={run}
+      onCancel={close}
+      afterPasskey={{ text: 'Confirmed with your passkey. Now create the new passkey.', button: 'Create the passkey' }}
+    />
   );
 }

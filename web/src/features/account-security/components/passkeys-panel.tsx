@@ -2,12 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-alert';
 import { TextField } from '@/components/ui/text-field';
+import type { Confirmation } from '../api/confirm-identity';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
 import type { PasskeyItem } from '../types';
 import { formatDateTimeMedium as formatWhen } from '@/utils/format';
-import { securityErrorMessage } from '../utils/messages';
+import { isRefusedConfirmation, securityErrorMessage } from '../utils/messages';
+import { ConfirmIdentityForm } from './confirm-identity-form';
 import { AddPasskeyForm } from './add-passkey-form';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
@@ -32,12 +34,21 @@ function PasskeyRow({ passkey, report }: { passkey: PasskeyItem; report: (outcom
       },
     );
   };
-  const confirmRemove = () => {
+  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirmRemove = (confirmation: Confirmation) => {
     report(null);
-    remove.mutate(passkey.id, {
-      onSuccess: () => report({ tone: 'success', text: `Passkey "${passkey.name}" removed.` }),
-      onError: (error) => report({ tone: 'error', text: securityErrorMessage(error, 'Unable to remove the passkey.') }),
-    });
+    setConfirmError(null);
+    remove.mutate(
+      { id: passkey.id, confirmation },
+      {
+        onSuccess: () => report({ tone: 'success', text: `Passkey "${passkey.name}" removed.` }),
+        onError: (error) => {
+          if (isRefusedConfirmation(error)) return setConfirmError(securityErrorMessage(error, 'Unable to remove the passkey.'));
+          setMode('view');
+          report({ tone: 'error', text: securityErrorMessage(error, 'Unable to remove the passkey.') });
+        },
+      },
+    );
   };
 
   return (
@@ -65,14 +76,20 @@ function PasskeyRow({ passkey, report }: { passkey: PasskeyItem; report: (outcom
             </span>
           </div>
           {mode === 'confirm-remove' ? (
-            <div className="sec-actions" role="group" aria-label={`Remove passkey ${passkey.name}?`}>
+            <div className="sec-item__main" role="group" aria-label={`Remove passkey ${passkey.name}?`}>
               <span>Remove this passkey?</span>
-              <Button variant="danger" onClick={confirmRemove} disabled={remove.isPending}>
-                {remove.isPending ? 'Removing…' : 'Yes, remove'}
-              </Button>
-              <Button variant="link" onClick={() => setMode('view')}>
-                Keep it
-              </Button>
+              <ConfirmIdentityForm
+                purpose="remove this passkey"
+                hasPasskeys
+                submitLabel="Yes, remove"
+                pendingLabel="Removing…"
+                cancelLabel="Keep it"
+                pending={remove.isPending}
+                error={confirmError}
+                failureText="Unable to remove the passkey."
+                onConfirm={confirmRemove}
+                onCancel={() => setMode('view')}
+              />
             </div>
           ) : (
             <div className="sec-actions">
@@ -86,7 +103,14 @@ function PasskeyRow({ passkey, report }: { passkey: PasskeyItem; report: (outcom
               >
                 Rename
               </Button>
-              <Button variant="secondary" onClick={() => setMode('confirm-remove')} aria-label={`Remove ${passkey.name}`}>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setConfirmError(null);
+                  setMode('confirm-remove');
+                }}
+                aria-label={`Remove ${passkey.name}`}
+              >
                 Remove
               </Button>
             </div>

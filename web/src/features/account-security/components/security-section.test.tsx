@@ -49,8 +49,15 @@ describe('Settings → Security: sessions', () => {
     expect(within(rows[0]).queryByRole('button')).toBeNull();
     expect(rows[1].textContent).toContain('IP 203.0.113.7');
     await userEvent.click(within(rows[1]).getByRole('button', { name: /^Sign out Firefox on Linux/ }));
+    // "Confirm it's you" first: nothing ends until the password is given
+    const step = await screen.findByRole('form', { name: "Confirm it's you" });
+    expect(step.textContent).toContain('Enter your password to sign out Firefox on Linux.');
+    expect(api.callsTo('DELETE /api/auth/sessions/s2')).toHaveLength(0);
+    await userEvent.type(within(step).getByLabelText('Password'), 'my password');
+    await userEvent.click(within(step).getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByText('Signed out Firefox on Linux.')).toBeInTheDocument();
-    expect(api.callsTo('DELETE /api/auth/sessions/s2')).toHaveLength(1);
+    expect(api.callsTo('DELETE /api/auth/sessions/s2').map((call) => call.body)).toEqual([{ current_password: 'my password' }]);
+    expect(screen.queryByRole('form', { name: "Confirm it's you" })).toBeNull();
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Signed-in sessions' })).getAllByRole('listitem')).toHaveLength(1));
     expect(screen.getByText('You are not signed in anywhere else.')).toBeInTheDocument();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Sign out everywhere else' }).disabled).toBe(true);
@@ -63,16 +70,51 @@ describe('Settings → Security: sessions', () => {
           items: [session('s1', true, 'Chrome on Windows'), session('s2', false, 'Safari on iOS'), session('s3', false, 'Edge on Windows')],
         },
       },
-      'POST /api/auth/sessions/revoke-others': { body: { ok: true, ended: 2 } },
+      'POST /api/auth/sessions/revoke-others': (call) =>
+        (call.body as { current_password?: string }).current_password === 'my password'
+          ? { body: { ok: true, ended: 2 } }
+          : { status: 400, body: { error: 'invalid_current_password' } },
       'DELETE /api/auth/sessions/s2': { status: 404, body: { error: 'session_not_found' } },
       'GET /api/auth/passkeys': { body: { items: [] } },
     });
     renderAt('/settings', <SecuritySection />);
     await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
+    const step = await screen.findByRole('form', { name: "Confirm it's you" });
+    expect(step.textContent).toContain('Enter your password to sign out everywhere else.');
+    // a wrong password is said in the form, which stays for another try
+    await userEvent.type(within(step).getByLabelText('Password'), 'not it');
+    await userEvent.click(within(step).getByRole('button', { name: 'Sign out everywhere else' }));
+    expect((await within(step).findByRole('alert')).textContent).toBe('The current password is not correct.');
+    await userEvent.clear(within(step).getByLabelText('Password'));
+    await userEvent.type(within(step).getByLabelText('Password'), 'my password');
+    await userEvent.click(within(step).getByRole('button', { name: 'Sign out everywhere else' }));
     expect(await screen.findByText('Signed out 2 other sessions.')).toBeInTheDocument();
-    expect(api.callsTo('POST /api/auth/sessions/revoke-others')).toHaveLength(1);
+    expect(api.callsTo('POST /api/auth/sessions/revoke-others')).toHaveLength(2);
     await userEvent.click(screen.getByRole('button', { name: /^Sign out Safari on iOS/ }));
+    await userEvent.type(await screen.findByLabelText('Password'), 'my password');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This session has already ended.');
+  });
+
+  it('confirms with a passkey when the account has one: one press ends the sessions', async () => {
+    const api = mockFetch({
+      'GET /api/auth/sessions': { body: { items: [session('s1', true, 'Chrome on Windows'), session('s2', false, 'Safari on iOS')] } },
+      'GET /api/auth/passkeys': { body: { items: [passkey] } },
+      'POST /api/auth/passkeys/confirmation/options': { body: { challenge_id: 'k'.repeat(24), options: { challenge: 'xyz' } } },
+      'POST /api/auth/sessions/revoke-others': { body: { ok: true, ended: 1 } },
+    });
+    startAuthentication.mockResolvedValue({ id: 'old', type: 'public-key' });
+    renderAt('/settings', <SecuritySection />);
+    await screen.findByRole('list', { name: 'Your passkeys' });
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+    expect((await screen.findByRole('form', { name: "Confirm it's you" })).textContent).toContain(
+      'Enter your password, or use one of your passkeys, to sign out everywhere else.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Use a passkey instead' }));
+    expect(await screen.findByText('Signed out 1 other session.')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/auth/sessions/revoke-others')[0].body).toEqual({
+      passkey: { challenge_id: 'k'.repeat(24), response: { id: 'old', type: 'public-key' } },
+    });
   });
 
   it('says when the sessions cannot be loaded', async () => {
@@ -114,10 +156,14 @@ describe('Settings → Security: passkeys', () => {
     expect(api.callsTo(`PATCH /api/auth/passkeys/${passkey.id}`)[0].body).toEqual({ name: 'Desk key' });
 
     await userEvent.click(await screen.findByRole('button', { name: 'Remove Desk key' }));
+    const removal = screen.getByRole('group', { name: 'Remove passkey Desk key?' });
+    expect(removal.textContent).toContain('Enter your password, or use one of your passkeys, to remove this passkey.');
     expect(api.callsTo(`DELETE /api/auth/passkeys/${passkey.id}`)).toHaveLength(0);
-    await userEvent.click(screen.getByRole('button', { name: 'Yes, remove' }));
+    await userEvent.type(within(removal).getByLabelText('Password'), 'my password');
+    await userEvent.click(within(removal).getByRole('button', { name: 'Yes, remove' }));
     expect(await screen.findByText('Passkey "Desk key" removed.')).toBeInTheDocument();
     expect(await screen.findByText('You have no passkeys yet.')).toBeInTheDocument();
+    expect(api.callsTo(`DELETE /api/auth/passkeys/${passkey.id}`)[0].body).toEqual({ current_password: 'my password' });
   });
 
   it('adds a passkey after "Confirm it\'s you" with the password; the name is optional', async () => {

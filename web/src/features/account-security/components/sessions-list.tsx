@@ -2,11 +2,14 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-alert';
 import { useSessions } from '../api/get-sessions';
+import type { Confirmation } from '../api/confirm-identity';
+import { usePasskeys } from '../api/get-passkeys';
 import { useRevokeOtherSessions } from '../api/revoke-other-sessions';
 import { useRevokeSession } from '../api/revoke-session';
 import type { SessionItem } from '../types';
 import { formatDateTimeMedium as formatWhen } from '@/utils/format';
-import { securityErrorMessage } from '../utils/messages';
+import { isRefusedConfirmation, securityErrorMessage } from '../utils/messages';
+import { ConfirmIdentityForm } from './confirm-identity-form';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
@@ -37,30 +40,60 @@ function SessionRow({ session, onSignOut, busy }: { session: SessionItem; onSign
   );
 }
 
-/** "Where you're signed in": this device first, a Sign out button for each other session. */
+/** What "Confirm it's you" is open for: one session, or every other one. */
+type Pending = { kind: 'one'; session: SessionItem } | { kind: 'others' } | null;
+
+/**
+ * "Where you're signed in": this device first, a Sign out button for each other session. Ending
+ * sessions asks "Confirm it's you" first.
+ */
 export function SessionsList() {
   const sessions = useSessions();
+  const passkeys = usePasskeys();
   const revoke = useRevokeSession();
   const revokeOthers = useRevokeOtherSessions();
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  const [confirmError, setConfirmError] = useState<string | null>(null);
   const others = (sessions.data ?? []).filter((session) => !session.current);
 
-  const signOut = (session: SessionItem) => {
+  const ask = (next: Pending) => {
     setOutcome(null);
-    revoke.mutate(session.id, {
-      onSuccess: () => setOutcome({ tone: 'success', text: `Signed out ${session.device}.` }),
-      onError: (error) => setOutcome({ tone: 'error', text: securityErrorMessage(error, 'Unable to sign out that session.') }),
-    });
+    setConfirmError(null);
+    setPending(next);
   };
-  const signOutOthers = () => {
-    setOutcome(null);
-    revokeOthers.mutate(undefined, {
-      onSuccess: (result) =>
+  const signOut = (session: SessionItem, confirmation: Confirmation) => {
+    setConfirmError(null);
+    revoke.mutate(
+      { id: session.id, confirmation },
+      {
+        onSuccess: () => {
+          setPending(null);
+          setOutcome({ tone: 'success', text: `Signed out ${session.device}.` });
+        },
+        onError: (error) => {
+          if (isRefusedConfirmation(error)) return setConfirmError(securityErrorMessage(error, 'Unable to sign out that session.'));
+          setPending(null);
+          setOutcome({ tone: 'error', text: securityErrorMessage(error, 'Unable to sign out that session.') });
+        },
+      },
+    );
+  };
+  const signOutOthers = (confirmation: Confirmation) => {
+    setConfirmError(null);
+    revokeOthers.mutate(confirmation, {
+      onSuccess: (result) => {
+        setPending(null);
         setOutcome({
           tone: 'success',
           text: result.ended === 1 ? 'Signed out 1 other session.' : `Signed out ${result.ended} other sessions.`,
-        }),
-      onError: (error) => setOutcome({ tone: 'error', text: securityErrorMessage(error, 'Unable to sign out the other sessions.') }),
+        });
+      },
+      onError: (error) => {
+        if (isRefusedConfirmation(error)) return setConfirmError(securityErrorMessage(error, 'Unable to sign out the other sessions.'));
+        setPending(null);
+        setOutcome({ tone: 'error', text: securityErrorMessage(error, 'Unable to sign out the other sessions.') });
+      },
     });
   };
 
@@ -77,15 +110,35 @@ export function SessionsList() {
         <>
           <ul className="sec-list" aria-label="Signed-in sessions">
             {sessions.data.map((session) => (
-              <SessionRow key={session.id} session={session} onSignOut={signOut} busy={revoke.isPending || revokeOthers.isPending} />
+              <SessionRow
+                key={session.id}
+                session={session}
+                onSignOut={(chosen) => ask({ kind: 'one', session: chosen })}
+                busy={revoke.isPending || revokeOthers.isPending}
+              />
             ))}
           </ul>
           {others.length === 0 ? <p className="sec-muted">You are not signed in anywhere else.</p> : null}
-          <div className="sec-actions">
-            <Button variant="secondary" onClick={signOutOthers} disabled={others.length === 0 || revokeOthers.isPending}>
-              {revokeOthers.isPending ? 'Signing out…' : 'Sign out everywhere else'}
-            </Button>
-          </div>
+          {pending ? (
+            <ConfirmIdentityForm
+              key={pending.kind === 'one' ? pending.session.id : 'others'}
+              purpose={pending.kind === 'one' ? `sign out ${pending.session.device}` : 'sign out everywhere else'}
+              hasPasskeys={Boolean(passkeys.data?.length)}
+              submitLabel={pending.kind === 'one' ? 'Sign out' : 'Sign out everywhere else'}
+              pendingLabel="Signing out…"
+              pending={revoke.isPending || revokeOthers.isPending}
+              error={confirmError}
+              failureText={pending.kind === 'one' ? 'Unable to sign out that session.' : 'Unable to sign out the other sessions.'}
+              onConfirm={(confirmation) => (pending.kind === 'one' ? signOut(pending.session, confirmation) : signOutOthers(confirmation))}
+              onCancel={() => setPending(null)}
+            />
+          ) : (
+            <div className="sec-actions">
+              <Button variant="secondary" onClick={() => ask({ kind: 'others' })} disabled={others.length === 0}>
+                Sign out everywhere else
+              </Button>
+            </div>
+          )}
         </>
       )}
       <div aria-live="polite">{outcome?.tone === 'success' ? <p className="sec-success">{outcome.text}</p> : null}</div>

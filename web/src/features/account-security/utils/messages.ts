@@ -27,3 +27,11 @@ export function securityErrorMessage(error: unknown, fallback = 'Something went 
   if (error instanceof Error && /not supported/i.test(error.message)) return 'This browser does not support passkeys.';
   return fallback;
 }
+
+/** The confirmation itself was refused (wrong password, a passkey that did not verify, an old challenge): ask again. */
+export function isRefusedConfirmation(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    ['invalid_current_password', 'passkey_verification_failed', 'invalid_challenge', 'throttled'].includes(error.code ?? '')
+  );
+}
