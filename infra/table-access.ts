@@ -138,7 +138,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   purge: PURGE_STEPS,
   // The daily erasure: due accounts through their index, its checkpoint (JOB#erasure#<day>), and
   // the start of each one's hard delete (the purge workers run its steps).
-  erasure: combinedAccess({ items: { [PK.job]: ['GetItem', 'UpdateItem'], [PK.user]: ['Query'] }, indexes: ['erasureDue'] }, PURGE_START),
+  erasure: combinedAccess({ items: { [PK.job]: ['GetItem', 'UpdateItem'] }, indexes: ['erasureDue'] }, PURGE_START),
   // One slice of the day's reminders: due enrollments through their index, the accounts, the
   // once-a-day claim (released when the send fails), index repairs, the slice's checkpoint.
   reminderWorker: {

@@ -11,6 +11,7 @@ import type { UserRecord } from '../../functions/lib/user-record';
 import { useApi } from '../helpers/api';
 import { holdPurgeMessages } from '../helpers/hard-delete';
 import { createTestUser } from '../helpers/users';
+import { enroll } from '../../functions/program/enroll';
 import { auditItemsOf, indexItems, setUserFields } from './program-helpers';
 import { runAs } from '../../infra/local/iam/twin';
 
@@ -33,8 +34,9 @@ const purgeJob = async (id: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.purgeJob(id), ConsistentRead: true }))).Item;
 const erasureIndex = async () => (await indexItems('erasureDue', indexPartition.erasureDue())).map((item) => String(item.id));
 /** Soft-deletes through the product's own write, then moves the deletion back in time as the days would. */
-async function softDeleted(name: string, daysAgo: number) {
+async function softDeleted(name: string, daysAgo: number, { enrolled = false } = {}) {
   const user = await createTestUser({ first_name: name });
+  if (enrolled) await enroll(user);
   await softDeleteUser(user.id, 'test', admin);
   if (daysAgo) {
     const deletedAt = new Date(Date.now() - daysAgo * DAY).toISOString();
@@ -45,7 +47,8 @@ async function softDeleted(name: string, daysAgo: number) {
 }
 
 beforeAll(async () => {
-  await softDeleted('Old', RETENTION_DAYS + 2);
+  // enrolled: the purge's first transaction also takes the enrollment out
+  await softDeleted('Old', RETENTION_DAYS + 2, { enrolled: true });
   await softDeleted('Recent', 3);
   await softDeleted('Restored', RETENTION_DAYS + 5);
   await softDeleted('Manual', RETENTION_DAYS + 1);
