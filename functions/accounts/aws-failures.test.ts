@@ -1,10 +1,19 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { LimitExceededException, MessageRejected, SESv2Client, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../groups/auth';
+import { tableName } from '../lib/db';
 import { keys } from '../lib/table';
 import { hashPassword } from './passwords';
 
@@ -150,6 +159,8 @@ describe('AWS failures on the account routes', () => {
     };
     dynamo.on(GetCommand, { Key: keys.email('grace@example.com') }).resolves({ Item: { user_id: 'u-2' } });
     dynamo.on(GetCommand, { Key: keys.user('u-2') }).resolves({ Item: user });
+    // the password step reads the account with its sign-in limits in one batch (none of them spent)
+    dynamo.on(BatchGetCommand).resolves({ Responses: { [tableName()]: [user] } });
     ses.on(SendEmailCommand).rejects(Object.assign(new Error('Service unavailable'), { name: 'ServiceUnavailable', $metadata: {} }));
     const response = await call(post('/api/auth/login', { email: 'grace@example.com', password: 'compiler pioneer 1952' }));
     expect(response.status).toBe(503);

@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AlarmSpec } from './monitoring';
 import { DEAD_LETTER_RETENTION_DAYS } from './work-queue';
+import { SK } from '../../functions/lib/table';
 
 export interface ActivityStreamProps {
   /** The table, with its stream (NEW_AND_OLD_IMAGES: the aggregator compares the old and new last-active day). */
@@ -48,7 +49,7 @@ export class ActivityStream extends Construct {
     const profileItems: unknown = FilterRule.isEqual('PROFILE');
     const withLastActiveDay: unknown = FilterRule.exists();
     const insertRecords: unknown = FilterRule.isEqual('INSERT');
-    const sessionItems: unknown = FilterRule.beginsWith('SESSION#');
+    const sessionItems: unknown = FilterRule.beginsWith(SK.session);
     const withSignInNote: unknown = FilterRule.exists();
     props.aggregator.addEventSource(
       new DynamoEventSource(props.table, {
