@@ -51,6 +51,8 @@ buildStacks(app, {
     customDomain: customDomain('domainName', 'certificateArn'),
     // -c apiDomainName=api.learn.example.org -c apiCertificateArn=<ACM certificate in the main region>
     apiCustomDomain: customDomain('apiDomainName', 'apiCertificateArn'),
+    // -c apiReservedConcurrency=<n>: each API function's reserved concurrency (docs/runbook.md#custom-domain)
+    apiReservedConcurrency: numberContext('apiReservedConcurrency'),
     mailFrom: context('mailFrom'),
     // where learners can write to a person (the Reply-To of the deletion confirmation); default support@<mailFrom's domain>
     supportEmail: context('supportEmail'),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { CfnOutput, Duration, Fn, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, type IEmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
@@ -96,6 +97,14 @@ export interface CareerProgramStackProps extends StackProps {
    * -c apiCertificateArn=…`): CloudFront reaches the API there and the execute-api endpoint is off.
    */
   apiCustomDomain?: CustomDomain;
+  /**
+   * Reserved concurrency of each API function (`-c apiReservedConcurrency=<n>`): while the
+   * execute-api endpoint is on (no `apiCustomDomain`), calls around CloudFront are refused by the
+   * origin check but still start Lambdas; a reservation keeps such a flood from taking the
+   * account's concurrency from the jobs. Unset by default: a new account's small concurrency
+   * quota cannot spare it (docs/runbook.md#custom-domain).
+   */
+  apiReservedConcurrency?: number;
   /**
    * The origin secret's version CloudFront sends (`-c originSecretVersion=<VersionId>`, docs/runbook.md
    * "Rotate the origin secret"). Unset: the current version at the first deploy.
@@ -253,6 +262,9 @@ export class CareerProgramStack extends Stack {
     const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', apiTimeout, AUTH_MEMORY_MB);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
+    if (props.apiReservedConcurrency)
+      for (const group of [auth, passkeys, learner, admin])
+        (group.fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.apiReservedConcurrency;
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
     const mailEvents = make('MailEventsFunction', 'functions/jobs/ses-events.ts', 'career-program-mail-events', Duration.seconds(30));

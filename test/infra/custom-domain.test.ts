@@ -78,6 +78,19 @@ describe('the API on its own domain', () => {
   });
 });
 
+describe('reserved concurrency of the API functions', () => {
+  it('is set on each API function when asked (-c apiReservedConcurrency), and on none by default', () => {
+    const reserved = synthStack({ apiReservedConcurrency: 50 });
+    for (const s of [reserved, plain])
+      for (const group of ['auth', 'passkeys', 'learner', 'admin'] as const) {
+        const fn = resourceOf(s.template, 'AWS::Lambda::Function', s.idOf(s.stack.functions[group].fn));
+        expect(fn.Properties.ReservedConcurrentExecutions, group).toBe(s === reserved ? 50 : undefined);
+      }
+    const reminders = resourceOf(reserved.template, 'AWS::Lambda::Function', reserved.idOf(reserved.stack.functions.reminderWorker.fn));
+    expect(reminders.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
+});
+
 describe('without custom domains', () => {
   it('keeps the default certificate, the execute-api endpoint as the origin, and no DNS outputs', () => {
     expect(distributionConfig(plain).Aliases).toBeUndefined();
