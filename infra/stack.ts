@@ -369,7 +369,7 @@ export class CareerProgramStack extends Stack {
     }
     const siteUrl = `https://${props.customDomain?.domainName ?? this.site.distribution.distributionDomainName}`;
     // "Download my data" of an account too large for one answer: an object behind a short-lived link
-    this.exports = new ExportBucket(this, 'Exports', { accessLogs: this.site.logBucket });
+    this.exports = new ExportBucket(this, 'Exports', { accessLogs: this.site.logBucket, retain: stage.name === 'prod' });
     this.exports.bindExporter(learner.fn);
 
     this.appUrlParameter = new StringParameter(this, 'AppUrl', {
