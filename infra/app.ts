@@ -25,6 +25,14 @@ const numberContext = (key: string): number | undefined => {
   return number;
 };
 
+/** `-c <name>=… -c <certificate>=…`: both or neither. */
+const customDomain = (name: string, certificate: string) => {
+  const domainName = context(name);
+  const certificateArn = context(certificate);
+  if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error(`-c ${name} and -c ${certificate} go together`);
+  return domainName && certificateArn ? { domainName, certificateArn } : undefined;
+};
+
 buildStacks(app, {
   account: process.env.CDK_DEFAULT_ACCOUNT,
   region: process.env.CDK_DEFAULT_REGION,
@@ -39,6 +47,12 @@ buildStacks(app, {
     // -c pageEmail=<pager's email>: the paging alarms also go there (docs/runbook.md#severities)
     pageEmail: context('pageEmail'),
     runbookUrl: context('runbookUrl'),
+    // -c domainName=learn.example.org -c certificateArn=<ACM certificate in us-east-1> (docs/runbook.md#custom-domain)
+    customDomain: customDomain('domainName', 'certificateArn'),
+    // -c apiDomainName=api.learn.example.org -c apiCertificateArn=<ACM certificate in the main region>
+    apiCustomDomain: customDomain('apiDomainName', 'apiCertificateArn'),
+    // -c apiReservedConcurrency=<n>: each API function's reserved concurrency (docs/runbook.md#custom-domain)
+    apiReservedConcurrency: numberContext('apiReservedConcurrency'),
     mailFrom: context('mailFrom'),
     // where learners can write to a person (the Reply-To of the deletion confirmation); default support@<mailFrom's domain>
     supportEmail: context('supportEmail'),

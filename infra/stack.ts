@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { CfnOutput, Duration, Fn, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, type IEmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
@@ -34,7 +35,7 @@ import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
 import { JobDeadLetters } from './constructs/schedule-tick';
 import { WorkQueue } from './constructs/work-queue';
-import { Site } from './constructs/site';
+import { type CustomDomain, Site } from './constructs/site';
 import { SITE_CANARY_ALARM, SiteCanary } from './constructs/site-canary';
 import { STACK_DEFAULTS } from './stack-defaults';
 import { stageSettings, type StageName } from './stage';
@@ -86,6 +87,24 @@ export interface CareerProgramStackProps extends StackProps {
   auditRetentionDays?: number;
   /** The CLOUDFRONT web ACL of the us-east-1 companion stack (infra/edge-stack.ts). */
   webAclArn?: string;
+  /**
+   * The site's own domain and its ACM certificate in us-east-1 (`-c domainName=… -c certificateArn=…`):
+   * TLS 1.2 or later only, and the links in emails and the passkeys' origin use it (docs/runbook.md#custom-domain).
+   */
+  customDomain?: CustomDomain;
+  /**
+   * The API's own domain and its ACM certificate in this stack's region (`-c apiDomainName=…
+   * -c apiCertificateArn=…`): CloudFront reaches the API there and the execute-api endpoint is off.
+   */
+  apiCustomDomain?: CustomDomain;
+  /**
+   * Reserved concurrency of each API function (`-c apiReservedConcurrency=<n>`): while the
+   * execute-api endpoint is on (no `apiCustomDomain`), calls around CloudFront are refused by the
+   * origin check but still start Lambdas; a reservation keeps such a flood from taking the
+   * account's concurrency from the jobs. Unset by default: a new account's small concurrency
+   * quota cannot spare it (docs/runbook.md#custom-domain).
+   */
+  apiReservedConcurrency?: number;
   /**
    * The origin secret's version CloudFront sends (`-c originSecretVersion=<VersionId>`, docs/runbook.md
    * "Rotate the origin secret"). Unset: the current version at the first deploy.
@@ -243,6 +262,9 @@ export class CareerProgramStack extends Stack {
     const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', apiTimeout, AUTH_MEMORY_MB);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
+    if (props.apiReservedConcurrency)
+      for (const group of [auth, passkeys, learner, admin])
+        (group.fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.apiReservedConcurrency;
     const reminders = make('RemindersFunction', 'functions/jobs/reminders.ts', 'career-program-reminders', Duration.minutes(5));
     const seed = make('SeedFunction', 'functions/jobs/seed.ts', 'career-program-seed', Duration.minutes(2));
     const mailEvents = make('MailEventsFunction', 'functions/jobs/ses-events.ts', 'career-program-mail-events', Duration.seconds(30));
@@ -322,12 +344,13 @@ export class CareerProgramStack extends Stack {
       groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },
       throttle: stage.apiThrottle,
       logRetention: stage.logRetention,
+      customDomain: props.apiCustomDomain,
     });
 
     this.site = new Site(this, 'Site', {
       siteDir: props.siteDir ?? path.join(REPO_ROOT, 'web', 'dist'),
-      // apiEndpoint is https://<id>.execute-api.<region>.amazonaws.com: the origin wants the host alone.
-      apiDomainName: Fn.select(2, Fn.split('/', this.api.api.apiEndpoint)),
+      apiDomainName: this.api.originDomainName,
+      customDomain: props.customDomain,
       retainBucket: stage.name === 'prod',
       logRetention: stage.logRetention,
       // A dynamic reference: CloudFormation resolves it at deploy time, it is never in the template.
@@ -344,9 +367,9 @@ export class CareerProgramStack extends Stack {
         bucketArn: this.site.logBucket.bucketArn,
       });
     }
-    const siteUrl = `https://${this.site.distribution.distributionDomainName}`;
+    const siteUrl = `https://${props.customDomain?.domainName ?? this.site.distribution.distributionDomainName}`;
     // "Download my data" of an account too large for one answer: an object behind a short-lived link
-    this.exports = new ExportBucket(this, 'Exports', { accessLogs: this.site.logBucket });
+    this.exports = new ExportBucket(this, 'Exports', { accessLogs: this.site.logBucket, retain: stage.name === 'prod' });
     this.exports.bindExporter(learner.fn);
 
     this.appUrlParameter = new StringParameter(this, 'AppUrl', {
@@ -476,6 +499,16 @@ export class CareerProgramStack extends Stack {
     new ProviderLogGroups(this, 'ProviderLogs', { retention: stage.logRetention });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web application' });
+    if (props.customDomain)
+      new CfnOutput(this, 'SiteDnsTarget', {
+        value: this.site.distribution.distributionDomainName,
+        description: `DNS: point ${props.customDomain.domainName} at this host (CNAME, or an alias record in Route 53)`,
+      });
+    if (props.apiCustomDomain && this.api.regionalDomainName)
+      new CfnOutput(this, 'ApiDnsTarget', {
+        value: this.api.regionalDomainName,
+        description: `DNS: point ${props.apiCustomDomain.domainName} at this host (CNAME, or an alias record in Route 53)`,
+      });
     // No API URL output: the API answers only through CloudFront (docs/security.md#the-api-is-reachable-through-cloudfront-only).
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table' });
     new CfnOutput(this, 'DashboardName', {

@@ -15,7 +15,7 @@ import { EXPORT_OBJECT_PREFIX } from '../../shared/constants';
 export class ExportBucket extends Construct {
   readonly bucket: Bucket;
 
-  constructor(scope: Construct, id: string, props: { accessLogs: IBucket }) {
+  constructor(scope: Construct, id: string, props: { accessLogs: IBucket; retain?: boolean }) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -26,9 +26,11 @@ export class ExportBucket extends Construct {
       // who downloaded an export is evidence after an incident
       serverAccessLogsBucket: props.accessLogs,
       serverAccessLogsPrefix: 'exports/',
-      // copies of data kept in the table: nothing here outlives the stack
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
+      // Copies of data kept in the table. Prod deletes nothing on stack deletion (no
+      // auto-delete function with delete rights on its buckets): a retained bucket empties itself
+      // within a day by the rule above. A dev stack takes it along.
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !props.retain,
     });
   }
 

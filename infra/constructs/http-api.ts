@@ -1,6 +1,17 @@
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Fn, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  ApiMapping,
+  CfnStage,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+  SecurityPolicy,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -38,6 +49,12 @@ export interface AppHttpApiProps {
   throttle?: Throttle;
   /** Access-log retention; default one month. */
   logRetention?: RetentionDays;
+  /**
+   * The API's own domain (a regional ACM certificate in the stack's region): CloudFront reaches
+   * the API there, and the default execute-api endpoint is turned off, so nobody can call the API
+   * around CloudFront and spend its throttles and Lambda concurrency (docs/runbook.md#custom-domain).
+   */
+  customDomain?: { domainName: string; certificateArn: string };
 }
 
 /**
@@ -50,10 +67,18 @@ export class AppHttpApi extends Construct {
   readonly stage: HttpStage;
   /** One JSON line per request (route key, status, integration status and error, latencies). */
   readonly accessLogs: LogGroup;
+  /** The host CloudFront forwards `/api/*` to: the API's own domain, else its execute-api host. */
+  readonly originDomainName: string;
+  /** With a custom domain: the regional host its DNS record (CNAME or alias) points at. */
+  readonly regionalDomainName?: string;
 
   constructor(scope: Construct, id: string, props: AppHttpApiProps) {
     super(scope, id);
-    this.api = new HttpApi(this, 'Api', { createDefaultStage: false, description: 'Career program API' });
+    this.api = new HttpApi(this, 'Api', {
+      createDefaultStage: false,
+      description: 'Career program API',
+      disableExecuteApiEndpoint: Boolean(props.customDomain),
+    });
 
     const accessLogs = (this.accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
@@ -79,6 +104,20 @@ export class AppHttpApi extends Construct {
         { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
       ]),
     );
+
+    if (props.customDomain) {
+      const domain = new DomainName(this, 'Domain', {
+        domainName: props.customDomain.domainName,
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      new ApiMapping(this, 'Mapping', { api: this.api, domainName: domain, stage: this.stage });
+      this.originDomainName = props.customDomain.domainName;
+      this.regionalDomainName = domain.regionalDomainName;
+    } else {
+      // apiEndpoint is https://<id>.execute-api.<region>.amazonaws.com: the origin wants the host alone.
+      this.originDomainName = Fn.select(2, Fn.split('/', this.api.apiEndpoint));
+    }
 
     const integrations = new Map<RouteGroup, HttpLambdaIntegration>();
     for (const route of ROUTES) {

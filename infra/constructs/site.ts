@@ -18,8 +18,10 @@ import {
   OriginRequestQueryStringBehavior,
   PriceClass,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -71,6 +73,18 @@ export interface SiteProps {
   originVerifyValue: string;
   /** The WAF web ACL (CLOUDFRONT scope, us-east-1 companion stack) guarding the distribution (docs/security.md#edge-and-api-throttles). */
   webAclArn?: string;
+  /**
+   * The site's own domain (docs/runbook.md#custom-domain): its ACM certificate must be in
+   * us-east-1. With it the distribution answers TLS 1.2 or later only (TLSv1.2_2021); the default
+   * *.cloudfront.net certificate cannot pin a minimum version.
+   */
+  customDomain?: CustomDomain;
+}
+
+/** A domain name and the ARN of its ACM certificate. */
+export interface CustomDomain {
+  domainName: string;
+  certificateArn: string;
 }
 
 /**
@@ -162,6 +176,11 @@ export class Site extends Construct {
       // strings are delivered by CloudFrontAccessLogs (logging v2, field selection).
       enableLogging: false,
       webAclId: props.webAclArn,
+      ...(props.customDomain && {
+        domainNames: [props.customDomain.domainName],
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
+        minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      }),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -204,21 +223,22 @@ export class Site extends Construct {
       }),
     });
 
-    this.acknowledgeNagFindings(Boolean(props.webAclArn));
+    this.acknowledgeNagFindings(Boolean(props.webAclArn), Boolean(props.customDomain));
   }
 
   /** cdk-nag findings that are accepted here, each with the reason it is acceptable. */
-  private acknowledgeNagFindings(hasWebAcl: boolean): void {
+  private acknowledgeNagFindings(hasWebAcl: boolean, hasCustomDomain: boolean): void {
     Validations.of(this.logBucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason: 'This is the access-log bucket itself; logging it into itself would log its own log writes.',
     });
-    Validations.of(this.distribution).acknowledge(
-      {
+    if (!hasCustomDomain)
+      Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
         reason:
-          'The distribution uses the default *.cloudfront.net certificate, with which CloudFront cannot pin a minimum TLS version; a custom domain with an ACM certificate (TLSv1.2_2021) lifts this.',
-      },
+          'The distribution uses the default *.cloudfront.net certificate, with which CloudFront cannot pin a minimum TLS version; a custom domain with an ACM certificate (-c domainName, TLSv1.2_2021) lifts this.',
+      });
+    Validations.of(this.distribution).acknowledge(
       { id: 'AwsSolutions-CFR1', reason: 'No geo restriction: learners may sign in from any country.' },
       {
         id: 'AwsSolutions-CFR3',

@@ -579,7 +579,7 @@ describe('stages', () => {
     expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     const bucket = resourceOf(dev.template, 'AWS::S3::Bucket', dev.idOf(dev.stack.site.bucket));
     expect(bucket.DeletionPolicy).toBe('Delete');
-    expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(3); // site, access logs, canary artifacts
+    expect(Object.keys(dev.template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(4); // site, access logs, canary artifacts, exports
     const retained = Object.entries(allResources(dev.template)).filter(([, r]) => r.DeletionPolicy === 'Retain');
     expect(retained.map(([id]) => id)).toEqual([]);
     dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
