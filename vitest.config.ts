@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
+import BrowserFirstSequencer from './test/helpers/browser-first-sequencer';
 
 /** @/ and @shared/ (tsconfig.json paths) in every project. */
 const ALIASES = { tsconfigPaths: true };
@@ -62,6 +63,12 @@ export default defineConfig({
     // mostly wait on DynamoDB Local, the local SES and Chromium (other processes), so two
     // workers keep both cores busy.
     maxWorkers: 2,
+    // Two groups, one after the other (`sequence.groupOrder`): first the browser suite on one
+    // worker beside the unit, web, infrastructure and runtime files on the other, then the
+    // integration files on both. The journeys and the integration files slowed each other into
+    // timeouts when they shared the cores; beside the lighter files the browser suite costs
+    // little, and the integration files keep both cores.
+    sequence: { sequencer: BrowserFirstSequencer },
     projects: [
       {
         resolve: ALIASES,
@@ -101,6 +108,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
           environment: 'node',
           globalSetup: ['test/helpers/emulators-global-setup.ts'],
           setupFiles: ['test/helpers/integration-setup.ts'],
@@ -143,10 +151,16 @@ export default defineConfig({
         },
       },
       {
-        // The end-to-end files one after another: they share one local runtime, its mailbox and its
-        // per-address limits.
+        // One end-to-end file on its own (`npx vitest run --project e2e test/e2e/<file>`), files one
+        // after another: they share one local runtime, its mailbox and its per-address limits.
         resolve: ALIASES,
         test: { ...E2E, name: 'e2e', include: ['test/e2e/**/*.test.ts'], fileParallelism: false },
+      },
+      {
+        // Every end-to-end file, one after another inside one Vitest file (test/browser/suite.test.ts),
+        // started first beside the lighter projects. `npm test` runs this project, not `e2e`.
+        resolve: ALIASES,
+        test: { ...E2E, name: 'browser', include: ['test/browser/**/*.test.ts'] },
       },
       {
         resolve: ALIASES,

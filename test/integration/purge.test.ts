@@ -23,7 +23,8 @@ const adminHardDelete = (...args: Parameters<typeof hardDeleteUser>) => runAs('a
 const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge', () => continuePurge(...args));
 
 /**
- * A hard delete of a heavy account (2,000 audit entries, 400 activity days) that dies midway —
+ * A hard delete of a heavy account (300 audit entries, 400 activity days: several transactions and
+ * batch pages of each step) that dies midway —
  * once between steps, once in the middle of a write burst — then is rerun by the admin: it must
  * finish, leave no item of the account, no personal data anywhere in the table, and every
  * aggregate where it would have been without the account (docs/scale-writes.md). The data is
@@ -31,7 +32,7 @@ const purgeWorker = (...args: Parameters<typeof continuePurge>) => runAs('purge'
  */
 const api = useApi();
 const DAY = 24 * 3600 * 1000;
-const AUDIT_ENTRIES = 1_000;
+const AUDIT_ENTRIES = 300;
 const ACTIVITY_DAYS = 400;
 const PII = ['Persephone', 'Purgeworthy', '198.51.100.77', 'PurgeBrowser/1.0'];
 /** `GET /api/admin/users/{id}/hard-delete/status` */
@@ -110,7 +111,7 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
           new Date(now.getTime() - 30 * DAY + index * 1000),
         ),
       ),
-      // 400 activity days, each counted in the day's active learners
+      // the activity days, each counted in the day's active learners
       ...Array.from({ length: ACTIVITY_DAYS }, (_, index) => {
         const day = dayOf(new Date(now.getTime() - index * DAY));
         return { ...keys.activity(day, user.id), type: 'activity', user_id: user.id, day };
@@ -149,9 +150,9 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
 
     // 2) a background run that hits its time limit (checkpointed), then is killed again mid-burst
     let calls = 0;
-    const partial = await purgeWorker(user.id, { timeLeftMs: () => (++calls > 10 ? 0 : 60_000) });
+    const partial = await purgeWorker(user.id, { timeLeftMs: () => (++calls > 5 ? 0 : 60_000) });
     expect(partial.status).toBe('purging');
-    stop = crashOnWrite(25);
+    stop = crashOnWrite(5);
     await expect(purgeWorker(user.id)).rejects.toThrow('simulated crash');
     stop();
 

@@ -3,15 +3,17 @@ import { expect, it } from 'vitest';
 import config from '../../vitest.config';
 
 /**
- * `npm test` runs every Vitest project but the benchmarks: they load thousands of accounts and
- * run for minutes, and have their own scripts (`npm run bench`, `bench:reminders`).
+ * `npm test` runs every Vitest project but the benchmarks (they load thousands of accounts and
+ * run for minutes, and have their own scripts: `npm run bench`, `bench:reminders`) and `e2e`,
+ * whose files the `browser` project runs, all of them, inside one file.
  */
-it('runs every Vitest project except bench', () => {
+it('runs every Vitest project except bench and e2e', () => {
   const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
   const selected = [...scripts.test.matchAll(/--project (\S+)/g)].map((match) => match[1]);
   const projects = (config.test?.projects ?? []).map((project) => (project as { test: { name: string } }).test.name);
-  expect(projects).toContain('bench');
-  expect(selected.sort()).toEqual(projects.filter((name) => name !== 'bench').sort());
+  expect(projects).toEqual(expect.arrayContaining(['bench', 'e2e', 'browser']));
+  expect(selected.sort()).toEqual(projects.filter((name) => name !== 'bench' && name !== 'e2e').sort());
+  expect(readFileSync('test/browser/suite.test.ts', 'utf8')).toContain("import.meta.glob('../e2e/**/*.test.ts')");
 });
 
 /**
