@@ -32,8 +32,13 @@ const WEB = {
   // while the integration and browser suites share the two cores.
   testTimeout: 20_000,
 };
-/** Web files that replace modules or globals (vi.mock, vi.stubGlobal): a fresh module graph each. */
+/**
+ * Web files that replace modules or globals (vi.mock, vi.stubGlobal): a fresh module graph each.
+ * Also the alert focus test, which waits on animation frames: a jsdom shared with earlier files
+ * has left them unrun (two runs out of four), so it gets a fresh one.
+ */
 const WEB_REPLACING_MODULES = [
+  'web/src/components/ui/form-alert.test.tsx',
   'web/src/app/routes/account-data.test.tsx',
   'web/src/app/routes/certificate.test.tsx',
   'web/src/features/account-security/components/security-section.test.tsx',
@@ -64,8 +69,8 @@ export default defineConfig({
     // workers keep both cores busy.
     maxWorkers: 2,
     // Two groups, one after the other (`sequence.groupOrder`): first the browser suite on one
-    // worker beside the unit, web, infrastructure and runtime files on the other, then the
-    // integration files on both. The journeys and the integration files slowed each other into
+    // worker beside the unit, web and infrastructure files on the other, then the integration
+    // and runtime files on both. The journeys and the integration files slowed each other into
     // timeouts when they shared the cores; beside the lighter files the browser suite costs
     // little, and the integration files keep both cores.
     sequence: { sequencer: BrowserFirstSequencer },
@@ -146,6 +151,8 @@ export default defineConfig({
           name: 'runtime',
           include: ['test/runtime/**/*.test.ts'],
           environment: 'node',
+          // beside the integration files: the first group is as long as the browser suite already
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },
