@@ -69,8 +69,8 @@ export default defineConfig({
     // workers keep both cores busy.
     maxWorkers: 2,
     // Two groups, one after the other (`sequence.groupOrder`): first the browser suite on one
-    // worker beside the unit, web and infrastructure files on the other, then the integration
-    // and runtime files on both. The journeys and the integration files slowed each other into
+    // worker beside the unit, web, infrastructure and runtime files on the other, then the
+    // integration files on both. The journeys and the integration files slowed each other into
     // timeouts when they shared the cores; beside the lighter files the browser suite costs
     // little, and the integration files keep both cores.
     sequence: { sequencer: BrowserFirstSequencer },
@@ -151,8 +151,6 @@ export default defineConfig({
           name: 'runtime',
           include: ['test/runtime/**/*.test.ts'],
           environment: 'node',
-          // beside the integration files: the first group is as long as the browser suite already
-          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

@@ -4,8 +4,8 @@ import { describe } from 'vitest';
  * Every end-to-end file of test/e2e, each in its own `describe` (its hooks stay its own), one after
  * another in this one Vitest file: the journeys share one local runtime and must not run side by
  * side, but as one file they run on one worker beside the other projects' files (vitest.config.ts
- * starts it first, beside the unit, web and infrastructure files; the integration and runtime
- * files follow) instead of in a one-worker lane at the end.
+ * starts it first, beside the unit, web, infrastructure and runtime files; the integration files
+ * follow) instead of in a one-worker lane at the end.
  */
 const files = import.meta.glob('../e2e/**/*.test.ts');
 

@@ -143,11 +143,12 @@ describe('GET /api/admin/users/export.csv', () => {
 
   it('reads every page of a list longer than one page (cursors)', async () => {
     const many = `exportmany${randomUUID().slice(0, 6)}`;
-    const ids: string[] = [];
-    for (let i = 0; i < 103; i++) ids.push((await createTestUser({ last_name: `${many} ${i}` })).id);
+    const ids = (await Promise.all(Array.from({ length: 103 }, (_, i) => createTestUser({ last_name: `${many} ${i}` })))).map(
+      (user) => user.id,
+    );
     const rows = objects(parseCsv((await adminClient.get<string>(`/api/admin/users/export.csv?query=${many}`)).body));
     expect(rows.map((row) => row.id).sort()).toEqual(ids.sort());
-  });
+  }, 90_000); // 103 accounts: more than the default while the other suites share the machine
 
   it('refuses an unknown status or filter (400), without a session (401) and for a learner (403)', async () => {
     expect(await adminClient.get('/api/admin/users/export.csv?status=nope')).toMatchObject({
