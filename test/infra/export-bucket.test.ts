@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_OBJECT_PREFIX } from '../../shared/constants';
-import { type SynthesizedStack, synthStack } from './synth-stack';
+import { privateLoggedBucket, type SynthesizedStack, synthStack } from './synth-stack';
 import { asObjects, at, resourceOf, resourcesOf } from './template';
 
 /**
@@ -17,16 +17,7 @@ describe('the export bucket', () => {
   it('is private, encrypted, refuses plain HTTP, logs its access and expires every object after a day', () => {
     const bucketId = s.idOf(s.stack.exports.bucket);
     const bucket = resourceOf(s.template, 'AWS::S3::Bucket', bucketId);
-    expect(bucket.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      LoggingConfiguration: { DestinationBucketName: { Ref: s.idOf(s.stack.site.logBucket) }, LogFilePrefix: 'exports/' },
-    });
+    expect(bucket.Properties).toMatchObject(privateLoggedBucket(s, 'exports/'));
     const rules = asObjects(at(bucket.Properties, 'LifecycleConfiguration', 'Rules'), 'Rules');
     expect(rules).toEqual([
       expect.objectContaining({ ExpirationInDays: 1, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),

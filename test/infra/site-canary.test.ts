@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UNISSUED_CERTIFICATE_CODE } from '../../infra/canary/site-check';
 import { CANARY_ARTIFACT_DAYS } from '../../infra/constructs/site-canary';
-import { type SynthesizedStack, synthStack } from './synth-stack';
+import { privateLoggedBucket, type SynthesizedStack, synthStack } from './synth-stack';
 import { asObjects, asString, at, resourceList, resourceOf, resourcesOf } from './template';
 
 /**
@@ -41,16 +41,7 @@ describe('the site canary', () => {
     expect(location).toContain(bucketId);
     expect(at(canary(), 'ArtifactConfig', 'S3Encryption', 'EncryptionMode')).toBe('SSE_S3');
     const bucket = resourceOf(s.template, 'AWS::S3::Bucket', bucketId);
-    expect(bucket.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      LoggingConfiguration: { DestinationBucketName: { Ref: s.idOf(s.stack.site.logBucket) }, LogFilePrefix: 'canary-artifacts/' },
-    });
+    expect(bucket.Properties).toMatchObject(privateLoggedBucket(s, 'canary-artifacts/'));
     const rules = asObjects(at(bucket.Properties, 'LifecycleConfiguration', 'Rules'), 'Rules');
     expect(rules).toEqual([expect.objectContaining({ ExpirationInDays: CANARY_ARTIFACT_DAYS, Status: 'Enabled' })]);
     // prod keeps the bucket (a deleted stack's last runs are evidence); the bucket policy refuses plain HTTP

@@ -65,6 +65,16 @@ export function policyStatements(template: Template): Array<{ policyId: string; 
   return out;
 }
 
+/**
+ * What every private bucket of the stack carries: public access blocked, SSE-S3, and its access
+ * logged into the site's log bucket under its own prefix (for `toMatchObject` on its properties).
+ */
+export const privateLoggedBucket = (s: SynthesizedStack, logPrefix: string) => ({
+  PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+  BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+  LoggingConfiguration: { DestinationBucketName: { Ref: s.idOf(s.stack.site.logBucket) }, LogFilePrefix: logPrefix },
+});
+
 export const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** Every Lambda function of the stack, by its construct name (the infra tests check each one). */
