@@ -4,7 +4,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { withWriteRetries } from './retry';
 import { conflict } from './errors';
-import { statsUpdate, unverifiedDeltas } from './stats';
+import { type StatsField, statsUpdate, unverifiedDeltas } from './stats';
 import { indexKeys, keys } from './table';
 import type { Role, UserRecord, UserStatus } from './user-record';
 
@@ -142,16 +142,9 @@ export interface NewUser {
   time_zone?: string;
 }
 
-/**
- * Creates the account and its email guard in one transaction: one account per email
- * (case-insensitive) even under concurrent requests. Throws 409 `already_registered`.
- */
-export async function insertUser(
-  input: NewUser,
-  extraWrites: NonNullable<TransactWriteCommand['input']['TransactItems']> = [],
-): Promise<UserRecord> {
-  const now = new Date().toISOString();
-  const user: UserRecord = {
+/** A new account's record as `insertUser` stores it (not yet written). */
+export function newUserRecord(input: NewUser, now = new Date().toISOString()): UserRecord {
+  return {
     id: randomUUID(),
     email: input.email.trim(),
     email_lower: normalizeEmail(input.email),
@@ -169,33 +162,43 @@ export async function insertUser(
     updated_at: now,
     version: 1,
   };
+}
+
+/** The items a new account consists of: the account, its email guard and its search items. */
+export const newUserItems = (user: UserRecord) => ({
+  account: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
+  emailGuard: { ...keys.email(user.email), type: 'email', user_id: user.id },
+  search: searchItems(user),
+});
+
+/** What a new account adds to the summary counters. */
+export const newUserCounts = (user: UserRecord): Partial<Record<StatsField, number>> => ({
+  ...(user.status === 'deleted'
+    ? { users_deleted: 1 }
+    : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 }),
+  ...unverifiedDeltas(undefined, user),
+});
+
+/**
+ * Creates the account and its email guard in one transaction: one account per email
+ * (case-insensitive) even under concurrent requests. Throws 409 `already_registered`.
+ */
+export async function insertUser(
+  input: NewUser,
+  extraWrites: NonNullable<TransactWriteCommand['input']['TransactItems']> = [],
+): Promise<UserRecord> {
+  const user = newUserRecord(input);
+  const items = newUserItems(user);
   try {
     // A registration wave conflicts on the counter shards: retried with jitter (functions/lib/retry.ts).
     await withWriteRetries(() =>
       db().send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...keys.email(user.email), type: 'email', user_id: user.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            statsUpdate({
-              ...(user.status === 'deleted'
-                ? { users_deleted: 1 }
-                : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 }),
-              ...unverifiedDeltas(undefined, user),
-            })!,
-            ...searchItems(user).map((item) => ({ Put: { TableName: tableName(), Item: item } })),
+            { Put: { TableName: tableName(), Item: items.account, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: tableName(), Item: items.emailGuard, ConditionExpression: 'attribute_not_exists(pk)' } },
+            statsUpdate(newUserCounts(user))!,
+            ...items.search.map((item) => ({ Put: { TableName: tableName(), Item: item } })),
             ...extraWrites,
           ],
         }),

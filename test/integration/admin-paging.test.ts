@@ -13,7 +13,7 @@ import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin
 import { MAX_PAGE_WITHOUT_CURSOR } from '../../shared/constants';
 import type { hardDeletePreview } from '../../shared/api-schemas/admin';
 import { useApi, type ApiClient } from '../helpers/api';
-import { createTestUser, signIn } from '../helpers/users';
+import { createTestUser, createTestUsers, signIn } from '../helpers/users';
 
 /**
  * Cursor paging and filters of the admin lists (docs/scale-reads.md), against DynamoDB Local.
@@ -168,13 +168,11 @@ describe('user list: every status × cohort is its own key range', () => {
 describe('user search: filters before any limit, truthful truncation', () => {
   let lockedOne: UserRecord;
   beforeAll(async () => {
-    const items = [];
     // more than a request's read budget: 3 rounds of at most 8 × (page_size + 1) search items
-    for (let i = 0; i < 640; i++) items.push(createTestUser({ first_name: `Quill${String(i).padStart(3, '0')}` }));
-    await Promise.all(items);
+    await createTestUsers(Array.from({ length: 640 }, (_, i) => ({ first_name: `Quill${String(i).padStart(3, '0')}` })));
     // the only locked match is the last one in key order: past any single read budget
     lockedOne = await createTestUser({ first_name: 'Quillzz', status: 'locked' });
-  }, 180_000); // 641 accounts: more than the default hook time while the other suites share the machine
+  }, 60_000);
 
   it('finds the one locked match behind 640 active ones, by following cursors', async () => {
     const pages = await allPages<AdminUserListItem>('/api/admin/users?query=quill&status=locked&page_size=25');
