@@ -26,16 +26,46 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * One Chromium for every file that runs in this process: launched by the first file that needs
+ * it, closed when the last holder lets go. The browser suite (test/browser/suite.test.ts) holds it
+ * for its whole run, so its files share one launch; a file run on its own launches and closes it.
+ */
+let shared: { browser: Promise<Browser>; holders: number } | undefined;
+
+async function acquireBrowser(): Promise<Browser> {
+  shared ??= { browser: launchBrowser(), holders: 0 };
+  shared.holders += 1;
+  return shared.browser;
+}
+
+async function releaseBrowser(): Promise<void> {
+  if (!shared) return;
+  shared.holders -= 1;
+  if (shared.holders > 0) return;
+  const { browser } = shared;
+  shared = undefined;
+  await (await browser).close();
+}
+
+/** Keeps the shared browser open from this file's start to its end (the browser suite's files). */
+export function holdBrowser() {
+  beforeAll(async () => {
+    await acquireBrowser();
+  });
+  afterAll(releaseBrowser);
+}
+
 /** A browser for the test file; `newPage()` gives a fresh context (its own cookies). */
 export function useBrowser() {
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await acquireBrowser();
   });
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await releaseBrowser();
   });
   return {
     appUrl: () => inject('appUrl'),
