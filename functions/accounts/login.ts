@@ -22,11 +22,11 @@ import {
   assertRoomIn,
   consume,
   currentWindowKey,
-  givingBackOnFailure,
   LoginThrottled,
   loginLimitKeys,
   loginSource,
   reserveLoginAttempt,
+  undoneOnFailure,
 } from './rate-limit';
 import { deviceCookie, trustedDeviceId } from './trusted-device';
 
@@ -101,22 +101,19 @@ export async function startLogin(
     }
     throw unauthorized('invalid_credentials');
   }
-  await attempt.succeeded();
-  if (restorable || purpose === 'restore') return restoreStep(user, caller, purpose);
-  if (isLocked(user)) {
-    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_locked' } }, null));
-    throw forbidden('account_locked');
-  }
-  if (!user.verified) {
-    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'email_not_verified' } }, null));
-    throw forbidden('email_not_verified', { needsVerification: true });
+  if (restorable || purpose === 'restore') return restoreStep(user, caller, purpose, attempt);
+  const refused = isLocked(user) ? 'account_locked' : !user.verified ? 'email_not_verified' : undefined;
+  if (refused) {
+    await attempt.succeeded();
+    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: refused } }, null));
+    throw refused === 'account_locked' ? forbidden(refused) : forbidden(refused, { needsVerification: true });
   }
 
-  // Each challenge is a mail and a fresh set of tries: counted per account (given back when the
-  // mail could not be sent).
-  await consume('loginChallengesPerAccount', user.id, caller);
+  // Each challenge is a mail and a fresh set of tries: counted per account with the pool's
+  // give-back (given back when the mail could not be sent).
+  const giveBackChallenge = await attempt.openingChallenge();
   const binding = newBrowserBinding();
-  const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
+  const challengeId = await undoneOnFailure(giveBackChallenge, () =>
     openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code')),
   );
   return { challengeId, browserCookie: challengeCookie(binding.value) };
