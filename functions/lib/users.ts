@@ -178,7 +178,8 @@ export async function insertUser(
             {
               Put: {
                 TableName: tableName(),
-                Item: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
+                // an empty map of known browsers: the first sign-in has nothing to compare with (functions/accounts/known-browsers.ts)
+                Item: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user, known_browsers: {} },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
