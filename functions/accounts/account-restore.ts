@@ -21,7 +21,7 @@ export const startRestore = (input: { email: string; password: string }, caller:
 export async function finishRestore(
   input: { email: string; code: string; challenge_id: string },
   caller: Caller,
-): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
+): Promise<{ user: UserRecord; cookie: string; browserCookie: string; deviceCookie: string }> {
   // Only a restore challenge, of this address, opened in this browser.
   const { user: found } = await checkChallengeCode(
     input,

@@ -1,12 +1,12 @@
 import { firstRefusalThisHour } from '../lib/audit-once';
 import { writeAudit, type AuditInput } from '../lib/audit';
 import { auditEmailHash } from '../lib/audit-privacy';
-import { recordActivity } from '../lib/activity';
+import { recordActivitySetting } from '../lib/activity';
 import { badRequest, forbidden, throttled, unauthorized } from '../lib/errors';
 import { startSession } from '../lib/session';
 import { signInNote } from '../lib/sign-in-audit';
 import { keys, PROFILE_SK } from '../lib/table';
-import type { UserRecord } from '../lib/user-record';
+import type { KnownBrowsers, UserRecord } from '../lib/user-record';
 import { emailOwnerId, normalizeEmail } from '../lib/users';
 import { batchGetItems } from '../lib/batch-items';
 import { codeFailureOf, consumeCode, normalizeCode } from './codes';
@@ -22,13 +22,15 @@ import {
   assertRoomIn,
   consume,
   currentWindowKey,
-  givingBackOnFailure,
   LoginThrottled,
   loginLimitKeys,
   loginSource,
   reserveLoginAttempt,
+  undoneOnFailure,
 } from './rate-limit';
 import { deviceCookie, trustedDeviceId } from './trusted-device';
+import { browserSignIn } from './known-browsers';
+import { sendSecurityNotice } from './security-notices';
 
 /**
  * Two-step sign-in (docs/product.md#4-states-and-transitions): the password, then a 6-digit code emailed with a challenge id.
@@ -101,22 +103,19 @@ export async function startLogin(
     }
     throw unauthorized('invalid_credentials');
   }
-  await attempt.succeeded();
-  if (restorable || purpose === 'restore') return restoreStep(user, caller, purpose);
-  if (isLocked(user)) {
-    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_locked' } }, null));
-    throw forbidden('account_locked');
-  }
-  if (!user.verified) {
-    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'email_not_verified' } }, null));
-    throw forbidden('email_not_verified', { needsVerification: true });
+  if (restorable || purpose === 'restore') return restoreStep(user, caller, purpose, attempt);
+  const refused = isLocked(user) ? 'account_locked' : !user.verified ? 'email_not_verified' : undefined;
+  if (refused) {
+    await attempt.succeeded();
+    await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: refused } }, null));
+    throw refused === 'account_locked' ? forbidden(refused) : forbidden(refused, { needsVerification: true });
   }
 
-  // Each challenge is a mail and a fresh set of tries: counted per account (given back when the
-  // mail could not be sent).
-  await consume('loginChallengesPerAccount', user.id, caller);
+  // Each challenge is a mail and a fresh set of tries: counted per account with the pool's
+  // give-back (given back when the mail could not be sent).
+  const giveBackChallenge = await attempt.openingChallenge();
   const binding = newBrowserBinding();
-  const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
+  const challengeId = await undoneOnFailure(giveBackChallenge, () =>
     openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code')),
   );
   return { challengeId, browserCookie: challengeCookie(binding.value) };
@@ -195,7 +194,7 @@ export async function checkChallengeCode(
 export async function finishLogin(
   input: { email: string; code: string; challenge_id: string },
   caller: Caller,
-): Promise<{ user: UserRecord; cookie: string; deviceCookie: string }> {
+): Promise<{ user: UserRecord; cookie: string; browserCookie: string; deviceCookie: string }> {
   // Another browser's challenge, or one that restores a deleted account, is not this sign-in's.
   const { user } = await checkChallengeCode(
     input,
@@ -221,22 +220,26 @@ export async function finishLogin(
 }
 
 /**
- * The end of every sign-in (password + code, or a passkey): a new session, and the last sign-in
- * time with today's activity (one write). The session item carries the note the `auth.login`
+ * The end of every sign-in (password + code, or a passkey): a new session, and one write of the
+ * account: the last sign-in time, today's activity and the browser among its known ones, the
+ * write answering the known browsers it replaced (the new-sign-in notice when this one is new:
+ * functions/accounts/known-browsers.ts). The session item carries the note the `auth.login`
  * audit entry (with how the person signed in, if not the default) is written from, off this
- * path (functions/lib/sign-in-audit.ts).
+ * path (functions/lib/sign-in-audit.ts). Answers the browser's cookie with the session's.
  */
 export async function completeSignIn(
   user: UserRecord,
   caller: Caller,
   auditValues?: Record<string, unknown>,
-): Promise<{ user: UserRecord; cookie: string }> {
+): Promise<{ user: UserRecord; cookie: string; browserCookie: string }> {
   const { cookie } = await startSession(user, caller, signInNote(user.email, auditValues));
   const now = new Date();
-  // one write of the account: the sign-in time and, on a new day, the last-active day (its
-  // counters follow from the table's stream, off this path: functions/lib/activity-aggregation.ts)
-  await recordActivity(user, now, { last_login_at: now.toISOString() });
-  return { user: { ...user, last_login_at: now.toISOString() }, cookie };
+  const browser = await browserSignIn(user, caller.cookies, now.getTime());
+  // on a new day also the last-active day: its counters follow from the table's stream, off this
+  // path (functions/lib/activity-aggregation.ts)
+  const { before } = await recordActivitySetting(user, now, { last_login_at: now.toISOString(), known_browsers: browser.knownBrowsers });
+  if (browser.isNew(before.known_browsers as KnownBrowsers | undefined)) await sendSecurityNotice(user, 'new_sign_in', caller);
+  return { user: { ...user, last_login_at: now.toISOString() }, cookie, browserCookie: browser.cookie };
 }
 
 /** A wrong, expired or used-up sign-in code is a security event (docs/security.md#security-events-in-the-audit-log) of the challenge's account. */

@@ -124,7 +124,7 @@ const isLocked = (user: UserRecord) => user.status === 'locked' || user.is_locke
 export async function finishPasskeyLogin(
   input: { challenge_id: string; response: unknown },
   caller: Caller,
-): Promise<{ user: UserRecord; cookie: string }> {
+): Promise<{ user: UserRecord; cookie: string; browserCookie: string }> {
   await throttledAudited(caller, () => consume(POOL, caller.ip, caller));
   const expectedChallenge = await takeChallenge(input.challenge_id, 'login');
   const response = input.response as AuthenticationResponseJSON;

@@ -89,26 +89,40 @@ const windowKey = (name: LimitName, key: string, start: number) => keys.rateWind
  * flood the log).
  */
 export async function consume(name: LimitName, key: string, caller?: Caller, now = Date.now()): Promise<void> {
+  await countUse(name, key, { item: windowKey(name, key, windowOf(name, now).start), counter: 'count' }, caller, now);
+}
+
+/** Where a use is counted: the window item and its counter attribute. */
+interface Counter {
+  item: Record<string, unknown>;
+  counter: string;
+}
+
+/** `consume` on a given counter (several limits may share one window item, each its own counter). */
+async function countUse(name: LimitName, key: string, { item, counter }: Counter, caller?: Caller, now = Date.now()): Promise<void> {
   const window = windowOf(name, now);
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: windowKey(name, key, window.start),
+        Key: item,
         UpdateExpression: 'ADD #count :one SET expires_at = :ttl',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeNames: { '#count': counter },
         ExpressionAttributeValues: { ':one': 1, ':limit': window.limit, ':ttl': window.end + 60 },
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      count(METRIC.lockouts);
-      await auditFirstRefusal(name, key, window.start, caller);
-      throw throttled(window.retryAfter);
-    }
+    if (error instanceof ConditionalCheckFailedException) throw await refusal(name, key, window, caller);
     throw error;
   }
+}
+
+/** A full window's answer (429 with retry_after), its first refusal audited. */
+async function refusal(name: LimitName, key: string, window: { start: number; retryAfter: number }, caller?: Caller) {
+  count(METRIC.lockouts);
+  await auditFirstRefusal(name, key, window.start, caller);
+  return throttled(window.retryAfter);
 }
 
 /** Gives back one use counted by `consume` (a reservation that turned out not to be a failure). */
@@ -117,7 +131,7 @@ export async function release(name: LimitName, key: string, now = Date.now()): P
 }
 
 /** One count back to a window counter; nothing when the window rolled over or expired meanwhile. */
-export async function giveBackOne(windowItemKey: Record<string, unknown>): Promise<void> {
+export async function giveBackOne(windowItemKey: Record<string, unknown>, counter = 'count'): Promise<void> {
   try {
     await db().send(
       new UpdateCommand({
@@ -125,7 +139,7 @@ export async function giveBackOne(windowItemKey: Record<string, unknown>): Promi
         Key: windowItemKey,
         UpdateExpression: 'ADD #count :minus',
         ConditionExpression: '#count > :zero',
-        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeNames: { '#count': counter },
         ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
       }),
     );
@@ -140,10 +154,17 @@ export async function giveBackOne(windowItemKey: Record<string, unknown>): Promi
  * went out, so the uses are given back: the learner may ask again at once.
  */
 export async function givingBackOnFailure<T>(names: readonly LimitName[], key: string, send: () => Promise<T>): Promise<T> {
+  return await undoneOnFailure(async () => {
+    for (const name of names) await release(name, key);
+  }, send);
+}
+
+/** Runs `send`; when it fails, `giveBack` (what was counted for it) runs before the error goes up. */
+export async function undoneOnFailure<T>(giveBack: () => Promise<void>, send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    for (const name of names) await release(name, key);
+    await giveBack();
     throw error;
   }
 }
@@ -220,9 +241,7 @@ export async function assertRoomIn(
   const window = windowOf(name, now);
   const item = read.find((found) => sameKey(found, windowKey(name, key, window.start)));
   if (Number(item?.count ?? 0) < window.limit) return;
-  count(METRIC.lockouts);
-  await auditFirstRefusal(name, key, window.start, caller);
-  throw throttled(window.retryAfter);
+  throw await refusal(name, key, window, caller);
 }
 
 // ---- Login backoff ---------------------------------------------------------------------------
@@ -251,8 +270,15 @@ export const loginSource = (caller: Caller, deviceId?: string) => (deviceId ? `d
 export interface LoginAttempt {
   /** The password was wrong: counts the failure (per address, back-off) and answers how many the source has now. */
   failed: () => Promise<number>;
-  /** The password was right: gives the account pool's reservation back and clears a back-off the source had. */
+  /** The password was right and no challenge opens: gives the account pool's reservation back, clears a back-off the source had. */
   succeeded: () => Promise<void>;
+  /**
+   * The password was right and a challenge (a login-code mail) opens for the account: as
+   * `succeeded`, with the challenge counted in the same write (loginChallengesPerAccount, 429
+   * `throttled` when the hour's are used up). Answers how to give the challenge back when its
+   * mail could not be sent.
+   */
+  openingChallenge: () => Promise<() => Promise<void>>;
 }
 
 export class LoginThrottled extends Error {
@@ -276,6 +302,19 @@ export function loginLimitKeys(
 }
 
 /**
+ * The account's sign-in item of the window (RATE#loginFailuresPerAccount#<email> / WINDOW#<start>):
+ * both password pools, each its own counter (`count` for browsers the account does not know,
+ * `trusted_count` for its trusted devices), and the challenges opened for the account
+ * (`challenges`, loginChallengesPerAccount). On one item, a right password's give-back and the
+ * count of the challenge it opens are one write. The item's window is the account pool's (an
+ * hour, like the other two).
+ */
+const ACCOUNT_POOLS = { loginFailuresPerAccount: 'count', loginFailuresPerAccountTrusted: 'trusted_count' } as const;
+const CHALLENGES = 'challenges';
+type AccountPool = keyof typeof ACCOUNT_POOLS;
+const accountSignInItem = (email: string, now: number) => currentWindowKey('loginFailuresPerAccount', email, now);
+
+/**
  * Reserves one login attempt before the password is checked (docs/security.md#edge-and-api-throttles),
  * given the items of {@link loginLimitKeys} read with the account. Only the account's pool (90
  * failures an hour from unknown browsers, 10 from trusted devices) is reserved with a conditional
@@ -286,9 +325,9 @@ export function loginLimitKeys(
  * overshoot and a burst member that finds them full meanwhile is answered 429. The race this
  * leaves: a burst that reads them in the same instant gets its passwords checked, at most its
  * own width beyond the address's pool or the back-off, each check still inside the account's
- * reserved pool. A right password (`succeeded`) gives the pool's count back (one write) and
- * touches the back-off only when it had failures. Throws LoginThrottled when a window is full or
- * the back-off has not elapsed.
+ * reserved pool. A right password gives the pool's count back in one write, which also counts
+ * the challenge it opens (`openingChallenge`), and touches the back-off only when it had
+ * failures. Throws LoginThrottled when a window is full or the back-off has not elapsed.
  */
 export async function reserveLoginAttempt(
   email: string,
@@ -299,21 +338,58 @@ export async function reserveLoginAttempt(
   now = Date.now(),
 ): Promise<LoginAttempt> {
   const backoff = read.find((item) => sameKey(item, keys.loginBackoff(email, source)));
-  const accountLimit: LimitName = trusted ? 'loginFailuresPerAccountTrusted' : 'loginFailuresPerAccount';
+  const pool: AccountPool = trusted ? 'loginFailuresPerAccountTrusted' : 'loginFailuresPerAccount';
+  const reserved: Counter = { item: accountSignInItem(email, now), counter: ACCOUNT_POOLS[pool] };
   if (!trusted)
     await asLoginThrottle('ip', 'loginFailuresPerIp', now, () => assertRoomIn('loginFailuresPerIp', caller.ip, read, caller, now));
   assertBackoffElapsed(backoff, now);
-  await asLoginThrottle('account', accountLimit, now, () => consume(accountLimit, email, caller, now));
+  await asLoginThrottle('account', pool, now, () => countUse(pool, email, reserved, caller, now));
+  const clearBackoff = async () => {
+    if (backoff) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginBackoff(email, source) }));
+  };
   return {
     failed: async () => {
       if (!trusted) await asLoginThrottle('ip', 'loginFailuresPerIp', now, () => consume('loginFailuresPerIp', caller.ip, caller, now));
       return countBackoffFailure(email, source, backoff, now);
     },
     succeeded: async () => {
-      await release(accountLimit, email, now);
-      if (backoff) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginBackoff(email, source) }));
+      await giveBackOne(reserved.item, reserved.counter);
+      await clearBackoff();
+    },
+    openingChallenge: async () => {
+      await giveBackCountingChallenge(email, reserved, caller, now);
+      await clearBackoff();
+      return () => giveBackOne(reserved.item, CHALLENGES);
     },
   };
+}
+
+/**
+ * One write on the account's sign-in item: the pool's reservation back and one challenge
+ * counted, refused (nothing written) when the window's challenges are used up; then the
+ * reservation alone goes back and the answer is 429. The reservation was counted moments ago
+ * in the same window (`now`) and is given back once, so the pool's counter holds it: unlike
+ * `giveBackOne`, no condition on it is needed (the item expires only a minute after its window
+ * ends, long after this request).
+ */
+async function giveBackCountingChallenge(email: string, reserved: Counter, caller: Caller, now: number): Promise<void> {
+  const window = windowOf('loginChallengesPerAccount', now);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: reserved.item,
+        UpdateExpression: 'ADD #pool :minus, #challenges :one',
+        ConditionExpression: 'attribute_not_exists(#challenges) OR #challenges < :limit',
+        ExpressionAttributeNames: { '#pool': reserved.counter, '#challenges': CHALLENGES },
+        ExpressionAttributeValues: { ':minus': -1, ':one': 1, ':limit': window.limit },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    await giveBackOne(reserved.item, reserved.counter);
+    throw await refusal('loginChallengesPerAccount', email, window, caller);
+  }
 }
 
 /** Runs a limit's check or count, its 429 as a LoginThrottled of `reason`. */

@@ -6,7 +6,7 @@ import { accountAudit, type Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { restoreCodeEmail } from './emails/restore-code';
 import { challengeCookie, newBrowserBinding, openChallenge } from './login-challenge';
-import { consume, givingBackOnFailure } from './rate-limit';
+import { type LoginAttempt, undoneOnFailure } from './rate-limit';
 
 /**
  * A deleted account its owner may bring back (docs/product.md#account-data): deleted by the owner
@@ -31,16 +31,22 @@ export async function restoreStep(
   user: UserRecord,
   caller: Caller,
   purpose: 'sign_in' | 'restore',
+  /** The password step's attempt, settled here: its reservation given back, with the challenge counted when one opens. */
+  attempt: LoginAttempt,
 ): Promise<{ challengeId: string; browserCookie: string }> {
-  if (!isSelfRestorable(user)) throw conflict('not_deleted');
+  if (!isSelfRestorable(user)) {
+    await attempt.succeeded();
+    throw conflict('not_deleted');
+  }
   const eraseAfter = hardDeleteAvailableAt(user)!.toISOString();
   if (purpose === 'sign_in') {
+    await attempt.succeeded();
     await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_deleted' } }, null));
     throw forbidden('account_deleted', { erase_after: eraseAfter });
   }
-  await consume('loginChallengesPerAccount', user.id, caller);
+  const giveBackChallenge = await attempt.openingChallenge();
   const binding = newBrowserBinding();
-  const challengeId = await givingBackOnFailure(['loginChallengesPerAccount'], user.id, () =>
+  const challengeId = await undoneOnFailure(giveBackChallenge, () =>
     openChallenge(user, binding.hash, (code) => deliver(restoreCodeEmail(user.email, user.first_name, code), 'restore_code'), {
       purpose: RESTORE_PURPOSE,
     }),

@@ -19,15 +19,26 @@ export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
  *
  * Callers that hold the account just read (the session user) pass it: its last_active_day saves
  * the read on this hot path. A stale value only fails the condition, and the next try reads the
- * item. `alsoSet` joins other attributes of the account to the same write (the sign-in's
- * `last_login_at`); they are written whether or not the day was new. Throttling is retried with
- * jitter (functions/lib/retry.ts); when it outlasts the retries the error goes up (503).
+ * item. Throttling is retried with jitter (functions/lib/retry.ts); when it outlasts the retries
+ * the error goes up (503).
  */
-export async function recordActivity(
-  account: string | (Pick<UserRecord, 'id' | 'last_active_day'> & Partial<Pick<UserRecord, 'status'>>),
-  now = new Date(),
-  alsoSet: Record<string, string> = {},
-): Promise<boolean> {
+export async function recordActivity(account: ActiveAccount, now = new Date()): Promise<boolean> {
+  return (await recordActivitySetting(account, now, {})).newDay;
+}
+
+type ActiveAccount = string | (Pick<UserRecord, 'id' | 'last_active_day'> & Partial<Pick<UserRecord, 'status'>>);
+
+/**
+ * `recordActivity` with other attributes of the account joined to the same write (a sign-in's
+ * `last_login_at` and known browsers), written whether or not the day was new. Answers, besides
+ * whether the day was new, the account's values of those attributes as the write replaced them
+ * (`before`: ReturnValues UPDATED_OLD; empty when the account is gone).
+ */
+export async function recordActivitySetting(
+  account: ActiveAccount,
+  now: Date,
+  alsoSet: Record<string, unknown>,
+): Promise<{ newDay: boolean; before: Record<string, unknown> }> {
   const day = dayOf(now);
   const userId = typeof account === 'string' ? account : account.id;
   // without the status (the index partition) the item is read
@@ -49,24 +60,27 @@ export async function recordActivity(
         )
       ).Item;
     known = undefined;
-    if (!current) return false;
+    if (!current) return { newDay: false, before: {} };
     const previous = current.last_active_day as string | undefined;
     const newDay = !previous || previous < day;
-    if (!newDay && !Object.keys(alsoSet).length) return false;
+    if (!newDay && !Object.keys(alsoSet).length) return { newDay: false, before: {} };
     try {
-      await withWriteRetries(() =>
+      const written = await withWriteRetries(() =>
         db().send(
-          new UpdateCommand(activityUpdate(userId, String(current.status ?? 'active'), newDay ? day : undefined, previous, alsoSet)),
+          new UpdateCommand({
+            ...activityUpdate(userId, String(current.status ?? 'active'), newDay ? day : undefined, previous, alsoSet),
+            ReturnValues: 'UPDATED_OLD',
+          }),
         ),
       );
-      return newDay;
+      return { newDay, before: written.Attributes ?? {} };
     } catch (error) {
       // another request recorded the same learner (or changed the status) meanwhile, or the account is gone: read again and decide
       if (error instanceof ConditionalCheckFailedException) continue;
       throw error;
     }
   }
-  return false;
+  return { newDay: false, before: {} };
 }
 
 /** The account's update: the new day with its index keys (when `day` is given) and `alsoSet`. */
@@ -75,10 +89,10 @@ function activityUpdate(
   status: string,
   day: string | undefined,
   previous: string | undefined,
-  alsoSet: Record<string, string>,
+  alsoSet: Record<string, unknown>,
 ) {
   const names: Record<string, string> = {};
-  const values: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
   const sets = Object.entries(alsoSet).map(([field, value], index) => {
     names[`#also${index}`] = field;
     values[`:also${index}`] = value;

@@ -3,6 +3,8 @@
 export type UserStatus = 'active' | 'locked' | 'deleted' | 'purging';
 export type Role = 'admin' | 'learner';
 export type ReminderFrequency = 'daily' | 'weekly' | 'off';
+/** A browser's key (the start of its id's sha256) → the day (days since 1970-01-01) of its last sign-in. */
+export type KnownBrowsers = Record<string, number>;
 /** Why mail to the address is held back: a hard bounce or a spam complaint. */
 export type EmailSuppression = 'bounce' | 'complaint';
 
@@ -26,6 +28,8 @@ export interface UserRecord {
   created_at: string;
   updated_at: string;
   last_login_at?: string;
+  /** The browsers the account signed in from, for the new-sign-in notice (functions/accounts/known-browsers.ts). */
+  known_browsers?: KnownBrowsers;
   /** The one sign-in challenge whose code may still open a session (functions/accounts/login-challenge.ts). */
   login_challenge?: string;
   last_progress_at?: string;

@@ -166,7 +166,8 @@ export function newUserRecord(input: NewUser, now = new Date().toISOString()): U
 
 /** The items a new account consists of: the account, its email guard and its search items. */
 export const newUserItems = (user: UserRecord) => ({
-  account: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user },
+  // an empty map of known browsers: the first sign-in has nothing to compare with (functions/accounts/known-browsers.ts)
+  account: { ...keys.user(user.id), type: 'user', ...userIndexKeys(user), ...user, known_browsers: {} },
   emailGuard: { ...keys.email(user.email), type: 'email', user_id: user.id },
   search: searchItems(user),
 });

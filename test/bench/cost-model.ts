@@ -21,7 +21,7 @@ export const PRICES = {
 /** Measured on DynamoDB Local's consumed capacity (docs/scale-writes.md "Activity off the request path"). */
 export const MEASURED = {
   /** login + verify-2fa on the request path, a first sign-in of the day (the `auth.login` entry is written off it, below). */
-  signIn: { calls: 15, readUnits: 3, writeUnits: 13 },
+  signIn: { calls: 12, readUnits: 3, writeUnits: 11 },
   /** the audit entry (base item + 7 index copies) and what it stores; a sign-in's is written from the stream. */
   auditEntry: { writeUnits: 16, storedKb: 11 },
   /** off the request path, per first activity of a day: marker (transactional), shares of the day ADDs, 2–3 search items. */

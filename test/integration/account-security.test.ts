@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { GetCommand, paginateQuery, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomUUID } from 'node:crypto';
+import { GetCommand, paginateQuery, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainActivityStream } from '../../infra/local/activity-stream';
@@ -783,6 +783,29 @@ describe('security notices', () => {
     expect(notice.text).toMatch(/Location \(IP address\): \S+/);
     expect(notice.text).toMatch(/Time: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     expect(notice.html).toContain('Reset your password</a>');
+  });
+
+  it('an account that kept its browsers as items still knows them: the next sign-in moves them onto the account', async () => {
+    const user = await makeUser();
+    const known = api.client({ userAgent: CHROME_WINDOWS });
+    await passwordLogin(known, user.email);
+    // the account as its older sign-ins left it: no map, one item per browser
+    const browserId = known.cookie('__Host-browser')!;
+    const hash = createHash('sha256').update(browserId).digest('base64url');
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.user(user.id), UpdateExpression: 'REMOVE known_browsers' }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.knownBrowser(user.id, hash), type: 'known_browser', user_id: user.id, expires_at: ttlIn(3600) },
+      }),
+    );
+
+    const notices = async () => (await emailsTo(user.email)).filter((e) => /New sign-in/.test(e.subject));
+    await passwordLogin(api.client({ userAgent: FIREFOX_LINUX }), user.email);
+    expect(await notices()).toHaveLength(1);
+    await passwordLogin(known, user.email);
+    expect(await notices()).toHaveLength(1);
+    expect(Object.keys((await getUserById(user.id))?.known_browsers ?? {})).toContain(hash.slice(0, 16));
   });
 
   it('a password reset removes every passkey (the link says so) and sends a notice', async () => {

@@ -66,16 +66,27 @@ describe('the sign-in challenge', () => {
     expect((await verify(client, email, code, challengeId)).body).toMatchObject({ error: 'invalid_code', spent: true });
   });
 
-  it('limits how many challenges (and login-code mails) an account gets', async () => {
-    configureRateLimits({ loginChallengesPerAccount: { limit: 2, windowSeconds: 3600 } });
+  it('limits how many challenges (and login-code mails) an account gets, from its trusted devices and other browsers together; a refused one keeps no password try', async () => {
+    configureRateLimits({
+      loginChallengesPerAccount: { limit: 3, windowSeconds: 3600 },
+      loginFailuresPerAccount: { limit: 2, windowSeconds: 3600 },
+    });
     const email = await makeUser();
-    const client = api.client();
-    await passwordStep(client, email);
-    await passwordStep(client, email);
-    const third = await client.post('/api/auth/login', { email, password: PASSWORD });
-    expect(third.status).toBe(429);
-    expect(third.body).toMatchObject({ error: 'throttled' });
-    expect(await emailsTo(email)).toHaveLength(2);
+    const trusted = api.client();
+    const first = await passwordStep(trusted, email);
+    expect((await verify(trusted, email, first.code, first.challengeId)).status).toBe(200); // the browser is a trusted device now
+    await passwordStep(trusted, email);
+    const stranger = api.client();
+    await passwordStep(stranger, email);
+    for (const client of [stranger, trusted]) {
+      const refused = await client.post('/api/auth/login', { email, password: PASSWORD });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ error: 'throttled' });
+    }
+    expect((await emailsTo(email)).filter((mail) => /login code/i.test(mail.subject))).toHaveLength(3);
+    // every right password gave its reservation of the pool back, the refused ones too: the pool's two failures are left
+    const wrong = async () => (await stranger.post('/api/auth/login', { email, password: `${PASSWORD} no` })).status;
+    expect([await wrong(), await wrong(), await wrong()]).toEqual([401, 401, 429]);
   });
 
   it('keeps one live challenge per account: a new sign-in ends the previous one', async () => {

@@ -113,7 +113,7 @@ async function traceCalls(work: () => Promise<void>) {
 }
 
 describe('sign-in cost on the request path', () => {
-  it('a first sign-in of the day writes the account once (sign-in time and last-active day) and no counter, marker, search item or audit entry', async () => {
+  it('a first sign-in of the day writes the account once (sign-in time, last-active day, known browser) and no counter, marker, search item, audit entry or browser item', async () => {
     const { email, user } = await newLearner();
     const client = api.client();
     const login = await client.post('/api/auth/login', { email, password: PASSWORD });
@@ -125,13 +125,14 @@ describe('sign-in cost on the request path', () => {
     });
 
     const written = calls.flatMap((call) => call.keys);
-    expect(written.filter((key) => /^(STATS#|ACTIVITY#|USERSEARCH#|AUDIT#)/.test(key))).toEqual([]);
+    expect(written.filter((key) => /^(STATS#|ACTIVITY#|USERSEARCH#|AUDIT#)|\|BROWSER#/.test(key))).toEqual([]);
     const accountWrites = calls.filter((call) => call.keys.includes(`USER#${user.id}|PROFILE`));
     expect(accountWrites).toHaveLength(1);
     // one account-sized update (its index copies included): DynamoDB Local reports 3 units for it
     expect(accountWrites[0].units).toBeLessThanOrEqual(3);
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(user.id) }));
     expect(stored.Item).toMatchObject({ last_active_day: dayOf(new Date()), last_login_at: expect.any(String) as string });
+    expect(Object.keys(stored.Item?.known_browsers as object)).toHaveLength(1);
   });
   it('costs no more than the cost model assumes (docs/cost-model.md): calls and capacity units of login + verify-2fa', async () => {
     const { email } = await newLearner();

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
-import { recognizeBrowser } from '../known-browsers';
 import { listPasskeys } from '../passkey-records';
 import { removePasskeyByLink } from '../passkey-removal-link';
 import { removePasskey, renamePasskey } from '../passkey-management';
@@ -81,8 +80,7 @@ export const passkeyLoginVerify = defineRoute({
   body: z.object({ challenge_id: z.string().check(z.maxLength(128)), response: credentialResponse }),
   handler: async (req) => {
     const caller = callerOf(req);
-    const { user, cookie } = await finishPasskeyLogin(req.body, caller);
-    const browser = await recognizeBrowser(user, req.cookies, caller);
-    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, browser] };
+    const { user, cookie, browserCookie } = await finishPasskeyLogin(req.body, caller);
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, browserCookie] };
   },
 });

@@ -2,7 +2,6 @@ import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { finishRestore, startRestore } from '../account-restore';
-import { recognizeBrowser } from '../known-browsers';
 import { clearedChallengeCookie } from '../login-challenge';
 import { callerOf } from '../../lib/caller';
 
@@ -27,8 +26,7 @@ const verifyBody = z.object({
 export const verifyRestore = defineRoute({
   body: verifyBody,
   handler: async (req) => {
-    const { user, cookie, deviceCookie } = await finishRestore(req.body, callerOf(req));
-    const browser = await recognizeBrowser(user, req.cookies, callerOf(req));
-    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie, browser, clearedChallengeCookie] };
+    const { user, cookie, deviceCookie, browserCookie } = await finishRestore(req.body, callerOf(req));
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie, browserCookie, clearedChallengeCookie] };
   },
 });

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
-import { recognizeBrowser } from '../known-browsers';
 import { finishLogin } from '../login';
 import { clearedChallengeCookie } from '../login-challenge';
 import { callerOf } from '../../lib/caller';
@@ -16,8 +15,7 @@ const body = z.object({
 export const verifyTwoFactor = defineRoute({
   body,
   handler: async (req) => {
-    const { user, cookie, deviceCookie } = await finishLogin(req.body, callerOf(req));
-    const browser = await recognizeBrowser(user, req.cookies, callerOf(req));
-    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie, browser, clearedChallengeCookie] };
+    const { user, cookie, deviceCookie, browserCookie } = await finishLogin(req.body, callerOf(req));
+    return { body: { ok: true, user: publicUser(user) }, cookies: [cookie, deviceCookie, browserCookie, clearedChallengeCookie] };
   },
 });
