@@ -10,14 +10,16 @@ import { listPage, pageParams, type ListPage, type PageReader, type Stream } fro
 
 /**
  * Audit log reads (the audit screen and the drawer's Audit tab), newest first, every one a key
- * range of an index sorted by <created_at>#<id> (functions/lib/audit.ts, docs/scale-reads.md):
+ * range sorted by <created_at>#<id> (functions/lib/audit.ts, docs/scale-reads.md):
  *  - the key is the most selective filter given: entity (type + id) → auditByEntity; entity id
- *    alone → auditByEntity of each entity type; actor → auditByActor (the accounts whose email
- *    starts with it, at most MAX_ACTOR_STREAMS) or auditByActorDomain (`@domain`); action →
- *    auditByAction; entity type → auditByEntityType; none → auditByTime;
- *  - the date window is the sort-key range; the other filters a FilterExpression;
- *  - a page reads at most MAX_ROUNDS × streams × (page_size + 2) items: when filters skip many,
- *    the page comes back short with `has_next` and a `next_cursor` that continues the search.
+ *    alone → auditByEntity of each entity type; actor → auditByActorId of the accounts whose
+ *    email starts with it (at most MAX_ACTOR_STREAMS; a full address no account holds any more:
+ *    its domain's auditByActorDomain, filtered) or auditByActorDomain (`@domain`); action →
+ *    auditByAction; entity type → auditByAction of each of the type's actions, merged lazily
+ *    (functions/lib/audit-actions.ts); none → the table's day partitions, newest day first;
+ *  - the date window is the sort-key range (the days walked); the other filters a FilterExpression;
+ *  - a page's reads are bounded (functions/admin/audit-reads.ts, readMerged): when filters skip
+ *    many, the page comes back short with `has_next` and a `next_cursor` that continues the search.
  * Without dates the window is the last DEFAULT_WINDOW_DAYS days (answered as `window_days`); a
  * window is at most MAX_WINDOW_DAYS days. A `date_from` in the future answers an empty page.
  * Totals: no count is read for the log (it would cost more than the page): `total` is exact on
@@ -29,7 +31,7 @@ export const MAX_WINDOW_DAYS = 366;
 /** A prefix matching more accounts than this is answered by a filtered time range instead. */
 export const MAX_ACTOR_STREAMS = 5;
 const DAY_MS = 24 * 3600 * 1000;
-/** Every entity type an audit entry is written for (functions/lib/admin-caller.ts, functions/lib/caller.ts). */
+/** The entity types an entity id alone is looked up in (functions/lib/admin-caller.ts, functions/lib/caller.ts). */
 export const ENTITY_TYPES = ['user', 'enrollment', 'program'] as const;
 
 export type AuditPage = ListPage<AuditEntry>;

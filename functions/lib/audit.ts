@@ -23,7 +23,8 @@ export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${i
  *   auditByActorDomain  @<domain>       the actor filter given as a domain (@example.com), and a
  *                                       full address no account holds any more
  * Entries written earlier also carry auditByTime, auditByEntityType and auditByActor keys: no
- * reader uses them (infra/ops/audit-index-keys.ts writes them back for a release that still does).
+ * reader uses them (docs/data-model.md "Audit entry cost": a release rolled back past this
+ * layout would miss newer entries in those three filters).
  * Every copy is a whole item (the indexes project ALL), so an entry stores only what it has:
  * absent fields are left out, never stored as null (readers take them as null, `auditEntryOf`).
  */
@@ -85,14 +86,27 @@ const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
   'user_agent',
 ];
 
-/** An audit entry as the API answers it from a stored item: every field, absent ones as null. */
-export const auditEntryOf = (item: Record<string, unknown>): AuditEntry =>
-  Object.fromEntries(AUDIT_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as AuditEntry;
+/** The time of an entry: the start of its sort key (`<created_at>#<id>`, an ISO time has no #). */
+const createdAtOf = (item: Record<string, unknown>) =>
+  typeof item.created_at === 'string' ? item.created_at : typeof item.sk === 'string' ? item.sk.split('#')[0] : null;
 
-/** The entry's fields that have a value (null and undefined are left out). */
-const present = (entry: AuditEntry) =>
+/**
+ * An audit entry as the API answers it from a stored item (the table's or an index copy, which
+ * carries the table's keys): every field, absent ones as null; the time from the sort key (the
+ * item stores it there only; entries written earlier also have `created_at`).
+ */
+export const auditEntryOf = (item: Record<string, unknown>): AuditEntry =>
+  Object.fromEntries(
+    AUDIT_FIELDS.map((field) => [field, field === 'created_at' ? createdAtOf(item) : (item[field] ?? null)]),
+  ) as unknown as AuditEntry;
+
+/**
+ * The entry's fields that are stored: those with a value (null and undefined are left out), and
+ * not the time, which the sort key already holds.
+ */
+const stored = ({ created_at: _, ...entry }: AuditEntry) =>
   Object.fromEntries(Object.entries(entry).filter(([, value]) => value != null)) as Partial<AuditEntry> &
-    Pick<AuditEntry, 'id' | 'created_at' | 'action' | 'entity_type' | 'entity_id'>;
+    Pick<AuditEntry, 'id' | 'action' | 'entity_type' | 'entity_id'>;
 
 export function auditItem(input: AuditInput, now = new Date(), id: string = randomUUID()) {
   const createdAt = now.toISOString();
@@ -112,14 +126,13 @@ export function auditItem(input: AuditInput, now = new Date(), id: string = rand
   const sortKey = auditSortKey(createdAt, id);
   return {
     ...keys.audit(createdAt, id),
-    type: 'audit',
     // Retention (docs/security.md#privacy-of-the-audit-log): DynamoDB's TTL removes the entry after this many days.
     expires_at: ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime()),
     ...indexKeys.auditByEntity(input.entityType, input.entityId, sortKey),
     ...indexKeys.auditByAction(input.action, sortKey),
     ...(input.actor?.id ? indexKeys.auditByActorId(input.actor.id, sortKey) : {}),
     ...auditActorDomainKeys(input.actor?.email, sortKey),
-    ...present(entry),
+    ...stored(entry),
   };
 }
 

@@ -263,13 +263,7 @@ describe('audit log: every filter is a key range', () => {
 
   const expected = (match: (entry: (typeof seeded)[number]) => boolean, from = dayOf(ago(29)), to = dayOf(new Date(now))) =>
     seeded
-      .filter(
-        (entry) =>
-          entry.created_at.slice(0, 10) >= from &&
-          entry.created_at.slice(0, 10) <= to &&
-          entry.entity_id.startsWith(ENTITY) &&
-          match(entry),
-      )
+      .filter((entry) => entry.sk.slice(0, 10) >= from && entry.sk.slice(0, 10) <= to && entry.entity_id.startsWith(ENTITY) && match(entry))
       .sort((a, b) => (a.sk < b.sk ? 1 : -1))
       .map((entry) => entry.id);
 
