@@ -112,7 +112,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         [PK.purge]: ['GetItem'],
         // the per-account notice limit and the hourly mail budget of the mails an admin action sends
         [PK.rate]: ['UpdateItem'],
-        [PK.audit]: ['PutItem'],
+        // the unfiltered audit log reads the day partitions (AUDIT#<day>) by Query
+        [PK.audit]: ['PutItem', 'Query'],
         // program authoring: the draft, the versions (listed by Query), publishing (functions/program/authoring)
         [PK.program]: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       },
@@ -121,10 +122,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         'usersUnverified',
         'usersByActivity',
         'week1Pending',
-        'auditByTime',
         'auditByAction',
-        'auditByEntityType',
-        'auditByActor',
         'auditByActorDomain',
         'auditByEntity',
         'auditByActorId',

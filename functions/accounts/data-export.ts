@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../lib/audit';
+import { auditEntryOf, type AuditEntry } from '../lib/audit';
 import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
 import { badRequest } from '../lib/errors';
@@ -85,19 +85,6 @@ function answersInProgramOrder(taskItems: Item[], modules: readonly ModuleInOrde
       })),
   );
 }
-const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
-  'id',
-  'created_at',
-  'action',
-  'actor_email',
-  'actor_user_id',
-  'entity_type',
-  'entity_id',
-  'old_values',
-  'new_values',
-  'ip',
-  'user_agent',
-];
 
 /**
  * The account's audit entries, newest first, at most AUDIT_EXPORT_PAGE of them after `cursor`
@@ -127,7 +114,7 @@ export async function exportAuditPage(userId: string, cursor?: string, pageSize 
   );
   const last = items.at(-1)?.[sortKey];
   return {
-    audit_entries: items.map((item) => withoutOtherActor(pick(item, AUDIT_FIELDS), userId)),
+    audit_entries: items.map((item) => withoutOtherActor(auditEntryOf(item), userId)),
     audit_next_cursor: truncated && typeof last === 'string' ? Buffer.from(last).toString('base64url') : null,
   };
 }
@@ -137,7 +124,7 @@ export async function exportAuditPage(userId: string, cursor?: string, pageSize 
  * administrator": their email, id, address and browser are their personal data, not the
  * learner's (GDPR art. 15(4)).
  */
-function withoutOtherActor(entry: Record<string, unknown>, userId: string): Record<string, unknown> {
+function withoutOtherActor(entry: AuditEntry, userId: string): AuditEntry {
   const actor = entry.actor_user_id;
   if (typeof actor !== 'string' || actor === userId) return entry;
   return { ...entry, actor_email: 'an administrator', actor_user_id: null, ip: null, user_agent: null };

@@ -66,7 +66,7 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
 export async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
   const updates: UpdateInput[] = [];
   for (const entry of entries) {
-    const whole = entry.type === 'audit' && typeof entry.created_at === 'string' && 'action' in entry;
+    const whole = typeof entry.action === 'string' && typeof entry.entity_id === 'string';
     const full = whole
       ? entry
       : ((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined);

@@ -1,21 +1,25 @@
 import { AUDIT_DEFAULT_PAGE_SIZE, USER_AUDIT_PAGE_SIZE } from '../../shared/constants';
 import { dayOf } from '../lib/activity';
-import type { AuditEntry } from '../lib/audit';
+import { auditActorKey, auditEntryOf, type AuditEntry } from '../lib/audit';
+import { actionHasManyEntityTypes, auditActionsOf } from '../lib/audit-actions';
 import { badRequest } from '../lib/errors';
 import { queryPages } from '../lib/query-pages';
 import { INDEX, indexPartition, keys } from '../lib/table';
-import { listPage, pageParams, type ListPage, type Stream } from './paging';
+import { dayWalk, lazyMerge } from './audit-reads';
+import { listPage, pageParams, type ListPage, type PageReader, type Stream } from './paging';
 
 /**
  * Audit log reads (the audit screen and the drawer's Audit tab), newest first, every one a key
- * range of an index sorted by <created_at>#<id> (functions/lib/audit.ts, docs/scale-reads.md):
+ * range sorted by <created_at>#<id> (functions/lib/audit.ts, docs/scale-reads.md):
  *  - the key is the most selective filter given: entity (type + id) → auditByEntity; entity id
- *    alone → auditByEntity of each entity type; actor → auditByActor (the accounts whose email
- *    starts with it, at most MAX_ACTOR_STREAMS) or auditByActorDomain (`@domain`); action →
- *    auditByAction; entity type → auditByEntityType; none → auditByTime;
- *  - the date window is the sort-key range; the other filters a FilterExpression;
- *  - a page reads at most MAX_ROUNDS × streams × (page_size + 2) items: when filters skip many,
- *    the page comes back short with `has_next` and a `next_cursor` that continues the search.
+ *    alone → auditByEntity of each entity type; actor → auditByActorId of the accounts whose
+ *    email starts with it (at most MAX_ACTOR_STREAMS; a full address no account holds any more:
+ *    its domain's auditByActorDomain, filtered) or auditByActorDomain (`@domain`); action →
+ *    auditByAction; entity type → auditByAction of each of the type's actions, merged lazily
+ *    (functions/lib/audit-actions.ts); none → the table's day partitions, newest day first;
+ *  - the date window is the sort-key range (the days walked); the other filters a FilterExpression;
+ *  - a page's reads are bounded (functions/admin/audit-reads.ts, readMerged): when filters skip
+ *    many, the page comes back short with `has_next` and a `next_cursor` that continues the search.
  * Without dates the window is the last DEFAULT_WINDOW_DAYS days (answered as `window_days`); a
  * window is at most MAX_WINDOW_DAYS days. A `date_from` in the future answers an empty page.
  * Totals: no count is read for the log (it would cost more than the page): `total` is exact on
@@ -27,26 +31,12 @@ export const MAX_WINDOW_DAYS = 366;
 /** A prefix matching more accounts than this is answered by a filtered time range instead. */
 export const MAX_ACTOR_STREAMS = 5;
 const DAY_MS = 24 * 3600 * 1000;
-/** Every entity type an audit entry is written for (functions/lib/admin-caller.ts, functions/lib/caller.ts). */
+/** The entity types an entity id alone is looked up in (functions/lib/admin-caller.ts, functions/lib/caller.ts). */
 export const ENTITY_TYPES = ['user', 'enrollment', 'program'] as const;
 
 export type AuditPage = ListPage<AuditEntry>;
 
-const FIELDS: (keyof AuditEntry)[] = [
-  'id',
-  'created_at',
-  'action',
-  'old_values',
-  'new_values',
-  'actor_email',
-  'actor_user_id',
-  'entity_type',
-  'entity_id',
-  'ip',
-  'user_agent',
-];
-const entryOf = (item: Record<string, unknown>) =>
-  Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as AuditEntry;
+const entryOf = auditEntryOf;
 
 export async function userAuditLog(userId: string, raw: { page?: string; cursor?: string }): Promise<AuditPage> {
   // the per-user audit page size is fixed at 25 (docs/scale-reads.md)
@@ -92,8 +82,8 @@ const daysBetween = (from: string, to: string) =>
  * The accounts whose email starts with `prefix` (the admin search's email items), at most
  * `limit + 1` of them: more means the prefix is too broad to merge one stream per account.
  */
-async function emailsStartingWith(prefix: string, limit: number): Promise<string[] | 'too_many'> {
-  const emails = new Set<string>();
+async function accountsWithEmailStartingWith(prefix: string, limit: number): Promise<{ id: string; email: string }[] | 'too_many'> {
+  const accounts = new Map<string, string>();
   let round = 0;
   const pages = queryPages({
     // a key range (not begins_with): the same items, and DynamoDB Local seeks instead of filtering the partition
@@ -109,9 +99,13 @@ async function emailsStartingWith(prefix: string, limit: number): Promise<string
     Limit: 100,
   });
   for await (const page of pages) {
-    for (const item of page.Items ?? []) emails.add(String(item.sk).split('#').slice(0, -2).join('#'));
-    if (emails.size > limit) return 'too_many';
-    if (!page.LastEvaluatedKey) return [...emails];
+    for (const item of page.Items ?? []) {
+      // <email>#<user id>#email (an email may itself hold a #)
+      const parts = String(item.sk).split('#');
+      accounts.set(parts.at(-2)!, parts.slice(0, -2).join('#'));
+    }
+    if (accounts.size > limit) return 'too_many';
+    if (!page.LastEvaluatedKey) return [...accounts].map(([id, email]) => ({ id, email }));
     if (++round >= 3) break;
   }
   return 'too_many';
@@ -126,6 +120,43 @@ const andFilters = (filters: Filter[]): Filter | undefined =>
         values: Object.fromEntries(filters.flatMap((filter) => Object.entries(filter.values ?? {}))),
       }
     : undefined;
+
+/**
+ * The actor filter given as (a prefix of) an email: one auditByActorId stream per account whose
+ * email starts with it (at most MAX_ACTOR_STREAMS). A full address no account holds any more
+ * (changed since) is read from its domain's partition, filtered by the address. Undefined when
+ * the prefix matches too many accounts, or none while an action or entity type is given: the
+ * caller reads those by their key, filtered by the prefix.
+ */
+async function actorStreams(
+  actor: string,
+  range: { from: string; to: string },
+  filter: Filter | undefined,
+  otherKey: boolean,
+): Promise<Stream[] | undefined> {
+  const accounts = await accountsWithEmailStartingWith(actor, MAX_ACTOR_STREAMS);
+  if (accounts === 'too_many') return undefined;
+  const formerAddress = /^[^@\s]+@[^@\s]+$/.test(actor) && !accounts.some((account) => account.email === actor);
+  if (!accounts.length && !formerAddress && otherKey) return undefined;
+  const ids = Object.fromEntries(accounts.map((account, i) => [`:account${i}`, account.id]));
+  const byAddress: Filter = {
+    expression: `actor_email = :address${accounts.length ? ` AND NOT (actor_user_id IN (${Object.keys(ids).join(', ')}))` : ''}`,
+    values: { ':address': actor, ...ids },
+  };
+  return [
+    ...accounts.map((account): Stream => ({ index: 'auditByActorId', partition: auditActorKey(account.id), ...range, filter })),
+    ...(formerAddress
+      ? [
+          {
+            index: 'auditByActorDomain' as const,
+            partition: indexPartition.auditByActorDomain(actor.slice(actor.lastIndexOf('@') + 1)),
+            ...range,
+            filter: andFilters([byAddress, ...(filter ? [filter] : [])]),
+          },
+        ]
+      : []),
+  ];
+}
 
 export async function auditLog(
   raw: AuditQuery,
@@ -169,16 +200,12 @@ export async function auditLog(
           names: { '#actorDomain': INDEX.auditByActorDomain.partitionKey },
           values: { ':actorDomain': indexPartition.auditByActorDomain(actor) },
         }
-      : {
-          expression: 'begins_with(#actorEmail, :actorEmail)',
-          names: { '#actorEmail': INDEX.auditByActor.partitionKey },
-          values: { ':actorEmail': actor },
-        }
+      : { expression: 'begins_with(actor_email, :actorEmail)', values: { ':actorEmail': actor } }
     : undefined;
   const except = (...skip: (Filter | undefined)[]) =>
     andFilters([filterAction, filterType, filterId, filterActor].filter((f): f is Filter => Boolean(f) && !skip.includes(f)));
 
-  let streams: Stream[];
+  let streams: Stream[] | PageReader | undefined;
   if (entityId) {
     const types = entityType ? [entityType] : [...ENTITY_TYPES];
     streams = types.map((type) => ({
@@ -189,29 +216,29 @@ export async function auditLog(
     }));
   } else if (actor && actorIsDomain) {
     streams = [{ index: 'auditByActorDomain', partition: indexPartition.auditByActorDomain(actor), ...range, filter: except(filterActor) }];
-  } else {
-    // a prefix of the actor email: one stream per matching account, when there are few of them
-    const emails = actor ? await emailsStartingWith(actor, MAX_ACTOR_STREAMS) : undefined;
-    const fullEmail = actor && /^[^@\s]+@[^@\s]+$/.test(actor) ? [actor] : [];
-    const accounts = emails === 'too_many' ? undefined : emails && [...new Set([...emails, ...fullEmail])];
-    if (accounts && accounts.length <= MAX_ACTOR_STREAMS && (accounts.length > 0 || (!action && !entityType))) {
-      streams = accounts.map((email) => ({
-        index: 'auditByActor',
-        partition: indexPartition.auditByActor(email),
-        ...range,
-        filter: except(filterActor),
-      }));
-    } else if (action) {
-      streams = [{ index: 'auditByAction', partition: indexPartition.auditByAction(action), ...range, filter: except(filterAction) }];
-    } else if (entityType) {
-      streams = [
-        { index: 'auditByEntityType', partition: indexPartition.auditByEntityType(entityType), ...range, filter: except(filterType) },
-      ];
-    } else {
-      streams = [{ index: 'auditByTime', partition: indexPartition.auditByTime(), ...range, filter: except() }];
-    }
+  } else if (actor) {
+    streams = await actorStreams(actor, range, except(filterActor), Boolean(action || entityType));
   }
-  if (!streams.length)
+  if (streams === undefined && action) {
+    streams = [{ index: 'auditByAction', partition: indexPartition.auditByAction(action), ...range, filter: except(filterAction) }];
+  } else if (streams === undefined && entityType) {
+    // the type's actions, one partition each, merged lazily (functions/lib/audit-actions.ts)
+    const typeFilter = except(filterType);
+    const manyTypes = andFilters([filterType, typeFilter].filter((f): f is Filter => Boolean(f)));
+    streams = lazyMerge(
+      auditActionsOf(entityType).map((name) => ({
+        index: 'auditByAction',
+        partition: indexPartition.auditByAction(name),
+        ...range,
+        // an action written for more than one type keeps only this type's entries
+        filter: actionHasManyEntityTypes(name) ? manyTypes : typeFilter,
+      })),
+    );
+    if (!auditActionsOf(entityType).length) streams = [];
+  } else if (streams === undefined) {
+    streams = dayWalk(from, to, except());
+  }
+  if (Array.isArray(streams) && !streams.length)
     return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
 
   const list = JSON.stringify(['audit', actor ?? '', entityType ?? '', entityId ?? '', action ?? '', givenFrom ?? '', givenTo ?? '']);

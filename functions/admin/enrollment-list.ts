@@ -1,5 +1,4 @@
-import { INDEX } from '../lib/table';
-import { readMerged, type Stream } from './paging';
+import { readMerged, streamKeys, type Stream } from './paging';
 import {
   completionFrom,
   inRounds,
@@ -27,7 +26,7 @@ export function enrollmentListUsers(
   knownTotal: () => Promise<number | undefined>,
 ): Promise<UserListResponse> {
   const keep = scope === 'every' ? () => true : inScope(scope);
-  const sortKey = INDEX[stream.index].sortKey;
+  const sortKey = streamKeys(stream.index).sortKey;
   return inRounds(
     list,
     raw,

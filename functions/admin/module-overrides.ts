@@ -21,7 +21,8 @@ import { adminModules, type AdminModule } from './enrollment-view';
  * week-1 marker and the global stats move through the program's own enrollmentTransition, in
  * the same transaction (conditioned on the enrollment's version, retried on a race).
  */
-export type ModuleAction = 'unlock' | 'force_complete' | 'reopen' | 'lock';
+export const MODULE_ACTIONS = ['unlock', 'force_complete', 'reopen', 'lock'] as const;
+export type ModuleAction = (typeof MODULE_ACTIONS)[number];
 
 export const ACTION_MESSAGES: Record<ModuleAction, string> = {
   unlock: 'Module unlocked.',

@@ -5,7 +5,7 @@ import { db, tableName } from '../lib/db';
 import { queryPages } from '../lib/query-pages';
 import { badRequest } from '../lib/errors';
 import { keyRing } from '../lib/session-keys';
-import { INDEX, type IndexName } from '../lib/table';
+import { INDEX, KEY, type IndexName } from '../lib/table';
 import type { ListPage } from '../../shared/admin-types';
 
 /**
@@ -97,7 +97,8 @@ export async function decodeCursor(list: string, raw: string | undefined): Promi
  * optional FilterExpression for the filters no key covers.
  */
 export interface Stream {
-  index: IndexName;
+  /** an index, or `table`: a partition of the table itself (its pk / sk) */
+  index: IndexName | 'table';
   partition: string;
   /** inclusive bounds of the sort key */
   from?: string;
@@ -105,14 +106,22 @@ export interface Stream {
   filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
 }
 
-interface StreamRead {
+/** The key attributes (and the index name, none for the table) a stream is read by. */
+export function streamKeys(index: Stream['index']): { indexName?: string; partitionKey: string; sortKey: string } {
+  return index === 'table' ? { partitionKey: KEY.partitionKey, sortKey: KEY.sortKey } : INDEX[index];
+}
+
+/** The sort key an item has in a stream. */
+export const streamSortKey = (stream: Stream, item: Record<string, unknown>) => String(item[streamKeys(stream.index).sortKey]);
+
+export interface StreamRead {
   items: Record<string, unknown>[];
   /** sort key of the last item examined when the range has more, else null (exhausted) */
   examinedTo: string | null;
 }
 
-async function readStream(stream: Stream, after: string | undefined, limit: number, projection?: string[]): Promise<StreamRead> {
-  const { indexName, partitionKey, sortKey } = INDEX[stream.index];
+export async function readStream(stream: Stream, after: string | undefined, limit: number, projection?: string[]): Promise<StreamRead> {
+  const { indexName, partitionKey, sortKey } = streamKeys(stream.index);
   const upper = after !== undefined && (stream.to === undefined || after <= stream.to) ? after : stream.to;
   const names: Record<string, string> = { '#pk': partitionKey, ...stream.filter?.names };
   const values: Record<string, unknown> = { ':pk': stream.partition, ...stream.filter?.values };
@@ -131,7 +140,7 @@ async function readStream(stream: Stream, after: string | undefined, limit: numb
   if (stream.from !== undefined && upper !== undefined && stream.from > upper) return { items: [], examinedTo: null };
   const input: QueryCommandInput = {
     TableName: tableName(),
-    IndexName: indexName,
+    ...(indexName ? { IndexName: indexName } : {}),
     KeyConditionExpression: condition,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
@@ -171,7 +180,7 @@ export async function readMerged(
   options: { maxRounds?: number; projection?: string[] } = {},
 ): Promise<MergedPage> {
   const maxRounds = options.maxRounds ?? 3;
-  const sortKeyOf = (stream: Stream, item: Record<string, unknown>) => String(item[INDEX[stream.index].sortKey]);
+  const sortKeyOf = streamSortKey;
   const page: Record<string, unknown>[] = [];
   let position = after;
   let live = streams;
@@ -207,7 +216,7 @@ export async function readMerged(
 function lastKeyOf(page: Record<string, unknown>[], streams: Stream[]): string {
   const last = page[page.length - 1];
   for (const stream of streams) {
-    const key = last[INDEX[stream.index].sortKey];
+    const key = last[streamKeys(stream.index).sortKey];
     if (typeof key === 'string' || typeof key === 'number') return String(key);
   }
   throw new Error('page item without a sort key');
@@ -223,7 +232,7 @@ export async function boundedCount(streams: Stream[], cap: number): Promise<{ to
   let examined = 0;
   for (const stream of streams) {
     if (examined >= cap) return { total, estimate: true };
-    const { indexName, partitionKey, sortKey } = INDEX[stream.index];
+    const { indexName, partitionKey, sortKey } = streamKeys(stream.index);
     const names: Record<string, string> = { '#pk': partitionKey, ...stream.filter?.names };
     const values: Record<string, unknown> = { ':pk': stream.partition, ...stream.filter?.values };
     let condition = '#pk = :pk';
@@ -240,7 +249,7 @@ export async function boundedCount(streams: Stream[], cap: number): Promise<{ to
     }
     if (stream.from !== undefined && stream.to !== undefined && stream.from > stream.to) continue;
     const pages = queryPages({
-      IndexName: indexName,
+      ...(indexName ? { IndexName: indexName } : {}),
       KeyConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
@@ -259,14 +268,17 @@ export async function boundedCount(streams: Stream[], cap: number): Promise<{ to
   return { total, estimate: false };
 }
 
+/** Reads the next `size` items of a list after an exclusive position (readMerged over fixed streams, or a reader of its own). */
+export type PageReader = (after: string | undefined, size: number) => Promise<MergedPage>;
+
 /**
- * Reads one page of the streams: after the cursor, or page N by walking N−1 pages (the API's
+ * Reads one page of the streams (or of a reader): after the cursor, or page N by walking N−1 pages (the API's
  * `page` without a cursor, N ≤ MAX_PAGE_WITHOUT_CURSOR: pageParams refuses deeper ones). Totals come from the cursor
  * after the first page.
  */
 export async function listPage(
   list: string,
-  streams: Stream[],
+  streams: Stream[] | PageReader,
   raw: { page?: string; cursor?: string },
   page: number,
   size: number,
@@ -280,7 +292,9 @@ export async function listPage(
   // a first page (a later one has the total in its cursor)
   const early = countEarly && !cursor ? countTotal() : undefined;
   early?.catch(() => undefined); // awaited below when needed; a failure then surfaces there
-  let read = await readMerged(streams, cursor?.after, size, { maxRounds: maxRounds });
+  const readPage: PageReader =
+    typeof streams === 'function' ? streams : (after, pageSize) => readMerged(streams, after, pageSize, { maxRounds });
+  let read = await readPage(cursor?.after, size);
   if (!cursor) {
     for (let walked = 1; walked < page; walked++) {
       shownBefore += read.items.length;
@@ -288,7 +302,7 @@ export async function listPage(
         read = { items: [], hasNext: false, short: false, queries: 0 }; // past the last page
         break;
       }
-      read = await readMerged(streams, read.next, size, { maxRounds: maxRounds });
+      read = await readPage(read.next, size);
     }
   }
   const shown = shownBefore + read.items.length;

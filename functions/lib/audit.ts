@@ -13,16 +13,20 @@ export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${i
  * Audit entries: every admin action and every security event. Never edited by the app (hard
  * delete only replaces personal data with a placeholder and clears IP and user agent,
  * functions/lib/audit-privacy.ts; each entry expires after the audit retention, a TTL). Each entry is in the day partition
- * (pk AUDIT#<day> / sk <created_at>#<id>, the unfiltered log) and in one index per filter of the
- * audit screen, all sorted by <created_at>#<id> so every filter is a newest-first key range
- * (functions/lib/table.ts INDEX, docs/scale-reads.md):
- *   auditByTime         AUDIT           every entry (the unfiltered log)
+ * (pk AUDIT#<day> / sk <created_at>#<id>: the unfiltered log, read day by day) and in the indexes
+ * the audit screens read, all sorted by <created_at>#<id> so every filter is a newest-first key
+ * range (functions/lib/table.ts INDEX, docs/scale-reads.md):
  *   auditByEntity       <type>#<id>     one entity's history (the user drawer)
- *   auditByEntityType   <type>
- *   auditByAction       <action>
- *   auditByActorId      <user id>       what one account did (hard delete scrubs it)
- *   auditByActor        <actor email>   the actor filter (a full email or a prefix of one)
- *   auditByActorDomain  @<domain>       the actor filter given as a domain (@example.com)
+ *   auditByAction       <action>        the action filter, and the entity-type filter (the
+ *                                       actions of that type, functions/lib/audit-actions.ts)
+ *   auditByActorId      <user id>       what one account did (the actor filter; hard delete scrubs it)
+ *   auditByActorDomain  @<domain>       the actor filter given as a domain (@example.com), and a
+ *                                       full address no account holds any more
+ * Entries written earlier also carry auditByTime, auditByEntityType and auditByActor keys: no
+ * reader uses them (docs/data-model.md "Audit entry cost": a release rolled back past this
+ * layout would miss newer entries in those three filters).
+ * Every copy is a whole item (the indexes project ALL), so an entry stores only what it has:
+ * absent fields are left out, never stored as null (readers take them as null, `auditEntryOf`).
  */
 /**
  * Actions that other code reads back from the log: the restore tool keeps hard-deleted accounts
@@ -36,12 +40,11 @@ export const AUDIT_ACTION = {
 
 export const auditActorKey = (userId: string) => indexPartition.auditByActorId(userId);
 
-/** The actor-email index keys of an entry (none without an actor email). */
-export function auditActorIndexKeys(actorEmail: string | null | undefined, sortKey: string) {
+/** The actor-domain index keys of an entry (none without an actor email). */
+export function auditActorDomainKeys(actorEmail: string | null | undefined, sortKey: string) {
   const email = actorEmail?.trim().toLowerCase();
-  if (!email) return {};
-  const at = email.lastIndexOf('@');
-  return { ...indexKeys.auditByActor(email, sortKey), ...(at >= 0 ? indexKeys.auditByActorDomain(email.slice(at + 1), sortKey) : {}) };
+  const at = email?.lastIndexOf('@') ?? -1;
+  return email && at >= 0 ? indexKeys.auditByActorDomain(email.slice(at + 1), sortKey) : {};
 }
 
 export interface AuditInput {
@@ -69,6 +72,42 @@ export interface AuditEntry {
   user_agent: string | null;
 }
 
+const AUDIT_FIELDS: readonly (keyof AuditEntry)[] = [
+  'id',
+  'created_at',
+  'action',
+  'actor_user_id',
+  'actor_email',
+  'entity_type',
+  'entity_id',
+  'old_values',
+  'new_values',
+  'ip',
+  'user_agent',
+];
+
+/** The time of an entry: the start of its sort key (`<created_at>#<id>`, an ISO time has no #). */
+const createdAtOf = (item: Record<string, unknown>) =>
+  typeof item.created_at === 'string' ? item.created_at : typeof item.sk === 'string' ? item.sk.split('#')[0] : null;
+
+/**
+ * An audit entry as the API answers it from a stored item (the table's or an index copy, which
+ * carries the table's keys): every field, absent ones as null; the time from the sort key (the
+ * item stores it there only; entries written earlier also have `created_at`).
+ */
+export const auditEntryOf = (item: Record<string, unknown>): AuditEntry =>
+  Object.fromEntries(
+    AUDIT_FIELDS.map((field) => [field, field === 'created_at' ? createdAtOf(item) : (item[field] ?? null)]),
+  ) as unknown as AuditEntry;
+
+/**
+ * The entry's fields that are stored: those with a value (null and undefined are left out), and
+ * not the time, which the sort key already holds.
+ */
+const stored = ({ created_at: _, ...entry }: AuditEntry) =>
+  Object.fromEntries(Object.entries(entry).filter(([, value]) => value != null)) as Partial<AuditEntry> &
+    Pick<AuditEntry, 'id' | 'action' | 'entity_type' | 'entity_id'>;
+
 export function auditItem(input: AuditInput, now = new Date(), id: string = randomUUID()) {
   const createdAt = now.toISOString();
   const entry: AuditEntry = {
@@ -87,16 +126,13 @@ export function auditItem(input: AuditInput, now = new Date(), id: string = rand
   const sortKey = auditSortKey(createdAt, id);
   return {
     ...keys.audit(createdAt, id),
-    type: 'audit',
     // Retention (docs/security.md#privacy-of-the-audit-log): DynamoDB's TTL removes the entry after this many days.
     expires_at: ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime()),
     ...indexKeys.auditByEntity(input.entityType, input.entityId, sortKey),
-    ...indexKeys.auditByTime(sortKey),
-    ...indexKeys.auditByEntityType(input.entityType, sortKey),
     ...indexKeys.auditByAction(input.action, sortKey),
     ...(input.actor?.id ? indexKeys.auditByActorId(input.actor.id, sortKey) : {}),
-    ...auditActorIndexKeys(input.actor?.email, sortKey),
-    ...entry,
+    ...auditActorDomainKeys(input.actor?.email, sortKey),
+    ...stored(entry),
   };
 }
 

@@ -14,9 +14,10 @@
  *   RATE#login_backoff#<email lower>[#<source>] / STATE   consecutive failed logins of one account
  *                                               from one source (device:<id> or ip:<block>) and
  *                                               the next allowed try (TTL; docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded)
- *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry, by day (auditByEntity, auditByAction,
- *                                               auditByEntityType, auditByTime; with an actor also auditByActorId,
- *                                               auditByActor, auditByActorDomain: all newest first)
+ *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry, by day (auditByEntity, auditByAction;
+ *                                               with an actor also auditByActorId, auditByActorDomain:
+ *                                               all newest first; older entries also auditByTime,
+ *                                               auditByEntityType, auditByActor, no longer read)
  *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
  *   STATS#LASTACTIVE     / DAY#<yyyy-mm-dd>      how many accounts were last active that day

@@ -158,9 +158,10 @@ export interface TableAccessSpec {
 /**
  * Audit entries are only ever appended (PutItem) and, by the hard delete, anonymised field by
  * field (UpdateItem): no function reads them by key, rewrites them whole or deletes one
- * (DynamoDB's TTL does, after the retention). Functions read the log through its indexes.
+ * (DynamoDB's TTL does, after the retention). Functions read the log through its indexes and
+ * its day partitions (Query of AUDIT#<day>, the unfiltered log).
  */
-const AUDIT_ACTIONS: readonly ItemAction[] = ['PutItem', 'UpdateItem'];
+const AUDIT_ACTIONS: readonly ItemAction[] = ['PutItem', 'UpdateItem', 'Query'];
 
 /** The union of several functions' needs (e.g. the admin function also runs the purge's steps). */
 export function combinedAccess(...specs: TableAccessSpec[]): TableAccessSpec {
@@ -189,7 +190,7 @@ export function bindTableAccess(
   const audit = spec.items[PK.audit] ?? [];
   const refused = audit.filter((action) => !AUDIT_ACTIONS.includes(action));
   if (refused.length)
-    throw new Error(`audit entries are appended and anonymised only: ${refused.join(', ')} on ${PK.audit} is not granted`);
+    throw new Error(`audit entries are appended, anonymised and queried only: ${refused.join(', ')} on ${PK.audit} is not granted`);
   for (const action of ITEM_ACTIONS) {
     const prefixes = (Object.entries(spec.items) as Array<[PartitionPrefix, readonly ItemAction[]]>)
       .filter(([, actions]) => actions.includes(action))

@@ -230,24 +230,29 @@ describe('audit log: every filter is a key range', () => {
   const ago = (days: number) => new Date(now - days * DAY);
   const dayOf = (date: Date) => date.toISOString().slice(0, 10);
   const seeded: ReturnType<typeof auditItem>[] = [];
-  const alice = { id: 'actor-alice', email: 'alice.audit@acme.test' };
-  const alina = { id: 'actor-alina', email: 'Alina.Audit@acme.test' };
-  const bob = { id: 'actor-bob', email: 'bob.audit@other.test' };
+  // real accounts: the actor filter reads the entries of the accounts an email (prefix) names
+  let alice = { id: '', email: 'alice.audit@acme.test' };
+  let alina = { id: '', email: 'Alina.Audit@acme.test' };
+  let bob = { id: '', email: 'bob.audit@other.test' };
+  // actions of the code (the entity-type filter reads the actions of the type), on entities of this test only
+  const ENTITY = 'paging-audit-';
+  const actionTypes: Array<[string, string]> = [
+    ['admin.user.lock', 'user'],
+    ['admin.user.unlock', 'user'],
+    ['admin.program.publish', 'program'],
+  ];
 
   beforeAll(async () => {
     // the actor prefix is resolved through the accounts' search items
-    await createTestUser({ email: alice.email });
-    await createTestUser({ email: alina.email });
-    await createTestUser({ email: bob.email });
+    const account = async (actor: { email: string }) => ({ id: (await createTestUser({ email: actor.email })).id, email: actor.email });
+    alice = await account(alice);
+    alina = await account(alina);
+    bob = await account(bob);
     const actors = [alice, alina, bob, undefined];
-    const actions = ['audit.test.one', 'audit.test.two', 'audit.test.three'];
     for (let i = 0; i < 90; i++) {
-      const input: AuditInput = {
-        action: actions[i % 3],
-        actor: actors[i % 4],
-        entityType: i % 5 === 0 ? 'enrollment' : 'user',
-        entityId: `entity-${i % 7}`,
-      };
+      // a program action on every fifth entity as well, so an entity type is more than one action
+      const [action, entityType] = actionTypes[i % 5 === 0 ? 2 : i % 3];
+      const input: AuditInput = { action, actor: actors[i % 4], entityType, entityId: `${ENTITY}${i % 7}` };
       // spread over the last 40 days, a few in the same millisecond
       seeded.push(auditItem(input, new Date(ago(i % 40).getTime() - i)));
     }
@@ -256,48 +261,43 @@ describe('audit log: every filter is a key range', () => {
 
   const expected = (match: (entry: (typeof seeded)[number]) => boolean, from = dayOf(ago(29)), to = dayOf(new Date(now))) =>
     seeded
-      .filter(
-        (entry) =>
-          entry.created_at.slice(0, 10) >= from &&
-          entry.created_at.slice(0, 10) <= to &&
-          entry.action.startsWith('audit.test.') &&
-          match(entry),
-      )
+      .filter((entry) => entry.sk.slice(0, 10) >= from && entry.sk.slice(0, 10) <= to && entry.entity_id.startsWith(ENTITY) && match(entry))
       .sort((a, b) => (a.sk < b.sk ? 1 : -1))
       .map((entry) => entry.id);
 
   async function ids(query: string) {
     const pages = await allPages<AuditEntry>(`/api/admin/audit-logs?page_size=25&${query}`);
     const items = pages
-      .flatMap((page) => page.items as Array<{ id: string; action: string }>)
-      .filter((entry) => entry.action.startsWith('audit.test.'));
+      .flatMap((page) => page.items as Array<{ id: string; entity_id: string }>)
+      .filter((entry) => entry.entity_id.startsWith(ENTITY));
     return { ids: items.map((entry) => entry.id), pages };
   }
 
   const cases: Array<[string, string, (entry: (typeof seeded)[number]) => boolean]> = [
     ['unfiltered', '', () => true],
-    ['action', 'action=audit.test.two', (e) => e.action === 'audit.test.two'],
-    ['entity type', 'entity_type=enrollment', (e) => e.entity_type === 'enrollment'],
-    ['entity id alone', 'entity_id=entity-3', (e) => e.entity_id === 'entity-3'],
-    ['entity type and id', 'entity_type=user&entity_id=entity-3', (e) => e.entity_type === 'user' && e.entity_id === 'entity-3'],
+    ['action', 'action=admin.user.unlock', (e) => e.action === 'admin.user.unlock'],
+    ['entity type', 'entity_type=program', (e) => e.entity_type === 'program'],
+    ['entity type of many actions', 'entity_type=user', (e) => e.entity_type === 'user'],
+    ['entity id alone', `entity_id=${ENTITY}3`, (e) => e.entity_id === `${ENTITY}3`],
+    ['entity type and id', `entity_type=user&entity_id=${ENTITY}3`, (e) => e.entity_type === 'user' && e.entity_id === `${ENTITY}3`],
     ['actor full email (any case)', 'actor=ALICE.AUDIT%40ACME.TEST', (e) => e.actor_email === alice.email],
     ['actor local-part prefix (two accounts)', 'actor=ali', (e) => e.actor_email === alice.email || e.actor_email === alina.email],
     ['actor domain', 'actor=%40acme.test', (e) => e.actor_email === alice.email || e.actor_email === alina.email],
-    ['actor + action', 'actor=bob&action=audit.test.one', (e) => e.actor_email === bob.email && e.action === 'audit.test.one'],
+    ['actor + action', 'actor=bob&action=admin.user.lock', (e) => e.actor_email === bob.email && e.action === 'admin.user.lock'],
     [
       'action + entity type',
-      'action=audit.test.three&entity_type=enrollment',
-      (e) => e.action === 'audit.test.three' && e.entity_type === 'enrollment',
+      'action=admin.program.publish&entity_type=program',
+      (e) => e.action === 'admin.program.publish' && e.entity_type === 'program',
     ],
     [
       'domain + entity id',
-      'actor=%40acme.test&entity_id=entity-1',
-      (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_id === 'entity-1',
+      `actor=%40acme.test&entity_id=${ENTITY}1`,
+      (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_id === `${ENTITY}1`,
     ],
     [
       'actor + entity type + action',
-      'actor=ali&entity_type=user&action=audit.test.one',
-      (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_type === 'user' && e.action === 'audit.test.one',
+      'actor=ali&entity_type=user&action=admin.user.lock',
+      (e) => (e.actor_email === alice.email || e.actor_email === alina.email) && e.entity_type === 'user' && e.action === 'admin.user.lock',
     ],
   ];
   for (const [name, query, match] of cases) {
@@ -312,8 +312,8 @@ describe('audit log: every filter is a key range', () => {
     const from = dayOf(ago(20));
     const to = dayOf(ago(5));
     expect((await ids(`date_from=${from}&date_to=${to}`)).ids).toEqual(expected(() => true, from, to));
-    expect((await ids(`date_from=${from}&date_to=${to}&action=audit.test.one`)).ids).toEqual(
-      expected((e) => e.action === 'audit.test.one', from, to),
+    expect((await ids(`date_from=${from}&date_to=${to}&action=admin.user.lock`)).ids).toEqual(
+      expected((e) => e.action === 'admin.user.lock', from, to),
     );
     expect((await ids(`date_from=${from}&date_to=${to}&actor=bob`)).ids).toEqual(expected((e) => e.actor_email === bob.email, from, to));
     const older = dayOf(ago(39));

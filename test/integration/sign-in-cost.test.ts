@@ -8,7 +8,7 @@ import { dayOf } from '../../functions/lib/activity';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { readDayCounters } from '../../functions/lib/stats';
 import { INDEX, indexPartition, keys } from '../../functions/lib/table';
-import type { AuditEntry } from '../../functions/lib/audit';
+import { auditEntryOf } from '../../functions/lib/audit';
 import { writeSignInAudits } from '../../functions/lib/sign-in-audit';
 import { insertUser, searchItemKeys } from '../../functions/lib/users';
 import { drainActivityStream } from '../../infra/local/activity-stream';
@@ -53,7 +53,7 @@ async function sessionsOf(userId: string) {
   ) as Array<Record<string, string>>;
 }
 
-/** The audit entries about the account (the drawer's index). */
+/** The audit entries about the account (the drawer's index), as the API answers them. */
 async function entriesOf(userId: string) {
   const found = await db().send(
     new QueryCommand({
@@ -64,7 +64,7 @@ async function entriesOf(userId: string) {
       ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
     }),
   );
-  return (found.Items ?? []) as AuditEntry[];
+  return (found.Items ?? []).map(auditEntryOf);
 }
 
 /** String attributes as a stream image carries them. */

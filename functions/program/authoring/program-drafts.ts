@@ -79,7 +79,8 @@ const revisionCondition = (revision: number) =>
     ? { ConditionExpression: 'attribute_not_exists(pk)' }
     : { ConditionExpression: 'revision = :expected', ExpressionAttributeValues: { ':expected': revision } };
 
-export type DraftAction = 'draft_save' | 'import' | 'restore';
+export const DRAFT_ACTIONS = ['draft_save', 'import', 'restore'] as const;
+export type DraftAction = (typeof DRAFT_ACTIONS)[number];
 
 /**
  * Replaces the draft's content (a save, an import or a restore), validated first (400 and
