@@ -11,7 +11,7 @@ import { accountId, accountItems, adminItems, auditItems, loadItems, writeCounte
  * item builders (test/bench/scale-data.ts), then the consumed capacity and the round trips of
  * each read are measured at a size where every page is full (600 accounts, 2,400 audit entries)
  * and at 5,300 accounts (21,200 audit entries). The summary is also measured at 10 accounts.
- * The full scale run (1,000 vs 100,000 accounts, latency too) is `npm run bench:scale`.
+ * The scale run on a skewed population (two sizes, latency too) is `npm run bench:scale`.
  */
 const AUDIT_PER_ACCOUNT = 4;
 const clock = { now: Date.now(), auditStepMs: 118_000 };
