@@ -28,14 +28,25 @@ export const MEASURED = {
   activityAggregation: { writeUnits: 6 },
 } as const;
 
+/**
+ * Per-request costs of the other API requests, measured: a learner request is the average of
+ * one signed-in visit's requests (test/bench/learner-session.bench.test.ts, which fails when a
+ * visit costs more), an admin read the median of the admin reads of `npm run bench:scale` at
+ * 20,000 accounts (docs/scale-reads.md "Benchmark").
+ */
+export const MEASURED_REQUESTS = {
+  learnerRequest: { readUnits: 5, writeUnits: 3 },
+  adminRead: { readUnits: 11.5 },
+} as const;
+
 /** Volumes per learner (stated, not measured: the figures the scale docs plan for). */
 export const VOLUMES = {
   /** 100,000 sign-ins a day at 1,000,000 learners. */
   signInsPerLearnerDay: 0.1,
-  /** the learner API requests of one signed-in visit (pages, task saves), each ~3 read and ~2 write units. */
+  /** the learner API requests of one signed-in visit (pages, task saves), each costing MEASURED_REQUESTS.learnerRequest. */
   requestsPerSignIn: 20,
-  requestReadUnits: 3,
-  requestWriteUnits: 2,
+  /** admin console reads (lists, drawers, the audit log) per learner and month. */
+  adminReadsPerLearnerMonth: 0.2,
   /** audit entries per learner and month besides `auth.login` (failures, security events, admin actions). */
   otherAuditEntriesPerLearnerMonth: 14,
   auditRetentionMonths: 400 / 30,
@@ -67,21 +78,25 @@ export function monthlyCost(learners: number): MonthlyCost {
   const otherAudit = learners * VOLUMES.otherAuditEntriesPerLearnerMonth;
   const writeUnits =
     signIns * (MEASURED.signIn.writeUnits + MEASURED.auditEntry.writeUnits + MEASURED.activityAggregation.writeUnits) +
-    requests * VOLUMES.requestWriteUnits +
+    requests * MEASURED_REQUESTS.learnerRequest.writeUnits +
     otherAudit * MEASURED.auditEntry.writeUnits;
-  const readUnits = signIns * MEASURED.signIn.readUnits + requests * VOLUMES.requestReadUnits;
+  const adminReads = learners * VOLUMES.adminReadsPerLearnerMonth;
+  const readUnits =
+    signIns * MEASURED.signIn.readUnits +
+    requests * MEASURED_REQUESTS.learnerRequest.readUnits +
+    adminReads * MEASURED_REQUESTS.adminRead.readUnits;
   const auditGb = ((signIns + otherAudit) * VOLUMES.auditRetentionMonths * MEASURED.auditEntry.storedKb) / 1024 ** 2;
   const reminders = learners * VOLUMES.remindersPerLearnerDay * DAYS;
   // each reminder day: 320 slices sent, received, deleted
   const sqsRequests = 320 * 3 * DAYS;
-  const apiRequests = signIns * 2 + requests;
+  const apiRequests = signIns * 2 + requests + adminReads;
   const cost: Omit<MonthlyCost, 'total'> = {
     learners,
     dynamodb: (writeUnits / 1e6) * PRICES.dynamoWriteUnitPerMillion + (readUnits / 1e6) * PRICES.dynamoReadUnitPerMillion,
     auditStorage: auditGb * PRICES.dynamoStorageGbMonth,
     lambda:
       ((apiRequests + reminders / 100) / 1e6) * PRICES.lambdaRequestsPerMillion +
-      (signIns * VOLUMES.signInGbSeconds + requests * VOLUMES.requestGbSeconds) * PRICES.lambdaArmGbSecond,
+      (signIns * VOLUMES.signInGbSeconds + (requests + adminReads) * VOLUMES.requestGbSeconds) * PRICES.lambdaArmGbSecond,
     ses: ((signIns + reminders) / 1000) * PRICES.sesPerThousandMails,
     sqs: (sqsRequests / 1e6) * PRICES.sqsRequestsPerMillion,
     apiGateway: (apiRequests / 1e6) * PRICES.httpApiRequestsPerMillion,
