@@ -35,10 +35,8 @@ export function dayWalk(from: string, to: string, filter?: Stream['filter']): Pa
         return { items: page, hasNext: true, next: position, short: true, queries };
       }
       const stream: Stream = { index: 'table', partition: keys.audit(day, '').pk, filter };
-      // one more than the page needs tells whether a next page exists, and one more again: the
-      // range includes its upper bound, the item the position names, which was already shown (a
-      // Limit of 1 would read only that item, again and again); a filter skips, so read a page's worth
-      const read = await readStream(stream, position, filter ? size + 2 : size + 2 - page.length);
+      // one more than the page needs tells whether a next page exists; a filter skips, so read a page's worth
+      const read = await readStream(stream, position, filter ? size + 2 : size + 1 - page.length);
       queries++;
       page.push(...read.items);
       if (page.length > size) break;

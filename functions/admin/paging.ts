@@ -145,7 +145,8 @@ export async function readStream(stream: Stream, after: string | undefined, limi
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ScanIndexForward: false,
-    Limit: limit,
+    // the range includes its upper bound: when that is the position, its item (already shown) is read again and dropped below
+    Limit: upper !== undefined && upper === after ? limit + 1 : limit,
     ...(stream.filter ? { FilterExpression: stream.filter.expression } : {}),
     ...(projection ? { ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', ') } : {}),
   };
