@@ -9,6 +9,7 @@ import { keys } from '../../functions/lib/table';
 import { insertUser } from '../../functions/lib/users';
 import type { twoFactorChallenge } from '../../shared/api-schemas/auth';
 import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
+import { withStoppedClock } from '../helpers/clock';
 
 const api = useApi();
 const PASSWORD = 'violet tangerine orbit';
@@ -195,34 +196,38 @@ describe('login backoff and caps', () => {
   it('makes each try after 5 consecutive failures wait twice as long, and a success resets it', async () => {
     const { email } = await makeUser();
     const client = api.client();
-    for (let i = 0; i < 5; i++) {
-      expect((await client.post('/api/auth/login', { email, password: `wrong ${i} password` })).status).toBe(401);
-    }
-    const waiting = await client.post('/api/auth/login', { email, password: PASSWORD });
-    expect(waiting.status).toBe(429);
-    expect(waiting.body).toEqual({ error: 'throttled', retry_after: 1 });
-    expect(waiting.headers.get('retry-after')).toBe('1');
+    await withStoppedClock(async (advance) => {
+      for (let i = 0; i < 5; i++) {
+        expect((await client.post('/api/auth/login', { email, password: `wrong ${i} password` })).status).toBe(401);
+      }
+      const waiting = await client.post('/api/auth/login', { email, password: PASSWORD });
+      expect(waiting.status).toBe(429);
+      expect(waiting.body).toEqual({ error: 'throttled', retry_after: 1 });
+      expect(waiting.headers.get('retry-after')).toBe('1');
 
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await client.post('/api/auth/login', { email, password: 'wrong again password' })).status).toBe(401);
-    const longer = await client.post('/api/auth/login', { email, password: PASSWORD });
-    expect(longer.status).toBe(429);
-    expect(longer.body.retry_after).toBe(2);
+      advance(1100);
+      expect((await client.post('/api/auth/login', { email, password: 'wrong again password' })).status).toBe(401);
+      const longer = await client.post('/api/auth/login', { email, password: PASSWORD });
+      expect(longer.status).toBe(429);
+      expect(longer.body.retry_after).toBe(2);
 
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    expect((await client.post('/api/auth/login', { email, password: PASSWORD })).status).toBe(200);
-    // Reset: the next failures are answered at once again.
-    expect((await client.post('/api/auth/login', { email, password: 'wrong once more' })).status).toBe(401);
-    expect((await client.post('/api/auth/login', { email, password: 'wrong twice more' })).status).toBe(401);
+      advance(2100);
+      expect((await client.post('/api/auth/login', { email, password: PASSWORD })).status).toBe(200);
+      // Reset: the next failures are answered at once again.
+      expect((await client.post('/api/auth/login', { email, password: 'wrong once more' })).status).toBe(401);
+      expect((await client.post('/api/auth/login', { email, password: 'wrong twice more' })).status).toBe(401);
+    });
   });
 
   it('backs off an unknown email the same way (no enumeration through 429)', async () => {
     const email = newEmail();
-    for (let i = 0; i < 5; i++)
-      expect((await api.client().post('/api/auth/login', { email, password: `guess ${i} password` })).status).toBe(401);
-    const waiting = await api.client().post('/api/auth/login', { email, password: 'guess 6 password' });
-    expect(waiting.status).toBe(429);
-    expect(waiting.body).toEqual({ error: 'throttled', retry_after: 1 });
+    await withStoppedClock(async () => {
+      for (let i = 0; i < 5; i++)
+        expect((await api.client().post('/api/auth/login', { email, password: `guess ${i} password` })).status).toBe(401);
+      const waiting = await api.client().post('/api/auth/login', { email, password: 'guess 6 password' });
+      expect(waiting.status).toBe(429);
+      expect(waiting.body).toEqual({ error: 'throttled', retry_after: 1 });
+    });
   });
 
   it('never allows more than the hourly cap of failures per account', async () => {
