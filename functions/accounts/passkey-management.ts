@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AUDIT_ACTION, auditPut } from '../lib/audit';
+import { AUDIT_ACTION, auditPuts } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
 import { db, tableName } from '../lib/db';
 import { notFound } from '../lib/errors';
@@ -28,7 +28,7 @@ export async function renamePasskey(user: UserRecord, passkeyId: string, name: s
               ExpressionAttributeValues: { ':name': trimmed },
             },
           },
-          auditPut(
+          ...auditPuts(
             accountAudit('auth.passkey_renamed', user, caller, {
               old: { passkey: passkeyId.slice(0, 8), name: before.name },
               new: { name: trimmed },

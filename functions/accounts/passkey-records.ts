@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { auditPut, type AuditInput } from '../lib/audit';
+import { auditPuts, type AuditInput } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { notFound } from '../lib/errors';
 import { keyAfter, keys, SK } from '../lib/table';
@@ -105,7 +105,7 @@ export async function deletePasskey(userId: string, passkeyId: string, audit: Au
           { Delete: { TableName: tableName(), Key: keys.passkey(userId, passkeyId), ConditionExpression: 'attribute_exists(pk)' } },
           { Delete: { TableName: tableName(), Key: keys.passkeyLookup(passkeyId) } },
           ...also,
-          auditPut(audit),
+          ...auditPuts(audit),
         ],
       }),
     );

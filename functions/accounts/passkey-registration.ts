@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { auditPut, writeAudit } from '../lib/audit';
+import { auditPuts, writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict, notFound } from '../lib/errors';
@@ -126,7 +126,7 @@ export async function finishPasskeyRegistration(
               ExpressionAttributeValues: { ':active': 'active' },
             },
           },
-          auditPut(
+          ...auditPuts(
             accountAudit('auth.passkey_added', user, caller, {
               new: { passkey: hash.slice(0, 8), name: item.name, backed_up: item.backed_up },
             }),

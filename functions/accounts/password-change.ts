@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { auditPut, writeAudit } from '../lib/audit';
+import { auditPuts, writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { badRequest, conflict } from '../lib/errors';
 import { keepSession } from '../lib/session';
@@ -58,7 +58,7 @@ export async function changePassword(
               },
             },
           },
-          auditPut(accountAudit('auth.password_changed', user, caller, { new: { other_sessions_ended: true } })),
+          ...auditPuts(accountAudit('auth.password_changed', user, caller, { new: { other_sessions_ended: true } })),
         ],
       }),
     );

@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { RESET_TOKEN_TTL_MINUTES } from '../../shared/constants';
 import { appUrl } from '../lib/app-url';
-import { auditPut, writeAudit } from '../lib/audit';
+import { auditPuts, writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import type { Delivery } from '../lib/email';
 import { badRequest } from '../lib/errors';
@@ -168,7 +168,7 @@ export async function confirmPasswordReset(
             },
           },
           ...passkeys.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
-          auditPut(
+          ...auditPuts(
             accountAudit('auth.password_reset', user, caller, {
               new: { sessions_ended: true, passkeys_removed: passkeys.filter((key) => key.sk.startsWith(SK.passkey)).length },
             }),

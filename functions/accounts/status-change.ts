@@ -1,5 +1,5 @@
 import type { AdminSoftDeleteResult } from '../../shared/admin-types';
-import { auditPut, type AuditInput } from '../lib/audit';
+import { auditPuts, type AuditInput } from '../lib/audit';
 import { certificateHoldWrites } from '../lib/certificate-hold';
 import { conflict } from '../lib/errors';
 import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
@@ -61,7 +61,7 @@ export async function softDeleteChange(
       ...present(lastActiveStatusMove(user, 'deleted')),
       ...searchItemWrites(user, { ...user, status: 'deleted' }),
       ...(await certificateHoldWrites(user.id, true, deletedAt)),
-      auditPut(audit({ old: statusFacts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
+      ...auditPuts(audit({ old: statusFacts(user), new: { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason } })),
     ],
     result,
   };
@@ -91,7 +91,7 @@ export async function restoreChange(
       ...present(lastActiveStatusMove(user, 'active')),
       ...searchItemWrites(user, { ...user, status: 'active' }),
       ...(await certificateHoldWrites(user.id, false)),
-      auditPut(
+      ...auditPuts(
         audit({
           old: { status: 'deleted', deleted_at: user.deleted_at ?? null },
           new: { status: 'active', is_locked: false },

@@ -1,4 +1,4 @@
-import { auditPut } from '../lib/audit';
+import { auditPuts } from '../lib/audit';
 import { tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { failedConditions } from '../lib/retry';
@@ -105,7 +105,7 @@ export async function verifyEmail(input: { email: string; code: string }, caller
       },
       ...searchChanges,
       statsUpdate({ users_verified: 1, ...unverifiedDeltas(user, { ...user, verified: true }) })!,
-      auditPut(
+      ...auditPuts(
         accountAudit('auth.email_verified', user, caller, {
           old: { verified: false, ...(pending ? { first_name: user.first_name, last_name: user.last_name } : {}) },
           new: {

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { getUserCertificate } from '../program/certificate';
-import { auditPut } from '../lib/audit';
+import { auditPuts } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { conflict, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
@@ -32,7 +32,7 @@ export async function revokeCertificate(userId: string, reason: string | undefin
         TransactItems: [
           revoke(keys.userCertificate(userId, existing.program_id)),
           revoke(keys.certificate(existing.verification_code)),
-          auditPut(
+          ...auditPuts(
             adminAudit(
               caller,
               'admin.certificate.revoke',

@@ -6,7 +6,7 @@ import { publishedProgram } from '../program/published-program';
 import { enrollmentTransition } from '../program/learner-program';
 import { deriveProgress, nextModule, type StoredProgress } from '../program/progress';
 import { getEnrollment, listProgress } from '../program/store';
-import { auditPut } from '../lib/audit';
+import { auditPuts } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { ApiError, badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
@@ -141,7 +141,7 @@ export async function overrideModule(
             })),
             ...(stats ? [stats] : []),
             ...week1,
-            auditPut(
+            ...auditPuts(
               adminAudit(caller, `admin.module.${action}`, entity, {
                 old: {
                   user_id: userId,

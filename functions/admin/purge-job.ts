@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import { program } from '../program/content';
 import type { EnrollmentRecord } from '../program/store';
 import { dayOf } from '../lib/activity';
-import { auditPut, type AuditInput } from '../lib/audit';
+import { auditPuts, type AuditInput } from '../lib/audit';
 import { batchDeleteItems, batchGetItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { ApiError, notFound } from '../lib/errors';
@@ -179,7 +179,7 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
             : []),
           // out of the last-active histogram: its count and its status's field (stats.ts)
           ...(lastActiveDay ? [lastActiveStatusMove({ status: user.status, last_active_day: lastActiveDay }, undefined)!] : []),
-          auditPut(audit),
+          ...auditPuts(audit),
         ],
       }),
     ),

@@ -1,7 +1,7 @@
 import { checkName, isEmailShape } from '../../shared/account-rules';
 import { sendSecurityNotice } from '../accounts/security-notices';
 import { sendVerificationCode } from '../accounts/verification';
-import { auditPut } from '../lib/audit';
+import { auditPuts } from '../lib/audit';
 import { tableName } from '../lib/db';
 import { badRequest, conflict } from '../lib/errors';
 import { statsUpdate, unverifiedDeltas } from '../lib/stats';
@@ -88,7 +88,7 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     const before = Object.fromEntries(Object.keys(changes).map((field) => [field, user[field as keyof Changes]]));
     if (newEmail) Object.assign(before, { verified: user.verified });
     const afterValues = { ...changes, ...(newEmail ? { verified: false } : {}) };
-    extra.push(auditPut(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })));
+    extra.push(...auditPuts(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })));
     return {
       set,
       extra,

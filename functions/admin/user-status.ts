@@ -1,6 +1,6 @@
 import { sendPasswordReset } from '../accounts/password-reset';
 import { present, restoreChange, softDeleteChange, statusFacts, statusSet, type SoftDeleteResult } from '../accounts/status-change';
-import { auditPut, writeAudit } from '../lib/audit';
+import { auditPuts, writeAudit } from '../lib/audit';
 import type { Delivery } from '../lib/email';
 import { conflict, notFound } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
@@ -31,7 +31,7 @@ export async function lockUser(userId: string, caller: AdminCaller): Promise<{ s
         statsUpdate({ users_locked: 1, ...unverifiedDeltas(user, { ...user, status: 'locked' }) })!,
         ...present(lastActiveStatusMove(user, 'locked')),
         ...searchItemWrites(user, { ...user, status: 'locked' }),
-        auditPut(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: statusFacts(user), new: after })),
+        ...auditPuts(adminAudit(caller, 'admin.user.lock', { type: 'user', id: user.id }, { old: statusFacts(user), new: after })),
       ],
       result: after,
     };
@@ -48,7 +48,7 @@ export async function unlockUser(userId: string, caller: AdminCaller): Promise<{
         ...(user.status === 'locked' ? [statsUpdate({ users_locked: -1, ...unverifiedDeltas(user, { ...user, status: 'active' }) })!] : []),
         ...present(lastActiveStatusMove(user, after.status)),
         ...searchItemWrites(user, { ...user, status: after.status }),
-        auditPut(adminAudit(caller, 'admin.user.unlock', { type: 'user', id: user.id }, { old: statusFacts(user), new: after })),
+        ...auditPuts(adminAudit(caller, 'admin.user.unlock', { type: 'user', id: user.id }, { old: statusFacts(user), new: after })),
       ],
       result: after,
     };

@@ -69,3 +69,21 @@ export const auditActionsOf = (entityType: string): readonly string[] =>
 /** Whether an action is written for more than one entity type (its entries then need the type as a filter). */
 export const actionHasManyEntityTypes = (action: string): boolean =>
   Object.values(AUDIT_ACTIONS_BY_ENTITY_TYPE).filter((actions) => actions.includes(action)).length > 1;
+
+/**
+ * The routine actions written for a large share of all sign-ins and refusals: their reference
+ * partitions are split in AUDIT_SHARDS shards (functions/lib/table.ts auditRefPartition); every
+ * other action's month is one partition (shard 0). An action may join this list, never leave it
+ * (its entries in shards 1… would no longer be read).
+ */
+const SHARDED_ACTIONS: ReadonlySet<string> = new Set([
+  'auth.login',
+  'auth.logout',
+  'auth.login_failed',
+  'auth.2fa_failed',
+  'auth.login_throttled',
+  'security.throttled',
+]);
+
+/** How many shards an action's reference partitions have in a month. */
+export const auditActionShards = (action: string, shards: number): number => (SHARDED_ACTIONS.has(action) ? shards : 1);

@@ -4,29 +4,35 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
 import { db, tableName } from './db';
 import { count, metricsOfAuditAction } from './metrics';
-import { indexKeys, indexPartition, keys, ttlIn } from './table';
+import { auditActionShards } from './audit-actions';
+import { batchGetItems, batchWriteItems } from './batch-items';
+import { AUDIT_SHARDS, auditRefPartition, auditShardOf, keys, PK, ttlIn } from './table';
 
-/** The sort key of an entry in every audit index: time order, the id breaks ties. */
+/** The sort key of an entry and of each of its references: time order, the id breaks ties. */
 export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
 /**
  * Audit entries: every admin action and every security event. Never edited by the app (hard
  * delete only replaces personal data with a placeholder and clears IP and user agent,
- * functions/lib/audit-privacy.ts; each entry expires after the audit retention, a TTL). Each entry is in the day partition
- * (pk AUDIT#<day> / sk <created_at>#<id>: the unfiltered log, read day by day) and in the indexes
- * the audit screens read, all sorted by <created_at>#<id> so every filter is a newest-first key
- * range (functions/lib/table.ts INDEX, docs/scale-reads.md):
- *   auditByEntity       <type>#<id>     one entity's history (the user drawer)
- *   auditByAction       <action>        the action filter, and the entity-type filter (the
- *                                       actions of that type, functions/lib/audit-actions.ts)
- *   auditByActorId      <user id>       what one account did (the actor filter; hard delete scrubs it)
- *   auditByActorDomain  @<domain>       the actor filter given as a domain (@example.com), and a
- *                                       full address no account holds any more
- * Entries written earlier also carry auditByTime, auditByEntityType and auditByActor keys: no
- * reader uses them (docs/data-model.md "Audit entry cost": a release rolled back past this
- * layout would miss newer entries in those three filters).
- * Every copy is a whole item (the indexes project ALL), so an entry stores only what it has:
- * absent fields are left out, never stored as null (readers take them as null, `auditEntryOf`).
+ * functions/admin/audit-anonymisation.ts; each entry expires after the audit retention, a TTL).
+ *
+ * An entry is one item in its day's partition (pk AUDIT#<day>[#<shard>] / sk <created_at>#<id>:
+ * the unfiltered log, read day by day) and in no index. What the audit screens filter by is read
+ * from reference items, one per access pattern, each keyed <created_at>#<id> so that every filter
+ * is a newest-first key range (functions/lib/table.ts auditRefPartition, docs/data-model.md
+ * "Audit entry cost"):
+ *   entity   <type>#<id>                        one entity's history (the user drawer, the export)
+ *   actor    <user id>                          what one account did (the actor filter; hard delete scrubs it)
+ *   action   <action>#<month>#<shard>           the action filter, and the entity-type filter (the
+ *                                               actions of that type, functions/lib/audit-actions.ts)
+ *   domain   <domain>#<month>#<shard>           the actor filter given as a domain (@example.com), and a
+ *                                               full address no account holds any more
+ * A reference holds only the fields those filters read (action, entity, actor); a page of
+ * references fetches its entries by key (`auditEntriesOf`). A reference costs one write unit and
+ * about 0.4 KB: an entry with its references is about 2.3 KB and 5 write units, where a whole
+ * copy per index was about 5 KB and 5 units (and 11 KB and 16 units with seven indexes).
+ * An entry stores only what it has: absent fields are left out, never stored as null (readers
+ * take them as null, `auditEntryOf`).
  */
 /**
  * Actions that other code reads back from the log: the restore tool keeps hard-deleted accounts
@@ -38,13 +44,11 @@ export const AUDIT_ACTION = {
   passkeyRemoved: 'auth.passkey_removed',
 } as const;
 
-export const auditActorKey = (userId: string) => indexPartition.auditByActorId(userId);
-
-/** The actor-domain index keys of an entry (none without an actor email). */
-export function auditActorDomainKeys(actorEmail: string | null | undefined, sortKey: string) {
+/** The actor domain of an address (lower-cased, without the @), undefined without one. */
+export function actorDomainOf(actorEmail: string | null | undefined): string | undefined {
   const email = actorEmail?.trim().toLowerCase();
   const at = email?.lastIndexOf('@') ?? -1;
-  return email && at >= 0 ? indexKeys.auditByActorDomain(email.slice(at + 1), sortKey) : {};
+  return email && at >= 0 && at < email.length - 1 ? email.slice(at + 1) : undefined;
 }
 
 export interface AuditInput {
@@ -108,7 +112,31 @@ const stored = ({ created_at: _, ...entry }: AuditEntry) =>
   Object.fromEntries(Object.entries(entry).filter(([, value]) => value != null)) as Partial<AuditEntry> &
     Pick<AuditEntry, 'id' | 'action' | 'entity_type' | 'entity_id'>;
 
-export function auditItem(input: AuditInput, now = new Date(), id: string = randomUUID()) {
+/** The fields a reference carries: what the audit filters read (functions/admin/audit-log.ts). */
+const REF_FIELDS = ['action', 'entity_type', 'entity_id', 'actor_user_id', 'actor_email'] as const;
+
+/** The month bucket of an entry's action and domain references. */
+const monthOf = (createdAt: string) => createdAt.slice(0, 7);
+
+/**
+ * The reference partitions of an entry, from its fields: the entity's, the actor's (with an actor
+ * id), the action's and the actor domain's (with an actor email), each action and domain
+ * partition of the entry's month and shard.
+ */
+export function auditRefPartitions(entry: Pick<AuditEntry, 'id' | 'created_at' | 'action' | 'entity_type' | 'entity_id' | 'actor_user_id' | 'actor_email'>): string[] {
+  const shard = auditShardOf(entry.id);
+  const month = monthOf(entry.created_at);
+  const domain = actorDomainOf(entry.actor_email);
+  return [
+    auditRefPartition.entity(entry.entity_type, entry.entity_id),
+    ...(entry.actor_user_id ? [auditRefPartition.actor(entry.actor_user_id)] : []),
+    auditRefPartition.action(entry.action, month, shard % auditActionShards(entry.action, AUDIT_SHARDS)),
+    ...(domain ? [auditRefPartition.domain(domain, month, shard)] : []),
+  ];
+}
+
+/** The items of one audit entry: the entry in its day's partition, then its references. */
+export function auditItems(input: AuditInput, now = new Date(), id: string = randomUUID()): Record<string, unknown>[] {
   const createdAt = now.toISOString();
   const entry: AuditEntry = {
     id,
@@ -123,49 +151,76 @@ export function auditItem(input: AuditInput, now = new Date(), id: string = rand
     ip: input.ip ?? null,
     user_agent: input.userAgent ? input.userAgent.slice(0, 512) : null,
   };
-  const sortKey = auditSortKey(createdAt, id);
-  return {
-    ...keys.audit(createdAt, id),
-    // Retention (docs/security.md#privacy-of-the-audit-log): DynamoDB's TTL removes the entry after this many days.
-    expires_at: ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime()),
-    ...indexKeys.auditByEntity(input.entityType, input.entityId, sortKey),
-    ...indexKeys.auditByAction(input.action, sortKey),
-    ...(input.actor?.id ? indexKeys.auditByActorId(input.actor.id, sortKey) : {}),
-    ...auditActorDomainKeys(input.actor?.email, sortKey),
-    ...stored(entry),
-  };
+  // Retention (docs/security.md#privacy-of-the-audit-log): DynamoDB's TTL removes the entry and its references after this many days.
+  const expiresAt = ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime());
+  const refFields = Object.fromEntries(REF_FIELDS.filter((field) => entry[field] != null).map((field) => [field, entry[field]]));
+  return [
+    { ...keys.audit(createdAt, id), expires_at: expiresAt, ...stored(entry) },
+    ...auditRefPartitions(entry).map((partition) => ({ ...keys.auditRef(partition, createdAt, id), expires_at: expiresAt, ...refFields })),
+  ];
+}
+
+/** Whether a stored item is a reference to an audit entry (not the entry). */
+export const isAuditRef = (item: Record<string, unknown>) => typeof item.pk === 'string' && item.pk.startsWith(PK.auditRef);
+
+/** The key of the entry a reference (or an entry) points to. */
+export function auditEntryKey(item: Record<string, unknown>): { pk: string; sk: string } {
+  const sk = String(item.sk);
+  const hash = sk.indexOf('#');
+  return keys.audit(sk.slice(0, hash), sk.slice(hash + 1));
+}
+
+/**
+ * The entries of a page of audit items, in the page's order: references are fetched by key (one
+ * BatchGetItem for the page); entries are kept as they are. A reference whose entry is gone (both
+ * expire by TTL, not at the same moment) is left out.
+ */
+export async function auditEntriesOf(items: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  const wanted = items.filter(isAuditRef).map(auditEntryKey);
+  if (!wanted.length) return [...items];
+  const found = new Map((await batchGetItems(wanted)).map((item) => [`${String(item.pk)} ${String(item.sk)}`, item]));
+  return items.flatMap((item) => {
+    if (!isAuditRef(item)) return [item];
+    const key = auditEntryKey(item);
+    const entry = found.get(`${key.pk} ${key.sk}`);
+    return entry ? [entry] : [];
+  });
 }
 
 /** Every audited event is also a business metric (docs/runbook.md), counted here once for all callers. */
 const countAudited = (action: string) => metricsOfAuditAction(action).forEach((name) => count(name));
 
 /**
- * A TransactWriteItems entry, for an audit entry written atomically with the change it records.
+ * The TransactWriteItems entries of an audit entry written atomically with the change it records:
+ * the entry and its references (DynamoDB charges each item of a transaction twice).
  * Counted when built: a transaction refused after this (a lost race) over-counts by one.
  */
-export const auditPut = (input: AuditInput) => {
+export const auditPuts = (input: AuditInput) => {
   countAudited(input.action);
-  return { Put: { TableName: tableName(), Item: auditItem(input) } };
+  return auditItems(input).map((Item) => ({ Put: { TableName: tableName(), Item } }));
 };
 
+/** Writes an entry and its references in one BatchWriteItem (unprocessed items sent again, functions/lib/batch-items.ts). */
 export async function writeAudit(input: AuditInput): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input) }));
+  await batchWriteItems(auditItems(input).map((Item) => ({ PutRequest: { Item } })));
   countAudited(input.action);
 }
 
 /**
  * Writes the entry only if no entry with its id and time exists (a stream batch delivered again
- * writes it once). Returns whether it was written now.
+ * writes it once), then its references: always, so a delivery that stopped between the two
+ * completes them (a reference put again is the same item). Returns whether the entry was written now.
  */
 export async function writeAuditOnce(input: AuditInput, at: Date, id: string): Promise<boolean> {
+  const [entry, ...refs] = auditItems(input, at, id);
+  let written = true;
   try {
-    await db().send(
-      new PutCommand({ TableName: tableName(), Item: auditItem(input, at, id), ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
+    await db().send(new PutCommand({ TableName: tableName(), Item: entry, ConditionExpression: 'attribute_not_exists(pk)' }));
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    written = false;
   }
-  countAudited(input.action);
-  return true;
+  await batchWriteItems(refs.map((Item) => ({ PutRequest: { Item } })));
+  if (written) countAudited(input.action);
+  return written;
 }

@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { auditPut, writeAudit } from './audit';
+import { auditPuts, writeAudit } from './audit';
 import { createGroupHandler } from './http';
 import { METRIC, metrics, metricsOfAuditAction } from './metrics';
 
@@ -35,9 +35,9 @@ describe('audit action → metric', () => {
     expect(addMetric).toHaveBeenCalledWith(METRIC.failedSignIns, 'Count', 1);
   });
 
-  it('auditPut counts the transaction entry it builds', () => {
+  it('auditPuts counts the transaction entry it builds', () => {
     const addMetric = vi.spyOn(metrics, 'addMetric');
-    auditPut({ action: 'admin.user.hard_delete', entityType: 'user', entityId: 'u1' });
+    auditPuts({ action: 'admin.user.hard_delete', entityType: 'user', entityId: 'u1' });
     expect(counted(addMetric)).toEqual([METRIC.adminActions, METRIC.hardDeletes]);
   });
 });

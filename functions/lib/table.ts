@@ -14,10 +14,14 @@
  *   RATE#login_backoff#<email lower>[#<source>] / STATE   consecutive failed logins of one account
  *                                               from one source (device:<id> or ip:<block>) and
  *                                               the next allowed try (TTL; docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded)
- *   AUDIT#<yyyy-mm-dd>   / <iso time>#<id>      an audit entry, by day (auditByEntity, auditByAction;
- *                                               with an actor also auditByActorId, auditByActorDomain:
- *                                               all newest first; older entries also auditByTime,
- *                                               auditByEntityType, auditByActor, no longer read)
+ *   AUDIT#<yyyy-mm-dd>[#<shard>] / <iso time>#<id>  an audit entry, by day, in one of AUDIT_SHARDS
+ *                                               partitions of its day (shard 0 has no suffix); in
+ *                                               no index (entries written before the reference
+ *                                               items carry the audit index keys until
+ *                                               `npm run migrate` converts them, functions/lib/audit-migration.ts)
+ *   AUDITREF#<access pattern>… / <iso time>#<id>  a reference to an audit entry: one per access
+ *                                               pattern the audit screens read (auditRef below),
+ *                                               with the fields their filters read (functions/lib/audit.ts)
  *   ACTIVITY#<yyyy-mm-dd>/ USER#<id>            a learner was active that day (login or task)
  *   STATS#GLOBAL#<shard> / COUNTERS             write-sharded aggregate counters (functions/lib/stats.ts)
  *   STATS#LASTACTIVE     / DAY#<yyyy-mm-dd>      how many accounts were last active that day
@@ -294,6 +298,7 @@ export const PK = {
   rate: 'RATE#',
   activity: 'ACTIVITY#',
   audit: 'AUDIT#',
+  auditRef: 'AUDITREF#',
   stats: 'STATS#',
   program: 'PROGRAM#',
   cert: 'CERT#',
@@ -342,6 +347,41 @@ export const sortPrefix = {
 /** The partition of a day counter (STATS#DAILYACTIVE, STATS#LASTACTIVE, STATS#ENROLLDAY). */
 export const dayCounterPartition = (counter: 'DAILYACTIVE' | 'LASTACTIVE' | 'ENROLLDAY') => `${PK.stats}${counter}`;
 
+/**
+ * Audit partitions that every entry, or a large share of them, is appended to are split in
+ * AUDIT_SHARDS (the day's entries, each actor domain's, the routine sign-in actions'): each takes
+ * at most a partition's write rate (1,000 WRU/s), so the platform's audited events can reach
+ * AUDIT_SHARDS times that. An entry's shard is a hash of its id, so a reference finds its entry's
+ * key without storing it. Readers merge the shards of a bucket (functions/admin/audit-reads.ts).
+ * The count may grow, never shrink (readers would miss the entries of the shards dropped).
+ */
+export const AUDIT_SHARDS = 4;
+export const auditShardOf = (id: string) => {
+  let hash = 0;
+  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  return hash % AUDIT_SHARDS;
+};
+/** A day's audit partition of one shard (shard 0: AUDIT#<day>, where every entry went before the shards). */
+export const auditDayPartition = (day: string, shard: number) => `${PK.audit}${day}${shard ? `#${shard}` : ''}`;
+
+/**
+ * The partitions of the references to audit entries, by access pattern. One account's or
+ * entity's references form one partition (their history has no hot end); an action's and an
+ * actor domain's carry the month of the entry and a shard: a month bucket keeps a partition's
+ * size bounded, the shards spread the writes of a busy action or domain.
+ */
+export const auditRefPartition = {
+  /** one entity's history (the user drawer, the entity filter, a hard delete's scrub and the data export) */
+  entity: (entityType: string, entityId: string) => `${PK.auditRef}ENTITY#${entityType}#${entityId}`,
+  /** what one account did (the actor filter, a hard delete's scrub) */
+  actor: (userId: string) => `${PK.auditRef}ACTOR#${userId}`,
+  /** one action's entries of a month (yyyy-mm), one shard of them (the action and entity-type filters) */
+  action: (action: string, month: string, shard: number) => `${PK.auditRef}ACTION#${action}#${month}#${shard}`,
+  /** one actor domain's entries of a month, one shard (the actor filter given as @domain or a former address) */
+  domain: (domain: string, month: string, shard: number) =>
+    `${PK.auditRef}DOMAIN#${domain.trim().toLowerCase().replace(/^@/, '')}#${month}#${shard}`,
+};
+
 export const keys = {
   user: (userId: string) => ({ pk: `${PK.user}${userId}`, sk: PROFILE_SK }),
   email: (email: string) => ({ pk: `${PK.email}${email.trim().toLowerCase()}`, sk: 'EMAIL' }),
@@ -358,7 +398,10 @@ export const keys = {
     sk: 'STATE',
   }),
   activity: (day: string, userId: string) => ({ pk: `${PK.activity}${day}`, sk: `${PK.user}${userId}` }),
-  audit: (createdAt: string, id: string) => ({ pk: `${PK.audit}${createdAt.slice(0, 10)}`, sk: `${createdAt}#${id}` }),
+  /** An audit entry: its day's partition, the shard its id gives (shard 0 is the day's partition before sharding). */
+  audit: (createdAt: string, id: string) => ({ pk: auditDayPartition(createdAt.slice(0, 10), auditShardOf(id)), sk: `${createdAt}#${id}` }),
+  /** The references to an audit entry, one per access pattern (auditRefPartition). */
+  auditRef: (partition: string, createdAt: string, id: string) => ({ pk: partition, sk: `${createdAt}#${id}` }),
   statsShard: (shard: number) => ({ pk: `${PK.stats}GLOBAL#${shard}`, sk: 'COUNTERS' }),
   lastActiveDay: (day: string) => ({ pk: dayCounterPartition('LASTACTIVE'), sk: `${SK.day}${day}` }),
   dailyActive: (day: string) => ({ pk: dayCounterPartition('DAILYACTIVE'), sk: `${SK.day}${day}` }),

@@ -4,7 +4,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateView } from '../../shared/program-types';
 import { appUrl } from '../lib/app-url';
 import { accountAudit, type Caller } from '../lib/caller';
-import { auditPut } from '../lib/audit';
+import { auditPuts } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { forbidden } from '../lib/errors';
 import { keys } from '../lib/table';
@@ -102,7 +102,7 @@ export async function getOrIssueCertificate(user: UserRecord, caller: Caller): P
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          auditPut(
+          ...auditPuts(
             accountAudit('learner.certificate.issued', user, caller, {
               new: { verification_code: record.verification_code, program_id: content.id },
             }),

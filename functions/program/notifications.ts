@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accountAudit, type Caller } from '../lib/caller';
-import { auditPut } from '../lib/audit';
+import { auditPuts } from '../lib/audit';
 import { failedConditions } from '../lib/retry';
 import { getUserById } from '../lib/users';
 import { DEFAULT_REMINDER_FREQUENCY, REMINDER_FREQUENCIES } from '../../shared/constants';
@@ -183,7 +183,7 @@ export async function setFrequencyFromLink(
               ExpressionAttributeValues: { ':to': to, ':at': at, ':one': 1, ':before': before },
             },
           },
-          auditPut(
+          ...auditPuts(
             accountAudit(to === 'off' ? 'notifications.unsubscribe' : 'notifications.link_frequency', user, caller, {
               old: { reminder_frequency: before },
               new: { reminder_frequency: to, via: 'unsubscribe_link' },

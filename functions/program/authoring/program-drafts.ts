@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthorRef, ProgramContentJson, ProgramDraft, PublishResult } from '@shared/program-authoring';
 import { PROGRAM_LIMITS } from '@shared/program-authoring';
-import { auditPut } from '../../lib/audit';
+import { auditPuts } from '../../lib/audit';
 import { db, tableName } from '../../lib/db';
 import { badRequest, conflict } from '../../lib/errors';
 import { failedConditions } from '../../lib/retry';
@@ -118,7 +118,7 @@ export async function writeDraft(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: tableName(), Item: item, ...revisionCondition(revision) } },
-          auditPut(
+          ...auditPuts(
             adminAudit(
               caller,
               `admin.program.${action}`,
@@ -194,7 +194,7 @@ export async function publishDraft(input: { revision?: unknown; change_note?: un
               },
             },
           },
-          auditPut(
+          ...auditPuts(
             adminAudit(
               caller,
               'admin.program.publish',
