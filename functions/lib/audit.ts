@@ -5,7 +5,7 @@ import { config } from './config';
 import { db, tableName } from './db';
 import { count, metricsOfAuditAction } from './metrics';
 import { auditActionShards } from './audit-actions';
-import { batchGetItems, batchWriteItems } from './batch-items';
+import { batchGetItems } from './batch-items';
 import { AUDIT_SHARDS, auditRefPartition, auditShardOf, keys, PK, ttlIn } from './table';
 
 /** The sort key of an entry and of each of its references: time order, the id breaks ties. */
@@ -200,9 +200,16 @@ export const auditPuts = (input: AuditInput) => {
   return auditItems(input).map((Item) => ({ Put: { TableName: tableName(), Item } }));
 };
 
-/** Writes an entry and its references in one BatchWriteItem (unprocessed items sent again, functions/lib/batch-items.ts). */
+/**
+ * Puts the items of an entry at once, each with its own PutItem: the roles that write audit entries
+ * may only put them (a BatchWriteItem grant would also let them delete, docs/security.md).
+ */
+const putAll = (items: Record<string, unknown>[]) =>
+  Promise.all(items.map((Item) => db().send(new PutCommand({ TableName: tableName(), Item }))));
+
+/** Writes an entry and its references (one PutItem each, in parallel: 5 write units for an entry with an actor). */
 export async function writeAudit(input: AuditInput): Promise<void> {
-  await batchWriteItems(auditItems(input).map((Item) => ({ PutRequest: { Item } })));
+  await putAll(auditItems(input));
   countAudited(input.action);
 }
 
@@ -220,7 +227,7 @@ export async function writeAuditOnce(input: AuditInput, at: Date, id: string): P
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     written = false;
   }
-  await batchWriteItems(refs.map((Item) => ({ PutRequest: { Item } })));
+  await putAll(refs);
   if (written) countAudited(input.action);
   return written;
 }
