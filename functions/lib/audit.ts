@@ -163,9 +163,14 @@ export function auditItems(input: AuditInput, now = new Date(), id: string = ran
 /** Whether a stored item is a reference to an audit entry (not the entry). */
 export const isAuditRef = (item: Record<string, unknown>) => typeof item.pk === 'string' && item.pk.startsWith(PK.auditRef);
 
-/** The key of the entry a reference (or an entry) points to. */
+/**
+ * The key of the entry a reference points to: from its sort key (the entry's shard is a hash of
+ * its id), or `entry_pk` where the reference names it: an entry written before the shards stays
+ * in its day's first partition whatever its id (functions/lib/audit-migration.ts).
+ */
 export function auditEntryKey(item: Record<string, unknown>): { pk: string; sk: string } {
   const sk = String(item.sk);
+  if (typeof item.entry_pk === 'string') return { pk: item.entry_pk, sk };
   const hash = sk.indexOf('#');
   return keys.audit(sk.slice(0, hash), sk.slice(hash + 1));
 }
