@@ -157,11 +157,11 @@ export interface TableAccessSpec {
 
 /**
  * Audit entries are only ever appended (PutItem) and, by the hard delete, anonymised field by
- * field (UpdateItem): no function reads them by key, rewrites them whole or deletes one
- * (DynamoDB's TTL does, after the retention). Functions read the log through its indexes and
- * its day partitions (Query of AUDIT#<day>, the unfiltered log).
+ * field (UpdateItem): no function rewrites them whole or deletes one (DynamoDB's TTL does, after
+ * the retention). Functions read the log by its day partitions (Query of AUDIT#<day>[#<shard>],
+ * the unfiltered log) and by key from the references a filter found (BatchGetItem).
  */
-const AUDIT_ACTIONS: readonly ItemAction[] = ['PutItem', 'UpdateItem', 'Query'];
+const AUDIT_ACTIONS: readonly ItemAction[] = ['PutItem', 'UpdateItem', 'Query', 'BatchGetItem'];
 
 /** The union of several functions' needs (e.g. the admin function also runs the purge's steps). */
 export function combinedAccess(...specs: TableAccessSpec[]): TableAccessSpec {
