@@ -8,9 +8,9 @@ import { finishPasskeyLogin, startPasskeyLogin } from '../../functions/accounts/
 import { hashPassword } from '../../functions/accounts/passwords';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';
 import { DEVICE_COOKIE } from '../../functions/accounts/trusted-device';
-import type { auditItem } from '../../functions/lib/audit';
+import { auditEntriesOf, auditEntryOf, type AuditEntry } from '../../functions/lib/audit';
 import { db, tableName } from '../../functions/lib/db';
-import { keys } from '../../functions/lib/table';
+import { auditRefPartition, keys } from '../../functions/lib/table';
 import { runAs } from '../../infra/local/iam/twin';
 import { insertUser } from '../../functions/lib/users';
 import { codeIn, latestEmail, useApi } from '../helpers/api';
@@ -61,19 +61,17 @@ const outcome = (promise: Promise<unknown>) =>
     (error: { code?: string }) => error.code ?? 'error',
   );
 
-/** An audit entry as stored: what `auditItem` writes. */
-type StoredAudit = ReturnType<typeof auditItem>;
-
-async function auditOf(entity: string): Promise<StoredAudit[]> {
+/** The audit entries of an entity (`<type>#<id>`), read through its reference partition. */
+async function auditOf(entity: string): Promise<Array<AuditEntry & { expires_at: number }>> {
+  const [type, ...id] = entity.split('#');
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#${entity}` },
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': auditRefPartition.entity(type, id.join('#')) },
     }),
   );
-  return (result.Items ?? []) as StoredAudit[];
+  return (await auditEntriesOf(result.Items ?? [])).map((item) => ({ ...auditEntryOf(item), expires_at: Number(item.expires_at) }));
 }
 
 describe('a stranger cannot lock the owner out', () => {
