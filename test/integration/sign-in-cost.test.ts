@@ -7,8 +7,8 @@ import { aggregateActivity } from '../../functions/lib/activity-aggregation';
 import { dayOf } from '../../functions/lib/activity';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { readDayCounters } from '../../functions/lib/stats';
-import { INDEX, indexPartition, keys } from '../../functions/lib/table';
-import { auditEntryOf } from '../../functions/lib/audit';
+import { auditRefPartition, keys } from '../../functions/lib/table';
+import { auditEntriesOf, auditEntryOf } from '../../functions/lib/audit';
 import { writeSignInAudits } from '../../functions/lib/sign-in-audit';
 import { insertUser, searchItemKeys } from '../../functions/lib/users';
 import { drainActivityStream } from '../../infra/local/activity-stream';
@@ -53,18 +53,16 @@ async function sessionsOf(userId: string) {
   ) as Array<Record<string, string>>;
 }
 
-/** The audit entries about the account (the drawer's index), as the API answers them. */
+/** The audit entries about the account (the drawer's reference partition), as the API answers them. */
 async function entriesOf(userId: string) {
   const found = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: INDEX.auditByEntity.indexName,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': INDEX.auditByEntity.partitionKey },
-      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': auditRefPartition.entity('user', userId) },
     }),
   );
-  return (found.Items ?? []).map(auditEntryOf);
+  return (await auditEntriesOf(found.Items ?? [])).map(auditEntryOf);
 }
 
 /** String attributes as a stream image carries them. */
