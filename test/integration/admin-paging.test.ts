@@ -359,7 +359,7 @@ describe('audit log: every filter is a key range', () => {
     expect(foreign.body).toEqual({ error: 'invalid_cursor' });
   });
 
-  it('the action and @domain filters merge the shards of each month, newest month first, across cursor pages', async () => {
+  it('the action, @domain and former-address filters merge the shards of each month, newest month first, across cursor pages', async () => {
     // a routine action (its references split in AUDIT_SHARDS shards a month) by one domain, over two months,
     // each entry's id chosen so the entries go round every shard of each partition
     const idInShard = (shard: number) => {
@@ -396,6 +396,11 @@ describe('audit log: every filter is a key range', () => {
       // the entries as written, read by key from the references the filter found
       expect(pages[0].items[0], filter).toMatchObject({ action: 'auth.login', actor_email: `someone0@${domain}`, entity_id: 'shards-0' });
     }
+    // an address no account holds: its domain's partitions of both months, filtered by the address
+    const former = await allPages<AuditEntry>(`/api/admin/audit-logs?page_size=25&${window}&actor=someone1%40${domain}`);
+    expect(former.flatMap((page) => page.items.map((entry) => entry.id))).toEqual(
+      newestFirst.filter((id) => entries.findIndex(([entry]) => entry.id === id) % 3 === 1),
+    );
   });
 
   it('per-user audit pages by cursor (25 a page), with no count of the history: "26+" until the last page', async () => {
