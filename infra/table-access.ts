@@ -117,9 +117,11 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         [PK.purge]: ['GetItem'],
         // the per-account notice limit and the hourly mail budget of the mails an admin action sends
         [PK.rate]: ['UpdateItem'],
-        // the unfiltered audit log reads the day partitions (AUDIT#<day>) by Query
-        [PK.audit]: ['PutItem', 'Query'],
-        [PK.auditRef]: ['PutItem'],
+        // the unfiltered audit log reads the day partitions (AUDIT#<day>[#<shard>]) by Query; a
+        // filtered page reads its entries by key, from the references it found
+        [PK.audit]: ['PutItem', 'Query', 'BatchGetItem'],
+        // the audit filters read the reference partitions (entity, actor, action, actor domain)
+        [PK.auditRef]: ['PutItem', 'Query'],
         // program authoring: the draft, the versions (listed by Query), publishing (functions/program/authoring)
         [PK.program]: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       },
@@ -128,8 +130,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         'usersUnverified',
         'usersByActivity',
         'week1Pending',
-        'auditByAction',
-        'auditByActorDomain',
+        // the hard-delete preview counts an account's entries written before the references
         'auditByEntity',
         'auditByActorId',
         // the users list of the learners stalled at a module (same physical index as auditByEntity)

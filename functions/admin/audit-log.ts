@@ -1,23 +1,30 @@
 import { AUDIT_DEFAULT_PAGE_SIZE, USER_AUDIT_PAGE_SIZE } from '../../shared/constants';
 import { dayOf } from '../lib/activity';
-import { auditActorKey, auditEntryOf, type AuditEntry } from '../lib/audit';
+import { auditEntriesOf, auditEntryOf, type AuditEntry } from '../lib/audit';
 import { actionHasManyEntityTypes, auditActionsOf } from '../lib/audit-actions';
 import { badRequest } from '../lib/errors';
 import { queryPages } from '../lib/query-pages';
-import { INDEX, indexPartition, keys } from '../lib/table';
-import { dayWalk, lazyMerge } from './audit-reads';
+import { auditRefPartition, keys } from '../lib/table';
+import { actionPartitions, bucketWalk, dayBuckets, domainPartitions, monthBuckets } from './audit-reads';
 import { listPage, pageParams, type ListPage, type PageReader, type Stream } from './paging';
 
 /**
  * Audit log reads (the audit screen and the drawer's Audit tab), newest first, every one a key
- * range sorted by <created_at>#<id> (functions/lib/audit.ts, docs/scale-reads.md):
- *  - the key is the most selective filter given: entity (type + id) → auditByEntity; entity id
- *    alone → auditByEntity of each entity type; actor → auditByActorId of the accounts whose
- *    email starts with it (at most MAX_ACTOR_STREAMS; a full address no account holds any more:
- *    its domain's auditByActorDomain, filtered) or auditByActorDomain (`@domain`); action →
- *    auditByAction; entity type → auditByAction of each of the type's actions, merged lazily
- *    (functions/lib/audit-actions.ts); none → the table's day partitions, newest day first;
- *  - the date window is the sort-key range (the days walked); the other filters a FilterExpression;
+ * range sorted by <created_at>#<id> (functions/lib/audit.ts, docs/scale-reads.md). Entries are
+ * in no index: a filter reads reference partitions (functions/lib/table.ts auditRefPartition),
+ * and the page's references are replaced by their entries with one BatchGetItem (auditEntriesOf):
+ *  - the key is the most selective filter given: an actor domain (`@domain`) → the domain's
+ *    partitions, month by month, each month's shards merged (references carry no domain, so the
+ *    domain is the key whatever else is given); entity (type + id) → the entity's partition;
+ *    entity id alone → the entity's partition of each entity type; actor → the actor partitions
+ *    of the accounts whose email starts with it (at most MAX_ACTOR_STREAMS; a full address no
+ *    account holds any more: its domain's partitions, filtered); action → the action's
+ *    partitions, month by month; entity type → the partitions of each of the type's actions,
+ *    month by month, merged (functions/lib/audit-actions.ts); none → the table's day
+ *    partitions of entries, newest day first, each day's shards merged;
+ *  - the date window is the sort-key range (and the days or months walked); the other filters a
+ *    FilterExpression on the fields a reference carries, so a page is exact before its entries
+ *    are read;
  *  - a page's reads are bounded (functions/admin/audit-reads.ts, readMerged): when filters skip
  *    many, the page comes back short with `has_next` and a `next_cursor` that continues the search.
  * Without dates the window is the last DEFAULT_WINDOW_DAYS days (answered as `window_days`); a
@@ -36,17 +43,18 @@ export const ENTITY_TYPES = ['user', 'enrollment', 'program'] as const;
 
 export type AuditPage = ListPage<AuditEntry>;
 
-const entryOf = auditEntryOf;
+/** A page of audit items (entries, or references to them) as the API answers it: the entries, in the page's order. */
+const entriesOf = async (items: Record<string, unknown>[]) => (await auditEntriesOf(items)).map(auditEntryOf);
 
 export async function userAuditLog(userId: string, raw: { page?: string; cursor?: string }): Promise<AuditPage> {
   // the per-user audit page size is fixed at 25 (docs/scale-reads.md)
   const { page } = pageParams(raw, USER_AUDIT_PAGE_SIZE);
-  const streams: Stream[] = [{ index: 'auditByEntity', partition: indexPartition.auditByEntity('user', userId) }];
+  const streams: Stream[] = [{ index: 'table', partition: auditRefPartition.entity('user', userId) }];
   // no count (an account's history has no bound): a lower bound before the last page, like the log's
   const result = await listPage(JSON.stringify(['user-audit', userId]), streams, raw, page, USER_AUDIT_PAGE_SIZE, () =>
     Promise.resolve({ total: 0, estimate: true }),
   );
-  return { ...result, items: result.items.map(entryOf) };
+  return { ...result, items: await entriesOf(result.items) };
 }
 
 export interface AuditQuery {
@@ -122,40 +130,40 @@ const andFilters = (filters: Filter[]): Filter | undefined =>
     : undefined;
 
 /**
- * The actor filter given as (a prefix of) an email: one auditByActorId stream per account whose
+ * The actor filter given as (a prefix of) an email: the actor partition of each account whose
  * email starts with it (at most MAX_ACTOR_STREAMS). A full address no account holds any more
- * (changed since) is read from its domain's partition, filtered by the address. Undefined when
- * the prefix matches too many accounts, or none while an action or entity type is given: the
- * caller reads those by their key, filtered by the prefix.
+ * (changed since) is read from its domain's partitions, month by month, filtered by the address.
+ * Undefined when the prefix matches too many accounts, or none while an action or entity type is
+ * given: the caller reads those by their key, filtered by the prefix.
  */
 async function actorStreams(
   actor: string,
-  range: { from: string; to: string },
+  window: { from: string; to: string },
   filter: Filter | undefined,
   otherKey: boolean,
-): Promise<Stream[] | undefined> {
+): Promise<Stream[] | PageReader | undefined> {
   const accounts = await accountsWithEmailStartingWith(actor, MAX_ACTOR_STREAMS);
   if (accounts === 'too_many') return undefined;
   const formerAddress = /^[^@\s]+@[^@\s]+$/.test(actor) && !accounts.some((account) => account.email === actor);
   if (!accounts.length && !formerAddress && otherKey) return undefined;
+  const byAccount = accounts.map((account): Stream => ({ index: 'table', partition: auditRefPartition.actor(account.id), filter }));
+  if (!formerAddress) return byAccount.map((stream) => ({ ...stream, from: window.from, to: `${window.to}~` }));
   const ids = Object.fromEntries(accounts.map((account, i) => [`:account${i}`, account.id]));
-  const byAddress: Filter = {
-    expression: `actor_email = :address${accounts.length ? ` AND NOT (actor_user_id IN (${Object.keys(ids).join(', ')}))` : ''}`,
-    values: { ':address': actor, ...ids },
-  };
-  return [
-    ...accounts.map((account): Stream => ({ index: 'auditByActorId', partition: auditActorKey(account.id), ...range, filter })),
-    ...(formerAddress
-      ? [
-          {
-            index: 'auditByActorDomain' as const,
-            partition: indexPartition.auditByActorDomain(actor.slice(actor.lastIndexOf('@') + 1)),
-            ...range,
-            filter: andFilters([byAddress, ...(filter ? [filter] : [])]),
-          },
-        ]
-      : []),
-  ];
+  const byAddress = andFilters([
+    {
+      expression: `actor_email = :address${accounts.length ? ` AND NOT (actor_user_id IN (${Object.keys(ids).join(', ')}))` : ''}`,
+      values: { ':address': actor, ...ids },
+    },
+    ...(filter ? [filter] : []),
+  ]);
+  const domain = actor.slice(actor.lastIndexOf('@') + 1);
+  // the accounts' partitions are bounded to each month too, so one walk merges them with the domain's
+  return bucketWalk(
+    monthBuckets(window.from, window.to, (month) => [
+      ...byAccount,
+      ...domainPartitions(domain, month).map((partition): Stream => ({ index: 'table', partition, filter: byAddress })),
+    ]),
+  );
 }
 
 export async function auditLog(
@@ -193,55 +201,48 @@ export async function auditLog(
     : undefined;
   const filterId: Filter | undefined = entityId ? { expression: 'entity_id = :entityId', values: { ':entityId': entityId } } : undefined;
   const actorIsDomain = Boolean(actor?.startsWith('@'));
-  const filterActor: Filter | undefined = actor
-    ? actorIsDomain
-      ? {
-          expression: '#actorDomain = :actorDomain',
-          names: { '#actorDomain': INDEX.auditByActorDomain.partitionKey },
-          values: { ':actorDomain': indexPartition.auditByActorDomain(actor) },
-        }
-      : { expression: 'begins_with(actor_email, :actorEmail)', values: { ':actorEmail': actor } }
-    : undefined;
+  // a domain is always the key (no reference carries it), so only an address prefix is filtered
+  const filterActor: Filter | undefined =
+    actor && !actorIsDomain ? { expression: 'begins_with(actor_email, :actorEmail)', values: { ':actorEmail': actor } } : undefined;
   const except = (...skip: (Filter | undefined)[]) =>
     andFilters([filterAction, filterType, filterId, filterActor].filter((f): f is Filter => Boolean(f) && !skip.includes(f)));
 
   let streams: Stream[] | PageReader | undefined;
-  if (entityId) {
+  const tableStream = (partition: string, filter: Filter | undefined): Stream => ({ index: 'table', partition, filter });
+  if (actor && actorIsDomain) {
+    const others = except();
+    streams = bucketWalk(monthBuckets(from, to, (month) => domainPartitions(actor.slice(1), month).map((p) => tableStream(p, others))));
+  } else if (entityId) {
     const types = entityType ? [entityType] : [...ENTITY_TYPES];
-    streams = types.map((type) => ({
-      index: 'auditByEntity',
-      partition: indexPartition.auditByEntity(type, entityId),
-      ...range,
-      filter: except(filterType, filterId),
-    }));
-  } else if (actor && actorIsDomain) {
-    streams = [{ index: 'auditByActorDomain', partition: indexPartition.auditByActorDomain(actor), ...range, filter: except(filterActor) }];
+    streams = types.map((type) => ({ ...tableStream(auditRefPartition.entity(type, entityId), except(filterType, filterId)), ...range }));
   } else if (actor) {
-    streams = await actorStreams(actor, range, except(filterActor), Boolean(action || entityType));
+    streams = await actorStreams(actor, { from, to }, except(filterActor), Boolean(action || entityType));
   }
   if (streams === undefined && action) {
-    streams = [{ index: 'auditByAction', partition: indexPartition.auditByAction(action), ...range, filter: except(filterAction) }];
+    const others = except(filterAction);
+    streams = bucketWalk(monthBuckets(from, to, (month) => actionPartitions(action, month).map((p) => tableStream(p, others))));
   } else if (streams === undefined && entityType) {
-    // the type's actions, one partition each, merged lazily (functions/lib/audit-actions.ts)
+    // each month, the partitions of the type's actions, merged (functions/lib/audit-actions.ts)
+    const actions = auditActionsOf(entityType);
     const typeFilter = except(filterType);
+    // an action written for more than one type keeps only this type's entries
     const manyTypes = andFilters([filterType, typeFilter].filter((f): f is Filter => Boolean(f)));
-    streams = lazyMerge(
-      auditActionsOf(entityType).map((name) => ({
-        index: 'auditByAction',
-        partition: indexPartition.auditByAction(name),
-        ...range,
-        // an action written for more than one type keeps only this type's entries
-        filter: actionHasManyEntityTypes(name) ? manyTypes : typeFilter,
-      })),
-    );
-    if (!auditActionsOf(entityType).length) streams = [];
+    streams = actions.length
+      ? bucketWalk(
+          monthBuckets(from, to, (month) =>
+            actions.flatMap((name) =>
+              actionPartitions(name, month).map((p) => tableStream(p, actionHasManyEntityTypes(name) ? manyTypes : typeFilter)),
+            ),
+          ),
+        )
+      : [];
   } else if (streams === undefined) {
-    streams = dayWalk(from, to, except());
+    streams = bucketWalk(dayBuckets(from, to, except()));
   }
   if (Array.isArray(streams) && !streams.length)
     return { items: [], total: 0, total_is_estimate: false, has_next: false, next_cursor: null, page, page_size: size, ...window };
 
   const list = JSON.stringify(['audit', actor ?? '', entityType ?? '', entityId ?? '', action ?? '', givenFrom ?? '', givenTo ?? '']);
   const result = await listPage(list, streams, raw, page, size, () => Promise.resolve({ total: 0, estimate: true }));
-  return { ...result, items: result.items.map(entryOf), ...window };
+  return { ...result, items: await entriesOf(result.items), ...window };
 }

@@ -239,7 +239,7 @@ export function auditItems(i: number, perAccount: number, clock: ScaleClock): Re
   }).flat();
 }
 
-/** A shape's audit entries of account i; a locked account also has the admin's lock entry. */
+/** A shape's audit entries of account i (each entry's items: the entry and its references); a locked account also has the admin's lock entry. */
 export function shapedAuditItems(i: number, clock: ScaleClock, shape: DataShape): Record<string, unknown>[] {
   const email = emailOf(i, shape);
   const entries = shape.audit(i, clock);

@@ -1,13 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { PREVIEW_AUDIT_CAP } from '../../functions/admin/hard-delete-preview';
-import { auditItem, type AuditInput } from '../../functions/lib/audit';
+import { auditItems, type AuditInput } from '../../functions/lib/audit';
 import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
-import { INDEX, indexPartition } from '../../functions/lib/table';
+import { AUDIT_SHARDS, auditShardOf, INDEX, indexPartition } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin-types';
 import { MAX_PAGE_WITHOUT_CURSOR } from '../../shared/constants';
@@ -224,12 +225,18 @@ describe('list indexes hold no secrets', () => {
   });
 });
 
+/** An audit entry as stored (functions/lib/audit.ts auditItems: the entry, then its references). */
+type Seeded = { id: string; sk: string; action: string; entity_type: string; entity_id: string; actor_email?: string };
+const writeAuditEntries = (entries: Record<string, unknown>[][]) =>
+  batchWriteItems(entries.flat().map((Item) => ({ PutRequest: { Item } })));
+
 describe('audit log: every filter is a key range', () => {
   const DAY = 24 * 3600 * 1000;
   const now = Date.now();
   const ago = (days: number) => new Date(now - days * DAY);
   const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-  const seeded: ReturnType<typeof auditItem>[] = [];
+  /** The entries written (their references are written with them). */
+  const seeded: Seeded[] = [];
   // real accounts: the actor filter reads the entries of the accounts an email (prefix) names
   let alice = { id: '', email: 'alice.audit@acme.test' };
   let alina = { id: '', email: 'Alina.Audit@acme.test' };
@@ -242,6 +249,7 @@ describe('audit log: every filter is a key range', () => {
     ['admin.program.publish', 'program'],
   ];
 
+  const written: Record<string, unknown>[] = [];
   beforeAll(async () => {
     // the actor prefix is resolved through the accounts' search items
     const account = async (actor: { email: string }) => ({ id: (await createTestUser({ email: actor.email })).id, email: actor.email });
@@ -254,9 +262,11 @@ describe('audit log: every filter is a key range', () => {
       const [action, entityType] = actionTypes[i % 5 === 0 ? 2 : i % 3];
       const input: AuditInput = { action, actor: actors[i % 4], entityType, entityId: `${ENTITY}${i % 7}` };
       // spread over the last 40 days, a few in the same millisecond
-      seeded.push(auditItem(input, new Date(ago(i % 40).getTime() - i)));
+      const [entry, ...refs] = auditItems(input, new Date(ago(i % 40).getTime() - i));
+      seeded.push(entry as Seeded);
+      written.push(entry, ...refs);
     }
-    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
+    await batchWriteItems(written.map((Item) => ({ PutRequest: { Item } })));
   });
 
   const expected = (match: (entry: (typeof seeded)[number]) => boolean, from = dayOf(ago(29)), to = dayOf(new Date(now))) =>
@@ -349,17 +359,61 @@ describe('audit log: every filter is a key range', () => {
     expect(foreign.body).toEqual({ error: 'invalid_cursor' });
   });
 
+  it('the action, @domain and former-address filters merge the shards of each month, newest month first, across cursor pages', async () => {
+    // a routine action (its references split in AUDIT_SHARDS shards a month) by one domain, over two months,
+    // each entry's id chosen so the entries go round every shard of each partition
+    const idInShard = (shard: number) => {
+      for (;;) {
+        const id = randomUUID();
+        if (auditShardOf(id) === shard) return id;
+      }
+    };
+    const domain = `shards-${randomUUID().slice(0, 8)}.test`;
+    const times = Array.from(
+      { length: 30 },
+      (_, i) => new Date(Date.parse(i < 15 ? '2001-04-20T12:00:00Z' : '2001-03-20T12:00:00Z') - i * 60_000),
+    );
+    const entries = times.map((at, i) =>
+      auditItems(
+        { action: 'auth.login', actor: { email: `someone${i % 3}@${domain}` }, entityType: 'user', entityId: `shards-${i}` },
+        at,
+        idInShard(i % AUDIT_SHARDS),
+      ),
+    );
+    await writeAuditEntries(entries);
+    const newestFirst = [...entries.map(([entry]) => entry as Seeded)].sort((a, b) => (a.sk < b.sk ? 1 : -1)).map((entry) => entry.id);
+    const window = 'date_from=2001-03-01&date_to=2001-04-30';
+    for (const filter of ['action=auth.login', `actor=%40${domain}`]) {
+      const pages = await allPages<AuditEntry>(`/api/admin/audit-logs?page_size=25&${window}&${filter}`);
+      expect(
+        pages.map((page) => page.items.length),
+        filter,
+      ).toEqual([25, 5]);
+      expect(
+        pages.flatMap((page) => page.items.map((entry) => entry.id)),
+        filter,
+      ).toEqual(newestFirst);
+      // the entries as written, read by key from the references the filter found
+      expect(pages[0].items[0], filter).toMatchObject({ action: 'auth.login', actor_email: `someone0@${domain}`, entity_id: 'shards-0' });
+    }
+    // an address no account holds: its domain's partitions of both months, filtered by the address
+    const former = await allPages<AuditEntry>(`/api/admin/audit-logs?page_size=25&${window}&actor=someone1%40${domain}`);
+    expect(former.flatMap((page) => page.items.map((entry) => entry.id))).toEqual(
+      newestFirst.filter((id) => entries.findIndex(([entry]) => entry.id === id) % 3 === 1),
+    );
+  });
+
   it('per-user audit pages by cursor (25 a page), with no count of the history: "26+" until the last page', async () => {
     const user = await createTestUser();
     const entries = Array.from({ length: 30 }, (_, i) =>
-      auditItem({ action: 'audit.test.user', entityType: 'user', entityId: user.id }, new Date(now - i * 1000)),
+      auditItems({ action: 'audit.test.user', entityType: 'user', entityId: user.id }, new Date(now - i * 1000)),
     );
-    await batchWriteItems(entries.map((Item) => ({ PutRequest: { Item } })));
+    await writeAuditEntries(entries);
     const pages = await allPages<AuditEntry>(`/api/admin/users/${user.id}/audit-logs`);
     expect(pages.map((page) => page.items.length)).toEqual([25, 5]);
     expect(pages[0]).toMatchObject({ total: 26, total_is_estimate: true });
     expect(pages[1]).toMatchObject({ total: 30, total_is_estimate: false });
-    expect(pages.flatMap((page) => page.items.map((entry: { id: string }) => entry.id))).toEqual(entries.map((entry) => entry.id));
+    expect(pages.flatMap((page) => page.items.map((entry: { id: string }) => entry.id))).toEqual(entries.map(([entry]) => entry.id));
   });
 });
 
@@ -368,9 +422,9 @@ describe('hard-delete preview of a heavy account', () => {
     const heavy = await createTestUser();
     const now = Date.now();
     const entries = Array.from({ length: PREVIEW_AUDIT_CAP + 1 }, (_, i) =>
-      auditItem({ action: 'audit.test.heavy', entityType: 'user', entityId: heavy.id }, new Date(now - i * 1000)),
+      auditItems({ action: 'audit.test.heavy', entityType: 'user', entityId: heavy.id }, new Date(now - i * 1000)),
     );
-    await batchWriteItems(entries.map((Item) => ({ PutRequest: { Item } })));
+    await writeAuditEntries(entries);
     const preview = await adminClient.get<HardDeletePreview>(`/api/admin/users/${heavy.id}/hard-delete/preview`);
     expect(preview.status).toBe(200);
     expect(preview.body.counts).toMatchObject({ audit_entries: PREVIEW_AUDIT_CAP, audit_entries_as_actor: 0 });

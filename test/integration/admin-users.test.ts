@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { recordActivity } from '../../functions/lib/activity';
-import { auditItem } from '../../functions/lib/audit';
+import { auditItems } from '../../functions/lib/audit';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { keys } from '../../functions/lib/table';
@@ -257,7 +258,7 @@ describe('hard delete', () => {
     await drainActivityStream(); // the day counters of today's activity, before the hard delete takes them back
     expect((await adminClient.patch(`/api/admin/users/${user.id}`, { last_name: 'Hardcastle' })).status).toBe(200);
     // an entry of the person's own, with their address and browser (docs/security.md#privacy-of-the-audit-log)
-    const own = auditItem({
+    const own = auditItems({
       action: 'auth.login',
       actor: { id: user.id, email: user.email },
       entityType: 'user',
@@ -265,7 +266,7 @@ describe('hard delete', () => {
       ip: '198.51.100.9',
       userAgent: 'hilda-browser',
     });
-    await db().send(new PutCommand({ TableName: tableName(), Item: own }));
+    await batchWriteItems(own.map((Item) => ({ PutRequest: { Item } })));
 
     const notDeleted = await adminClient.delete(`/api/admin/users/${user.id}?confirm_email=${user.email}`);
     expect(notDeleted.status).toBe(409);
@@ -344,7 +345,7 @@ describe('hard delete', () => {
       'admin.user.update',
     ]);
     // the person's own IP and user agent are cleared; the admin's stay (their accountability)
-    const ownAfter = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: own.pk, sk: own.sk } }))).Item!;
+    const ownAfter = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: own[0].pk, sk: own[0].sk } }))).Item!;
     expect(ownAfter).toMatchObject({ ip: null, user_agent: null, actor_email: 'deleted-user' });
     expect(audit.body.items[3].user_agent).toBe('admin-test-agent');
     const text = JSON.stringify(audit.body.items);
