@@ -123,7 +123,9 @@ const monthOf = (createdAt: string) => createdAt.slice(0, 7);
  * id), the action's and the actor domain's (with an actor email), each action and domain
  * partition of the entry's month and shard.
  */
-export function auditRefPartitions(entry: Pick<AuditEntry, 'id' | 'created_at' | 'action' | 'entity_type' | 'entity_id' | 'actor_user_id' | 'actor_email'>): string[] {
+export function auditRefPartitions(
+  entry: Pick<AuditEntry, 'id' | 'created_at' | 'action' | 'entity_type' | 'entity_id' | 'actor_user_id' | 'actor_email'>,
+): string[] {
   const shard = auditShardOf(entry.id);
   const month = monthOf(entry.created_at);
   const domain = actorDomainOf(entry.actor_email);
@@ -156,7 +158,7 @@ export function auditItems(input: AuditInput, now = new Date(), id: string = ran
   const refFields = Object.fromEntries(REF_FIELDS.filter((field) => entry[field] != null).map((field) => [field, entry[field]]));
   return [
     { ...keys.audit(createdAt, id), expires_at: expiresAt, ...stored(entry) },
-    ...auditRefPartitions(entry).map((partition) => ({ ...keys.auditRef(partition, createdAt, id), expires_at: expiresAt, ...refFields })),
+    ...auditRefPartitions(entry).map((pk) => ({ pk, sk: auditSortKey(createdAt, id), expires_at: expiresAt, ...refFields })),
   ];
 }
 

@@ -400,8 +400,6 @@ export const keys = {
   activity: (day: string, userId: string) => ({ pk: `${PK.activity}${day}`, sk: `${PK.user}${userId}` }),
   /** An audit entry: its day's partition, the shard its id gives (shard 0 is the day's partition before sharding). */
   audit: (createdAt: string, id: string) => ({ pk: auditDayPartition(createdAt.slice(0, 10), auditShardOf(id)), sk: `${createdAt}#${id}` }),
-  /** The references to an audit entry, one per access pattern (auditRefPartition). */
-  auditRef: (partition: string, createdAt: string, id: string) => ({ pk: partition, sk: `${createdAt}#${id}` }),
   statsShard: (shard: number) => ({ pk: `${PK.stats}GLOBAL#${shard}`, sk: 'COUNTERS' }),
   lastActiveDay: (day: string) => ({ pk: dayCounterPartition('LASTACTIVE'), sk: `${SK.day}${day}` }),
   dailyActive: (day: string) => ({ pk: dayCounterPartition('DAILYACTIVE'), sk: `${SK.day}${day}` }),

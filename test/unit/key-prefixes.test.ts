@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys, PARTITION_PREFIXES } from '../../functions/lib/table';
+import { auditRefPartition, keys, PARTITION_PREFIXES } from '../../functions/lib/table';
 
 /**
  * The partition-key prefixes IAM grants name (PARTITION_PREFIXES) are the prefixes the keys use:
@@ -7,7 +7,14 @@ import { keys, PARTITION_PREFIXES } from '../../functions/lib/table';
  * of nothing.
  */
 describe('partition-key prefixes', () => {
-  const builders = Object.entries(keys) as Array<[string, (...args: never[]) => { pk: string; sk: string }]>;
+  // every item key, and the partitions of the audit references (their sort key is the entry's)
+  const builders = [
+    ...Object.entries(keys),
+    ...Object.entries(auditRefPartition).map(([name, build]) => [
+      `auditRef.${name}`,
+      (...args: never[]) => ({ pk: (build as (...a: never[]) => string)(...args) }),
+    ]),
+  ] as Array<[string, (...args: never[]) => { pk: string }]>;
   const partitionOf = (build: (...args: never[]) => { pk: string }) => build(...(['a', 'b', 'c', 'd'] as never[])).pk;
 
   it('every key starts with exactly one listed prefix', () => {
