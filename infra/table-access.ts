@@ -67,7 +67,9 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.stats]: ['UpdateItem'],
       // the public check; a restore makes the certificate verify again (functions/lib/certificate-hold.ts)
       [PK.cert]: ['GetItem', 'UpdateItem'],
+      // an audit entry and its references, each put (functions/lib/audit.ts): both append-only
       [PK.audit]: ['PutItem'],
+      [PK.auditRef]: ['PutItem'],
       // the published program version (the session's open module, functions/program/published-program.ts)
       [PK.program]: ['GetItem'],
     },
@@ -82,6 +84,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.webauthn]: ['PutItem', 'DeleteItem'],
       [PK.rate]: ['GetItem', 'UpdateItem'],
       [PK.audit]: ['PutItem'],
+      [PK.auditRef]: ['PutItem'],
     },
   },
   // The learner's program, settings, certificate, data export (their audit history, by entity)
@@ -120,6 +123,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         [PK.rate]: ['UpdateItem'],
         // the unfiltered audit log reads the day partitions (AUDIT#<day>) by Query
         [PK.audit]: ['PutItem', 'Query'],
+        [PK.auditRef]: ['PutItem'],
         // program authoring: the draft, the versions (listed by Query), publishing (functions/program/authoring)
         [PK.program]: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       },
@@ -160,6 +164,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.email]: ['GetItem'],
       [PK.user]: ['GetItem', 'UpdateItem'],
       [PK.audit]: ['PutItem'],
+      [PK.auditRef]: ['PutItem'],
     },
   },
   // The deploy-time content seed: version 1 on an empty table, the old per-module copies removed.
@@ -173,8 +178,9 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.activity]: ['PutItem'],
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],
-      // a sign-in's `auth.login` entry, from its session item
+      // a sign-in's `auth.login` entry, from its session item, and its references
       [PK.audit]: ['PutItem'],
+      [PK.auditRef]: ['PutItem'],
     },
   },
   // The daily schedule only queues the day's reminder slices: no table.

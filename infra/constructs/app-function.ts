@@ -157,11 +157,16 @@ export interface TableAccessSpec {
 
 /**
  * Audit entries are only ever appended (PutItem) and, by the hard delete, anonymised field by
- * field (UpdateItem): no function reads them by key, rewrites them whole or deletes one
- * (DynamoDB's TTL does, after the retention). Functions read the log through its indexes and
- * its day partitions (Query of AUDIT#<day>, the unfiltered log).
+ * field (UpdateItem): no function rewrites one whole or deletes one (DynamoDB's TTL does, after
+ * the retention; no BatchWriteItem, which could delete). Functions read the log by its day
+ * partitions (Query of AUDIT#<day>, the unfiltered log) and fetch the entries a page of
+ * references names (BatchGetItem). References (AUDITREF#) are appended the same way; the hard
+ * delete also removes the actor-domain references of an anonymised actor (DeleteItem).
  */
-const AUDIT_ACTIONS: readonly ItemAction[] = ['PutItem', 'UpdateItem', 'Query'];
+const AUDIT_ACTIONS: Readonly<Partial<Record<PartitionPrefix, readonly ItemAction[]>>> = {
+  [PK.audit]: ['PutItem', 'UpdateItem', 'Query', 'BatchGetItem'],
+  [PK.auditRef]: ['PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
+};
 
 /** The union of several functions' needs (e.g. the admin function also runs the purge's steps). */
 export function combinedAccess(...specs: TableAccessSpec[]): TableAccessSpec {
@@ -187,10 +192,11 @@ export function bindTableAccess(
   data: { tableArn: string; indexArn(name: IndexName): string },
   spec: TableAccessSpec,
 ): void {
-  const audit = spec.items[PK.audit] ?? [];
-  const refused = audit.filter((action) => !AUDIT_ACTIONS.includes(action));
-  if (refused.length)
-    throw new Error(`audit entries are appended, anonymised and queried only: ${refused.join(', ')} on ${PK.audit} is not granted`);
+  for (const [prefix, allowed] of Object.entries(AUDIT_ACTIONS) as Array<[PartitionPrefix, readonly ItemAction[]]>) {
+    const refused = (spec.items[prefix] ?? []).filter((action) => !allowed.includes(action));
+    if (refused.length)
+      throw new Error(`audit entries are appended, anonymised and queried only: ${refused.join(', ')} on ${prefix} is not granted`);
+  }
   for (const action of ITEM_ACTIONS) {
     const prefixes = (Object.entries(spec.items) as Array<[PartitionPrefix, readonly ItemAction[]]>)
       .filter(([, actions]) => actions.includes(action))

@@ -1,4 +1,4 @@
-import { auditItem } from '../../functions/lib/audit';
+import { auditItems as auditEntryItems } from '../../functions/lib/audit';
 import { batchWriteItems } from '../../functions/lib/batch-items';
 import { funnelDeltas, funnelField, stalledAtEntry, type FunnelCounted } from '../../functions/lib/funnel';
 import {
@@ -236,7 +236,7 @@ export function auditItems(i: number, perAccount: number, clock: ScaleClock): Re
     const k = i * perAccount + j;
     const action = AUDIT_ACTIONS[k % AUDIT_ACTIONS.length];
     return auditEntryItem(i, j, email, { action, at: clock.now - (k + 1) * clock.auditStepMs });
-  });
+  }).flat();
 }
 
 /** A shape's audit entries of account i; a locked account also has the admin's lock entry. */
@@ -244,12 +244,13 @@ export function shapedAuditItems(i: number, clock: ScaleClock, shape: DataShape)
   const email = emailOf(i, shape);
   const entries = shape.audit(i, clock);
   if (shape.status(i) === 'locked') entries.push({ action: 'admin.user.lock', at: clock.now - (i % 86_400) * 1000 - 1 });
-  return entries.map((entry, j) => auditEntryItem(i, j, email, entry));
+  return entries.flatMap((entry, j) => auditEntryItem(i, j, email, entry));
 }
 
+/** An entry's items as the product writes them: the entry and its references. */
 function auditEntryItem(i: number, j: number, email: string, entry: { action: string; at: number }) {
   const byAdmin = entry.action.startsWith('admin.');
-  return auditItem(
+  return auditEntryItems(
     {
       action: entry.action,
       actor: byAdmin ? BENCH_ADMIN : { id: accountId(i), email },

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { GetCommand, paginateQuery, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainActivityStream } from '../../infra/local/activity-stream';
@@ -21,6 +21,7 @@ import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
 import { hardDeleteToEnd } from '../helpers/hard-delete';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 const api = useApi();
 const PASSWORD = 'violet tangerine orbit';
@@ -652,18 +653,9 @@ describe('passkey sign-in', () => {
     expect(await outcome(attempt(authenticator, { ...at('1'), ip: '2001:db8:ffff:1::1' }))).toBe('ok');
 
     const addressInBlock: unknown = expect.stringMatching(new RegExp(`^${block}::`));
-    const throttledEntries: unknown[] = [];
-    for await (const page of paginateQuery(
-      { client: db() },
-      {
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression: 'new_values.address_block = :block',
-        ExpressionAttributeValues: { ':pk': 'AUDIT#ENTITY#user#unknown', ':block': `${block}::/64` },
-      },
-    ))
-      throttledEntries.push(...(page.Items ?? []));
+    const throttledEntries = (await storedAuditEntries('user', 'unknown')).filter(
+      (entry) => (entry.new_values as { address_block?: string } | undefined)?.address_block === `${block}::/64`,
+    );
     expect(throttledEntries).toEqual([
       expect.objectContaining({
         action: 'auth.login_throttled',

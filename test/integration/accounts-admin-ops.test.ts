@@ -10,6 +10,7 @@ import { getUserByEmail } from '../../functions/lib/users';
 import { adminSeedSteps } from '../../infra/local/seed-admin';
 import { useApi } from '../helpers/api';
 import { createTestUser } from '../helpers/users';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 const api = useApi();
 const execFileAsync = promisify(execFile);
@@ -80,14 +81,7 @@ describe('administrator operations', () => {
     expect(stdout).toContain(`${user.email} is now an administrator`);
     expect((await getUserByEmail(user.email))!.role).toBe('admin');
 
-    const audit = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${user.id}` },
-      }),
-    );
+    const audit = { Items: await storedAuditEntries('user', user.id) };
     expect(audit.Items?.find((item) => item.action === 'user.role_changed')).toMatchObject({
       old_values: { role: 'learner' },
       new_values: { role: 'admin' },

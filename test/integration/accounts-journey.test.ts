@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { drainActivityStream } from '../../infra/local/activity-stream';
 import { describe, expect, it } from 'vitest';
-import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
 import { indexAttributes, indexKeys } from '../../functions/lib/table';
 import { getUserByEmail } from '../../functions/lib/users';
 import { codeIn, latestEmail, useApi } from '../helpers/api';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 const api = useApi();
 const PASSWORD = 'correct horse battery staple';
@@ -14,14 +13,7 @@ const PASSWORD = 'correct horse battery staple';
 const newEmail = () => `journey-${randomUUID().slice(0, 8)}@example.com`;
 
 async function auditActions(userId: string): Promise<string[]> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` },
-    }),
-  );
+  const result = { Items: await storedAuditEntries('user', userId) };
   return (result.Items ?? []).map((item) => item.action as string);
 }
 
@@ -130,14 +122,7 @@ describe('the account journey', () => {
     await drainActivityStream(); // the sign-in's entry is written from its session item
     const actions = await auditActions(stored!.id);
     expect(actions).toEqual(expect.arrayContaining(['auth.register', 'auth.email_verified', 'auth.login', 'auth.logout']));
-    const audit = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${stored!.id}` },
-      }),
-    );
+    const audit = { Items: await storedAuditEntries('user', stored!.id) };
     for (const entry of audit.Items ?? []) {
       expect(entry).toMatchObject({
         entity_type: 'user',

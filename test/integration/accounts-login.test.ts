@@ -10,6 +10,7 @@ import { insertUser } from '../../functions/lib/users';
 import type { twoFactorChallenge } from '../../shared/api-schemas/auth';
 import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { withStoppedClock } from '../helpers/clock';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 const api = useApi();
 const PASSWORD = 'violet tangerine orbit';
@@ -94,15 +95,7 @@ describe('POST /api/auth/login', () => {
   it('writes auth.login_failed audit entries without the password', async () => {
     const { email, user } = await makeUser();
     await api.client({ userAgent: 'audit-agent' }).post('/api/auth/login', { email, password: 'secret guess 123' });
-    const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-    const audit = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${user.id}` },
-      }),
-    );
+    const audit = { Items: await storedAuditEntries('user', user.id) };
     const failed = (audit.Items ?? []).filter((item) => item.action === 'auth.login_failed');
     expect(failed.length).toBe(1);
     expect(failed[0]).toMatchObject({ entity_type: 'user', entity_id: user.id, user_agent: 'audit-agent' });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '../../functions/accounts/passwords';
@@ -8,6 +8,7 @@ import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import { getUserByEmail, getUserById, insertUser } from '../../functions/lib/users';
 import { emailsTo, latestEmail, useApi } from '../helpers/api';
 import { signIn } from '../helpers/users';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 const api = useApi();
 const client = () => api.client({ userAgent: 'password-test' });
@@ -29,14 +30,7 @@ async function makeUser(status: 'active' | 'locked' = 'active') {
 }
 
 async function auditActions(userId: string): Promise<string[]> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` },
-    }),
-  );
+  const result = { Items: await storedAuditEntries('user', userId) };
   return (result.Items ?? []).map((item) => item.action as string);
 }
 

@@ -1,9 +1,10 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { db, tableName } from '../../functions/lib/db';
-import { indexPartition, indexQuery, keys, type IndexName } from '../../functions/lib/table';
+import { indexQuery, keys, type IndexName } from '../../functions/lib/table';
 import type { DashboardState, LearnerTask, ModulePage, TaskSave } from '../../shared/program-types';
 import type { ApiClient } from '../helpers/api';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 /** Does every required task of a module through the API, as a learner would; returns the last save. */
 export async function finishModule(client: ApiClient, slug: string): Promise<TaskSave> {
@@ -60,5 +61,5 @@ export async function indexItems(name: IndexName, partition: string): Promise<Ar
   return result.Items ?? [];
 }
 
-/** Every audit entry about one account, as stored (the auditByEntity index of the user). */
-export const auditItemsOf = (userId: string) => indexItems('auditByEntity', indexPartition.auditByEntity('user', userId));
+/** Every audit entry about one account, as stored (the entries its user references name). */
+export const auditItemsOf = (userId: string) => storedAuditEntries('user', userId);

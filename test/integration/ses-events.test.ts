@@ -1,8 +1,6 @@
 import type { SNSEvent } from 'aws-lambda';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/jobs/ses-events';
-import { db, tableName } from '../../functions/lib/db';
 import { isEmailSuppressed } from '../../functions/lib/email-suppression';
 import { metrics } from '../../functions/lib/metrics';
 import type { UserRecord } from '../../functions/lib/user-record';
@@ -12,6 +10,7 @@ import { emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 import { runAs } from '../../infra/local/iam/twin';
 import { UTC_LEARNERS_HOUR } from '../helpers/due-learners';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 // The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
 const mailEventsFunction = (...args: Parameters<typeof handler>) => runAs('mailEvents', () => handler(...args));
@@ -108,14 +107,7 @@ const sns = (...messages: unknown[]): SNSEvent => ({
 });
 
 const auditOf = async (userId: string) => {
-  const page = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `AUDIT#ENTITY#user#${userId}` },
-    }),
-  );
+  const page = { Items: await storedAuditEntries('user', userId) };
   return (page.Items ?? []).map((item) => item.action as string);
 };
 

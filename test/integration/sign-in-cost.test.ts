@@ -7,7 +7,7 @@ import { aggregateActivity } from '../../functions/lib/activity-aggregation';
 import { dayOf } from '../../functions/lib/activity';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { readDayCounters } from '../../functions/lib/stats';
-import { INDEX, indexPartition, keys } from '../../functions/lib/table';
+import { keys } from '../../functions/lib/table';
 import { auditEntryOf } from '../../functions/lib/audit';
 import { writeSignInAudits } from '../../functions/lib/sign-in-audit';
 import { insertUser, searchItemKeys } from '../../functions/lib/users';
@@ -15,6 +15,7 @@ import { drainActivityStream } from '../../infra/local/activity-stream';
 import { runAs } from '../../infra/local/iam/twin';
 import { MEASURED } from '../bench/cost-model';
 import { codeIn, latestEmail, useApi } from '../helpers/api';
+import { storedAuditEntries } from '../helpers/audit-entries';
 
 /**
  * What a sign-in writes on the request path (docs/scale-writes.md "Activity off the request
@@ -53,19 +54,8 @@ async function sessionsOf(userId: string) {
   ) as Array<Record<string, string>>;
 }
 
-/** The audit entries about the account (the drawer's index), as the API answers them. */
-async function entriesOf(userId: string) {
-  const found = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: INDEX.auditByEntity.indexName,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': INDEX.auditByEntity.partitionKey },
-      ExpressionAttributeValues: { ':pk': indexPartition.auditByEntity('user', userId) },
-    }),
-  );
-  return (found.Items ?? []).map(auditEntryOf);
-}
+/** The audit entries about the account (the drawer's references), as the API answers them. */
+const entriesOf = async (userId: string) => (await storedAuditEntries('user', userId)).map(auditEntryOf);
 
 /** String attributes as a stream image carries them. */
 const streamImage = (item: Record<string, string>) => Object.fromEntries(Object.entries(item).map(([name, value]) => [name, { S: value }]));
@@ -125,7 +115,7 @@ describe('sign-in cost on the request path', () => {
     });
 
     const written = calls.flatMap((call) => call.keys);
-    expect(written.filter((key) => /^(STATS#|ACTIVITY#|USERSEARCH#|AUDIT#)|\|BROWSER#/.test(key))).toEqual([]);
+    expect(written.filter((key) => /^(STATS#|ACTIVITY#|USERSEARCH#|AUDIT#|AUDITREF#)|\|BROWSER#/.test(key))).toEqual([]);
     const accountWrites = calls.filter((call) => call.keys.includes(`USER#${user.id}|PROFILE`));
     expect(accountWrites).toHaveLength(1);
     // one account-sized update (its index copies included): DynamoDB Local reports 3 units for it
