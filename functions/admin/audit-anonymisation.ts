@@ -1,5 +1,6 @@
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { auditEntriesOf, auditEntryOf, auditRefPartitions, isLegacyAuditEntry } from '../lib/audit';
+import { auditEntriesOf, auditEntryOf, auditRefPartitions, isLegacyAuditEntry, LEGACY_AUDIT_INDEX_ATTRIBUTES } from '../lib/audit';
+import { batchGetItems } from '../lib/batch-items';
 import { forEachBounded } from '../lib/bounded';
 import { db, tableName } from '../lib/db';
 import { failedConditions, withWriteRetries } from '../lib/retry';
@@ -78,28 +79,40 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
  */
 export async function anonymiseEntries(items: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
   const entries = (await auditEntriesOf(items)) as Item[];
-  const chunks: Action[][] = [];
+  const chunks: Array<Array<{ entry: Item; actions: Action[] }>> = [];
   for (const entry of entries) {
     const actions = anonymisingActions(entry, user, personal);
     const last = chunks.at(-1);
-    if (last && last.length + actions.length <= ANONYMISE_TRANSACTION) last.push(...actions);
-    else chunks.push(actions);
+    if (last && last.flatMap((scrubbed) => scrubbed.actions).length + actions.length <= ANONYMISE_TRANSACTION)
+      last.push({ entry, actions });
+    else chunks.push([{ entry, actions }]);
   }
   await forEachBounded(chunks, 2, async (chunk) => {
     try {
-      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: chunk })));
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: chunk.flatMap(({ actions }) => actions) })));
     } catch (error) {
       if (!failedConditions(error).length) throw error;
-      for (const action of chunk) {
-        const command = action.Update ? new UpdateCommand(action.Update) : new DeleteCommand(action.Delete);
-        await db()
-          .send(command)
-          .catch((failure: unknown) => {
-            if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
-          });
-      }
+      for (const { entry, actions } of chunk) await anonymiseOne(entry, actions, user, personal);
     }
   });
+}
+
+/**
+ * Scrubs one entry action by action, skipping an item that is gone. A legacy entry is updated only
+ * while it is legacy: one that `npm run migrate` converted since it was read is read again and
+ * scrubbed with its references.
+ */
+async function anonymiseOne(entry: Item, actions: Action[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+  for (const action of actions) {
+    try {
+      await db().send(action.Update ? new UpdateCommand(action.Update) : new DeleteCommand(action.Delete));
+    } catch (failure) {
+      if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
+      if (action.Update?.Key.pk !== entry.pk || !isLegacyAuditEntry(entry)) continue;
+      const [now] = (await batchGetItems([{ pk: entry.pk, sk: entry.sk }], { consistentRead: true })) as Item[];
+      if (now && !isLegacyAuditEntry(now)) await anonymiseOne(now, anonymisingActions(now, user, personal), user, personal);
+    }
+  }
 }
 
 /** Actions per transaction (DynamoDB's limit); an entry's at most 5 always fit in one. */
@@ -132,6 +145,12 @@ function anonymisingActions(entry: Item, user: Pick<UserRecord, 'id'>, personal:
         })
       : [];
   const body = setting({ pk: entry.pk, sk: entry.sk }, scrubbedEntry(entry, user, personal));
+  // a legacy entry converted meanwhile has references to scrub too (anonymiseOne)
+  const legacy = LEGACY_AUDIT_INDEX_ATTRIBUTES.find((name) => name in entry);
+  if (legacy) {
+    body.ConditionExpression = 'attribute_exists(#legacy)';
+    body.ExpressionAttributeNames['#legacy'] = legacy;
+  }
   if (anonymised) body.UpdateExpression += ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}`;
   return [...refs, { Update: body }];
 }
