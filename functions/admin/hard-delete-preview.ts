@@ -55,28 +55,22 @@ export async function hardDeletePreview(
 
 /**
  * The entries of streams whose items have the same sort keys (an entry's references and its
- * legacy index copies: one entry is counted once however many hold it), up to `cap` items and
+ * legacy index copies: one entry is counted once however many hold it), up to `cap` entries and
  * COUNT_READS queries per stream: exact below that, else a lower bound with `estimate`.
  */
 async function distinctCount(streams: Stream[], cap: number): Promise<{ total: number; estimate: boolean }> {
   const seen = new Set<string>();
-  let estimate = false;
   for (const stream of streams) {
-    let taken = 0;
     let after: string | undefined;
     for (let reads = 0; ; reads++) {
-      if (taken >= cap || reads >= COUNT_READS) {
-        estimate = true;
-        break;
-      }
-      const read = await readStream(stream, after, cap - taken, [streamKeys(stream.index).sortKey]);
+      if (seen.size >= cap || reads >= COUNT_READS) return { total: seen.size, estimate: true };
+      const read = await readStream(stream, after, cap - seen.size, [streamKeys(stream.index).sortKey]);
       read.items.forEach((item) => seen.add(streamSortKey(stream, item)));
-      taken += read.items.length;
       if (read.examinedTo === null) break;
       after = read.examinedTo;
     }
   }
-  return { total: seen.size, estimate };
+  return { total: seen.size, estimate: false };
 }
 
 /** Queries per stream at most (a page stops at 1 MB read, or short of the cap when a filter skipped items). */
