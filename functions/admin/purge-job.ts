@@ -10,7 +10,7 @@ import { ApiError, notFound } from '../lib/errors';
 import { failedConditions, withWriteRetries } from '../lib/retry';
 import { countedOf, funnelDeltas } from '../lib/funnel';
 import { dayCounterUpdate, enrollDayUpdate, lastActiveStatusMove, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
-import { GSIS, INDEX, keyAfter, keys, PK, ttlIn } from '../lib/table';
+import { GSIS, keyAfter, keys, PK, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { ACTIVITY_DAYS, DAY_MS, type Item, linkedItems, kindOf } from './account-items';
