@@ -18,7 +18,8 @@ export type StackFunctionName =
  * The steps of a hard delete after its first transaction (functions/admin/purge-job.ts
  * continuePurge): the account's partition page by page with the lookup items it links
  * (passkey ids, the public certificate), its activity days and their counts, the anonymisation of
- * its audit entries (found through the by-entity and by-actor indexes), the login back-off, the
+ * its audit entries (found through their references and the legacy by-entity and by-actor
+ * indexes), the login back-off, the
  * profile last, and the job's checkpoint. Run by whichever function the purge is in: the
  * admin's request or the purge worker (the erasure job only starts and queues purges).
  */
@@ -30,7 +31,9 @@ const PURGE_STEPS: TableAccessSpec = {
     [PK.activity]: ['BatchGetItem', 'DeleteItem'],
     [PK.stats]: ['UpdateItem'],
     [PK.rate]: ['BatchWriteItem'],
-    [PK.audit]: ['UpdateItem'],
+    // the entries by key from their references, scrubbed; the references' actor email scrubbed, its domain's deleted
+    [PK.audit]: ['BatchGetItem', 'UpdateItem'],
+    [PK.auditRef]: ['Query', 'UpdateItem', 'DeleteItem'],
     [PK.purge]: ['GetItem', 'PutItem'],
   },
   indexes: ['auditByEntity', 'auditByActorId'],
@@ -94,8 +97,9 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       // issued; withheld from the public check by the learner's own deletion
       [PK.cert]: ['PutItem', 'UpdateItem'],
       [PK.userSearch]: ['PutItem'],
-      [PK.audit]: ['PutItem'],
-      [PK.auditRef]: ['PutItem'],
+      // the export's entries by key from their references
+      [PK.audit]: ['PutItem', 'BatchGetItem'],
+      [PK.auditRef]: ['Query', 'PutItem'],
       [PK.program]: ['GetItem'],
     },
     indexes: ['auditByEntity'],

@@ -1,8 +1,8 @@
-import { auditEntryOf, type AuditEntry } from '../lib/audit';
+import { auditEntriesOf, auditEntryOf, type AuditEntry } from '../lib/audit';
 import { queryUpTo } from '../lib/query-pages';
 import { publicUser, type UserRecord } from '../lib/user-record';
 import { badRequest } from '../lib/errors';
-import { INDEX, indexPartition, indexQuery, keys, SK } from '../lib/table';
+import { auditRefPartition, INDEX, indexPartition, indexQuery, KEY, keys, SK } from '../lib/table';
 import { DEFAULT_TIME_ZONE } from '../lib/time-zone';
 
 /**
@@ -94,28 +94,48 @@ function answersInProgramOrder(taskItems: Item[], modules: readonly ModuleInOrde
  * `invalid_cursor`.
  */
 export async function exportAuditPage(userId: string, cursor?: string, pageSize = AUDIT_EXPORT_PAGE) {
-  const { sortKey } = INDEX.auditByEntity;
   const after = auditCursorPosition(cursor);
-  const own = indexQuery('auditByEntity', indexPartition.auditByEntity('user', userId));
-  const { items, truncated } = await queryUpTo(
+  // the references, and the legacy index for entries `npm run migrate` has not converted yet: both keyed <time>#<id>
+  const sources = [
     {
-      ...own,
-      ...(after === undefined
-        ? {}
-        : {
-            KeyConditionExpression: `${own.KeyConditionExpression} AND #isk < :after`,
-            ExpressionAttributeNames: { ...own.ExpressionAttributeNames, '#isk': sortKey },
-            ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':after': after },
-          }),
-      ScanIndexForward: false,
-      Limit: pageSize,
+      query: {
+        KeyConditionExpression: '#ipk = :ipk',
+        ExpressionAttributeNames: { '#ipk': KEY.partitionKey },
+        ExpressionAttributeValues: { ':ipk': auditRefPartition.entity('user', userId) },
+      },
+      sortKey: KEY.sortKey,
     },
-    pageSize,
+    { query: indexQuery('auditByEntity', indexPartition.auditByEntity('user', userId)), sortKey: INDEX.auditByEntity.sortKey },
+  ];
+  const reads = await Promise.all(
+    sources.map(async ({ query, sortKey }) => {
+      const { items, truncated } = await queryUpTo(
+        {
+          ...query,
+          ...(after === undefined
+            ? {}
+            : {
+                KeyConditionExpression: `${query.KeyConditionExpression} AND #isk < :after`,
+                ExpressionAttributeNames: { ...query.ExpressionAttributeNames, '#isk': sortKey },
+                ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':after': after },
+              }),
+          ScanIndexForward: false,
+          Limit: pageSize,
+        },
+        pageSize,
+      );
+      return { items: items.map((item) => ({ item, position: String(item[sortKey]) })), truncated };
+    }),
   );
-  const last = items.at(-1)?.[sortKey];
+  const merged = [...new Map(reads.flatMap((read) => read.items).map((read) => [read.position, read])).values()].sort((a, b) =>
+    a.position < b.position ? 1 : a.position > b.position ? -1 : 0,
+  );
+  const page = merged.slice(0, pageSize);
+  const truncated = merged.length > pageSize || reads.some((read) => read.truncated);
+  const last = page.at(-1)?.position;
   return {
-    audit_entries: items.map((item) => withoutOtherActor(auditEntryOf(item), userId)),
-    audit_next_cursor: truncated && typeof last === 'string' ? Buffer.from(last).toString('base64url') : null,
+    audit_entries: (await auditEntriesOf(page.map(({ item }) => item))).map((item) => withoutOtherActor(auditEntryOf(item), userId)),
+    audit_next_cursor: truncated && last !== undefined ? Buffer.from(last).toString('base64url') : null,
   };
 }
 

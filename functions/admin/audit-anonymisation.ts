@@ -1,9 +1,10 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { auditActorKey } from '../lib/audit';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditEntriesOf, auditEntryOf, auditRefPartitions, isLegacyAuditEntry, LEGACY_AUDIT_INDEX_ATTRIBUTES } from '../lib/audit';
+import { batchGetItems } from '../lib/batch-items';
 import { forEachBounded } from '../lib/bounded';
 import { db, tableName } from '../lib/db';
 import { failedConditions, withWriteRetries } from '../lib/retry';
-import { indexAttributes, indexPartition } from '../lib/table';
+import { auditRefPartition, indexAttributes, indexPartition } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import type { Item } from './account-items';
 
@@ -25,20 +26,30 @@ function scrub(value: unknown, personal: Set<string>): unknown {
   return value;
 }
 
-/** Sources of the account's audit entries: by target (the account, its enrollment), by actor. */
-export function auditSources(
-  userId: string,
-  enrollmentId: string | undefined,
-): Array<{ pk: string; index: 'auditByEntity' | 'auditByActorId' }> {
+/** A source of the account's audit entries: a reference partition (the table) or a legacy index partition. */
+export interface AuditSource {
+  pk: string;
+  index: 'table' | 'auditByEntity' | 'auditByActorId';
+}
+
+/**
+ * Sources of the account's audit entries: by target (the account, its enrollment), by actor; each
+ * from the references and from the legacy indexes (entries `npm run migrate` has not converted yet).
+ */
+export function auditSources(userId: string, enrollmentId: string | undefined): AuditSource[] {
+  const entities = [['user', userId], ...(enrollmentId ? [['enrollment', enrollmentId]] : [])];
   return [
-    { pk: indexPartition.auditByEntity('user', userId), index: 'auditByEntity' },
-    ...(enrollmentId ? [{ pk: indexPartition.auditByEntity('enrollment', enrollmentId), index: 'auditByEntity' as const }] : []),
+    ...entities.flatMap(([type, id]): AuditSource[] => [
+      { pk: auditRefPartition.entity(type, id), index: 'table' },
+      { pk: indexPartition.auditByEntity(type, id), index: 'auditByEntity' },
+    ]),
     // entries where the account acted on someone else (e.g. an admin who is deleted later)
-    { pk: auditActorKey(userId), index: 'auditByActorId' },
+    { pk: auditRefPartition.actor(userId), index: 'table' },
+    { pk: indexPartition.auditByActorId(userId), index: 'auditByActorId' },
   ];
 }
 
-/** An anonymised actor's email also leaves the actor-email indexes (it is their partition key). */
+/** An anonymised actor's email also leaves the legacy actor-email indexes (it is their partition key). */
 const ACTOR_EMAIL_INDEX_ATTRIBUTES = [...indexAttributes('auditByActor'), ...indexAttributes('auditByActorDomain')];
 const actorAnonymised = (entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>) =>
   entry.actor_user_id === user.id || personal.has(typeof entry.actor_email === 'string' ? entry.actor_email.toLowerCase() : '');
@@ -56,42 +67,55 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
 }
 
 /**
- * Scrubs a page of audit entries by updating the fields that carry personal data: audit entries
- * are never rewritten whole (no role may put or batch-write over `AUDIT#` items; only the hard
- * delete's functions may update them, docs/security.md#least-privilege-in-iam). The updates go
- * up to 100 in one transaction (each item authorised as an UpdateItem); when an entry vanished
- * meanwhile (its TTL), that transaction's entries are updated one by one, skipping it. An entry
- * read without its attributes (a narrower projection) is read first.
+ * Scrubs a page of audit items (entries, or references to them) by updating the fields that carry
+ * personal data: audit entries are never rewritten whole (no role may put or batch-write over
+ * `AUDIT#` items; only the hard delete's functions may update them,
+ * docs/security.md#least-privilege-in-iam). An entry's references carry its actor's email: where
+ * the entry's is anonymised, theirs is too, and its actor-domain references (a partition named
+ * after the email) are deleted. The references come first: they are found from the entry's
+ * fields, which the entry's own update scrubs, so a rerun after a partial run still finds them.
+ * Each entry's updates go in one transaction with others' (up to 100 actions); when an item
+ * vanished meanwhile (its TTL), that transaction's actions are made one by one, skipping it.
  */
-export async function anonymiseEntries(entries: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
-  const updates: UpdateInput[] = [];
+export async function anonymiseEntries(items: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+  const entries = (await auditEntriesOf(items)) as Item[];
+  const chunks: Array<Array<{ entry: Item; actions: Action[] }>> = [];
   for (const entry of entries) {
-    const whole = typeof entry.action === 'string' && typeof entry.entity_id === 'string';
-    const full = whole
-      ? entry
-      : ((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }))).Item as Item | undefined);
-    if (full) updates.push(anonymisingUpdate(full, user, personal));
+    const actions = anonymisingActions(entry, user, personal);
+    const last = chunks.at(-1);
+    if (last && last.flatMap((scrubbed) => scrubbed.actions).length + actions.length <= ANONYMISE_TRANSACTION)
+      last.push({ entry, actions });
+    else chunks.push([{ entry, actions }]);
   }
-  const chunks: UpdateInput[][] = [];
-  for (let start = 0; start < updates.length; start += ANONYMISE_TRANSACTION)
-    chunks.push(updates.slice(start, start + ANONYMISE_TRANSACTION));
   await forEachBounded(chunks, 2, async (chunk) => {
     try {
-      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: chunk.map((Update) => ({ Update })) })));
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: chunk.flatMap(({ actions }) => actions) })));
     } catch (error) {
       if (!failedConditions(error).length) throw error;
-      for (const update of chunk) {
-        await db()
-          .send(new UpdateCommand(update))
-          .catch((failure: unknown) => {
-            if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
-          });
-      }
+      for (const { entry, actions } of chunk) await anonymiseOne(entry, actions, user, personal);
     }
   });
 }
 
-/** Audit entries anonymised per transaction (DynamoDB's limit of actions in one). */
+/**
+ * Scrubs one entry action by action, skipping an item that is gone. A legacy entry is updated only
+ * while it is legacy: one that `npm run migrate` converted since it was read is read again and
+ * scrubbed with its references.
+ */
+async function anonymiseOne(entry: Item, actions: Action[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+  for (const action of actions) {
+    try {
+      await db().send(action.Update ? new UpdateCommand(action.Update) : new DeleteCommand(action.Delete));
+    } catch (failure) {
+      if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
+      if (action.Update?.Key.pk !== entry.pk || !isLegacyAuditEntry(entry)) continue;
+      const [now] = (await batchGetItems([{ pk: entry.pk, sk: entry.sk }], { consistentRead: true })) as Item[];
+      if (now && !isLegacyAuditEntry(now)) await anonymiseOne(now, anonymisingActions(now, user, personal), user, personal);
+    }
+  }
+}
+
+/** Actions per transaction (DynamoDB's limit); an entry's at most 5 always fit in one. */
 const ANONYMISE_TRANSACTION = 100;
 
 interface UpdateInput {
@@ -100,20 +124,46 @@ interface UpdateInput {
   UpdateExpression: string;
   ConditionExpression: string;
   ExpressionAttributeNames: Record<string, string>;
-  ExpressionAttributeValues: Record<string, unknown>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+type Action =
+  { Update: UpdateInput; Delete?: undefined } | { Delete: { TableName: string; Key: { pk: string; sk: string } }; Update?: undefined };
+
+/** The updates (and deletes) that scrub one entry: its references' first, the entry's last. */
+function anonymisingActions(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Action[] {
+  const anonymised = actorAnonymised(entry, user, personal);
+  const original = auditEntryOf(entry);
+  // the partitions named after the actor's email: those the entry has only with it
+  const withoutEmail = new Set(auditRefPartitions({ ...original, actor_email: null }));
+  const refs: Action[] =
+    anonymised && !isLegacyAuditEntry(entry) && entry.actor_email !== ANONYMOUS
+      ? auditRefPartitions(original).map((partition) => {
+          const Key = { pk: partition, sk: entry.sk };
+          return withoutEmail.has(partition)
+            ? { Update: setting(Key, { actor_email: ANONYMOUS }) }
+            : { Delete: { TableName: tableName(), Key } };
+        })
+      : [];
+  const body = setting({ pk: entry.pk, sk: entry.sk }, scrubbedEntry(entry, user, personal));
+  // a legacy entry converted meanwhile has references to scrub too (anonymiseOne)
+  const legacy = LEGACY_AUDIT_INDEX_ATTRIBUTES.find((name) => name in entry);
+  if (legacy) {
+    body.ConditionExpression = 'attribute_exists(#legacy)';
+    body.ExpressionAttributeNames['#legacy'] = legacy;
+  }
+  if (anonymised) body.UpdateExpression += ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}`;
+  return [...refs, { Update: body }];
 }
 
-function anonymisingUpdate(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): UpdateInput {
-  const scrubbed = scrubbedEntry(entry, user, personal);
-  const names = Object.keys(scrubbed);
+/** An update of an existing item that sets these fields. */
+function setting(Key: { pk: string; sk: string }, fields: Record<string, unknown>): UpdateInput {
+  const names = Object.keys(fields);
   return {
     TableName: tableName(),
-    Key: { pk: entry.pk, sk: entry.sk },
-    UpdateExpression:
-      `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}` +
-      (actorAnonymised(entry, user, personal) ? ` REMOVE ${ACTOR_EMAIL_INDEX_ATTRIBUTES.join(', ')}` : ''),
+    Key,
+    UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
-    ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, scrubbed[name]])),
+    ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, fields[name]])),
   };
 }

@@ -1,8 +1,7 @@
-import { auditActorKey } from '../lib/audit';
 import { notFound } from '../lib/errors';
-import { indexPartition } from '../lib/table';
+import { auditRefPartition, indexPartition } from '../lib/table';
 import { getUserById, searchItems } from '../lib/users';
-import { boundedCount } from './paging';
+import { readStream, streamKeys, streamSortKey, type Stream } from './paging';
 import { partitionItems, activityItems, kindOf } from './account-items';
 
 /**
@@ -30,16 +29,20 @@ export async function hardDeletePreview(
   counts.email_guard = 1;
   counts.search_entries = searchItems(user).length;
   counts.activity_days = (await activityItems(userId, now)).length;
+  // entries where the account acted on someone else (its own are counted above)
+  const notMe = { expression: '#entity <> :me', names: { '#entity': 'entity_id' }, values: { ':me': userId } };
   const [asTarget, asActor] = await Promise.all([
-    boundedCount([{ index: 'auditByEntity', partition: indexPartition.auditByEntity('user', userId) }], PREVIEW_AUDIT_CAP),
-    // entries where the account acted on someone else (its own are counted above)
-    boundedCount(
+    distinctCount(
       [
-        {
-          index: 'auditByActorId',
-          partition: auditActorKey(userId),
-          filter: { expression: '#entity <> :me', names: { '#entity': 'entity_id' }, values: { ':me': userId } },
-        },
+        { index: 'table', partition: auditRefPartition.entity('user', userId) },
+        { index: 'auditByEntity', partition: indexPartition.auditByEntity('user', userId) },
+      ],
+      PREVIEW_AUDIT_CAP,
+    ),
+    distinctCount(
+      [
+        { index: 'table', partition: auditRefPartition.actor(userId), filter: notMe },
+        { index: 'auditByActorId', partition: indexPartition.auditByActorId(userId), filter: notMe },
       ],
       PREVIEW_AUDIT_CAP,
     ),
@@ -49,3 +52,26 @@ export async function hardDeletePreview(
   const atLeast = [...(asTarget.estimate ? ['audit_entries'] : []), ...(asActor.estimate ? ['audit_entries_as_actor'] : [])];
   return { counts, ...(atLeast.length ? { at_least: atLeast } : {}) };
 }
+
+/**
+ * The entries of streams whose items have the same sort keys (an entry's references and its
+ * legacy index copies: one entry is counted once however many hold it), up to `cap` entries and
+ * COUNT_READS queries per stream: exact below that, else a lower bound with `estimate`.
+ */
+async function distinctCount(streams: Stream[], cap: number): Promise<{ total: number; estimate: boolean }> {
+  const seen = new Set<string>();
+  for (const stream of streams) {
+    let after: string | undefined;
+    for (let reads = 0; ; reads++) {
+      if (seen.size >= cap || reads >= COUNT_READS) return { total: seen.size, estimate: true };
+      const read = await readStream(stream, after, cap - seen.size, [streamKeys(stream.index).sortKey]);
+      read.items.forEach((item) => seen.add(streamSortKey(stream, item)));
+      if (read.examinedTo === null) break;
+      after = read.examinedTo;
+    }
+  }
+  return { total: seen.size, estimate: false };
+}
+
+/** Queries per stream at most (a page stops at 1 MB read, or short of the cap when a filter skipped items). */
+const COUNT_READS = 5;

@@ -10,11 +10,12 @@ import { ApiError, notFound } from '../lib/errors';
 import { failedConditions, withWriteRetries } from '../lib/retry';
 import { countedOf, funnelDeltas } from '../lib/funnel';
 import { dayCounterUpdate, enrollDayUpdate, lastActiveStatusMove, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
-import { GSIS, INDEX, keyAfter, keys, PK, ttlIn } from '../lib/table';
+import { GSIS, keyAfter, keys, PK, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { ACTIVITY_DAYS, DAY_MS, type Item, linkedItems, kindOf } from './account-items';
 import { auditSources, anonymiseEntries } from './audit-anonymisation';
+import { streamKeys } from './paging';
 
 async function batchDelete(items: Array<{ pk: string; sk: string }>): Promise<void> {
   await batchDeleteItems(items.map((item) => ({ pk: item.pk, sk: item.sk })));
@@ -271,11 +272,12 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
       if (!source || !user) {
         Object.assign(job, { step: 'finish', cursor: undefined });
       } else {
+        const keysOf = streamKeys(source.index);
         const page = await db().send(
           new QueryCommand({
             TableName: tableName(),
-            IndexName: INDEX[source.index].indexName,
-            KeyConditionExpression: `${INDEX[source.index].partitionKey} = :pk`,
+            ...(keysOf.indexName ? { IndexName: keysOf.indexName } : {}),
+            KeyConditionExpression: `${keysOf.partitionKey} = :pk`,
             ExpressionAttributeValues: { ':pk': source.pk },
             Limit: PAGE,
             ExclusiveStartKey: job.cursor,

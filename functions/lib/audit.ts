@@ -6,7 +6,7 @@ import { db, tableName } from './db';
 import { count, metricsOfAuditAction } from './metrics';
 import { auditActionShards } from './audit-actions';
 import { batchGetItems } from './batch-items';
-import { AUDIT_SHARDS, auditRefPartition, auditShardOf, keys, PK, ttlIn } from './table';
+import { AUDIT_SHARDS, auditRefPartition, auditShardOf, indexAttributes, keys, PK, ttlIn } from './table';
 
 /** The sort key of an entry and of each of its references: time order, the id breaks ties. */
 export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
@@ -155,12 +155,34 @@ export function auditItems(input: AuditInput, now = new Date(), id: string = ran
   };
   // Retention (docs/security.md#privacy-of-the-audit-log): DynamoDB's TTL removes the entry and its references after this many days.
   const expiresAt = ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime());
-  const refFields = Object.fromEntries(REF_FIELDS.filter((field) => entry[field] != null).map((field) => [field, entry[field]]));
-  return [
-    { ...keys.audit(createdAt, id), expires_at: expiresAt, ...stored(entry) },
-    ...auditRefPartitions(entry).map((pk) => ({ pk, sk: auditSortKey(createdAt, id), expires_at: expiresAt, ...refFields })),
-  ];
+  return [{ ...keys.audit(createdAt, id), expires_at: expiresAt, ...stored(entry) }, ...auditRefItems(entry, expiresAt)];
 }
+
+/** The reference items of an entry, expiring with it (`expires_at` absent: they are kept as long as it is). */
+export function auditRefItems(entry: AuditEntry, expiresAt: number | undefined): Record<string, unknown>[] {
+  const refFields = Object.fromEntries(REF_FIELDS.filter((field) => entry[field] != null).map((field) => [field, entry[field]]));
+  return auditRefPartitions(entry).map((partition) => ({
+    pk: partition,
+    sk: auditSortKey(entry.created_at, entry.id),
+    ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
+    ...refFields,
+  }));
+}
+
+/** The indexes every audit entry was copied into before the references (their key attributes, until `npm run migrate`). */
+const LEGACY_AUDIT_INDEXES = [
+  'auditByEntity',
+  'auditByActorId',
+  'auditByTime',
+  'auditByAction',
+  'auditByEntityType',
+  'auditByActor',
+  'auditByActorDomain',
+] as const;
+export const LEGACY_AUDIT_INDEX_ATTRIBUTES = LEGACY_AUDIT_INDEXES.flatMap((name) => indexAttributes(name));
+
+/** Whether a stored entry is still in the legacy layout (index key attributes, no references). */
+export const isLegacyAuditEntry = (item: Record<string, unknown>) => LEGACY_AUDIT_INDEX_ATTRIBUTES.some((name) => name in item);
 
 /** Whether a stored item is a reference to an audit entry (not the entry). */
 export const isAuditRef = (item: Record<string, unknown>) => typeof item.pk === 'string' && item.pk.startsWith(PK.auditRef);

@@ -1,7 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, ScanCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { auditEntryKey } from '../../functions/lib/audit';
+import { auditActionShards } from '../../functions/lib/audit-actions';
+import { config } from '../../functions/lib/config';
 import { forEachBounded } from '../../functions/lib/bounded';
-import { INDEX, indexQuery, indexPartition } from '../../functions/lib/table';
+import { AUDIT_SHARDS, auditRefPartition, INDEX, indexQuery, indexPartition, KEY } from '../../functions/lib/table';
 import {
   HARD_DELETE_ACTIONS,
   PASSKEY_REMOVED_ACTION,
@@ -57,20 +60,79 @@ export function restoreClient(env = process.env): DynamoDBDocumentClient {
   );
 }
 
-async function auditEntries(client: DynamoDBDocumentClient, table: string, action: string, from?: string): Promise<Item[]> {
-  const query = indexQuery('auditByAction', indexPartition.auditByAction(action));
-  const input = from
-    ? {
-        ...query,
-        KeyConditionExpression: `${query.KeyConditionExpression} AND #isk >= :from`,
-        ExpressionAttributeNames: { ...query.ExpressionAttributeNames, '#isk': INDEX.auditByAction.sortKey },
-        ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':from': from },
-      }
-    : query;
+/** The months (yyyy-mm) from `from`'s to `to`'s, newest first. */
+function monthsBetween(from: Date, to: Date): string[] {
+  const months: string[] = [];
+  for (
+    let at = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth(), 1));
+    at.getTime() >= Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), 1);
+    at.setUTCMonth(at.getUTCMonth() - 1)
+  )
+    months.push(at.toISOString().slice(0, 7));
+  return months;
+}
+
+async function queryAll(client: DynamoDBDocumentClient, table: string, input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
   const items: Item[] = [];
   for await (const page of paginateQuery({ client }, { TableName: table, ...input })) items.push(...((page.Items ?? []) as Item[]));
   return items;
 }
+
+/** A key condition from this sort key on (an ISO time starts every audit sort key). */
+const sortKeyFrom = (input: Omit<QueryCommandInput, 'TableName'>, sortKey: string, from: string | undefined) =>
+  from
+    ? {
+        ...input,
+        KeyConditionExpression: `${input.KeyConditionExpression} AND #isk >= :from`,
+        ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#isk': sortKey },
+        ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':from': from },
+      }
+    : input;
+
+/**
+ * The entries of an action from `from` on (else over the audit retention) up to `now`: its
+ * reference partitions month by month, their entries read by key, and the legacy action index
+ * (entries `npm run migrate` has not converted).
+ */
+async function auditEntries(client: DynamoDBDocumentClient, table: string, action: string, now: Date, from?: string): Promise<Item[]> {
+  const start = from ? new Date(from) : new Date(now.getTime() - config().auditRetentionDays * 24 * 3600 * 1000);
+  const partitions = monthsBetween(start, now).flatMap((month) =>
+    Array.from({ length: auditActionShards(action, AUDIT_SHARDS) }, (_, shard) => auditRefPartition.action(action, month, shard)),
+  );
+  const refs = (
+    await Promise.all(
+      partitions.map((partition) =>
+        queryAll(
+          client,
+          table,
+          sortKeyFrom(
+            {
+              KeyConditionExpression: '#ipk = :ipk',
+              ExpressionAttributeNames: { '#ipk': KEY.partitionKey },
+              ExpressionAttributeValues: { ':ipk': partition },
+            },
+            KEY.sortKey,
+            from,
+          ),
+        ),
+      ),
+    )
+  ).flat();
+  const entries: Item[] = [];
+  await forEachBounded(refs, GET_CONCURRENCY, async (ref) => {
+    const entry = (await client.send(new GetCommand({ TableName: table, Key: auditEntryKey(ref) }))).Item as Item | undefined;
+    if (entry) entries.push(entry);
+  });
+  const legacy = await queryAll(
+    client,
+    table,
+    sortKeyFrom(indexQuery('auditByAction', indexPartition.auditByAction(action)), INDEX.auditByAction.sortKey, from),
+  );
+  return [...entries, ...legacy];
+}
+
+/** Entries read by key at once (an operator's lookup of the few hard deletes and removed passkeys). */
+const GET_CONCURRENCY = 8;
 
 /**
  * What the copy leaves out, read from the audit log of both tables: accounts hard-deleted (in
@@ -78,17 +140,18 @@ async function auditEntries(client: DynamoDBDocumentClient, table: string, actio
  * the restore point) and passkeys removed after the restore point.
  */
 export async function restoreFilter(options: RestoreOptions, client: DynamoDBDocumentClient): Promise<RestoreFilter> {
+  const now = options.now ?? new Date();
   const erased = new Set<string>();
   for (const table of [options.liveTable, options.restoredTable])
     for (const action of HARD_DELETE_ACTIONS)
-      for (const entry of await auditEntries(client, table, action)) erased.add(String(entry.entity_id));
+      for (const entry of await auditEntries(client, table, action, now)) erased.add(String(entry.entity_id));
   const removedPasskeys: RemovedPasskey[] = (
-    await auditEntries(client, options.liveTable, PASSKEY_REMOVED_ACTION, options.restorePoint.toISOString())
+    await auditEntries(client, options.liveTable, PASSKEY_REMOVED_ACTION, now, options.restorePoint.toISOString())
   ).flatMap((entry) => {
     const hashPrefix = (entry.old_values as { passkey?: unknown } | null)?.passkey;
     return typeof hashPrefix === 'string' && hashPrefix ? [{ userId: String(entry.entity_id), hashPrefix }] : [];
   });
-  return { erased, removedPasskeys, nowSeconds: Math.floor((options.now ?? new Date()).getTime() / 1000) };
+  return { erased, removedPasskeys, nowSeconds: Math.floor(now.getTime() / 1000) };
 }
 
 async function putItem(client: DynamoDBDocumentClient, table: string, item: Item, overwrite: boolean): Promise<'copied' | 'kept'> {

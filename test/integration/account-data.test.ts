@@ -1,11 +1,13 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { exportAccountData, exportAuditPage, exportDocument } from '../../functions/accounts/data-export';
 import { hashPassword } from '../../functions/accounts/passwords';
-import { auditItem } from '../../functions/lib/audit';
+import { auditItems } from '../../functions/lib/audit';
 import { auditEmailHash } from '../../functions/lib/audit-privacy';
 import { batchWriteItems } from '../../functions/lib/batch-items';
+import { storedAuditEntries } from '../helpers/audit-entries';
+import { legacyAuditItem } from '../helpers/legacy-audit';
 import { resetConfigForTests } from '../../functions/lib/config';
 import { db, tableName } from '../../functions/lib/db';
 import { readStats } from '../../functions/lib/stats';
@@ -122,7 +124,8 @@ describe('GET /api/account/export', () => {
   it('names an administrator acting on the account only as "an administrator", without their address or browser', async () => {
     const { user, client } = await learnerWithPassword();
     const now = Date.now();
-    const byAdmin = auditItem(
+    // written before the references: found through the legacy entity index
+    const byAdmin = legacyAuditItem(
       {
         action: 'admin.user.lock',
         actor: { id: 'admin-1', email: 'ops-admin@example.com' },
@@ -133,7 +136,7 @@ describe('GET /api/account/export', () => {
       },
       new Date(now + 120_000),
     );
-    const own = auditItem(
+    const [own, ...ownRefs] = auditItems(
       {
         action: 'auth.login',
         actor: { id: user.id, email: user.email },
@@ -144,7 +147,7 @@ describe('GET /api/account/export', () => {
       },
       new Date(now + 119_000),
     );
-    await batchWriteItems([byAdmin, own].map((Item) => ({ PutRequest: { Item } })));
+    await batchWriteItems([byAdmin, own, ...ownRefs].map((Item) => ({ PutRequest: { Item } })));
     const entries = (await client.get<{ audit_entries: AuditEntry[] }>('/api/account/export')).body.audit_entries;
     expect(entries.find((entry) => entry.id === byAdmin.id)).toMatchObject({
       action: 'admin.user.lock',
@@ -164,10 +167,14 @@ describe('GET /api/account/export', () => {
   it('answers a long audit history in bounded parts: audit_next_cursor → ?audit_cursor= continues with the older entries', async () => {
     const { user, client } = await learnerWithPassword();
     const now = Date.now();
-    const seeded = Array.from({ length: 5 }, (_, i) =>
-      auditItem({ action: 'audit.test.export', entityType: 'user', entityId: user.id }, new Date(now + 60_000 - i * 1000)),
-    );
-    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
+    // every other one written before the references (the legacy entity index): one history, merged
+    const written = Array.from({ length: 5 }, (_, i) => {
+      const input = { action: 'audit.test.export', entityType: 'user', entityId: user.id };
+      const at = new Date(now + 60_000 - i * 1000);
+      return i % 2 ? [legacyAuditItem(input, at)] : auditItems(input, at);
+    });
+    const seeded = written.map(([entry]) => entry);
+    await batchWriteItems(written.flat().map((Item) => ({ PutRequest: { Item } })));
     const history = (await client.get<{ audit_entries: AuditEntry[] }>('/api/account/export')).body.audit_entries;
     expect(history.slice(0, 5).map((entry) => entry.id)).toEqual(seeded.map((entry) => entry.id));
 
@@ -196,10 +203,14 @@ describe('GET /api/account/export', () => {
   it('answers an account too large for one answer with a short-lived link to the whole file, which serves it once', async () => {
     const { user, client } = await learnerWithPassword();
     const now = Date.now();
-    const seeded = Array.from({ length: 5 }, (_, i) =>
-      auditItem({ action: 'audit.test.export', entityType: 'user', entityId: user.id }, new Date(now + 60_000 - i * 1000)),
-    );
-    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
+    // every other one written before the references (the legacy entity index): one history, merged
+    const written = Array.from({ length: 5 }, (_, i) => {
+      const input = { action: 'audit.test.export', entityType: 'user', entityId: user.id };
+      const at = new Date(now + 60_000 - i * 1000);
+      return i % 2 ? [legacyAuditItem(input, at)] : auditItems(input, at);
+    });
+    const seeded = written.map(([entry]) => entry);
+    await batchWriteItems(written.flat().map((Item) => ({ PutRequest: { Item } })));
     const history = (await client.get<AccountExport>('/api/account/export')).body.audit_entries as AuditEntry[];
     expect(history.slice(0, 5).map((entry) => entry.id)).toEqual(seeded.map((entry) => entry.id)); // inline below the bound
 
@@ -316,17 +327,10 @@ describe('POST /api/account/delete', () => {
     // the throttled answer is in the audit log with the caller's address and browser
     const learnerAgent: unknown = expect.stringContaining('Chrome/140.0');
     const keyHash = await auditEmailHash(user.id);
-    const throttled = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression: 'new_values.#key = :key',
-        ExpressionAttributeNames: { '#key': 'key' },
-        ExpressionAttributeValues: { ':pk': 'AUDIT#ENTITY#rate_limit#passwordChangesPerUser', ':key': keyHash },
-      }),
+    const throttled = (await storedAuditEntries<AuditEntry>('rate_limit', 'passwordChangesPerUser')).filter(
+      (entry) => (entry.new_values as { key?: string } | null)?.key === keyHash,
     );
-    expect(throttled.Items).toEqual([expect.objectContaining({ action: 'security.throttled', ip: '127.0.0.1', user_agent: learnerAgent })]);
+    expect(throttled).toEqual([expect.objectContaining({ action: 'security.throttled', ip: '127.0.0.1', user_agent: learnerAgent })]);
   });
 
   it('needs a session', async () => {

@@ -14,6 +14,7 @@ import type { AdminUserListItem, AuditEntry, ListPage } from '../../shared/admin
 import { MAX_PAGE_WITHOUT_CURSOR } from '../../shared/constants';
 import type { hardDeletePreview } from '../../shared/api-schemas/admin';
 import { useApi, type ApiClient } from '../helpers/api';
+import { legacyAuditItem } from '../helpers/legacy-audit';
 import { createTestUser, createTestUsers, signIn } from '../helpers/users';
 
 /**
@@ -421,18 +422,28 @@ describe('hard-delete preview of a heavy account', () => {
   it(`counts audit entries up to ${PREVIEW_AUDIT_CAP} and says the count is a lower bound`, async () => {
     const heavy = await createTestUser();
     const now = Date.now();
-    const entries = Array.from({ length: PREVIEW_AUDIT_CAP + 1 }, (_, i) =>
-      auditItems({ action: 'audit.test.heavy', entityType: 'user', entityId: heavy.id }, new Date(now - i * 1000)),
-    );
-    await writeAuditEntries(entries);
+    // every other one written before the references (counted through the legacy index)
+    const entries = Array.from({ length: PREVIEW_AUDIT_CAP + 1 }, (_, i) => {
+      const input = { action: 'audit.test.heavy', entityType: 'user', entityId: heavy.id };
+      return i % 2 ? [legacyAuditItem(input, new Date(now - i * 1000))] : auditItems(input, new Date(now - i * 1000));
+    }).flat();
+    await batchWriteItems(entries.map((Item) => ({ PutRequest: { Item } })));
     const preview = await adminClient.get<HardDeletePreview>(`/api/admin/users/${heavy.id}/hard-delete/preview`);
     expect(preview.status).toBe(200);
     expect(preview.body.counts).toMatchObject({ audit_entries: PREVIEW_AUDIT_CAP, audit_entries_as_actor: 0 });
     expect(preview.body.at_least).toEqual(['audit_entries']);
-    // below the cap the counts are exact and nothing is named
+    // below the cap the counts are exact and nothing is named; an entry held by both its
+    // references and the legacy index (converted half way) is counted once
     const light = await createTestUser();
+    const input = { action: 'audit.test.light', actor: { id: light.id }, entityType: 'user', entityId: light.id };
+    const legacy = legacyAuditItem(input, new Date(now - 5000));
+    const [, ...legacyRefs] = auditItems(input, new Date(now - 5000), String(legacy.id));
+    const bystander = { action: 'audit.test.light', actor: { id: light.id }, entityType: 'user', entityId: heavy.id };
+    const seeded = [legacy, ...legacyRefs, ...auditItems(input, new Date(now - 4000)), ...auditItems(bystander, new Date(now - 3000))];
+    seeded.push(legacyAuditItem(bystander, new Date(now - 2000)));
+    await batchWriteItems(seeded.map((Item) => ({ PutRequest: { Item } })));
     const exact = await adminClient.get<HardDeletePreview>(`/api/admin/users/${light.id}/hard-delete/preview`);
-    expect(exact.body.counts.audit_entries).toBeLessThan(PREVIEW_AUDIT_CAP);
+    expect(exact.body.counts).toMatchObject({ audit_entries: 2, audit_entries_as_actor: 2 });
     expect(exact.body.at_least).toBeUndefined();
   });
 });

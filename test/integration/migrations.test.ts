@@ -1,7 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import {
+  auditEntriesOf,
+  auditEntryOf,
+  auditRefPartitions,
+  LEGACY_AUDIT_INDEX_ATTRIBUTES,
+  type AuditEntry,
+} from '../../functions/lib/audit';
+import { migrateAuditEntries } from '../../functions/lib/audit-migration';
+import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
-import { indexAttributes, keys } from '../../functions/lib/table';
+import { queryAll } from '../../functions/lib/query-pages';
+import { auditRefPartition, auditShardOf, indexAttributes, keys } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { program } from '../../functions/program/content';
 import { newEnrollment } from '../../functions/program/enroll';
@@ -10,6 +21,7 @@ import { migrateReminderIndex } from '../../functions/program/reminder-index-mig
 import { backfillStalledAt } from '../../functions/program/stalled-at-backfill';
 import { migrationSteps } from '../../infra/ops/migration-steps';
 import { runMigrations } from '../../infra/ops/migrations';
+import { legacyAuditItem } from '../helpers/legacy-audit';
 import { createTestUser } from '../helpers/users';
 import { setUserFields } from './program-helpers';
 
@@ -18,6 +30,13 @@ import { setUserFields } from './program-helpers';
  * rerun skips the recorded ones, a failed step is not recorded and runs again next time.
  */
 const quiet = { log: () => undefined };
+/** The entries a reference partition names, newest first (as the audit screens read them). */
+const storedAuditRefEntries = async (partition: string) =>
+  (
+    await auditEntriesOf(
+      await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false }),
+    )
+  ).map(auditEntryOf);
 const record = async (name: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.migration(name), ConsistentRead: true }))).Item;
 
@@ -25,7 +44,14 @@ describe('data migrations', () => {
   it('runs each step once, records it, and a rerun skips it unless named again', async () => {
     await createTestUser({ verified: false, status: 'locked' });
     const names = migrationSteps.map((step) => step.name);
-    expect(names).toEqual(['backfill-funnel', 'recount-unverified', 'backfill-search-items', 'reminder-send-hours', 'backfill-stalled-at']);
+    expect(names).toEqual([
+      'backfill-funnel',
+      'recount-unverified',
+      'backfill-search-items',
+      'reminder-send-hours',
+      'backfill-stalled-at',
+      'audit-references',
+    ]);
 
     expect(await runMigrations(migrationSteps, quiet)).toEqual({ applied: names, skipped: [] });
     for (const name of names) {
@@ -37,7 +63,7 @@ describe('data migrations', () => {
     expect(await runMigrations(migrationSteps, quiet)).toEqual({ applied: [], skipped: names });
     expect(await runMigrations(migrationSteps, quiet, ['recount-unverified'])).toEqual({
       applied: ['recount-unverified'],
-      skipped: ['backfill-funnel', 'backfill-search-items', 'reminder-send-hours', 'backfill-stalled-at'],
+      skipped: ['backfill-funnel', 'backfill-search-items', 'reminder-send-hours', 'backfill-stalled-at', 'audit-references'],
     });
     await expect(runMigrations(migrationSteps, quiet, ['no-such-step'])).rejects.toThrow('unknown migration: no-such-step');
   });
@@ -119,5 +145,70 @@ describe('data migrations', () => {
     expect(await entry(finished)).toEqual([undefined, undefined]);
     expect(await entry(staff)).toEqual([undefined, undefined]);
     expect(await backfillStalledAt()).toEqual({ set: 0, cleared: 0, current: 2 });
+  });
+
+  it('gives the audit entries written before the references theirs and takes their index keys away, once', async () => {
+    const admin = await createTestUser({ role: 'admin' });
+    const target = await createTestUser();
+    const at = (daysAgo: number) => new Date(Date.now() - daysAgo * 24 * 3600 * 1000);
+    // ids whose shard is the day's first partition (where legacy entries are) and another one
+    const idOfShard = (first: boolean) => {
+      for (;;) {
+        const id = randomUUID();
+        if ((auditShardOf(id) === 0) === first) return id;
+      }
+    };
+    const action = `audit.test.migrate.${randomUUID().slice(0, 8)}`;
+    const legacy = [
+      legacyAuditItem(
+        { action, actor: { id: admin.id, email: admin.email }, entityType: 'user', entityId: target.id },
+        at(3),
+        idOfShard(true),
+      ),
+      legacyAuditItem({ action, entityType: 'user', entityId: target.id, newValues: { note: 'system' } }, at(40), idOfShard(false)),
+    ];
+    await batchWriteItems(legacy.map((Item) => ({ PutRequest: { Item } })));
+    const stored = async () =>
+      Promise.all(
+        legacy.map(async (item) => {
+          const entry = auditEntryOf(item);
+          const body = (
+            await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }))
+          ).Item;
+          const refs = await Promise.all(
+            auditRefPartitions(entry).map(
+              async (pk) =>
+                (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: item.sk }, ConsistentRead: true }))).Item,
+            ),
+          );
+          return { body, refs };
+        }),
+      );
+
+    const first = await migrateAuditEntries();
+    expect(first.converted).toBeGreaterThanOrEqual(2);
+    const converted = await stored();
+    converted.forEach(({ body, refs }, index) => {
+      const { pk, sk, expires_at } = legacy[index];
+      for (const name of LEGACY_AUDIT_INDEX_ATTRIBUTES) expect(body, name).not.toHaveProperty(name);
+      expect(body).toMatchObject({ pk, sk, id: legacy[index].id, action });
+      expect(refs.length).toBe(index === 0 ? 4 : 2); // entity, actor, action, domain; entity, action
+      // the entry stays in the day's first partition: a reference of an entry of another shard names it
+      for (const ref of refs) {
+        expect(ref).toMatchObject({ sk, expires_at, action, entity_id: target.id });
+        expect(ref?.entry_pk).toBe(index === 1 ? pk : undefined);
+      }
+    });
+    expect(converted[0].refs.map((ref) => ref?.actor_email as unknown)).toEqual(Array(4).fill(admin.email));
+
+    // a rerun changes nothing
+    await migrateAuditEntries();
+    expect(await stored()).toEqual(converted);
+
+    // the action filter reads the action's references month by month (one shard: not a routine action)
+    const found: AuditEntry[] = [];
+    for (const when of [at(3), at(40)])
+      found.push(...(await storedAuditRefEntries(auditRefPartition.action(action, when.toISOString().slice(0, 7), 0))));
+    expect(found.map((entry) => entry.id)).toEqual(legacy.map((item) => item.id));
   });
 });

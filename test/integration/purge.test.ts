@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { hardDeleteUser } from '../../functions/admin/hard-delete';
 import { continuePurge, type purgeStatus } from '../../functions/admin/purge-job';
 import { dayOf } from '../../functions/lib/activity';
-import { auditItem } from '../../functions/lib/audit';
+import { auditItems } from '../../functions/lib/audit';
 import { batchWriteItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
 import { readDayCounters, readStats } from '../../functions/lib/stats';
@@ -14,6 +14,7 @@ import { searchItems } from '../../functions/lib/users';
 import { enroll } from '../../functions/program/enroll';
 import type { AdminUserListItem, ListPage } from '../../shared/admin-types';
 import { useApi } from '../helpers/api';
+import { legacyAuditItem } from '../helpers/legacy-audit';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
 import { runAs } from '../../infra/local/iam/twin';
@@ -96,21 +97,21 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
     await enroll(user, new Date(now.getTime() - 60 * DAY));
     const actor = { id: user.id, email: user.email };
     await batchPut([
-      // the account's own requests: logins, with its address and browser
-      ...Array.from({ length: AUDIT_ENTRIES }, (_, index) =>
-        auditItem(
-          {
-            action: 'auth.login',
-            actor,
-            entityType: 'user',
-            entityId: user.id,
-            newValues: { email: user.email, first_name: 'Persephone' },
-            ip: '198.51.100.77',
-            userAgent: 'PurgeBrowser/1.0',
-          },
-          new Date(now.getTime() - 30 * DAY + index * 1000),
-        ),
-      ),
+      // the account's own requests: logins, with its address and browser; every other one written
+      // before the references (legacy index attributes, no references)
+      ...Array.from({ length: AUDIT_ENTRIES }, (_, index) => {
+        const login = {
+          action: 'auth.login',
+          actor,
+          entityType: 'user',
+          entityId: user.id,
+          newValues: { email: user.email, first_name: 'Persephone' },
+          ip: '198.51.100.77',
+          userAgent: 'PurgeBrowser/1.0',
+        };
+        const at = new Date(now.getTime() - 30 * DAY + index * 1000);
+        return index % 2 ? [legacyAuditItem(login, at)] : auditItems(login, at);
+      }).flat(),
       // the activity days, each counted in the day's active learners
       ...Array.from({ length: ACTIVITY_DAYS }, (_, index) => {
         const day = dayOf(new Date(now.getTime() - index * DAY));
@@ -199,6 +200,12 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
     for (const value of PII) expect(text, value).not.toContain(value);
     const audit = items.filter((item) => String(item.pk).startsWith('AUDIT#') && item.entity_id === user.id);
     expect(audit.length).toBe(AUDIT_ENTRIES + 2); // + soft delete + hard delete
+    // the references stay too (the account's own entries named it by id), their actor email
+    // anonymised; those named after the actor's domain are gone
+    const refs = items.filter((item) => String(item.pk).startsWith('AUDITREF#') && item.entity_id === user.id);
+    expect(refs.filter((item) => String(item.pk).startsWith('AUDITREF#ENTITY#')).length).toBe(AUDIT_ENTRIES / 2 + 2);
+    expect(refs.filter((item) => item.actor_user_id === user.id).every((item) => item.actor_email === 'deleted-user')).toBe(true);
+    expect(refs.filter((item) => String(item.pk).startsWith('AUDITREF#DOMAIN#') && item.actor_user_id === user.id)).toEqual([]);
 
     // every aggregate is where it would be without the account
     const after = await readStats();

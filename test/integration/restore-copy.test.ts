@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_ACTION, auditItem } from '../../functions/lib/audit';
+import { AUDIT_ACTION, auditItems } from '../../functions/lib/audit';
 import { tableName } from '../../functions/lib/db';
 import { startSession } from '../../functions/lib/session';
 import { keys, ttlIn } from '../../functions/lib/table';
@@ -10,6 +10,7 @@ import type { UserRecord } from '../../functions/lib/user-record';
 import { searchItems } from '../../functions/lib/users';
 import { restoreCopy, type RestoreOptions } from '../../infra/ops/restore-copy';
 import { ensureTable } from '../../infra/local/table-setup';
+import { legacyAuditItem } from '../helpers/legacy-audit';
 import { createTestUser } from '../helpers/users';
 
 /**
@@ -70,28 +71,33 @@ beforeAll(async () => {
     restoredPut({ ...keys.passkeyLookup(passkeyRemoved), user_id: kept.id }),
     restoredPut({ ...keys.activity(day, erasedLater.id), day }),
     restoredPut({ ...keys.activity(day, kept.id), day }),
-    restoredPut(auditItem({ action: 'admin.user.soft_delete', entityType: 'user', entityId: erasedLater.id }, restorePoint)),
+    ...auditItems({ action: 'admin.user.soft_delete', entityType: 'user', entityId: erasedLater.id }, restorePoint).map(restoredPut),
     // a purge running at the restore point: its account is being erased
-    restoredPut(auditItem({ action: AUDIT_ACTION.systemHardDelete, entityType: 'user', entityId: erasingAtRestorePoint.id }, restorePoint)),
-    // what happened on the live table after the restore point
-    put(liveTable, auditItem({ action: AUDIT_ACTION.adminHardDelete, entityType: 'user', entityId: erasedLater.id }, new Date())),
-    put(
-      liveTable,
-      auditItem({
-        action: AUDIT_ACTION.passkeyRemoved,
-        entityType: 'user',
-        entityId: kept.id,
-        oldValues: { passkey: passkeyRemoved.slice(0, 8) },
-      }),
+    ...auditItems({ action: AUDIT_ACTION.systemHardDelete, entityType: 'user', entityId: erasingAtRestorePoint.id }, restorePoint).map(
+      restoredPut,
     ),
+    // what happened on the live table after the restore point; the hard delete written before the
+    // references (found through the legacy action index)
+    put(liveTable, legacyAuditItem({ action: AUDIT_ACTION.adminHardDelete, entityType: 'user', entityId: erasedLater.id }, new Date())),
+    ...auditItems({
+      action: AUDIT_ACTION.passkeyRemoved,
+      entityType: 'user',
+      entityId: kept.id,
+      oldValues: { passkey: passkeyRemoved.slice(0, 8) },
+    }).map((item) => put(liveTable, item)),
     // a removal long before the restore point does not hide a passkey the restored table holds
+    // (one written before the references, one after)
     put(
       liveTable,
-      auditItem(
+      legacyAuditItem(
         { action: AUDIT_ACTION.passkeyRemoved, entityType: 'user', entityId: kept.id, oldValues: { passkey: passkeyKept.slice(0, 8) } },
         new Date(restorePoint.getTime() - 24 * HOUR),
       ),
     ),
+    ...auditItems(
+      { action: AUDIT_ACTION.passkeyRemoved, entityType: 'user', entityId: kept.id, oldValues: { passkey: passkeyKept.slice(0, 8) } },
+      new Date(restorePoint.getTime() - 25 * HOUR),
+    ).map((item) => put(liveTable, item)),
     // the account changed after the restore point: by default the live profile stands
     put(liveTable, { ...keys.user(kept.id), ...kept, first_name: 'Renamed' }),
   ]);
