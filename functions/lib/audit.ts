@@ -201,17 +201,21 @@ export function auditEntryKey(item: Record<string, unknown>): { pk: string; sk: 
 
 /**
  * The entries of a page of audit items, in the page's order: references are fetched by key (one
- * BatchGetItem for the page); entries are kept as they are. A reference whose entry is gone (both
- * expire by TTL, not at the same moment) is left out.
+ * BatchGetItem for the page, eventually consistent; an entry not found is asked for again with a
+ * consistent read, since a reference is written with its entry and one just written may not be
+ * visible yet); entries are kept as they are. A reference whose entry is gone (both expire by
+ * TTL, not at the same moment) is left out.
  */
 export async function auditEntriesOf(items: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
   const wanted = items.filter(isAuditRef).map(auditEntryKey);
   if (!wanted.length) return [...items];
-  const found = new Map((await batchGetItems(wanted)).map((item) => [`${String(item.pk)} ${String(item.sk)}`, item]));
+  const keyOf = (key: Record<string, unknown>) => `${String(key.pk)} ${String(key.sk)}`;
+  const found = new Map((await batchGetItems(wanted)).map((item) => [keyOf(item), item]));
+  const missing = wanted.filter((key) => !found.has(keyOf(key)));
+  if (missing.length) for (const item of await batchGetItems(missing, { consistentRead: true })) found.set(keyOf(item), item);
   return items.flatMap((item) => {
     if (!isAuditRef(item)) return [item];
-    const key = auditEntryKey(item);
-    const entry = found.get(`${key.pk} ${key.sk}`);
+    const entry = found.get(keyOf(auditEntryKey(item)));
     return entry ? [entry] : [];
   });
 }

@@ -84,7 +84,7 @@ describe('numbers in the docs', () => {
 
   it("state docs/cost-model.md's monthly cost per learner count in the runbook's cost section", () => {
     const costModel = docText('docs/cost-model.md');
-    const totals = [...costModel.matchAll(/\| (\d+) \| (?:[^|]*\|){7} (\$\d+) \|/g)].map((m) => [m[1], m[2]]);
+    const totals = [...costModel.matchAll(/\| (\d+) \| (?:[^|]*\|){7} (\$\d+(?:\.\d+)?) \|/g)].map((m) => [m[1], m[2]]);
     expect(totals.map(([learners]) => learners)).toEqual(['10000', '100000', '1000000']);
     for (const [learners, total] of totals) expect(DOCS.runbook).toContain(`| ${learners} | ${total} |`);
   });

@@ -162,7 +162,8 @@ async function snapshotNow(): Promise<Map<string, string>> {
         TableName: tableName(),
         ExclusiveStartKey: start,
         FilterExpression: 'NOT begins_with(pk, :audit) AND NOT begins_with(pk, :rate)',
-        ExpressionAttributeValues: { ':audit': 'AUDIT#', ':rate': 'RATE#' },
+        // audit entries (AUDIT#) and their references (AUDITREF#)
+        ExpressionAttributeValues: { ':audit': 'AUDIT', ':rate': 'RATE#' },
       }),
     );
     for (const item of page.Items ?? []) items.set(`${item.pk} | ${item.sk}`, JSON.stringify(item, Object.keys(item).sort()));
@@ -222,8 +223,8 @@ productDb().middlewareStack.add(
   },
   { step: 'initialize', name: 'fuzzWriteRecorder' },
 );
-/** Writes a refused request may make on purpose: its audit entry, a rate-limit window. */
-const allowedOnRefusal = (key: string) => key.startsWith('AUDIT#') || key.startsWith('RATE#');
+/** Writes a refused request may make on purpose: its audit entry and references, a rate-limit window. */
+const allowedOnRefusal = (key: string) => key.startsWith('AUDIT#') || key.startsWith('AUDITREF#') || key.startsWith('RATE#');
 
 /** Rate-limit windows filled by earlier cases would turn later valid-looking requests into 429s. */
 async function clearRateLimits() {
