@@ -42,6 +42,21 @@ async function learnerWithPassword(overrides: Parameters<typeof createTestUser>[
   return { user, client };
 }
 
+/**
+ * Five audit entries about the account, newest first, a minute ahead of now; every other one
+ * written before the references (the legacy entity index): one history, merged. Returns the entries.
+ */
+async function seedMixedHistory(userId: string): Promise<Record<string, unknown>[]> {
+  const now = Date.now();
+  const written = Array.from({ length: 5 }, (_, i) => {
+    const input = { action: 'audit.test.export', entityType: 'user', entityId: userId };
+    const at = new Date(now + 60_000 - i * 1000);
+    return i % 2 ? [legacyAuditItem(input, at)] : auditItems(input, at);
+  });
+  await batchWriteItems(written.flat().map((Item) => ({ PutRequest: { Item } })));
+  return written.map(([entry]) => entry);
+}
+
 describe('GET /api/account/export', () => {
   it('answers a JSON attachment with the profile, enrollment, progress, task answers, preference, sessions and own audit entries — never a secret', async () => {
     const { user, client } = await learnerWithPassword();
@@ -166,15 +181,7 @@ describe('GET /api/account/export', () => {
 
   it('answers a long audit history in bounded parts: audit_next_cursor → ?audit_cursor= continues with the older entries', async () => {
     const { user, client } = await learnerWithPassword();
-    const now = Date.now();
-    // every other one written before the references (the legacy entity index): one history, merged
-    const written = Array.from({ length: 5 }, (_, i) => {
-      const input = { action: 'audit.test.export', entityType: 'user', entityId: user.id };
-      const at = new Date(now + 60_000 - i * 1000);
-      return i % 2 ? [legacyAuditItem(input, at)] : auditItems(input, at);
-    });
-    const seeded = written.map(([entry]) => entry);
-    await batchWriteItems(written.flat().map((Item) => ({ PutRequest: { Item } })));
+    const seeded = await seedMixedHistory(user.id);
     const history = (await client.get<{ audit_entries: AuditEntry[] }>('/api/account/export')).body.audit_entries;
     expect(history.slice(0, 5).map((entry) => entry.id)).toEqual(seeded.map((entry) => entry.id));
 
@@ -202,15 +209,7 @@ describe('GET /api/account/export', () => {
 
   it('answers an account too large for one answer with a short-lived link to the whole file, which serves it once', async () => {
     const { user, client } = await learnerWithPassword();
-    const now = Date.now();
-    // every other one written before the references (the legacy entity index): one history, merged
-    const written = Array.from({ length: 5 }, (_, i) => {
-      const input = { action: 'audit.test.export', entityType: 'user', entityId: user.id };
-      const at = new Date(now + 60_000 - i * 1000);
-      return i % 2 ? [legacyAuditItem(input, at)] : auditItems(input, at);
-    });
-    const seeded = written.map(([entry]) => entry);
-    await batchWriteItems(written.flat().map((Item) => ({ PutRequest: { Item } })));
+    const seeded = await seedMixedHistory(user.id);
     const history = (await client.get<AccountExport>('/api/account/export')).body.audit_entries as AuditEntry[];
     expect(history.slice(0, 5).map((entry) => entry.id)).toEqual(seeded.map((entry) => entry.id)); // inline below the bound
 
