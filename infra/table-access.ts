@@ -47,8 +47,8 @@ const PURGE_START: TableAccessSpec = {
     [PK.email]: ['DeleteItem'],
     [PK.userSearch]: ['DeleteItem'],
     [PK.stats]: ['UpdateItem'],
+    // the entry alone: the table's stream writes its references (functions/lib/audit-stream-refs.ts)
     [PK.audit]: ['PutItem'],
-    [PK.auditRef]: ['PutItem'],
   },
 };
 
@@ -179,8 +179,9 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.activity]: ['PutItem'],
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],
-      // a sign-in's `auth.login` entry, from its session item, and its references
-      [PK.audit]: ['PutItem'],
+      // a sign-in's `auth.login` entry, from its session item, and its references; the references
+      // of an entry written inside a transaction, from the entry read by key
+      [PK.audit]: ['PutItem', 'BatchGetItem'],
       [PK.auditRef]: ['PutItem'],
     },
   },

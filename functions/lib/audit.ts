@@ -6,7 +6,7 @@ import { db, tableName } from './db';
 import { count, metricsOfAuditAction } from './metrics';
 import { auditActionShards } from './audit-actions';
 import { batchGetItems } from './batch-items';
-import { AUDIT_SHARDS, auditRefPartition, auditShardOf, indexAttributes, keys, PK, ttlIn } from './table';
+import { AUDIT_SHARDS, auditRefPartition, auditShardOf, indexAttributes, keys, PK, STREAMED_REFERENCES, ttlIn } from './table';
 
 /** The sort key of an entry and of each of its references: time order, the id breaks ties. */
 export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
@@ -224,25 +224,30 @@ export async function auditEntriesOf(items: readonly Record<string, unknown>[]):
 const countAudited = (action: string) => metricsOfAuditAction(action).forEach((name) => count(name));
 
 /**
- * The TransactWriteItems entries of an audit entry written atomically with the change it records:
- * the entry and its references (DynamoDB charges each item of a transaction twice).
+ * The TransactWriteItems entry of an audit entry written atomically with the change it records:
+ * the entry alone, marked so that the table's stream writes its references after the commit
+ * (functions/lib/audit-stream-refs.ts). DynamoDB charges each item of a transaction twice: the
+ * entry costs 2 write units there and its four references one each from the stream, where all
+ * five in the transaction cost 10 (docs/data-model.md "Audit entry cost"). A commit always
+ * reaches the stream, so the references cannot be lost; they trail the entry by seconds.
  * Counted when built: a transaction refused after this (a lost race) over-counts by one.
  */
-export const auditPuts = (input: AuditInput) => {
+export const auditPuts = (input: AuditInput): Array<{ Put: { TableName: string; Item: Record<string, unknown> } }> => {
   countAudited(input.action);
-  return auditItems(input).map((Item) => ({ Put: { TableName: tableName(), Item } }));
+  const [entry] = auditItems(input);
+  return [{ Put: { TableName: tableName(), Item: { ...entry, [STREAMED_REFERENCES.attribute]: STREAMED_REFERENCES.value } } }];
 };
 
 /**
  * Puts the items of an entry at once, each with its own PutItem: the roles that write audit entries
  * may only put them (a BatchWriteItem grant would also let them delete, docs/security.md).
  */
-const putAll = (items: Record<string, unknown>[]) =>
+export const putAuditItems = (items: Record<string, unknown>[]) =>
   Promise.all(items.map((Item) => db().send(new PutCommand({ TableName: tableName(), Item }))));
 
 /** Writes an entry and its references (one PutItem each, in parallel: 5 write units for an entry with an actor). */
 export async function writeAudit(input: AuditInput): Promise<void> {
-  await putAll(auditItems(input));
+  await putAuditItems(auditItems(input));
   countAudited(input.action);
 }
 
@@ -260,7 +265,7 @@ export async function writeAuditOnce(input: AuditInput, at: Date, id: string): P
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     written = false;
   }
-  await putAll(refs);
+  await putAuditItems(refs);
   if (written) countAudited(input.action);
   return written;
 }

@@ -308,6 +308,12 @@ export const PK = {
   job: 'JOB#',
   migration: 'MIGRATION#',
 } as const;
+/**
+ * The mark of an audit entry written inside a transaction, `references: 'stream'`: the table's
+ * stream writes its references after the commit (functions/lib/audit-stream-refs.ts, and the
+ * stream's filter in infra/constructs/activity-stream.ts).
+ */
+export const STREAMED_REFERENCES = { attribute: 'references', value: 'stream' } as const;
 export type PartitionPrefix = (typeof PK)[keyof typeof PK];
 export const PARTITION_PREFIXES: readonly PartitionPrefix[] = Object.values(PK);
 

@@ -7,7 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AlarmSpec } from './monitoring';
 import { DEAD_LETTER_RETENTION_DAYS } from './work-queue';
-import { SK } from '../../functions/lib/table';
+import { PK, SK, STREAMED_REFERENCES } from '../../functions/lib/table';
 
 export interface ActivityStreamProps {
   /** The table, with its stream (NEW_AND_OLD_IMAGES: the aggregator compares the old and new last-active day). */
@@ -21,8 +21,9 @@ export const ITERATOR_AGE_LIMIT_SECONDS = 300;
 
 /**
  * The table's stream → the activity aggregator (docs/scale-writes.md "Activity off the request
- * path"). Only account profiles that carry a last-active day, and new sessions of a sign-in (their
- * `auth.login` audit entry), invoke it (the filters); a batch
+ * path"). Only account profiles that carry a last-active day, new sessions of a sign-in (their
+ * `auth.login` audit entry) and new audit entries written inside a transaction (their references,
+ * functions/lib/audit-stream-refs.ts) invoke it (the filters); a batch
  * holds up to 100 records or 5 s of them. A failing batch is split in two and retried (every
  * aggregator write is idempotent), and what still fails after the retries, or is a day old, goes
  * to the dead-letter queue as a pointer to the stream records (docs/runbook.md#activity-totals-trailing).
@@ -51,6 +52,9 @@ export class ActivityStream extends Construct {
     const insertRecords: unknown = FilterRule.isEqual('INSERT');
     const sessionItems: unknown = FilterRule.beginsWith(SK.session);
     const withSignInNote: unknown = FilterRule.exists();
+    // 'AUDIT#' is not a prefix of the references' 'AUDITREF#'
+    const auditEntries: unknown = FilterRule.beginsWith(PK.audit);
+    const withStreamedReferences: unknown = FilterRule.isEqual(STREAMED_REFERENCES.value);
     props.aggregator.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -70,6 +74,14 @@ export class ActivityStream extends Construct {
             eventName: insertRecords,
             dynamodb: { Keys: { sk: { S: sessionItems } }, NewImage: { sign_in_email: { S: withSignInNote } } },
           }),
+          // an audit entry written inside a transaction: its references (functions/lib/audit-stream-refs.ts)
+          FilterCriteria.filter({
+            eventName: insertRecords,
+            dynamodb: {
+              Keys: { pk: { S: auditEntries } },
+              NewImage: { [STREAMED_REFERENCES.attribute]: { S: withStreamedReferences } },
+            },
+          }),
         ],
       }),
     );
@@ -80,7 +92,7 @@ export class ActivityStream extends Construct {
     alarm('ActivityStreamIteratorAge', aggregator.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }), {
       threshold: ITERATOR_AGE_LIMIT_SECONDS * 1000,
       evaluationPeriods: 2,
-      meaning: `The activity aggregator reads the table's stream more than ${ITERATOR_AGE_LIMIT_SECONDS / 60} minutes behind: the admin's active-learner totals trail by as much.`,
+      meaning: `The activity aggregator reads the table's stream more than ${ITERATOR_AGE_LIMIT_SECONDS / 60} minutes behind: the admin's active-learner totals, and the audit filters' view of entries written with the change they record, trail by as much.`,
       runbook: 'activity-totals-trailing',
     });
     alarm(
@@ -88,7 +100,8 @@ export class ActivityStream extends Construct {
       this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       {
         threshold: 1,
-        meaning: "An activity batch failed every retry: those learners' day is not counted in the admin's active totals.",
+        meaning:
+          "An activity batch failed every retry: those learners' day is not counted in the admin's active totals, and its audit entries may lack the references the audit filters read.",
         runbook: 'activity-totals-trailing',
       },
     );

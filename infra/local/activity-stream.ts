@@ -42,8 +42,18 @@ async function call<T>(target: string, body: Record<string, unknown>): Promise<T
 
 const streams = (operation: string, body: Record<string, unknown>) => call(`DynamoDBStreams_20120810.${operation}`, body);
 
+/**
+ * The stream of each table, asked for once: DynamoDB Local's DescribeTable counts the table's
+ * items and bytes by reading all of them (about half a second at 20,000 items), which a poll every
+ * second, or a drain before every audit read of a test, would pay each time.
+ */
+const streamArns = new Map<string, string>();
+
 async function streamArn(tableName: string): Promise<string | undefined> {
+  const known = streamArns.get(tableName);
+  if (known) return known;
   const { Table } = await call<{ Table?: { LatestStreamArn?: string } }>('DynamoDB_20120810.DescribeTable', { TableName: tableName });
+  if (Table?.LatestStreamArn) streamArns.set(tableName, Table.LatestStreamArn);
   return Table?.LatestStreamArn;
 }
 
@@ -53,7 +63,15 @@ async function drainOnce(tableName: string): Promise<number> {
   if (!arn) return 0;
   const shardPositions = positions.get(arn) ?? new Map<string, string | null>();
   positions.set(arn, shardPositions);
-  const { StreamDescription } = (await streams('DescribeStream', { StreamArn: arn })) as { StreamDescription: { Shards?: StreamShard[] } };
+  let described: { StreamDescription: { Shards?: StreamShard[] } };
+  try {
+    described = (await streams('DescribeStream', { StreamArn: arn })) as typeof described;
+  } catch (error) {
+    // the table was made again since (a new stream): ask for it next time
+    streamArns.delete(tableName);
+    throw error;
+  }
+  const { StreamDescription } = described;
   const { handler } = await import('../../functions/jobs/activity-stream');
   let read = 0;
   for (const shard of StreamDescription.Shards ?? []) {

@@ -24,6 +24,12 @@ export const MEASURED = {
   signIn: { calls: 12, readUnits: 3, writeUnits: 11 },
   /** the audit entry and its 4 references, in no index (test/integration/audit-entry-cost.test.ts), and what they store; a sign-in's is written from the stream. */
   auditEntry: { writeUnits: 5, storedKb: 2.25 },
+  /**
+   * an entry written inside the transaction of the change it records: the entry (2 units, a
+   * transaction's items count twice) and its 4 references put from the stream, which reads the
+   * entry by key first (a consistent read, 1 unit).
+   */
+  auditEntryInTransaction: { writeUnits: 6, readUnits: 1 },
   /** off the request path, per first activity of a day: marker (transactional), shares of the day ADDs, 2–3 search items. */
   activityAggregation: { writeUnits: 6 },
 } as const;
@@ -79,12 +85,13 @@ export function monthlyCost(learners: number): MonthlyCost {
   const writeUnits =
     signIns * (MEASURED.signIn.writeUnits + MEASURED.auditEntry.writeUnits + MEASURED.activityAggregation.writeUnits) +
     requests * MEASURED_REQUESTS.learnerRequest.writeUnits +
-    otherAudit * MEASURED.auditEntry.writeUnits;
+    otherAudit * MEASURED.auditEntryInTransaction.writeUnits;
   const adminReads = learners * VOLUMES.adminReadsPerLearnerMonth;
   const readUnits =
     signIns * MEASURED.signIn.readUnits +
     requests * MEASURED_REQUESTS.learnerRequest.readUnits +
-    adminReads * MEASURED_REQUESTS.adminRead.readUnits;
+    adminReads * MEASURED_REQUESTS.adminRead.readUnits +
+    otherAudit * MEASURED.auditEntryInTransaction.readUnits;
   const auditGb = ((signIns + otherAudit) * VOLUMES.auditRetentionMonths * MEASURED.auditEntry.storedKb) / 1024 ** 2;
   const reminders = learners * VOLUMES.remindersPerLearnerDay * DAYS;
   // each reminder day: 320 slices sent, received, deleted

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { ApiThrottles } from '../../infra/local/api-throttle';
 import { contractProblems } from './api-contract';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 
 /**
  * Integration-test access to the API exactly as the browser sees it: the local server (the
@@ -20,6 +21,19 @@ export interface ApiResponse<T = JsonBody> {
   setCookies: string[];
 }
 
+/**
+ * Requests that read audit entries through their references: the audit log and its export, a
+ * person's Audit tab, the hard-delete preview and the hard delete's scrub, and the account export.
+ * An entry written inside a transaction gets its references from the table's stream
+ * (functions/lib/audit-stream-refs.ts): seconds later in AWS, within a second in the local
+ * runtime, which polls the stream. `useApi`'s clients drain the stream before such a request, so a test
+ * checks what the screen shows once the references are written (a hard delete comes days after
+ * the soft delete, past the retention period); test/integration/audit-stream-refs.test.ts checks
+ * the trailing itself.
+ */
+const READS_AUDIT_REFERENCES = [/\/audit-logs/, /\/hard-delete/, /^\/api\/account\/export/];
+const readsAuditReferences = (path: string) => READS_AUDIT_REFERENCES.some((pattern) => pattern.test(path));
+
 export class ApiClient {
   private readonly cookies = new Map<string, string>();
   constructor(
@@ -27,9 +41,12 @@ export class ApiClient {
     private readonly defaults: { ip?: string; userAgent?: string } = {},
     /** Whether each exchange is held to the OpenAPI document (test/helpers/api-contract.ts); not at the API's own address. */
     private readonly contract = true,
+    /** Whether audit reads drain the stream first: the in-process local API of `useApi` (the local runtime polls its own). */
+    private readonly drainsStream = false,
   ) {}
 
   async request<T = JsonBody>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    if (this.drainsStream && readsAuditReferences(path)) await drainActivityStream();
     const init: RequestInit = {
       method,
       headers: {
@@ -145,9 +162,9 @@ export function useApi(options: UseApiOptions = {}) {
   afterAll(async () => state.close?.());
   return {
     /** A new client (browser) with an empty cookie jar, through the local CloudFront. */
-    client: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.baseUrl, defaults),
+    client: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.baseUrl, defaults, true, true),
     /** A client of the API's own address (as execute-api in the cloud): no CloudFront, so no origin-verify header. */
-    directClient: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.directUrl, defaults, false),
+    directClient: (defaults?: { ip?: string; userAgent?: string }) => new ApiClient(state.directUrl, defaults, false, true),
     get baseUrl() {
       return state.baseUrl;
     },

@@ -4,7 +4,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GSIS, INDEX, KEY } from '../../functions/lib/table';
+import { GSIS, INDEX, KEY, PK, STREAMED_REFERENCES } from '../../functions/lib/table';
 import { ROUTE_GROUPS, ROUTES, routeKey } from '../../shared/routes';
 import { asList, policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack } from './synth-stack';
 import { TABLE_ACCESS } from '../../infra/table-access';
@@ -446,6 +446,25 @@ describe('jobs', () => {
     // and the stream event source's batches that failed their retries: the activity aggregator
     expect(senders(s.stack.activityStream.deadLetterQueue)).toBe(1);
     expect(sends).toHaveLength(7);
+  });
+
+  it("invokes the activity aggregator only for the stream records it acts on, transactional audit entries among them", () => {
+    const mapping = Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).find(
+      (resource) => JSON.stringify(resource.Properties.FunctionName) === JSON.stringify({ Ref: s.idOf(s.stack.functions.activityStream.fn) }),
+    );
+    const patterns = asObjects(at(mapping?.Properties, 'FilterCriteria', 'Filters'), 'Filters').map((filter) =>
+      JSON.parse(asString(filter.Pattern, 'Pattern')),
+    );
+    expect(patterns).toHaveLength(3);
+    // an audit entry (not a reference: 'AUDIT#' is not a prefix of 'AUDITREF#') marked as written in a transaction
+    expect(patterns).toContainEqual({
+      eventName: ['INSERT'],
+      dynamodb: {
+        Keys: { pk: { S: [{ prefix: PK.audit }] } },
+        NewImage: { [STREAMED_REFERENCES.attribute]: { S: [STREAMED_REFERENCES.value] } },
+      },
+    });
+    expect(PK.auditRef.startsWith(PK.audit)).toBe(false);
   });
 
   it('sends reminders within a configured share of the SES account, shared by the configured number of workers', () => {

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { adminAudit } from '../../functions/lib/admin-caller';
-import { auditItems, auditPuts, type AuditInput } from '../../functions/lib/audit';
+import { auditEntryOf, auditItems, auditPuts, auditRefPartitions, type AuditInput } from '../../functions/lib/audit';
+import { batchGetItems } from '../../functions/lib/batch-items';
 import { db, tableName } from '../../functions/lib/db';
-import { GSIS, PK } from '../../functions/lib/table';
+import { GSIS, PK, STREAMED_REFERENCES } from '../../functions/lib/table';
+import { drainActivityStream } from '../../infra/local/activity-stream';
 import { MEASURED } from '../bench/cost-model';
 import { ITEM_OVERHEAD_BYTES, itemSize, writeUnits } from './item-size';
 
@@ -77,14 +79,31 @@ describe('audit entry cost', () => {
     });
   }
 
-  it('costs twice its items in a transaction, by DynamoDB’s rule (an entry written with the change it records)', async () => {
+  it('is at most 6 write units and 3 KB written with the change it records: the entry in the transaction, its references from the stream', async () => {
     const puts = auditPuts(typical[0][1]);
+    // the entry alone, marked for the stream
+    expect(puts).toHaveLength(1);
+    const [{ Put: put }] = puts;
+    expect(put.Item[STREAMED_REFERENCES.attribute]).toBe(STREAMED_REFERENCES.value);
     const written = await db().send(new TransactWriteCommand({ TransactItems: puts, ReturnConsumedCapacity: 'INDEXES' }));
     expect(written.ConsumedCapacity?.[0].GlobalSecondaryIndexes ?? {}).toEqual({});
     // DynamoDB Local reports 2 units for the whole transaction; the cloud charges two units
     // per started KB of every item (developer guide, "Capacity management for transactions")
-    const units = puts.reduce((sum, put) => sum + 2 * writeUnits(itemSize(put.Put.Item)), 0);
-    expect(units).toBe(10);
-    console.info(`audit entry cost, in a transaction: ${units} WRU for ${puts.length} items`);
+    const entryUnits = 2 * writeUnits(itemSize(put.Item));
+    expect(entryUnits).toBe(2);
+
+    // the stream's aggregator puts the references, one unit each, as they would be put alone
+    await drainActivityStream();
+    const refKeys = auditRefPartitions(auditEntryOf(put.Item)).map((pk) => ({ pk, sk: String(put.Item.sk) }));
+    const refs = await batchGetItems(refKeys, { consistentRead: true });
+    expect(refs).toHaveLength(4);
+    const refUnits = refs.reduce((sum, ref) => sum + writeUnits(itemSize(ref)), 0);
+    expect(entryUnits + refUnits).toBeLessThanOrEqual(6);
+    expect(entryUnits + refUnits).toBeLessThanOrEqual(MEASURED.auditEntryInTransaction.writeUnits);
+    const storedBytes = [put.Item, ...refs].reduce((sum, item) => sum + itemSize(item) + ITEM_OVERHEAD_BYTES, 0);
+    expect(storedBytes / 1024).toBeLessThanOrEqual(3);
+    console.info(
+      `audit entry cost, in a transaction: entry ${entryUnits} WRU (transactional) + references ${refUnits} WRU from the stream, ${storedBytes} B stored`,
+    );
   });
 });

@@ -75,6 +75,8 @@ describe('AuditLogPage', () => {
     const user = userEvent.setup();
     await screen.findByText('No audit entries found.');
     expect(api.calls[0].url).toBe('/api/admin/audit-logs?page=1&page_size=50');
+    const lagNote = 'Filtered results can take a few seconds to include the newest entries.';
+    expect(screen.queryByText(lagNote)).not.toBeInTheDocument();
 
     await user.type(screen.getByPlaceholderText('Actor email contains…'), '  admin@ ');
     await user.type(screen.getByLabelText('Entity type'), ' user ');
@@ -89,10 +91,13 @@ describe('AuditLogPage', () => {
         action: 'user.lock',
       });
     });
+    // filters read references the stream writes: the page says they may trail
+    expect(await screen.findByText(lagNote)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(api.calls[api.calls.length - 1].url).toBe('/api/admin/audit-logs?page=1&page_size=50'));
     expect(screen.getByLabelText<HTMLInputElement>('Actor').value).toBe('');
+    await waitFor(() => expect(screen.queryByText(lagNote)).not.toBeInTheDocument());
   });
 
   it('returns to page 1 when a filter changes', async () => {

@@ -12,6 +12,11 @@ import { AuditFiltersBar } from './audit-filters';
 import { AuditTable } from './audit-table';
 import '../admin-audit.css';
 
+/**
+ * Filters read the entries' references, which the table's stream writes seconds after an entry
+ * recorded with its change (docs/data-model.md "Audit entry cost"); the unfiltered log is current.
+ */
+const FILTER_LAG_NOTE = 'Filtered results can take a few seconds to include the newest entries.';
 const EMPTY: AuditFilters = { actor: '', entity_type: '', entity_id: '', action: '', date_from: '', date_to: '' };
 
 const trimmed = (filters: AuditFilters) =>
@@ -44,6 +49,8 @@ export function AuditLogPage() {
 
   const logs = useAuditLogs({ ...applied, page, cursor: paging.cursor, pageSize });
 
+  const filtered = Object.values(applied).some((value) => value !== '');
+
   const clear = () => {
     setDraft(EMPTY);
     setApplied(EMPTY);
@@ -68,6 +75,7 @@ export function AuditLogPage() {
         <>
           <AuditTable items={logs.data.items} />
           {logs.data.truncated ? <p className="audit-note">More entries may match: Next continues the search.</p> : null}
+          {filtered ? <p className="audit-note">{FILTER_LAG_NOTE}</p> : null}
           <nav className="audit-pagination" aria-label="Audit log pages">
             <span>Total: {totalText(logs.data.total, logs.data.total_is_estimate)}</span>
             <Button variant="secondary" disabled={page <= 1} onClick={paging.previous}>

@@ -44,6 +44,8 @@ export function AuditTab({ userId }: { userId: string }) {
           </table>
         </ScrollTable>
       )}
+      {/* the tab reads the entries' references, written by the table's stream seconds after an admin's change */}
+      <p className="admin-lag-note">The newest entries can take a few seconds to appear here.</p>
       <Pagination
         label="Audit pages"
         total={total}
