@@ -448,12 +448,13 @@ describe('jobs', () => {
     expect(sends).toHaveLength(7);
   });
 
-  it("invokes the activity aggregator only for the stream records it acts on, transactional audit entries among them", () => {
-    const mapping = Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).find(
-      (resource) => JSON.stringify(resource.Properties.FunctionName) === JSON.stringify({ Ref: s.idOf(s.stack.functions.activityStream.fn) }),
+  it('invokes the activity aggregator only for the stream records it acts on, transactional audit entries among them', () => {
+    const mapping = resourceList(s.template, 'AWS::Lambda::EventSourceMapping').find(
+      (resource) =>
+        JSON.stringify(at(resource.Properties, 'FunctionName')) === JSON.stringify({ Ref: s.idOf(s.stack.functions.activityStream.fn) }),
     );
-    const patterns = asObjects(at(mapping?.Properties, 'FilterCriteria', 'Filters'), 'Filters').map((filter) =>
-      JSON.parse(asString(filter.Pattern, 'Pattern')),
+    const patterns = asObjects(at(mapping?.Properties, 'FilterCriteria', 'Filters'), 'Filters').map(
+      (filter) => JSON.parse(asString(filter.Pattern, 'Pattern')) as unknown,
     );
     expect(patterns).toHaveLength(3);
     // an audit entry (not a reference: 'AUDIT#' is not a prefix of 'AUDITREF#') marked as written in a transaction

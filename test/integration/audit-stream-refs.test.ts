@@ -33,7 +33,11 @@ async function transactionalEntry(input: AuditInput) {
     eventName: 'INSERT',
     dynamodb: {
       Keys: { pk: { S: String(item.pk) }, sk: { S: String(item.sk) } },
-      NewImage: { pk: { S: String(item.pk) }, sk: { S: String(item.sk) }, [STREAMED_REFERENCES.attribute]: { S: STREAMED_REFERENCES.value } },
+      NewImage: {
+        pk: { S: String(item.pk) },
+        sk: { S: String(item.sk) },
+        [STREAMED_REFERENCES.attribute]: { S: STREAMED_REFERENCES.value },
+      },
     },
   };
   return { item, record, partitions: auditRefPartitions(auditEntryOf(item)) };
