@@ -57,6 +57,19 @@ async function streamArn(tableName: string): Promise<string | undefined> {
   return Table?.LatestStreamArn;
 }
 
+/** Each shard's last record handed to the handler (by stream and shard): where a new iterator starts. */
+const handedOver = new Map<string, string>();
+
+async function shardIterator(arn: string, shardId: string): Promise<string> {
+  const after = handedOver.get(`${arn} ${shardId}`);
+  const { ShardIterator } = (await streams('GetShardIterator', {
+    StreamArn: arn,
+    ShardId: shardId,
+    ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+  })) as { ShardIterator: string };
+  return ShardIterator;
+}
+
 /** Reads every shard of the table's stream to its current end, each batch through the aggregator. Returns the records read. */
 async function drainOnce(tableName: string): Promise<number> {
   const arn = await streamArn(tableName);
@@ -75,23 +88,26 @@ async function drainOnce(tableName: string): Promise<number> {
   const { handler } = await import('../../functions/jobs/activity-stream');
   let read = 0;
   for (const shard of StreamDescription.Shards ?? []) {
-    if (!shardPositions.has(shard.ShardId)) {
-      const { ShardIterator } = (await streams('GetShardIterator', {
-        StreamArn: arn,
-        ShardId: shard.ShardId,
-        ShardIteratorType: 'TRIM_HORIZON',
-      })) as { ShardIterator: string };
-      shardPositions.set(shard.ShardId, ShardIterator);
-    }
+    if (!shardPositions.has(shard.ShardId)) shardPositions.set(shard.ShardId, await shardIterator(arn, shard.ShardId));
     for (;;) {
       const iterator = shardPositions.get(shard.ShardId);
       if (!iterator) break;
-      const { Records = [], NextShardIterator } = (await streams('GetRecords', { ShardIterator: iterator, Limit: BATCH })) as {
-        Records?: DynamoDBRecord[];
-        NextShardIterator?: string;
-      };
+      let page: { Records?: DynamoDBRecord[]; NextShardIterator?: string };
+      try {
+        page = (await streams('GetRecords', { ShardIterator: iterator, Limit: BATCH })) as typeof page;
+      } catch (error) {
+        // An iterator lives 15 minutes, and DynamoDB Local sometimes refuses a held one as past
+        // the shard's oldest record: start again after the last record handed over (as Lambda's
+        // event source does from its checkpoint), or from the start; the handler is idempotent.
+        if (!/ExpiredIteratorException|TrimmedDataAccessException/.test((error as Error).message)) throw error;
+        shardPositions.set(shard.ShardId, await shardIterator(arn, shard.ShardId));
+        continue;
+      }
+      const { Records = [], NextShardIterator } = page;
       // a failing batch throws before the position moves on: the next drain reads it again (Lambda retries it)
       if (Records.length) await runAs('activityStream', () => handler({ Records }));
+      const last = Records.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) handedOver.set(`${arn} ${shard.ShardId}`, last);
       shardPositions.set(shard.ShardId, NextShardIterator ?? null);
       read += Records.length;
       if (!Records.length) break;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -8,8 +8,10 @@ import { loadIamModel } from '../../infra/local/iam/load-model';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** One DynamoDB Local per worker (test/helpers/integration-setup.ts picks the worker's own). */
+    /** One DynamoDB Local per worker (test/helpers/integration-setup.ts claims a free one per file). */
     dynamodbEndpoints: string[];
+    /** Where a test file claims its DynamoDB Local (one claim file per endpoint, test/helpers/dynamodb-claim.ts). */
+    dynamodbClaimDir: string;
     sesEndpoint: string;
     /** The IAM twin's model of the synthesized stack (infra/local/iam), as a JSON file. */
     iamModelFile: string;
@@ -41,6 +43,8 @@ export default async function setup(project: TestProject) {
   const modelFile = path.join(scratch, 'model.json');
   writeFileSync(modelFile, JSON.stringify(model));
   const recordDir = path.join(scratch, 'records');
+  const claimDir = path.join(scratch, 'dynamodb-claims');
+  mkdirSync(claimDir);
   const dynamos = await Promise.all(dynamodbPorts.map((port) => startDynamoDbLocal(port, undefined, undefined, TEST_DATABASE_JVM_OPTIONS)));
   const ses = await startSesLocal(sesPort);
   project.provide(
@@ -50,6 +54,7 @@ export default async function setup(project: TestProject) {
   project.provide('sesEndpoint', `http://127.0.0.1:${sesPort}`);
   project.provide('iamModelFile', modelFile);
   project.provide('iamRecordDir', recordDir);
+  project.provide('dynamodbClaimDir', claimDir);
   return async () => {
     await ses.close();
     await Promise.all(dynamos.map((dynamo, i) => stopChild(dynamo, dynamodbPorts[i])));

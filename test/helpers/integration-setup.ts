@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { installIamTwin } from '../../infra/local/iam/install';
 import type { TwinIamModel } from '../../infra/local/iam/model';
 import { ensureTable } from '../../infra/local/table-setup';
+import { claimDynamoDbLocal } from './dynamodb-claim';
 
 /**
  * Every integration test file gets its own table in the worker's DynamoDB Local, so files run in
@@ -14,9 +15,10 @@ import { ensureTable } from '../../infra/local/table-setup';
  * as an operator.
  */
 const tableName = `test-${randomUUID().slice(0, 8)}`;
-// the worker's own DynamoDB Local (VITEST_POOL_ID counts the workers from 1)
-const endpoints = inject('dynamodbEndpoints');
-const dynamodbEndpoint = endpoints[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % endpoints.length];
+// a DynamoDB Local no other running file uses (test/helpers/dynamodb-claim.ts)
+const claim = claimDynamoDbLocal(inject('dynamodbEndpoints'), inject('dynamodbClaimDir'));
+const dynamodbEndpoint = claim.endpoint;
+afterAll(() => claim.release());
 Object.assign(process.env, {
   STAGE: 'local',
   TABLE_NAME: tableName,
