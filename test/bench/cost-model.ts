@@ -42,7 +42,7 @@ export const MEASURED = {
  */
 export const MEASURED_REQUESTS = {
   learnerRequest: { readUnits: 5, writeUnits: 3 },
-  adminRead: { readUnits: 12.5 },
+  adminRead: { readUnits: 16 },
 } as const;
 
 /** Volumes per learner (stated, not measured: the figures the scale docs plan for). */
