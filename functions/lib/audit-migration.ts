@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { auditEntryOf, auditRefItems, isLegacyAuditEntry, LEGACY_AUDIT_INDEX_ATTRIBUTES } from './audit';
+import { auditEntryOf, auditRefItemsOf, isLegacyAuditEntry, LEGACY_AUDIT_INDEX_ATTRIBUTES } from './audit';
 import { config } from './config';
 import { db, tableName } from './db';
 import { forEachBounded } from './bounded';
@@ -80,10 +80,9 @@ async function convert(read: Record<string, unknown>): Promise<boolean> {
  */
 function conversion(item: Record<string, unknown>) {
   const entry = auditEntryOf(item);
-  const expiresAt = typeof item.expires_at === 'number' ? item.expires_at : undefined;
   const key = { pk: String(item.pk), sk: String(item.sk) };
   const named = keys.audit(entry.created_at, entry.id).pk === key.pk ? {} : { entry_pk: key.pk };
-  const refs = auditRefItems(entry, expiresAt).map((ref) => ({ Put: { TableName: tableName(), Item: { ...ref, ...named } } }));
+  const refs = auditRefItemsOf(item).map((ref) => ({ Put: { TableName: tableName(), Item: { ...ref, ...named } } }));
   return [
     ...refs,
     {

@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { auditEntryOf, auditRefItems, putAuditItems } from './audit';
+import { auditRefItemsOf, putAuditItems } from './audit';
 import { batchGetItems } from './batch-items';
 import { forEachBounded } from './bounded';
 import { PK, STREAMED_REFERENCES } from './table';
@@ -42,7 +42,7 @@ export async function writeStreamedAuditRefs(records: readonly DynamoDBRecord[])
   if (!keys.length) return 0;
   const entries = await batchGetItems(keys, { consistentRead: true });
   await forEachBounded(entries, 8, async (entry) => {
-    await putAuditItems(auditRefItems(auditEntryOf(entry), typeof entry.expires_at === 'number' ? entry.expires_at : undefined));
+    await putAuditItems(auditRefItemsOf(entry));
   });
   return entries.length;
 }

@@ -139,6 +139,12 @@ export function auditRefPartitions(
 
 /** The items of one audit entry: the entry in its day's partition, then its references. */
 export function auditItems(input: AuditInput, now = new Date(), id: string = randomUUID()): Record<string, unknown>[] {
+  const entry = auditEntryItem(input, now, id);
+  return [entry, ...auditRefItemsOf(entry)];
+}
+
+/** The stored item of one audit entry, in its day's partition (its references: `auditRefItemsOf`). */
+function auditEntryItem(input: AuditInput, now: Date, id: string): Record<string, unknown> {
   const createdAt = now.toISOString();
   const entry: AuditEntry = {
     id,
@@ -155,11 +161,18 @@ export function auditItems(input: AuditInput, now = new Date(), id: string = ran
   };
   // Retention (docs/security.md#privacy-of-the-audit-log): DynamoDB's TTL removes the entry and its references after this many days.
   const expiresAt = ttlIn(config().auditRetentionDays * 24 * 3600, now.getTime());
-  return [{ ...keys.audit(createdAt, id), expires_at: expiresAt, ...stored(entry) }, ...auditRefItems(entry, expiresAt)];
+  return { ...keys.audit(createdAt, id), expires_at: expiresAt, ...stored(entry) };
 }
 
-/** The reference items of an entry, expiring with it (`expires_at` absent: they are kept as long as it is). */
-export function auditRefItems(entry: AuditEntry, expiresAt: number | undefined): Record<string, unknown>[] {
+/**
+ * The reference items of a stored entry, built from its fields and expiring with it (an entry
+ * without `expires_at`: they are kept as long as it is). Its writer, the stream (entries written
+ * in a transaction) and the migration of legacy entries all build them here.
+ */
+export const auditRefItemsOf = (item: Record<string, unknown>): Record<string, unknown>[] =>
+  auditRefItems(auditEntryOf(item), typeof item.expires_at === 'number' ? item.expires_at : undefined);
+
+function auditRefItems(entry: AuditEntry, expiresAt: number | undefined): Record<string, unknown>[] {
   const refFields = Object.fromEntries(REF_FIELDS.filter((field) => entry[field] != null).map((field) => [field, entry[field]]));
   return auditRefPartitions(entry).map((partition) => ({
     pk: partition,
@@ -234,7 +247,7 @@ const countAudited = (action: string) => metricsOfAuditAction(action).forEach((n
  */
 export const auditPuts = (input: AuditInput): Array<{ Put: { TableName: string; Item: Record<string, unknown> } }> => {
   countAudited(input.action);
-  const [entry] = auditItems(input);
+  const entry = auditEntryItem(input, new Date(), randomUUID());
   return [{ Put: { TableName: tableName(), Item: { ...entry, [STREAMED_REFERENCES.attribute]: STREAMED_REFERENCES.value } } }];
 };
 
