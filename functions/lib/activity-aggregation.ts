@@ -3,6 +3,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { forEachBounded } from './bounded';
 import { db, tableName } from './db';
 import { failedConditions, withWriteRetries } from './retry';
+import { imageText, type StreamImage } from './stream-image';
 import { dayCounterUpdate, lastActiveDeltas } from './stats';
 import { keyAfter, keys, PK, PROFILE_SK } from './table';
 import { searchItemKeys, type SearchField } from './users';
@@ -37,29 +38,25 @@ export interface ActivityMove {
 const MOVES_PER_TRANSACTION = 25;
 const ACTIVITY_TTL_SECONDS = 400 * 24 * 3600;
 
-/** A string attribute of a stream image (every attribute the aggregator reads is a string). */
-type Image = Record<string, { S?: string } | undefined> | undefined;
-const text = (image: Image, name: string) => image?.[name]?.S ?? '';
-
 /** The accounts' `last_active_day` moves forward among stream records (every other record is ignored). */
 export function activityMoves(records: readonly DynamoDBRecord[]): ActivityMove[] {
   const moves: ActivityMove[] = [];
   for (const record of records) {
     if (record.eventName !== 'MODIFY') continue;
-    const after = record.dynamodb?.NewImage as Image;
-    const before = record.dynamodb?.OldImage as Image;
-    const pk = text(after, 'pk');
-    if (text(after, 'sk') !== PROFILE_SK || !pk.startsWith(PK.user)) continue;
-    const day = text(after, 'last_active_day');
-    const previous = text(before, 'last_active_day') || undefined;
+    const after = record.dynamodb?.NewImage as StreamImage;
+    const before = record.dynamodb?.OldImage as StreamImage;
+    const pk = imageText(after, 'pk');
+    if (imageText(after, 'sk') !== PROFILE_SK || !pk.startsWith(PK.user)) continue;
+    const day = imageText(after, 'last_active_day');
+    const previous = imageText(before, 'last_active_day') || undefined;
     if (!day || (previous && previous >= day)) continue;
     moves.push({
       userId: keyAfter(PK.user, pk),
       day,
       previous,
-      status: text(after, 'status') || 'active',
-      searched: { email: text(after, 'email'), first_name: text(after, 'first_name'), last_name: text(after, 'last_name') },
-      remindersPaused: Boolean(text(after, 'reminders_paused_at')),
+      status: imageText(after, 'status') || 'active',
+      searched: { email: imageText(after, 'email'), first_name: imageText(after, 'first_name'), last_name: imageText(after, 'last_name') },
+      remindersPaused: Boolean(imageText(after, 'reminders_paused_at')),
     });
   }
   return moves;

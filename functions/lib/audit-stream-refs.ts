@@ -2,6 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { auditRefItemsOf, putAuditItems } from './audit';
 import { batchGetItems } from './batch-items';
 import { forEachBounded } from './bounded';
+import { imageText, type StreamImage } from './stream-image';
 import { PK, STREAMED_REFERENCES } from './table';
 
 /**
@@ -20,17 +21,15 @@ import { PK, STREAMED_REFERENCES } from './table';
  * them twice is harmless.
  */
 
-type Image = Record<string, { S?: string } | undefined> | undefined;
-
 /** The keys of the entries among stream records whose references the stream writes. */
 export function streamedAuditEntryKeys(records: readonly DynamoDBRecord[]): Array<{ pk: string; sk: string }> {
   const found = [];
   for (const record of records) {
     if (record.eventName !== 'INSERT') continue;
-    const image = record.dynamodb?.NewImage as Image;
-    const pk = image?.pk?.S ?? '';
-    const sk = image?.sk?.S ?? '';
-    if (!pk.startsWith(PK.audit) || image?.[STREAMED_REFERENCES.attribute]?.S !== STREAMED_REFERENCES.value) continue;
+    const image = record.dynamodb?.NewImage as StreamImage;
+    const pk = imageText(image, 'pk');
+    const sk = imageText(image, 'sk');
+    if (!pk.startsWith(PK.audit) || imageText(image, STREAMED_REFERENCES.attribute) !== STREAMED_REFERENCES.value) continue;
     found.push({ pk, sk });
   }
   return found;

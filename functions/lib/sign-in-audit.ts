@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { writeAuditOnce, type AuditInput } from './audit';
 import { forEachBounded } from './bounded';
+import { imageText, type StreamImage } from './stream-image';
 import { keyAfter, PK, SK } from './table';
 
 /**
@@ -20,31 +21,28 @@ export function signInNote(email: string, values?: Record<string, unknown>): Rec
   return { [EMAIL]: email, ...(values ? { [VALUES]: JSON.stringify(values) } : {}) };
 }
 
-type Image = Record<string, { S?: string } | undefined> | undefined;
-const text = (image: Image, name: string) => image?.[name]?.S ?? '';
-
 /** The sign-ins among stream records: new session items that carry a note. */
 export function signInAudits(records: readonly DynamoDBRecord[]): Array<{ id: string; at: Date; input: AuditInput }> {
   const found = [];
   for (const record of records) {
     if (record.eventName !== 'INSERT') continue;
-    const item = record.dynamodb?.NewImage as Image;
-    const sk = text(item, 'sk');
-    const email = text(item, EMAIL);
+    const item = record.dynamodb?.NewImage as StreamImage;
+    const sk = imageText(item, 'sk');
+    const email = imageText(item, EMAIL);
     if (!sk.startsWith(SK.session) || !email) continue;
-    const userId = keyAfter(PK.user, text(item, 'pk'));
-    const values = text(item, VALUES);
+    const userId = keyAfter(PK.user, imageText(item, 'pk'));
+    const values = imageText(item, VALUES);
     found.push({
       id: keyAfter(SK.session, sk),
-      at: new Date(text(item, 'created_at')),
+      at: new Date(imageText(item, 'created_at')),
       input: {
         action: 'auth.login',
         actor: { id: userId, email },
         entityType: 'user',
         entityId: userId,
         newValues: values ? (JSON.parse(values) as Record<string, unknown>) : null,
-        ip: text(item, 'ip') || undefined,
-        userAgent: text(item, 'user_agent') || undefined,
+        ip: imageText(item, 'ip') || undefined,
+        userAgent: imageText(item, 'user_agent') || undefined,
       },
     });
   }
