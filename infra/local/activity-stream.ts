@@ -18,8 +18,15 @@ interface StreamShard {
   SequenceNumberRange?: { EndingSequenceNumber?: string };
 }
 
-/** Each shard's next iterator (null: a closed shard read to its end), per stream. */
-const positions = new Map<string, Map<string, string | null>>();
+/**
+ * Where each shard of a stream stands: its next iterator (null: a closed shard read to its end),
+ * and the last record handed to the handler, where a new iterator starts.
+ */
+interface ShardPosition {
+  iterator: string | null;
+  after?: string;
+}
+const positions = new Map<string, Map<string, ShardPosition>>();
 let draining: Promise<number> = Promise.resolve(0);
 
 async function call<T>(target: string, body: Record<string, unknown>): Promise<T> {
@@ -57,11 +64,8 @@ async function streamArn(tableName: string): Promise<string | undefined> {
   return Table?.LatestStreamArn;
 }
 
-/** Each shard's last record handed to the handler (by stream and shard): where a new iterator starts. */
-const handedOver = new Map<string, string>();
-
-async function shardIterator(arn: string, shardId: string): Promise<string> {
-  const after = handedOver.get(`${arn} ${shardId}`);
+/** A new iterator of a shard: after the last record handed over, or from the shard's start. */
+async function shardIterator(arn: string, shardId: string, after: string | undefined): Promise<string> {
   const { ShardIterator } = (await streams('GetShardIterator', {
     StreamArn: arn,
     ShardId: shardId,
@@ -74,7 +78,7 @@ async function shardIterator(arn: string, shardId: string): Promise<string> {
 async function drainOnce(tableName: string): Promise<number> {
   const arn = await streamArn(tableName);
   if (!arn) return 0;
-  const shardPositions = positions.get(arn) ?? new Map<string, string | null>();
+  const shardPositions = positions.get(arn) ?? new Map<string, ShardPosition>();
   positions.set(arn, shardPositions);
   let described: { StreamDescription: { Shards?: StreamShard[] } };
   try {
@@ -88,27 +92,27 @@ async function drainOnce(tableName: string): Promise<number> {
   const { handler } = await import('../../functions/jobs/activity-stream');
   let read = 0;
   for (const shard of StreamDescription.Shards ?? []) {
-    if (!shardPositions.has(shard.ShardId)) shardPositions.set(shard.ShardId, await shardIterator(arn, shard.ShardId));
-    for (;;) {
-      const iterator = shardPositions.get(shard.ShardId);
-      if (!iterator) break;
+    const position = shardPositions.get(shard.ShardId) ?? { iterator: await shardIterator(arn, shard.ShardId, undefined) };
+    shardPositions.set(shard.ShardId, position);
+    let renewed = false;
+    while (position.iterator) {
       let page: { Records?: DynamoDBRecord[]; NextShardIterator?: string };
       try {
-        page = (await streams('GetRecords', { ShardIterator: iterator, Limit: BATCH })) as typeof page;
+        page = (await streams('GetRecords', { ShardIterator: position.iterator, Limit: BATCH })) as typeof page;
       } catch (error) {
         // An iterator lives 15 minutes, and DynamoDB Local sometimes refuses a held one as past
-        // the shard's oldest record: start again after the last record handed over (as Lambda's
-        // event source does from its checkpoint), or from the start; the handler is idempotent.
-        if (!/ExpiredIteratorException|TrimmedDataAccessException/.test((error as Error).message)) throw error;
-        shardPositions.set(shard.ShardId, await shardIterator(arn, shard.ShardId));
+        // the shard's oldest record: start once again after the last record handed over (as
+        // Lambda's event source does from its checkpoint), or from the start; the handler is idempotent.
+        if (renewed || !/ExpiredIteratorException|TrimmedDataAccessException/.test((error as Error).message)) throw error;
+        position.iterator = await shardIterator(arn, shard.ShardId, position.after);
+        renewed = true;
         continue;
       }
       const { Records = [], NextShardIterator } = page;
       // a failing batch throws before the position moves on: the next drain reads it again (Lambda retries it)
       if (Records.length) await runAs('activityStream', () => handler({ Records }));
-      const last = Records.at(-1)?.dynamodb?.SequenceNumber;
-      if (last) handedOver.set(`${arn} ${shard.ShardId}`, last);
-      shardPositions.set(shard.ShardId, NextShardIterator ?? null);
+      position.after = Records.at(-1)?.dynamodb?.SequenceNumber ?? position.after;
+      position.iterator = NextShardIterator ?? null;
       read += Records.length;
       if (!Records.length) break;
     }
