@@ -149,6 +149,25 @@ export default defineConfig(
     rules: { 'import-x/no-restricted-paths': restrictedPaths([FUNCTIONS_ZONE_WEB, FUNCTIONS_ZONE_INFRA, ...FUNCTIONS_LAYER_ZONES]) },
   },
   {
+    // Business time comes from one clock (functions/lib/clock.ts), which a simulation can move;
+    // a duration the code measures for itself uses performance.now().
+    files: ['functions/**/*.ts', 'shared/**/*.ts'],
+    ignores: ['**/*.test.ts', 'functions/lib/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read the time from functions/lib/clock.ts (nowMs, nowSeconds); a measured duration uses performance.now().',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from functions/lib/clock.ts (currentDate, nowIso).',
+        },
+      ],
+    },
+  },
+  {
     // A test may read an operator script's output to check a generated file is current, and a
     // platform test may load the Lambda entries to check what they do at init.
     files: ['functions/**/*.test.ts'],

@@ -8,6 +8,7 @@ import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserByEmail, insertUser } from '../lib/users';
 import { hashPassword } from './passwords';
+import { nowIso } from '../lib/clock';
 
 /** Operations on administrator accounts: the first-start seed and the `make-admin` command. */
 
@@ -60,7 +61,7 @@ export async function promoteToAdmin(email: string, actor: string): Promise<{ us
         UpdateExpression: 'SET #role = :admin, updated_at = :now ADD version :one',
         ConditionExpression: 'version = :version',
         ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':admin': 'admin', ':now': new Date().toISOString(), ':one': 1, ':version': user.version },
+        ExpressionAttributeValues: { ':admin': 'admin', ':now': nowIso(), ':one': 1, ':version': user.version },
       }),
     );
   } catch (error) {

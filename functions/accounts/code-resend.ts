@@ -11,6 +11,7 @@ import { browserBindingOf, challengeCookie, openChallenge } from './login-challe
 import { replacedCodesOf } from './codes';
 import { consume, givingBackOnFailure } from './rate-limit';
 import { resendVerificationCode } from './verification';
+import { nowSeconds } from '../lib/clock';
 
 /**
  * The two "Send a new code" buttons (docs/product.md#10-journeys): without them an unverified account or
@@ -57,7 +58,7 @@ export async function resendLoginCode(
     !challenge ||
     challenge.email_lower !== email ||
     challenge.browser_hash !== binding.hash ||
-    Math.floor(Date.now() / 1000) >= Number(challenge.expires_at)
+    nowSeconds() >= Number(challenge.expires_at)
   ) {
     throw badRequest('challenge_expired');
   }

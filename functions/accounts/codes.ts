@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { failedConditions, withWriteRetries } from '../lib/retry';
+import { nowMs, nowIso } from '../lib/clock';
 
 type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
 import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES } from '../../shared/constants';
@@ -41,7 +42,7 @@ export function hashCode(code: string, salt: string): string {
 }
 
 /** A fresh code and what to store for it. */
-export function newCode(now = Date.now()): { code: string; stored: StoredCode } {
+export function newCode(now = nowMs()): { code: string; stored: StoredCode } {
   const code = generateCode();
   const salt = randomBytes(16).toString('base64');
   return { code, stored: { code_hash: hashCode(code, salt), code_salt: salt, expires_at: ttlIn(CODE_TTL_SECONDS, now), attempts: 0 } };
@@ -50,7 +51,7 @@ export function newCode(now = Date.now()): { code: string; stored: StoredCode } 
 export type CodeCheck = 'ok' | 'wrong' | 'expired' | 'dead';
 
 /** Pure decision on a submitted code; the caller records a wrong try or consumes the code. */
-export function checkCode(stored: StoredCode, submitted: string, now = Date.now()): CodeCheck {
+export function checkCode(stored: StoredCode, submitted: string, now = nowMs()): CodeCheck {
   if (Math.floor(now / 1000) >= stored.expires_at) return 'expired';
   if ((stored.attempts ?? 0) >= CODE_MAX_ATTEMPTS) return 'dead';
   if (!/^\d{6}$/.test(submitted)) return 'wrong';
@@ -62,7 +63,7 @@ export function checkCode(stored: StoredCode, submitted: string, now = Date.now(
 /** Stores a new code at `key` (replacing any earlier one, which is dead from now on). */
 export async function issueCode(key: Key, extra: Record<string, unknown> = {}): Promise<string> {
   const { code, stored } = newCode();
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, ...extra, ...stored, created_at: new Date().toISOString() } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, ...extra, ...stored, created_at: nowIso() } }));
   return code;
 }
 

@@ -4,6 +4,7 @@ import { publicUser, type UserRecord } from '../lib/user-record';
 import { badRequest } from '../lib/errors';
 import { auditRefPartition, INDEX, indexPartition, indexQuery, KEY, keys, SK } from '../lib/table';
 import { DEFAULT_TIME_ZONE } from '../lib/time-zone';
+import { currentDate } from '../lib/clock';
 
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
@@ -160,7 +161,7 @@ function auditCursorPosition(cursor: string | undefined): string | undefined {
   return position;
 }
 
-export async function exportAccountData(user: UserRecord, modules: readonly ModuleInOrder[], now = new Date()) {
+export async function exportAccountData(user: UserRecord, modules: readonly ModuleInOrder[], now = currentDate()) {
   const [own, audit] = await Promise.all([
     queryUpTo({
       KeyConditionExpression: 'pk = :pk',

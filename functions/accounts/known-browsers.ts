@@ -4,6 +4,7 @@ import { db, tableName } from '../lib/db';
 import { readCookie } from '../lib/session';
 import { keys, SK } from '../lib/table';
 import type { KnownBrowsers, UserRecord } from '../lib/user-record';
+import { nowMs } from '../lib/clock';
 
 /**
  * "A new sign-in from a browser this account has not used before" (docs/security.md#account-security-center).
@@ -54,7 +55,7 @@ export interface BrowserSignIn {
 export async function browserSignIn(
   user: Pick<UserRecord, 'id' | 'known_browsers'>,
   cookies: string | undefined,
-  now = Date.now(),
+  now = nowMs(),
 ): Promise<BrowserSignIn> {
   const sent = readCookie(cookies, BROWSER_COOKIE);
   const browserId = sent && /^[\w-]{16,64}$/.test(sent) ? sent : randomBytes(18).toString('base64url');

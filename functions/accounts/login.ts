@@ -31,6 +31,7 @@ import {
 import { deviceCookie, trustedDeviceId } from './trusted-device';
 import { browserSignIn } from './known-browsers';
 import { sendSecurityNotice } from './security-notices';
+import { currentDate } from '../lib/clock';
 
 /**
  * Two-step sign-in (docs/product.md#4-states-and-transitions): the password, then a 6-digit code emailed with a challenge id.
@@ -233,7 +234,7 @@ export async function completeSignIn(
   auditValues?: Record<string, unknown>,
 ): Promise<{ user: UserRecord; cookie: string; browserCookie: string }> {
   const { cookie } = await startSession(user, caller, signInNote(user.email, auditValues));
-  const now = new Date();
+  const now = currentDate();
   const browser = await browserSignIn(user, caller.cookies, now.getTime());
   // on a new day also the last-active day: its counters follow from the table's stream, off this
   // path (functions/lib/activity-aggregation.ts)

@@ -7,6 +7,7 @@ import { logger } from '../lib/logger';
 import { count, METRIC } from '../lib/metrics';
 import { keys } from '../lib/table';
 import { giveBackOne } from './rate-limit';
+import { nowMs } from '../lib/clock';
 
 /** The account mails, each with its own hourly budget (docs/security.md#outbound-mail-budget). */
 export type MailKind = 'verification' | 'login_code' | 'restore_code' | 'password_reset' | 'security_notice';
@@ -43,7 +44,7 @@ const SHARDS = 8;
  * end) when both are full, counting MailBudgetExhausted for the alarm. Answers how to give the
  * mail back: a send SES refuses spent nothing.
  */
-export async function takeFromMailBudget(kind: MailKind, now = Date.now()): Promise<() => Promise<void>> {
+export async function takeFromMailBudget(kind: MailKind, now = nowMs()): Promise<() => Promise<void>> {
   const budget = mailBudgets[kind];
   const shards = Math.max(1, Math.min(SHARDS, budget));
   const perShard = Math.ceil(budget / shards);

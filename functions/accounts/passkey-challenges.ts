@@ -6,6 +6,7 @@ import { config } from '../lib/config';
 import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { keys, ttlIn } from '../lib/table';
+import { nowSeconds } from '../lib/clock';
 
 /**
  * WebAuthn challenges of the passkey ceremonies (docs/security.md#account-security-center): WEBAUTHN#<id> /
@@ -74,7 +75,7 @@ export async function takeChallenge(challengeId: string, purpose: ChallengePurpo
     if (error instanceof ConditionalCheckFailedException) throw badRequest('invalid_challenge');
     throw error;
   }
-  const expired = Number(item?.expires_at) <= Math.floor(Date.now() / 1000);
+  const expired = Number(item?.expires_at) <= nowSeconds();
   if (!item || expired || item.purpose !== purpose || (userId !== undefined && item.user_id !== userId))
     throw badRequest('invalid_challenge');
   return String(item.challenge);

@@ -13,6 +13,7 @@ import { defaultPasskeyName } from './passkey-names';
 import { passkeyRemovalLink } from './passkey-removal-link';
 import { confirmIdentity, type IdentityProof } from './reauthentication';
 import { sendSecurityNotice } from './security-notices';
+import { nowIso } from '../lib/clock';
 
 /**
  * Adding a passkey (docs/security.md#account-security-center): credentials are stored at USER#<id> /
@@ -87,7 +88,7 @@ export async function finishPasskeyRegistration(
   if (!verification.verified) throw badRequest('passkey_verification_failed');
   const info = verification.registrationInfo;
   const hash = credentialHash(info.credential.id);
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: PasskeyItem = {
     ...keys.passkey(user.id, hash),
     type: 'passkey',

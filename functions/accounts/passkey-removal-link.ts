@@ -1,5 +1,6 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { appUrl } from '../lib/app-url';
+import { currentDate, nowSeconds } from '../lib/clock';
 import { tableName } from '../lib/db';
 import { badRequest, notFound } from '../lib/errors';
 import { deviceAuditKey } from '../lib/device-audit-key';
@@ -29,8 +30,8 @@ export async function passkeyRemovalLink(userId: string, passkeyId: string): Pro
   const token = await new SignJWT({ pk: passkeyId })
     .setProtectedHeader({ alg: 'HS256', typ: TYP })
     .setSubject(userId)
-    .setIssuedAt()
-    .setExpirationTime(`${REMOVAL_LINK_LIFETIME_SECONDS}s`)
+    .setIssuedAt(nowSeconds())
+    .setExpirationTime(nowSeconds() + REMOVAL_LINK_LIFETIME_SECONDS)
     .sign(await removalKey());
   return `${await appUrl()}/passkey-removal?token=${encodeURIComponent(token)}`;
 }
@@ -38,7 +39,7 @@ export async function passkeyRemovalLink(userId: string, passkeyId: string): Pro
 /** The account and passkey a token names; 400 `invalid_token` when tampered, expired or of another kind. */
 export async function readRemovalToken(token: string): Promise<{ userId: string; passkeyId: string }> {
   try {
-    const { payload } = await jwtVerify(token, await removalKey(), { algorithms: ['HS256'], typ: TYP });
+    const { payload } = await jwtVerify(token, await removalKey(), { algorithms: ['HS256'], typ: TYP, currentDate: currentDate() });
     if (typeof payload.sub !== 'string' || !payload.sub || typeof payload.pk !== 'string' || !payload.pk) throw badRequest('invalid_token');
     return { userId: payload.sub, passkeyId: payload.pk };
   } catch (error) {

@@ -13,6 +13,7 @@ import { completeSignIn } from './login';
 import { CHALLENGE_TTL_SECONDS, relyingParty, storeChallenge, takeChallenge, webauthn } from './passkey-challenges';
 import { credentialHash, type PasskeyItem } from './passkey-records';
 import { assertNotExhausted, consume, release, scopeKey } from './rate-limit';
+import { nowIso } from '../lib/clock';
 
 /**
  * Signing in with a passkey (docs/security.md#account-security-center): discoverable credentials and user
@@ -62,7 +63,7 @@ export async function recordPasskeyUse(stored: PasskeyItem, info: { newCounter: 
           ':counter': info.newCounter,
           ':old': Number(stored.counter ?? 0),
           ':backed': info.credentialBackedUp,
-          ':now': new Date().toISOString(),
+          ':now': nowIso(),
         },
       }),
     );

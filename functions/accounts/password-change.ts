@@ -9,6 +9,7 @@ import type { UserRecord } from '../lib/user-record';
 import { accountAudit, type Caller } from '../lib/caller';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords';
 import { consume } from './rate-limit';
+import { nowIso } from '../lib/clock';
 
 /**
  * Change password from the settings page: the current password is required; on success every
@@ -51,7 +52,7 @@ export async function changePassword(
               ExpressionAttributeValues: {
                 ':hash': passwordHash,
                 ':old': user.password_hash,
-                ':now': new Date().toISOString(),
+                ':now': nowIso(),
                 ':one': 1,
                 ':version': sessionVersion + 1,
                 ':current': sessionVersion,

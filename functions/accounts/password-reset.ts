@@ -19,6 +19,7 @@ import { assertStrongPassword, hashPassword } from './passwords';
 import { consume } from './rate-limit';
 import { passkeyKeysOf } from './passkey-records';
 import { deviceCookie } from './trusted-device';
+import { nowIso, nowSeconds } from '../lib/clock';
 
 /**
  * Password reset by emailed link (docs/security.md): 32 random bytes, only their sha256 stored
@@ -50,7 +51,7 @@ export async function sendPasswordReset(
         user_id: user.id,
         session_version: user.session_version ?? 0,
         email_lower: user.email.trim().toLowerCase(),
-        created_at: new Date().toISOString(),
+        created_at: nowIso(),
         expires_at: ttlIn(RESET_TTL_SECONDS),
       },
     }),
@@ -61,7 +62,7 @@ export async function sendPasswordReset(
 }
 
 export async function requestPasswordReset(email: string, caller: Caller): Promise<void> {
-  const started = Date.now();
+  const started = performance.now();
   await consume('resetRequestsPerIp', caller.ip, caller);
   await consume('resetRequestsPerEmail', normalizeEmail(email), caller);
   const user = email.trim() ? await getUserByEmail(email) : undefined;
@@ -74,7 +75,7 @@ export async function requestPasswordReset(email: string, caller: Caller): Promi
       logger.error('password reset email failed', { error: error as Error });
     }
   }
-  const remaining = RESET_REQUEST_MIN_MS - (Date.now() - started);
+  const remaining = RESET_REQUEST_MIN_MS - (performance.now() - started);
   if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
 }
 
@@ -84,7 +85,7 @@ async function findToken(token: string | undefined) {
   if (!token || token.length > 200) return undefined;
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.resetToken(hashToken(token)), ConsistentRead: true }));
   const item = found.Item;
-  if (!item || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
+  if (!item || Number(item.expires_at) <= nowSeconds()) return undefined;
   return item as ResetItem;
 }
 
@@ -160,7 +161,7 @@ export async function confirmPasswordReset(
               ConditionExpression: 'attribute_exists(pk) AND session_version = :version AND email_lower = :email',
               ExpressionAttributeValues: {
                 ':hash': passwordHash,
-                ':now': new Date().toISOString(),
+                ':now': nowIso(),
                 ':one': 1,
                 ':version': user.session_version ?? 0,
                 ':email': user.email_lower,

@@ -8,6 +8,7 @@ import { count, METRIC } from '../lib/metrics';
 import { throttled } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { Caller } from '../lib/caller';
+import { nowMs } from '../lib/clock';
 
 /**
  * Rate limits (docs/security.md) as fixed windows in DynamoDB: one item per scope, key and window
@@ -88,7 +89,7 @@ const windowKey = (name: LimitName, key: string, start: number) => keys.rateWind
  * refusal of a window is written to the audit log (once per window and key, so a flood cannot
  * flood the log).
  */
-export async function consume(name: LimitName, key: string, caller?: Caller, now = Date.now()): Promise<void> {
+export async function consume(name: LimitName, key: string, caller?: Caller, now = nowMs()): Promise<void> {
   await countUse(name, key, { item: windowKey(name, key, windowOf(name, now).start), counter: 'count' }, caller, now);
 }
 
@@ -99,7 +100,7 @@ interface Counter {
 }
 
 /** `consume` on a given counter (several limits may share one window item, each its own counter). */
-async function countUse(name: LimitName, key: string, { item, counter }: Counter, caller?: Caller, now = Date.now()): Promise<void> {
+async function countUse(name: LimitName, key: string, { item, counter }: Counter, caller?: Caller, now = nowMs()): Promise<void> {
   const window = windowOf(name, now);
   try {
     await db().send(
@@ -126,7 +127,7 @@ async function refusal(name: LimitName, key: string, window: { start: number; re
 }
 
 /** Gives back one use counted by `consume` (a reservation that turned out not to be a failure). */
-export async function release(name: LimitName, key: string, now = Date.now()): Promise<void> {
+export async function release(name: LimitName, key: string, now = nowMs()): Promise<void> {
   await giveBackOne(windowKey(name, key, windowOf(name, now).start));
 }
 
@@ -200,7 +201,7 @@ async function auditFirstRefusal(name: LimitName, key: string, windowStart: numb
 }
 
 /** Like `consume`, but answers true/false instead of throwing (a silent limit). */
-export async function tryConsume(name: LimitName, key: string, caller?: Caller, now = Date.now()): Promise<boolean> {
+export async function tryConsume(name: LimitName, key: string, caller?: Caller, now = nowMs()): Promise<boolean> {
   try {
     await consume(name, key, caller, now);
     return true;
@@ -211,7 +212,7 @@ export async function tryConsume(name: LimitName, key: string, caller?: Caller, 
 }
 
 /** Refuses when the window is already full, without counting this call (a reservation is counted by `consume`). */
-export async function assertNotExhausted(name: LimitName, key: string, now = Date.now()): Promise<void> {
+export async function assertNotExhausted(name: LimitName, key: string, now = nowMs()): Promise<void> {
   const window = windowOf(name, now);
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: windowKey(name, key, window.start), ConsistentRead: true }));
   if (Number(found.Item?.count ?? 0) >= window.limit) {
@@ -221,7 +222,7 @@ export async function assertNotExhausted(name: LimitName, key: string, now = Dat
 }
 
 /** The item a limit counts `key` in now: read it with the other items a request needs, then {@link assertRoomIn}. */
-export const currentWindowKey = (name: LimitName, key: string, now = Date.now()) => windowKey(name, key, windowOf(name, now).start);
+export const currentWindowKey = (name: LimitName, key: string, now = nowMs()) => windowKey(name, key, windowOf(name, now).start);
 
 const sameKey = (item: Record<string, unknown>, key: Record<string, unknown>) => item.pk === key.pk && item.sk === key.sk;
 
@@ -236,7 +237,7 @@ export async function assertRoomIn(
   key: string,
   read: ReadonlyArray<Record<string, unknown>>,
   caller?: Caller,
-  now = Date.now(),
+  now = nowMs(),
 ): Promise<void> {
   const window = windowOf(name, now);
   const item = read.find((found) => sameKey(found, windowKey(name, key, window.start)));
@@ -291,13 +292,7 @@ export class LoginThrottled extends Error {
 }
 
 /** The items a login attempt's limits are read from (one BatchGetItem with the account, see {@link reserveLoginAttempt}). */
-export function loginLimitKeys(
-  email: string,
-  source: string,
-  trusted: boolean,
-  ip: string,
-  now = Date.now(),
-): Array<Record<string, unknown>> {
+export function loginLimitKeys(email: string, source: string, trusted: boolean, ip: string, now = nowMs()): Array<Record<string, unknown>> {
   return [...(trusted ? [] : [currentWindowKey('loginFailuresPerIp', ip, now)]), keys.loginBackoff(email, source)];
 }
 
@@ -335,7 +330,7 @@ export async function reserveLoginAttempt(
   trusted: boolean,
   caller: Caller,
   read: ReadonlyArray<Record<string, unknown>>,
-  now = Date.now(),
+  now = nowMs(),
 ): Promise<LoginAttempt> {
   const backoff = read.find((item) => sameKey(item, keys.loginBackoff(email, source)));
   const pool: AccountPool = trusted ? 'loginFailuresPerAccountTrusted' : 'loginFailuresPerAccount';

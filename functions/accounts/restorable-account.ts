@@ -7,12 +7,13 @@ import { deliver } from './emails/deliver';
 import { restoreCodeEmail } from './emails/restore-code';
 import { challengeCookie, newBrowserBinding, openChallenge } from './login-challenge';
 import { type LoginAttempt, undoneOnFailure } from './rate-limit';
+import { nowMs } from '../lib/clock';
 
 /**
  * A deleted account its owner may bring back (docs/product.md#account-data): deleted by the owner
  * (an administrator's deletion is theirs to undo) and still within the retention period.
  */
-export function isSelfRestorable(user: UserRecord, now = Date.now()): boolean {
+export function isSelfRestorable(user: UserRecord, now = nowMs()): boolean {
   const eraseAfter = hardDeleteAvailableAt(user);
   return user.deleted_by === 'self' && eraseAfter !== null && now < eraseAfter.getTime();
 }

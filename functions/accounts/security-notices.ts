@@ -7,6 +7,7 @@ import type { Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { securityNoticeEmail, type SecurityEvent } from './emails/security-notice';
 import { tryConsume } from './rate-limit';
+import { currentDate } from '../lib/clock';
 
 /**
  * Sends a security notice (docs/security.md#account-security-center). The change it reports has already
@@ -33,7 +34,7 @@ export async function sendSecurityNotice(
         to: detail.to ?? user.email,
         firstName: user.first_name,
         event,
-        at: new Date(),
+        at: currentDate(),
         timeZone: user.time_zone,
         settingsLink: `${await appUrl()}/settings`,
         device: deviceLabel(caller.userAgent),

@@ -9,6 +9,7 @@ import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { confirmIdentity, type IdentityProof } from './reauthentication';
 import { isLive, sessionIdOf, sessionItems } from './sessions';
+import { nowMs } from '../lib/clock';
 
 /**
  * Ending sessions from "Where you're signed in" (docs/security.md#account-security-center), after
@@ -59,8 +60,8 @@ export async function revokeOtherSessions(
   caller: Caller,
 ): Promise<{ ended: number; cookie?: string }> {
   await confirmIdentity(user, proof, caller, REFUSED);
-  const nowMs = Date.now();
-  const ended = (await sessionItems(user.id)).filter((item) => sessionIdOf(item) !== current.sessionId && isLive(item, user, nowMs)).length;
+  const at = nowMs();
+  const ended = (await sessionItems(user.id)).filter((item) => sessionIdOf(item) !== current.sessionId && isLive(item, user, at)).length;
   const { cookie } = await endAllSessions(user.id, current);
   await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: ended } }));
   return { ended, cookie };

@@ -3,6 +3,7 @@ import { queryUpTo } from '../lib/query-pages';
 import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
 import { keyAfter, keys, SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
+import { currentDate } from '../lib/clock';
 
 /**
  * "Where you're signed in" (docs/security.md#account-security-center): the caller's own live sessions, ending
@@ -64,7 +65,7 @@ export function isLive(item: SessionItem, user: Pick<UserRecord, 'session_versio
 
 export const sessionIdOf = (item: Pick<SessionItem, 'sk'>) => keyAfter(SK.session, item.sk);
 
-export async function listSessions(user: UserRecord, currentSessionId: string, now = new Date()): Promise<SessionView[]> {
+export async function listSessions(user: UserRecord, currentSessionId: string, now = currentDate()): Promise<SessionView[]> {
   const views = (await sessionItems(user.id))
     .filter((item) => isLive(item, user, now.getTime()) || sessionIdOf(item) === currentSessionId)
     .map((item) => ({

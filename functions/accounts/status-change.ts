@@ -7,6 +7,7 @@ import type { UserRecord, UserStatus } from '../lib/user-record';
 import { indexAttributes } from '../lib/table';
 import { searchItemWrites, userIndexKeys } from '../lib/users';
 import type { UserChange } from './user-mutation';
+import { nowIso } from '../lib/clock';
 
 /**
  * The account-status writes shared by the admin's status actions (admin/user-status.ts) and the
@@ -37,7 +38,7 @@ export async function softDeleteChange(
 ): Promise<UserChange<SoftDeleteResult>> {
   if (user.status === 'deleted') throw conflict('already_deleted');
   const deletedReason = reason?.trim() ? reason.trim() : null;
-  const deletedAt = new Date().toISOString();
+  const deletedAt = nowIso();
   const result: SoftDeleteResult = { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason };
   return {
     set: {

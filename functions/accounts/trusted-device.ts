@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { readCookie } from '../lib/session';
 import { deviceAuditKey } from '../lib/device-audit-key';
+import { currentDate, nowSeconds } from '../lib/clock';
 
 /**
  * Trusted-device cookies (docs/security.md#sign-in-a-stranger-cannot-lock-the-owner-out-guessing-stays-bounded; OWASP "device cookies"). A browser that has
@@ -19,7 +20,7 @@ const ISSUER = 'career-program';
 const deviceKey = () => deviceAuditKey('trusted-device-cookie').then((key) => new Uint8Array(key));
 
 /** A new device cookie for the account (Set-Cookie value). */
-export async function deviceCookie(userId: string, now = Math.floor(Date.now() / 1000)): Promise<string> {
+export async function deviceCookie(userId: string, now = nowSeconds()): Promise<string> {
   const token = await new SignJWT({ did: randomBytes(12).toString('base64url') })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(ISSUER)
@@ -37,6 +38,7 @@ export async function trustedDeviceId(cookies: string | undefined, userId: strin
   if (!token || !userId) return undefined;
   try {
     const { payload } = await jwtVerify(token, await deviceKey(), {
+      currentDate: currentDate(),
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: AUDIENCE,

@@ -6,6 +6,7 @@ import { notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
+import { nowIso } from '../lib/clock';
 
 export type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
 
@@ -37,7 +38,7 @@ export async function mutateUser<Result>(
     if (!user) throw notFound();
     const change = await decide(user);
     const names: Record<string, string> = { '#version': 'version' };
-    const values: Record<string, unknown> = { ':one': 1, ':now': new Date().toISOString() };
+    const values: Record<string, unknown> = { ':one': 1, ':now': nowIso() };
     if (user.version !== undefined) values[':version'] = user.version;
     // the last-active histogram moves a status change within this day (stats.ts
     // lastActiveStatusMove): an activity that moved the account to another day meanwhile (it

@@ -11,6 +11,7 @@ import { accountAudit, type Caller } from '../lib/caller';
 import { deliver } from './emails/deliver';
 import { verificationCodeEmail } from './emails/verification-code';
 import { consume, givingBackOnFailure, tryConsume } from './rate-limit';
+import { nowIso } from '../lib/clock';
 
 /** Email verification: the code sent at registration, and marking the account verified. */
 export const VERIFY_EMAIL_PURPOSE = 'verify_email';
@@ -74,7 +75,7 @@ export async function verifyEmail(input: { email: string; code: string }, caller
   // An unknown, deleted or already verified account has no code to check: the same generic answer.
   if (!found || found.verified || found.status === 'deleted') throw badRequest('invalid_code');
   let user: UserRecord = found;
-  const now = new Date().toISOString();
+  const now = nowIso();
   // The code is spent in the same transaction that verifies the account (retried with jitter on
   // conflicts): either both happen or neither, so a 503 leaves the code usable for a retry. A
   // repeated registration's password and names ride on the code and apply now (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).

@@ -7,6 +7,7 @@ import { queryPages } from '../lib/query-pages';
 import { auditRefPartition, keys } from '../lib/table';
 import { actionPartitions, bucketWalk, dayBuckets, domainPartitions, monthBuckets } from './audit-reads';
 import { listPage, pageParams, type ListPage, type PageReader, type Stream } from './paging';
+import { currentDate } from '../lib/clock';
 
 /**
  * Audit log reads (the audit screen and the drawer's Audit tab), newest first, every one a key
@@ -168,7 +169,7 @@ async function actorStreams(
 
 export async function auditLog(
   raw: AuditQuery,
-  now = new Date(),
+  now = currentDate(),
 ): Promise<AuditPage & { window_days: number; date_from: string; date_to: string; truncated?: boolean }> {
   const { page, size } = pageParams(raw, AUDIT_DEFAULT_PAGE_SIZE);
   const givenFrom = parseDay(raw.date_from, 'date_from');

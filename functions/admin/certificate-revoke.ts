@@ -6,6 +6,7 @@ import { db, tableName } from '../lib/db';
 import { conflict, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import { adminAudit, type AdminCaller } from '../lib/admin-caller';
+import { nowIso } from '../lib/clock';
 
 /**
  * `POST /api/admin/users/{id}/certificate/revoke`: both copies of the certificate are marked
@@ -15,7 +16,7 @@ export async function revokeCertificate(userId: string, reason: string | undefin
   const existing = await getUserCertificate(userId);
   if (!existing) throw notFound('no_certificate');
   if (existing.revoked_at) throw conflict('already_revoked');
-  const revokedAt = new Date().toISOString();
+  const revokedAt = nowIso();
   const revokedReason = reason?.trim() || null;
   const revoke = (key: { pk: string; sk: string }) => ({
     Update: {

@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { INDEX, indexPartition } from '../lib/table';
+import { currentDate } from '../lib/clock';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -10,7 +11,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * works, and climbs past it day by day when erasure fails silently (infra/constructs/monitoring.ts
  * alarms at retention + 2 days). One query of one item, oldest first.
  */
-export async function erasureBacklogDays(now = new Date()): Promise<number> {
+export async function erasureBacklogDays(now = currentDate()): Promise<number> {
   const { indexName, partitionKey } = INDEX.erasureDue;
   const page = await db().send(
     new QueryCommand({

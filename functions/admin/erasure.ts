@@ -11,6 +11,7 @@ import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import { startPurge, type PurgeMessage } from './purge-job';
 import { hardDeleteAvailableAt } from '../lib/retention';
+import { currentDate } from '../lib/clock';
 
 /**
  * Automatic erasure after retention (docs/product.md#account-data, docs/runbook.md#erasure):
@@ -93,7 +94,7 @@ export async function queueIfDue(userId: string, now: Date): Promise<'queued' | 
 
 /** The day's erasure run, from its checkpoint. `finished` false: out of time, checkpointed. */
 export async function runErasure(options: ErasureOptions = {}): Promise<ErasureSummary & { finished: boolean }> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? currentDate();
   const timeLeft = options.timeLeftMs ?? (() => Number.POSITIVE_INFINITY);
   const day = dayOf(now);
   const summary: ErasureSummary = { considered: 0, queued: 0, skipped: 0, failed: 0 };

@@ -7,6 +7,7 @@ import { auditLog, type AuditQuery } from './audit-log';
 import type { AdminCaller } from '../lib/admin-caller';
 import { csvRow, type CsvValue } from './csv';
 import { listUsers, STATUS_SCOPES, USER_FILTERS, type UserListItem, type UserListQuery } from './user-list';
+import { currentDate } from '../lib/clock';
 
 /**
  * CSV exports of the admin lists (docs/product.md "CSV exports"): exactly the rows the screen
@@ -170,7 +171,7 @@ async function withExportFields(items: UserListItem[]): Promise<ExportedUser[]> 
  * list itself falls back to defaults for unknown values (links keep working); an export states
  * what it contains, so an unknown status or filter is refused (400).
  */
-export async function exportUsers(raw: UserListQuery, caller: AdminCaller, now = new Date()): Promise<CsvExport> {
+export async function exportUsers(raw: UserListQuery, caller: AdminCaller, now = currentDate()): Promise<CsvExport> {
   const status = raw.status?.trim() ?? '';
   const filter = raw.filter?.trim() ?? '';
   if (!(STATUS_SCOPES as readonly string[]).includes(status)) throw badRequest('invalid_status');
@@ -227,7 +228,7 @@ export const AUDIT_EXPORT_COLUMNS = [
 const json = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
 
 /** `GET /api/admin/audit-logs/export.csv?actor&entity_type&entity_id&action&date_from&date_to`: the audit log with its filters. */
-export async function exportAuditLog(raw: AuditQuery, caller: AdminCaller, now = new Date()): Promise<CsvExport> {
+export async function exportAuditLog(raw: AuditQuery, caller: AdminCaller, now = currentDate()): Promise<CsvExport> {
   const query: AuditQuery = {
     actor: raw.actor,
     entity_type: raw.entity_type,

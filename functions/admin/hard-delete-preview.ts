@@ -3,6 +3,7 @@ import { auditRefPartition, indexPartition } from '../lib/table';
 import { getUserById, searchItems } from '../lib/users';
 import { readStream, streamKeys, streamSortKey, type Stream } from './paging';
 import { partitionItems, activityItems, kindOf } from './account-items';
+import { currentDate } from '../lib/clock';
 
 /**
  * Audit entries the preview counts per source at most: an account with a long history (an admin
@@ -17,7 +18,7 @@ export const PREVIEW_AUDIT_CAP = 500;
  */
 export async function hardDeletePreview(
   userId: string,
-  now = new Date(),
+  now = currentDate(),
 ): Promise<{ counts: Record<string, number>; at_least?: string[] }> {
   const user = await getUserById(userId);
   if (!user) throw notFound();

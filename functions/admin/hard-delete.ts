@@ -15,6 +15,7 @@ import {
   continuePurge,
   type PurgeMessage,
 } from './purge-job';
+import { currentDate } from '../lib/clock';
 
 /**
  * Hard delete (docs/product.md#4-states-and-transitions): only a soft-deleted account, after the retention window, with the
@@ -29,7 +30,7 @@ export async function hardDeleteUser(
   userId: string,
   confirmEmail: string | undefined,
   caller: AdminCaller,
-  now = new Date(),
+  now = currentDate(),
   options: PurgeOptions = {},
 ): Promise<{ deleted: boolean; status: PurgeJob['status']; counts: Record<string, number> }> {
   assertNotSelf(caller, userId);
@@ -61,8 +62,8 @@ export async function hardDeleteUser(
   }
   // Sent before any step: even if this request dies, the worker finishes the purge.
   await enqueue('purge', { user_id: userId } satisfies PurgeMessage, SAFETY_DELAY_SECONDS);
-  const started = Date.now();
-  const job = await continuePurge(userId, { timeLeftMs: options.timeLeftMs ?? (() => INLINE_BUDGET_MS - (Date.now() - started)) });
+  const started = performance.now();
+  const job = await continuePurge(userId, { timeLeftMs: options.timeLeftMs ?? (() => INLINE_BUDGET_MS - (performance.now() - started)) });
   if (job.status === 'done') return { deleted: true, status: 'done', counts: job.counts };
   await enqueue('purge', { user_id: userId } satisfies PurgeMessage);
   return { deleted: false, status: 'purging', counts: job.counts };

@@ -13,6 +13,7 @@ import { keys } from '../lib/table';
 import { getUserById } from '../lib/users';
 import { adminAudit, type AdminCaller } from '../lib/admin-caller';
 import { adminModules, type AdminModule } from './enrollment-view';
+import { nowIso } from '../lib/clock';
 
 /**
  * Admin module overrides (docs/product.md#4-states-and-transitions "Admin module status"). They change the learner's stored
@@ -111,7 +112,7 @@ export async function overrideModule(
     const enrollment = await getEnrollment(userId, content.id);
     if (!enrollment) throw notFound();
     const stored = (await listProgress(userId, content.id)) as Map<string, Progress>;
-    const now = new Date().toISOString();
+    const now = nowIso();
     const after = apply(content, action, moduleId, stored, now);
     const before = deriveProgress(content, stored);
     const derived = deriveProgress(content, after);

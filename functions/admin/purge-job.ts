@@ -16,6 +16,7 @@ import { getUserById, searchItems } from '../lib/users';
 import { ACTIVITY_DAYS, DAY_MS, type Item, linkedItems, kindOf } from './account-items';
 import { auditSources, anonymiseEntries } from './audit-anonymisation';
 import { streamKeys } from './paging';
+import { currentDate, nowIso } from '../lib/clock';
 
 async function batchDelete(items: Array<{ pk: string; sk: string }>): Promise<void> {
   await batchDeleteItems(items.map((item) => ({ pk: item.pk, sk: item.sk })));
@@ -89,7 +90,7 @@ export async function purgeStatus(userId: string): Promise<{
 }
 
 async function checkpoint(job: PurgeJob) {
-  job.updated_at = new Date().toISOString();
+  job.updated_at = nowIso();
   await db().send(new PutCommand({ TableName: tableName(), Item: job }));
 }
 
@@ -309,7 +310,7 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
           }),
         );
       }
-      const at = new Date();
+      const at = currentDate();
       Object.assign(job, {
         status: 'done',
         cursor: undefined,

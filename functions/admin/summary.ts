@@ -3,6 +3,7 @@ import { funnelField } from '../lib/funnel';
 import { readDayCounters, readStatsWithFunnel } from '../lib/stats';
 import { publishedProgram } from '../program/published-program';
 import type { AdminSummary } from '../../shared/admin-types';
+import { currentDate } from '../lib/clock';
 
 export type { AdminSummary };
 
@@ -28,7 +29,7 @@ export const lastDays = (n: number, now: Date) =>
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.max(0, part / whole)) : 0);
 const oneDecimal = (value: number) => Math.round(value * 10) / 10;
 
-export async function adminSummary(now = new Date()): Promise<AdminSummary> {
+export async function adminSummary(now = currentDate()): Promise<AdminSummary> {
   const days30 = lastDays(30, now);
   const days7 = days30.slice(-7);
   const [{ stats, funnel }, lastActive, dailyActive, enrollDays] = await Promise.all([

@@ -6,6 +6,7 @@ import { getUserById } from '../lib/users';
 import { getUserCertificate } from '../program/certificate';
 import type { AdminUserDetail } from '../../shared/admin-types';
 import { enrollmentsOf } from './enrollment-view';
+import { currentDate } from '../lib/clock';
 
 /** The response of `GET /api/admin/users/{id}`: the shape the console reads (shared/admin-types.ts). */
 export type UserDetail = AdminUserDetail;
@@ -20,7 +21,7 @@ const certificateOf = (record: Awaited<ReturnType<typeof getUserCertificate>>): 
       }
     : null;
 
-export async function userDetail(userId: string, now = new Date()): Promise<UserDetail> {
+export async function userDetail(userId: string, now = currentDate()): Promise<UserDetail> {
   const user = await getUserById(userId);
   if (!user) throw notFound();
   const availableAt = hardDeleteAvailableAt(user);

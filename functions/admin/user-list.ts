@@ -19,6 +19,7 @@ import { searchUsers } from './user-search';
 import { stalledUsers } from './stalled-users';
 import { enrollmentListUsers } from './enrollment-list';
 import { badRequest } from '../lib/errors';
+import { currentDate } from '../lib/clock';
 
 /**
  * `GET /api/admin/users` (docs/scale-reads.md). Every list is a key range, newest first, of an
@@ -96,7 +97,7 @@ async function activeTotal(scope: StatusScope, days: number, now: Date): Promise
   return Math.max(0, byStatus[scope]);
 }
 
-export async function listUsers(raw: UserListQuery, now = new Date()): Promise<UserListResponse> {
+export async function listUsers(raw: UserListQuery, now = currentDate()): Promise<UserListResponse> {
   const { page, size } = pageParams(raw, USERS_DEFAULT_PAGE_SIZE);
   const rawStatus = (raw.status ?? '').trim();
   let scope: StatusScope = (STATUS_SCOPES as readonly string[]).includes(rawStatus) ? (rawStatus as StatusScope) : '';

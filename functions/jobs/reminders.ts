@@ -2,6 +2,7 @@ import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
 import { enqueueAll } from '../lib/queue';
 import { reminderMessages } from '../program/reminders';
+import { currentDate } from '../lib/clock';
 
 /**
  * Scheduled reminders Lambda (EventBridge, hourly): fans the hour's reminder work (the learners
@@ -11,7 +12,7 @@ import { reminderMessages } from '../program/reminders';
  */
 export const handler = async () => {
   capacityMeter.reset();
-  const messages = reminderMessages(new Date());
+  const messages = reminderMessages(currentDate());
   await enqueueAll('reminders', messages);
   logger.info('reminders scheduled', { slices: messages.length, day: messages[0]?.day, hour: messages[0]?.hour });
   return { slices: messages.length };

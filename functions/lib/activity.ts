@@ -4,6 +4,7 @@ import { db, tableName } from './db';
 import { withWriteRetries } from './retry';
 import { INDEX, indexKeys, keys } from './table';
 import type { UserRecord } from './user-record';
+import { currentDate } from './clock';
 
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -22,7 +23,7 @@ export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
  * item. Throttling is retried with jitter (functions/lib/retry.ts); when it outlasts the retries
  * the error goes up (503).
  */
-export async function recordActivity(account: ActiveAccount, now = new Date()): Promise<boolean> {
+export async function recordActivity(account: ActiveAccount, now = currentDate()): Promise<boolean> {
   return (await recordActivitySetting(account, now, {})).newDay;
 }
 

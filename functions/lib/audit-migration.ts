@@ -7,6 +7,7 @@ import { queryPages } from './query-pages';
 import { auditDayPartition, keys } from './table';
 import { dayOf } from './activity';
 import { failedConditions } from './retry';
+import { currentDate } from './clock';
 
 export interface AuditMigration {
   /** days whose partition was read */
@@ -28,7 +29,7 @@ const LEGACY_NAMES = Object.fromEntries(LEGACY_AUDIT_INDEX_ATTRIBUTES.map((name,
  * converted entry carries no legacy attribute and is not read again, so a rerun (or a run that
  * stopped) converts only what is left.
  */
-export async function migrateAuditEntries(now = new Date(), onDay: (sofar: AuditMigration) => void = () => {}) {
+export async function migrateAuditEntries(now = currentDate(), onDay: (sofar: AuditMigration) => void = () => {}) {
   const totals: AuditMigration = { days: 0, converted: 0 };
   // a day ahead too: an entry written near midnight by a clock a little ahead
   for (let back = -1; back <= config().auditRetentionDays; back++) {

@@ -3,6 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { count, METRIC } from './metrics';
 import { keys } from './table';
+import { nowMs } from './clock';
 
 const HOUR = 3600;
 
@@ -11,7 +12,7 @@ const HOUR = 3600;
  * (counted as RefusalsNotAudited): a flood of refused requests writes one audit entry per hour
  * and key, not one per request (RATE#once_<action>#<key> / WINDOW#<start>, with a TTL).
  */
-export async function firstRefusalThisHour(action: string, key: string, now = Date.now()): Promise<boolean> {
+export async function firstRefusalThisHour(action: string, key: string, now = nowMs()): Promise<boolean> {
   const nowSeconds = Math.floor(now / 1000);
   const start = nowSeconds - (nowSeconds % HOUR);
   try {

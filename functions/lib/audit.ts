@@ -7,6 +7,7 @@ import { count, metricsOfAuditAction } from './metrics';
 import { auditActionShards } from './audit-actions';
 import { batchGetItems } from './batch-items';
 import { AUDIT_SHARDS, auditRefPartition, auditShardOf, indexAttributes, keys, PK, STREAMED_REFERENCES, ttlIn } from './table';
+import { currentDate } from './clock';
 
 /** The sort key of an entry and of each of its references: time order, the id breaks ties. */
 export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
@@ -138,7 +139,7 @@ export function auditRefPartitions(
 }
 
 /** The items of one audit entry: the entry in its day's partition, then its references. */
-export function auditItems(input: AuditInput, now = new Date(), id: string = randomUUID()): Record<string, unknown>[] {
+export function auditItems(input: AuditInput, now = currentDate(), id: string = randomUUID()): Record<string, unknown>[] {
   const entry = auditEntryItem(input, now, id);
   return [entry, ...auditRefItemsOf(entry)];
 }
@@ -247,7 +248,7 @@ const countAudited = (action: string) => metricsOfAuditAction(action).forEach((n
  */
 export const auditPuts = (input: AuditInput): Array<{ Put: { TableName: string; Item: Record<string, unknown> } }> => {
   countAudited(input.action);
-  const entry = auditEntryItem(input, new Date(), randomUUID());
+  const entry = auditEntryItem(input, currentDate(), randomUUID());
   return [{ Put: { TableName: tableName(), Item: { ...entry, [STREAMED_REFERENCES.attribute]: STREAMED_REFERENCES.value } } }];
 };
 

@@ -1,6 +1,7 @@
 import { QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './db';
 import { keys, SK } from './table';
+import { nowIso } from './clock';
 
 type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
 
@@ -12,7 +13,7 @@ type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[
  * because the account's status writes (accounts/status-change.ts) hold them, and the `auth`
  * Lambda, which restores accounts, does not load the program content.
  */
-export async function certificateHoldWrites(userId: string, held: boolean, at = new Date().toISOString()): Promise<TransactItem[]> {
+export async function certificateHoldWrites(userId: string, held: boolean, at = nowIso()): Promise<TransactItem[]> {
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),

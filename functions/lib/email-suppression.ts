@@ -4,6 +4,7 @@ import { writeAudit } from './audit';
 import { db, tableName } from './db';
 import { keys } from './table';
 import type { EmailSuppression, UserRecord } from './user-record';
+import { currentDate } from './clock';
 
 /**
  * Addresses SES reported as hard-bounced or complaining (functions/jobs/ses-events.ts) carry
@@ -23,7 +24,7 @@ export function isEmailSuppressed(user: Pick<UserRecord, 'email_suppressed'>): b
 export async function markEmailSuppressed(
   user: Pick<UserRecord, 'id' | 'email' | 'email_suppressed'>,
   reason: EmailSuppression,
-  now = new Date(),
+  now = currentDate(),
 ): Promise<boolean> {
   if (user.email_suppressed === 'complaint' || user.email_suppressed === reason) return false;
   try {

@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { EXPORT_OBJECT_PREFIX } from '../../shared/constants';
 import { config } from './config';
 import { checkLocalCall } from './local-twin';
+import { currentDate } from './clock';
 
 /**
  * A document too large for one API answer (Lambda answers at most 6 MB), handed over as an
@@ -40,7 +41,7 @@ let s3: S3Client | undefined;
  * it as `fileName`. The presigned link is signed with the function's own credentials: it works
  * while they do, and reads nothing the function may not read.
  */
-export async function storeExport(body: Buffer, fileName: string, now = new Date()): Promise<ExportLink> {
+export async function storeExport(body: Buffer, fileName: string, now = currentDate()): Promise<ExportLink> {
   const key = `${EXPORT_OBJECT_PREFIX}${randomUUID()}.json`;
   const expiresAt = new Date(now.getTime() + EXPORT_LINK_SECONDS * 1000);
   const bucket = config().exportBucket;

@@ -15,13 +15,13 @@ import { clearParameterCachesForTests, readSecret } from './parameters';
  * never refuses CloudFront's requests while its distribution update propagates.
  */
 const REFRESH_AFTER_MS = 60_000;
-let forcedAt = 0;
+let forcedAt = -Infinity;
 
 async function secretValues(refresh = false): Promise<string[]> {
   const arn = config().originSecretArn;
   if (!arn) throw new Error('ORIGIN_SECRET_ARN is not set');
-  const forceFetch = refresh && Date.now() - forcedAt >= REFRESH_AFTER_MS;
-  if (forceFetch) forcedAt = Date.now();
+  const forceFetch = refresh && performance.now() - forcedAt >= REFRESH_AFTER_MS;
+  if (forceFetch) forcedAt = performance.now();
   const read = await Promise.all([readSecret(arn, { forceFetch }), readSecret(arn, { previous: true, forceFetch })]);
   const found = read.filter((value): value is string => typeof value === 'string' && value.length >= 32);
   if (!found.length) throw new Error('origin-verify secret is empty or shorter than 32 characters');
@@ -51,6 +51,6 @@ export async function fromOurCloudFront(headers: Record<string, string | undefin
 
 /** Tests switch the secret. */
 export function resetOriginSecretForTests(): void {
-  forcedAt = 0;
+  forcedAt = -Infinity;
   clearParameterCachesForTests();
 }

@@ -57,7 +57,7 @@ export function parseKeyRing(text: string, previous: string[] = []): KeyRing {
   return ringOf([keyOf(trimmed), ...previous.map((secret) => keyOf(secret))]);
 }
 
-let forcedAt = 0;
+let forcedAt = -Infinity;
 /** The parsed ring of the secret text last read (parsing is redone only when the text changes). */
 let parsed: { text: string; ring: KeyRing } | undefined;
 
@@ -82,14 +82,14 @@ export function keyRing(): Promise<KeyRing> {
 
 /** After a rotation a warm function meets tokens of a newer key: re-read, rate-limited. */
 export async function refreshKeyRing(): Promise<KeyRing> {
-  if (Date.now() - forcedAt < REFRESH_AFTER_MS) return keyRing();
-  forcedAt = Date.now();
+  if (performance.now() - forcedAt < REFRESH_AFTER_MS) return keyRing();
+  forcedAt = performance.now();
   return load(true);
 }
 
 /** Tests switch keys: forget the cached ring. */
 export function resetKeyRingForTests(): void {
   parsed = undefined;
-  forcedAt = 0;
+  forcedAt = -Infinity;
   clearParameterCachesForTests();
 }

@@ -7,6 +7,7 @@ import { keyRing, refreshKeyRing } from './session-keys';
 import { keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
+import { currentDate, nowSeconds } from './clock';
 
 /**
  * Sessions (docs/security.md): a jose-signed HS256 token in a `__Host-` cookie. The token carries the
@@ -90,7 +91,7 @@ export async function startSession(
   /** Kept on the item as they are (the sign-in's audit note, functions/lib/sign-in-audit.ts). */
   attributes: Record<string, string> = {},
 ): Promise<{ cookie: string; sessionId: string }> {
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   const sessionId = randomBytes(18).toString('base64url');
   await db().send(
     new PutCommand({
@@ -140,6 +141,7 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, verificationKey, {
+      currentDate: currentDate(),
       algorithms: [ALGORITHM],
       issuer: ISSUER,
       audience: AUDIENCE,
@@ -151,7 +153,7 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
   }
   const userId = String(payload.sub);
   const claims = { sid: String(payload.sid), ver: Number(payload.ver), auth_time: Number(payload.auth_time) };
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   if (!claims.sid || !Number.isFinite(claims.auth_time) || now >= claims.auth_time + ABSOLUTE_LIFETIME_SECONDS) {
     return undefined;
   }
@@ -208,7 +210,7 @@ export async function keepSession(
   keep: { sessionId: string; authTime?: number },
   version: number,
 ): Promise<{ cookie: string }> {
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   const authTime = keep.authTime !== undefined && Number.isFinite(keep.authTime) ? Math.min(keep.authTime, now) : now;
   const token = await signToken(userId, { sid: keep.sessionId, ver: version, auth_time: authTime }, now);
   await markSessionVersion(userId, keep.sessionId, version);

@@ -1,3 +1,4 @@
+import { nowMs } from './clock';
 /**
  * The single-table layout: key attribute names, GSI definitions and key builders.
  * The CDK table (infra/) and the local table setup are built from these same definitions.
@@ -469,4 +470,4 @@ export const keys = {
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */
-export const ttlIn = (seconds: number, now = Date.now()) => Math.floor(now / 1000) + seconds;
+export const ttlIn = (seconds: number, now = nowMs()) => Math.floor(now / 1000) + seconds;

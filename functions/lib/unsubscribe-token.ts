@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { config } from './config';
+import { currentDate, nowSeconds } from './clock';
 import { badRequest } from './errors';
 import { checkLocalCall } from './local-twin';
 
@@ -63,7 +64,7 @@ export async function signUnsubscribeToken(userId: string): Promise<string> {
   return new SignJWT({})
     .setProtectedHeader({ alg: 'HS256', typ: TYP })
     .setSubject(userId)
-    .setIssuedAt()
+    .setIssuedAt(nowSeconds())
     .sign(await signingKey());
 }
 
@@ -71,7 +72,7 @@ export async function signUnsubscribeToken(userId: string): Promise<string> {
 export async function verifyUnsubscribeToken(token: string | undefined): Promise<string> {
   if (!token) throw badRequest('missing_token');
   try {
-    const { payload } = await jwtVerify(token, await signingKey(), { algorithms: ['HS256'], typ: TYP });
+    const { payload } = await jwtVerify(token, await signingKey(), { algorithms: ['HS256'], typ: TYP, currentDate: currentDate() });
     if (typeof payload.sub !== 'string' || !payload.sub) throw badRequest('invalid_token');
     return payload.sub;
   } catch (error) {

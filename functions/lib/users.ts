@@ -7,6 +7,7 @@ import { conflict } from './errors';
 import { type StatsField, statsUpdate, unverifiedDeltas } from './stats';
 import { indexKeys, keys } from './table';
 import type { Role, UserRecord, UserStatus } from './user-record';
+import { nowIso } from './clock';
 
 /**
  * Index keys of a user item, derived from its state; every write of a user item sets them so
@@ -143,7 +144,7 @@ export interface NewUser {
 }
 
 /** A new account's record as `insertUser` stores it (not yet written). */
-export function newUserRecord(input: NewUser, now = new Date().toISOString()): UserRecord {
+export function newUserRecord(input: NewUser, now = nowIso()): UserRecord {
   return {
     id: randomUUID(),
     email: input.email.trim(),

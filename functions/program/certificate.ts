@@ -12,6 +12,7 @@ import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
 import { loadLearnerProgram } from './learner-program';
 import { CERTIFICATE_CODE_ALPHABET } from '../../shared/certificate-code';
+import { nowIso } from '../lib/clock';
 
 /**
  * Certificates of completion (docs/product.md#certificates). Issued on the learner's first
@@ -73,7 +74,7 @@ export async function getOrIssueCertificate(user: UserRecord, caller: Caller): P
   if (derived.open || derived.completed < derived.total) {
     throw forbidden('program_not_completed', { completed: derived.completed, total: derived.total });
   }
-  const now = new Date().toISOString();
+  const now = nowIso();
   const record: CertificateRecord = {
     verification_code: newVerificationCode(),
     user_id: user.id,

@@ -12,6 +12,7 @@ import { publishedProgram } from './published-program';
 import { reminderIndexKeys, scheduleOf } from './reminder-index';
 import type { Program } from './content';
 import type { EnrollmentRecord } from './store';
+import { currentDate } from '../lib/clock';
 
 export const ENROLL_MESSAGE = 'Welcome to the 4-Week Career Program!';
 
@@ -45,7 +46,7 @@ export function newEnrollment(
   };
 }
 
-export async function enroll(user: UserRecord, now = new Date()): Promise<boolean> {
+export async function enroll(user: UserRecord, now = currentDate()): Promise<boolean> {
   const content = await publishedProgram();
   const at = now.toISOString();
   const first = content.modules[0];

@@ -8,6 +8,7 @@ import { publishedProgram } from './published-program';
 import { enrollmentTransition } from './learner-program';
 import { deriveProgress } from './progress';
 import { getEnrollment, listProgress } from './store';
+import { currentDate } from '../lib/clock';
 
 /**
  * Counts one enrollment written before the module funnel existed (functions/lib/funnel.ts):
@@ -15,7 +16,7 @@ import { getEnrollment, listProgress } from './store';
  * if the learner acts at the same moment (whoever loses the guard finds it counted). Used by
  * the `backfill-funnel` step of `npm run migrate` (infra/ops/migration-steps.ts); the learner's own next visit does the same (learner-program.ts).
  */
-export async function backfillFunnelFor(userId: string, now = new Date()): Promise<'counted' | 'already' | 'none'> {
+export async function backfillFunnelFor(userId: string, now = currentDate()): Promise<'counted' | 'already' | 'none'> {
   const user = await getUserById(userId);
   if (!user) return 'none';
   const content = await publishedProgram();

@@ -13,6 +13,7 @@ import { publishedProgram } from './published-program';
 import { deriveProgress, weekCompleted, type DerivedProgress, type StoredProgress } from './progress';
 import { reminderPartition, scheduleOf } from './reminder-index';
 import { getEnrollment, listProgress, type EnrollmentRecord } from './store';
+import { currentDate } from '../lib/clock';
 
 export interface LearnerProgram {
   content: Program;
@@ -162,7 +163,7 @@ export function enrollmentTransition(
  * the version has already written fresher aggregates.
  */
 async function reconcileEnrollment(user: UserRecord, enrollment: EnrollmentRecord, derived: DerivedProgress, content: Program) {
-  const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, new Date());
+  const { enrollmentUpdate, stats, week1 } = enrollmentTransition(user, enrollment, derived, content, currentDate());
   try {
     await withWriteRetries(() =>
       db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] })),

@@ -14,6 +14,7 @@ import type { UserRecord } from '../lib/user-record';
 import { program } from './content';
 import { reminderPartition } from './reminder-index';
 import { getEnrollment } from './store';
+import { currentDate, nowIso } from '../lib/clock';
 
 export function getNotificationPreferences(user: UserRecord): NotificationPreferences {
   return {
@@ -55,7 +56,7 @@ export async function setNotificationPreferences(
         ExpressionAttributeValues: {
           ...(frequency !== undefined ? { ':frequency': frequency } : {}),
           ...(timeZone ? { ':zone': timeZone } : {}),
-          ':at': new Date().toISOString(),
+          ':at': nowIso(),
           ':one': 1,
         },
         ReturnValues: 'ALL_NEW',
@@ -77,7 +78,7 @@ export async function setNotificationPreferences(
  * the two writes finishes the job. The inactivity clock starts again at `now`
  * (`reminders_resumed_at`). Returns the account as it is now, or undefined when it is gone.
  */
-export async function resumeReminders(userId: string, now = new Date()): Promise<UserRecord | undefined> {
+export async function resumeReminders(userId: string, now = currentDate()): Promise<UserRecord | undefined> {
   let resumed: UserRecord;
   try {
     resumed = (
@@ -168,7 +169,7 @@ export async function setFrequencyFromLink(
     await followSchedule(user.id, to, user.time_zone); // heals a lagging index entry; no write otherwise
     return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, reminders_paused: paused, changed: false };
   }
-  const at = new Date().toISOString();
+  const at = nowIso();
   try {
     await db().send(
       new TransactWriteCommand({

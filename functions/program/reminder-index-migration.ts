@@ -8,6 +8,7 @@ import { indexAttributes, indexQuery, keys, legacyRemindersDuePartition } from '
 import type { UserRecord } from '../lib/user-record';
 import { REMINDER_SHARDS, reminderPartition, scheduleOf } from './reminder-index';
 import type { EnrollmentRecord } from './store';
+import { currentDate } from '../lib/clock';
 
 export interface ReminderIndexMigration {
   /** entries moved to their send-hour partition */
@@ -32,7 +33,7 @@ export function legacyReminderPartitions(): string[] {
  * it was read (a settings change or a progress write meanwhile has put it right already), so a
  * rerun, or a run beside live traffic, changes nothing twice; a rerun finds the partitions empty.
  */
-export async function migrateReminderIndex(now = new Date(), onPage: (sofar: ReminderIndexMigration) => void = () => {}) {
+export async function migrateReminderIndex(now = currentDate(), onPage: (sofar: ReminderIndexMigration) => void = () => {}) {
   const totals: ReminderIndexMigration = { moved: 0, removed: 0 };
   const [pkName, skName] = indexAttributes('remindersDue');
   for (const legacy of legacyReminderPartitions()) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ReminderFrequency } from '../../shared/program-types';
 import { indexKeys, indexPartition } from '../lib/table';
 import { localTime } from '../lib/time-zone';
+import { currentDate } from '../lib/clock';
 
 /**
  * The sparse reminder index (`INDEX.remindersDue` in functions/lib/table.ts) on ENROLLMENT items.
@@ -59,7 +60,7 @@ export const scheduleOf = (user: { reminder_frequency?: ReminderFrequency; time_
 });
 
 /** The reminder index partition of a learner at `now`; null for `off` (no partition: no reminders). */
-export function reminderPartition(userId: string, schedule: ReminderSchedule, now = new Date()): string | null {
+export function reminderPartition(userId: string, schedule: ReminderSchedule, now = currentDate()): string | null {
   if (schedule.frequency === 'off') return null;
   const shard = reminderShard(userId);
   if (schedule.frequency === 'daily') return indexPartition.remindersDue(shard, sendSlot(schedule.timeZone, 0, now).hour);
@@ -68,7 +69,7 @@ export function reminderPartition(userId: string, schedule: ReminderSchedule, no
 }
 
 /** The index attributes that put an enrollment into the reminder index; none for `off`. */
-export function reminderIndexKeys(userId: string, schedule: ReminderSchedule, now = new Date()) {
+export function reminderIndexKeys(userId: string, schedule: ReminderSchedule, now = currentDate()) {
   const partition = reminderPartition(userId, schedule, now);
   return partition ? indexKeys.remindersDue(partition, userId) : {};
 }

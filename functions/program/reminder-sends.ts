@@ -46,9 +46,9 @@ export async function sendWithRetry(
  */
 export function pacer(perSecond: number, sleep: (ms: number) => Promise<void>) {
   const interval = 1000 / perSecond;
-  let next = Date.now() + interval;
+  let next = performance.now() + interval;
   return async () => {
-    const now = Date.now();
+    const now = performance.now();
     const at = Math.max(now, next);
     next = at + interval;
     if (at > now) await sleep(at - now);

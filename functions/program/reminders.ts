@@ -17,6 +17,7 @@ import { remindOne, type Outcome, type RemindContext, type ReminderUser } from '
 import { reminderPartitions } from './reminder-index';
 import { defaultSleep, pacer, sendWithRetry, type SendRetryOptions } from './reminder-sends';
 import type { EnrollmentRecord } from './store';
+import { currentDate } from '../lib/clock';
 
 /**
  * Reminders that fan out (docs/scale-writes.md).
@@ -207,7 +208,7 @@ class SliceRun {
   async remindPage(
     entries: Array<{ enrollment: EnrollmentRecord; partition: string }>,
   ): Promise<{ failed: string[]; done: string[]; complete: boolean }> {
-    const started = Date.now();
+    const started = performance.now();
     const failed: string[] = [];
     const done: string[] = [];
     if (!entries.length) return { failed, done, complete: true };
@@ -252,7 +253,7 @@ class SliceRun {
     // others had theirs released), so SQS delivers it again later and it resumes at this page.
     if (quotaSpent) throw quotaSpent;
     if (this.stop === 'share') throw new BulkShareSpentError();
-    this.longestPageMs = Math.max(this.longestPageMs, Date.now() - started);
+    this.longestPageMs = Math.max(this.longestPageMs, performance.now() - started);
     return { failed, done, complete: !deferred };
   }
 }
@@ -271,7 +272,7 @@ const counts = (before: ReminderSummary, after: ReminderSummary) => ({
  * slice is finished (false: the caller queues the continuation).
  */
 export async function processReminderSlice(message: ReminderSliceMessage, options: ReminderOptions = {}): Promise<SliceResult> {
-  const clock = options.clock ?? new Date();
+  const clock = options.clock ?? currentDate();
   const run = new SliceRun(message, options, await appUrl());
   // A stale slice (a long backlog, an old redelivery): its learners are in the next day's run of the hour.
   if (clock.getTime() - Date.parse(message.now) > MAX_SLICE_AGE_MS) {
@@ -373,7 +374,7 @@ async function retryFailed(
  * or with `hour` the hourly run of that UTC hour.
  */
 export async function runReminders(options: ReminderOptions = {}): Promise<ReminderSummary> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? currentDate();
   const summary: ReminderSummary = { considered: 0, sent: 0, skipped: 0, failed: 0 };
   const workers = options.workers ?? config().reminderWorkers;
   await forEachBounded(localRunMessages(now, options.hour), workers, async (message) => {

@@ -6,6 +6,7 @@ import { logger } from '../lib/logger';
 import { keys, SK } from '../lib/table';
 import { programMetaFields, versionItem } from './authoring/program-items';
 import { program, rawProgramContent, type ProgramContent } from './content';
+import { currentDate } from '../lib/clock';
 
 export interface SeedResult {
   program_id: string;
@@ -22,7 +23,7 @@ export interface SeedResult {
  * Both writes are conditional, so a run that fails halfway is simply redone by the next one.
  * The per-module copies an older seed wrote (MODULE#…) are removed.
  */
-export async function seedProgramContent(now = new Date()): Promise<SeedResult> {
+export async function seedProgramContent(now = currentDate()): Promise<SeedResult> {
   const content = program();
   const meta = await db().send(new GetCommand({ TableName: tableName(), Key: keys.programMeta(content.id), ConsistentRead: true }));
   const published = meta.Item?.published_version as number | undefined;

@@ -16,6 +16,7 @@ import { assertNotLocked, learnerTask, moduleBySlug } from './module-page';
 import { deriveProgress, nextModule, requiredTasksDone, type DerivedProgress, type StoredProgress } from './progress';
 import { publishedProgram } from './published-program';
 import { listTaskAnswers, type TaskRecord } from './store';
+import { currentDate } from '../lib/clock';
 
 /** A save races with another tab's completion at most a few times; then the state is settled. */
 const COMPLETION_ATTEMPTS = 4;
@@ -35,7 +36,7 @@ export async function saveTask(
   slug: string,
   taskId: string,
   input: TaskSaveRequest,
-  now = new Date(),
+  now = currentDate(),
 ): Promise<TaskSave> {
   const content = await publishedProgram();
   const module = moduleBySlug(content, slug);

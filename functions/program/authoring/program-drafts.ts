@@ -13,6 +13,7 @@ import { getVersionRecord, publishedVersionNumber } from '../published-program';
 import { auditValues, contentChanges, hasChanges } from './content-changes';
 import { programMetaFields, versionItem, type DraftRecord } from './program-items';
 import { validContent } from './validate-content';
+import { nowIso } from '../../lib/clock';
 
 /**
  * The administrators' draft and publishing (docs/product.md#program-authoring). Every write of
@@ -99,7 +100,7 @@ export async function writeDraft(
   const published = await publishedContent(version);
   const previous = before?.content ?? published;
   const changes = contentChanges(previous, content);
-  const at = new Date().toISOString();
+  const at = nowIso();
   const item: DraftRecord = {
     ...keys.programDraft(programId()),
     type: 'program_draft',
@@ -151,7 +152,7 @@ export async function publishDraft(input: { revision?: unknown; change_note?: un
   const changes = contentChanges(published, draft?.content ?? published);
   if (!draft || !hasChanges(changes)) throw conflict('no_changes', { message: 'The draft is the same as the published version.' });
   const next = version + 1;
-  const at = new Date().toISOString();
+  const at = nowIso();
   const values = auditValues(published, draft.content, changes);
   try {
     await db().send(
