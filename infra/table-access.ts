@@ -47,8 +47,9 @@ const PURGE_START: TableAccessSpec = {
     [PK.email]: ['DeleteItem'],
     [PK.userSearch]: ['DeleteItem'],
     [PK.stats]: ['UpdateItem'],
-    // the entry alone: the table's stream writes its references (functions/lib/audit-stream-refs.ts)
+    // the entry in the transaction, its references right after the commit (functions/lib/audit.ts auditPuts)
     [PK.audit]: ['PutItem'],
+    [PK.auditRef]: ['PutItem'],
   },
 };
 
@@ -180,9 +181,9 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],
       // a sign-in's `auth.login` entry, from its session item, and its references; the references
-      // of an entry written inside a transaction, from the entry read by key
+      // an entry written inside a transaction is missing (read by key), from the entry read by key
       [PK.audit]: ['PutItem', 'BatchGetItem'],
-      [PK.auditRef]: ['PutItem'],
+      [PK.auditRef]: ['BatchGetItem', 'PutItem'],
     },
   },
   // The daily schedule only queues the day's reminder slices: no table.

@@ -37,6 +37,8 @@ export const METRIC = {
   erasuresFailed: 'ErasuresFailed',
   /** A day's reminder slice still unfinished when the next day began: dropped, its learners left unreminded that day. */
   reminderSlicesUnfinished: 'ReminderSlicesUnfinished',
+  /** Audit references a request could not put after its commit: the table's stream writes them (seconds later). */
+  auditReferencesDeferred: 'AuditReferencesDeferred',
   /** Gauge: days since the oldest soft-delete still waiting for erasure. */
   erasureBacklogDays: 'ErasureBacklogDays',
 } as const;

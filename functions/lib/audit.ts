@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
-import { db, tableName } from './db';
-import { count, metricsOfAuditAction } from './metrics';
+import { db, onTransactionCommitted, tableName } from './db';
+import { logger } from './logger';
+import { count, METRIC, metricsOfAuditAction } from './metrics';
 import { auditActionShards } from './audit-actions';
 import { batchGetItems } from './batch-items';
 import { AUDIT_SHARDS, auditRefPartition, auditShardOf, indexAttributes, keys, PK, STREAMED_REFERENCES, ttlIn } from './table';
@@ -239,11 +240,14 @@ const countAudited = (action: string) => metricsOfAuditAction(action).forEach((n
 
 /**
  * The TransactWriteItems entry of an audit entry written atomically with the change it records:
- * the entry alone, marked so that the table's stream writes its references after the commit
- * (functions/lib/audit-stream-refs.ts). DynamoDB charges each item of a transaction twice: the
- * entry costs 2 write units there and its four references one each from the stream, where all
- * five in the transaction cost 10 (docs/data-model.md "Audit entry cost"). A commit always
- * reaches the stream, so the references cannot be lost; they trail the entry by seconds.
+ * the entry alone, marked `references: 'stream'`. Its references are put right after the commit,
+ * in the same request (`putCommittedAuditRefs`, run by the table client when the transaction
+ * commits), so the change is in every filter and in the person's Audit tab when its answer
+ * arrives. The mark makes the table's stream check them (functions/lib/audit-stream-refs.ts):
+ * a function stopped between the commit and those puts (a timeout, a crash) leaves them to the
+ * stream, which writes whatever is missing. DynamoDB charges each item of a transaction twice:
+ * the entry costs 2 write units there and its four references one each, where all five in the
+ * transaction cost 10 (docs/data-model.md "Audit entry cost").
  * Counted when built: a transaction refused after this (a lost race) over-counts by one.
  */
 export const auditPuts = (input: AuditInput): Array<{ Put: { TableName: string; Item: Record<string, unknown> } }> => {
@@ -251,6 +255,50 @@ export const auditPuts = (input: AuditInput): Array<{ Put: { TableName: string; 
   const entry = auditEntryItem(input, currentDate(), randomUUID());
   return [{ Put: { TableName: tableName(), Item: { ...entry, [STREAMED_REFERENCES.attribute]: STREAMED_REFERENCES.value } } }];
 };
+
+/** The audit entries among a transaction's items that were written by `auditPuts` (marked for their references). */
+export function markedAuditEntries(transactItems: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return transactItems.flatMap((transactItem) => {
+    const item = (transactItem.Put as { Item?: Record<string, unknown> } | undefined)?.Item;
+    const marked =
+      typeof item?.pk === 'string' && item.pk.startsWith(PK.audit) && item[STREAMED_REFERENCES.attribute] === STREAMED_REFERENCES.value;
+    return marked ? [item] : [];
+  });
+}
+
+/**
+ * Puts the references of the audit entries a committed transaction wrote. A failure here does
+ * not fail the request (its change is committed and answered as done): the stream writes the
+ * references that are missing, seconds later, and the miss is logged and counted.
+ */
+export async function putCommittedAuditRefs(transactItems: readonly Record<string, unknown>[]): Promise<void> {
+  const entries = markedAuditEntries(transactItems);
+  if (!entries.length) return;
+  try {
+    await putAuditItems(entries.flatMap(auditRefItemsOf));
+  } catch (error) {
+    logger.warn('audit references left to the stream', { entries: entries.length, error: error as Error });
+    count(METRIC.auditReferencesDeferred);
+  }
+}
+onTransactionCommitted(putCommittedAuditRefs);
+
+/**
+ * Puts the references of stored entries that are not there yet (the stream's repair, and the
+ * rebuild after an outage of it): reads the references' keys (eventually consistent: one just
+ * put and not yet visible is put again, the same item) and puts the missing ones. Returns how many it put.
+ */
+export async function putMissingAuditRefs(entries: readonly Record<string, unknown>[]): Promise<number> {
+  const wanted = entries.flatMap(auditRefItemsOf);
+  if (!wanted.length) return 0;
+  const keyOf = (item: Record<string, unknown>) => `${String(item.pk)} ${String(item.sk)}`;
+  const present = new Set(
+    (await batchGetItems(wanted.map(({ pk, sk }) => ({ pk, sk })), { projection: ['pk', 'sk'] })).map(keyOf),
+  );
+  const missing = wanted.filter((item) => !present.has(keyOf(item)));
+  await putAuditItems(missing);
+  return missing.length;
+}
 
 /**
  * Puts the items of an entry at once, each with its own PutItem: the roles that write audit entries

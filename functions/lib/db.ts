@@ -37,6 +37,19 @@ function addCapacity(entries: CapacityEntry | CapacityEntry[] | undefined, kind:
   }
 }
 
+/**
+ * What runs right after a TransactWriteItems commits, in the same request, with the transaction's
+ * items as sent (marshalled). The audit log registers one (functions/lib/audit.ts): the
+ * references of an audit entry written inside a transaction are put as soon as the change is
+ * committed, so the person who made it finds it at once in every filter. The items are the
+ * document client's (unmarshalled): this runs before its marshalling.
+ */
+export type CommitListener = (transactItems: readonly Record<string, unknown>[]) => Promise<void>;
+const commitListeners: CommitListener[] = [];
+export function onTransactionCommitted(listener: CommitListener): void {
+  if (!commitListeners.includes(listener)) commitListeners.push(listener);
+}
+
 const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
 
 /** Scans read the whole table: no request or job path may use one (docs/data-model.md). */
@@ -95,6 +108,10 @@ export function createDocumentClient(overrides: DynamoDBClientConfig = {}): Dyna
       const output = result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] };
       capacityMeter.calls += 1;
       addCapacity(output?.ConsumedCapacity, READ_COMMANDS.has(commandName) ? 'read' : 'write');
+      if (commandName === 'TransactWriteItemsCommand' && commitListeners.length) {
+        const items = (input.TransactItems ?? []) as Record<string, unknown>[];
+        for (const listener of commitListeners) await listener(items);
+      }
       return result;
     },
     { step: 'initialize', name: 'capacityMeterAndScanGuard' },

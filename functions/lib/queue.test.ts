@@ -2,7 +2,16 @@ import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from './config';
-import { drainLocalQueues, enqueue, enqueueAll, registerLocalConsumer, unregisterLocalConsumers } from './queue';
+import { setClockSource } from './clock';
+import {
+  drainLocalQueues,
+  enqueue,
+  enqueueAll,
+  LOCAL_MAX_RECEIVES,
+  localDeadLetters,
+  registerLocalConsumer,
+  unregisterLocalConsumers,
+} from './queue';
 
 const sqs = mockClient(SQSClient);
 afterAll(() => sqs.restore());
@@ -54,5 +63,39 @@ describe('queue', () => {
     await drainLocalQueues();
     expect(seen).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+  });
+
+  it('delivers a failed local message again, as SQS does, and makes it a dead letter after the queue’s receive count', async () => {
+    const tries: number[] = [];
+    registerLocalConsumer('purge', async (body: { n: number; failures: number }) => {
+      tries.push(body.n);
+      if (tries.filter((n) => n === body.n).length <= body.failures) throw new Error(`step ${body.n} stopped`);
+    });
+    const deadBefore = localDeadLetters().length;
+    await enqueue('purge', { n: 1, failures: 2 });
+    await enqueue('purge', { n: 2, failures: 99 });
+    await drainLocalQueues();
+    expect(tries.filter((n) => n === 1)).toHaveLength(3);
+    expect(tries.filter((n) => n === 2)).toHaveLength(LOCAL_MAX_RECEIVES);
+    expect(localDeadLetters().slice(deadBefore)).toEqual([{ queue: 'purge', body: { n: 2, failures: 99 }, error: 'step 2 stopped' }]);
+  });
+
+  it('delivers a delayed local message once the product’s clock reaches it', async () => {
+    const seen: unknown[] = [];
+    registerLocalConsumer('reminders', async (body: unknown) => {
+      seen.push(body);
+    });
+    let at = Date.parse('2026-03-01T10:00:00Z');
+    setClockSource(() => at);
+    try {
+      await enqueue('reminders', { later: true }, 600);
+      await drainLocalQueues();
+      expect(seen).toEqual([]);
+      at += 600_000;
+      await drainLocalQueues();
+      expect(seen).toEqual([{ later: true }]);
+    } finally {
+      setClockSource();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { config } from './config';
 import { checkLocalCall } from './local-twin';
 import { logger } from './logger';
 import { waitBeforeRetry } from './backoff';
+import { nowMs } from './clock';
 
 /**
  * Background work (docs/scale-writes.md): hard-delete continuations and reminder shards.
@@ -14,7 +15,25 @@ export type QueueName = 'purge' | 'reminders';
 export type Consumer<Body = unknown> = (body: Body) => Promise<void>;
 
 const localConsumers = new Map<QueueName, Consumer>();
+/**
+ * The queues' maxReceiveCount (infra/constructs/work-queue.ts): a message that fails this many
+ * times is a dead letter, locally as in SQS.
+ */
+export const LOCAL_MAX_RECEIVES = 5;
+/** A failed local message is delivered again after this long (SQS: its visibility timeout). */
+const LOCAL_REDELIVERY_MS = 50;
+
+interface LocalMessage {
+  name: QueueName;
+  body: unknown;
+  /** When it becomes visible, on the product's clock (a delayed send). */
+  visibleAt: number;
+  receives: number;
+}
+/** Delayed messages not yet visible; delivered by their timer or by `drainLocalQueues` once the clock reaches them. */
+const delayed = new Set<LocalMessage>();
 const inFlight = new Set<Promise<void>>();
+const deadLetters: Array<{ queue: QueueName; body: unknown; error: string }> = [];
 /** The SQS client module, loaded on the first send: only the routes that start background work need it (docs/lean-builds.md#cold-start). */
 // eslint-disable-next-line import-x/no-unresolved -- ./sqs-client.ts; in a bundle, the file beside index.js (LAZY_CHUNKS)
 const sqsModule = () => import('./sqs-client.js');
@@ -32,27 +51,72 @@ export function unregisterLocalConsumers(): void {
   localConsumers.clear();
 }
 
-/** Resolves when every in-process message (and what it enqueued) has been handled. */
+/** The local messages that failed LOCAL_MAX_RECEIVES times (the dead-letter queues' stand-in), oldest first. */
+export function localDeadLetters(): ReadonlyArray<{ queue: QueueName; body: unknown; error: string }> {
+  return deadLetters;
+}
+
+/**
+ * Resolves when every in-process message that is visible (and what it enqueued, and the
+ * redeliveries of those that failed) has been handled. Delayed messages whose time has come on
+ * the product's clock are delivered too: a harness that moves the clock (functions/lib/clock.ts)
+ * drains them without waiting for their timers.
+ */
 export async function drainLocalQueues(): Promise<void> {
-  while (inFlight.size) await Promise.allSettled([...inFlight]);
+  for (;;) {
+    for (const message of delayed) if (message.visibleAt <= nowMs()) deliver(message);
+    if (!inFlight.size) return;
+    await Promise.allSettled([...inFlight]);
+  }
+}
+
+/**
+ * Hands a message to its queue's consumer, as an SQS event source does: a failure makes it visible
+ * again shortly (a redelivery), and after LOCAL_MAX_RECEIVES receives it is a dead letter. The
+ * consumer is looked up at delivery, so a message enqueued while no consumer is registered waits
+ * for none: it is dropped with a warning, as before any worker existed.
+ */
+function deliver(message: LocalMessage): void {
+  delayed.delete(message);
+  const run = (async () => {
+    for (;;) {
+      const consumer = localConsumers.get(message.name);
+      if (!consumer) {
+        logger.warn('no local consumer: message dropped', { queue: message.name });
+        return;
+      }
+      message.receives += 1;
+      try {
+        await consumer(message.body);
+        return;
+      } catch (error) {
+        if (message.receives >= LOCAL_MAX_RECEIVES) {
+          deadLetters.push({ queue: message.name, body: message.body, error: (error as Error).message });
+          logger.error('local queue message is a dead letter', { queue: message.name, receives: message.receives, error: error as Error });
+          return;
+        }
+        logger.warn('local queue message failed: delivered again', { queue: message.name, receives: message.receives, error: error as Error });
+        await new Promise((resolve) => setTimeout(resolve, LOCAL_REDELIVERY_MS * message.receives));
+      }
+    }
+  })();
+  inFlight.add(run);
+  void run.finally(() => inFlight.delete(run));
 }
 
 function runLocally(name: QueueName, body: unknown, delaySeconds: number): boolean {
-  const consumer = localConsumers.get(name);
-  if (!consumer) return false;
-  const run = new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      consumer(body)
-        .catch((error: unknown) => logger.error('local queue message failed', { queue: name, error: error as Error }))
-        .finally(resolve);
-    }, delaySeconds * 1000);
-    // a delayed safety net must not keep a CLI run alive
-    if (delaySeconds > 0) timer.unref();
-  });
-  if (delaySeconds === 0) {
-    inFlight.add(run);
-    void run.finally(() => inFlight.delete(run));
+  if (!localConsumers.has(name)) return false;
+  const message: LocalMessage = { name, body, visibleAt: nowMs() + delaySeconds * 1000, receives: 0 };
+  if (delaySeconds <= 0) {
+    deliver(message);
+    return true;
   }
+  delayed.add(message);
+  const timer = setTimeout(() => {
+    if (delayed.has(message)) deliver(message);
+  }, delaySeconds * 1000);
+  // a delayed safety net must not keep a CLI run alive
+  timer.unref();
   return true;
 }
 

@@ -165,7 +165,7 @@ export interface TableAccessSpec {
  */
 const AUDIT_ACTIONS: Readonly<Partial<Record<PartitionPrefix, readonly ItemAction[]>>> = {
   [PK.audit]: ['PutItem', 'UpdateItem', 'Query', 'BatchGetItem'],
-  [PK.auditRef]: ['PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
+  [PK.auditRef]: ['PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchGetItem'],
 };
 
 /** The union of several functions' needs (e.g. the admin function also runs the purge's steps). */

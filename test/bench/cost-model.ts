@@ -26,10 +26,11 @@ export const MEASURED = {
   auditEntry: { writeUnits: 5, storedKb: 2.25 },
   /**
    * an entry written inside the transaction of the change it records: the entry (2 units, a
-   * transaction's items count twice) and its 4 references put from the stream, which reads the
-   * entry by key first (a consistent read, 1 unit).
+   * transaction's items count twice) and its 4 references put right after the commit; the
+   * stream's check reads the entry (a consistent read, 1 unit) and the references' keys (half a
+   * unit each) and writes only what is missing (nothing, unless the request stopped).
    */
-  auditEntryInTransaction: { writeUnits: 6, readUnits: 1 },
+  auditEntryInTransaction: { writeUnits: 6, readUnits: 3 },
   /** off the request path, per first activity of a day: marker (transactional), shares of the day ADDs, 2–3 search items. */
   activityAggregation: { writeUnits: 6 },
 } as const;

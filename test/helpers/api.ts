@@ -24,12 +24,11 @@ export interface ApiResponse<T = JsonBody> {
 /**
  * Requests that read audit entries through their references: the audit log and its export, a
  * person's Audit tab, the hard-delete preview and the hard delete's scrub, and the account export.
- * An entry written inside a transaction gets its references from the table's stream
- * (functions/lib/audit-stream-refs.ts): seconds later in AWS, within a second in the local
- * runtime, which polls the stream. `useApi`'s clients drain the stream before such a request, so a test
- * checks what the screen shows once the references are written (a hard delete comes days after
- * the soft delete, past the retention period); test/integration/audit-stream-refs.test.ts checks
- * the trailing itself.
+ * A sign-in's `auth.login` entry is written from the table's stream (functions/lib/sign-in-audit.ts):
+ * seconds later in AWS, within a second in the local runtime, which polls the stream. `useApi`'s
+ * clients drain the stream before such a request, so a test checks what the screen shows once
+ * those entries are written; a change's entry is there at once without it
+ * (test/integration/audit-stream-refs.test.ts reads with a client that never drains).
  */
 const READS_AUDIT_REFERENCES = [/\/audit-logs/, /\/hard-delete/, /^\/api\/account\/export/];
 const readsAuditReferences = (path: string) => READS_AUDIT_REFERENCES.some((pattern) => pattern.test(path));

@@ -4,31 +4,37 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '../../functions/admin/account-items';
 import { ANONYMOUS, anonymiseEntries } from '../../functions/admin/audit-anonymisation';
 import { handler } from '../../functions/jobs/activity-stream';
-import { auditPuts, auditRefPartitions, auditEntryOf, type AuditInput } from '../../functions/lib/audit';
-import { db, tableName } from '../../functions/lib/db';
+import { auditEntryOf, auditPuts, auditRefItemsOf, auditRefPartitions, putAuditItems, type AuditInput } from '../../functions/lib/audit';
+import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { queryAll } from '../../functions/lib/query-pages';
 import { auditRefPartition, STREAMED_REFERENCES } from '../../functions/lib/table';
-import { drainActivityStream } from '../../infra/local/activity-stream';
 import { runAs } from '../../infra/local/iam/twin';
 import { ApiClient, useApi } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
 
 /**
  * An audit entry written inside the transaction of the change it records gets its references
- * from the table's stream (functions/lib/audit-stream-refs.ts): the entry is in the day's log at
- * once, the filters find it once the stream is drained, and a batch delivered again writes the
- * same references, from the entry as it is now.
+ * right after the commit, in the same request (functions/lib/audit.ts auditPuts): the person who
+ * made the change finds it at once in every view of the log. The table's stream is the repair
+ * path (functions/lib/audit-stream-refs.ts): it writes the references a request did not put, from
+ * the entry as it is now, and a batch delivered again writes nothing twice.
  */
 const api = useApi();
 
 const refsOf = (partition: string) =>
   queryAll<Item>({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition } });
 
-/** Puts an entry as a transaction does, and returns its stored item and its stream record (as the stream delivers it). */
-async function transactionalEntry(input: AuditInput) {
+/**
+ * Puts an entry as a transaction does, then takes back the references the commit put (as if
+ * the function stopped between the commit and those puts), and returns its stored item and its
+ * stream record (as the stream delivers it).
+ */
+async function transactionalEntryWithoutRefs(input: AuditInput) {
   const puts = auditPuts(input);
   await db().send(new TransactWriteCommand({ TransactItems: puts }));
   const item = puts[0].Put.Item;
+  const partitions = auditRefPartitions(auditEntryOf(item));
+  for (const partition of partitions) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: partition, sk: item.sk } }));
   const record: DynamoDBRecord = {
     eventName: 'INSERT',
     dynamodb: {
@@ -40,41 +46,70 @@ async function transactionalEntry(input: AuditInput) {
       },
     },
   };
-  return { item, record, partitions: auditRefPartitions(auditEntryOf(item)) };
+  return { item, record, partitions };
 }
 
 const deliver = (records: DynamoDBRecord[]) => runAs('activityStream', () => handler({ Records: records }));
 
-describe('audit references written by the stream', () => {
-  it("puts an admin action's entry alone in its transaction; its four references follow from the stream", async () => {
-    const admin = await createTestUser({ role: 'admin' });
-    const learner = await createTestUser();
-    // a client that does not drain the stream before it reads the log (as an admin's browser)
+type Page = { items: Array<{ action: string; entity_id: string; old_values: unknown; new_values: unknown }> };
+
+describe('audit references of an entry written in a transaction', () => {
+  it("shows an admin's edit in the learner's Audit tab and in every filter right after the answer, with no stream read", async () => {
+    const admin = await createTestUser({ role: 'admin', email: `admin-${Date.now()}@ryw.example` });
+    // a client that never drains the stream (an admin's browser); nothing here reads the stream
     const client = new ApiClient(api.baseUrl);
     await signIn(client, admin);
-    expect((await client.post(`/api/admin/users/${learner.id}/lock`, {})).status).toBe(200);
-    type Page = { items: Array<{ action: string; entity_id: string }> };
-    const byEntity = () => client.get<Page>(`/api/admin/users/${learner.id}/audit-logs`);
-    const byAction = () => client.get<Page>(`/api/admin/audit-logs?action=admin.user.lock`);
+    const learners = await Promise.all(Array.from({ length: 5 }, () => createTestUser()));
+    for (const [round, learner] of learners.entries()) {
+      const changes = {
+        first_name: `Edited${round}`,
+        last_name: `Name${round}`,
+        email: `edited-${round}-${learner.id}@ryw-learners.example`,
+      };
+      expect((await client.patch(`/api/admin/users/${learner.id}`, changes)).status).toBe(200);
+      const views = {
+        'Audit tab': `/api/admin/users/${learner.id}/audit-logs`,
+        action: `/api/admin/audit-logs?action=admin.user.update`,
+        actor: `/api/admin/audit-logs?actor=${encodeURIComponent(admin.email)}`,
+        domain: `/api/admin/audit-logs?actor=${encodeURIComponent('@ryw.example')}`,
+        'entity type': `/api/admin/audit-logs?entity_type=user`,
+        entity: `/api/admin/audit-logs?entity_type=user&entity_id=${learner.id}`,
+        unfiltered: `/api/admin/audit-logs?page_size=10`,
+      };
+      for (const [view, path] of Object.entries(views)) {
+        const { body } = await client.get<Page>(path);
+        const edit = body.items.find((entry) => entry.action === 'admin.user.update' && entry.entity_id === learner.id);
+        expect(edit, `round ${round}: ${view}`).toBeDefined();
+        expect(edit!.new_values).toMatchObject(changes);
+        expect(edit!.old_values).toMatchObject({ first_name: learner.first_name, last_name: learner.last_name, email: learner.email });
+      }
+    }
+  });
 
-    // at once: the entry in the unfiltered log (it reads the day's entries themselves), in no filter yet
-    const unfiltered = await client.get<Page>(`/api/admin/audit-logs?page_size=10`);
-    expect(unfiltered.body.items).toContainEqual(expect.objectContaining({ action: 'admin.user.lock', entity_id: learner.id }));
-    expect(await refsOf(auditRefPartition.entity('user', learner.id))).toEqual([]);
-    expect((await byEntity()).body.items.map((entry) => entry.action)).not.toContain('admin.user.lock');
-
-    await drainActivityStream();
-    const [entityRef] = await refsOf(auditRefPartition.entity('user', learner.id));
-    expect(entityRef).toMatchObject({ action: 'admin.user.lock', entity_type: 'user', entity_id: learner.id, actor_user_id: admin.id });
-    expect(await refsOf(auditRefPartition.actor(admin.id))).toHaveLength(1);
-    // and the drawer and the filters find it
-    expect((await byEntity()).body.items.map((entry) => entry.action)).toContain('admin.user.lock');
-    expect((await byAction()).body.items.map((entry) => entry.entity_id)).toContain(learner.id);
+  it('lets the stream write only the references a request did not put', async () => {
+    const person = await createTestUser();
+    const { record, partitions, item } = await transactionalEntryWithoutRefs({
+      action: 'auth.password_changed',
+      actor: { id: person.id, email: person.email },
+      entityType: 'user',
+      entityId: person.id,
+    });
+    expect(partitions).toHaveLength(4);
+    // the request put two of them before it stopped
+    await putAuditItems(auditRefItemsOf(item).slice(0, 2));
+    capacityMeter.reset();
+    await deliver([record]);
+    expect(capacityMeter.snapshot().write).toBe(2);
+    for (const partition of partitions) expect(await refsOf(partition), partition).toHaveLength(1);
+    // delivered again: everything is there, nothing is put
+    capacityMeter.reset();
+    await deliver([record]);
+    expect(capacityMeter.snapshot().write).toBe(0);
   });
 
   it('writes the same references however often a batch is delivered, and never writes scrubbed data back', async () => {
     const person = await createTestUser({ email: 'scrub.me@stream-refs.example' });
-    const { record, partitions, item } = await transactionalEntry({
+    const { record, partitions, item } = await transactionalEntryWithoutRefs({
       action: 'auth.password_changed',
       actor: { id: person.id, email: person.email },
       entityType: 'user',
@@ -83,7 +118,8 @@ describe('audit references written by the stream', () => {
     });
     await deliver([record]);
     await deliver([record]);
-    for (const partition of partitions) expect(await refsOf(partition), partition).toHaveLength(1);
+    for (const partition of partitions)
+      expect(await refsOf(partition).then((refs) => refs.filter((ref) => ref.sk === item.sk)), partition).toHaveLength(1);
     const domainPartition = partitions.find((partition) => partition.includes('stream-refs.example'))!;
     expect(domainPartition).toBeDefined();
 
@@ -98,7 +134,7 @@ describe('audit references written by the stream', () => {
 
   it('gives no references to an entry that is gone (its TTL) by the time its record is read', async () => {
     const person = await createTestUser();
-    const { record, item, partitions } = await transactionalEntry({
+    const { record, item, partitions } = await transactionalEntryWithoutRefs({
       action: 'auth.password_changed',
       actor: { id: person.id, email: person.email },
       entityType: 'user',

@@ -75,7 +75,7 @@ describe('AuditLogPage', () => {
     const user = userEvent.setup();
     await screen.findByText('No audit entries found.');
     expect(api.calls[0].url).toBe('/api/admin/audit-logs?page=1&page_size=50');
-    const lagNote = 'Filtered results can take a few seconds to include the newest entries.';
+    const lagNote = 'Filtered results can take a few seconds to include the newest sign-ins.';
     expect(screen.queryByText(lagNote)).not.toBeInTheDocument();
 
     await user.type(screen.getByPlaceholderText('Actor email contains…'), '  admin@ ');

@@ -13,10 +13,10 @@ import { AuditTable } from './audit-table';
 import '../admin-audit.css';
 
 /**
- * Filters read the entries' references, which the table's stream writes seconds after an entry
- * recorded with its change (docs/data-model.md "Audit entry cost"); the unfiltered log is current.
+ * Filters read the entries' references: a change's are written with it, a sign-in's from the
+ * table's stream seconds later (docs/data-model.md "Audit entry cost"); the unfiltered log is current.
  */
-const FILTER_LAG_NOTE = 'Filtered results can take a few seconds to include the newest entries.';
+const FILTER_LAG_NOTE = 'Filtered results can take a few seconds to include the newest sign-ins.';
 const EMPTY: AuditFilters = { actor: '', entity_type: '', entity_id: '', action: '', date_from: '', date_to: '' };
 
 const trimmed = (filters: AuditFilters) =>

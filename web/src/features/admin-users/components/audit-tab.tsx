@@ -44,8 +44,8 @@ export function AuditTab({ userId }: { userId: string }) {
           </table>
         </ScrollTable>
       )}
-      {/* the tab reads the entries' references, written by the table's stream seconds after an admin's change */}
-      <p className="admin-lag-note">The newest entries can take a few seconds to appear here.</p>
+      {/* the tab reads the entries' references: a change's are written with it, a sign-in's by the table's stream seconds later */}
+      <p className="admin-lag-note">Sign-ins can take a few seconds to appear here; changes appear at once.</p>
       <Pagination
         label="Audit pages"
         total={total}

@@ -498,7 +498,7 @@ describe('UserDrawer audit', () => {
     expect(cell.textContent).toHaveLength(158);
     expect(cell.textContent?.endsWith('…')).toBe(true);
     expect(screen.getByText('Total: 30')).toBeInTheDocument();
-    expect(screen.getByText('The newest entries can take a few seconds to appear here.')).toBeInTheDocument();
+    expect(screen.getByText('Sign-ins can take a few seconds to appear here; changes appear at once.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2');
     expect(api.callsTo('GET /api/admin/users/u1/audit-logs').map((c) => c.url)).toEqual([
