@@ -186,6 +186,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.auditRef]: ['BatchGetItem', 'PutItem'],
     },
   },
-  // The daily schedule only queues the day's reminder slices: no table.
-  reminders: undefined,
+  // The hourly schedule queues the slices of the hour's index partitions that hold learners: one
+  // key of each partition read (functions/program/reminders.ts partitionsWithLearners).
+  reminders: { items: {}, indexes: ['remindersDue'] },
 };

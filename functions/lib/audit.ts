@@ -293,7 +293,12 @@ export async function putMissingAuditRefs(entries: readonly Record<string, unkno
   if (!wanted.length) return 0;
   const keyOf = (item: Record<string, unknown>) => `${String(item.pk)} ${String(item.sk)}`;
   const present = new Set(
-    (await batchGetItems(wanted.map(({ pk, sk }) => ({ pk, sk })), { projection: ['pk', 'sk'] })).map(keyOf),
+    (
+      await batchGetItems(
+        wanted.map(({ pk, sk }) => ({ pk, sk })),
+        { projection: ['pk', 'sk'] },
+      )
+    ).map(keyOf),
   );
   const missing = wanted.filter((item) => !present.has(keyOf(item)));
   await putAuditItems(missing);

@@ -8,6 +8,7 @@ import {
   enqueue,
   enqueueAll,
   LOCAL_MAX_RECEIVES,
+  LOCAL_VISIBILITY_TIMEOUT_MS,
   localDeadLetters,
   registerLocalConsumer,
   unregisterLocalConsumers,
@@ -65,19 +66,34 @@ describe('queue', () => {
     expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
   });
 
-  it('delivers a failed local message again, as SQS does, and makes it a dead letter after the queue’s receive count', async () => {
+  it('delivers a failed local message again after the visibility timeout, as SQS does, and makes it a dead letter after the queue’s receive count', async () => {
     const tries: number[] = [];
     registerLocalConsumer('purge', async (body: { n: number; failures: number }) => {
       tries.push(body.n);
       if (tries.filter((n) => n === body.n).length <= body.failures) throw new Error(`step ${body.n} stopped`);
     });
-    const deadBefore = localDeadLetters().length;
-    await enqueue('purge', { n: 1, failures: 2 });
-    await enqueue('purge', { n: 2, failures: 99 });
-    await drainLocalQueues();
-    expect(tries.filter((n) => n === 1)).toHaveLength(3);
-    expect(tries.filter((n) => n === 2)).toHaveLength(LOCAL_MAX_RECEIVES);
-    expect(localDeadLetters().slice(deadBefore)).toEqual([{ queue: 'purge', body: { n: 2, failures: 99 }, error: 'step 2 stopped' }]);
+    let at = Date.parse('2026-03-01T10:00:00Z');
+    setClockSource(() => at);
+    try {
+      const deadBefore = localDeadLetters().length;
+      await enqueue('purge', { n: 1, failures: 2 });
+      await enqueue('purge', { n: 2, failures: 99 });
+      await drainLocalQueues();
+      expect(tries).toEqual([1, 2]);
+      // not visible again before the visibility timeout
+      at += LOCAL_VISIBILITY_TIMEOUT_MS - 1;
+      await drainLocalQueues();
+      expect(tries).toHaveLength(2);
+      for (let round = 0; round < LOCAL_MAX_RECEIVES; round++) {
+        at += LOCAL_VISIBILITY_TIMEOUT_MS;
+        await drainLocalQueues();
+      }
+      expect(tries.filter((n) => n === 1)).toHaveLength(3);
+      expect(tries.filter((n) => n === 2)).toHaveLength(LOCAL_MAX_RECEIVES);
+      expect(localDeadLetters().slice(deadBefore)).toEqual([{ queue: 'purge', body: { n: 2, failures: 99 }, error: 'step 2 stopped' }]);
+    } finally {
+      setClockSource();
+    }
   });
 
   it('delivers a delayed local message once the product’s clock reaches it', async () => {

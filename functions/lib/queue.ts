@@ -20,8 +20,12 @@ const localConsumers = new Map<QueueName, Consumer>();
  * times is a dead letter, locally as in SQS.
  */
 export const LOCAL_MAX_RECEIVES = 5;
-/** A failed local message is delivered again after this long (SQS: its visibility timeout). */
-const LOCAL_REDELIVERY_MS = 50;
+/**
+ * A failed local message is visible again after the queues' visibility timeout (six worker
+ * timeouts of 15 minutes, infra/constructs/work-queue.ts), on the product's clock: a harness that
+ * moves the clock sees the redelivery when it passes, the local runtime after the real wait.
+ */
+export const LOCAL_VISIBILITY_TIMEOUT_MS = 6 * 15 * 60_000;
 
 interface LocalMessage {
   name: QueueName;
@@ -57,10 +61,10 @@ export function localDeadLetters(): ReadonlyArray<{ queue: QueueName; body: unkn
 }
 
 /**
- * Resolves when every in-process message that is visible (and what it enqueued, and the
- * redeliveries of those that failed) has been handled. Delayed messages whose time has come on
- * the product's clock are delivered too: a harness that moves the clock (functions/lib/clock.ts)
- * drains them without waiting for their timers.
+ * Resolves when every in-process message that is visible (and what it enqueued) has been
+ * handled. Delayed messages and redeliveries whose time has come on the product's clock are
+ * delivered too: a harness that moves the clock (functions/lib/clock.ts) drains them without
+ * waiting for their timers.
  */
 export async function drainLocalQueues(): Promise<void> {
   for (;;) {
@@ -72,51 +76,53 @@ export async function drainLocalQueues(): Promise<void> {
 
 /**
  * Hands a message to its queue's consumer, as an SQS event source does: a failure makes it visible
- * again shortly (a redelivery), and after LOCAL_MAX_RECEIVES receives it is a dead letter. The
- * consumer is looked up at delivery, so a message enqueued while no consumer is registered waits
- * for none: it is dropped with a warning, as before any worker existed.
+ * again after the visibility timeout (a redelivery), and after LOCAL_MAX_RECEIVES receives it is a
+ * dead letter. A consumer unregistered meanwhile drops it with a warning.
  */
 function deliver(message: LocalMessage): void {
   delayed.delete(message);
   const run = (async () => {
-    for (;;) {
-      const consumer = localConsumers.get(message.name);
-      if (!consumer) {
-        logger.warn('no local consumer: message dropped', { queue: message.name });
+    const consumer = localConsumers.get(message.name);
+    if (!consumer) {
+      logger.warn('no local consumer: message dropped', { queue: message.name });
+      return;
+    }
+    message.receives += 1;
+    try {
+      await consumer(message.body);
+    } catch (error) {
+      if (message.receives >= LOCAL_MAX_RECEIVES) {
+        deadLetters.push({ queue: message.name, body: message.body, error: (error as Error).message });
+        logger.error('local queue message is a dead letter', { queue: message.name, receives: message.receives, error: error as Error });
         return;
       }
-      message.receives += 1;
-      try {
-        await consumer(message.body);
-        return;
-      } catch (error) {
-        if (message.receives >= LOCAL_MAX_RECEIVES) {
-          deadLetters.push({ queue: message.name, body: message.body, error: (error as Error).message });
-          logger.error('local queue message is a dead letter', { queue: message.name, receives: message.receives, error: error as Error });
-          return;
-        }
-        logger.warn('local queue message failed: delivered again', { queue: message.name, receives: message.receives, error: error as Error });
-        await new Promise((resolve) => setTimeout(resolve, LOCAL_REDELIVERY_MS * message.receives));
-      }
+      logger.warn('local queue message failed: delivered again after the visibility timeout', {
+        queue: message.name,
+        receives: message.receives,
+        error: error as Error,
+      });
+      later(message, LOCAL_VISIBILITY_TIMEOUT_MS);
     }
   })();
   inFlight.add(run);
   void run.finally(() => inFlight.delete(run));
 }
 
-function runLocally(name: QueueName, body: unknown, delaySeconds: number): boolean {
-  if (!localConsumers.has(name)) return false;
-  const message: LocalMessage = { name, body, visibleAt: nowMs() + delaySeconds * 1000, receives: 0 };
-  if (delaySeconds <= 0) {
-    deliver(message);
-    return true;
-  }
+/** Makes a message visible `delayMs` from now on the product's clock (its timer, for the real clock, never keeps a process alive). */
+function later(message: LocalMessage, delayMs: number): void {
+  message.visibleAt = nowMs() + delayMs;
   delayed.add(message);
   const timer = setTimeout(() => {
     if (delayed.has(message)) deliver(message);
-  }, delaySeconds * 1000);
-  // a delayed safety net must not keep a CLI run alive
+  }, delayMs);
   timer.unref();
+}
+
+function runLocally(name: QueueName, body: unknown, delaySeconds: number): boolean {
+  if (!localConsumers.has(name)) return false;
+  const message: LocalMessage = { name, body, visibleAt: nowMs(), receives: 0 };
+  if (delaySeconds <= 0) deliver(message);
+  else later(message, delaySeconds * 1000);
   return true;
 }
 

@@ -106,10 +106,30 @@ export const SLICE_PREFIXES = '0123456789abcdef'.split('');
 const CHECKPOINT_TTL_SECONDS = 3 * 24 * 3600;
 const STOP_MARGIN_MS = 15_000;
 
-/** The hourly schedule's work: every partition of `now`'s UTC hour (reminder-index.ts) × every slice prefix. */
-export function reminderMessages(now: Date, hour = now.getUTCHours()): ReminderSliceMessage[] {
+/** The hourly schedule's work: every partition of `now`'s UTC hour (reminder-index.ts), or those given, × every slice prefix. */
+export function reminderMessages(now: Date, hour = now.getUTCHours(), partitions = reminderPartitions(now, hour)): ReminderSliceMessage[] {
   const base = { day: dayOf(now), now: now.toISOString(), hour };
-  return reminderPartitions(now, hour).flatMap((partition) => SLICE_PREFIXES.map((prefix) => ({ ...base, partition, prefix })));
+  return partitions.flatMap((partition) => SLICE_PREFIXES.map((prefix) => ({ ...base, partition, prefix })));
+}
+
+/**
+ * The partitions of `now`'s UTC hour that hold at least one learner: one Query of one key each
+ * (half a read unit), so that an hour without learners due (a quiet hour of a small deployment,
+ * the weekly partitions of a weekday nobody enrolled on) queues no slice, receives no message and
+ * runs no worker. A learner who enters an empty partition after this read is reminded by the
+ * next day's run of the hour (the same as one entering a partition after its slice was read).
+ */
+export async function partitionsWithLearners(now: Date, hour = now.getUTCHours()): Promise<string[]> {
+  const partitions = reminderPartitions(now, hour);
+  const held = await Promise.all(
+    partitions.map(async (partition) => {
+      const page = await db().send(
+        new QueryCommand({ TableName: tableName(), ...indexQuery('remindersDue', partition), Limit: 1, ProjectionExpression: 'pk' }),
+      );
+      return Boolean(page.Items?.length);
+    }),
+  );
+  return partitions.filter((_, index) => held[index]);
 }
 
 /**
@@ -300,6 +320,8 @@ export async function processReminderSlice(message: ReminderSliceMessage, option
     );
     const before = { ...run.summary };
     const entries = ((page.Items ?? []) as EnrollmentRecord[]).map((enrollment) => ({ enrollment, partition: message.partition }));
+    // a slice with no learner at all (no checkpoint, an empty first page): nothing to remember
+    if (!checkpoint && !startKey && !entries.length && !page.LastEvaluatedKey) return { ...run.summary, finished: true };
     const { failed, complete } = await run.remindPage(entries);
     // out of time within the page: the continuation reads it again (markers skip whoever was sent)
     if (!complete) return { ...run.summary, finished: false };

@@ -148,12 +148,13 @@ describe('least privilege in the table', () => {
     }
   });
 
-  it('keeps the seed to program content, the learner to its own audit history, and the daily schedule off the table', () => {
+  it('keeps the seed to program content, the learner to its own audit history, and the hourly schedule to reading the reminder index', () => {
     expect(tableStatements('seed').flatMap((st) => leadingKeysOf(st) ?? [])).toEqual(expect.arrayContaining(['PROGRAM#*']));
     expect(new Set(tableStatements('seed').flatMap((st) => leadingKeysOf(st) ?? []))).toEqual(new Set(['PROGRAM#*']));
     expect(queriedIndexes('learner')).toEqual([INDEX.auditByEntity.indexName]);
     expect(grantsOn('learner', 'EMAIL#')).toEqual([]);
-    expect(tableStatements('reminders')).toEqual([]);
+    expect(tableStatements('reminders').flatMap((st) => leadingKeysOf(st) ?? [])).toEqual([]);
+    expect(queriedIndexes('reminders')).toEqual([INDEX.remindersDue.indexName]);
   });
 
   it('lets the health check describe the table', () => {

@@ -12,8 +12,10 @@ import { DRAFT_ACTIONS } from '../../functions/program/authoring/program-drafts'
  * or templates over a list of sub-actions (`admin.module.${action}`).
  */
 const root = join(import.meta.dirname, '..', '..');
-const ACTION_LITERAL = /['"`]((?:auth|admin|user|system|security|account)\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)['"`]/g;
-const ACTION_TEMPLATE = /`((?:auth|admin|user|system|security|account)\.[a-z0-9_.]*)\$\{/g;
+/** Every namespace an action is written under (a namespace left out here hid its actions from this check). */
+const NAMESPACES = '(?:auth|admin|user|system|security|account|notifications|learner)';
+const ACTION_LITERAL = new RegExp(`['"\`](${NAMESPACES}\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
+const ACTION_TEMPLATE = new RegExp(`\`(${NAMESPACES}\\.[a-z0-9_.]*)\\$\\{`, 'g');
 const TEMPLATES: Record<string, readonly string[]> = { 'admin.module.': MODULE_ACTIONS, 'admin.program.': DRAFT_ACTIONS };
 
 function sourceFiles(dir: string): string[] {
@@ -32,6 +34,9 @@ describe('audited actions by entity type', () => {
     const written = new Set(sources.flatMap((text) => [...text.matchAll(ACTION_LITERAL)].map((match) => match[1])));
     expect(written).toContain('auth.login');
     expect(written).toContain('auth.2fa_failed');
+    // written through a ternary and under namespaces of their own
+    expect(written).toContain('notifications.unsubscribe');
+    expect(written).toContain('learner.certificate.issued');
     expect([...written].filter((action) => !listed.has(action))).toEqual([]);
   });
 

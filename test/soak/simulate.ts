@@ -1,0 +1,378 @@
+import pLimit from 'p-limit';
+import * as admin from './admin';
+import { FaultLog, FAULT_KINDS, planFaults } from './faults';
+import * as learner from './learner';
+import { codeIn } from './mail';
+import { dayOfMs, newAccount, Oracle, type AccountModel } from './oracle';
+import { makePopulation, visitChance, type Persona } from './population';
+import { Rng } from './rng';
+import { SimClock } from './sim-clock';
+import { startTwin } from './twin';
+import { checkAuditComplete, checkCounters, checkErasure, checkLearnerWork, checkServerErrors } from './invariants';
+import { checkReminders } from './reminder-check';
+import { clientFactory, RunRecord, type World } from './world';
+import type { SoakOptions } from './options';
+
+/**
+ * The simulation (docs/soak.md): a seeded population lives `days` simulated days on the local
+ * twin. Each simulated hour: the hourly reminder run (and at 03:00 UTC the daily erasure) with
+ * their queue work; the learners' visits of the hour in 5-minute slots, the table's stream read
+ * after each slot (unless a fault holds it back); then the administrator's work. Faults strike by
+ * the seed's plan. Invariants are checked every simulated day and at the end.
+ */
+const HOUR_MS = 3600 * 1000;
+const SLOT_MINUTES = 5;
+/** 2027-03-01T00:00Z: a Monday, with the spring's summer-time changes of both hemispheres inside the month. */
+export const SIM_START = Date.parse('2027-03-01T00:00:00Z');
+
+export interface SoakResult {
+  options: SoakOptions;
+  world: World;
+  figures: Record<string, Record<string, number | string>>;
+  wallMs: number;
+}
+
+interface PlannedAction {
+  minute: number;
+  seed: number;
+  run: (world: World) => Promise<void>;
+}
+
+export async function simulate(options: SoakOptions, log: (line: string) => void): Promise<SoakResult> {
+  const started = performance.now();
+  const rng = new Rng(options.seed);
+  const clock = new SimClock(SIM_START);
+  process.env.RETENTION_DAYS = String(options.retentionDays);
+  process.env.REMINDER_WORKERS ??= '16';
+  process.env.ADMIN_EMAIL = 'admin@soak.example';
+  process.env.ADMIN_PASSWORD = 'soak-Admin-Password-2027';
+  const twin = await startTwin(clock, { sesRate: 1000, sesQuota: 1_000_000 });
+  const windows = planFaults(rng.fork('faults'), options.days, { outageHours: options.outageHours, enabled: options.faults });
+  const faults = new FaultLog(windows);
+  const hours = options.days * 24;
+  let hour = 0;
+  const activeFaults = () => FAULT_KINDS.filter((kind) => faults.active(kind, hour) && kind !== 'deploy');
+  const record = new RunRecord(clock, activeFaults);
+  const oracle = new Oracle();
+  const people = makePopulation(rng.fork('population'), options.accounts, options.days);
+  const clientOf = clientFactory(twin, record);
+  const adminClient = clientOf('admin', '192.0.2.10', 'Mozilla/5.0 (soak admin console)');
+  oracle.add(
+    newAccount({
+      email: process.env.ADMIN_EMAIL,
+      firstName: 'Admin',
+      lastName: 'Soak',
+      role: 'admin',
+      registeredAt: clock.now(),
+      timeZone: 'UTC',
+      frequency: 'daily',
+      verified: true,
+    }),
+  );
+  const world: World = {
+    twin,
+    clock,
+    oracle,
+    record,
+    faults,
+    rng: rng.fork('world'),
+    people,
+    hour: 0,
+    clientOf,
+    admin: { email: process.env.ADMIN_EMAIL, password: process.env.ADMIN_PASSWORD, client: adminClient },
+    modules: [],
+    retentionDays: options.retentionDays,
+  };
+  installFaults(world, rng.fork('fault-strikes'));
+  const stream = await streamControl(world);
+  const figures: SoakResult['figures'] = {};
+  try {
+    for (hour = 0; hour < hours; hour++) {
+      world.hour = hour;
+      clock.set(clock.hourStart(hour));
+      if (hour % 24 === 0)
+        log(
+          `day ${hour / 24 + 1}/${options.days}: ${record.requests} requests, ${oracle.accounts.size} accounts, ${record.violations.length} violations`,
+        );
+      if (faults.active('deploy', hour)) {
+        await twin.redeploy();
+        faults.strike('deploy');
+      }
+      await record.time('scheduled jobs', () => runHourlyJobs(world, stream));
+      const plan = planHour(world, hour);
+      for (let slot = 0; slot < 60 / SLOT_MINUTES; slot++) {
+        const due = plan.filter((action) => Math.floor(action.minute / SLOT_MINUTES) === slot);
+        clock.set(clock.hourStart(hour) + slot * SLOT_MINUTES * 60_000);
+        const limit = pLimit(options.concurrency);
+        await record.time('learners', () =>
+          Promise.all(due.map((action) => limit(() => action.run({ ...world, rng: new Rng(action.seed) })))),
+        );
+        await record.time('stream', () => stream.afterSlot());
+      }
+      clock.set(clock.hourStart(hour) + 55 * 60_000);
+      await record.time('administrator', () => adminHour(world, hour, options));
+      await record.time('stream', () => stream.afterSlot());
+      if (hour % 24 === 23) await record.time('daily checks', () => dailyChecks(world, stream));
+      if (stream.outageEnded(hour)) await stream.recover(log);
+    }
+    clock.set(clock.hourStart(hours));
+    log('final checks…');
+    await stream.finish();
+    if (!(await admin.adminSignIn(world))) world.record.violate('harness', 'the administrator could not sign in for the final checks');
+    figures.counters = await record.time('final checks', () => checkCounters(world, true));
+    figures.audit = await record.time('final checks', () => checkAuditComplete(world));
+    figures.learner_work = await record.time('final checks', () => checkLearnerWork(world));
+    figures.reminders = checkReminders(world);
+    figures.erasure = await record.time('final checks', () => checkErasure(world));
+    figures.server_errors = checkServerErrors(world);
+    figures.recovery = recoveryFigures(world);
+  } finally {
+    clock.uninstall();
+    await twin.stop();
+  }
+  return { options, world, figures, wallMs: performance.now() - started };
+}
+
+/** The hour's scheduled jobs, as EventBridge fires them: reminders every hour, the erasure at 03:00 UTC. */
+async function runHourlyJobs(world: World, stream: StreamControl): Promise<void> {
+  const [{ runAs }, { handler: reminders }, { handler: erasure }, { drainLocalQueues }] = await Promise.all([
+    import('../../infra/local/iam/twin'),
+    import('../../functions/jobs/reminders'),
+    import('../../functions/jobs/erasure'),
+    import('../../functions/lib/queue'),
+  ]);
+  const killQueue = world.faults.active('queue_message_killed', world.hour) && world.rng.chance(0.5);
+  if (killQueue) armQueueKill(world);
+  await runAs('reminders', () => reminders());
+  await drainLocalQueues();
+  if (new Date(world.clock.now()).getUTCHours() === 3) {
+    const context = { getRemainingTimeInMillis: () => 600_000 } as Parameters<typeof erasure>[1];
+    await runAs('erasure', () => erasure({}, context)).catch((error: Error) =>
+      world.record.violate('erasure', `the erasure job failed: ${error.message}`),
+    );
+    await drainLocalQueues();
+    await noteErasures(world);
+  }
+  world.twin.dynamo.disarm();
+  await stream.afterSlot();
+}
+
+/** A queue message stopped mid-work: the next few writes succeed, then the worker is stopped; SQS delivers it again. */
+function armQueueKill(world: World): void {
+  world.twin.dynamo.armCrash(3 + world.rng.int(6));
+  setTimeout(() => {
+    if (world.twin.dynamo.crashed() > 0) world.faults.strike('queue_message_killed');
+    world.twin.dynamo.disarm();
+  }, 50);
+}
+
+/** After the erasure run: the accounts it erased (the console answers 404 for them) become erased in the oracle. */
+async function noteErasures(world: World): Promise<void> {
+  const retentionMs = world.retentionDays * 24 * HOUR_MS;
+  if (!(await admin.adminSignIn(world))) return;
+  for (const model of world.oracle.accounts.values()) {
+    if (model.status !== 'deleted' || model.deletedAt === undefined || !model.id) continue;
+    if (world.clock.now() - model.deletedAt < retentionMs) continue;
+    const answer = await world.admin.client.get(`/api/admin/users/${model.id}`);
+    if (answer.status !== 404) continue;
+    model.status = 'erased';
+    model.erasedAt = world.clock.now();
+    world.record.count('erased_by_the_daily_job');
+    world.oracle.expect({
+      action: 'system.user.hard_delete',
+      entityType: 'user',
+      entityId: model.id,
+      at: world.clock.now(),
+      viaStream: false,
+    });
+  }
+}
+
+/** The learners' actions of one hour, drawn from the seed. */
+function planHour(world: World, hour: number): PlannedAction[] {
+  const rng = new Rng(world.rng.fork(`hour-${hour}`).int(2 ** 31));
+  const day = Math.floor(hour / 24);
+  const utcHour = hour % 24;
+  const plan: PlannedAction[] = [];
+  for (const persona of world.people) {
+    const model = world.oracle.account(persona.email) ?? [...world.oracle.accounts.values()].find((m) => m.persona === persona);
+    if (day === persona.registerDay && utcHour === persona.registerHour && !model) {
+      plan.push({ minute: rng.int(60), seed: rng.int(2 ** 31), run: (w) => learner.register(w, persona) });
+      continue;
+    }
+    if (!model || !model.verified || day <= persona.registerDay) continue;
+    // one chance a day, at an hour of the person's own (their local afternoon or evening)
+    if (utcHour !== (persona.registerHour + 7 * day) % 24) continue;
+    const daysIn = day - persona.registerDay;
+    if (
+      model.status === 'deleted' &&
+      model.deletedBy === 'self' &&
+      persona.restoreAfterDays !== undefined &&
+      model.deletedAt !== undefined
+    ) {
+      // within the retention period only: past it the account can no longer be restored (docs/product.md)
+      const deletedFor = world.clock.now() - model.deletedAt;
+      if (deletedFor >= persona.restoreAfterDays * 24 * HOUR_MS && deletedFor < world.retentionDays * 24 * HOUR_MS - HOUR_MS)
+        plan.push({ minute: rng.int(60), seed: rng.int(2 ** 31), run: (w) => learner.selfRestore(w, persona, model) });
+      continue;
+    }
+    if (model.status !== 'active') continue;
+    if (persona.selfDeleteDay === day) {
+      plan.push({
+        minute: rng.int(60),
+        seed: rng.int(2 ** 31),
+        run: (w) => signInThen(w, persona, model, () => learner.selfDelete(w, persona, model)),
+      });
+      continue;
+    }
+    if (rng.chance(visitChance(persona, daysIn))) {
+      plan.push({ minute: rng.int(60), seed: rng.int(2 ** 31), run: (w) => learner.visit(w, persona, model) });
+    }
+    if (
+      persona.unsubscribeChance &&
+      model.frequency !== 'off' &&
+      rng.chance(persona.unsubscribeChance) &&
+      world.twin.ses.mailbox.to(model.email, /^Next up:/).length
+    )
+      plan.push({ minute: rng.int(60), seed: rng.int(2 ** 31), run: (w) => learner.unsubscribe(w, persona, model) });
+  }
+  return plan;
+}
+
+async function signInThen(world: World, persona: Persona, model: AccountModel, then: () => Promise<void>): Promise<void> {
+  if (await learner.signIn(world, persona, model)) await then();
+}
+
+/** The administrator's hour: a few actions, sized to the population, one after another. */
+async function adminHour(world: World, hour: number, options: SoakOptions): Promise<void> {
+  const utcHour = hour % 24;
+  if (utcHour < 8 || utcHour > 17) return;
+  if (!(await admin.adminSignIn(world))) return;
+  const rng = new Rng(world.rng.fork(`admin-${hour}`).int(2 ** 31));
+  const scaled = (perThousandADay: number) => {
+    const mean = (options.accounts * perThousandADay) / 1000 / 10;
+    return Math.floor(mean) + (rng.chance(mean - Math.floor(mean)) ? 1 : 0);
+  };
+  const w = { ...world, rng };
+  if (utcHour === 8) await admin.learnIds(w);
+  for (let n = scaled(20); n > 0; n--) await admin.searchUsers(w);
+  for (let n = scaled(8); n > 0; n--) await admin.editProfile(w);
+  for (let n = scaled(4); n > 0; n--) await admin.lockOrUnlock(w);
+  for (let n = scaled(3); n > 0; n--) await admin.softDelete(w);
+  for (let n = scaled(1); n > 0; n--) await admin.restore(w);
+  for (let n = scaled(2); n > 0; n--) await admin.hardDelete(w);
+  for (let n = scaled(4); n > 0; n--) await admin.overrideModule(w);
+  if (utcHour === 12 && Math.floor(hour / 24) % 10 === 5) await admin.publishVersion(w);
+}
+
+async function dailyChecks(world: World, stream: StreamControl): Promise<void> {
+  await stream.afterSlot();
+  if (!(await admin.adminSignIn(world))) return;
+  await checkCounters(world, !stream.trailing());
+}
+
+function recoveryFigures(world: World): Record<string, number> {
+  return Object.fromEntries([...world.faults.struck].map(([kind, times]) => [kind, times]));
+}
+
+// ---------------------------------------------------------------- faults
+
+/** The DynamoDB and SES faults, struck by the seed while their window is open. */
+function installFaults(world: World, rng: Rng): void {
+  world.twin.dynamo.decide = (operation) => {
+    if (world.faults.active('dynamodb_throttle', world.hour) && rng.chance(0.03)) {
+      world.faults.strike('dynamodb_throttle');
+      return 'throttle';
+    }
+    if (operation === 'TransactWriteItems' && world.faults.active('transaction_conflict', world.hour) && rng.chance(0.1)) {
+      world.faults.strike('transaction_conflict');
+      return 'conflict';
+    }
+    return 'pass';
+  };
+  world.twin.ses.refuse = () => {
+    if (world.faults.active('ses_quota_spent', world.hour)) {
+      world.faults.strike('ses_quota_spent');
+      return 'quota';
+    }
+    if (world.faults.active('ses_throttle', world.hour) && rng.chance(0.3)) {
+      world.faults.strike('ses_throttle');
+      return 'rate';
+    }
+    return undefined;
+  };
+}
+
+// ---------------------------------------------------------------- the stream
+
+interface StreamControl {
+  afterSlot: () => Promise<void>;
+  /** True while derived data legitimately trails (an outage not yet recovered). */
+  trailing: () => boolean;
+  outageEnded: (hour: number) => boolean;
+  recover: (log: (line: string) => void) => Promise<void>;
+  finish: () => Promise<void>;
+}
+
+/**
+ * The table's stream as the simulation reads it: after every slot, unless a delay holds it back
+ * (read once an hour then) or an outage stops it (nothing read; at its end the records older
+ * than the stream's 24 hours are gone, and the runbook's recovery runs: the rebuild of the
+ * outage's days). A batch killed mid-way is delivered again, as Lambda retries it.
+ */
+async function streamControl(world: World): Promise<StreamControl> {
+  const { drainActivityStream, skipActivityStream } = await import('../../infra/local/activity-stream');
+  const outage = world.faults.windowOf('stream_outage');
+  let recovered = !outage;
+  const drain = async () => {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const kill = world.faults.active('stream_batch_killed', world.hour) && world.rng.chance(0.2);
+      if (kill) world.twin.dynamo.armCrash(2 + world.rng.int(10));
+      try {
+        await drainActivityStream();
+        world.twin.dynamo.disarm();
+        return;
+      } catch (error) {
+        world.twin.dynamo.disarm();
+        if (!kill) throw error;
+        world.faults.strike('stream_batch_killed');
+      }
+    }
+  };
+  const inOutage = () => Boolean(outage && world.hour >= outage.from && world.hour < outage.to);
+  return {
+    afterSlot: async () => {
+      if (inOutage()) return world.faults.strike('stream_outage', 0);
+      if (outage && world.hour >= outage.to && !recovered) return;
+      if (world.faults.active('stream_delay', world.hour)) {
+        world.faults.strike('stream_delay', 0);
+        if (new Date(world.clock.now()).getUTCMinutes() < 55) return;
+      }
+      await drain();
+    },
+    trailing: () => Boolean(outage && world.hour >= outage.from && !recovered),
+    outageEnded: (hour) => Boolean(outage && hour === outage.to - 1),
+    recover: async (log) => {
+      // the records of the outage are past the stream's 24 hours: gone, as in the cloud
+      const lost = await skipActivityStream();
+      world.faults.strike('stream_outage');
+      world.record.count('stream_records_lost_in_the_outage', lost);
+      const from = dayOfMs(world.clock.hourStart(outage!.from));
+      const to = dayOfMs(world.clock.now());
+      log(`stream outage over (${lost} records lost): rebuilding ${from} … ${to}`);
+      await rebuild(world, from, to);
+      recovered = true;
+    },
+    finish: async () => {
+      if (!recovered) recovered = true;
+      await drain();
+    },
+  };
+}
+
+/** The runbook's recovery after an outage longer than the stream keeps its records (REBUILD_PENDING: merged with the rebuild command). */
+async function rebuild(world: World, from: string, to: string): Promise<void> {
+  world.record.violate('recovery', `no rebuild ran for ${from} … ${to}`);
+}
+
+export { codeIn };
