@@ -156,6 +156,12 @@ export default defineConfig({
         },
       },
       {
+        // `npm run soak:quick`: a few simulated days of the product on a local twin of its own
+        // (test/soak, docs/soak.md), beside the lighter projects of the first group.
+        resolve: ALIASES,
+        test: { name: 'soak', include: ['test/soak/**/*.test.ts'], environment: 'node', testTimeout: 600_000, hookTimeout: 120_000 },
+      },
+      {
         // One end-to-end file on its own (`npx vitest run --project e2e test/e2e/<file>`), files one
         // after another: they share one local runtime, its mailbox and its per-address limits.
         resolve: ALIASES,

@@ -1,5 +1,6 @@
 import type { PurgeMessage } from '../../functions/admin/purge-job';
 import type { ReminderSliceMessage } from '../../functions/program/reminders';
+import type { Consumer, QueueName } from '../../functions/lib/queue';
 import { runAs } from './iam/twin';
 
 /**
@@ -10,16 +11,24 @@ import { runAs } from './iam/twin';
  * slices (were they queued) run through the same slice worker.
  */
 export async function registerLocalWorkers(): Promise<void> {
-  const [{ registerLocalConsumer, enqueue }, { runPurgeMessage }, { processReminderSlice }] = await Promise.all([
+  const { registerLocalConsumer } = await import('../../functions/lib/queue');
+  for (const [name, consumer] of Object.entries(await localWorkers())) registerLocalConsumer(name as QueueName, consumer);
+}
+
+/** The in-process consumer of each queue (a harness may wrap them: test/soak delivers some messages twice, as SQS may). */
+export async function localWorkers(): Promise<Record<QueueName, Consumer>> {
+  const [{ enqueue }, { runPurgeMessage }, { processReminderSlice }] = await Promise.all([
     import('../../functions/lib/queue'),
     import('../../functions/jobs/purge'),
     import('../../functions/program/reminders'),
   ]);
-  registerLocalConsumer('purge', (message: PurgeMessage) => runAs('purge', () => runPurgeMessage(message, () => 60_000)));
-  registerLocalConsumer('reminders', (message: ReminderSliceMessage) =>
-    runAs('reminderWorker', async () => {
-      const result = await processReminderSlice(message);
-      if (!result.finished) await enqueue('reminders', message, result.continueInSeconds ?? 0);
-    }),
-  );
+  return {
+    purge: (message) => runAs('purge', () => runPurgeMessage(message as PurgeMessage, () => 60_000)),
+    reminders: (message) =>
+      runAs('reminderWorker', async () => {
+        const slice = message as ReminderSliceMessage;
+        const result = await processReminderSlice(slice);
+        if (!result.finished) await enqueue('reminders', slice, result.continueInSeconds ?? 0);
+      }),
+  };
 }

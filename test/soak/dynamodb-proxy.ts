@@ -13,6 +13,13 @@ import type { AddressInfo } from 'node:net';
  */
 export type ProxyDecision = 'pass' | 'throttle' | 'conflict';
 
+/**
+ * A deliberate break of the product, for the tests that show each invariant can fail
+ * (breaks.ts): it may rewrite a call's input (DynamoDB's JSON, attribute values typed), answer it
+ * as done without doing it (`'drop'`), or refuse it with a non-retryable error (`'fail'`).
+ */
+export type Rewrite = (operation: string, input: Record<string, unknown>) => Record<string, unknown> | 'drop' | 'fail' | undefined;
+
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 
 export interface DynamoDbProxy {
@@ -23,6 +30,10 @@ export interface DynamoDbProxy {
   disarm: () => void;
   /** Calls failed by a crash since the last arming. */
   crashed: () => number;
+  /** Installed by a break only: never in a run that checks the product. */
+  rewrite?: Rewrite;
+  /** Data calls seen, by operation (the run's DynamoDB traffic). */
+  calls: Map<string, number>;
   close: () => Promise<void>;
 }
 
@@ -53,6 +64,7 @@ export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProx
       crashAfter = undefined;
     },
     crashed: () => crashedCalls,
+    calls: new Map(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server: Server = createServer((req, res) => {
@@ -63,6 +75,7 @@ export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProx
         res
           .writeHead(400, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'soak' })
           .end(errorBody(type, message, extra));
+      if (operation) proxy.calls.set(operation, (proxy.calls.get(operation) ?? 0) + 1);
       if (operation && crashAfter !== undefined) {
         if (crashAfter <= 0) {
           crashedCalls += 1;
@@ -91,15 +104,23 @@ export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProx
           );
         }
       }
-      const out = request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
+      let sent = body;
+      if (operation && proxy.rewrite) {
+        const rewritten = proxy.rewrite(operation, JSON.parse(body.toString('utf8')) as Record<string, unknown>);
+        if (rewritten === 'drop')
+          return res
+            .writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'soak' })
+            .end(operation === 'BatchWriteItem' ? '{"UnprocessedItems":{}}' : '{}');
+        if (rewritten === 'fail') return answer('ValidationException', 'refused by a deliberate break of the simulation');
+        if (rewritten) sent = Buffer.from(JSON.stringify(rewritten));
+      }
+      const headers = { ...req.headers, 'content-length': String(sent.length) };
+      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
       out.on('error', () => res.writeHead(502).end());
-      out.end(body);
+      out.end(sent);
     });
   });
   server.keepAliveTimeout = 30_000;

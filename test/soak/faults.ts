@@ -16,6 +16,7 @@ export type FaultKind =
   | 'stream_outage'
   | 'stream_batch_killed'
   | 'queue_message_killed'
+  | 'queue_message_duplicated'
   | 'deploy';
 
 export const FAULT_KINDS: readonly FaultKind[] = [
@@ -27,6 +28,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'stream_outage',
   'stream_batch_killed',
   'queue_message_killed',
+  'queue_message_duplicated',
   'deploy',
 ];
 
@@ -76,6 +78,7 @@ export function planFaults(rng: Rng, days: number, options: { outageHours: numbe
   windows.push({ kind: 'stream_delay', ...within(2 + rng.int(3)) });
   windows.push({ kind: 'stream_batch_killed', ...within(4) });
   windows.push({ kind: 'queue_message_killed', ...within(24) });
+  windows.push({ kind: 'queue_message_duplicated', ...within(24) });
   const deployAt = Math.floor(hours / 2) + rng.int(6);
   windows.push({ kind: 'deploy', from: deployAt, to: deployAt + 1 });
   // the outage: as long as asked (more than 24 h in a full run), never over the last day

@@ -1,3 +1,4 @@
+import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { codeIn } from './mail';
 import { dayOfMs, newAccount, type AccountModel, type ModuleStatus } from './oracle';
 import type { Persona } from './population';
@@ -339,9 +340,82 @@ export async function selfRestore(world: World, persona: Persona, model: Account
     });
 }
 
-/** One visit on a day: sign in, enroll if not yet, study, now and then change settings, sign out. */
+/** The passkeys of the simulated people (their authenticators: what their devices hold). */
+const authenticators = new Map<number, SoftAuthenticator>();
+const ORIGIN = 'http://localhost:3000';
+
+/** Adds a passkey ("Confirm it's you" with the password), as Settings does. */
+export async function addPasskey(world: World, persona: Persona, model: AccountModel): Promise<void> {
+  const client = clientFor(world, persona);
+  const options = await client.post<{ challenge_id: string; options: { challenge: string; rp: { id?: string }; user: { id: string } } }>(
+    '/api/auth/passkeys/registration/options',
+    { current_password: persona.password },
+  );
+  if (options.status !== 200) return unexpected(world, `passkey options of ${model.email}`, options.status, options.body);
+  const authenticator = new SoftAuthenticator();
+  const added = await client.post('/api/auth/passkeys/registration/verify', {
+    challenge_id: options.body.challenge_id,
+    name: 'Phone',
+    response: authenticator.register(options.body.options, ORIGIN),
+  });
+  if (added.status !== 201) return unexpected(world, `passkey of ${model.email}`, added.status, added.body);
+  authenticators.set(persona.index, authenticator);
+  world.record.count('passkeys_added');
+  const by = { entityType: 'user', entityId: model.id, actorId: model.id, actorEmail: model.email.toLowerCase(), viaStream: false };
+  world.oracle.expect({ action: 'auth.passkey_registration_started', ...by, at: world.clock.now() });
+  world.oracle.expect({ action: 'auth.passkey_added', ...by, at: world.clock.now() });
+}
+
+/** Signs in with the person's passkey (no password, no code); true when signed in. */
+export async function passkeySignIn(world: World, persona: Persona, model: AccountModel): Promise<boolean> {
+  const authenticator = authenticators.get(persona.index);
+  if (!authenticator) return false;
+  const client = clientFor(world, persona);
+  const options = await client.post<{ challenge_id: string; options: { challenge: string; rpId?: string } }>(
+    '/api/auth/passkeys/authentication/options',
+    {},
+  );
+  if (options.status !== 200) {
+    unexpected(world, `passkey sign-in options of ${model.email}`, options.status, options.body);
+    return false;
+  }
+  const answer = await client.post<{ user?: { id: string } }>('/api/auth/passkeys/authentication/verify', {
+    challenge_id: options.body.challenge_id,
+    response: authenticator.authenticate(options.body.options, ORIGIN),
+  });
+  const expected = expectedSignIn(model);
+  if (answer.status !== 200) {
+    // a locked or deleted account is refused with the same answer as a wrong passkey: no account is told apart
+    if (expected.status === 200) unexpected(world, `passkey sign-in of ${model.email}`, answer.status, answer.body);
+    return false;
+  }
+  if (expected.status !== 200) {
+    world.record.violate(
+      'acknowledged_state',
+      `passkey sign-in of ${model.email}: answered 200 where the oracle expects ${expected.error}`,
+    );
+    return false;
+  }
+  model.signIns += 1;
+  world.record.count('passkey_sign_ins');
+  world.oracle.activity(model, world.clock.now());
+  world.oracle.expect({
+    action: 'auth.login',
+    entityType: 'user',
+    entityId: model.id,
+    actorId: model.id,
+    actorEmail: model.email.toLowerCase(),
+    at: world.clock.now(),
+    viaStream: true,
+  });
+  return true;
+}
+
+/** One visit on a day: sign in (a passkey where the person has one), enroll if not yet, study, now and then change settings, sign out. */
 export async function visit(world: World, persona: Persona, model: AccountModel): Promise<void> {
-  if (!(await signIn(world, persona, model))) return;
+  const signedIn = authenticators.has(persona.index) ? await passkeySignIn(world, persona, model) : await signIn(world, persona, model);
+  if (!signedIn) return;
+  if (persona.usesPasskey && !authenticators.has(persona.index)) await addPasskey(world, persona, model);
   if (model.signIns === 1 && persona.frequency !== 'daily') await setFrequency(world, persona, model, persona.frequency);
   if (persona.enrolls && model.enrolledAt === undefined) await enroll(world, persona, model);
   if (model.enrolledAt !== undefined) await study(world, persona, model, 1 + world.rng.int(4));

@@ -1,6 +1,7 @@
 /**
  * `npm run soak` options (docs/soak.md): `--seed N`, `--accounts N`, `--days N`, `--quick`,
- * `--no-faults`, `--outage-hours N`, `--concurrency N`, `--retention-days N`, `--report <file>`.
+ * `--no-faults`, `--outage-hours N`, `--concurrency N`, `--retention-days N`, `--report <file>`,
+ * `--break <name>` (breaks.ts: a deliberately broken build, to see its invariant fail).
  */
 export interface SoakOptions {
   seed: number;
@@ -15,6 +16,8 @@ export interface SoakOptions {
   retentionDays: number;
   report: string;
   quick: boolean;
+  /** Deliberate breaks of the product (breaks.ts): only to show that an invariant catches them. */
+  breaks: string[];
 }
 
 export const FULL: Omit<SoakOptions, 'report'> = {
@@ -26,17 +29,9 @@ export const FULL: Omit<SoakOptions, 'report'> = {
   concurrency: 8,
   retentionDays: 7,
   quick: false,
+  breaks: [],
 };
-export const QUICK: Omit<SoakOptions, 'report'> = {
-  seed: 1,
-  accounts: 120,
-  days: 5,
-  faults: true,
-  outageHours: 26,
-  concurrency: 8,
-  retentionDays: 1,
-  quick: true,
-};
+export const QUICK: Omit<SoakOptions, 'report'> = { ...FULL, accounts: 120, days: 5, outageHours: 26, retentionDays: 1, quick: true };
 
 export function parseOptions(argv: readonly string[]): SoakOptions {
   const quick = argv.includes('--quick');
@@ -62,6 +57,7 @@ export function parseOptions(argv: readonly string[]): SoakOptions {
     concurrency: number('--concurrency', base.concurrency),
     retentionDays: number('--retention-days', base.retentionDays),
     report: text('--report', quick ? 'soak-report-quick.json' : 'soak-report.json'),
+    breaks: argv.flatMap((arg, index) => (argv[index - 1] === '--break' ? [arg] : [])),
   };
   if (options.days < 3) throw new Error('--days must be at least 3 (a day to register, a day of faults, a day to recover)');
   if (options.accounts < 10) throw new Error('--accounts must be at least 10');

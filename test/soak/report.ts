@@ -39,6 +39,7 @@ export interface SoakReport {
   lags_ms: Record<string, { n: number; p50: number; p99: number; max: number }>;
   counts: Record<string, number>;
   phases_seconds: Record<string, number>;
+  dynamodb_calls: Record<string, number>;
   violations: Array<{ invariant: string; at: string; detail: string }>;
   first_violation: null | { invariant: string; at: string; detail: string; timeline: string[] };
   held: boolean;
@@ -77,6 +78,7 @@ export function buildReport(result: SoakResult): SoakReport {
       ]),
     ),
     counts: Object.fromEntries(record.counts),
+    dynamodb_calls: Object.fromEntries([...world.twin.dynamo.calls].sort(([, a], [, b]) => b - a)),
     phases_seconds: Object.fromEntries([...record.phases].map(([phase, ms]) => [phase, Math.round(ms / 100) / 10])),
     violations: record.violations
       .slice(0, 200)

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import * as admin from './admin';
+import { BREAKS } from './breaks';
 import { FaultLog, FAULT_KINDS, planFaults } from './faults';
 import * as learner from './learner';
 import { codeIn } from './mail';
@@ -82,8 +83,15 @@ export async function simulate(options: SoakOptions, log: (line: string) => void
     admin: { email: process.env.ADMIN_EMAIL, password: process.env.ADMIN_PASSWORD, client: adminClient },
     modules: [],
     retentionDays: options.retentionDays,
+    probes: [],
   };
   installFaults(world, rng.fork('fault-strikes'));
+  await deliverSomeTwice(
+    world,
+    rng.fork('duplicates'),
+    options.breaks.some((name) => BREAKS[name]?.duplicates),
+  );
+  installBreaks(world, options.breaks);
   const stream = await streamControl(world);
   const figures: SoakResult['figures'] = {};
   try {
@@ -119,6 +127,7 @@ export async function simulate(options: SoakOptions, log: (line: string) => void
     log('final checks…');
     await stream.finish();
     if (!(await admin.adminSignIn(world))) world.record.violate('harness', 'the administrator could not sign in for the final checks');
+    await admin.learnIds(world);
     figures.counters = await record.time('final checks', () => checkCounters(world, true));
     figures.audit = await record.time('final checks', () => checkAuditComplete(world));
     figures.learner_work = await record.time('final checks', () => checkLearnerWork(world));
@@ -141,29 +150,33 @@ async function runHourlyJobs(world: World, stream: StreamControl): Promise<void>
     import('../../functions/jobs/erasure'),
     import('../../functions/lib/queue'),
   ]);
-  const killQueue = world.faults.active('queue_message_killed', world.hour) && world.rng.chance(0.5);
-  if (killQueue) armQueueKill(world);
   await runAs('reminders', () => reminders());
-  await drainLocalQueues();
+  await drainQueues(world, drainLocalQueues);
   if (new Date(world.clock.now()).getUTCHours() === 3) {
     const context = { getRemainingTimeInMillis: () => 600_000 } as Parameters<typeof erasure>[1];
     await runAs('erasure', () => erasure({}, context)).catch((error: Error) =>
       world.record.violate('erasure', `the erasure job failed: ${error.message}`),
     );
-    await drainLocalQueues();
+    await drainQueues(world, drainLocalQueues);
     await noteErasures(world);
   }
-  world.twin.dynamo.disarm();
   await stream.afterSlot();
 }
 
-/** A queue message stopped mid-work: the next few writes succeed, then the worker is stopped; SQS delivers it again. */
-function armQueueKill(world: World): void {
-  world.twin.dynamo.armCrash(3 + world.rng.int(6));
-  setTimeout(() => {
-    if (world.twin.dynamo.crashed() > 0) world.faults.strike('queue_message_killed');
+/**
+ * Runs the queued work (reminder slices, purge steps). While its fault is on, a worker is stopped
+ * mid-message now and then (after a few writes, every call fails): SQS delivers the message again
+ * after its visibility timeout, which the local queue does on the simulated clock.
+ */
+async function drainQueues(world: World, drainLocalQueues: () => Promise<void>): Promise<void> {
+  const kill = world.faults.active('queue_message_killed', world.hour) && world.rng.chance(0.5);
+  if (kill) world.twin.dynamo.armCrash(1 + world.rng.int(4));
+  try {
+    await drainLocalQueues();
+  } finally {
+    if (kill && world.twin.dynamo.crashed() > 0) world.faults.strike('queue_message_killed');
     world.twin.dynamo.disarm();
-  }, 50);
+  }
 }
 
 /** After the erasure run: the accounts it erased (the console answers 404 for them) become erased in the oracle. */
@@ -303,7 +316,77 @@ function installFaults(world: World, rng: Rng): void {
   };
 }
 
+/**
+ * SQS delivers a message at least once: while that fault's window is open (or a break needs it),
+ * a message now and then reaches two workers at once.
+ */
+async function deliverSomeTwice(world: World, rng: Rng, always: boolean): Promise<void> {
+  const [{ localWorkers }, { registerLocalConsumer }] = await Promise.all([
+    import('../../infra/local/background-work'),
+    import('../../functions/lib/queue'),
+  ]);
+  for (const [name, consumer] of Object.entries(await localWorkers())) {
+    registerLocalConsumer(name as 'purge' | 'reminders', async (message) => {
+      if ((always || world.faults.active('queue_message_duplicated', world.hour)) && rng.chance(0.3)) {
+        world.faults.strike('queue_message_duplicated');
+        await Promise.all([consumer(message), consumer(message)]);
+      } else await consumer(message);
+    });
+  }
+}
+
+/** The deliberate breaks asked for (breaks.ts), in front of DynamoDB Local. */
+function installBreaks(world: World, names: string[]): void {
+  const breaks = names.map((name) => {
+    const found = BREAKS[name];
+    if (!found) throw new Error(`unknown break "${name}": one of ${Object.keys(BREAKS).join(', ')}`);
+    return found;
+  });
+  if (!breaks.length) return;
+  // each break rewrites what the previous one left
+  world.twin.dynamo.rewrite = (operation, input) => {
+    let current: Record<string, unknown> | undefined;
+    for (const { rewrite } of breaks) {
+      const result = rewrite(operation, current ?? input);
+      if (result === 'drop' || result === 'fail') return result;
+      if (result) current = result;
+    }
+    return current;
+  };
+}
+
 // ---------------------------------------------------------------- the stream
+
+/**
+ * The sign-ins whose `auth.login` entry is timed: found once its reference by entity is stored
+ * (what the user's Audit tab reads; an operator's direct read, no session needed). The lag is
+ * simulated time from the sign-in's answer to the read of the stream that wrote it.
+ */
+async function checkProbes(world: World, duringOutage: (at: number) => boolean): Promise<void> {
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const pending = world.probes.splice(0);
+  for (const probe of pending) {
+    const page = await world.twin.operatorDb.send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk AND sk >= :from',
+        FilterExpression: '#action = :login',
+        ExpressionAttributeNames: { '#action': 'action' },
+        ExpressionAttributeValues: {
+          ':pk': `AUDITREF#ENTITY#user#${probe.userId}`,
+          ':from': new Date(probe.at - 15 * 60_000).toISOString(),
+          ':login': 'auth.login',
+        },
+      }),
+    );
+    if (page.Items?.length)
+      world.record.lag(
+        duringOutage(probe.at) ? `${probe.kind}, signed in during the outage (rebuilt)` : probe.kind,
+        world.clock.now() - probe.at,
+      );
+    else world.probes.push(probe);
+  }
+}
 
 interface StreamControl {
   afterSlot: () => Promise<void>;
@@ -324,13 +407,15 @@ async function streamControl(world: World): Promise<StreamControl> {
   const { drainActivityStream, skipActivityStream } = await import('../../infra/local/activity-stream');
   const outage = world.faults.windowOf('stream_outage');
   let recovered = !outage;
+  let recoveredAt = Number.POSITIVE_INFINITY;
   const drain = async () => {
     for (let attempt = 0; attempt < 10; attempt++) {
-      const kill = world.faults.active('stream_batch_killed', world.hour) && world.rng.chance(0.2);
-      if (kill) world.twin.dynamo.armCrash(2 + world.rng.int(10));
+      const kill = world.faults.active('stream_batch_killed', world.hour) && world.rng.chance(0.5);
+      if (kill) world.twin.dynamo.armCrash(world.rng.int(3));
       try {
         await drainActivityStream();
         world.twin.dynamo.disarm();
+        await checkProbes(world, (at) => Boolean(outage && at >= world.clock.hourStart(outage.from) && at < recoveredAt));
         return;
       } catch (error) {
         world.twin.dynamo.disarm();
@@ -342,11 +427,12 @@ async function streamControl(world: World): Promise<StreamControl> {
   const inOutage = () => Boolean(outage && world.hour >= outage.from && world.hour < outage.to);
   return {
     afterSlot: async () => {
-      if (inOutage()) return world.faults.strike('stream_outage', 0);
+      if (inOutage()) return;
       if (outage && world.hour >= outage.to && !recovered) return;
-      if (world.faults.active('stream_delay', world.hour)) {
-        world.faults.strike('stream_delay', 0);
-        if (new Date(world.clock.now()).getUTCMinutes() < 55) return;
+      if (world.faults.active('stream_delay', world.hour) && new Date(world.clock.now()).getUTCMinutes() < 55) {
+        // held back: read once an hour while the delay lasts
+        world.faults.strike('stream_delay');
+        return;
       }
       await drain();
     },
@@ -361,6 +447,7 @@ async function streamControl(world: World): Promise<StreamControl> {
       const to = dayOfMs(world.clock.now());
       log(`stream outage over (${lost} records lost): rebuilding ${from} … ${to}`);
       await rebuild(world, from, to);
+      recoveredAt = world.clock.now();
       recovered = true;
     },
     finish: async () => {

@@ -30,8 +30,14 @@ export interface Twin {
   /** The operator's direct view of the table (not held to any role): the oracle's final scan. */
   operatorDb: DynamoDBDocumentClient;
   invoke: (request: TwinRequest) => Promise<TwinResponse>;
-  /** A deploy: the API stops taking requests until those in flight are answered, then comes back with fresh handlers' state. */
+  /**
+   * A deploy: the API stops taking requests until those in flight are answered, the data
+   * migrations run, and it comes back with fresh handlers' state. The process is the same one:
+   * the code's module state survives (a real deploy starts new sandboxes).
+   */
   redeploy: () => Promise<void>;
+  /** What each deploy's migrations did. */
+  deploys: () => ReadonlyArray<{ applied: string[]; skipped: string[] }>;
   stop: () => Promise<void>;
 }
 
@@ -91,6 +97,7 @@ export async function startTwin(clock: SimClock, options: { sesRate: number; ses
   const handlers = await loadGroupHandlers();
   let api: ApiGateway = createApiGateway({ handlers });
   let inFlight = 0;
+  const deployed: Array<{ applied: string[]; skipped: string[] }> = [];
   let paused: Promise<void> | undefined;
 
   const invoke = async (request: TwinRequest): Promise<TwinResponse> => {
@@ -136,8 +143,14 @@ export async function startTwin(clock: SimClock, options: { sesRate: number; ses
     let resume!: () => void;
     paused = new Promise<void>((resolve) => (resume = resolve));
     while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    // the new version: fresh API stage (its throttle buckets) and the configuration read again
-    const { resetConfigForTests } = await import('../../functions/lib/config');
+    // the new version: the deploy procedure's data migrations (docs/runbook.md#deploy), then a
+    // fresh API stage (its throttle buckets) and the configuration read again
+    const [{ runMigrations }, { migrationSteps }, { resetConfigForTests }] = await Promise.all([
+      import('../../infra/ops/migrations'),
+      import('../../infra/ops/migration-steps'),
+      import('../../functions/lib/config'),
+    ]);
+    deployed.push(await runMigrations(migrationSteps, { log: () => undefined }));
     resetConfigForTests();
     api = createApiGateway({ handlers: await loadGroupHandlers() });
     paused = undefined;
@@ -151,6 +164,7 @@ export async function startTwin(clock: SimClock, options: { sesRate: number; ses
     operatorDb,
     invoke,
     redeploy,
+    deploys: () => deployed,
     stop: async () => {
       operatorDb.destroy();
       await ses.close();

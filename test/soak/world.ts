@@ -86,6 +86,8 @@ export interface World {
   /** The program's modules in order (slug and id), read from the seeded content. */
   modules: Array<{ id: string; slug: string }>;
   retentionDays: number;
+  /** Sign-ins whose entry's visibility is timed (the stream writes it): checked after every read of the stream. */
+  probes: Array<{ userId: string; at: number; kind: string }>;
 }
 
 export function clientFactory(twin: Twin, record: Recorder) {
