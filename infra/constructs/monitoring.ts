@@ -551,6 +551,8 @@ export class Monitoring extends Construct {
         business([METRIC.adminActions, METRIC.hardDeletes, METRIC.purgeStepsFailed, METRIC.erasuresFailed, METRIC.erasureBacklogDays]),
       ),
     );
+    // what the table's stream writes after the request (docs/scale-writes.md "Activity off the request path")
+    dashboard.addWidgets(graph('Derived data', business([METRIC.auditReferencesDeferred])));
     const optional: GraphWidget[] = [];
     if (props.reminderQueue)
       optional.push(
