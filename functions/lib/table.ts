@@ -64,6 +64,7 @@ import { nowMs } from './clock';
  *   JOB#reconcile#<day>  / STATE                the day's reconciliation of the counters: its walk's
  *                                               checkpoint, then the drift it saw (TTL)
  *   JOB#reconcile        / LAST                 the drift the last finished reconciliation saw
+ *   JOB#rebuild#<from>#<to> / STATE             a rebuild of derived data over those days: its checkpoint (TTL)
  *   MIGRATION#<name>     / APPLIED              a data migration of `npm run migrate` ran to the end (infra/ops/migrations.ts)
  *   USER#<id> / PROFILE also carries erasureDue ERASURE / <deleted_at>#<id> while soft-deleted
  *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
@@ -477,6 +478,8 @@ export const keys = {
   // checkpoint, then the drift it saw) and what the last finished run saw, which the next compares with.
   reconcileRun: (day: string) => ({ pk: `${PK.job}reconcile#${day}`, sk: 'STATE' }),
   reconcileLast: () => ({ pk: `${PK.job}reconcile`, sk: 'LAST' }),
+  // Rebuild of what the table's stream derives, over a window of days (functions/admin/derived-data-rebuild.ts).
+  rebuildCheckpoint: (from: string, to: string) => ({ pk: `${PK.job}rebuild#${from}#${to}`, sk: 'STATE' }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

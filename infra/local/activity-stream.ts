@@ -74,8 +74,11 @@ async function shardIterator(arn: string, shardId: string, after: string | undef
   return ShardIterator;
 }
 
-/** Reads every shard of the table's stream to its current end, each batch through the aggregator. Returns the records read. */
-async function drainOnce(tableName: string): Promise<number> {
+/**
+ * Reads every shard of the table's stream to its current end, each batch through the aggregator
+ * (`deliver` false: to no one). Returns the records read.
+ */
+async function drainOnce(tableName: string, deliver: boolean): Promise<number> {
   const arn = await streamArn(tableName);
   if (!arn) return 0;
   const shardPositions = positions.get(arn) ?? new Map<string, ShardPosition>();
@@ -110,7 +113,7 @@ async function drainOnce(tableName: string): Promise<number> {
       }
       const { Records = [], NextShardIterator } = page;
       // a failing batch throws before the position moves on: the next drain reads it again (Lambda retries it)
-      if (Records.length) await runAs('activityStream', () => handler({ Records }));
+      if (Records.length && deliver) await runAs('activityStream', () => handler({ Records }));
       position.after = Records.at(-1)?.dynamodb?.SequenceNumber ?? position.after;
       position.iterator = NextShardIterator ?? null;
       read += Records.length;
@@ -120,12 +123,22 @@ async function drainOnce(tableName: string): Promise<number> {
   return read;
 }
 
-/** Aggregates every stream record written so far (one drain at a time). Returns how many records it read. */
-export function drainActivityStream(tableName = process.env.TABLE_NAME ?? ''): Promise<number> {
-  const next = draining.catch(() => 0).then(() => drainOnce(tableName));
+/** Reads the stream to its end, one drain at a time. */
+function queuedDrain(tableName: string, deliver: boolean): Promise<number> {
+  const next = draining.catch(() => 0).then(() => drainOnce(tableName, deliver));
   draining = next;
   return next;
 }
+
+/** Aggregates every stream record written so far (one drain at a time). Returns how many records it read. */
+export const drainActivityStream = (tableName = process.env.TABLE_NAME ?? ''): Promise<number> => queuedDrain(tableName, true);
+
+/**
+ * Passes over every stream record written so far without aggregating it: what an outage of the
+ * aggregator longer than the stream's 24 hours loses (the rebuild's tests, docs/runbook.md
+ * "Rebuilding derived data"). Returns how many records were lost.
+ */
+export const discardActivityStream = (tableName = process.env.TABLE_NAME ?? ''): Promise<number> => queuedDrain(tableName, false);
 
 /** Polls the stream every `intervalMs` until the returned stop is called (the local runtime). */
 export function pollActivityStream(log: (line: string) => void, intervalMs = 1000): () => Promise<void> {
