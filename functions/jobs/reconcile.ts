@@ -17,7 +17,8 @@ export const handler = async (_event: unknown, context: Context) => {
   logger.info('counter reconciliation run', { ...summary, consumed_capacity: capacityMeter.snapshot() });
   if (!result.finished)
     throw new Error(`counter reconciliation out of time after ${result.accounts} accounts: checkpointed, the retry resumes it`);
-  if (result.totalDrift) logger.warn('counter drift', { drift: result.drift, corrected: result.corrected });
+  if (result.totalDrift)
+    logger.warn('counter drift', { day: result.day, total_drift: result.totalDrift, drift: result.drift, corrected: result.corrected });
   gauge(METRIC.counterDrift, result.totalDrift);
   count(METRIC.counterCorrections, Object.keys(result.corrected).length);
   metrics.publishStoredMetrics();
