@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { walkAccounts, type WalkPosition } from '../lib/account-walk';
 import { dayOf } from '../lib/activity';
 import { batchGetItems } from '../lib/batch-items';
@@ -72,6 +72,7 @@ const ENROLLMENT_FIELDS = [
   'funnel_in_progress',
 ];
 const ACCOUNT_FIELDS = ['id', 'status', 'verified', 'last_active_day'];
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export interface ReconcileOptions {
   now?: Date;
@@ -263,7 +264,8 @@ async function finishCorrecting(runKey: Record<string, string>, page: number, dr
   const corrected = correctionsOf(drift, last?.drift as Tally | undefined);
   const version = Number(last?.version ?? 0);
   const { global, days } = groupCorrections(corrected);
-  const writes = [
+  const globalCorrection = statsShardUpdate(0, global);
+  const writes: TransactItem[] = [
     {
       Put: {
         TableName: tableName(),
@@ -279,14 +281,20 @@ async function finishCorrecting(runKey: Record<string, string>, page: number, dr
         ...(last ? { ExpressionAttributeValues: { ':version': version } } : {}),
       },
     },
-    ...(statsShardUpdate(0, global) ? [statsShardUpdate(0, global)!] : []),
+    ...(globalCorrection ? [globalCorrection] : []),
     ...days.flatMap(({ counter, day, deltas }) => dayCounterUpdate(counter, day, deltas) ?? []),
   ];
   return finish(runKey, page, drift, corrected, writes);
 }
 
 /** Marks the run done with what it saw and corrected, with `writes` in the same transaction. */
-async function finish(runKey: Record<string, string>, page: number, drift: Tally, corrected: Tally, writes: object[]): Promise<Tally> {
+async function finish(
+  runKey: Record<string, string>,
+  page: number,
+  drift: Tally,
+  corrected: Tally,
+  writes: TransactItem[],
+): Promise<Tally> {
   const done = {
     Update: {
       TableName: tableName(),
@@ -304,7 +312,7 @@ async function finish(runKey: Record<string, string>, page: number, drift: Tally
     },
   };
   try {
-    await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [done, ...writes] as never })));
+    await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [done, ...writes] })));
   } catch (error) {
     if (failedConditions(error).length)
       throw new Error('another counter reconciliation finished meanwhile: nothing was corrected by this one');
