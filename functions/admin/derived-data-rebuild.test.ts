@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_WINDOW_DAYS, windowDays } from './derived-data-rebuild';
+import { MAX_WINDOW_DAYS, RebuildWindowError, windowDays } from './derived-data-rebuild';
 
 describe("the rebuild's window", () => {
   it('is every day from the first to the last, across a month and a year end', () => {
@@ -14,5 +14,6 @@ describe("the rebuild's window", () => {
     expect(() => windowDays('2027-03-01', '2027-03-06', '2027-03-05')).toThrow(/future/);
     expect(windowDays('2027-01-01', '2027-01-31', '2027-02-01')).toHaveLength(MAX_WINDOW_DAYS);
     expect(() => windowDays('2027-01-01', '2027-02-01', '2027-02-01')).toThrow(/at most 31/);
+    expect(() => windowDays('2027-01-01', '2027-02-01', '2027-02-01')).toThrow(RebuildWindowError);
   });
 });

@@ -80,7 +80,7 @@ export interface RebuildCounts {
 
 export interface RebuildProgress {
   phase: 'audit' | 'accounts';
-  /** Where the rebuild stands, for a person: the audit partition, or the account walk's status. */
+  /** Where the rebuild stands, for a person: the audit partition read, or the accounts walked. */
   at: string;
   counts: RebuildCounts;
 }
@@ -113,18 +113,22 @@ const EMPTY_COUNTS: RebuildCounts = {
   reminders_resumed: 0,
 };
 
-/** The days from `from` to `to`; throws on a malformed, reversed, future or too long window. */
+/** A window the rebuild refuses before reading anything. */
+export class RebuildWindowError extends Error {}
+
+/** The days from `from` to `to`; throws a RebuildWindowError on a malformed, reversed, future or too long window. */
 export function windowDays(from: string, to: string, today: string): string[] {
   const valid = (day: string) => {
     const at = Date.parse(`${day}T00:00:00Z`);
     return /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(at) && dayOf(new Date(at)) === day;
   };
-  if (!valid(from) || !valid(to)) throw new Error(`the window must be two days YYYY-MM-DD, got ${from} and ${to}`);
-  if (from > to) throw new Error(`the window starts after it ends: ${from} > ${to}`);
-  if (to > today) throw new Error(`the window ends in the future: ${to} > ${today}`);
+  if (!valid(from) || !valid(to)) throw new RebuildWindowError(`the window must be two days YYYY-MM-DD, got ${from} and ${to}`);
+  if (from > to) throw new RebuildWindowError(`the window starts after it ends: ${from} > ${to}`);
+  if (to > today) throw new RebuildWindowError(`the window ends in the future: ${to} > ${today}`);
   const days: string[] = [];
   for (let at = Date.parse(`${from}T00:00:00Z`); dayOf(new Date(at)) <= to; at += DAY_MS) days.push(dayOf(new Date(at)));
-  if (days.length > MAX_WINDOW_DAYS) throw new Error(`the window has ${days.length} days; rebuild at most ${MAX_WINDOW_DAYS} at a time`);
+  if (days.length > MAX_WINDOW_DAYS)
+    throw new RebuildWindowError(`the window has ${days.length} days; rebuild at most ${MAX_WINDOW_DAYS} at a time`);
   return days;
 }
 
@@ -156,7 +160,7 @@ export async function rebuildDerivedData(options: RebuildOptions): Promise<Rebui
     await walkAccounts(position.walk, ACCOUNT_FIELDS, pageSize, async (accounts, next) => {
       await rebuildAccounts(accounts as unknown as WalkedAccount[], from, to, counts);
       position.walk = next;
-      await save({ phase: 'accounts', at: `accounts: ${counts.accounts} walked` });
+      await save({ phase: 'accounts', at: `${counts.accounts} walked` });
     });
     Object.assign(position, { phase: 'reconcile' });
     await save(undefined);

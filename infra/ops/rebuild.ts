@@ -44,8 +44,9 @@ async function main() {
   console.log(`${units.read} read and ${units.write} write units in ${units.calls} calls.`);
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   console.error(`rebuild failed: ${(error as Error).message}`);
-  console.error('Run the same command again: it resumes from its checkpoint.');
+  const { RebuildWindowError } = await import('../../functions/admin/derived-data-rebuild');
+  if (!(error instanceof RebuildWindowError)) console.error('Run the same command again: it resumes from its checkpoint.');
   process.exit(1);
 });
