@@ -24,7 +24,6 @@ import { ActivityStream } from './constructs/activity-stream';
 import { CostGuardrails } from './constructs/cost-guardrails';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
-import { ErasureSchedule } from './constructs/erasure-schedule';
 import { ExportBucket } from './constructs/export-bucket';
 import { addBackgroundWorkAlarms } from './constructs/background-alarms';
 import { AppHttpApi } from './constructs/http-api';
@@ -33,7 +32,7 @@ import { Monitoring, reminderDrainSeconds } from './constructs/monitoring';
 import { RunbookQueries } from './constructs/log-queries';
 import { ProviderLogGroups } from './constructs/provider-log-groups';
 import { RemindersSchedule } from './constructs/reminders-schedule';
-import { JobDeadLetters } from './constructs/schedule-tick';
+import { DailyJobSchedule, JobDeadLetters } from './constructs/schedule-tick';
 import { WorkQueue } from './constructs/work-queue';
 import { type CustomDomain, Site } from './constructs/site';
 import { SITE_CANARY_ALARM, SiteCanary } from './constructs/site-canary';
@@ -150,7 +149,9 @@ export class CareerProgramStack extends Stack {
   readonly mailIdentity: IEmailIdentity;
   readonly appUrlParameter: StringParameter;
   readonly schedule: RemindersSchedule;
-  readonly erasureSchedule: ErasureSchedule;
+  readonly erasureSchedule: DailyJobSchedule;
+  /** The daily reconciliation of the admin counters (functions/jobs/reconcile.ts). */
+  readonly reconcileSchedule: DailyJobSchedule;
   /** Daily-job ticks that could not run (infra/constructs/schedule-tick.ts). */
   readonly jobDeadLetters: JobDeadLetters;
   readonly seedTrigger: Trigger;
@@ -279,6 +280,8 @@ export class CareerProgramStack extends Stack {
     const purge = make('PurgeFunction', 'functions/jobs/purge.ts', 'career-program-purge', workerTimeout);
     // Daily erasure after retention (functions/jobs/erasure.ts): the same purge as the admin's hard delete.
     const erasure = make('ErasureFunction', 'functions/jobs/erasure.ts', 'career-program-erasure', workerTimeout);
+    // Daily reconciliation of the admin counters with the accounts (functions/jobs/reconcile.ts).
+    const reconcile = make('ReconcileFunction', 'functions/jobs/reconcile.ts', 'career-program-reconcile', workerTimeout);
     // The activity counters off the sign-in path: the table's stream → this aggregator (docs/scale-writes.md).
     const activityStream = make(
       'ActivityStreamFunction',
@@ -286,7 +289,20 @@ export class CareerProgramStack extends Stack {
       'career-program-activity-stream',
       Duration.minutes(1),
     );
-    this.functions = { auth, passkeys, learner, admin, reminders, seed, mailEvents, reminderWorker, purge, erasure, activityStream };
+    this.functions = {
+      auth,
+      passkeys,
+      learner,
+      admin,
+      reminders,
+      seed,
+      mailEvents,
+      reminderWorker,
+      purge,
+      erasure,
+      reconcile,
+      activityStream,
+    };
     // A dead-letter target keeps failed *asynchronous* events. These functions are invoked
     // synchronously, so a failure goes back to whoever called; the async ones keep theirs
     // (mail events: MailEvents.subscribe; the daily jobs: JobDeadLetters).
@@ -380,7 +396,20 @@ export class CareerProgramStack extends Stack {
 
     this.jobDeadLetters = new JobDeadLetters(this, 'JobDeadLetters');
     this.schedule = new RemindersSchedule(this, 'Reminders', { handler: reminders.fn, deadLetters: this.jobDeadLetters });
-    this.erasureSchedule = new ErasureSchedule(this, 'Erasure', { handler: erasure.fn, deadLetters: this.jobDeadLetters });
+    this.erasureSchedule = new DailyJobSchedule(this, 'Erasure', {
+      handler: erasure.fn,
+      deadLetters: this.jobDeadLetters,
+      description: 'Daily erasure of accounts past their retention period (03:00 UTC)',
+      hour: 3,
+      minute: 0,
+    });
+    this.reconcileSchedule = new DailyJobSchedule(this, 'Reconcile', {
+      handler: reconcile.fn,
+      deadLetters: this.jobDeadLetters,
+      description: 'Daily reconciliation of the admin counters with the accounts (04:30 UTC)',
+      hour: 4,
+      minute: 30,
+    });
 
     // Idempotent program-content seed, run by CloudFormation once the table exists and again
     // whenever the seed function's code (and so the bundled content) changes.
@@ -433,6 +462,12 @@ export class CareerProgramStack extends Stack {
           errorsRunbook: 'erasure-failing',
           errorsMeaning:
             'The daily erasure job failed on at least one account (or timed out): accounts past their retention period are not being erased; they stay due and are retried the next day.',
+        }),
+        monitored('reconcile', reconcile, {
+          usesWholeBudget: true,
+          errorsRunbook: 'counter-reconciliation-failing',
+          errorsMeaning:
+            'The daily reconciliation of the admin counters failed or ran out of time (it then checkpoints and fails on purpose: Lambda retries it twice, each retry resuming the walk).',
         }),
         monitored('seed', seed, {
           errorsRunbook: 'seed-failed',

@@ -4,7 +4,7 @@ import { combinedAccess, type TableAccessSpec } from './constructs/app-function'
 
 /** The stack's Lambda functions: one per endpoint group, and the jobs. */
 export type StackFunctionName =
-  RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge' | 'erasure' | 'activityStream';
+  RouteGroup | 'reminders' | 'seed' | 'mailEvents' | 'reminderWorker' | 'purge' | 'erasure' | 'reconcile' | 'activityStream';
 
 /**
  * What each Lambda function may do in the single table (docs/security.md#least-privilege-in-iam):
@@ -149,6 +149,18 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // The daily erasure: due accounts through their index, its checkpoint (JOB#erasure#<day>), and
   // the start of each one's hard delete (the purge workers run its steps).
   erasure: combinedAccess({ items: { [PK.job]: ['GetItem', 'UpdateItem'] }, indexes: ['erasureDue'] }, PURGE_START),
+  // The daily reconciliation of the counters (functions/admin/counter-reconcile.ts): every account
+  // through usersByStatus, its enrollment by key, the activity markers counted, the counters read
+  // and corrected, its checkpoint and the previous run's record (JOB#reconcile…).
+  reconcile: {
+    items: {
+      [PK.user]: ['BatchGetItem'],
+      [PK.activity]: ['Query'],
+      [PK.stats]: ['BatchGetItem', 'Query', 'UpdateItem'],
+      [PK.job]: ['GetItem', 'PutItem', 'UpdateItem'],
+    },
+    indexes: ['usersByStatus'],
+  },
   // One slice of the day's reminders: due enrollments through their index, the accounts, the
   // once-a-day claim (released when the send fails), index repairs, the slice's checkpoint.
   reminderWorker: {

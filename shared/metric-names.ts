@@ -41,5 +41,9 @@ export const METRIC = {
   auditReferencesDeferred: 'AuditReferencesDeferred',
   /** Gauge: days since the oldest soft-delete still waiting for erasure. */
   erasureBacklogDays: 'ErasureBacklogDays',
+  /** Gauge: Σ |truth − stored| over every admin counter the daily reconciliation compares (0 when they all agree). */
+  counterDrift: 'CounterDrift',
+  /** Counter values the daily reconciliation corrected (a drift the previous run saw too). */
+  counterCorrections: 'CounterCorrections',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

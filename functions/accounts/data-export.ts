@@ -5,6 +5,7 @@ import { badRequest } from '../lib/errors';
 import { auditRefPartition, INDEX, indexPartition, indexQuery, KEY, keys, SK } from '../lib/table';
 import { DEFAULT_TIME_ZONE } from '../lib/time-zone';
 import { currentDate } from '../lib/clock';
+import { sessionEndMs } from '../lib/session';
 
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the product keeps about the account,
@@ -171,7 +172,6 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
     exportAuditPage(user.id),
   ]);
   const ofKind = (prefix: string) => own.items.filter((item) => String(item.sk).startsWith(prefix));
-  const nowSeconds = Math.floor(now.getTime() / 1000);
   return {
     format_version: EXPORT_FORMAT_VERSION,
     exported_at: now.toISOString(),
@@ -191,9 +191,13 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
     answers_in_program_order: answersInProgramOrder(ofKind(SK.task), modules),
     certificates: ofKind(SK.certificate).map((item) => pick(item, CERTIFICATE_FIELDS)),
     passkeys: ofKind(SK.passkey).map((item) => pick(item, PASSKEY_FIELDS)),
+    // sessions not past their absolute end (the item is kept days longer: functions/lib/session.ts)
     sessions: ofKind(SK.session)
-      .filter((item) => Number(item.expires_at ?? 0) > nowSeconds)
-      .map((item) => ({ ...pick(item, SESSION_FIELDS), expires_at: new Date(Number(item.expires_at) * 1000).toISOString() })),
+      .filter((item) => sessionEndMs(item.created_at as string | undefined) > now.getTime())
+      .map((item) => ({
+        ...pick(item, SESSION_FIELDS),
+        expires_at: new Date(sessionEndMs(item.created_at as string | undefined)).toISOString(),
+      })),
     ...audit,
   };
 }

@@ -1,6 +1,6 @@
 import { deviceLabel } from '../lib/device-label';
 import { queryUpTo } from '../lib/query-pages';
-import { IDLE_TIMEOUT_SECONDS } from '../lib/session';
+import { IDLE_TIMEOUT_SECONDS, sessionEndMs } from '../lib/session';
 import { keyAfter, keys, SK } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { currentDate } from '../lib/clock';
@@ -21,7 +21,10 @@ export interface SessionView {
   device: string;
 }
 
-/** Sessions last at most 12 h and sign-ins are rate-limited: a few pages cover any real account. */
+/**
+ * Session items are kept 8 days after their session's 12 hours (SESSION_KEPT_AFTER_END_SECONDS)
+ * and sign-ins are rate-limited: a few pages cover any real account.
+ */
 const PAGE_SIZE = 100;
 const MAX_PAGES = 10;
 
@@ -30,7 +33,6 @@ interface SessionItem {
   sk: string;
   created_at?: string;
   last_seen_at?: string;
-  expires_at?: number;
   session_version?: number;
   ip?: string;
   user_agent?: string;
@@ -51,12 +53,13 @@ export async function sessionItems(userId: string, projection?: string): Promise
 }
 
 /**
- * A session still works when its absolute expiry (the TTL) and its idle timeout (from the last
- * renewal, `last_seen_at`) have not passed and it belongs to the account's current
- * session_version (a password change, reset or "invalidate sessions" bumps it).
+ * A session still works when its absolute end (sign-in time + 12 hours; the item's TTL is later,
+ * functions/lib/session.ts) and its idle timeout (from the last renewal, `last_seen_at`) have not
+ * passed and it belongs to the account's current session_version (a password change, reset or
+ * "invalidate sessions" bumps it).
  */
 export function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, nowMs: number): boolean {
-  if (!item.expires_at || item.expires_at * 1000 <= nowMs) return false;
+  if (!(sessionEndMs(item.created_at) > nowMs)) return false;
   const seen = Date.parse(item.last_seen_at ?? item.created_at ?? '');
   if (!Number.isFinite(seen) || seen + IDLE_TIMEOUT_SECONDS * 1000 <= nowMs) return false;
   // Items written before versions were recorded carry none: the token check still guards them.

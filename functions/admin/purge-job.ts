@@ -8,8 +8,16 @@ import { batchDeleteItems, batchGetItems } from '../lib/batch-items';
 import { db, tableName } from '../lib/db';
 import { ApiError, notFound } from '../lib/errors';
 import { failedConditions, withWriteRetries } from '../lib/retry';
-import { countedOf, funnelDeltas } from '../lib/funnel';
-import { dayCounterUpdate, enrollDayUpdate, lastActiveStatusMove, statsUpdate, unverifiedDeltas, week1OnTime } from '../lib/stats';
+import {
+  dayCounterUpdate,
+  enrollDayUpdate,
+  enrollmentCounts,
+  lastActiveStatusMove,
+  negated,
+  statsUpdate,
+  unverifiedDeltas,
+  week1CountedOnTime,
+} from '../lib/stats';
 import { GSIS, keyAfter, keys, PK, ttlIn } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
@@ -106,7 +114,7 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
   const enrollment = (await db().send(new GetCommand({ TableName: tableName(), Key: enrollmentKey, ConsistentRead: true }))).Item as
     EnrollmentRecord | undefined;
   const lastActiveDay = user.last_active_day;
-  const onTime = Boolean(enrollment?.week1_completed_at && week1OnTime(enrollment.enrolled_at, enrollment.week1_completed_at));
+  const onTime = Boolean(enrollment && week1CountedOnTime(enrollment));
   const at = now.toISOString();
   const job: PurgeJob = {
     ...keys.purgeJob(user.id),
@@ -163,18 +171,8 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
           statsUpdate({
             users_deleted: -1,
             ...unverifiedDeltas(user, undefined),
-            // A staff preview enrollment was never counted (docs/product.md#10-journeys).
-            ...(enrollment && !enrollment.staff
-              ? {
-                  enrollments_total: -1,
-                  enrollment_percent_sum: -Number(enrollment.percent_complete ?? 0),
-                  modules_completed_total: -Number(enrollment.completed_count ?? 0),
-                  modules_total: -Number(enrollment.module_count ?? 0),
-                  week1_on_time_total: onTime ? -1 : 0,
-                  // out of the module funnel: what it was counted as (functions/lib/funnel.ts)
-                  ...funnelDeltas(countedOf(enrollment), undefined),
-                }
-              : {}),
+            // what the enrollment counts, module funnel included (a staff preview counts nothing)
+            ...(enrollment ? negated(enrollmentCounts(enrollment)) : {}),
           })!,
           ...(enrollment && !enrollment.staff
             ? [enrollDayUpdate(enrollment.enrolled_at, { enrolled: -1, week1_on_time: onTime ? -1 : 0 })]

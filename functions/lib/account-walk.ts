@@ -13,15 +13,16 @@ export const WALK_STATUSES: readonly UserStatus[] = ['active', 'locked', 'delete
 
 /**
  * Walks every account through the usersByStatus index (one partition per status, `pageSize` a
- * page, no Scan) from `from`, for operator backfills. `onPage` handles a page's accounts (the
- * index's list fields that `projection` names) and gets the position to resume from after it:
- * a backfill prints it as a resume token.
+ * page, no Scan) from `from`, for operator backfills and the jobs that visit every account.
+ * `onPage` handles a page's accounts (the index's list fields that `projection` names) and gets
+ * the position to resume from after it: a backfill prints it as a resume token, a job keeps it in
+ * its checkpoint. `onPage` answering 'stop' ends the walk there (a job out of time).
  */
 export async function walkAccounts(
   from: WalkPosition,
   projection: readonly string[],
   pageSize: number,
-  onPage: (accounts: Record<string, unknown>[], next: WalkPosition) => Promise<void>,
+  onPage: (accounts: Record<string, unknown>[], next: WalkPosition) => Promise<void | 'stop'>,
 ): Promise<void> {
   for (let s = from.status; s < WALK_STATUSES.length; s++) {
     const query = indexQuery('usersByStatus', indexPartition.usersByStatus(WALK_STATUSES[s]));
@@ -38,7 +39,7 @@ export async function walkAccounts(
     });
     for await (const page of pages) {
       const next = page.LastEvaluatedKey;
-      await onPage(page.Items ?? [], { status: next ? s : s + 1, key: next });
+      if ((await onPage(page.Items ?? [], { status: next ? s : s + 1, key: next })) === 'stop') return;
     }
   }
 }

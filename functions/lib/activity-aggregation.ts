@@ -4,7 +4,7 @@ import { forEachBounded } from './bounded';
 import { db, tableName } from './db';
 import { failedConditions, withWriteRetries } from './retry';
 import { imageText, type StreamImage } from './stream-image';
-import { dayCounterUpdate, lastActiveDeltas } from './stats';
+import { dayCounterUpdate, type DayCounter, lastActiveDeltas } from './stats';
 import { keyAfter, keys, PK, PROFILE_SK } from './table';
 import { searchItemKeys, type SearchField } from './users';
 
@@ -24,9 +24,13 @@ import { searchItemKeys, type SearchField } from './users';
  *    forward (idempotent, so written again on a retry).
  * A move of an account whose reminders are paused also resumes them (functions/jobs/activity-stream.ts).
  */
-export interface ActivityMove {
+/** One learner's activity on one day: its marker ACTIVITY#<day>/USER#<id>. */
+export interface ActivityDay {
   userId: string;
   day: string;
+}
+
+export interface ActivityMove extends ActivityDay {
   previous?: string;
   status: string;
   searched: Pick<Record<SearchField, string>, SearchField>;
@@ -64,25 +68,45 @@ export function activityMoves(records: readonly DynamoDBRecord[]): ActivityMove[
 
 /** Applies the moves (idempotent: a move whose marker exists was counted before). Returns how many were counted now. */
 export async function applyActivityMoves(moves: readonly ActivityMove[]): Promise<number> {
-  let counted = 0;
-  const unique = [...new Map(moves.map((move) => [`${move.day}#${move.userId}`, move])).values()];
-  for (let start = 0; start < unique.length; start += MOVES_PER_TRANSACTION) {
-    counted += await countOnce(unique.slice(start, start + MOVES_PER_TRANSACTION));
-  }
-  await forEachBounded(unique, 8, updateSearchItems);
+  const unique = uniqueDays(moves);
+  const counted = await markOnce(unique, moveCounters);
+  await forEachBounded(unique, 8, (move) => moveSearchItemsForward(searchItemKeys({ id: move.userId, ...move.searched }), move.day));
   return counted;
 }
 
-/** One transaction for a chunk: the markers (each only if new) and the counters' sums; moves already marked are left out and the rest written again. */
-async function countOnce(chunk: ActivityMove[]): Promise<number> {
+/**
+ * Puts the markers of learners' activity days, each only if absent, with +1 on DAILYACTIVE of
+ * the day for each marker put now, and nothing else (the rebuild after an outage of the stream,
+ * functions/admin/derived-data-rebuild.ts: the last-active histogram is reconciled from the
+ * accounts instead). Idempotent as the stream's moves are. Returns how many markers were new.
+ */
+export async function markActivityDays(days: readonly ActivityDay[]): Promise<number> {
+  return markOnce(uniqueDays(days), (marked) => summedDayCounters(marked.map((day) => ['DAILYACTIVE', day.day, { count: 1 }])));
+}
+
+const uniqueDays = <T extends ActivityDay>(days: readonly T[]): T[] => [
+  ...new Map(days.map((day) => [`${day.day}#${day.userId}`, day])).values(),
+];
+
+/** Marks the days, MOVES_PER_TRANSACTION a transaction, each chunk with the counters `counters` gives for it. */
+async function markOnce<T extends ActivityDay>(days: readonly T[], counters: (marked: readonly T[]) => TransactItem[]): Promise<number> {
+  let counted = 0;
+  for (let start = 0; start < days.length; start += MOVES_PER_TRANSACTION) {
+    counted += await countOnce(days.slice(start, start + MOVES_PER_TRANSACTION), counters);
+  }
+  return counted;
+}
+
+type TransactItem = NonNullable<ReturnType<typeof dayCounterUpdate>>;
+
+/** One transaction for a chunk: the markers (each only if new) and the counters' sums; days already marked are left out and the rest written again. */
+async function countOnce<T extends ActivityDay>(chunk: T[], counters: (marked: readonly T[]) => TransactItem[]): Promise<number> {
   let pending = chunk;
   while (pending.length) {
     try {
-      const moves = pending;
-      await withWriteRetries(() =>
-        db().send(new TransactWriteCommand({ TransactItems: [...moves.map(markerPut), ...counterUpdates(moves)] })),
-      );
-      return moves.length;
+      const days = pending;
+      await withWriteRetries(() => db().send(new TransactWriteCommand({ TransactItems: [...days.map(markerPut), ...counters(days)] })));
+      return days.length;
     } catch (error) {
       const marked = new Set(failedConditions(error));
       if (!marked.size) throw error;
@@ -92,45 +116,55 @@ async function countOnce(chunk: ActivityMove[]): Promise<number> {
   return 0;
 }
 
-function markerPut(move: ActivityMove) {
+function markerPut(day: ActivityDay) {
   return {
     Put: {
       TableName: tableName(),
       Item: {
-        ...keys.activity(move.day, move.userId),
+        ...keys.activity(day.day, day.userId),
         type: 'activity',
-        user_id: move.userId,
-        day: move.day,
+        user_id: day.userId,
+        day: day.day,
         // 400 days from the day itself: a redelivered move writes the same item
-        expires_at: Math.floor(Date.parse(`${move.day}T00:00:00Z`) / 1000) + ACTIVITY_TTL_SECONDS,
+        expires_at: Math.floor(Date.parse(`${day.day}T00:00:00Z`) / 1000) + ACTIVITY_TTL_SECONDS,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
 }
 
-/** The batch's counter deltas summed per counter and day: one ADD per item. */
-function counterUpdates(moves: readonly ActivityMove[]) {
+/** What a batch of moves counts: DAILYACTIVE of each day, LASTACTIVE into the new day and out of the previous one. */
+const moveCounters = (moves: readonly ActivityMove[]) =>
+  summedDayCounters(
+    moves.flatMap((move): DayDeltas => [
+      ['DAILYACTIVE', move.day, { count: 1 }],
+      ['LASTACTIVE', move.day, lastActiveDeltas(move.status, 1)],
+      ...(move.previous ? ([['LASTACTIVE', move.previous, lastActiveDeltas(move.status, -1)]] satisfies DayDeltas) : []),
+    ]),
+  );
+
+type DayDeltas = Array<[DayCounter, string, Record<string, number>]>;
+
+/** Counter deltas summed per counter and day: one ADD per item. */
+function summedDayCounters(deltas: DayDeltas): TransactItem[] {
   const sums = new Map<string, Record<string, number>>();
-  const add = (counter: 'DAILYACTIVE' | 'LASTACTIVE', day: string, deltas: Record<string, number>) => {
+  for (const [counter, day, fields] of deltas) {
     const sum = sums.get(`${counter}|${day}`) ?? {};
-    for (const [field, delta] of Object.entries(deltas)) sum[field] = (sum[field] ?? 0) + delta;
+    for (const [field, delta] of Object.entries(fields)) sum[field] = (sum[field] ?? 0) + delta;
     sums.set(`${counter}|${day}`, sum);
-  };
-  for (const move of moves) {
-    add('DAILYACTIVE', move.day, { count: 1 });
-    add('LASTACTIVE', move.day, lastActiveDeltas(move.status, 1));
-    if (move.previous) add('LASTACTIVE', move.previous, lastActiveDeltas(move.status, -1));
   }
-  return [...sums].flatMap(([key, deltas]) => {
-    const [counter, day] = key.split('|') as ['DAILYACTIVE' | 'LASTACTIVE', string];
-    return dayCounterUpdate(counter, day, deltas) ?? [];
+  return [...sums].flatMap(([key, sum]) => {
+    const [counter, day] = key.split('|') as [DayCounter, string];
+    return dayCounterUpdate(counter, day, sum) ?? [];
   });
 }
 
-/** `last_active_day` on the account's search items: only onto an existing item, only forward. */
-async function updateSearchItems(move: ActivityMove): Promise<void> {
-  await forEachBounded(searchItemKeys({ id: move.userId, ...move.searched }), 3, async (key) => {
+/**
+ * Sets `last_active_day` on search items (an account's, `searchItemKeys`): only onto an existing
+ * item, only forward, so a retry or a rebuild writes nothing older.
+ */
+export async function moveSearchItemsForward(searchKeys: ReadonlyArray<Record<string, string>>, day: string): Promise<void> {
+  await forEachBounded(searchKeys, 3, async (key) => {
     try {
       await withWriteRetries(() =>
         db().send(
@@ -139,7 +173,7 @@ async function updateSearchItems(move: ActivityMove): Promise<void> {
             Key: key,
             UpdateExpression: 'SET last_active_day = :day',
             ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_active_day) OR last_active_day < :day)',
-            ExpressionAttributeValues: { ':day': move.day },
+            ExpressionAttributeValues: { ':day': day },
           }),
         ),
       );

@@ -17,6 +17,15 @@ import { currentDate, nowSeconds } from './clock';
 export const SESSION_COOKIE = '__Host-session';
 export const IDLE_TIMEOUT_SECONDS = 60 * 60;
 export const ABSOLUTE_LIFETIME_SECONDS = 12 * 60 * 60;
+/**
+ * How long a session item is kept after the session ends. The item is the source of its
+ * sign-in's `auth.login` audit entry, which the table's stream writes
+ * (functions/lib/sign-in-audit.ts); the stream keeps records 24 hours, so after a longer outage
+ * of the aggregator `npm run rebuild` writes the entry from the item. Eight days leave a week to
+ * notice an outage and fix it. The item's TTL is never the session's end: that is
+ * `sessionEndMs`, and every reader of a session's lifetime uses it.
+ */
+export const SESSION_KEPT_AFTER_END_SECONDS = 8 * 24 * 60 * 60;
 /** A token older than this is re-issued on use, which slides the idle timeout. */
 const RENEW_AFTER_SECONDS = 5 * 60;
 const ISSUER = 'career-program';
@@ -78,6 +87,13 @@ export function withSignedInHint(cookies: readonly string[]): string[] {
   });
 }
 
+/**
+ * When a session ends whatever its use (epoch milliseconds): its sign-in time plus the absolute
+ * lifetime; NaN for an item without a sign-in time, which compares as ended. The idle timeout
+ * may end it sooner.
+ */
+export const sessionEndMs = (createdAt: string | undefined): number => Date.parse(createdAt ?? '') + ABSOLUTE_LIFETIME_SECONDS * 1000;
+
 /** Where a session was started from, kept on its item for "Where you're signed in". */
 export interface SessionOrigin {
   ip: string;
@@ -101,7 +117,8 @@ export async function startSession(
         type: 'session',
         user_id: user.id,
         created_at: new Date(now * 1000).toISOString(),
-        expires_at: ttlIn(ABSOLUTE_LIFETIME_SECONDS, now * 1000),
+        // the item outlives the session: the source of its sign-in's audit entry for a rebuild
+        expires_at: ttlIn(ABSOLUTE_LIFETIME_SECONDS + SESSION_KEPT_AFTER_END_SECONDS, now * 1000),
         // For the session list (docs/security.md#account-security-center): a session of an older version is over.
         last_seen_at: new Date(now * 1000).toISOString(),
         session_version: user.session_version ?? 0,

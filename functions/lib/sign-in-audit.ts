@@ -21,39 +21,59 @@ export function signInNote(email: string, values?: Record<string, unknown>): Rec
   return { [EMAIL]: email, ...(values ? { [VALUES]: JSON.stringify(values) } : {}) };
 }
 
-/** The sign-ins among stream records: new session items that carry a note. */
-export function signInAudits(records: readonly DynamoDBRecord[]): Array<{ id: string; at: Date; input: AuditInput }> {
-  const found = [];
-  for (const record of records) {
-    if (record.eventName !== 'INSERT') continue;
-    const item = record.dynamodb?.NewImage as StreamImage;
-    const sk = imageText(item, 'sk');
-    const email = imageText(item, EMAIL);
-    if (!sk.startsWith(SK.session) || !email) continue;
-    const userId = keyAfter(PK.user, imageText(item, 'pk'));
-    const values = imageText(item, VALUES);
-    found.push({
-      id: keyAfter(SK.session, sk),
-      at: new Date(imageText(item, 'created_at')),
-      input: {
-        action: 'auth.login',
-        actor: { id: userId, email },
-        entityType: 'user',
-        entityId: userId,
-        newValues: values ? (JSON.parse(values) as Record<string, unknown>) : null,
-        ip: imageText(item, 'ip') || undefined,
-        userAgent: imageText(item, 'user_agent') || undefined,
-      },
-    });
-  }
-  return found;
+/** A sign-in's `auth.login` entry: its id (the session id), its time (the session's start) and what it records. */
+export interface SignInAudit {
+  id: string;
+  at: Date;
+  input: AuditInput;
 }
 
-/** Writes the `auth.login` entries of a stream batch (each once). Returns how many were new. */
-export async function writeSignInAudits(records: readonly DynamoDBRecord[]): Promise<number> {
+/** The attributes of a session item that make its `auth.login` entry (a rebuild reads only these). */
+export const SIGN_IN_SOURCE_FIELDS = ['pk', 'sk', 'created_at', EMAIL, VALUES, 'ip', 'user_agent'] as const;
+
+/**
+ * The `auth.login` entry of a session item, its attributes read through `text` ('' when absent):
+ * undefined for an item that is not a session or carries no sign-in note. The stream reads its
+ * records' images so, the rebuild the stored items (functions/admin/derived-data-rebuild.ts).
+ */
+export function signInAuditOf(text: (name: string) => string): SignInAudit | undefined {
+  const sk = text('sk');
+  const email = text(EMAIL);
+  if (!sk.startsWith(SK.session) || !email) return undefined;
+  const userId = keyAfter(PK.user, text('pk'));
+  const values = text(VALUES);
+  return {
+    id: keyAfter(SK.session, sk),
+    at: new Date(text('created_at')),
+    input: {
+      action: 'auth.login',
+      actor: { id: userId, email },
+      entityType: 'user',
+      entityId: userId,
+      newValues: values ? (JSON.parse(values) as Record<string, unknown>) : null,
+      ip: text('ip') || undefined,
+      userAgent: text('user_agent') || undefined,
+    },
+  };
+}
+
+/** The sign-ins among stream records: new session items that carry a note. */
+export function signInAudits(records: readonly DynamoDBRecord[]): SignInAudit[] {
+  return records.flatMap((record) => {
+    if (record.eventName !== 'INSERT') return [];
+    const image = record.dynamodb?.NewImage as StreamImage;
+    return signInAuditOf((name) => imageText(image, name)) ?? [];
+  });
+}
+
+/** Writes `auth.login` entries, each once (id = the session id). Returns how many were new. */
+export async function writeSignInEntries(audits: readonly SignInAudit[]): Promise<number> {
   let written = 0;
-  await forEachBounded(signInAudits(records), 8, async ({ id, at, input }) => {
+  await forEachBounded(audits, 8, async ({ id, at, input }) => {
     if (await writeAuditOnce(input, at, id)) written += 1;
   });
   return written;
 }
+
+/** Writes the `auth.login` entries of a stream batch (each once). Returns how many were new. */
+export const writeSignInAudits = (records: readonly DynamoDBRecord[]): Promise<number> => writeSignInEntries(signInAudits(records));

@@ -1,7 +1,7 @@
 import { batchGetItems } from './batch-items';
 import { queryAll } from './query-pages';
 import { tableName } from './db';
-import type { FunnelField } from './funnel';
+import { countedOf, funnelDeltas, type FunnelField } from './funnel';
 import { dayCounterPartition, indexKeys, indexPartition, keys, SK } from './table';
 
 /**
@@ -224,6 +224,44 @@ export function enrollmentCreatedWrites(enrolledAt: string) {
 
 /** True when week 1 was completed within 7 days of enrolling. */
 export const week1OnTime = (enrolledAt: string, completedAt: string) => Date.parse(completedAt) - Date.parse(enrolledAt) <= WEEK1_WINDOW_MS;
+
+/** The fields of an enrollment item (functions/program/store.ts) that the global counters count. */
+export interface CountedEnrollment {
+  percent_complete?: number;
+  completed_count?: number;
+  module_count?: number;
+  enrolled_at: string;
+  week1_completed_at?: string;
+  staff?: boolean;
+  funnel_completed?: string[];
+  funnel_in_progress?: string[];
+}
+
+/** Whether the enrollment is counted in week1_on_time (its week 1 completed within 7 days). */
+export const week1CountedOnTime = (enrollment: Pick<CountedEnrollment, 'enrolled_at' | 'week1_completed_at'>) =>
+  Boolean(enrollment.week1_completed_at && week1OnTime(enrollment.enrolled_at, enrollment.week1_completed_at));
+
+/**
+ * What an enrollment adds to the global counters while it exists (nothing for a staff preview,
+ * docs/product.md#10-journeys): the writes add it step by step, the hard delete takes it back
+ * whole, and the reconciliation (functions/admin/counter-reconcile.ts) sums it over the accounts.
+ */
+export function enrollmentCounts(enrollment: CountedEnrollment): Partial<Record<StatsField | FunnelField, number>> {
+  if (enrollment.staff) return {};
+  return {
+    enrollments_total: 1,
+    enrollment_percent_sum: Number(enrollment.percent_complete ?? 0),
+    modules_completed_total: Number(enrollment.completed_count ?? 0),
+    modules_total: Number(enrollment.module_count ?? 0),
+    week1_on_time_total: week1CountedOnTime(enrollment) ? 1 : 0,
+    // the module funnel: what it is counted as (functions/lib/funnel.ts)
+    ...funnelDeltas(undefined, countedOf(enrollment)),
+  };
+}
+
+/** The deltas that take `deltas` back. */
+export const negated = <K extends string>(deltas: Partial<Record<K, number>>): Partial<Record<K, number>> =>
+  Object.fromEntries(Object.entries(deltas).map(([field, delta]) => [field, -Number(delta)])) as Partial<Record<K, number>>;
 
 /**
  * The counters of a first week-1 completion: none when it came too late (it stays a drop-off).

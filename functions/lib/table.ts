@@ -61,6 +61,10 @@ import { nowMs } from './clock';
  *   PURGE#<user id>      / JOB                  a hard delete in progress: its step and checkpoint
  *   JOB#reminders#<day>  / PART#<partition>     the reminder fan-out's checkpoint per index partition
  *   JOB#erasure#<day>    / STATE                the daily erasure job's cursor and counts (TTL)
+ *   JOB#reconcile#<day>  / STATE                the day's reconciliation of the counters: its walk's
+ *                                               checkpoint, then the drift it saw (TTL)
+ *   JOB#reconcile        / LAST                 the drift the last finished reconciliation saw
+ *   JOB#rebuild#<from>#<to> / STATE             a rebuild of derived data over those days: its checkpoint (TTL)
  *   MIGRATION#<name>     / APPLIED              a data migration of `npm run migrate` ran to the end (infra/ops/migrations.ts)
  *   USER#<id> / PROFILE also carries erasureDue ERASURE / <deleted_at>#<id> while soft-deleted
  *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
@@ -368,6 +372,9 @@ export const auditShardOf = (id: string) => {
   for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
   return hash % AUDIT_SHARDS;
 };
+/** The learners active on a day: the partition of their ACTIVITY markers. */
+export const activityPartition = (day: string) => `${PK.activity}${day}`;
+
 /** A day's audit partition of one shard (shard 0: AUDIT#<day>, where every entry went before the shards). */
 export const auditDayPartition = (day: string, shard: number) => `${PK.audit}${day}${shard ? `#${shard}` : ''}`;
 
@@ -404,7 +411,7 @@ export const keys = {
     pk: `${PK.rate}login_backoff#${email.trim().toLowerCase()}${source ? `#${source}` : ''}`,
     sk: 'STATE',
   }),
-  activity: (day: string, userId: string) => ({ pk: `${PK.activity}${day}`, sk: `${PK.user}${userId}` }),
+  activity: (day: string, userId: string) => ({ pk: activityPartition(day), sk: `${PK.user}${userId}` }),
   /** An audit entry: its day's partition, the shard its id gives (shard 0 is the day's partition before sharding). */
   audit: (createdAt: string, id: string) => ({ pk: auditDayPartition(createdAt.slice(0, 10), auditShardOf(id)), sk: `${createdAt}#${id}` }),
   statsShard: (shard: number) => ({ pk: `${PK.stats}GLOBAL#${shard}`, sk: 'COUNTERS' }),
@@ -467,6 +474,12 @@ export const keys = {
   reminderCheckpoint: (day: string, partition: string) => ({ pk: `${PK.job}reminders#${day}`, sk: `${SK.part}${partition}` }),
   // Erasure after retention (functions/admin/erasure.ts): the day's run and its cursor.
   erasureCheckpoint: (day: string) => ({ pk: `${PK.job}erasure#${day}`, sk: 'STATE' }),
+  // Reconciliation of the counters (functions/admin/counter-reconcile.ts): a day's run (its walk's
+  // checkpoint, then the drift it saw) and what the last finished run saw, which the next compares with.
+  reconcileRun: (day: string) => ({ pk: `${PK.job}reconcile#${day}`, sk: 'STATE' }),
+  reconcileLast: () => ({ pk: `${PK.job}reconcile`, sk: 'LAST' }),
+  // Rebuild of what the table's stream derives, over a window of days (functions/admin/derived-data-rebuild.ts).
+  rebuildCheckpoint: (from: string, to: string) => ({ pk: `${PK.job}rebuild#${from}#${to}`, sk: 'STATE' }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

@@ -173,8 +173,8 @@ export const newUserItems = (user: UserRecord) => ({
   search: searchItems(user),
 });
 
-/** What a new account adds to the summary counters. */
-export const newUserCounts = (user: UserRecord): Partial<Record<StatsField, number>> => ({
+/** What an account adds to the summary counters (a new one; the reconciliation sums it over every account). */
+export const newUserCounts = (user: Pick<UserRecord, 'status' | 'verified'>): Partial<Record<StatsField, number>> => ({
   ...(user.status === 'deleted'
     ? { users_deleted: 1 }
     : { users_total: 1, users_verified: user.verified ? 1 : 0, users_locked: user.status === 'locked' ? 1 : 0 }),

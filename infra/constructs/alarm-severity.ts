@@ -30,6 +30,8 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'ses-complaint-rate': 'page',
   'reminders-failing': 'ticket',
   'erasure-failing': 'ticket',
+  'counter-reconciliation-failing': 'ticket',
+  'counter-drift': 'ticket',
   'reminder-queue-age': 'ticket',
   'reminder-slices-unfinished': 'ticket',
   'reminder-dead-letters': 'ticket',

@@ -111,7 +111,7 @@ export const GRANTS_USED_BY_AWS: ReadonlyArray<{
   },
   {
     actions: ['sqs:SendMessage'],
-    functions: ['mailEvents', 'reminders', 'erasure'],
+    functions: ['mailEvents', 'reminders', 'erasure', 'reconcile'],
     notOnWorkQueues: true,
     reason: "Lambda sends an event that failed its retries to the function's dead-letter queue with the function's role",
   },

@@ -418,6 +418,20 @@ export class Monitoring extends Construct {
       );
     }
 
+    // ---- Counters ----------------------------------------------------------------------------
+    // The daily reconciliation's gauge (functions/jobs/reconcile.ts): one datapoint a day. A drift
+    // on one day may be a write racing the walk; on two days in a row it is real (and the second
+    // run corrected what repeated identically).
+    this.alarm('CounterDrift', businessMetric(METRIC.counterDrift, Duration.days(1)).with({ statistic: 'Maximum' }), {
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      datapointsToAlarm: 2,
+      meaning:
+        'The daily reconciliation found admin counters that disagree with the accounts two days in a row: a figure of the admin dashboard or a list total was wrong (the second run corrected what drifted by the same amount both days). Something writes the counters wrong, or their stream lost records.',
+      runbook: 'counter-drift',
+    });
+
     // ---- Security -----------------------------------------------------------------------------
     const failedSignIns = businessMetric(METRIC.failedSignIns);
     this.alarm('FailedSignInSpike', failedSignIns, {
@@ -551,6 +565,9 @@ export class Monitoring extends Construct {
         business([METRIC.adminActions, METRIC.hardDeletes, METRIC.purgeStepsFailed, METRIC.erasuresFailed, METRIC.erasureBacklogDays]),
       ),
     );
+    // what the table's stream writes after the request (docs/scale-writes.md "Activity off the request path"),
+    // and the daily reconciliation of the counters with the accounts
+    dashboard.addWidgets(graph('Derived data', business([METRIC.auditReferencesDeferred, METRIC.counterDrift, METRIC.counterCorrections])));
     const optional: GraphWidget[] = [];
     if (props.reminderQueue)
       optional.push(

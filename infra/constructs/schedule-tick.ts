@@ -1,4 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -45,4 +46,25 @@ export class JobDeadLetters extends Construct {
 export interface ScheduledJobProps {
   handler: IFunction;
   deadLetters: JobDeadLetters;
+}
+
+/**
+ * A daily job's schedule: a rule at `hour`:`minute` UTC invoking the job, its ticks and failed
+ * runs kept in the dead letters. EventBridge and Lambda retry a failed run (twice each); the jobs
+ * resume from their checkpoints. The erasure (functions/jobs/erasure.ts) runs at 03:00, the
+ * reconciliation of the counters (functions/jobs/reconcile.ts) at 04:30, in most learners' quiet
+ * hours, so fewer writes race its walk.
+ */
+export class DailyJobSchedule extends Construct {
+  readonly rule: Rule;
+
+  constructor(scope: Construct, id: string, props: ScheduledJobProps & { description: string; hour: number; minute: number }) {
+    super(scope, id);
+    this.rule = new Rule(this, 'Daily', {
+      description: props.description,
+      schedule: Schedule.cron({ minute: String(props.minute), hour: String(props.hour) }),
+      targets: [props.deadLetters.target(props.handler)],
+    });
+    props.deadLetters.keepFailedRuns(props.handler);
+  }
 }

@@ -76,9 +76,9 @@ async function shardIterator(arn: string, shardId: string, after: string | undef
 
 /**
  * Reads every shard of the table's stream to its current end, each batch through the aggregator
- * (or, with `deliver` false, handed to nobody: records lost). Returns the records read.
+ * (`deliver` false: to no one). Returns the records read.
  */
-async function drainOnce(tableName: string, deliver = true): Promise<number> {
+async function drainOnce(tableName: string, deliver: boolean): Promise<number> {
   const arn = await streamArn(tableName);
   if (!arn) return 0;
   const shardPositions = positions.get(arn) ?? new Map<string, ShardPosition>();
@@ -123,23 +123,22 @@ async function drainOnce(tableName: string, deliver = true): Promise<number> {
   return read;
 }
 
-/** Aggregates every stream record written so far (one drain at a time). Returns how many records it read. */
-export function drainActivityStream(tableName = process.env.TABLE_NAME ?? ''): Promise<number> {
-  const next = draining.catch(() => 0).then(() => drainOnce(tableName));
+/** Reads the stream to its end, one drain at a time. */
+function queuedDrain(tableName: string, deliver: boolean): Promise<number> {
+  const next = draining.catch(() => 0).then(() => drainOnce(tableName, deliver));
   draining = next;
   return next;
 }
 
+/** Aggregates every stream record written so far (one drain at a time). Returns how many records it read. */
+export const drainActivityStream = (tableName = process.env.TABLE_NAME ?? ''): Promise<number> => queuedDrain(tableName, true);
+
 /**
- * Moves past every record written so far without handing it over: what an outage of the
- * aggregator longer than the stream's 24-hour retention leaves (the records are trimmed). The
- * simulation (test/soak) uses it before the runbook's rebuild. Returns how many records were lost.
+ * Passes over every stream record written so far without aggregating it: what an outage of the
+ * aggregator longer than the stream's 24 hours loses (the rebuild's tests and the simulation's
+ * outage, test/soak; docs/runbook.md "Rebuilding derived data"). Returns how many records were lost.
  */
-export function skipActivityStream(tableName = process.env.TABLE_NAME ?? ''): Promise<number> {
-  const next = draining.catch(() => 0).then(() => drainOnce(tableName, false));
-  draining = next;
-  return next;
-}
+export const discardActivityStream = (tableName = process.env.TABLE_NAME ?? ''): Promise<number> => queuedDrain(tableName, false);
 
 /** Polls the stream every `intervalMs` until the returned stop is called (the local runtime). */
 export function pollActivityStream(log: (line: string) => void, intervalMs = 1000): () => Promise<void> {

@@ -22,7 +22,7 @@ import { allResources, asObjects, asString, at, type JsonObject, maybeAt, resour
  */
 const FUNCTIONS = STACK_FUNCTIONS;
 /** The workers that run until their time is nearly up and continue in a next invocation. */
-const WHOLE_BUDGET: readonly string[] = ['purge', 'erasure', 'reminderWorker'];
+const WHOLE_BUDGET: readonly string[] = ['purge', 'erasure', 'reconcile', 'reminderWorker'];
 const RUNBOOK = readFileSync(path.resolve(import.meta.dirname, '../../docs/runbook.md'), 'utf8');
 /** GitHub-style anchors of the runbook's headings. */
 const ANCHORS = new Set(
@@ -79,8 +79,8 @@ describe('alarms', () => {
     // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2,
     // SES 2 + 2 per mail stream, failed reminders + unfinished slices 2, sign-in spike 1, reminder queue age + dead letters 2, mail event
     // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5, site canary 1,
-    // activity stream iterator age + dead letters 2, mail budget exhausted 1, log ingestion 1
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 1 + 1);
+    // activity stream iterator age + dead letters 2, mail budget exhausted 1, log ingestion 1, counter drift 1
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 1 + 1 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       const [meaning, link] = description.split('\nRunbook: ');
@@ -280,6 +280,29 @@ describe('alarms', () => {
       Threshold: 1,
       AlarmActions: [topicRef(prod, 'mail-budget-exhausted')],
     });
+  });
+
+  it('counter drift: the daily reconciliation saw a drift two days in a row (a ticket), and its job errors are a ticket too', () => {
+    expect(alarm(prod, 'CounterDrift')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.counterDrift,
+      Dimensions: [{ Name: 'service', Value: 'career-program' }],
+      Statistic: 'Maximum',
+      Period: 86400,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [topicRef(prod, 'counter-drift')],
+    });
+    expect(severityOf('counter-drift')).toBe('ticket');
+    expect(alarm(prod, 'ReconcileErrors')).toMatchObject({
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: fnRef(prod, 'reconcile') }],
+      AlarmActions: [topicRef(prod, 'counter-reconciliation-failing')],
+    });
+    expect(severityOf('counter-reconciliation-failing')).toBe('ticket');
   });
 
   it('the reminder queue always has its age and dead-letter alarms; WAF blocks only once a web ACL is passed', () => {

@@ -399,6 +399,24 @@ describe('jobs', () => {
     expect(s.stack.functions.erasure.fn.timeout?.toSeconds()).toBe(900);
   });
 
+  it('runs the reconciliation of the counters every day at 04:30 UTC, with 15 minutes a run and its failed runs kept', () => {
+    const reconcileArn = { 'Fn::GetAtt': [s.idOf(s.stack.functions.reconcile.fn), 'Arn'] };
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(30 4 * * ? *)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: reconcileArn, RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 7200 } })],
+    });
+    s.template.hasResourceProperties('AWS::Lambda::Permission', {
+      Principal: 'events.amazonaws.com',
+      FunctionName: reconcileArn,
+      SourceArn: { 'Fn::GetAtt': [s.idOf(s.stack.reconcileSchedule.rule), 'Arn'] },
+    });
+    const fn = resourceOf(s.template, 'AWS::Lambda::Function', s.idOf(s.stack.functions.reconcile.fn));
+    expect(fn.Properties.Timeout).toBe(900);
+    // a run that fails after Lambda's two retries (out of time three times, or an error) waits in the job dead letters
+    expect(fn.Properties.DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [s.idOf(s.stack.jobDeadLetters.queue), 'Arn'] } });
+  });
+
   it('has the erasure index of soft-deleted accounts, projecting ids and deletion times only', () => {
     const [table] = resourceList(s.template, 'AWS::DynamoDB::Table');
     const index = asObjects(table.Properties.GlobalSecondaryIndexes, 'GlobalSecondaryIndexes').find(
@@ -444,12 +462,12 @@ describe('jobs', () => {
       ).length;
     expect(senders(s.stack.reminderQueue.queue)).toBe(2);
     expect(senders(s.stack.purgeQueue.queue)).toBe(3); // admin, purge worker, erasure job
-    // and Lambda's own async failures: the bounce handler, the daily jobs
+    // and Lambda's own async failures: the bounce handler, the scheduled jobs (reminders, erasure, reconciliation)
     expect(senders(s.stack.mailEvents.deadLetterQueue)).toBe(1);
-    expect(senders(s.stack.jobDeadLetters.queue)).toBe(2);
+    expect(senders(s.stack.jobDeadLetters.queue)).toBe(3);
     // and the stream event source's batches that failed their retries: the activity aggregator
     expect(senders(s.stack.activityStream.deadLetterQueue)).toBe(1);
-    expect(sends).toHaveLength(7);
+    expect(sends).toHaveLength(8);
   });
 
   it('invokes the activity aggregator only for the stream records it acts on, transactional audit entries among them', () => {

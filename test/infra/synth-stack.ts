@@ -89,5 +89,6 @@ export const STACK_FUNCTIONS = [
   'reminderWorker',
   'purge',
   'erasure',
+  'reconcile',
   'activityStream',
 ] as const;

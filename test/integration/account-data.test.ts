@@ -100,6 +100,28 @@ describe('GET /api/account/export', () => {
     expect(text).not.toMatch(/password_hash|code_hash|token_hash|"pk"|"gsi1pk"/);
   });
 
+  it('lists the sessions not past their 12 hours, each ending then, not the items kept days longer for a rebuild', async () => {
+    const { user, client } = await learnerWithPassword();
+    const ended = new Date(Date.now() - 13 * 3600 * 1000).toISOString();
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.session(user.id, 'ended'),
+          type: 'session',
+          user_id: user.id,
+          created_at: ended,
+          last_seen_at: ended,
+          expires_at: Math.floor(Date.now() / 1000) + 7 * 24 * 3600,
+        },
+      }),
+    );
+    const data = (await client.get<{ sessions: Array<{ created_at: string; expires_at: string }> }>('/api/account/export')).body;
+    expect(data.sessions).toHaveLength(1);
+    const [live] = data.sessions;
+    expect(Date.parse(live.expires_at) - Date.parse(live.created_at)).toBe(12 * 3600 * 1000);
+  });
+
   it('reads as a person would: answers in program order with the text of each task, the certificate, passkeys by name and date', async () => {
     const { user, client } = await learnerWithPassword();
     expect((await client.post('/api/enroll')).status).toBe(200);

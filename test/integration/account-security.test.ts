@@ -170,7 +170,11 @@ describe('GET /api/auth/sessions', () => {
           },
         }),
       );
-    await put('absolute-expired', { last_seen_at: new Date().toISOString(), expires_at: ttlIn(-60) });
+    // past its 12 hours though recently seen and still stored (the item outlives the session by days)
+    await put('absolute-expired', {
+      created_at: new Date(Date.now() - 13 * 3600 * 1000).toISOString(),
+      last_seen_at: new Date().toISOString(),
+    });
     await put('idle-expired', {});
     await put('old-version', { last_seen_at: new Date().toISOString(), session_version: -1 });
     const response = await client.get<SessionList>('/api/auth/sessions');

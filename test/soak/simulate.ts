@@ -160,7 +160,24 @@ async function runHourlyJobs(world: World, stream: StreamControl): Promise<void>
     await drainQueues(world, drainLocalQueues);
     await noteErasures(world);
   }
+  if (new Date(world.clock.now()).getUTCHours() === 4) await reconcile(world, runAs);
   await stream.afterSlot();
+}
+
+/**
+ * The daily reconciliation of the admin counters (04:30 UTC in the cloud; here with the hour's
+ * other jobs): a drift it reports is a counter that went wrong, which the counters invariant also
+ * sees; its corrections are counted.
+ */
+async function reconcile(world: World, runAs: (fn: 'reconcile', work: () => Promise<unknown>) => Promise<unknown>): Promise<void> {
+  const { handler } = await import('../../functions/jobs/reconcile');
+  const context = { getRemainingTimeInMillis: () => 900_000 } as Parameters<typeof handler>[1];
+  const summary = (await runAs('reconcile', () => handler({}, context)).catch((error: Error) => {
+    world.record.violate('counters', `the reconciliation job failed: ${error.message}`);
+    return undefined;
+  })) as { total_drift: number } | undefined;
+  world.record.count('reconciliation_runs');
+  if (summary?.total_drift) world.record.count('reconciliation_drift_seen', summary.total_drift);
 }
 
 /**
@@ -404,7 +421,7 @@ interface StreamControl {
  * outage's days). A batch killed mid-way is delivered again, as Lambda retries it.
  */
 async function streamControl(world: World): Promise<StreamControl> {
-  const { drainActivityStream, skipActivityStream } = await import('../../infra/local/activity-stream');
+  const { drainActivityStream, discardActivityStream } = await import('../../infra/local/activity-stream');
   const outage = world.faults.windowOf('stream_outage');
   let recovered = !outage;
   let recoveredAt = Number.POSITIVE_INFINITY;
@@ -440,7 +457,7 @@ async function streamControl(world: World): Promise<StreamControl> {
     outageEnded: (hour) => Boolean(outage && hour === outage.to - 1),
     recover: async (log) => {
       // the records of the outage are past the stream's 24 hours: gone, as in the cloud
-      const lost = await skipActivityStream();
+      const lost = await discardActivityStream();
       world.faults.strike('stream_outage');
       world.record.count('stream_records_lost_in_the_outage', lost);
       const from = dayOfMs(world.clock.hourStart(outage!.from));
@@ -457,9 +474,16 @@ async function streamControl(world: World): Promise<StreamControl> {
   };
 }
 
-/** The runbook's recovery after an outage longer than the stream keeps its records (REBUILD_PENDING: merged with the rebuild command). */
+/**
+ * The runbook's recovery after an outage longer than the stream keeps its records
+ * (docs/runbook.md "Rebuilding derived data"): `npm run rebuild -- --from <outage's first day>
+ * --to <today>`, run as an operator runs it (no function's role), with its own reconciliation.
+ */
 async function rebuild(world: World, from: string, to: string): Promise<void> {
-  world.record.violate('recovery', `no rebuild ran for ${from} … ${to}`);
+  const { rebuildDerivedData } = await import('../../functions/admin/derived-data-rebuild');
+  const result = await rebuildDerivedData({ from, to });
+  world.record.count('rebuild_runs');
+  for (const [kind, n] of Object.entries(result.counts)) world.record.count(`rebuilt: ${kind}`, Number(n));
 }
 
 export { codeIn };

@@ -15,6 +15,7 @@ export const FUNCTION_KEYS = [
   'reminderWorker',
   'purge',
   'erasure',
+  'reconcile',
   'activityStream',
 ] as const;
 export type FunctionKey = (typeof FUNCTION_KEYS)[number];
