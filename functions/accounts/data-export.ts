@@ -193,7 +193,7 @@ export async function exportAccountData(user: UserRecord, modules: readonly Modu
     passkeys: ofKind(SK.passkey).map((item) => pick(item, PASSKEY_FIELDS)),
     // sessions not past their absolute end (the item is kept days longer: functions/lib/session.ts)
     sessions: ofKind(SK.session)
-      .filter((item) => sessionEndMs(item.created_at as string | undefined) > now.getTime())
+      .filter((item) => !item.ended_at && sessionEndMs(item.created_at as string | undefined) > now.getTime())
       .map((item) => ({
         ...pick(item, SESSION_FIELDS),
         expires_at: new Date(sessionEndMs(item.created_at as string | undefined)).toISOString(),

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
 import { db, tableName } from '../lib/db';
@@ -9,7 +9,7 @@ import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import { confirmIdentity, type IdentityProof } from './reauthentication';
 import { isLive, sessionIdOf, sessionItems } from './sessions';
-import { nowMs } from '../lib/clock';
+import { nowIso, nowMs } from '../lib/clock';
 
 /**
  * Ending sessions from "Where you're signed in" (docs/security.md#account-security-center), after
@@ -31,11 +31,14 @@ export async function revokeSession(
   if (!SESSION_ID.test(sessionId)) throw notFound('session_not_found');
   await confirmIdentity(user, proof, caller, REFUSED);
   try {
+    // marked ended, not deleted: the item is its sign-in's audit source until its TTL (functions/lib/session.ts endSession)
     await db().send(
-      new DeleteCommand({
+      new UpdateCommand({
         TableName: tableName(),
         Key: keys.session(user.id, sessionId),
-        ConditionExpression: 'attribute_exists(pk)',
+        UpdateExpression: 'SET ended_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(ended_at)',
+        ExpressionAttributeValues: { ':now': nowIso() },
       }),
     );
   } catch (error) {

@@ -36,6 +36,8 @@ interface SessionItem {
   session_version?: number;
   ip?: string;
   user_agent?: string;
+  /** Set when the session was signed out or revoked (the item is kept as its sign-in's audit source). */
+  ended_at?: string;
 }
 
 export async function sessionItems(userId: string, projection?: string): Promise<SessionItem[]> {
@@ -59,7 +61,7 @@ export async function sessionItems(userId: string, projection?: string): Promise
  * "invalidate sessions" bumps it).
  */
 export function isLive(item: SessionItem, user: Pick<UserRecord, 'session_version'>, nowMs: number): boolean {
-  if (!(sessionEndMs(item.created_at) > nowMs)) return false;
+  if (item.ended_at || !(sessionEndMs(item.created_at) > nowMs)) return false;
   const seen = Date.parse(item.last_seen_at ?? item.created_at ?? '');
   if (!Number.isFinite(seen) || seen + IDLE_TIMEOUT_SECONDS * 1000 <= nowMs) return false;
   // Items written before versions were recorded carry none: the token check still guards them.

@@ -78,6 +78,12 @@ export interface ReconcileOptions {
   now?: Date;
   /** Correct a drift the previous run saw too (default). False: observe and record only, counters and the previous run's record untouched. */
   correct?: boolean;
+  /**
+   * Correct every drift at once, without waiting to see it twice: for a known cause, the rebuild
+   * after an outage of the activity aggregator (whose lost moves left the last-active histogram
+   * wrong). A write that raced this walk is then corrected by the next daily runs.
+   */
+  atOnce?: boolean;
   /** Milliseconds left; the run checkpoints and stops below a margin. */
   timeLeftMs?: () => number;
   pageSize?: number;
@@ -139,7 +145,9 @@ export async function reconcileCounters(options: ReconcileOptions = {}): Promise
 
   const truth = { ...state.truth, ...(await dailyActiveTruth(window.dailyActive)) };
   const drift = driftOf(truth, await storedTally(window));
-  const corrected = correct ? await finishCorrecting(runKey, state.page, drift, now) : await finish(runKey, state.page, drift, {}, []);
+  const corrected = correct
+    ? await finishCorrecting(runKey, state.page, drift, now, options.atOnce ?? false)
+    : await finish(runKey, state.page, drift, {}, []);
   const result = { finished: true, day, accounts: state.accounts, drift, corrected, totalDrift: totalOf(drift) };
   logger.info('counter reconciliation', { ...result, drift_values: Object.keys(drift).length });
   return result;
@@ -255,13 +263,13 @@ async function storedTally(window: ReconcileWindow): Promise<Tally> {
 }
 
 /**
- * Corrects what the previous run saw identically, and records this run as the previous one for
+ * Corrects what the previous run saw identically (everything it saw, `atOnce`), and records this run as the previous one for
  * the next, in one transaction conditioned on that record: a run finishing meanwhile makes this one
  * fail rather than correct twice.
  */
-async function finishCorrecting(runKey: Record<string, string>, page: number, drift: Tally, now: Date): Promise<Tally> {
+async function finishCorrecting(runKey: Record<string, string>, page: number, drift: Tally, now: Date, atOnce: boolean): Promise<Tally> {
   const last = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.reconcileLast(), ConsistentRead: true }))).Item;
-  const corrected = correctionsOf(drift, last?.drift as Tally | undefined);
+  const corrected = atOnce ? drift : correctionsOf(drift, last?.drift as Tally | undefined);
   const version = Number(last?.version ?? 0);
   const { global, days } = groupCorrections(corrected);
   const globalCorrection = statsShardUpdate(0, global);

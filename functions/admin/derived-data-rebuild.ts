@@ -165,7 +165,8 @@ export async function rebuildDerivedData(options: RebuildOptions): Promise<Rebui
     Object.assign(position, { phase: 'reconcile' });
     await save(undefined);
   }
-  const reconciliation = await reconcileCounters({ now, correct: true });
+  // the outage is the known cause of what the walk finds: corrected at once (the daily runs catch a race)
+  const reconciliation = await reconcileCounters({ now, correct: true, atOnce: true });
   await db().send(
     new UpdateCommand({
       TableName: tableName(),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTHeaderParameters } from 'jose';
 import { batchGetItems } from './batch-items';
 import { db, tableName } from './db';
@@ -7,7 +7,7 @@ import { keyRing, refreshKeyRing } from './session-keys';
 import { keys, ttlIn } from './table';
 import type { UserRecord } from './user-record';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
-import { currentDate, nowSeconds } from './clock';
+import { currentDate, nowIso, nowSeconds } from './clock';
 
 /**
  * Sessions (docs/security.md): a jose-signed HS256 token in a `__Host-` cookie. The token carries the
@@ -181,7 +181,7 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
   const items = await batchGetItems([userKey, sessionKey], { consistentRead: true });
   const user = items.find((item) => item.sk === 'PROFILE') as UserRecord | undefined;
   const session = items.find((item) => item.sk === sessionKey.sk);
-  if (!user || !session) return undefined;
+  if (!user || !session || session.ended_at) return undefined;
   if (user.status !== 'active' || user.is_locked) return undefined;
   if ((user.session_version ?? 0) !== claims.ver) return undefined;
 
@@ -193,9 +193,26 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
   return { user, sessionId: claims.sid, renewedCookie, authTime: claims.auth_time };
 }
 
-/** Ends one session (logout). */
+/**
+ * Ends one session (logout): the item is marked ended, not deleted. It stays until its TTL (8 days
+ * after the session's end) as the source of its sign-in's audit entry, which the table's stream
+ * writes and `npm run rebuild` rewrites after an outage of the stream (docs/runbook.md "Rebuilding
+ * derived data"); an ended session never signs anyone in (`resolveSession`) nor shows as live.
+ */
 export async function endSession(userId: string, sessionId: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.session(userId, sessionId) }));
+  await db()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.session(userId, sessionId),
+        UpdateExpression: 'SET ended_at = if_not_exists(ended_at, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': nowIso() },
+      }),
+    )
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
 }
 
 /**
@@ -246,7 +263,7 @@ async function touchSession(userId: string, sessionId: string, nowSeconds: numbe
         TableName: tableName(),
         Key: keys.session(userId, sessionId),
         UpdateExpression: 'SET last_seen_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(ended_at)',
         ExpressionAttributeValues: { ':now': new Date(nowSeconds * 1000).toISOString() },
       }),
     )

@@ -165,8 +165,11 @@ describe('hard delete of a heavy account, interrupted and rerun', () => {
       await purgeWorker(user.id); // the background worker's turn
       status = (await adminClient.get<PurgeStatus>(`/api/admin/users/${user.id}/hard-delete/status`)).body;
     }
+    // a run killed within a chunk of activity days deleted some before its checkpoint: the rerun
+    // does not find them again, so that count is a lower bound; the items and the day counts are exact (below)
+    expect(status.counts.activity_days).toBeLessThanOrEqual(ACTIVITY_DAYS);
+    expect(status.counts.activity_days).toBeGreaterThan(ACTIVITY_DAYS / 2);
     expect(status.counts).toMatchObject({
-      activity_days: ACTIVITY_DAYS,
       sessions: 3,
       tasks: 30,
       audit_entries_anonymised: anyNumber,
