@@ -34,6 +34,8 @@ export interface DynamoDbProxy {
   rewrite?: Rewrite;
   /** Data calls seen, by operation (the run's DynamoDB traffic). */
   calls: Map<string, number>;
+  /** Writes passed on so far (a reader of the stream has nothing new while it stands still). */
+  writes: () => number;
   close: () => Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProx
   const target = new URL(upstream);
   let crashAfter: number | undefined;
   let crashedCalls = 0;
+  let writesPassed = 0;
   const proxy: DynamoDbProxy = {
     endpoint: '',
     decide: () => 'pass',
@@ -65,6 +68,7 @@ export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProx
     },
     crashed: () => crashedCalls,
     calls: new Map(),
+    writes: () => writesPassed,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server: Server = createServer((req, res) => {
@@ -114,6 +118,7 @@ export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProx
         if (rewritten === 'fail') return answer('ValidationException', 'refused by a deliberate break of the simulation');
         if (rewritten) sent = Buffer.from(JSON.stringify(rewritten));
       }
+      if (WRITES.has(operation)) writesPassed += 1;
       const headers = { ...req.headers, 'content-length': String(sent.length) };
       const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
