@@ -142,7 +142,10 @@ export async function lockOrUnlock(world: World): Promise<void> {
   if (!model) return;
   const lock = model.status === 'active';
   const answer = await world.admin.client.post(`/api/admin/users/${model.id}/${lock ? 'lock' : 'unlock'}`, {});
-  if (answer.status !== 200) return unexpectedAdmin(world, `${lock ? 'lock' : 'unlock'} ${model.email}`, answer.status, answer.body);
+  // a try that failed with a 5xx may have done it: the retry is then refused as already done
+  const doneByAnEarlierTry = answer.retried && answer.status === 409 && answer.body.error === (lock ? 'already_locked' : 'not_locked');
+  if (answer.status !== 200 && !doneByAnEarlierTry)
+    return unexpectedAdmin(world, `${lock ? 'lock' : 'unlock'} ${model.email}`, answer.status, answer.body);
   model.status = lock ? 'locked' : 'active';
   model.locked = lock;
   model.timeline.push({ at: world.clock.now(), status: model.status });
@@ -165,7 +168,8 @@ export async function softDelete(world: World): Promise<void> {
   const model = pickLearner(world, (m) => m.status === 'active' || m.status === 'locked');
   if (!model) return;
   const answer = await world.admin.client.post(`/api/admin/users/${model.id}/soft-delete`, { reason: 'soak: requested by the learner' });
-  if (answer.status !== 200) return unexpectedAdmin(world, `soft-delete ${model.email}`, answer.status, answer.body);
+  const doneByAnEarlierTry = answer.retried && answer.status === 409 && answer.body.error === 'already_deleted';
+  if (answer.status !== 200 && !doneByAnEarlierTry) return unexpectedAdmin(world, `soft-delete ${model.email}`, answer.status, answer.body);
   model.status = 'deleted';
   model.deletedAt = world.clock.now();
   model.deletedBy = 'admin';
@@ -182,7 +186,8 @@ export async function restore(world: World): Promise<void> {
   const model = pickLearner(world, (m) => m.status === 'deleted' && m.deletedBy === 'admin');
   if (!model) return;
   const answer = await world.admin.client.post(`/api/admin/users/${model.id}/restore`, {});
-  if (answer.status !== 200) return unexpectedAdmin(world, `restore ${model.email}`, answer.status, answer.body);
+  const doneByAnEarlierTry = answer.retried && answer.status === 409 && answer.body.error === 'not_deleted';
+  if (answer.status !== 200 && !doneByAnEarlierTry) return unexpectedAdmin(world, `restore ${model.email}`, answer.status, answer.body);
   model.status = 'active';
   model.locked = false;
   model.deletedAt = undefined;

@@ -18,7 +18,25 @@ export class SimClient {
     readonly userAgent: string,
   ) {}
 
-  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<TwinResponse & { body: T }> {
+  /**
+   * One call, as a person makes it: after a 5xx (the product's 503 `unavailable` says to try
+   * again) they try again, twice at most. `retried` tells the caller that an earlier try may have
+   * done the work (a retried registration answers `verification_pending`, a retried lock `already_locked`).
+   */
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<Omit<TwinResponse, 'body'> & { body: T; retried: boolean }> {
+    let response: TwinResponse | undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      response = await this.once(method, path, body);
+      if (response.status < 500) return { ...response, body: response.body as T, retried: attempt > 0 };
+    }
+    return { ...response!, body: response!.body as T, retried: true };
+  }
+
+  private async once(method: string, path: string, body?: unknown): Promise<TwinResponse> {
     const response = await this.twin.invoke({ method, path, body, ip: this.ip, userAgent: this.userAgent, cookies: this.cookies });
     for (const cookie of response.setCookies) {
       const [pair, ...attributes] = cookie.split(';');
@@ -29,7 +47,7 @@ export class SimClient {
       else this.cookies.set(name, value);
     }
     this.recorder.record(method, path, response);
-    return response as TwinResponse & { body: T };
+    return response;
   }
 
   get<T = Record<string, unknown>>(path: string) {

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
  * the stream's API included, passes through unchanged.
  *
  * `armCrash(after)` stands for a function stopped mid-work (a Lambda timeout or crash): after
- * `after` more writes, every call fails until `disarm`, so the work in hand stops where it is,
- * some of its writes done, the rest not.
+ * `after` more writes, the next few calls fail (the invocation in hand stops where it is, some of
+ * its writes done, the rest not); the calls after those go through again, as the next invocation's.
  */
 export type ProxyDecision = 'pass' | 'throttle' | 'conflict';
 
@@ -54,6 +54,8 @@ function errorBody(type: string, message: string, extra: Record<string, unknown>
 export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProxy> {
   const target = new URL(upstream);
   let crashAfter: number | undefined;
+  /** Calls failed once the crash struck: the ones in flight of the stopped invocation. */
+  const CRASH_BURST = 3;
   let crashedCalls = 0;
   let writesPassed = 0;
   const proxy: DynamoDbProxy = {
@@ -83,6 +85,7 @@ export async function startDynamoDbProxy(upstream: string): Promise<DynamoDbProx
       if (operation && crashAfter !== undefined) {
         if (crashAfter <= 0) {
           crashedCalls += 1;
+          if (crashedCalls >= CRASH_BURST) crashAfter = undefined;
           return answer('SimulatedCrash', 'the function was stopped here (a simulated timeout)');
         }
         if (WRITES.has(operation)) crashAfter -= 1;

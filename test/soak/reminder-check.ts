@@ -61,11 +61,12 @@ function stateAt(model: AccountModel, at: number): State {
 const changedNear = (model: AccountModel, at: number) =>
   model.timeline.some((event) => !event.activity && Math.abs(event.at - at) <= HOUR_MS && event.at !== model.registeredAt);
 
-export function checkReminders(world: World): Record<string, number> {
+export function checkReminders(world: World): Record<string, number | string> {
   const quota = world.faults.windowOf('ses_quota_spent');
   const inQuota = (at: number) =>
     Boolean(quota && at >= world.clock.hourStart(quota.from) && at < world.clock.hourStart(quota.to) + HOUR_MS);
   const end = world.clock.now();
+  const examples: string[] = [];
   const figures = {
     learner_days_due: 0,
     sent: 0,
@@ -87,7 +88,13 @@ export function checkReminders(world: World): Record<string, number> {
       byDay.set(local.day, (byDay.get(local.day) ?? 0) + 1);
       if (mail.subject.startsWith('Next up:')) figures.sent += 1;
       else figures.paused_emails += 1;
-      if (local.minutes < 9 * 60 || local.minutes >= 10 * 60 + 30) figures.sent_outside_local_9 += 1;
+      if (local.minutes < 9 * 60 || local.minutes >= 10 * 60 + 30) {
+        figures.sent_outside_local_9 += 1;
+        if (examples.length < 8)
+          examples.push(
+            `${zone} ${local.day} ${String(Math.floor(local.minutes / 60)).padStart(2, '0')}:${String(local.minutes % 60).padStart(2, '0')}`,
+          );
+      }
       const state = stateAt(model, mail.at);
       const eligible = state.verified && state.status === 'active' && state.enrolled && !state.finished && state.frequency !== 'off';
       if (!eligible && !changedNear(model, mail.at)) {
@@ -131,5 +138,5 @@ export function checkReminders(world: World): Record<string, number> {
         world.record.violate('reminders', `${model.email} (${state.timeZone}, ${state.frequency}) was due on ${local.day} and got nothing`);
     }
   }
-  return figures;
+  return { ...figures, ...(examples.length ? { outside_local_9_examples: examples.join('; ') } : {}) };
 }

@@ -41,6 +41,8 @@ export interface SoakReport {
   phases_seconds: Record<string, number>;
   dynamodb_calls: Record<string, number>;
   violations: Array<{ invariant: string; at: string; detail: string }>;
+  /** The 5xx answers (each while a fault was injected, or a violation), first 100. */
+  server_errors: Array<{ at: string; request: string; status: number; error: string; faults: string[] }>;
   first_violation: null | { invariant: string; at: string; detail: string; timeline: string[] };
   held: boolean;
 }
@@ -80,6 +82,13 @@ export function buildReport(result: SoakResult): SoakReport {
     counts: Object.fromEntries(record.counts),
     dynamodb_calls: Object.fromEntries([...world.twin.dynamo.calls].sort(([, a], [, b]) => b - a)),
     phases_seconds: Object.fromEntries([...record.phases].map(([phase, ms]) => [phase, Math.round(ms / 100) / 10])),
+    server_errors: record.serverErrors.slice(0, 100).map((e) => ({
+      at: new Date(e.at).toISOString(),
+      request: `${e.method} ${e.path}`,
+      status: e.status,
+      error: e.error,
+      faults: e.faults,
+    })),
     violations: record.violations
       .slice(0, 200)
       .map((v) => ({ invariant: v.invariant, at: new Date(v.at).toISOString(), detail: v.detail })),

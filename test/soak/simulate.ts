@@ -134,7 +134,7 @@ export async function simulate(options: SoakOptions, log: (line: string) => void
     figures.reminders = checkReminders(world);
     figures.erasure = await record.time('final checks', () => checkErasure(world));
     figures.server_errors = checkServerErrors(world);
-    figures.recovery = recoveryFigures(world);
+    figures.recovery = await recoveryFigures(world);
   } finally {
     clock.uninstall();
     await twin.stop();
@@ -160,7 +160,7 @@ async function runHourlyJobs(world: World, stream: StreamControl): Promise<void>
     await drainQueues(world, drainLocalQueues);
     await noteErasures(world);
   }
-  if (new Date(world.clock.now()).getUTCHours() === 4) await reconcile(world, runAs);
+  if (new Date(world.clock.now()).getUTCHours() === 4) await reconcile(world, runAs, stream.trailing);
   await stream.afterSlot();
 }
 
@@ -169,15 +169,29 @@ async function runHourlyJobs(world: World, stream: StreamControl): Promise<void>
  * other jobs): a drift it reports is a counter that went wrong, which the counters invariant also
  * sees; its corrections are counted.
  */
-async function reconcile(world: World, runAs: (fn: 'reconcile', work: () => Promise<unknown>) => Promise<unknown>): Promise<void> {
+async function reconcile(
+  world: World,
+  runAs: (fn: 'reconcile', work: () => Promise<unknown>) => Promise<unknown>,
+  trailing: () => boolean,
+): Promise<void> {
   const { handler } = await import('../../functions/jobs/reconcile');
   const context = { getRemainingTimeInMillis: () => 900_000 } as Parameters<typeof handler>[1];
   const summary = (await runAs('reconcile', () => handler({}, context)).catch((error: Error) => {
     world.record.violate('counters', `the reconciliation job failed: ${error.message}`);
     return undefined;
-  })) as { total_drift: number } | undefined;
+  })) as { total_drift: number; day: string } | undefined;
   world.record.count('reconciliation_runs');
-  if (summary?.total_drift) world.record.count('reconciliation_drift_seen', summary.total_drift);
+  if (!summary?.total_drift) return;
+  world.record.count('reconciliation_drift_seen', summary.total_drift);
+  // outside an outage's trailing the counters must be true: a drift the reconciliation sees is a counter that went wrong
+  if (trailing()) return;
+  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { keys } = await import('../../functions/lib/table');
+  const run = await world.twin.operatorDb.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.reconcileRun(summary.day) }));
+  world.record.violate(
+    'counters',
+    `the daily reconciliation saw a drift of ${summary.total_drift}: ${JSON.stringify(run.Item?.drift ?? {}).slice(0, 300)}`,
+  );
 }
 
 /**
@@ -186,7 +200,7 @@ async function reconcile(world: World, runAs: (fn: 'reconcile', work: () => Prom
  * after its visibility timeout, which the local queue does on the simulated clock.
  */
 async function drainQueues(world: World, drainLocalQueues: () => Promise<void>): Promise<void> {
-  const kill = world.faults.active('queue_message_killed', world.hour) && world.rng.chance(0.5);
+  const kill = world.faults.active('queue_message_killed', world.hour) && world.rng.chance(0.3);
   if (kill) world.twin.dynamo.armCrash(1 + world.rng.int(4));
   try {
     await drainLocalQueues();
@@ -301,8 +315,15 @@ async function dailyChecks(world: World, stream: StreamControl): Promise<void> {
   await checkCounters(world, !stream.trailing());
 }
 
-function recoveryFigures(world: World): Record<string, number> {
-  return Object.fromEntries([...world.faults.struck].map(([kind, times]) => [kind, times]));
+/**
+ * Every fault recovered from: the local queues hold no dead letter (a message that failed every
+ * delivery), and every fault kind that was planned struck at least once.
+ */
+async function recoveryFigures(world: World): Promise<Record<string, number>> {
+  const { localDeadLetters } = await import('../../functions/lib/queue');
+  const dead = localDeadLetters();
+  for (const letter of dead.slice(0, 5)) world.record.violate('recovery', `a ${letter.queue} message is a dead letter: ${letter.error}`);
+  return { dead_letters: dead.length, ...Object.fromEntries([...world.faults.struck].map(([kind, times]) => [kind, times])) };
 }
 
 // ---------------------------------------------------------------- faults
