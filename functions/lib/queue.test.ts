@@ -68,9 +68,11 @@ describe('queue', () => {
 
   it('delivers a failed local message again after the visibility timeout, as SQS does, and makes it a dead letter after the queue’s receive count', async () => {
     const tries: number[] = [];
-    registerLocalConsumer('purge', async (body: { n: number; failures: number }) => {
+    registerLocalConsumer('purge', (body: { n: number; failures: number }) => {
       tries.push(body.n);
-      if (tries.filter((n) => n === body.n).length <= body.failures) throw new Error(`step ${body.n} stopped`);
+      return tries.filter((n) => n === body.n).length <= body.failures
+        ? Promise.reject(new Error(`step ${body.n} stopped`))
+        : Promise.resolve();
     });
     let at = Date.parse('2026-03-01T10:00:00Z');
     setClockSource(() => at);
@@ -98,8 +100,9 @@ describe('queue', () => {
 
   it('delivers a delayed local message once the product’s clock reaches it', async () => {
     const seen: unknown[] = [];
-    registerLocalConsumer('reminders', async (body: unknown) => {
+    registerLocalConsumer('reminders', (body: unknown) => {
       seen.push(body);
+      return Promise.resolve();
     });
     let at = Date.parse('2026-03-01T10:00:00Z');
     setClockSource(() => at);
