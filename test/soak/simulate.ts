@@ -157,7 +157,8 @@ async function runHourlyJobs(world: World, stream: StreamControl): Promise<void>
     await runAs('erasure', () => erasure({}, context)).catch((error: Error) =>
       world.record.violate('erasure', `the erasure job failed: ${error.message}`),
     );
-    await drainQueues(world, drainLocalQueues);
+    // the erasure's purges: while the fault is on, one purge step is always stopped mid-way
+    await drainQueues(world, drainLocalQueues, true);
     await noteErasures(world);
   }
   if (new Date(world.clock.now()).getUTCHours() === 4) await reconcile(world, runAs, stream.trailing);
@@ -199,8 +200,8 @@ async function reconcile(
  * mid-message now and then (after a few writes, every call fails): SQS delivers the message again
  * after its visibility timeout, which the local queue does on the simulated clock.
  */
-async function drainQueues(world: World, drainLocalQueues: () => Promise<void>): Promise<void> {
-  const kill = world.faults.active('queue_message_killed', world.hour) && world.rng.chance(0.3);
+async function drainQueues(world: World, drainLocalQueues: () => Promise<void>, always = false): Promise<void> {
+  const kill = world.faults.active('queue_message_killed', world.hour) && (always || world.rng.chance(0.3));
   if (kill) world.twin.dynamo.armCrash(1 + world.rng.int(4));
   try {
     await drainLocalQueues();
