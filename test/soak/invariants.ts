@@ -164,39 +164,60 @@ const describe = (expectation: AuditExpectation) =>
 
 // ---------------------------------------------------------------- learner work
 
-/** Every acknowledged save is stored as saved (the operator's direct read of the table: the oracle's own check). */
+/** Every item of an account whose sort key starts with `prefix` (the operator's direct read of the table: the oracle's own check). */
+async function accountItems(world: World, userId: string, prefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await world.twin.operatorDb.send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': prefix },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Every acknowledged task save is stored as saved, and every module the learner was shown completed is completed. */
 export async function checkLearnerWork(world: World): Promise<Record<string, number>> {
   let saves = 0;
   let lost = 0;
+  let completions = 0;
+  let completionsLost = 0;
   for (const model of world.oracle.existing()) {
-    if (!model.id || !model.saved.size) continue;
-    const stored = new Map<string, Record<string, unknown>>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await world.twin.operatorDb.send(
-        new QueryCommand({
-          TableName: process.env.TABLE_NAME,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :task)',
-          ExpressionAttributeValues: { ':pk': `USER#${model.id}`, ':task': 'TASK#' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) stored.set(String(item.task_id), item);
-      start = page.LastEvaluatedKey;
-    } while (start);
-    for (const [key, saved] of model.saved) {
-      saves += 1;
-      const taskId = key.slice(key.indexOf('/') + 1);
-      const item = stored.get(taskId);
-      const same =
-        item && (saved.answer === undefined || item.answer === saved.answer) && (saved.done === undefined || item.done === saved.done);
-      if (!same) {
+    if (!model.id) continue;
+    if (model.saved.size) {
+      const stored = new Map((await accountItems(world, model.id, 'TASK#')).map((item) => [String(item.task_id), item]));
+      for (const [key, saved] of model.saved) {
+        saves += 1;
+        const item = stored.get(key.slice(key.indexOf('/') + 1));
+        const same =
+          item && (saved.answer === undefined || item.answer === saved.answer) && (saved.done === undefined || item.done === saved.done);
+        if (same) continue;
         lost += 1;
         if (lost <= 10) world.record.violate('learner_work', `${model.email}: the save of ${key} is not stored as acknowledged`);
       }
     }
+    const completed = [...model.modules].filter(([, state]) => state === 'completed').map(([id]) => id);
+    if (!completed.length) continue;
+    const progress = new Map((await accountItems(world, model.id, 'PROGRESS#')).map((item) => [String(item.module_id), item.status]));
+    for (const moduleId of completed) {
+      completions += 1;
+      if (progress.get(moduleId) === 'completed') continue;
+      completionsLost += 1;
+      if (completionsLost <= 10)
+        world.record.violate(
+          'learner_work',
+          `${model.email}: module ${moduleId} was shown completed and is stored ${String(progress.get(moduleId))}`,
+        );
+    }
   }
-  return { acknowledged_saves: saves, lost };
+  return { acknowledged_saves: saves, lost, completions, completions_lost: completionsLost };
 }
 
 // ---------------------------------------------------------------- erasure
