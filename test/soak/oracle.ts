@@ -25,6 +25,8 @@ export interface AccountModel {
   deletedAt?: number;
   deletedBy?: 'self' | 'admin';
   erasedAt?: number;
+  /** When the console first showed the account `purging`: its erasure's audit entry was written just before. */
+  purgeSeenAt?: number;
   enrolledAt?: number;
   modules: Map<string, ModuleStatus>;
   /** An admin override changed the states since they were read: read them again before counting. */

@@ -211,14 +211,20 @@ async function drainQueues(world: World, drainLocalQueues: () => Promise<void>, 
   }
 }
 
-/** After the erasure run: the accounts it erased (the console answers 404 for them) become erased in the oracle. */
+/**
+ * After the erasure run: the accounts it erased (the console answers 404 for them) become erased
+ * in the oracle. One whose purge is still running (`purging`) is erased on a later day's look,
+ * with its entry expected from the look that first saw it purging.
+ */
 async function noteErasures(world: World): Promise<void> {
   const retentionMs = world.retentionDays * 24 * HOUR_MS;
   if (!(await admin.adminSignIn(world))) return;
   for (const model of world.oracle.accounts.values()) {
     if (model.status !== 'deleted' || model.deletedAt === undefined || !model.id) continue;
     if (world.clock.now() - model.deletedAt < retentionMs) continue;
-    const answer = await world.admin.client.get(`/api/admin/users/${model.id}`);
+    const answer = await world.admin.client.get<{ status?: string }>(`/api/admin/users/${model.id}`);
+    // a purge stopped mid-way finishes on a later delivery: the entry dates from its start
+    if (answer.status === 200 && answer.body.status === 'purging') model.purgeSeenAt ??= world.clock.now();
     if (answer.status !== 404) continue;
     model.status = 'erased';
     model.erasedAt = world.clock.now();
@@ -227,7 +233,7 @@ async function noteErasures(world: World): Promise<void> {
       action: 'system.user.hard_delete',
       entityType: 'user',
       entityId: model.id,
-      at: world.clock.now(),
+      at: model.purgeSeenAt ?? world.clock.now(),
       viaStream: false,
     });
   }
