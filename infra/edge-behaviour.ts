@@ -26,11 +26,15 @@ export const STAGE_API_THROTTLES: Record<'dev' | 'prod', Throttle> = {
 
 /**
  * Per-route ceilings (docs/security.md#edge-and-api-throttles): the unauthenticated calls that cost the most (scrypt, email). Sign-in
- * is a few calls per learner per day: 1e5 * 2 / 28 800 * 5 ≈ 35 rps, so 100 leaves room.
+ * is a few calls per learner per day: 1e5 * 2 / 28 800 * 5 ≈ 35 rps, so 100 leaves room. Restoring
+ * a deleted account checks a password like a sign-in but is rare (a learner who deleted the
+ * account and changed their mind): the reset calls' 20.
  */
 export const ROUTE_THROTTLES: Record<string, Throttle> = {
   'POST /api/auth/login': { rateLimit: 100, burstLimit: 200 },
   'POST /api/auth/verify-2fa': { rateLimit: 100, burstLimit: 200 },
+  'POST /api/auth/restore': { rateLimit: 20, burstLimit: 40 },
+  'POST /api/auth/restore/verify': { rateLimit: 20, burstLimit: 40 },
   'POST /api/auth/register': { rateLimit: 50, burstLimit: 100 },
   'POST /api/auth/verify-email': { rateLimit: 50, burstLimit: 100 },
   'POST /api/auth/password-reset/request': { rateLimit: 20, burstLimit: 40 },

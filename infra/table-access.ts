@@ -110,7 +110,9 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   admin: combinedAccess(
     {
       items: {
-        [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+        // ConditionCheckItem: an override, a revocation or a passkey removal holds the account's
+        // status in its transaction, never writing to an account being erased (functions/lib/account-states.ts)
+        [PK.user]: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
         // removing a user's passkey: its lookup item goes in the same transaction
         [PK.passkeyId]: ['DeleteItem'],
         [PK.email]: ['PutItem', 'DeleteItem'],

@@ -1,7 +1,7 @@
 import { mutateUser } from './user-mutation';
 import { restoreChange } from './status-change';
 import { writeAudit } from '../lib/audit';
-import { badRequest } from '../lib/errors';
+import { ApiError, badRequest } from '../lib/errors';
 import type { UserRecord } from '../lib/user-record';
 import { getUserById } from '../lib/users';
 import { accountAudit, type Caller } from '../lib/caller';
@@ -33,7 +33,13 @@ export async function finishRestore(
     if (found) await writeAudit(accountAudit('auth.2fa_failed', found, caller, { new: { reason: 'not_restorable' } }, null));
     throw badRequest('invalid_code');
   }
-  await mutateUser(found.id, (user) => restoreChange(user, (values) => accountAudit('account.self_restore', user, caller, values)));
+  await mutateUser(found.id, 'restore', (user) =>
+    restoreChange(user, (values) => accountAudit('account.self_restore', user, caller, values)),
+  ).catch((error: unknown) => {
+    // restored by an administrator or being erased since the check above: nothing to restore
+    if (error instanceof ApiError && error.statusCode === 409) throw badRequest('invalid_code');
+    throw error;
+  });
   const user = await getUserById(found.id);
   if (!user) throw badRequest('invalid_code'); // erased in the same instant: nothing to sign in to
   const signedIn = await completeSignIn(user, caller);

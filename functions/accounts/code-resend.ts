@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { accepts } from '../lib/account-states';
 import { writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
@@ -29,7 +30,7 @@ export async function resendVerification(input: { email: string }, caller: Calle
   const email = normalizeEmail(input.email);
   if (!email) return;
   const user = await getUserByEmail(email);
-  if (!user || user.verified || user.status === 'deleted') return;
+  if (!user || user.verified || !accepts('verifyEmail', user.status)) return;
   await resendVerificationCode(user, caller);
 }
 
@@ -63,7 +64,7 @@ export async function resendLoginCode(
     throw badRequest('challenge_expired');
   }
   const user = await getUserById(String(challenge.user_id));
-  if (!user || user.status !== 'active' || isLocked(user) || !user.verified || user.login_challenge !== input.challenge_id) {
+  if (!user || !accepts('signedIn', user.status) || isLocked(user) || !user.verified || user.login_challenge !== input.challenge_id) {
     throw badRequest('challenge_expired');
   }
 

@@ -1,3 +1,4 @@
+import { accepts } from '../lib/account-states';
 import { firstRefusalThisHour } from '../lib/audit-once';
 import { writeAudit, type AuditInput } from '../lib/audit';
 import { auditEmailHash } from '../lib/audit-privacy';
@@ -37,10 +38,14 @@ import { currentDate } from '../lib/clock';
  * Two-step sign-in (docs/product.md#4-states-and-transitions): the password, then a 6-digit code emailed with a challenge id.
  * A wrong email and a wrong password look the same (status, body and, through a dummy hash,
  * time). A locked account is revealed only to someone who knows its password; so is a deletion
- * its owner may still undo (403 `account_deleted`); any other deleted one never (it looks like a
- * wrong password).
+ * its owner may still undo (403 `account_deleted`); any other deleted account, one being erased,
+ * and a restore request for an account that is not deleted never (each looks like a wrong
+ * password, and is counted as one).
  */
 const isLocked = (user: UserRecord) => user.status === 'locked' || user.is_locked;
+/** Why a right password was refused as a wrong one, for the audit entry only. */
+const refusedStatus = (user: UserRecord, purpose: 'sign_in' | 'restore') =>
+  purpose === 'restore' && accepts('signIn', user.status) ? 'not_deleted' : user.status;
 
 export async function startLogin(
   input: { email: string; password: string },
@@ -83,14 +88,25 @@ export async function startLogin(
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await fallbackHash));
   // Only the owner's right password reveals a deletion its owner asked for (and may undo).
   const restorable = Boolean(user && passwordOk && isSelfRestorable(user));
-  if (!user || !passwordOk || (user.status === 'deleted' && !restorable)) {
+  // A sign-in takes the statuses of functions/lib/account-states.ts (a deleted account only when
+  // restorable); a restore only a restorable account. Anything else answers exactly as a wrong
+  // password, counted as one: a right password must not be told apart on an account that is
+  // live (restore), deleted for good or being erased.
+  const usable = restorable || (purpose === 'sign_in' && user?.status !== 'deleted' && accepts('signIn', user?.status));
+  if (!user || !passwordOk || !usable) {
     // A burst that filled a pool meanwhile answers this failure 429, like the next attempt.
     const failures = await attempt.failed().catch(async (error: unknown) => {
       throw await throttledLogin(error);
     });
     await writeAudit(
       await loginAudit('auth.login_failed', user, email, caller, {
-        reason: !user ? 'unknown_email' : passwordOk ? 'deleted' : 'wrong_password',
+        reason: !user
+          ? 'unknown_email'
+          : !passwordOk
+            ? 'wrong_password'
+            : user.status === 'deleted'
+              ? 'deleted'
+              : refusedStatus(user, purpose),
         trusted_device: Boolean(deviceId),
       }),
     );
@@ -104,7 +120,7 @@ export async function startLogin(
     }
     throw unauthorized('invalid_credentials');
   }
-  if (restorable || purpose === 'restore') return restoreStep(user, caller, purpose, attempt);
+  if (restorable) return restoreStep(user, caller, purpose, attempt);
   const refused = isLocked(user) ? 'account_locked' : !user.verified ? 'email_not_verified' : undefined;
   if (refused) {
     await attempt.succeeded();
@@ -206,7 +222,7 @@ export async function finishLogin(
   // challenge (its delete may have lost a race with this check): no session.
   const reason = !user
     ? undefined
-    : user.status !== 'active' || isLocked(user) || !user.verified
+    : !accepts('signedIn', user.status) || isLocked(user) || !user.verified
       ? 'account_not_active'
       : user.login_challenge !== input.challenge_id
         ? 'superseded'

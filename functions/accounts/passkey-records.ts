@@ -95,9 +95,16 @@ type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteComman
 
 /**
  * Deletes a passkey and its lookup item with the audit entry (and any `also` items) in one
- * transaction; a passkey already gone → 404 `passkey_not_found` and nothing changes.
+ * transaction; a passkey already gone → 404 `passkey_not_found` and nothing changes. When an
+ * `also` item's condition fails instead, `alsoRefused` is thrown when given.
  */
-export async function deletePasskey(userId: string, passkeyId: string, audit: AuditInput, also: TransactItem[] = []): Promise<void> {
+export async function deletePasskey(
+  userId: string,
+  passkeyId: string,
+  audit: AuditInput,
+  also: TransactItem[] = [],
+  alsoRefused?: Error,
+): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -110,7 +117,10 @@ export async function deletePasskey(userId: string, passkeyId: string, audit: Au
       }),
     );
   } catch (error) {
-    if (error instanceof TransactionCanceledException) throw notFound('passkey_not_found');
-    throw error;
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const alsoFailed = (error.CancellationReasons ?? [])
+      .slice(2, 2 + also.length)
+      .some((reason) => reason.Code === 'ConditionalCheckFailed');
+    throw alsoRefused && alsoFailed ? alsoRefused : notFound('passkey_not_found');
   }
 }

@@ -1,4 +1,5 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { accepts, statusCondition } from '../lib/account-states';
 import { appUrl } from '../lib/app-url';
 import { currentDate, nowSeconds } from '../lib/clock';
 import { tableName } from '../lib/db';
@@ -56,7 +57,9 @@ export async function readRemovalToken(token: string): Promise<{ userId: string;
 export async function removePasskeyByLink(token: string, caller: Caller): Promise<void> {
   const { userId, passkeyId } = await readRemovalToken(token);
   const user = await getUserById(userId);
-  if (!user || user.status === 'purging') throw notFound('passkey_not_found');
+  // an account being erased answers as if the passkey were gone (functions/lib/account-states.ts)
+  if (!user || !accepts('emailLink', user.status)) throw notFound('passkey_not_found');
+  const accepted = statusCondition('emailLink');
   await deletePasskey(
     userId,
     passkeyId,
@@ -71,8 +74,9 @@ export async function removePasskeyByLink(token: string, caller: Caller): Promis
           TableName: tableName(),
           Key: keys.user(userId),
           UpdateExpression: 'ADD session_version :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
+          ConditionExpression: `attribute_exists(pk) AND ${accepted.expression}`,
+          ExpressionAttributeNames: accepted.names,
+          ExpressionAttributeValues: { ':one': 1, ...accepted.values },
         },
       },
     ],

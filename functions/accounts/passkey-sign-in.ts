@@ -1,3 +1,4 @@
+import { accepts } from '../lib/account-states';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
@@ -157,9 +158,10 @@ export async function finishPasskeyLogin(
 
   const verified = await verifyAssertion(stored, response, expectedChallenge);
   if (!verified) return refuse('passkey_verification_failed', user);
-  // Only an active account signs in (an allow-list: a deleted one, or one being purged, must not
-  // have personal data written again); locked is told apart, as after a right password.
-  if (!isLocked(user) && user.status !== 'active') return refuse(user.status, user);
+  // Only an active account signs in (the allow-list of functions/lib/account-states.ts: a deleted
+  // one, or one being purged, must not have personal data written again); locked is told apart,
+  // as after a right password.
+  if (!accepts('signedIn', user.status) && user.status !== 'locked') return refuse(user.status, user);
   // A verified passkey is no failure: the reservation goes back before these answers.
   if (isLocked(user)) return refuseOnce(user, caller, forbidden('account_locked'), 'account_locked');
   if (!user.verified) return refuseOnce(user, caller, forbidden('email_not_verified', { needsVerification: true }), 'email_not_verified');

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { RESET_TOKEN_TTL_MINUTES } from '../../shared/constants';
+import { accepts, statusCondition } from '../lib/account-states';
 import { appUrl } from '../lib/app-url';
 import { auditPuts, writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
@@ -35,7 +36,9 @@ export const RESET_REQUEST_MIN_MS = 400;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 const invalidOrExpired = () => badRequest('invalid_or_expired');
-const canReset = (user: UserRecord | undefined): user is UserRecord => Boolean(user && user.status === 'active' && !user.is_locked);
+const canReset = (user: UserRecord | undefined): user is UserRecord =>
+  Boolean(user && accepts('resetPassword', user.status) && !user.is_locked);
+const resetAccepted = statusCondition('resetPassword');
 
 /** Creates a token and emails the link; also used by the admin "Send password reset" action. */
 export async function sendPasswordReset(
@@ -158,8 +161,10 @@ export async function confirmPasswordReset(
               // here atomically with the new password so no old session outlives it.
               UpdateExpression: 'SET password_hash = :hash, updated_at = :now ADD session_version :one, version :one',
               // The token's account state must still hold at the write (a concurrent change kills it).
-              ConditionExpression: 'attribute_exists(pk) AND session_version = :version AND email_lower = :email',
+              ConditionExpression: `attribute_exists(pk) AND session_version = :version AND email_lower = :email AND ${resetAccepted.expression}`,
+              ExpressionAttributeNames: resetAccepted.names,
               ExpressionAttributeValues: {
+                ...resetAccepted.values,
                 ':hash': passwordHash,
                 ':now': nowIso(),
                 ':one': 1,

@@ -1,3 +1,4 @@
+import { accepts } from '../lib/account-states';
 import { checkRegistration, type RegistrationInput } from '../../shared/account-rules';
 import { ApiError, badRequest, conflict } from '../lib/errors';
 import { writeAudit } from '../lib/audit';
@@ -71,7 +72,7 @@ async function answerExisting(
   caller: Caller,
   pending: () => Promise<PendingRegistration>,
 ): Promise<never> {
-  if (existing.verified || existing.status !== 'active' || existing.is_locked) throw conflict('already_registered');
+  if (existing.verified || !accepts('signedIn', existing.status) || existing.is_locked) throw conflict('already_registered');
   if (await resendVerificationCode(existing, caller, pending))
     await writeAudit(accountAudit('auth.register_repeated', existing, caller, {}, null));
   throw conflict('verification_pending');

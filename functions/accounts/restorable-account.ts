@@ -1,5 +1,6 @@
 import { writeAudit } from '../lib/audit';
-import { conflict, forbidden } from '../lib/errors';
+import { forbidden } from '../lib/errors';
+import { accepts } from '../lib/account-states';
 import { hardDeleteAvailableAt } from '../lib/retention';
 import type { UserRecord } from '../lib/user-record';
 import { accountAudit, type Caller } from '../lib/caller';
@@ -15,7 +16,7 @@ import { nowMs } from '../lib/clock';
  */
 export function isSelfRestorable(user: UserRecord, now = nowMs()): boolean {
   const eraseAfter = hardDeleteAvailableAt(user);
-  return user.deleted_by === 'self' && eraseAfter !== null && now < eraseAfter.getTime();
+  return accepts('selfRestore', user.status) && user.deleted_by === 'self' && eraseAfter !== null && now < eraseAfter.getTime();
 }
 
 /** Marks the challenge that restores an account: it never opens a session on its own. */
@@ -26,7 +27,8 @@ export const RESTORE_PURPOSE = 'restore';
  * answers 403 `account_deleted` (with the day the data will be erased) so the screen can offer the
  * restore; a restore request opens a challenge like a sign-in's (same code, tries and browser
  * binding, counted against the same per-account budget) whose emailed code confirms it. A restore
- * request for an account that is not restorable (not deleted) is refused with 409 `not_deleted`.
+ * request for an account that is not restorable never gets here: the password step answers it as a
+ * wrong password (functions/accounts/login.ts).
  */
 export async function restoreStep(
   user: UserRecord,
@@ -35,10 +37,6 @@ export async function restoreStep(
   /** The password step's attempt, settled here: its reservation given back, with the challenge counted when one opens. */
   attempt: LoginAttempt,
 ): Promise<{ challengeId: string; browserCookie: string }> {
-  if (!isSelfRestorable(user)) {
-    await attempt.succeeded();
-    throw conflict('not_deleted');
-  }
   const eraseAfter = hardDeleteAvailableAt(user)!.toISOString();
   if (purpose === 'sign_in') {
     await attempt.succeeded();

@@ -39,7 +39,7 @@ export async function deleteOwnAccount(user: UserRecord, password: string, calle
     await writeAudit(accountAudit('account.self_delete_refused', user, caller, { new: { reason: 'invalid_password' } }));
     throw badRequest('invalid_password');
   }
-  const deleted = await mutateUser(user.id, (current) =>
+  const deleted = await mutateUser(user.id, 'softDelete', (current) =>
     softDeleteChange(current, SELF_DELETE_REASON, (values) => accountAudit('account.self_delete', current, caller, values), true),
   );
   const eraseAfter = hardDeleteAvailableAt({ status: 'deleted', deleted_at: deleted.deleted_at })!;

@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
 import { db, tableName } from '../lib/db';
-import { notFound } from '../lib/errors';
+import { notFound, unauthorized } from '../lib/errors';
 import { endAllSessions } from '../lib/session';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -65,7 +65,11 @@ export async function revokeOtherSessions(
   await confirmIdentity(user, proof, caller, REFUSED);
   const at = nowMs();
   const ended = (await sessionItems(user.id)).filter((item) => sessionIdOf(item) !== current.sessionId && isLive(item, user, at)).length;
-  const { cookie } = await endAllSessions(user.id, current);
+  // an account no longer active since the session check has no session left to keep
+  const { cookie } = await endAllSessions(user.id, 'signedIn', current).catch((error: unknown) => {
+    if (error instanceof ConditionalCheckFailedException) throw unauthorized();
+    throw error;
+  });
   await writeAudit(accountAudit('auth.sessions_revoked_others', user, caller, { new: { sessions_ended: ended } }));
   return { ended, cookie };
 }

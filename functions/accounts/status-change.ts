@@ -1,7 +1,6 @@
 import type { AdminSoftDeleteResult } from '../../shared/admin-types';
 import { auditPuts, type AuditInput } from '../lib/audit';
 import { certificateHoldWrites } from '../lib/certificate-hold';
-import { conflict } from '../lib/errors';
 import { lastActiveStatusMove, statsUpdate, unverifiedDeltas } from '../lib/stats';
 import type { UserRecord, UserStatus } from '../lib/user-record';
 import { indexAttributes } from '../lib/table';
@@ -27,7 +26,7 @@ export type SoftDeleteResult = AdminSoftDeleteResult;
  * The one soft-delete write, whoever asks (an admin, or the learner from Settings): status,
  * deleted_at and reason, every session ended, the per-status counters, the certificates withheld
  * from the public check (functions/lib/certificate-hold.ts) and the audit entry, in one
- * transaction (through `mutateUser`). `bySelf` marks an account its owner deleted: only such an
+ * transaction (through `mutateUser`, with the action `softDelete`). `bySelf` marks an account its owner deleted: only such an
  * account may restore itself (functions/accounts/account-restore.ts).
  */
 export async function softDeleteChange(
@@ -36,7 +35,7 @@ export async function softDeleteChange(
   audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
   bySelf = false,
 ): Promise<UserChange<SoftDeleteResult>> {
-  if (user.status === 'deleted') throw conflict('already_deleted');
+  // the statuses it accepts are mutateUser's 'softDelete' (functions/lib/account-states.ts)
   const deletedReason = reason?.trim() ? reason.trim() : null;
   const deletedAt = nowIso();
   const result: SoftDeleteResult = { status: 'deleted', deleted_at: deletedAt, deleted_reason: deletedReason };
@@ -71,13 +70,13 @@ export async function softDeleteChange(
 /**
  * The one restore write, whoever asks (an admin, or the learner within the retention period):
  * back to active in every list and counter, out of the erasure index, the certificates verifying
- * again, and the audit entry, in one transaction (through `mutateUser`).
+ * again, and the audit entry, in one transaction (through `mutateUser`, with the action `restore`).
  */
 export async function restoreChange(
   user: UserRecord,
   audit: (values: { old: Record<string, unknown>; new: Record<string, unknown> }) => AuditInput,
 ): Promise<UserChange<{ status: UserStatus }>> {
-  if (user.status !== 'deleted') throw conflict('not_deleted');
+  // only a deleted account: mutateUser's 'restore' (functions/lib/account-states.ts)
   return {
     set: { ...statusSet(user, 'active'), is_locked: false },
     // restored before the erasure: out of the erasure index at once

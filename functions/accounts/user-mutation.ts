@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type AccountAction, assertAccepts, statusCondition } from '../lib/account-states';
 import { db, tableName } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
 import { notFound } from '../lib/errors';
@@ -27,18 +28,23 @@ const MAX_ATTEMPTS = 4;
  * Read–decide–write on one account with optimistic concurrency: the write is conditioned on the
  * `version` read, so two admins editing at once never overwrite each other; the loser re-reads
  * and decides again (its refusal codes then reflect the winner's change). Only the attributes in
- * `set` are written.
+ * `set` are written. `action` names the statuses the change accepts (functions/lib/account-states.ts):
+ * another status is refused before `decide` (409), and the write's condition holds them too, so a
+ * change racing the start of a purge never lands on an account being erased.
  */
 export async function mutateUser<Result>(
   userId: string,
+  action: AccountAction,
   decide: (user: UserRecord) => UserChange<Result> | Promise<UserChange<Result>>,
 ): Promise<Result> {
+  const accepted = statusCondition(action);
   for (let attempt = 1; ; attempt++) {
     const user = await getUserById(userId);
     if (!user) throw notFound();
+    assertAccepts(action, user);
     const change = await decide(user);
-    const names: Record<string, string> = { '#version': 'version' };
-    const values: Record<string, unknown> = { ':one': 1, ':now': nowIso() };
+    const names: Record<string, string> = { '#version': 'version', ...accepted.names };
+    const values: Record<string, unknown> = { ':one': 1, ':now': nowIso(), ...accepted.values };
     if (user.version !== undefined) values[':version'] = user.version;
     // the last-active histogram moves a status change within this day (stats.ts
     // lastActiveStatusMove): an activity that moved the account to another day meanwhile (it
@@ -46,7 +52,7 @@ export async function mutateUser<Result>(
     if (user.last_active_day !== undefined) values[':lastActive'] = user.last_active_day;
     const unchanged = `${user.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version'} AND ${
       user.last_active_day === undefined ? 'attribute_not_exists(last_active_day)' : 'last_active_day = :lastActive'
-    }`;
+    } AND ${accepted.expression}`;
     const sets = ['updated_at = :now'];
     Object.entries(change.set ?? {}).forEach(([name, value], index) => {
       names[`#s${index}`] = name;

@@ -1,3 +1,4 @@
+import { accepts } from '../lib/account-states';
 import { auditPuts } from '../lib/audit';
 import { tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
@@ -72,8 +73,8 @@ export async function resendVerificationCode(
 export async function verifyEmail(input: { email: string; code: string }, caller: Caller): Promise<void> {
   await consume('codeChecksPerIp', caller.ip, caller);
   const found = await getUserByEmail(input.email);
-  // An unknown, deleted or already verified account has no code to check: the same generic answer.
-  if (!found || found.verified || found.status === 'deleted') throw badRequest('invalid_code');
+  // An unknown, deleted, erased or already verified account has no code to check: the same generic answer.
+  if (!found || found.verified || !accepts('verifyEmail', found.status)) throw badRequest('invalid_code');
   let user: UserRecord = found;
   const now = nowIso();
   // The code is spent in the same transaction that verifies the account (retried with jitter on
@@ -126,8 +127,15 @@ export async function verifyEmail(input: { email: string; code: string }, caller
       // check), or locked / unlocked by an admin (verify again from its new status).
       if (failedConditions(error).includes(1)) {
         const fresh = await getUserByEmail(input.email);
-        if (fresh?.verified && fresh.status !== 'deleted') return;
-        if (fresh && fresh.id === user.id && !fresh.verified && fresh.status !== 'deleted' && fresh.status !== user.status && attempt < 3) {
+        if (fresh?.verified && accepts('verifyEmail', fresh.status)) return;
+        if (
+          fresh &&
+          fresh.id === user.id &&
+          !fresh.verified &&
+          accepts('verifyEmail', fresh.status) &&
+          fresh.status !== user.status &&
+          attempt < 3
+        ) {
           user = fresh;
           continue;
         }

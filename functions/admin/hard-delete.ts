@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../lib/errors';
 import { enqueue } from '../lib/queue';
 import { getUserById } from '../lib/users';
 import { adminAudit, assertNotSelf, type AdminCaller } from '../lib/admin-caller';
+import { assertAccepts } from '../lib/account-states';
 import { hardDeleteAvailableAt } from '../lib/retention';
 import {
   INLINE_BUDGET_MS,
@@ -41,7 +42,8 @@ export async function hardDeleteUser(
     if (job?.status === 'done') return { deleted: true, status: 'done', counts: job.counts };
     throw notFound();
   }
-  if (user.status !== 'deleted' && user.status !== 'purging') throw conflict('not_deleted');
+  // a deleted account starts its purge; one being erased resumes it (functions/lib/account-states.ts)
+  assertAccepts('hardDelete', user);
   if (user.status === 'deleted') {
     const availableAt = hardDeleteAvailableAt(user)!;
     if (now.getTime() < availableAt.getTime()) throw conflict('retention_active', { available_on: dayOf(availableAt) });

@@ -12,6 +12,7 @@ import { ApiError, badRequest, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import { getUserById } from '../lib/users';
 import { adminAudit, type AdminCaller } from '../lib/admin-caller';
+import { accountStateCheck, assertAccepts } from '../lib/account-states';
 import { adminModules, type AdminModule } from './enrollment-view';
 import { nowIso } from '../lib/clock';
 
@@ -105,10 +106,12 @@ export async function overrideModule(
   const moduleId = (input.module_id as string).trim();
   const content = await publishedProgram();
   if (!content.byId.has(moduleId)) throw notFound();
-  const user = await getUserById(userId);
-  if (!user) throw notFound();
 
   for (let attempt = 1; ; attempt++) {
+    // read again on a retry: a purge that started meanwhile refuses the override
+    const user = await getUserById(userId);
+    if (!user) throw notFound();
+    assertAccepts('overrideModule', user);
     const enrollment = await getEnrollment(userId, content.id);
     if (!enrollment) throw notFound();
     const stored = (await listProgress(userId, content.id)) as Map<string, Progress>;
@@ -126,6 +129,8 @@ export async function overrideModule(
         new TransactWriteCommand({
           TransactItems: [
             enrollmentUpdate,
+            // never on an account whose purge started since it was read (functions/lib/account-states.ts)
+            accountStateCheck('overrideModule', userId),
             ...changedIds.map((id) => ({
               Put: {
                 TableName: tableName(),

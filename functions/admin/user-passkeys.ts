@@ -1,6 +1,7 @@
 import { deletePasskey, listPasskeys, ownPasskey, type PasskeyView } from '../accounts/passkey-records';
 import { sendSecurityNotice } from '../accounts/security-notices';
-import { notFound } from '../lib/errors';
+import { accountStateCheck, assertAccepts, BEING_ERASED } from '../lib/account-states';
+import { conflict, notFound } from '../lib/errors';
 import { getUserById } from '../lib/users';
 import { adminAudit, type AdminCaller } from '../lib/admin-caller';
 
@@ -19,9 +20,14 @@ export async function userPasskeys(userId: string): Promise<{ items: PasskeyView
   return { items: await listPasskeys(userId) };
 }
 
-/** Removes one passkey of the user (audited as `admin.passkey_removed`) and tells the owner. */
+/**
+ * Removes one passkey of the user (audited as `admin.passkey_removed`) and tells the owner. An
+ * account being erased refuses it (409 `account_being_erased`), also when its purge starts
+ * between the check and the write (the transaction holds the status).
+ */
 export async function removeUserPasskey(userId: string, passkeyId: string, caller: AdminCaller): Promise<void> {
   const user = await existingUser(userId);
+  assertAccepts('removePasskey', user);
   const before = await ownPasskey(userId, passkeyId);
   await deletePasskey(
     userId,
@@ -32,6 +38,8 @@ export async function removeUserPasskey(userId: string, passkeyId: string, calle
       { type: 'user', id: userId },
       { old: { passkey: passkeyId.slice(0, 8), name: before.name } },
     ),
+    [accountStateCheck('removePasskey', userId)],
+    conflict(BEING_ERASED),
   );
   await sendSecurityNotice(user, 'passkey_removed', { ip: caller.ip, userAgent: caller.userAgent }, { passkeyName: before.name });
 }

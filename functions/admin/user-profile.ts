@@ -41,13 +41,13 @@ function validate(patch: ProfilePatch): Changes {
  * Edits names and email. A new email moves the EMAIL# uniqueness guard in the same transaction
  * (taken → 409 `email_taken`), makes the account unverified and sends a verification code to
  * the new address. The search items of changed fields are rewritten. A soft-deleted account is
- * refused with 409 `already_deleted`.
+ * refused with 409 `already_deleted`, one being erased with 409 `account_being_erased`.
  */
 export async function updateProfile(userId: string, patch: ProfilePatch, caller: AdminCaller): Promise<void> {
   const wanted = validate(patch);
-  const emailChanged = await mutateUser(userId, (user) => {
-    // a soft-deleted account waits for restore or erasure unchanged (lock and reset refuse it too)
-    if (user.status === 'deleted') throw conflict('already_deleted');
+  // a soft-deleted account waits for restore or erasure unchanged (lock and reset refuse it too);
+  // one being erased refuses every change (functions/lib/account-states.ts)
+  const emailChanged = await mutateUser(userId, 'editProfile', (user) => {
     const changes: Changes = {};
     for (const [field, value] of Object.entries(wanted) as [keyof Changes, string][]) if (user[field] !== value) changes[field] = value;
     const newEmail = changes.email !== undefined && normalizeEmail(changes.email) !== user.email_lower ? changes.email : undefined;

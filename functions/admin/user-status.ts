@@ -1,4 +1,6 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { sendPasswordReset } from '../accounts/password-reset';
+import { assertAccepts, BEING_ERASED } from '../lib/account-states';
 import { present, restoreChange, softDeleteChange, statusFacts, statusSet, type SoftDeleteResult } from '../accounts/status-change';
 import { auditPuts, writeAudit } from '../lib/audit';
 import type { Delivery } from '../lib/email';
@@ -15,14 +17,15 @@ import { mutateUser } from '../accounts/user-mutation';
  * the user item (status, is_locked, its index keys), the per-status counters, the account's
  * search items (they carry the status the search filters on) and the audit entry.
  * Repeating an action is refused with 409 (`already_locked`, `not_locked`, `already_deleted`,
- * `not_deleted`) so a stale drawer learns that someone else acted first.
+ * `not_deleted`) so a stale drawer learns that someone else acted first. Each names the statuses
+ * it accepts (functions/lib/account-states.ts): an account being erased refuses them all (409
+ * `account_being_erased`).
  */
 
 export async function lockUser(userId: string, caller: AdminCaller): Promise<{ status: UserStatus; is_locked: boolean }> {
   assertNotSelf(caller, userId);
-  return mutateUser(userId, (user) => {
-    if (user.status === 'deleted') throw conflict('already_deleted');
-    if (user.status === 'locked' || user.is_locked) throw conflict('already_locked');
+  return mutateUser(userId, 'lock', (user) => {
+    if (user.is_locked) throw conflict('already_locked');
     const after = { status: 'locked' as const, is_locked: true };
     return {
       // session_version + 1 ends every session of the account in the same write
@@ -39,7 +42,7 @@ export async function lockUser(userId: string, caller: AdminCaller): Promise<{ s
 }
 
 export async function unlockUser(userId: string, caller: AdminCaller): Promise<{ status: UserStatus; is_locked: boolean }> {
-  return mutateUser(userId, (user) => {
+  return mutateUser(userId, 'unlock', (user) => {
     if (user.status !== 'locked' && !user.is_locked) throw conflict('not_locked');
     const after = { status: user.status === 'deleted' ? ('deleted' as const) : ('active' as const), is_locked: false };
     return {
@@ -58,7 +61,12 @@ export async function unlockUser(userId: string, caller: AdminCaller): Promise<{
 export async function invalidateSessions(userId: string, caller: AdminCaller): Promise<void> {
   const user = await getUserById(userId);
   if (!user) throw notFound();
-  await endAllSessions(userId);
+  assertAccepts('invalidateSessions', user);
+  // the bump holds the accepted statuses in its condition: it never lands on an account being erased
+  await endAllSessions(userId, 'invalidateSessions').catch((error: unknown) => {
+    if (error instanceof ConditionalCheckFailedException) throw conflict(BEING_ERASED);
+    throw error;
+  });
   await writeAudit(adminAudit(caller, 'admin.user.invalidate_sessions', { type: 'user', id: userId }, { new: { sessions_ended: true } }));
 }
 
@@ -66,7 +74,7 @@ export async function invalidateSessions(userId: string, caller: AdminCaller): P
 export async function adminPasswordReset(userId: string, caller: AdminCaller): Promise<{ delivery: Delivery }> {
   const user = await getUserById(userId);
   if (!user) throw notFound();
-  if (user.status === 'deleted') throw conflict('already_deleted');
+  assertAccepts('sendPasswordReset', user);
   const delivery = await sendPasswordReset(user);
   await writeAudit(adminAudit(caller, 'admin.user.reset_password', { type: 'user', id: userId }, { new: { delivery } }));
   return { delivery };
@@ -74,14 +82,14 @@ export async function adminPasswordReset(userId: string, caller: AdminCaller): P
 
 export async function softDeleteUser(userId: string, reason: string | undefined, caller: AdminCaller): Promise<SoftDeleteResult> {
   assertNotSelf(caller, userId);
-  return mutateUser(userId, (user) =>
+  return mutateUser(userId, 'softDelete', (user) =>
     softDeleteChange(user, reason, (values) => adminAudit(caller, 'admin.user.soft_delete', { type: 'user', id: user.id }, values)),
   );
 }
 
 /** Back to active (a lock before the delete is not restored: the admin can lock again). */
 export async function restoreUser(userId: string, caller: AdminCaller): Promise<{ status: UserStatus }> {
-  return mutateUser(userId, (user) =>
+  return mutateUser(userId, 'restore', (user) =>
     restoreChange(user, (values) => adminAudit(caller, 'admin.user.restore', { type: 'user', id: user.id }, values)),
   );
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTHeaderParameters } from 'jose';
+import { type AccountAction, accepts, statusCondition } from './account-states';
 import { batchGetItems } from './batch-items';
 import { db, tableName } from './db';
 import { keyRing, refreshKeyRing } from './session-keys';
@@ -182,7 +183,7 @@ export async function resolveSession(cookies: string | undefined): Promise<Activ
   const user = items.find((item) => item.sk === 'PROFILE') as UserRecord | undefined;
   const session = items.find((item) => item.sk === sessionKey.sk);
   if (!user || !session || session.ended_at) return undefined;
-  if (user.status !== 'active' || user.is_locked) return undefined;
+  if (!accepts('signedIn', user.status) || user.is_locked) return undefined;
   if ((user.session_version ?? 0) !== claims.ver) return undefined;
 
   let renewedCookie: string | undefined;
@@ -216,18 +217,26 @@ export async function endSession(userId: string, sessionId: string): Promise<voi
 }
 
 /**
- * Ends every session of the account by bumping session_version. When `keep` is given (password
- * change), that session gets a fresh token carrying the new version, so only the others end.
- * The kept session keeps its sign-in time: a password change never extends the 12-hour limit.
+ * Ends every session of the account by bumping session_version. When `keep` is given ("sign out
+ * everywhere else"), that session gets a fresh token carrying the new version, so only the others
+ * end. The kept session keeps its sign-in time: it never extends the 12-hour limit. The bump is
+ * conditioned on a status `action` accepts (functions/lib/account-states.ts): on any other, or a
+ * missing account, it throws ConditionalCheckFailedException and writes nothing.
  */
-export async function endAllSessions(userId: string, keep?: { sessionId: string; authTime?: number }): Promise<{ cookie?: string }> {
+export async function endAllSessions(
+  userId: string,
+  action: AccountAction,
+  keep?: { sessionId: string; authTime?: number },
+): Promise<{ cookie?: string }> {
+  const accepted = statusCondition(action);
   const result = await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.user(userId),
       UpdateExpression: 'ADD session_version :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':one': 1 },
+      ConditionExpression: `attribute_exists(pk) AND ${accepted.expression}`,
+      ExpressionAttributeNames: accepted.names,
+      ExpressionAttributeValues: { ':one': 1, ...accepted.values },
       ReturnValues: 'UPDATED_NEW',
     }),
   );

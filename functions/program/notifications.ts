@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { accepts, statusCondition } from '../lib/account-states';
 import { accountAudit, type Caller } from '../lib/caller';
 import { auditPuts } from '../lib/audit';
 import { failedConditions } from '../lib/retry';
@@ -160,7 +161,7 @@ export async function setFrequencyFromLink(
   to: ReminderFrequency,
 ): Promise<NotificationPreferences & { changed: boolean }> {
   const user = await getUserById(userId);
-  if (!user || user.status === 'purging') throw notFound();
+  if (!user || !accepts('emailLink', user.status)) throw notFound();
   const before = user.reminder_frequency ?? DEFAULT_REMINDER_FREQUENCY;
   // choosing reminders from the link (the paused email links to it) resumes paused ones
   if (to !== 'off' && user.reminders_paused_at) await resumeReminders(user.id);
@@ -170,6 +171,7 @@ export async function setFrequencyFromLink(
     return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, reminders_paused: paused, changed: false };
   }
   const at = nowIso();
+  const accepted = statusCondition('emailLink');
   try {
     await db().send(
       new TransactWriteCommand({
@@ -179,9 +181,11 @@ export async function setFrequencyFromLink(
               TableName: tableName(),
               Key: keys.user(user.id),
               UpdateExpression: 'SET reminder_frequency = :to, updated_at = :at ADD version :one',
-              // only the frequency we read: a concurrent change wins and this request retries nothing
-              ConditionExpression: 'attribute_exists(pk) AND (reminder_frequency = :before OR attribute_not_exists(reminder_frequency))',
-              ExpressionAttributeValues: { ':to': to, ':at': at, ':one': 1, ':before': before },
+              // only the frequency we read: a concurrent change wins and this request retries nothing;
+              // never on an account whose erasure started meanwhile
+              ConditionExpression: `attribute_exists(pk) AND (reminder_frequency = :before OR attribute_not_exists(reminder_frequency)) AND ${accepted.expression}`,
+              ExpressionAttributeNames: accepted.names,
+              ExpressionAttributeValues: { ':to': to, ':at': at, ':one': 1, ':before': before, ...accepted.values },
             },
           },
           ...auditPuts(
@@ -194,8 +198,10 @@ export async function setFrequencyFromLink(
       }),
     );
   } catch (error) {
-    if (failedConditions(error).length) throw conflict('conflict');
-    throw error;
+    if (!failedConditions(error).length) throw error;
+    const now = await getUserById(user.id);
+    if (!now || !accepts('emailLink', now.status)) throw notFound();
+    throw conflict('conflict');
   }
   await followSchedule(user.id, to, user.time_zone);
   return { reminder_frequency: to, time_zone: user.time_zone ?? DEFAULT_TIME_ZONE, reminders_paused: paused, changed: true };

@@ -1,3 +1,4 @@
+import { accepts } from '../lib/account-states';
 import { callerOf } from '../lib/caller';
 import { appUrl } from '../lib/app-url';
 import { badRequest, notFound } from '../lib/errors';
@@ -25,7 +26,7 @@ const tokenOf = (query: Record<string, string | undefined>) => query.token?.trim
 /** The account a valid token names; 404 once it is gone. */
 async function linkedAccount(query: Record<string, string | undefined>): Promise<UserRecord> {
   const user = await getUserById(await verifyUnsubscribeToken(tokenOf(query)), false);
-  if (!user || user.status === 'purging') throw notFound();
+  if (!user || !accepts('emailLink', user.status)) throw notFound();
   return user;
 }
 

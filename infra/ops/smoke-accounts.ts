@@ -104,7 +104,7 @@ export async function purgeSmokeAccount(account: SmokeAccount): Promise<void> {
   const user = await getUserById(account.id);
   if (!user) return;
   if (user.status !== 'deleted' && user.status !== 'purging')
-    await mutateUser(account.id, (current) =>
+    await mutateUser(account.id, 'softDelete', (current) =>
       softDeleteChange(current, 'smoke test account', (values) => ({
         ...operatorAudit('operator.smoke_account_deleted', current, values.new),
         oldValues: values.old,

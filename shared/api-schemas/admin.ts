@@ -21,6 +21,8 @@ import { passkeyList } from './passkeys';
 export const userStatus = z.enum(['active', 'locked', 'deleted', 'purging']);
 export const role = z.enum(['learner', 'admin']);
 const NO_USER = { 404: ['not_found'] } as const;
+/** An account whose hard delete or erasure is under way refuses every change (functions/lib/account-states.ts). */
+const BEING_ERASED = 'account_being_erased';
 const text = z.optional(z.string());
 const counts = z.record(z.string(), z.number());
 const statusResult = z.looseObject({ ok: z.literal(true), status: userStatus, is_locked: z.boolean() });
@@ -159,7 +161,7 @@ const moduleOverrideDoc = (what: string, refusals: string[]): RouteDoc => ({
   body: z.object({ user_id: z.string().check(z.minLength(1)), module_id: z.string().check(z.minLength(1)) }),
   responses: { 200: moduleOverride },
   details: MESSAGE_DETAIL,
-  errors: { 400: ['missing_fields'], 404: ['not_found'], 409: refusals },
+  errors: { 400: ['missing_fields'], 404: ['not_found'], 409: [...refusals, BEING_ERASED] },
 });
 
 export const adminDocs: Record<string, RouteDoc> = {
@@ -200,7 +202,7 @@ export const adminDocs: Record<string, RouteDoc> = {
         'invalid_email',
       ],
       404: ['not_found'],
-      409: ['email_taken', 'already_deleted'],
+      409: ['email_taken', 'already_deleted', BEING_ERASED],
     },
   },
   'DELETE /api/admin/users/{id}': {
@@ -216,27 +218,27 @@ export const adminDocs: Record<string, RouteDoc> = {
   'POST /api/admin/users/{id}/lock': {
     summary: 'Locks an account; its sessions end.',
     responses: { 200: statusResult },
-    errors: { 400: ['cannot_target_self'], 404: ['not_found'], 409: ['already_locked', 'already_deleted'] },
+    errors: { 400: ['cannot_target_self'], 404: ['not_found'], 409: ['already_locked', 'already_deleted', BEING_ERASED] },
   },
   'POST /api/admin/users/{id}/unlock': {
     summary: 'Unlocks an account.',
     responses: { 200: statusResult },
-    errors: { 404: ['not_found'], 409: ['not_locked', 'already_deleted'] },
+    errors: { 404: ['not_found'], 409: ['not_locked', BEING_ERASED] },
   },
   'POST /api/admin/users/{id}/actions/invalidate-sessions': {
     summary: 'Ends every session of an account.',
     responses: { 200: ok },
-    errors: NO_USER,
+    errors: { ...NO_USER, 409: [BEING_ERASED] },
   },
   'POST /api/admin/users/{id}/soft-delete': {
     summary: 'Soft-deletes an account (restorable during retention).',
     responses: { 200: softDeleteResult },
-    errors: { 400: ['cannot_target_self'], 404: ['not_found'], 409: ['already_deleted'] },
+    errors: { 400: ['cannot_target_self'], 404: ['not_found'], 409: ['already_deleted', BEING_ERASED] },
   },
   'POST /api/admin/users/{id}/restore': {
     summary: 'Restores a soft-deleted account.',
     responses: { 200: restoreResult },
-    errors: { 404: ['not_found'], 409: ['not_deleted'] },
+    errors: { 404: ['not_found'], 409: ['not_deleted', BEING_ERASED] },
   },
   'GET /api/admin/users/{id}/hard-delete/preview': {
     summary: 'What a hard delete would remove, by kind.',
@@ -265,12 +267,12 @@ export const adminDocs: Record<string, RouteDoc> = {
   'POST /api/admin/users/{id}/reset-password': {
     summary: 'Emails the account a password reset link.',
     responses: { 200: z.object({ delivery: z.enum(['sent', 'sandbox', 'allowlist_block']) }) },
-    errors: { 404: ['not_found'], 409: ['already_deleted'], ...EMAIL_ERRORS },
+    errors: { 404: ['not_found'], 409: ['already_deleted', BEING_ERASED], ...EMAIL_ERRORS },
   },
   'POST /api/admin/users/{id}/certificate/revoke': {
     summary: "Revokes the account's certificate.",
     responses: { 200: z.object({ ok: z.literal(true), verification_code: z.string(), revoked_at: isoTime }) },
-    errors: { 404: ['not_found', 'no_certificate'], 409: ['already_revoked'] },
+    errors: { 404: ['not_found', 'no_certificate'], 409: ['already_revoked', BEING_ERASED] },
   },
   'GET /api/admin/users/{id}/passkeys': {
     summary: "The account's passkeys.",
@@ -280,7 +282,7 @@ export const adminDocs: Record<string, RouteDoc> = {
   'DELETE /api/admin/users/{id}/passkeys/{passkey_id}': {
     summary: 'Removes one passkey of the account (audited; the owner gets a notice).',
     responses: { 200: ok },
-    errors: { 404: ['not_found', 'passkey_not_found'] },
+    errors: { 404: ['not_found', 'passkey_not_found'], 409: [BEING_ERASED] },
   },
   'GET /api/admin/audit-logs': {
     summary: 'The audit log, filtered, within a date window (30 days by default, at most 366).',

@@ -156,7 +156,7 @@ export const authDocs: Record<string, RouteDoc> = {
     summary: 'Restore step 1: the password of an account its owner deleted (within the retention period); emails a 6-digit code.',
     responses: { 200: z.object({ restore_pending: z.literal(true), challenge_id: z.string() }) },
     headers: { 'Set-Cookie': CHALLENGE_COOKIE },
-    errors: { 401: ['invalid_credentials'], 409: ['not_deleted'], 429: THROTTLED, ...EMAIL_ERRORS },
+    errors: { 401: ['invalid_credentials'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/restore/verify': {
     summary: 'Restore step 2: the emailed code; the account is active again and the session cookie is set.',

@@ -175,6 +175,9 @@ describe('throttles and the edge', () => {
       ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit,
     });
     expect(at(stage.RouteSettings, 'POST /api/auth/login')).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    // restoring a deleted account checks a password too (scrypt): a ceiling of its own, both steps
+    for (const key of ['POST /api/auth/restore', 'POST /api/auth/restore/verify'])
+      expect(at(stage.RouteSettings, key), key).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
     const known = new Set(ROUTES.map(routeKey));
     for (const key of Object.keys(ROUTE_THROTTLES)) {
       expect(known.has(key), key).toBe(true);

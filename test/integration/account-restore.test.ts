@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configureRateLimits } from '../../functions/accounts/rate-limit';
 import { hashPassword } from '../../functions/accounts/passwords';
 import { db, tableName } from '../../functions/lib/db';
 import { keys } from '../../functions/lib/table';
@@ -13,6 +14,7 @@ import { createTestUser, signIn } from '../helpers/users';
 import { auditItemsOf, setUserFields } from './program-helpers';
 
 const api = useApi();
+afterEach(() => configureRateLimits());
 const PASSWORD = 'a-quiet-harbour-at-dawn';
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -133,9 +135,36 @@ describe('restoring an account its owner deleted', () => {
     }
   });
 
-  it('refuses to restore an account that is not deleted (409 not_deleted) and sends nothing', async () => {
-    const { user } = await learner();
-    expect(await restore(api.client(), user.email)).toMatchObject({ status: 409, body: { error: 'not_deleted' } });
-    expect(await emailsTo(user.email)).toEqual([]);
+  it('answers a right password on an account that is not deleted exactly as a wrong one, and counts it as a failed try', async () => {
+    configureRateLimits({ loginFailuresPerAccount: { limit: 3, windowSeconds: 3600 } });
+    const { user: live } = await learner();
+    const { user: other } = await learner();
+    const wrong = await restore(api.client(), other.email, 'not-the-password');
+    const right = await restore(api.client(), live.email);
+    // the same status, body, cookies and headers (only the date and request ids differ)
+    expect(comparable(right)).toEqual(comparable(wrong));
+    expect(comparable(right)).toMatchObject({ status: 401, body: { error: 'invalid_credentials' }, cookies: [] });
+    expect(comparable(right).headers.map(([name]) => name)).toContain('content-type');
+    // counted in the same pool as a wrong password: the account's hourly tries run out alike
+    const statuses = async (email: string, password: string) => {
+      const seen: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) seen.push((await restore(api.client(), email, password)).status);
+      return seen;
+    };
+    expect(await statuses(other.email, 'not-the-password')).toEqual([401, 401, 429]);
+    expect(await statuses(live.email, PASSWORD)).toEqual([401, 401, 429]);
+    expect(await emailsTo(live.email)).toEqual([]);
+    expect((await getUserById(live.id))?.status).toBe('active');
+    const failures = (await auditItemsOf(live.id)).filter((entry) => entry.action === 'auth.login_failed');
+    expect(failures.map((entry) => entry.new_values)).toEqual(Array(3).fill(expect.objectContaining({ reason: 'not_deleted' })));
   });
 });
+
+/** What a caller can tell two answers apart by: everything but the date and the request's ids. */
+const comparable = (response: Awaited<ReturnType<typeof restore>>) => ({
+  status: response.status,
+  body: response.body,
+  cookies: response.setCookies,
+  headers: [...response.headers.entries()].filter(([name]) => !VARYING_HEADERS.test(name)),
+});
+const VARYING_HEADERS = /^(date|apigw-requestid|x-amzn-requestid|x-amz-apigw-id|x-amzn-trace-id|content-length)$/;

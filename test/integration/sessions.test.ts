@@ -149,7 +149,7 @@ describe('signing keys (docs/security.md#session-signing-keys)', () => {
   it('keeps the sign-in time when a password change re-issues the cookie (no extension of the 12-hour limit)', async () => {
     const { user, claims } = await realSession();
     const signedInAt = now() - 11 * 3600;
-    const { cookie } = await endAllSessions(user.id, { sessionId: String(claims.sid), authTime: signedInAt });
+    const { cookie } = await endAllSessions(user.id, 'signedIn', { sessionId: String(claims.sid), authTime: signedInAt });
     const reissued = decodeJwt(cookie!.split(';')[0].slice(SESSION_COOKIE.length + 1));
     expect(reissued.auth_time).toBe(signedInAt);
     expect(reissued.exp).toBeLessThanOrEqual(signedInAt + 12 * 3600);

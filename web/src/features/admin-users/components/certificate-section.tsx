@@ -1,6 +1,7 @@
 import { Button } from '@/components/ui/button';
 import { useRevokeCertificate } from '../api/revoke-certificate';
 import type { AdminUserDetail } from '@shared/admin-types';
+import { isBeingErased } from '../utils/account-state';
 import { errorText } from '../utils/error-text';
 import { formatDate } from '@/utils/format';
 import { useConfirm } from './confirm-dialog';
@@ -39,7 +40,7 @@ export function CertificateSection({ user, notify }: { user: AdminUserDetail; no
             {certificate.revoked_at ? <> · revoked {formatDate(certificate.revoked_at)}</> : null}
           </p>
           {certificate.revoked_at ? null : (
-            <Button variant="danger" onClick={run} disabled={revoke.isPending}>
+            <Button variant="danger" onClick={run} disabled={isBeingErased(user) || revoke.isPending}>
               {revoke.isPending ? 'Revoking…' : 'Revoke certificate'}
             </Button>
           )}

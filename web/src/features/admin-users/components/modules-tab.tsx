@@ -2,6 +2,7 @@ import { Button } from '@/components/ui/button';
 import { ScrollTable } from '@/components/ui/scroll-table';
 import { useOverrideModule, type ModuleOverride } from '../api/override-module';
 import type { AdminEnrollment, AdminModule, AdminUserDetail } from '@shared/admin-types';
+import { isBeingErased } from '../utils/account-state';
 import { overrideErrorText } from '../utils/error-text';
 import { formatDateTime } from '@/utils/format';
 import { orderedModules } from '../utils/modules';
@@ -125,7 +126,8 @@ export function ModulesTab({ user, notify }: { user: AdminUserDetail; notify: No
       {override.isPending ? <p role="status">Applying override…</p> : null}
       {dialog}
       {enrollments.map((enrollment) => (
-        <EnrollmentSection key={enrollment.id} enrollment={enrollment} run={run} busy={override.isPending} />
+        // an account being erased takes no override: every button disabled
+        <EnrollmentSection key={enrollment.id} enrollment={enrollment} run={run} busy={override.isPending || isBeingErased(user)} />
       ))}
     </div>
   );

@@ -2,6 +2,7 @@ import { Button } from '@/components/ui/button';
 import type { AdminUserDetail } from '@shared/admin-types';
 import { formatDateTimeMedium } from '@/utils/format';
 import { useRemoveUserPasskey, useUserPasskeys, type UserPasskey } from '../api/user-passkeys';
+import { isBeingErased } from '../utils/account-state';
 import { errorText } from '../utils/error-text';
 import type { ConfirmRequest } from './confirm-dialog';
 import { reportOutcome, type Notify } from './notice';
@@ -50,7 +51,7 @@ export function PasskeysSection({ user, who, notify, confirm }: Props) {
               <Button
                 variant="link"
                 onClick={() => void run(passkey)}
-                disabled={remove.isPending}
+                disabled={isBeingErased(user) || remove.isPending}
                 aria-label={`Remove passkey ${passkey.name}`}
               >
                 Remove

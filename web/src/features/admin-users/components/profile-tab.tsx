@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
 import { useUpdateUser } from '../api/update-user';
 import type { AdminUserDetail } from '@shared/admin-types';
+import { isBeingErased } from '../utils/account-state';
 import { errorText } from '../utils/error-text';
 import { formatDate, formatDateTime } from '@/utils/format';
 import { CertificateSection } from './certificate-section';
@@ -35,6 +36,8 @@ function EditProfileForm({ user, notify }: { user: AdminUserDetail; notify: Noti
     defaultValues: { first_name: user.first_name ?? '', last_name: user.last_name ?? '', email: user.email },
   });
   const update = useUpdateUser(user.id);
+  // an account being erased takes no change: the fields and buttons stay, disabled
+  const erasing = isBeingErased(user);
 
   const save = (values: AdminProfileValues) =>
     reportOutcome(
@@ -51,14 +54,14 @@ function EditProfileForm({ user, notify }: { user: AdminUserDetail; notify: Noti
 
   return (
     <form className="form" onSubmit={(event) => void form.handleSubmit(save, refuse)(event)} noValidate>
-      <TextField label="First name" {...form.register('first_name')} autoComplete="off" />
-      <TextField label="Last name" {...form.register('last_name')} autoComplete="off" />
-      <TextField label="Email" type="email" {...form.register('email')} autoComplete="off" />
+      <TextField label="First name" {...form.register('first_name')} autoComplete="off" disabled={erasing} />
+      <TextField label="Last name" {...form.register('last_name')} autoComplete="off" disabled={erasing} />
+      <TextField label="Email" type="email" {...form.register('email')} autoComplete="off" disabled={erasing} />
       <div className="form__actions">
-        <Button type="submit" disabled={update.isPending}>
+        <Button type="submit" disabled={erasing || update.isPending}>
           {update.isPending ? 'Saving…' : 'Save changes'}
         </Button>
-        <ResetPasswordButton userId={user.id} notify={notify} />
+        <ResetPasswordButton userId={user.id} notify={notify} disabled={erasing} />
       </div>
     </form>
   );

@@ -11,7 +11,7 @@ export function resetOutcome(delivery: string | undefined): Notice {
   return { tone: 'error', text: 'Failed to send reset email.' };
 }
 
-export function ResetPasswordButton({ userId, notify }: { userId: string; notify: Notify }) {
+export function ResetPasswordButton({ userId, notify, disabled = false }: { userId: string; notify: Notify; disabled?: boolean }) {
   const reset = useSendPasswordReset(userId);
   const send = () =>
     reportOutcome(
@@ -21,7 +21,7 @@ export function ResetPasswordButton({ userId, notify }: { userId: string; notify
       (error) => ({ tone: 'error', text: errorText(error, 'Failed to send reset email.') }),
     );
   return (
-    <Button variant="secondary" onClick={send} disabled={reset.isPending}>
+    <Button variant="secondary" onClick={send} disabled={disabled || reset.isPending}>
       {reset.isPending ? 'Sending…' : 'Send password reset'}
     </Button>
   );

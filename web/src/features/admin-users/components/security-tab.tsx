@@ -5,6 +5,7 @@ import { useLockUser } from '../api/lock-user';
 import { useSoftDeleteUser } from '../api/soft-delete-user';
 import { useUnlockUser } from '../api/unlock-user';
 import type { AdminUserDetail } from '@shared/admin-types';
+import { isBeingErased } from '../utils/account-state';
 import { errorText } from '../utils/error-text';
 import { HardDeletePanel } from './hard-delete-panel';
 import { PasskeysSection } from './passkeys-section';
@@ -46,7 +47,7 @@ function LockToggle({ user, notify, confirm }: { user: AdminUserDetail; notify: 
   };
   const busy = lock.isPending || unlock.isPending;
   return (
-    <Button variant="secondary" onClick={run} disabled={busy}>
+    <Button variant="secondary" onClick={run} disabled={isBeingErased(user) || busy}>
       {busy ? (locked ? 'Unlocking…' : 'Locking…') : locked ? 'Unlock account' : 'Lock account'}
     </Button>
   );
@@ -69,7 +70,7 @@ function InvalidateButton({ user, notify, confirm }: { user: AdminUserDetail; no
     );
   };
   return (
-    <Button variant="secondary" onClick={run} disabled={invalidate.isPending}>
+    <Button variant="secondary" onClick={run} disabled={isBeingErased(user) || invalidate.isPending}>
       {invalidate.isPending ? 'Invalidating…' : 'Invalidate tokens'}
     </Button>
   );
@@ -92,6 +93,8 @@ function DangerZone({
   const restore = useRestoreUser(user.id);
   const id = useId();
   const deleted = user.status === 'deleted';
+  // an account being erased takes no change; the hard-delete toggle stays: it shows the purge's progress
+  const erasing = isBeingErased(user);
   const days = user.retention_days ?? 30;
   const undo = () =>
     reportOutcome(
@@ -131,11 +134,11 @@ function DangerZone({
           rows={2}
           value={reason}
           onChange={(event) => setReason(event.target.value)}
-          disabled={deleted}
+          disabled={deleted || erasing}
         />
       </div>
       <div className="admin-actions">
-        <Button variant="danger" onClick={run} disabled={deleted || softDelete.isPending}>
+        <Button variant="danger" onClick={run} disabled={deleted || erasing || softDelete.isPending}>
           {softDelete.isPending ? 'Soft-deleting…' : 'Soft-delete account'}
         </Button>
         {deleted ? <RestoreButton userId={user.id} notify={notify} label="Restore account" /> : null}
@@ -159,7 +162,7 @@ export function SecurityTab({ user, notify, onDeleted }: { user: AdminUserDetail
         <div className="admin-actions">
           <InvalidateButton user={user} notify={notify} confirm={confirm} />
           <LockToggle user={user} notify={notify} confirm={confirm} />
-          <ResetPasswordButton userId={user.id} notify={notify} />
+          <ResetPasswordButton userId={user.id} notify={notify} disabled={isBeingErased(user)} />
         </div>
       </section>
       <DangerZone user={user} notify={notify} onDeleted={onDeleted} confirm={confirm} />

@@ -121,6 +121,59 @@ describe('UserDrawer shell', () => {
   });
 });
 
+describe('UserDrawer for an account being erased', () => {
+  const modules = [
+    { module_id: 'm1', title: 'Goals', week_no: 1, module_number: 1, status: 'open', started_at: null, completed_at: null },
+    { module_id: 'm2', title: 'Resume', week_no: 1, module_number: 2, status: 'locked', started_at: null, completed_at: null },
+  ];
+  const erasing = detail({
+    status: 'purging',
+    is_locked: true,
+    passkey_count: 1,
+    certificate: { verification_code: 'CERT-1', issued_at: '2025-12-01T10:00:00Z', revoked_at: null },
+    enrollments: [enrollment(modules)],
+  });
+  const handlers = {
+    'GET /api/admin/users/u1/passkeys': {
+      body: { items: [{ id: 'k1', name: 'Phone', created_at: '2026-01-02T10:00:00Z', last_used_at: null, backed_up: false }] },
+    },
+    'GET /api/admin/users/u1/hard-delete/status': {
+      body: { status: 'purging', step: 'audit', counts: {}, started_at: '2026-01-01T00:00:00Z', finished_at: null },
+    },
+  };
+  const enabledButtons = () =>
+    within(screen.getByRole('tabpanel'))
+      .queryAllByRole<HTMLButtonElement>('button')
+      .filter((button) => !button.disabled)
+      .map((button) => button.textContent);
+
+  it('says the account is being erased and offers no action on any tab, only the purge progress', async () => {
+    const { api, user } = open(erasing, handlers);
+    expect(await screen.findByText('This account is being erased.')).toBeInTheDocument();
+    // the SPEC's banner for a locked account stays
+    expect(screen.getByText('Account is locked.')).toBeInTheDocument();
+
+    expect(await screen.findByRole('button', { name: 'Revoke certificate' })).toBeDisabled();
+    expect(enabledButtons()).toEqual([]);
+    for (const field of ['First name', 'Last name', 'Email']) expect(screen.getByLabelText(field)).toBeDisabled();
+
+    await user.click(screen.getByRole('tab', { name: 'Modules' }));
+    expect(await screen.findByRole('button', { name: 'Unlock next module' })).toBeDisabled();
+    expect(enabledButtons()).toEqual([]);
+
+    await user.click(screen.getByRole('tab', { name: 'Security' }));
+    expect(await screen.findByRole('button', { name: 'Remove passkey Phone' })).toBeDisabled();
+    expect(screen.getByLabelText('Soft-delete reason (optional)')).toBeDisabled();
+    // showing the hard-delete panel is no change: it follows the purge
+    expect(enabledButtons()).toEqual(['Advanced: Hard delete']);
+    await user.click(screen.getByRole('button', { name: 'Advanced: Hard delete' }));
+    expect((await screen.findByRole('status')).textContent).toMatch(/^Purge in progress…/);
+
+    const writes = api.calls.filter((call) => call.method !== 'GET');
+    expect(writes).toEqual([]);
+  });
+});
+
 describe('UserDrawer profile', () => {
   it('shows the facts and saves the trimmed profile', async () => {
     const { api, user } = open(detail({ verified: null }), { 'PATCH /api/admin/users/u1': { body: {} } });

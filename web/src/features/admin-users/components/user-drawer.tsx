@@ -3,6 +3,7 @@ import { FormAlert } from '@/components/ui/form-alert';
 import { LoadingText } from '@/components/ui/loading-text';
 import { useAdminUser } from '../api/get-user';
 import type { AdminUserDetail } from '@shared/admin-types';
+import { isBeingErased } from '../utils/account-state';
 import { errorText } from '../utils/error-text';
 import { AuditTab } from './audit-tab';
 import { ModulesTab } from './modules-tab';
@@ -25,6 +26,7 @@ const TABS: TabDef<TabKey>[] = [
 function Banners({ user, notify }: { user: AdminUserDetail; notify: (notice: Notice | null) => void }) {
   return (
     <div className="admin-banners">
+      {isBeingErased(user) ? <p className="admin-banner admin-banner--danger">This account is being erased.</p> : null}
       {isUserLocked(user) ? <p className="admin-banner admin-banner--warn">Account is locked.</p> : null}
       {user.status === 'deleted' ? (
         <div className="admin-banner admin-banner--danger">

@@ -352,4 +352,17 @@ describe('LoginForm restore of a deleted account', () => {
       challenge_id: 'rc-1',
     });
   });
+
+  it('sends the person back to sign in when the restore request is refused as a wrong password', async () => {
+    mockFetch({
+      'POST /api/auth/login': { status: 403, body: { error: 'account_deleted', erase_after: '2026-12-24T10:00:00.000Z' } },
+      'POST /api/auth/restore': { status: 401, body: { error: 'invalid_credentials' } },
+      'GET /api/auth/me': { status: 401, body: {} },
+    });
+    renderScreen(<LoginForm />, '/login');
+    const user = await passStepOne();
+    await user.click(await screen.findByRole('button', { name: 'Restore my account' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This account can no longer be restored here. Start over and log in.');
+    expect(screen.getByRole('button', { name: 'Start over' })).toBeInTheDocument();
+  });
 });

@@ -20,10 +20,16 @@ interface RestoreAccountStepProps {
 }
 
 const RESTORE_FAILED = 'Unable to restore your account right now. Please try again.';
+/**
+ * The restore request answers `invalid_credentials` once the account is no longer one its owner
+ * may restore (restored meanwhile, its retention period over, its password changed): the API
+ * answers that exactly as a wrong password, so the screen sends the person back to sign in.
+ */
+const NOT_RESTORABLE = 'This account can no longer be restored here. Start over and log in.';
 
 function restoreErrorText(error: unknown): string {
   if (error instanceof ApiError && error.code === 'throttled') return THROTTLED;
-  if (error instanceof ApiError && error.code === 'not_deleted') return 'This account is active. Start over and log in as usual.';
+  if (error instanceof ApiError && error.code === 'invalid_credentials') return NOT_RESTORABLE;
   return RESTORE_FAILED;
 }
 
