@@ -49,6 +49,12 @@ const defaults = {
   resetRequestsPerEmail: { limit: 5, windowSeconds: HOUR },
   resetTokenChecksPerIp: { limit: 100, windowSeconds: HOUR },
   passwordChangesPerUser: { limit: 10, windowSeconds: HOUR },
+  /**
+   * Passwords tried at "Confirm it's you" per account (functions/accounts/reauthentication.ts): a
+   * budget of its own, so a session thief who spends it cannot also block the owner's password
+   * change, nor spend the change's budget to block "Sign out everywhere else".
+   */
+  reauthenticationsPerUser: { limit: 10, windowSeconds: HOUR },
   /** Security notices per account (by its email): extra ones are dropped, the request goes on. */
   securityNoticesPerAccount: { limit: 10, windowSeconds: HOUR },
 } satisfies Record<string, Limit>;

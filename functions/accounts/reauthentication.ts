@@ -31,8 +31,9 @@ export async function confirmIdentity(user: UserRecord, proof: IdentityProof, ca
     throw error;
   };
   if (proof.current_password) {
-    // Bounds guessing of the current password by someone holding a stolen session.
-    await consume('passwordChangesPerUser', user.id, caller);
+    // Bounds guessing of the current password by someone holding a stolen session; its own
+    // budget, apart from the password change's (docs/security.md#confirm-its-you-a-budget-of-its-own).
+    await consume('reauthenticationsPerUser', user.id, caller);
     if (!(await verifyPassword(proof.current_password, user.password_hash)))
       return refuse('invalid_current_password', badRequest('invalid_current_password'));
     return;

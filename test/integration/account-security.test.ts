@@ -313,6 +313,41 @@ describe('POST /api/auth/sessions/revoke-others', () => {
   });
 });
 
+describe('"Confirm it\'s you" and the password change: a budget each', () => {
+  const NEW_PASSWORD = 'a fresh harbour of violet kites';
+  const change = (client: ApiClient, current: string) =>
+    client.post('/api/settings/password', { current_password: current, new_password: NEW_PASSWORD, confirm_new_password: NEW_PASSWORD });
+  const signOutOthers = (client: ApiClient, current: string) =>
+    client.post('/api/auth/sessions/revoke-others', { current_password: current });
+  const small = { limit: 2, windowSeconds: 3600 };
+
+  it("a thief who spends the account's \"Confirm it's you\" tries leaves the owner's password change working", async () => {
+    configureRateLimits({ reauthenticationsPerUser: small, passwordChangesPerUser: small });
+    const user = await makeUser();
+    const thief = await sessionClient(user, FIREFOX_LINUX);
+    const owner = await sessionClient(user);
+    const guesses = [];
+    for (let attempt = 0; attempt < 3; attempt++) guesses.push((await signOutOthers(thief.client, `guess-${attempt}`)).status);
+    expect(guesses).toEqual([400, 400, 429]);
+    expect((await signOutOthers(owner.client, PASSWORD)).status).toBe(429); // that budget is spent for everyone
+    const changed = await change(owner.client, PASSWORD);
+    expect(changed).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await thief.client.get('/api/auth/me')).status).toBe(401); // the change ended the thief's session
+  });
+
+  it('a spent password-change budget leaves "Sign out everywhere else" working', async () => {
+    configureRateLimits({ reauthenticationsPerUser: small, passwordChangesPerUser: small });
+    const user = await makeUser();
+    const thief = await sessionClient(user, FIREFOX_LINUX);
+    const owner = await sessionClient(user);
+    const guesses = [];
+    for (let attempt = 0; attempt < 3; attempt++) guesses.push((await change(thief.client, `guess-${attempt}`)).status);
+    expect(guesses).toEqual([400, 400, 429]);
+    expect(await signOutOthers(owner.client, PASSWORD)).toMatchObject({ status: 200, body: { ok: true, ended: 1 } });
+    expect((await thief.client.get('/api/auth/me')).status).toBe(401);
+  });
+});
+
 describe('passkey registration', () => {
   it('adds, lists, renames and removes a passkey, with audit entries and notices', async () => {
     const user = await makeUser();
