@@ -175,7 +175,8 @@ describe('GET /api/auth/sessions', () => {
       created_at: new Date(Date.now() - 13 * 3600 * 1000).toISOString(),
       last_seen_at: new Date().toISOString(),
     });
-    await put('idle-expired', {});
+    // unused for 31 minutes: past the 30-minute idle timeout
+    await put('idle-expired', { last_seen_at: new Date(Date.now() - 31 * 60 * 1000).toISOString() });
     await put('old-version', { last_seen_at: new Date().toISOString(), session_version: -1 });
     const response = await client.get<SessionList>('/api/auth/sessions');
     expect(response.body.items.map((item: { id: string }) => item.id)).toHaveLength(1);

@@ -76,6 +76,14 @@ describe('session tokens', () => {
     expect((await meWith(otherKey)).status).toBe(401);
   });
 
+  it('ends a session unused for 30 minutes, even on a token whose expiry is later (signed under a longer timeout)', async () => {
+    const { claims } = await realSession();
+    const idle = await sign({ ...claims, iat: now() - 31 * 60, exp: now() + 29 * 60 });
+    expect((await meWith(idle)).status).toBe(401);
+    const recent = await sign({ ...claims, iat: now() - 29 * 60, exp: now() + 60 });
+    expect((await meWith(recent)).status).toBe(200);
+  });
+
   it('renews a token that is a few minutes old (sliding idle timeout) without extending the absolute lifetime', async () => {
     const { claims } = await realSession();
     const older = await sign({ ...claims, iat: now() - 10 * 60, exp: now() + 50 * 60 });
@@ -86,7 +94,9 @@ describe('session tokens', () => {
     const renewed = response.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
     expect(renewed).toBeDefined();
     const renewedClaims = decodeJwt(renewed!.split(';')[0].slice(SESSION_COOKIE.length + 1));
-    expect(renewedClaims.exp! - now()).toBeGreaterThan(59 * 60);
+    // the 30-minute idle timeout, from now
+    expect(renewedClaims.exp! - now()).toBeGreaterThan(29 * 60);
+    expect(renewedClaims.exp! - now()).toBeLessThanOrEqual(30 * 60);
     expect(renewedClaims.auth_time).toBe(claims.auth_time);
   });
 
