@@ -8,6 +8,7 @@ import { type AppStacks, buildStacks } from '../../infra/app-stacks';
 import { CLOUDFRONT_ERROR_RATES } from '../../infra/constructs/edge-alarms';
 import type { StageName } from '../../infra/stage';
 import { asObjects, asString, at, resourceList } from './template';
+import { TEST_API_ORIGIN } from './synth-stack';
 
 /**
  * WAF publishes a CloudFront web ACL's metrics in us-east-1 with the ACL's visibility metric
@@ -18,7 +19,7 @@ const stacksOf = (stage: StageName): AppStacks => {
   const siteDir = mkdtempSync(path.join(tmpdir(), 'site-'));
   writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  return buildStacks(app, { account: '123456789012', region: 'eu-west-1', props: { siteDir, stage } });
+  return buildStacks(app, { account: '123456789012', region: 'eu-west-1', props: { siteDir, stage, apiCustomDomain: TEST_API_ORIGIN } });
 };
 const prodStacks = stacksOf('prod');
 const edgeTemplate = (stage: StageName): Template => Template.fromStack(stage === 'prod' ? prodStacks.edge : stacksOf(stage).edge);
