@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseS3Uri } from '../../infra/constructs/http-api';
 import { nagPacks } from '../../infra/nag-packs';
+import { STAGES } from '../../infra/stage';
 import { type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
 import { at, resourceOf, resourcesOf } from './template';
 
@@ -90,13 +91,6 @@ describe('the API on its own domain', () => {
 
   it('is the only origin prod accepts: no domain and no execute-api address refuses to synthesize', () => {
     expect(() => synthStack({ apiCustomDomain: undefined })).toThrow(/its own domain behind mutual TLS/);
-    expect(() => synthStack({ stage: 'dev', apiCustomDomain: undefined, executeApiEndpoint: false })).toThrow(/-c executeApiEndpoint=true/);
-  });
-
-  it('stays the origin, with execute-api off, even where the stage allows the execute-api address', () => {
-    const dev = synthStack({ stage: 'dev' });
-    expect(httpApi(dev).DisableExecuteApiEndpoint).toBe(true);
-    expect(apiOrigin(dev).map((origin) => origin.DomainName)).toEqual([TEST_API_ORIGIN.domainName]);
   });
 
   it('reads the truststore as s3://bucket/key and refuses anything else', () => {
@@ -124,8 +118,13 @@ describe('reserved concurrency of the API functions', () => {
 });
 
 describe('the execute-api address', () => {
-  it('is off in prod, by default', () => {
+  it('is off unless the stage allows it (prod does not, dev does), and off wherever the API has its own domain', () => {
+    expect(STAGES.prod.executeApiEndpoint).toBe(false);
+    expect(STAGES.dev.executeApiEndpoint).toBe(true);
     expect(httpApi(synthStack()).DisableExecuteApiEndpoint).toBe(true);
+    const dev = synthStack({ stage: 'dev' });
+    expect(httpApi(dev).DisableExecuteApiEndpoint).toBe(true);
+    expect(apiOrigin(dev).map((origin) => origin.DomainName)).toEqual([TEST_API_ORIGIN.domainName]);
   });
 
   it("is dev's origin without an API domain (the stage's setting), with the default certificate and no DNS outputs", () => {
@@ -140,9 +139,12 @@ describe('the execute-api address', () => {
     const outputs = plain.template.toJSON().Outputs as Record<string, unknown>;
     expect(Object.keys(outputs)).not.toContain('SiteDnsTarget');
     expect(Object.keys(outputs)).not.toContain('ApiDnsTarget');
+    // the setting, not the stage's name, decides
+    expect(() => synthStack({ stage: 'dev', apiCustomDomain: undefined, executeApiEndpoint: false })).toThrow(/-c executeApiEndpoint=true/);
   });
 
   it('can be turned on for prod too, knowingly (-c executeApiEndpoint=true)', () => {
+    expect(() => synthStack({ apiCustomDomain: undefined })).toThrow(/its own domain behind mutual TLS/);
     const open = synthStack({ apiCustomDomain: undefined, executeApiEndpoint: true });
     expect(httpApi(open).DisableExecuteApiEndpoint).toBe(false);
   });
