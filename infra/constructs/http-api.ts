@@ -149,7 +149,7 @@ export class AppHttpApi extends Construct {
         certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
         securityPolicy: SecurityPolicy.TLS_1_2,
         // Mutual TLS: a client without a certificate of the truststore's CA (only CloudFront has
-        // one) is refused in the TLS handshake, before any route is matched or throttle counted.
+        // one) is refused at the connection, before any route is matched.
         mtls: {
           bucket: Bucket.fromBucketName(this, 'Truststore', truststore.bucket),
           key: truststore.key,
