@@ -3,7 +3,7 @@ import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { addCloudFrontAlarms } from './constructs/edge-alarms';
 import { createAlarmTopics } from './constructs/alarm-severity';
 import { ProviderLogGroups } from './constructs/provider-log-groups';
-import { wafBlocksAlarm } from './constructs/monitoring';
+import { originCertificateExpiryAlarm, wafBlocksAlarm } from './constructs/monitoring';
 import { EdgeSecurityStack } from './edge-stack';
 import { type CareerProgramStackProps, CareerProgramStack } from './stack';
 import { stackNames } from './stack-names';
@@ -58,6 +58,14 @@ export function buildStacks(
     topics: edgeTopics,
     runbookUrl: options.props?.runbookUrl,
   });
+  // CloudFront's client certificate for the API's domain is imported into ACM in us-east-1: nothing renews it.
+  const originCertificate = options.props?.apiCustomDomain?.clientCertificateArn;
+  if (originCertificate)
+    originCertificateExpiryAlarm(edge, 'OriginClientCertificateExpiry', {
+      certificateArn: originCertificate,
+      topics: edgeTopics,
+      runbookUrl: options.props?.runbookUrl,
+    });
   const main = new CareerProgramStack(app, names.main, {
     description: `Career program (${stage}): SPA, HTTP API, Lambdas, DynamoDB, SES`,
     ...options.props,

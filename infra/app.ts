@@ -33,6 +33,38 @@ const customDomain = (name: string, certificate: string) => {
   return domainName && certificateArn ? { domainName, certificateArn } : undefined;
 };
 
+/** `-c <key>=true|false`; unset: undefined (the stage's default). */
+const booleanContext = (key: string): boolean | undefined => {
+  const value = context(key);
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new Error(`-c ${key} must be true or false, got "${value}"`);
+  return value === 'true';
+};
+
+/**
+ * The API's own domain behind origin mutual TLS (docs/runbook.md#api-origin): its name and
+ * regional certificate, the truststore holding the CA, and CloudFront's client certificate, all
+ * or none (the truststore's S3 version is optional).
+ */
+const apiOrigin = () => {
+  const domain = customDomain('apiDomainName', 'apiCertificateArn');
+  const truststoreUri = context('apiTruststoreUri');
+  const clientCertificateArn = context('originClientCertificateArn');
+  const mtls = [truststoreUri, clientCertificateArn].filter(Boolean).length;
+  if (!domain && !mtls) return undefined;
+  if (!domain || mtls < 2)
+    throw new Error(
+      '-c apiDomainName, -c apiCertificateArn, -c apiTruststoreUri and -c originClientCertificateArn go together: the API ' +
+        "domain's name is public (Certificate Transparency logs), so only CloudFront's client certificate may pass (docs/runbook.md#api-origin)",
+    );
+  return {
+    ...domain,
+    truststoreUri: truststoreUri!,
+    truststoreVersion: context('apiTruststoreVersion'),
+    clientCertificateArn: clientCertificateArn!,
+  };
+};
+
 buildStacks(app, {
   account: process.env.CDK_DEFAULT_ACCOUNT,
   region: process.env.CDK_DEFAULT_REGION,
@@ -50,8 +82,14 @@ buildStacks(app, {
     // -c domainName=learn.example.org -c certificateArn=<ACM certificate in us-east-1> (docs/runbook.md#custom-domain)
     customDomain: customDomain('domainName', 'certificateArn'),
     // -c apiDomainName=api.learn.example.org -c apiCertificateArn=<ACM certificate in the main region>
-    apiCustomDomain: customDomain('apiDomainName', 'apiCertificateArn'),
-    // -c apiReservedConcurrency=<n>: each API function's reserved concurrency (docs/runbook.md#custom-domain)
+    // -c apiTruststoreUri=s3://<bucket>/origin-ca.pem [-c apiTruststoreVersion=<S3 version>]
+    // -c originClientCertificateArn=<CloudFront's client certificate, ACM in us-east-1> (docs/runbook.md#api-origin)
+    apiCustomDomain: apiOrigin(),
+    // -c executeApiEndpoint=true|false: serve the API on its execute-api address when it has no domain (default: dev yes, prod no)
+    executeApiEndpoint: booleanContext('executeApiEndpoint'),
+    // -c viewerIpv6=true: the site answers over IPv6 too (docs/security.md#edge-and-api-throttles)
+    viewerIpv6: booleanContext('viewerIpv6'),
+    // -c apiReservedConcurrency=<n>: each API function's reserved concurrency (docs/runbook.md#api-origin)
     apiReservedConcurrency: numberContext('apiReservedConcurrency'),
     mailFrom: context('mailFrom'),
     // where learners can write to a person (the Reply-To of the deletion confirmation); default support@<mailFrom's domain>

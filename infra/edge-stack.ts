@@ -2,24 +2,76 @@ import { ArnFormat, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { ROUTES } from '../shared/routes';
 import { stageSettings, type StageName } from './stage';
 
 /**
  * docs/security.md#edge-and-api-throttles: the WAF web ACL on the CloudFront distribution. A CLOUDFRONT-scope web
  * ACL must live in us-east-1, so it is a small companion stack the main stack references.
  *
- * Per-IP rate-based rules over 5-minute windows (WAF counts per address; the API's own limits
- * count IPv6 per /64): a generous ceiling on everything, a tighter one on the sign-in,
- * registration and reset calls. The per-account and per-IP business limits stay in
- * the API; these rules only keep floods from ever reaching it.
+ * Per-address rate-based rules over 5-minute windows: a generous ceiling on everything, a tighter
+ * one on the anonymous sign-in, registration, code and reset calls. WAF counts each address
+ * apart and cannot group IPv6 addresses by /64, so the distribution answers IPv4 only unless
+ * asked (infra/constructs/site.ts, `viewerIpv6`); the API's own per-address limits count IPv6
+ * by /64 and /56. The per-account and per-IP business limits stay in the API; these rules keep
+ * floods from reaching API Gateway's route throttles, which every learner shares.
  */
 export const WEB_ACL_METRIC = 'career-program-edge';
 export const EDGE_RULES = {
   /** Any request: about 10 a second sustained per address. */
   allPerIp: { name: 'rate-all-per-ip', limit: 3000, metric: 'career-program-rate-all' },
-  /** /api/auth/*: about 1 a second sustained per address. */
+  /** The anonymous /api/auth/* calls (AUTH_RULE_SCOPE): about 1 a second sustained per address. */
   authPerIp: { name: 'rate-auth-per-ip', limit: 300, metric: 'career-program-rate-auth' },
 } as const;
+
+/**
+ * What the per-address auth rule counts: every /api/auth/* request except the signed-in reads
+ * (`GET /api/auth/me`, the sessions and passkeys lists), which a page load repeats and which a
+ * classroom behind one NAT would otherwise spend its sign-ins on. The GETs it still counts are
+ * the anonymous ones of shared/routes.ts (the reset link's check).
+ */
+export const AUTH_RULE_SCOPE = {
+  prefix: '/api/auth/',
+  countedGets: ROUTES.filter((r) => r.method === 'GET' && r.path.startsWith('/api/auth/') && r.access === 'public').map((r) => r.path),
+} as const;
+
+/** `/api/%61uth/`, `/api//auth/` and `/api/x/../auth/` reach the same route: compare the path decoded, normalized and lowercased. */
+const PATH_TRANSFORMATIONS = [
+  { priority: 0, type: 'URL_DECODE' },
+  { priority: 1, type: 'NORMALIZE_PATH' },
+  { priority: 2, type: 'LOWERCASE' },
+];
+
+const pathStartsWith = (searchString: string) => ({
+  byteMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    positionalConstraint: 'STARTS_WITH',
+    searchString,
+    textTransformations: PATH_TRANSFORMATIONS,
+  },
+});
+
+/** The auth rule's scope-down: under /api/auth/, and either not a GET or one of the counted GETs. */
+function authScopeDown(): CfnWebACL.StatementProperty {
+  if (AUTH_RULE_SCOPE.countedGets.some((path) => path.includes('{')))
+    throw new Error('a counted GET under /api/auth/ has a path parameter: match it by its fixed prefix');
+  const isGet = {
+    byteMatchStatement: {
+      fieldToMatch: { method: {} },
+      positionalConstraint: 'EXACTLY',
+      searchString: 'GET',
+      textTransformations: [{ priority: 0, type: 'NONE' }],
+    },
+  };
+  return {
+    andStatement: {
+      statements: [
+        pathStartsWith(AUTH_RULE_SCOPE.prefix),
+        { orStatement: { statements: [{ notStatement: { statement: isGet } }, ...AUTH_RULE_SCOPE.countedGets.map(pathStartsWith)] } },
+      ],
+    },
+  };
+}
 
 /** The rule of the operator's IP set (docs/runbook.md#waf-rules-and-logs): first, blocking. */
 export const BLOCKED_IPS_RULE = 'blocked-ips';
@@ -108,19 +160,7 @@ export class EdgeSecurityStack extends Stack {
               limit: EDGE_RULES.authPerIp.limit,
               evaluationWindowSec: 300,
               aggregateKeyType: 'IP',
-              scopeDownStatement: {
-                byteMatchStatement: {
-                  fieldToMatch: { uriPath: {} },
-                  positionalConstraint: 'STARTS_WITH',
-                  searchString: '/api/auth/',
-                  // `/api/%61uth/`, `/api//auth/` and `/api/x/../auth/` reach the same route: match them all
-                  textTransformations: [
-                    { priority: 0, type: 'URL_DECODE' },
-                    { priority: 1, type: 'NORMALIZE_PATH' },
-                    { priority: 2, type: 'LOWERCASE' },
-                  ],
-                },
-              },
+              scopeDownStatement: authScopeDown(),
             },
           },
         },

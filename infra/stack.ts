@@ -26,7 +26,7 @@ import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ExportBucket } from './constructs/export-bucket';
 import { addBackgroundWorkAlarms } from './constructs/background-alarms';
-import { AppHttpApi } from './constructs/http-api';
+import { type ApiOriginDomain, AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
 import { Monitoring, reminderDrainSeconds } from './constructs/monitoring';
 import { RunbookQueries } from './constructs/log-queries';
@@ -92,18 +92,30 @@ export interface CareerProgramStackProps extends StackProps {
    */
   customDomain?: CustomDomain;
   /**
-   * The API's own domain and its ACM certificate in this stack's region (`-c apiDomainName=…
-   * -c apiCertificateArn=…`): CloudFront reaches the API there and the execute-api endpoint is off.
+   * The API's own domain (`-c apiDomainName=… -c apiCertificateArn=… -c apiTruststoreUri=…
+   * -c originClientCertificateArn=…`, docs/runbook.md#api-origin): CloudFront reaches the API
+   * there with its client certificate (mutual TLS), and the execute-api endpoint is off.
    */
-  apiCustomDomain?: CustomDomain;
+  apiCustomDomain?: ApiOriginDomain;
+  /**
+   * Serve the API on its execute-api address when it has no domain of its own
+   * (`-c executeApiEndpoint=true|false`); default the stage's (infra/stage.ts: off in prod, on in dev).
+   */
+  executeApiEndpoint?: boolean;
   /**
    * Reserved concurrency of each API function (`-c apiReservedConcurrency=<n>`): while the
-   * execute-api endpoint is on (no `apiCustomDomain`), calls around CloudFront are refused by the
-   * origin check but still start Lambdas; a reservation keeps such a flood from taking the
+   * execute-api endpoint is on (dev, or `executeApiEndpoint`), calls around CloudFront are refused
+   * by the origin check but still start Lambdas; a reservation keeps such a flood from taking the
    * account's concurrency from the jobs. Unset by default: a new account's small concurrency
-   * quota cannot spare it (docs/runbook.md#custom-domain).
+   * quota cannot spare it (docs/runbook.md#api-origin).
    */
   apiReservedConcurrency?: number;
+  /**
+   * Let viewers reach the site over IPv6 too (`-c viewerIpv6=true`). Off by default: the WAF's
+   * per-address rate rules count each IPv6 address apart and cannot group them by /64, so one
+   * subscriber picking fresh addresses from its /64 would pass them (docs/security.md#edge-and-api-throttles).
+   */
+  viewerIpv6?: boolean;
   /**
    * The origin secret's version CloudFront sends (`-c originSecretVersion=<VersionId>`, docs/runbook.md
    * "Rotate the origin secret"). Unset: the current version at the first deploy.
@@ -361,11 +373,14 @@ export class CareerProgramStack extends Stack {
       throttle: stage.apiThrottle,
       logRetention: stage.logRetention,
       customDomain: props.apiCustomDomain,
+      executeApiEndpoint: props.executeApiEndpoint ?? stage.executeApiEndpoint,
     });
 
     this.site = new Site(this, 'Site', {
       siteDir: props.siteDir ?? path.join(REPO_ROOT, 'web', 'dist'),
       apiDomainName: this.api.originDomainName,
+      apiClientCertificateArn: props.apiCustomDomain?.clientCertificateArn,
+      viewerIpv6: props.viewerIpv6 ?? false,
       customDomain: props.customDomain,
       retainBucket: stage.name === 'prod',
       logRetention: stage.logRetention,

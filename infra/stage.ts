@@ -25,6 +25,14 @@ export interface StageSettings {
   apiThrottle: Throttle;
   /** Every log group of the stack. */
   logRetention: RetentionDays;
+  /**
+   * Whether the HTTP API may serve on its default execute-api address when it has no domain of its
+   * own (`-c executeApiEndpoint=true|false` overrides). Off in prod: that address takes calls
+   * around CloudFront and its WAF, which spend the routes' shared throttles
+   * (docs/security.md#the-api-is-reachable-through-cloudfront-only), so prod serves the API on its
+   * own domain behind origin mTLS. On in dev, a stack nobody depends on, deployable without a domain.
+   */
+  executeApiEndpoint: boolean;
 }
 
 export const STAGES: Record<StageName, StageSettings> = {
@@ -38,6 +46,7 @@ export const STAGES: Record<StageName, StageSettings> = {
     // per-route ceilings. Both in infra/edge-behaviour.ts, which the local server applies too.
     apiThrottle: STAGE_API_THROTTLES.prod,
     logRetention: RetentionDays.THREE_MONTHS,
+    executeApiEndpoint: false,
   },
   dev: {
     name: 'dev',
@@ -47,6 +56,7 @@ export const STAGES: Record<StageName, StageSettings> = {
     secretRemovalPolicy: RemovalPolicy.DESTROY,
     apiThrottle: STAGE_API_THROTTLES.dev,
     logRetention: RetentionDays.TWO_WEEKS,
+    executeApiEndpoint: true,
   },
 };
 

@@ -44,6 +44,7 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'failed-sign-in-spike': 'page',
   'mail-budget-exhausted': 'page',
   'waf-blocks': 'ticket',
+  'origin-client-certificate-expiring': 'ticket',
   'site-canary': 'page',
   'cloudfront-5xx-rate': 'page',
   'cloudfront-4xx-rate': 'ticket',

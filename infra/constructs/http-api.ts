@@ -12,6 +12,7 @@ import {
   SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -42,6 +43,23 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 export const STAGE_THROTTLE = STAGE_API_THROTTLES.prod;
 export { ROUTE_THROTTLES };
 
+/**
+ * The API's own domain, reachable only by our CloudFront distribution (docs/runbook.md#api-origin):
+ * its name is public (Certificate Transparency logs list every certificate), so the domain
+ * requires mutual TLS with a client certificate only CloudFront holds.
+ */
+export interface ApiOriginDomain {
+  domainName: string;
+  /** The domain's ACM certificate, in the stack's region. */
+  certificateArn: string;
+  /** `s3://bucket/key` of the truststore: the PEM of the private CA that issued CloudFront's client certificate, and nothing else. */
+  truststoreUri: string;
+  /** The truststore object's S3 version: naming a new one makes API Gateway read the file again. */
+  truststoreVersion?: string;
+  /** CloudFront's client certificate (imported into ACM in us-east-1), issued by the truststore's CA. */
+  clientCertificateArn: string;
+}
+
 export interface AppHttpApiProps {
   /** The Lambda of each endpoint group; every route of shared/routes.ts goes to its group's one. */
   groups: Record<RouteGroup, IFunction>;
@@ -50,11 +68,23 @@ export interface AppHttpApiProps {
   /** Access-log retention; default one month. */
   logRetention?: RetentionDays;
   /**
-   * The API's own domain (a regional ACM certificate in the stack's region): CloudFront reaches
-   * the API there, and the default execute-api endpoint is turned off, so nobody can call the API
-   * around CloudFront and spend its throttles and Lambda concurrency (docs/runbook.md#custom-domain).
+   * The API's own domain behind mutual TLS: CloudFront reaches the API there, and the default
+   * execute-api endpoint is turned off, so nobody calls the API around CloudFront and spends its
+   * throttles and Lambda concurrency (docs/security.md#the-api-is-reachable-through-cloudfront-only).
    */
-  customDomain?: { domainName: string; certificateArn: string };
+  customDomain?: ApiOriginDomain;
+  /**
+   * Without a domain of its own: serve on the execute-api address, CloudFront's origin then
+   * (dev, infra/stage.ts). Ignored with a domain, where the address is always off.
+   */
+  executeApiEndpoint?: boolean;
+}
+
+/** `s3://bucket/key/of/file.pem` → its bucket and key. */
+export function parseS3Uri(uri: string): { bucket: string; key: string } {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/(.+)$/.exec(uri);
+  if (!match) throw new Error(`the truststore must be an s3://bucket/key URI, got "${uri}"`);
+  return { bucket: match[1], key: match[2] };
 }
 
 /**
@@ -74,10 +104,17 @@ export class AppHttpApi extends Construct {
 
   constructor(scope: Construct, id: string, props: AppHttpApiProps) {
     super(scope, id);
+    if (!props.customDomain && !props.executeApiEndpoint)
+      throw new Error(
+        'The API needs an origin for CloudFront: its own domain behind mutual TLS (-c apiDomainName, -c apiCertificateArn, ' +
+          '-c apiTruststoreUri, -c originClientCertificateArn; docs/runbook.md#api-origin), or the execute-api address ' +
+          '(-c executeApiEndpoint=true, or -c stage=dev), which anyone can call around CloudFront and its WAF.',
+      );
     this.api = new HttpApi(this, 'Api', {
       createDefaultStage: false,
       description: 'Career program API',
-      disableExecuteApiEndpoint: Boolean(props.customDomain),
+      // Off whenever the API has a domain: a caller there must present CloudFront's client certificate.
+      disableExecuteApiEndpoint: Boolean(props.customDomain) || !props.executeApiEndpoint,
     });
 
     const accessLogs = (this.accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -106,10 +143,18 @@ export class AppHttpApi extends Construct {
     );
 
     if (props.customDomain) {
+      const truststore = parseS3Uri(props.customDomain.truststoreUri);
       const domain = new DomainName(this, 'Domain', {
         domainName: props.customDomain.domainName,
         certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
         securityPolicy: SecurityPolicy.TLS_1_2,
+        // Mutual TLS: a client without a certificate of the truststore's CA (only CloudFront has
+        // one) is refused at the connection, before any route is matched.
+        mtls: {
+          bucket: Bucket.fromBucketName(this, 'Truststore', truststore.bucket),
+          key: truststore.key,
+          version: props.customDomain.truststoreVersion,
+        },
       });
       new ApiMapping(this, 'Mapping', { api: this.api, domainName: domain, stage: this.stage });
       this.originDomainName = props.customDomain.domainName;

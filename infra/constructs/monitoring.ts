@@ -191,6 +191,36 @@ export function wafBlocksAlarm(
   return operatorAlarm(scope, id, wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS, props.topics, props.runbookUrl);
 }
 
+/** Days before CloudFront's client certificate expires when its alarm fires (docs/runbook.md#origin-client-certificate-expiring). */
+export const ORIGIN_CERTIFICATE_WARNING_DAYS = 30;
+
+const ORIGIN_CERTIFICATE_EXPIRING: AlarmSpec = {
+  threshold: ORIGIN_CERTIFICATE_WARNING_DAYS,
+  comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+  meaning: `CloudFront's client certificate for the API's domain expires in under ${ORIGIN_CERTIFICATE_WARNING_DAYS} days: ACM does not renew an imported certificate, and once it has expired CloudFront cannot reach the API (every /api call fails).`,
+  runbook: 'origin-client-certificate-expiring',
+};
+
+/**
+ * The expiry alarm of CloudFront's client certificate (origin mutual TLS, docs/runbook.md#api-origin).
+ * ACM publishes `DaysToExpiry` once a day in the certificate's region, us-east-1: the alarm lives
+ * in the edge stack, with its topics.
+ */
+export function originCertificateExpiryAlarm(
+  scope: Construct,
+  id: string,
+  props: { certificateArn: string; topics: SeverityTopics; runbookUrl?: string },
+): Alarm {
+  const daysToExpiry = new Metric({
+    namespace: 'AWS/CertificateManager',
+    metricName: 'DaysToExpiry',
+    dimensionsMap: { CertificateArn: props.certificateArn },
+    statistic: 'Minimum',
+    period: Duration.days(1),
+  });
+  return operatorAlarm(scope, id, daysToExpiry, ORIGIN_CERTIFICATE_EXPIRING, props.topics, props.runbookUrl);
+}
+
 /**
  * Alarms, their SNS topics and the operations dashboard (docs/runbook.md has a section per alarm:
  * what it means, first checks with Logs Insights queries, what to do). Every alarm notifies the

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib'
 import {
   AllowedMethods,
   CachePolicy,
+  type CfnDistribution,
   Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -22,7 +23,7 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, type HttpOriginProps, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -43,6 +44,25 @@ export const API_FORWARDED_HEADERS = ['Origin', 'Content-Type', 'Accept', 'User-
 
 export { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION };
 
+/**
+ * An HTTP origin CloudFront connects to with a client certificate (origin mutual TLS), which
+ * the CDK's HttpOrigin cannot express yet.
+ */
+class MutualTlsHttpOrigin extends HttpOrigin {
+  constructor(
+    domainName: string,
+    private readonly clientCertificateArn: string,
+    props: HttpOriginProps,
+  ) {
+    super(domainName, props);
+  }
+
+  protected override renderCustomOriginConfig(): CfnDistribution.CustomOriginConfigProperty | undefined {
+    const config = super.renderCustomOriginConfig();
+    return config && { ...config, originMtlsConfig: { clientCertificateArn: this.clientCertificateArn } };
+  }
+}
+
 /** The build's source maps, kept out of the site deployment. */
 const SOURCE_MAPS = ['*.map'];
 
@@ -60,8 +80,15 @@ const REFERRER_POLICIES: Record<(typeof SECURITY_HEADERS)['referrerPolicy'], Hea
 export interface SiteProps {
   /** Directory with the built SPA (index.html and assets/). */
   siteDir: string;
-  /** Host name of the HTTP API, e.g. `abc123.execute-api.eu-west-1.amazonaws.com`. */
+  /** Host name of the HTTP API: its own domain, or (dev) e.g. `abc123.execute-api.eu-west-1.amazonaws.com`. */
   apiDomainName: string;
+  /**
+   * The client certificate CloudFront presents to the API's own domain (mutual TLS; ACM in
+   * us-east-1, docs/runbook.md#api-origin). Unset: the execute-api address, without mutual TLS.
+   */
+  apiClientCertificateArn?: string;
+  /** Answer viewers over IPv6 too (docs/security.md#edge-and-api-throttles); default IPv4 only. */
+  viewerIpv6?: boolean;
   /** Keep the site bucket on stack deletion (prod, infra/stage.ts); default: it goes with the stack. */
   retainBucket?: boolean;
   /** Retention of the deployment log group; default one month. */
@@ -166,6 +193,15 @@ export class Site extends Construct {
       comment: 'Serve index.html for client-side routes',
     });
 
+    const apiOriginProps: HttpOriginProps = {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      // the API refuses every request without this header (functions/lib/origin-verify.ts).
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
+    };
+    const apiOrigin = props.apiClientCertificateArn
+      ? new MutualTlsHttpOrigin(props.apiDomainName, props.apiClientCertificateArn, apiOriginProps)
+      : new HttpOrigin(props.apiDomainName, apiOriginProps);
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Career program',
       defaultRootObject: 'index.html',
@@ -175,6 +211,8 @@ export class Site extends Construct {
       // link's `?token=` must not land in a log (docs/security.md). Access logs without query
       // strings are delivered by CloudFrontAccessLogs (logging v2, field selection).
       enableLogging: false,
+      // IPv4 only unless asked: the WAF's per-address rules cannot count IPv6 by /64.
+      enableIpv6: props.viewerIpv6 ?? false,
       webAclId: props.webAclArn,
       ...(props.customDomain && {
         domainNames: [props.customDomain.domainName],
@@ -191,11 +229,7 @@ export class Site extends Construct {
       },
       additionalBehaviors: {
         [API_PATH_PATTERN]: {
-          origin: new HttpOrigin(props.apiDomainName, {
-            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-            // the API refuses every request without this header (functions/lib/origin-verify.ts).
-            customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
-          }),
+          origin: apiOrigin,
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CACHE_POLICIES[SITE_BEHAVIOURS.api.cachePolicy],

@@ -19,7 +19,7 @@ const { CareerProgramStack } = (await import(
   pathToFileURL(path.join(tree, 'infra', 'stack.ts')).href
 )) as typeof import('../../infra/stack');
 const app = new App({ outdir, context: { ...cdkJson.context, 'aws:cdk:enable-asset-metadata': true } });
-const stack = new CareerProgramStack(app, 'BenchStack', { siteDir });
+const stack = new CareerProgramStack(app, 'BenchStack', { siteDir, executeApiEndpoint: true });
 app.synth();
 // which logical ID is which function: the bench compares functions by name across trees
 const ids = Object.fromEntries(

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildStacks } from '../../infra/app-stacks';
 import { ALARM_SEVERITY, SEVERITIES, severityOf } from '../../infra/constructs/alarm-severity';
 import { asString, resourceList, resourcesOf } from './template';
+import { TEST_API_ORIGIN } from './synth-stack';
 
 /**
  * Page or ticket (docs/runbook.md#severities): every alarm of every stack (main, edge, the
@@ -18,7 +19,7 @@ writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</tit
 const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), {
   account: '123456789012',
   region: 'eu-west-1',
-  props: { siteDir, alarmEmail: 'ops@example.com', pageEmail: 'pager@example.com' },
+  props: { siteDir, alarmEmail: 'ops@example.com', pageEmail: 'pager@example.com', apiCustomDomain: TEST_API_ORIGIN },
 });
 const all: Stack[] = [stacks.main, stacks.edge, stacks.logs!];
 const templates = all.map((stack) => ({ stack, template: Template.fromStack(stack) }));

@@ -1,23 +1,23 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseS3Uri } from '../../infra/constructs/http-api';
 import { nagPacks } from '../../infra/nag-packs';
-import { type SynthesizedStack, synthStack } from './synth-stack';
+import { STAGES } from '../../infra/stage';
+import { type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
 import { at, resourceOf, resourcesOf } from './template';
 
 /**
- * The custom domains (docs/runbook.md#custom-domain): the site on its own name answers TLS 1.2 or
- * later only, and the API on its own name is reached by CloudFront there, with the execute-api
- * endpoint off so nobody calls the API around CloudFront. Without them, the defaults stay.
+ * The custom domains (docs/runbook.md#custom-domain, #api-origin): the site on its own name
+ * answers TLS 1.2 or later only; the API on its own name is reached by CloudFront there with a
+ * client certificate (mutual TLS), and the execute-api endpoint is off, so nobody calls the API
+ * around CloudFront and its WAF. prod has no other origin; dev keeps the execute-api address.
  */
 const SITE_CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/site-certificate';
-const API_CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/api-certificate';
 let custom: SynthesizedStack;
+/** dev without an API domain: the execute-api address. */
 let plain: SynthesizedStack;
 beforeAll(() => {
-  custom = synthStack({
-    customDomain: { domainName: 'learn.example.org', certificateArn: SITE_CERTIFICATE },
-    apiCustomDomain: { domainName: 'api.learn.example.org', certificateArn: API_CERTIFICATE },
-  });
-  plain = synthStack();
+  custom = synthStack({ customDomain: { domainName: 'learn.example.org', certificateArn: SITE_CERTIFICATE } });
+  plain = synthStack({ stage: 'dev', apiCustomDomain: undefined });
 });
 
 const distributionConfig = (s: SynthesizedStack) =>
@@ -49,14 +49,21 @@ describe('the site on its own domain', () => {
   });
 });
 
+const apiOrigin = (s: SynthesizedStack) =>
+  (at(distributionConfig(s), 'Origins') as Array<{ DomainName: unknown; CustomOriginConfig?: Record<string, unknown> }>).filter(
+    (origin) => origin.CustomOriginConfig,
+  );
+
 describe('the API on its own domain', () => {
-  it('turns the execute-api endpoint off and serves the stage on its name with TLS 1.2', () => {
+  it('turns the execute-api endpoint off and serves the stage on its name with TLS 1.2 and mutual TLS', () => {
     expect(httpApi(custom).DisableExecuteApiEndpoint).toBe(true);
     const domains = Object.values(resourcesOf(custom.template, 'AWS::ApiGatewayV2::DomainName'));
     expect(domains.map((domain) => domain.Properties)).toEqual([
       {
-        DomainName: 'api.learn.example.org',
-        DomainNameConfigurations: [{ CertificateArn: API_CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+        DomainName: TEST_API_ORIGIN.domainName,
+        DomainNameConfigurations: [{ CertificateArn: TEST_API_ORIGIN.certificateArn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+        // a caller without a certificate of this CA is refused in the handshake, before any route's throttle
+        MutualTlsAuthentication: { TruststoreUri: TEST_API_ORIGIN.truststoreUri, TruststoreVersion: TEST_API_ORIGIN.truststoreVersion },
       },
     ]);
     const mappings = Object.values(resourcesOf(custom.template, 'AWS::ApiGatewayV2::ApiMapping'));
@@ -66,20 +73,41 @@ describe('the API on its own domain', () => {
     expect(mappings[0].DependsOn).toEqual([custom.idOf(custom.stack.api.stage)]);
   });
 
-  it("is CloudFront's /api/* origin there, and its DNS target is an output", () => {
-    const origins = at(distributionConfig(custom), 'Origins') as Array<{ DomainName: unknown; CustomOriginConfig?: unknown }>;
-    expect(origins.filter((origin) => origin.CustomOriginConfig).map((origin) => origin.DomainName)).toEqual(['api.learn.example.org']);
+  it("is CloudFront's /api/* origin there, reached with CloudFront's client certificate, and its DNS target is an output", () => {
+    expect(apiOrigin(custom)).toEqual([
+      expect.objectContaining({
+        DomainName: TEST_API_ORIGIN.domainName,
+        CustomOriginConfig: expect.objectContaining({
+          OriginProtocolPolicy: 'https-only',
+          OriginMtlsConfig: { ClientCertificateArn: TEST_API_ORIGIN.clientCertificateArn },
+        }) as unknown,
+      }),
+    ]);
     const outputs = custom.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(outputs.ApiDnsTarget.Value).toEqual({
       'Fn::GetAtt': [expect.stringMatching(/Domain/) as unknown, 'RegionalDomainName'],
     });
+  });
+
+  it('is the only origin prod accepts: no domain and no execute-api address refuses to synthesize', () => {
+    expect(() => synthStack({ apiCustomDomain: undefined })).toThrow(/its own domain behind mutual TLS/);
+  });
+
+  it('reads the truststore as s3://bucket/key and refuses anything else', () => {
+    expect(parseS3Uri('s3://career-origin-truststore/certs/origin-ca.pem')).toEqual({
+      bucket: 'career-origin-truststore',
+      key: 'certs/origin-ca.pem',
+    });
+    for (const uri of ['https://career-origin-truststore.s3.amazonaws.com/ca.pem', 's3://career-origin-truststore', 's3://x/ca.pem'])
+      expect(() => parseS3Uri(uri), uri).toThrow(/s3:\/\/bucket\/key/);
   });
 });
 
 describe('reserved concurrency of the API functions', () => {
   it('is set on each API function when asked (-c apiReservedConcurrency), and on none by default', () => {
     const reserved = synthStack({ apiReservedConcurrency: 50 });
-    for (const s of [reserved, plain])
+    const standard = synthStack();
+    for (const s of [reserved, standard])
       for (const group of ['auth', 'passkeys', 'learner', 'admin'] as const) {
         const fn = resourceOf(s.template, 'AWS::Lambda::Function', s.idOf(s.stack.functions[group].fn));
         expect(fn.Properties.ReservedConcurrentExecutions, group).toBe(s === reserved ? 50 : undefined);
@@ -89,13 +117,35 @@ describe('reserved concurrency of the API functions', () => {
   });
 });
 
-describe('without custom domains', () => {
-  it('keeps the default certificate, the execute-api endpoint as the origin, and no DNS outputs', () => {
-    expect(distributionConfig(plain).Aliases).toBeUndefined();
+describe('the execute-api address', () => {
+  it('is off unless the stage allows it (prod does not, dev does), and off wherever the API has its own domain', () => {
+    expect(STAGES.prod.executeApiEndpoint).toBe(false);
+    expect(STAGES.dev.executeApiEndpoint).toBe(true);
+    expect(httpApi(synthStack()).DisableExecuteApiEndpoint).toBe(true);
+    const dev = synthStack({ stage: 'dev' });
+    expect(httpApi(dev).DisableExecuteApiEndpoint).toBe(true);
+    expect(apiOrigin(dev).map((origin) => origin.DomainName)).toEqual([TEST_API_ORIGIN.domainName]);
+  });
+
+  it("is dev's origin without an API domain (the stage's setting), with the default certificate and no DNS outputs", () => {
     expect(httpApi(plain).DisableExecuteApiEndpoint).toBe(false);
+    expect(apiOrigin(plain).map((origin) => origin.DomainName)).toEqual([
+      { 'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [plain.idOf(plain.stack.api.api), 'ApiEndpoint'] }] }] },
+    ]);
+    // no client certificate for execute-api: it cannot require one
+    expect(apiOrigin(plain)[0].CustomOriginConfig).not.toHaveProperty('OriginMtlsConfig');
+    expect(distributionConfig(plain).Aliases).toBeUndefined();
     expect(Object.keys(resourcesOf(plain.template, 'AWS::ApiGatewayV2::DomainName'))).toEqual([]);
     const outputs = plain.template.toJSON().Outputs as Record<string, unknown>;
     expect(Object.keys(outputs)).not.toContain('SiteDnsTarget');
     expect(Object.keys(outputs)).not.toContain('ApiDnsTarget');
+    // the setting, not the stage's name, decides
+    expect(() => synthStack({ stage: 'dev', apiCustomDomain: undefined, executeApiEndpoint: false })).toThrow(/-c executeApiEndpoint=true/);
+  });
+
+  it('can be turned on for prod too, knowingly (-c executeApiEndpoint=true)', () => {
+    expect(() => synthStack({ apiCustomDomain: undefined })).toThrow(/its own domain behind mutual TLS/);
+    const open = synthStack({ apiCustomDomain: undefined, executeApiEndpoint: true });
+    expect(httpApi(open).DisableExecuteApiEndpoint).toBe(false);
   });
 });

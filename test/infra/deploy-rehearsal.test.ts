@@ -10,6 +10,7 @@ import { nagPacks } from '../../infra/nag-packs';
 import { ALARM_TOPIC_IDS } from '../../infra/ops/smoke-target';
 import { stackNames } from '../../infra/stack-names';
 import { type DocCommand, docCommands } from './doc-commands';
+import { TEST_API_ORIGIN } from './synth-stack';
 
 /**
  * The deploy, rehearsed without an AWS account. The README's and the runbook's deploy, roll-back
@@ -218,8 +219,15 @@ describe("the app's cdk-nag packs, on the linked build of each stage", () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const siteDir = mkdtempSync(path.join(work, 'site-'));
     writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
-    // every optional part on: alarm emails, a domain identity (DKIM outputs)
-    const props = { stage, siteDir, alarmEmail: 'ops@example.org', sesDomain: 'example.org', mailFrom: 'hello@example.org' };
+    // every optional part on: alarm emails, a domain identity (DKIM outputs), the API's own domain behind mutual TLS
+    const props = {
+      stage,
+      siteDir,
+      alarmEmail: 'ops@example.org',
+      sesDomain: 'example.org',
+      mailFrom: 'hello@example.org',
+      apiCustomDomain: TEST_API_ORIGIN,
+    };
     const stacks = buildStacks(app, { account: ACCOUNT, region: REGION, props });
     const packs = nagPacks();
     expect(packs.map((pack) => pack.readPackName)).toEqual(['AwsSolutions', 'Serverless']);

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../functions/lib/config';
 import { DEAD_LETTER_RETENTION_DAYS, VISIBILITY_TIMEOUTS_PER_WORKER_TIMEOUT } from '../../infra/constructs/work-queue';
+import { ROUTE_THROTTLES } from '../../infra/edge-behaviour';
+import { EDGE_RULES } from '../../infra/edge-stack';
 import { DEFAULT_SES_LIMITS } from '../../infra/local/ses-limits';
 import { STACK_DEFAULTS } from '../../infra/stack-defaults';
 import { STAGES } from '../../infra/stage';
@@ -21,6 +23,7 @@ const docText = (file: string) =>
     .replace(/(\d)[ ,\u202f](?=\d{3}\b)/g, '$1');
 
 const DOCS = { readme: docText('README.md'), architecture: docText('docs/architecture.md'), runbook: docText('docs/runbook.md') };
+const SECURITY = docText('docs/security.md');
 
 /** How the docs spell a CloudWatch Logs retention. */
 const RETENTION_WORDS: Record<number, string> = { 14: 'two weeks', 30: 'one month', 90: 'three months', 180: 'six months' };
@@ -36,6 +39,35 @@ describe('numbers in the docs', () => {
     expect(DOCS.architecture).toContain(`prod ${p.rateLimit} rps, burst ${p.burstLimit}; dev ${d.rateLimit}/${d.burstLimit}`);
     expect(DOCS.runbook).toContain(`(${p.rateLimit} requests/s, burst ${p.burstLimit})`);
     expect(DOCS.runbook).toContain(`small throttle (${d.rateLimit}/${d.burstLimit})`);
+  });
+
+  it('state what the sign-in route takes, what learners need of it and what one address can spend of it', () => {
+    const login = ROUTE_THROTTLES['POST /api/auth/login'];
+    expect(ROUTE_THROTTLES['POST /api/auth/verify-2fa']).toEqual(login);
+    expect(SECURITY).toContain(`\`POST /api/auth/login\` refills ${login.rateLimit} tokens a second and holds at most ${login.burstLimit}`);
+    expect(SECURITY).toContain(`| ${login.rateLimit} rps × 3600 s = ${login.rateLimit * 3600} |`);
+    // a tenth of the learners a day, 2 sign-ins each, over 8 busy hours, a 5× peak
+    const peakPerHour = (learners: number) => ((learners * 0.1 * 2) / 8) * 5;
+    expect(SECURITY).toContain(`10000 × 0.1 × 2 / 8 × 5 = ${peakPerHour(10_000)} an hour`);
+    expect(SECURITY).toContain(`| ${peakPerHour(100_000)} an hour`);
+    expect(SECURITY).toContain(
+      `| ${peakPerHour(1_000_000)} an hour (≈ ${Math.round(peakPerHour(1_000_000) / 3600)} rps): ${Math.round((peakPerHour(1_000_000) / 3600 / login.rateLimit) * 100)} % of the route`,
+    );
+    expect(SECURITY).toContain(`| 1000000 an hour (≈ ${Math.round(1_000_000 / 3600)} rps): more than the route takes`);
+
+    const { allPerIp, authPerIp } = EDGE_RULES;
+    const perSecond = authPerIp.limit / 300;
+    expect(SECURITY).toContain(`over 5 minutes — ${allPerIp.limit} requests for any path, ${authPerIp.limit} for the anonymous`);
+    expect(SECURITY).toContain(
+      `at most ${authPerIp.limit} counted \`/api/auth/*\` calls per 5 minutes, ${perSecond} a second sustained: ${(perSecond / login.rateLimit) * 100} % of the login route`,
+    );
+    expect(SECURITY).toContain(`at most ${allPerIp.limit} requests per 5 minutes on all paths, ${allPerIp.limit / 300} a second`);
+    expect(SECURITY).toContain(`${authPerIp.limit / 2} sign-ins (${authPerIp.limit} counted calls) per 5 minutes`);
+    // N addresses get N calls a second through; the route serves rateLimit of N + the learners' own
+    const odds = (addresses: number, learnersRate: number) => `${login.rateLimit} / ${addresses + learnersRate}`;
+    expect(SECURITY).toContain(`odds of ${login.rateLimit} / (N + the learners' rate)`);
+    expect(SECURITY).toContain(`100 addresses turn away about a quarter of the sign-in calls (${odds(100 * perSecond, 35)})`);
+    expect(SECURITY).toContain(`1000 addresses nine in ten (${odds(1000 * perSecond, 35)})`);
   });
 
   it('state the log retention of both stages', () => {

@@ -6,19 +6,26 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { type AppStacks, buildStacks } from '../../infra/app-stacks';
 import { CLOUDFRONT_ERROR_RATES } from '../../infra/constructs/edge-alarms';
+import { ORIGIN_CERTIFICATE_WARNING_DAYS } from '../../infra/constructs/monitoring';
 import type { StageName } from '../../infra/stage';
 import { asObjects, asString, at, resourceList } from './template';
+import { TEST_API_ORIGIN } from './synth-stack';
 
 /**
  * WAF publishes a CloudFront web ACL's metrics in us-east-1 with the ACL's visibility metric
  * name as the `WebACL` dimension: the blocked-requests alarm must name exactly that, or it
  * watches a series that never gets data (and never fires).
  */
-const stacksOf = (stage: StageName): AppStacks => {
+/** `apiCustomDomain` null: none (dev on its execute-api address). */
+const stacksOf = (stage: StageName, apiCustomDomain: typeof TEST_API_ORIGIN | null = TEST_API_ORIGIN): AppStacks => {
   const siteDir = mkdtempSync(path.join(tmpdir(), 'site-'));
   writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>test</title>');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  return buildStacks(app, { account: '123456789012', region: 'eu-west-1', props: { siteDir, stage } });
+  return buildStacks(app, {
+    account: '123456789012',
+    region: 'eu-west-1',
+    props: { siteDir, stage, apiCustomDomain: apiCustomDomain ?? undefined },
+  });
 };
 const prodStacks = stacksOf('prod');
 const edgeTemplate = (stage: StageName): Template => Template.fromStack(stage === 'prod' ? prodStacks.edge : stacksOf(stage).edge);
@@ -75,5 +82,30 @@ describe('the CloudFront error-rate alarms', () => {
       expect(asString(alarm.AlarmDescription, 'AlarmDescription')).toMatch(/#cloudfront-[45]xx-rate$/);
     }
     expect(prodStacks.logs!.region).toBe('us-east-1');
+  });
+});
+
+describe("the expiry alarm of CloudFront's client certificate", () => {
+  const expiryAlarms = (template: Template) =>
+    resourceList(template, 'AWS::CloudWatch::Alarm', { Properties: { Namespace: 'AWS/CertificateManager' } });
+
+  it('watches the daily DaysToExpiry of that certificate beside it (the edge stack, us-east-1) and fires under 30 days', () => {
+    expect(prodStacks.edge.region).toBe('us-east-1');
+    const alarms = expiryAlarms(edgeTemplate('prod'));
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0].Properties).toMatchObject({
+      MetricName: 'DaysToExpiry',
+      Dimensions: [{ Name: 'CertificateArn', Value: TEST_API_ORIGIN.clientCertificateArn }],
+      Statistic: 'Minimum',
+      Period: 86_400,
+      Threshold: ORIGIN_CERTIFICATE_WARNING_DAYS,
+      ComparisonOperator: 'LessThanThreshold',
+    });
+    expect(asString(alarms[0].Properties.AlarmDescription, 'AlarmDescription')).toMatch(/#origin-client-certificate-expiring$/);
+    expect(ORIGIN_CERTIFICATE_WARNING_DAYS).toBe(30);
+  });
+
+  it('is not there without an API domain (dev on its execute-api address)', () => {
+    expect(expiryAlarms(Template.fromStack(stacksOf('dev', null).edge))).toEqual([]);
   });
 });

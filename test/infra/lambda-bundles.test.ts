@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MEMORY_MB, LAZY_CHUNKS } from '../../infra/constructs/app-function';
 import { CareerProgramStack } from '../../infra/stack';
 import { KB, type LambdaBundle, lambdaBundles, REPO_ROOT, runtimeExternals } from '../helpers/lambda-bundles';
+import { TEST_API_ORIGIN } from './synth-stack';
 
 /**
  * The Lambda bundles as deployed: the real stack synthesized with esbuild bundling (what
@@ -47,7 +48,7 @@ beforeAll(() => {
   const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   // asset metadata on: the CLI sets it, and it names each function's asset directory
   const app = new App({ outdir, context: { ...cdkJson.context, 'aws:cdk:enable-asset-metadata': true } });
-  const stack = new CareerProgramStack(app, 'BundleStack', { siteDir });
+  const stack = new CareerProgramStack(app, 'BundleStack', { siteDir, apiCustomDomain: TEST_API_ORIGIN });
   app.synth();
   const byId = new Map(lambdaBundles(outdir, 'BundleStack.template.json').map((bundle) => [bundle.id, bundle]));
   bundles = Object.fromEntries(

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildStacks } from '../../infra/app-stacks';
 import { type StageName, STAGES } from '../../infra/stage';
 import { asObject, maybeAt, resourcesOf } from './template';
+import { TEST_API_ORIGIN } from './synth-stack';
 
 /**
  * docs/runbook.md#log-retention: every log group of every stack of the app (the main stack in
@@ -22,7 +23,7 @@ const appStacks = (region: string, stage: StageName): Stack[] => {
   const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), {
     account: '123456789012',
     region,
-    props: { siteDir, stage },
+    props: { siteDir, stage, apiCustomDomain: TEST_API_ORIGIN },
   });
   return [stacks.main, stacks.edge, ...(stacks.logs ? [stacks.logs] : [])];
 };

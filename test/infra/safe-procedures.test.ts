@@ -9,7 +9,7 @@ import { DataTable } from '../../infra/constructs/data-table';
 import { TABLE_ACCESS } from '../../infra/table-access';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 import { section } from './doc-commands';
-import { type SynthesizedStack, synthStack } from './synth-stack';
+import { type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
 import { asObjects, asString, at, resourcesOf } from './template';
 
 /**
@@ -53,7 +53,7 @@ describe('stack deletion', () => {
       const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), {
         account: '123456789012',
         region: 'eu-west-1',
-        props: { stage, siteDir: siteDirOf(prod) },
+        props: { stage, siteDir: siteDirOf(prod), apiCustomDomain: TEST_API_ORIGIN },
       });
       for (const stack of [stacks.edge, stacks.main, stacks.logs!])
         expect(stack.terminationProtection, `${stage} ${stack.stackName}`).toBe(expected);

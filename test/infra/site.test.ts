@@ -4,7 +4,7 @@ import { AllowedMethods, CachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION } from '../../infra/constructs/site';
-import { type SynthesizedStack, synthStack } from './synth-stack';
+import { type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
 import { asObject, asObjects, asStrings, at, resourceOf, resourcesOf } from './template';
 
 // This file's stack also takes the optional settings (domain identity, allowlist) and a region.
@@ -100,9 +100,13 @@ describe('distribution', () => {
     expect(asStrings(headersConfig.Headers, 'Headers').map((h) => h.toLowerCase())).not.toContain('host');
     expect(asStrings(api.AllowedMethods, 'AllowedMethods').sort()).toEqual([...AllowedMethods.ALLOW_ALL.methods].sort());
     const apiOrigin = asObjects(config.Origins, 'Origins').find((o) => o.Id === api.TargetOriginId);
+    // the API's own domain, with CloudFront's client certificate (test/infra/custom-domain.test.ts)
     expect(apiOrigin).toMatchObject({
-      DomainName: { 'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [s.idOf(s.stack.api.api), 'ApiEndpoint'] }] }] },
-      CustomOriginConfig: { OriginProtocolPolicy: 'https-only' },
+      DomainName: TEST_API_ORIGIN.domainName,
+      CustomOriginConfig: {
+        OriginProtocolPolicy: 'https-only',
+        OriginMtlsConfig: { ClientCertificateArn: TEST_API_ORIGIN.clientCertificateArn },
+      },
     });
   });
 

@@ -515,7 +515,8 @@ it('outputs the site URL and table name, and no API URL (the API answers through
   expect(outputs.SiteUrl.Value).toEqual({
     'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [s.idOf(s.stack.site.distribution), 'DomainName'] }]],
   });
-  expect(Object.keys(outputs).sort()).toEqual(['DashboardName', 'SiteUrl', 'TableName']);
+  // ApiDnsTarget: where the API domain's DNS record points (docs/runbook.md#api-origin), not an address to call
+  expect(Object.keys(outputs).sort()).toEqual(['ApiDnsTarget', 'DashboardName', 'SiteUrl', 'TableName']);
   expect(JSON.stringify(outputs)).not.toContain('ApiEndpoint');
   expect(outputs.TableName.Value).toEqual({ Ref: s.idOf(s.stack.data.table) });
 });

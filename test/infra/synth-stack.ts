@@ -4,6 +4,7 @@ import path from 'node:path';
 import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import type { ApiOriginDomain } from '../../infra/constructs/http-api';
 import { type CareerProgramStackProps, CareerProgramStack } from '../../infra/stack';
 import { asObjects, at, resourcesOf } from './template';
 
@@ -13,6 +14,19 @@ export interface SynthesizedStack {
   /** Logical ID of a construct's CloudFormation resource, e.g. of `stack.functions.auth.fn`. */
   idOf(construct: IConstruct): string;
 }
+
+/**
+ * The API's own domain behind origin mutual TLS, which a prod stack needs (infra/stage.ts: prod
+ * has no execute-api address). Every synthesized stack has it unless the props say
+ * `apiCustomDomain: undefined`.
+ */
+export const TEST_API_ORIGIN: ApiOriginDomain = {
+  domainName: 'api.learn.example.org',
+  certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/api-certificate',
+  truststoreUri: 's3://career-origin-truststore/origin-ca.pem',
+  truststoreVersion: 'truststore-version-1',
+  clientCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/origin-client-certificate',
+};
 
 /**
  * Synthesized stacks by their props. The infra files share one module graph per worker
@@ -26,7 +40,8 @@ const synthesized = new Map<string, SynthesizedStack>();
  * bundling the Lambdas (esbuild would take most of the time and is proven by `npm run synth`),
  * with a throwaway site directory instead of web/dist.
  */
-export function synthStack(props: CareerProgramStackProps = {}): SynthesizedStack {
+export function synthStack(given: CareerProgramStackProps = {}): SynthesizedStack {
+  const props = { apiCustomDomain: TEST_API_ORIGIN, ...given };
   const key = JSON.stringify(props);
   const known = synthesized.get(key);
   if (known) return known;

@@ -30,7 +30,12 @@ export function synthesizeIamModel(options: { editTemplate?: (template: Template
     const { main } = buildStacks(app, {
       account: TWIN_ACCOUNT,
       region: TWIN_REGION,
-      props: { siteDir, mailFrom: typeof cdkJson.context.mailFrom === 'string' ? cdkJson.context.mailFrom : undefined },
+      props: {
+        siteDir,
+        mailFrom: typeof cdkJson.context.mailFrom === 'string' ? cdkJson.context.mailFrom : undefined,
+        // prod's API origin is a domain of the operator's: the execute-api address stands in (no grant depends on it)
+        executeApiEndpoint: true,
+      },
     });
     const template = app.synth().getStackByName(main.stackName).template as Template;
     options.editTemplate?.(template);
