@@ -190,7 +190,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // and paused reminders resumed: the account's pause state, its enrollment back into the index.
   activityStream: {
     items: {
-      [PK.user]: ['GetItem', 'UpdateItem'],
+      // the accounts of a batch's sign-ins, read before their entries are written (none for an erased one)
+      [PK.user]: ['GetItem', 'BatchGetItem', 'UpdateItem'],
       [PK.activity]: ['PutItem'],
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],
