@@ -25,6 +25,11 @@ export interface StageSettings {
   apiThrottle: Throttle;
   /** Every log group of the stack. */
   logRetention: RetentionDays;
+  /**
+   * Administrators sign in with a passkey only (ADMIN_PASSKEY_REQUIRED, functions/lib/config.ts):
+   * their password and emailed code open no session (docs/security.md#administrators-sign-in-with-a-passkey).
+   */
+  adminPasskeyRequired: boolean;
 }
 
 export const STAGES: Record<StageName, StageSettings> = {
@@ -38,6 +43,7 @@ export const STAGES: Record<StageName, StageSettings> = {
     // per-route ceilings. Both in infra/edge-behaviour.ts, which the local server applies too.
     apiThrottle: STAGE_API_THROTTLES.prod,
     logRetention: RetentionDays.THREE_MONTHS,
+    adminPasskeyRequired: true,
   },
   dev: {
     name: 'dev',
@@ -47,6 +53,7 @@ export const STAGES: Record<StageName, StageSettings> = {
     secretRemovalPolicy: RemovalPolicy.DESTROY,
     apiThrottle: STAGE_API_THROTTLES.dev,
     logRetention: RetentionDays.TWO_WEEKS,
+    adminPasskeyRequired: false,
   },
 };
 

@@ -6,7 +6,7 @@ import { ApiError } from '@/lib/api-client';
 import { formatLongDate } from '@/utils/format';
 import { CODE_LENGTH } from '@shared/constants';
 import { useStartRestore, useVerifyRestore } from '../api/restore-account';
-import { THROTTLED, twoFactorErrorView } from '../utils/error-messages';
+import { PASSKEY_REQUIRED, THROTTLED, twoFactorErrorView } from '../utils/error-messages';
 import { CodeField } from './code-field';
 import { LocalMailNote } from './local-mail-note';
 
@@ -24,6 +24,7 @@ const RESTORE_FAILED = 'Unable to restore your account right now. Please try aga
 function restoreErrorText(error: unknown): string {
   if (error instanceof ApiError && error.code === 'throttled') return THROTTLED;
   if (error instanceof ApiError && error.code === 'not_deleted') return 'This account is active. Start over and log in as usual.';
+  if (error instanceof ApiError && error.code === 'passkey_required') return PASSKEY_REQUIRED;
   return RESTORE_FAILED;
 }
 
