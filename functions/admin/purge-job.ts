@@ -73,7 +73,7 @@ export interface PurgeJob {
   status: 'purging' | 'done';
   step: PurgeStep;
   cursor?: Cursor;
-  /** activity: days done from `started_at`'s day; audit: the source being read; program: the page's start is `cursor` */
+  /** activity: days done from `started_at`'s day; audit: the source being read */
   position?: number;
   enrollment_id?: string;
   counts: Record<string, number>;
@@ -300,8 +300,8 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
         if (!job.cursor) job.position = (job.position ?? 0) + 1;
       }
     } else if (job.step === 'program') {
-      // (a job started before this step existed has no count of it yet)
       if (user) {
+        // `?? 0`: a job started before this step existed has no such count
         const page = await scrubProgramAuthorPage(userId, personalText(personalValues(user)), job.cursor);
         job.counts.program_items_scrubbed = (job.counts.program_items_scrubbed ?? 0) + page.scrubbed;
         job.cursor = page.cursor;
