@@ -263,6 +263,7 @@ export class CareerProgramStack extends Stack {
       MAIL_FROM: mailFrom,
       APP_URL_PARAMETER: appUrlParameterName,
       RETENTION_DAYS: String(props.retentionDays ?? STACK_DEFAULTS.retentionDays),
+      ADMIN_PASSKEY_REQUIRED: String(stage.adminPasskeyRequired),
       SES_CONFIGURATION_SET: this.mailEvents.configurationSet.configurationSetName,
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
       ...(props.supportEmail ? { SUPPORT_EMAIL: props.supportEmail } : {}),

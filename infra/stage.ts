@@ -33,6 +33,11 @@ export interface StageSettings {
    * own domain behind origin mTLS. On in dev, a stack nobody depends on, deployable without a domain.
    */
   executeApiEndpoint: boolean;
+  /**
+   * Administrators sign in with a passkey only (ADMIN_PASSKEY_REQUIRED, functions/lib/config.ts):
+   * their password and emailed code open no session (docs/security.md#administrators-sign-in-with-a-passkey).
+   */
+  adminPasskeyRequired: boolean;
 }
 
 export const STAGES: Record<StageName, StageSettings> = {
@@ -47,6 +52,7 @@ export const STAGES: Record<StageName, StageSettings> = {
     apiThrottle: STAGE_API_THROTTLES.prod,
     logRetention: RetentionDays.THREE_MONTHS,
     executeApiEndpoint: false,
+    adminPasskeyRequired: true,
   },
   dev: {
     name: 'dev',
@@ -57,6 +63,7 @@ export const STAGES: Record<StageName, StageSettings> = {
     apiThrottle: STAGE_API_THROTTLES.dev,
     logRetention: RetentionDays.TWO_WEEKS,
     executeApiEndpoint: true,
+    adminPasskeyRequired: false,
   },
 };
 

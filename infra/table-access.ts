@@ -19,8 +19,8 @@ export type StackFunctionName =
  * continuePurge): the account's partition page by page with the lookup items it links
  * (passkey ids, the public certificate), its activity days and their counts, the anonymisation of
  * its audit entries (found through their references and the legacy by-entity and by-actor
- * indexes), the login back-off, the
- * profile last, and the job's checkpoint. Run by whichever function the purge is in: the
+ * indexes), an administrator's traces in the program's items (their partition by Query), the
+ * login back-off, the profile last, and the job's checkpoint. Run by whichever function the purge is in: the
  * admin's request or the purge worker (the erasure job only starts and queues purges).
  */
 const PURGE_STEPS: TableAccessSpec = {
@@ -35,6 +35,8 @@ const PURGE_STEPS: TableAccessSpec = {
     [PK.audit]: ['BatchGetItem', 'UpdateItem'],
     [PK.auditRef]: ['Query', 'UpdateItem', 'DeleteItem'],
     [PK.purge]: ['GetItem', 'PutItem'],
+    // an erased administrator's author references and names in the program's draft and versions
+    [PK.program]: ['Query', 'UpdateItem'],
   },
   indexes: ['auditByEntity', 'auditByActorId'],
 };
@@ -190,7 +192,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
   // and paused reminders resumed: the account's pause state, its enrollment back into the index.
   activityStream: {
     items: {
-      [PK.user]: ['GetItem', 'UpdateItem'],
+      // the accounts of a batch's sign-ins, read before their entries are written (none for an erased one)
+      [PK.user]: ['GetItem', 'BatchGetItem', 'UpdateItem'],
       [PK.activity]: ['PutItem'],
       [PK.stats]: ['UpdateItem'],
       [PK.userSearch]: ['UpdateItem'],

@@ -8,6 +8,7 @@ import { accountAudit, type Caller } from '../lib/caller';
 import { checkChallengeCode, completeSignIn, startLogin } from './login';
 import { isBoundTo } from './login-challenge';
 import { isSelfRestorable, RESTORE_PURPOSE } from './restorable-account';
+import { takePasswordSignIn } from './admin-passkey-rule';
 import { deviceCookie } from './trusted-device';
 
 /**
@@ -33,6 +34,8 @@ export async function finishRestore(
     if (found) await writeAudit(accountAudit('auth.2fa_failed', found, caller, { new: { reason: 'not_restorable' } }, null));
     throw badRequest('invalid_code');
   }
+  // an administrator who must use a passkey is neither restored nor signed in this way
+  const { operatorAllowance } = await takePasswordSignIn(found, caller);
   await mutateUser(found.id, 'restore', (user) =>
     restoreChange(user, (values) => accountAudit('account.self_restore', user, caller, values)),
   ).catch((error: unknown) => {
@@ -42,6 +45,6 @@ export async function finishRestore(
   });
   const user = await getUserById(found.id);
   if (!user) throw badRequest('invalid_code'); // erased in the same instant: nothing to sign in to
-  const signedIn = await completeSignIn(user, caller);
+  const signedIn = await completeSignIn(user, caller, operatorAllowance ? { operator_allowance: true } : undefined);
   return { ...signedIn, deviceCookie: await deviceCookie(user.id) };
 }

@@ -32,6 +32,7 @@ import {
 import { deviceCookie, trustedDeviceId } from './trusted-device';
 import { browserSignIn } from './known-browsers';
 import { sendSecurityNotice } from './security-notices';
+import { assertPasswordSignInPossible, takePasswordSignIn } from './admin-passkey-rule';
 import { currentDate } from '../lib/clock';
 
 /**
@@ -127,6 +128,11 @@ export async function startLogin(
     await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: refused } }, null));
     throw refused === 'account_locked' ? forbidden(refused) : forbidden(refused, { needsVerification: true });
   }
+  // an administrator who must use a passkey: no code is mailed (docs/security.md#administrators-sign-in-with-a-passkey)
+  await undoneOnFailure(
+    () => attempt.succeeded(),
+    () => assertPasswordSignInPossible(user, caller),
+  );
 
   // Each challenge is a mail and a fresh set of tries: counted per account with the pool's
   // give-back (given back when the mail could not be sent).
@@ -231,8 +237,10 @@ export async function finishLogin(
     if (user) await writeAudit(accountAudit('auth.2fa_failed', user, caller, { new: { reason } }, null));
     throw badRequest('invalid_code');
   }
+  // the setting or the role may have changed since the password step
+  const { operatorAllowance } = await takePasswordSignIn(user, caller);
 
-  const signedIn = await completeSignIn(user, caller);
+  const signedIn = await completeSignIn(user, caller, operatorAllowance ? { operator_allowance: true } : undefined);
   return { ...signedIn, deviceCookie: await deviceCookie(user.id) };
 }
 

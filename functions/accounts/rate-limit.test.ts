@@ -23,6 +23,8 @@ describe('limits', () => {
     expect(rateLimits.loginFailuresPerAccountTrusted).toEqual({ limit: 10, windowSeconds: 3600 });
     expect(rateLimits.loginFailuresPerIp).toEqual({ limit: 100, windowSeconds: 3600 });
     expect(rateLimits.registerPerIp).toEqual({ limit: 50, windowSeconds: 3600 });
+    // docs/security.md#registration-tells-whether-an-address-is-registered
+    expect(rateLimits.registeredAnswersPerIp).toEqual({ limit: 20, windowSeconds: 3600 });
     expect(rateLimits.codeResendPerMinute).toEqual({ limit: 1, windowSeconds: 60 });
     expect(rateLimits.codeResendPerHour).toEqual({ limit: 5, windowSeconds: 3600 });
   });
@@ -37,8 +39,14 @@ describe('limits', () => {
 
 describe('address blocks', () => {
   const sameSlash56 = ['2001:db8:1:200::1', '2001:db8:1:2ff::9'];
-  it('count register, resend, sign-in and reset requests by the IPv6 /56', () => {
-    for (const name of ['registerPerIp', 'codeResendPerIp', 'loginFailuresPerIp', 'resetRequestsPerIp'] as const) {
+  it('count register (and its answers about registered addresses), resend, sign-in and reset requests by the IPv6 /56', () => {
+    for (const name of [
+      'registerPerIp',
+      'registeredAnswersPerIp',
+      'codeResendPerIp',
+      'loginFailuresPerIp',
+      'resetRequestsPerIp',
+    ] as const) {
       expect(new Set(sameSlash56.map((ip) => scopeKey(name, ip))), name).toEqual(new Set(['2001:db8:1:200::/56']));
       expect(scopeKey(name, '203.0.113.7')).toBe('203.0.113.7');
     }

@@ -26,6 +26,12 @@ const HOUR = 3600;
 const defaults = {
   registerPerIp: { limit: 50, windowSeconds: HOUR },
   registerPerEmail: { limit: 10, windowSeconds: HOUR },
+  /**
+   * Registrations answered `already_registered` or `verification_pending` (the answer says the
+   * address has an account) per address block (/56): bounds how fast one client can find out
+   * which addresses are registered (functions/accounts/registration.ts).
+   */
+  registeredAnswersPerIp: { limit: 20, windowSeconds: HOUR },
   loginFailuresPerIp: { limit: 100, windowSeconds: HOUR },
   /**
    * Passkey sign-in attempts that failed, per /64: a pool of their own, so password guessing
@@ -81,6 +87,7 @@ const isIpScope = (name: LimitName) => name.endsWith('PerIp');
  */
 export const BY_IPV6_56: ReadonlySet<LimitName> = new Set<LimitName>([
   'registerPerIp',
+  'registeredAnswersPerIp',
   'codeResendPerIp',
   'loginFailuresPerIp',
   'resetRequestsPerIp',
@@ -225,6 +232,37 @@ export async function assertNotExhausted(name: LimitName, key: string, now = now
     count(METRIC.lockouts);
     throw throttled(window.retryAfter);
   }
+}
+
+/**
+ * Refuses (429 `throttled`, the first refusal of a window audited as by `consume`) when the
+ * window is already full, without counting this call: for a limit whose use is known only once
+ * the request's outcome is, and whose refusal must not depend on that outcome ({@link countAnyway}).
+ */
+export async function assertWindowOpen(name: LimitName, key: string, caller?: Caller, now = nowMs()): Promise<void> {
+  const found = await db().send(
+    new GetCommand({ TableName: tableName(), Key: windowKey(name, key, windowOf(name, now).start), ConsistentRead: true }),
+  );
+  await assertRoomIn(name, key, found.Item ? [found.Item] : [], caller, now);
+}
+
+/**
+ * Counts one use, never refusing: the request was let through by {@link assertWindowOpen}
+ * before its outcome was known, and refusing now would tell that outcome. Requests that passed
+ * the check in the same instant are all counted, so the window may end a burst's width above
+ * its limit; the next request is refused.
+ */
+export async function countAnyway(name: LimitName, key: string, now = nowMs()): Promise<void> {
+  const window = windowOf(name, now);
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: windowKey(name, key, window.start),
+      UpdateExpression: 'ADD #count :one SET expires_at = :ttl',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':one': 1, ':ttl': window.end + 60 },
+    }),
+  );
 }
 
 /** The item a limit counts `key` in now: read it with the other items a request needs, then {@link assertRoomIn}. */

@@ -6,14 +6,17 @@ import { canonicalTimeZone } from '../lib/time-zone';
 import { getUserByEmail, insertUser, normalizeEmail } from '../lib/users';
 import { accountAudit, type Caller } from '../lib/caller';
 import { assertStrongPassword, hashPassword } from './passwords';
-import { consume } from './rate-limit';
+import { assertWindowOpen, consume, countAnyway } from './rate-limit';
 import { type PendingRegistration, resendVerificationCode, sendFirstVerificationCode } from './verification';
 
 /**
  * Registration (docs/product.md#5-validation-rules, #8-error-catalogue): validates as the form does plus the common-password rule, then
  * creates the unverified account and emails a verification code. An address that is already
  * registered answers `already_registered`, or `verification_pending` (with a fresh code,
- * unless resends are throttled) while it is unverified.
+ * unless resends are throttled) while it is unverified. Those answers tell whether an address
+ * has an account (the product's messages), so they are also counted per client address block
+ * (`registeredAnswersPerIp`): once its window is full, every registration from that block is
+ * refused until the window ends, whatever the address, so the refusal tells nothing itself.
  */
 export async function register(input: RegistrationInput & { time_zone?: unknown }, caller: Caller): Promise<void> {
   const problem = checkRegistration(input);
@@ -30,9 +33,13 @@ export async function register(input: RegistrationInput & { time_zone?: unknown 
 
   await consume('registerPerIp', caller.ip, caller);
   await consume('registerPerEmail', normalizeEmail(email), caller);
+  // Checked before the address is looked up, so a refusal says nothing about it
+  // (docs/security.md#registration-tells-whether-an-address-is-registered).
+  await assertWindowOpen('registeredAnswersPerIp', caller.ip, caller);
 
   const existing = await getUserByEmail(email);
   if (existing) {
+    await countAnyway('registeredAnswersPerIp', caller.ip);
     await answerExisting(existing, caller, async () => ({
       password_hash: await hashPassword(password),
       first_name: (input.first_name as string).trim(),
@@ -52,6 +59,7 @@ export async function register(input: RegistrationInput & { time_zone?: unknown 
   } catch (error) {
     // Lost a race with a concurrent registration of the same address: answer like a repeat.
     if (error instanceof ApiError && error.code === 'already_registered') {
+      await countAnyway('registeredAnswersPerIp', caller.ip);
       const winner = await getUserByEmail(email);
       if (winner && !winner.verified) throw conflict('verification_pending');
     }

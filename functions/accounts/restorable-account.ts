@@ -8,6 +8,7 @@ import { deliver } from './emails/deliver';
 import { restoreCodeEmail } from './emails/restore-code';
 import { challengeCookie, newBrowserBinding, openChallenge } from './login-challenge';
 import { type LoginAttempt, undoneOnFailure } from './rate-limit';
+import { assertPasswordSignInPossible } from './admin-passkey-rule';
 import { nowMs } from '../lib/clock';
 
 /**
@@ -43,6 +44,11 @@ export async function restoreStep(
     await writeAudit(accountAudit('auth.login_refused', user, caller, { new: { reason: 'account_deleted' } }, null));
     throw forbidden('account_deleted', { erase_after: eraseAfter });
   }
+  // an administrator who must use a passkey cannot restore with a password: no code is mailed
+  await undoneOnFailure(
+    () => attempt.succeeded(),
+    () => assertPasswordSignInPossible(user, caller),
+  );
   const giveBackChallenge = await attempt.openingChallenge();
   const binding = newBrowserBinding();
   const challengeId = await undoneOnFailure(giveBackChallenge, () =>

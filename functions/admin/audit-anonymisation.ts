@@ -7,24 +7,10 @@ import { failedConditions, withWriteRetries } from '../lib/retry';
 import { auditRefPartition, indexAttributes, indexPartition } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
 import type { Item } from './account-items';
+import { ANONYMOUS, personalText, scrubPersonal, type PersonalText } from './personal-text';
 
 /** The stand-in for an erased account's personal data in the audit entries it leaves behind. */
-export const ANONYMOUS = 'deleted-user';
-
-/** Replaces the account's personal data in a JSON value. */
-function scrub(value: unknown, personal: Set<string>): unknown {
-  if (typeof value === 'string') return personal.has(value.trim().toLowerCase()) ? ANONYMOUS : value;
-  if (Array.isArray(value)) return value.map((entry) => scrub(entry, personal));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, entry]) => [
-        key,
-        ['email', 'first_name', 'last_name', 'name'].includes(key) && entry ? ANONYMOUS : scrub(entry, personal),
-      ]),
-    );
-  }
-  return value;
-}
+export { ANONYMOUS };
 
 /** A source of the account's audit entries: a reference partition (the table) or a legacy index partition. */
 export interface AuditSource {
@@ -51,16 +37,16 @@ export function auditSources(userId: string, enrollmentId: string | undefined): 
 
 /** An anonymised actor's email also leaves the legacy actor-email indexes (it is their partition key). */
 const ACTOR_EMAIL_INDEX_ATTRIBUTES = [...indexAttributes('auditByActor'), ...indexAttributes('auditByActorDomain')];
-const actorAnonymised = (entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>) =>
-  entry.actor_user_id === user.id || personal.has(typeof entry.actor_email === 'string' ? entry.actor_email.toLowerCase() : '');
+const actorAnonymised = (entry: Item, user: Pick<UserRecord, 'id'>, personal: PersonalText) =>
+  entry.actor_user_id === user.id || (typeof entry.actor_email === 'string' && personal.is(entry.actor_email));
 
 /** The scrubbed values of one audit entry (idempotent: a scrubbed entry scrubs to itself). */
-function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Record<string, unknown> {
+function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: PersonalText): Record<string, unknown> {
   // The account's own requests: its address and browser are personal data too.
   const own = entry.actor_user_id === user.id || (entry.actor_user_id == null && entry.entity_id === user.id);
   return {
-    old_values: scrub(entry.old_values ?? null, personal),
-    new_values: scrub(entry.new_values ?? null, personal),
+    old_values: scrubPersonal(entry.old_values ?? null, personal),
+    new_values: scrubPersonal(entry.new_values ?? null, personal),
     actor_email: actorAnonymised(entry, user, personal) ? ANONYMOUS : (entry.actor_email ?? null),
     ...(own ? { ip: null, user_agent: null } : {}),
   };
@@ -77,7 +63,8 @@ function scrubbedEntry(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<
  * Each entry's updates go in one transaction with others' (up to 100 actions); when an item
  * vanished meanwhile (its TTL), that transaction's actions are made one by one, skipping it.
  */
-export async function anonymiseEntries(items: Item[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+export async function anonymiseEntries(items: Item[], user: Pick<UserRecord, 'id'>, personalValues: Set<string>) {
+  const personal = personalText(personalValues);
   const entries = (await auditEntriesOf(items)) as Item[];
   const chunks: Array<Array<{ entry: Item; actions: Action[] }>> = [];
   for (const entry of entries) {
@@ -102,7 +89,7 @@ export async function anonymiseEntries(items: Item[], user: Pick<UserRecord, 'id
  * while it is legacy: one that `npm run migrate` converted since it was read is read again and
  * scrubbed with its references.
  */
-async function anonymiseOne(entry: Item, actions: Action[], user: Pick<UserRecord, 'id'>, personal: Set<string>) {
+async function anonymiseOne(entry: Item, actions: Action[], user: Pick<UserRecord, 'id'>, personal: PersonalText) {
   for (const action of actions) {
     try {
       await db().send(action.Update ? new UpdateCommand(action.Update) : new DeleteCommand(action.Delete));
@@ -130,7 +117,7 @@ type Action =
   { Update: UpdateInput; Delete?: undefined } | { Delete: { TableName: string; Key: { pk: string; sk: string } }; Update?: undefined };
 
 /** The updates (and deletes) that scrub one entry: its references' first, the entry's last. */
-function anonymisingActions(entry: Item, user: Pick<UserRecord, 'id'>, personal: Set<string>): Action[] {
+function anonymisingActions(entry: Item, user: Pick<UserRecord, 'id'>, personal: PersonalText): Action[] {
   const anonymised = actorAnonymised(entry, user, personal);
   const original = auditEntryOf(entry);
   // the partitions named after the actor's email: those the entry has only with it

@@ -23,8 +23,14 @@ import type { UserRecord } from '../lib/user-record';
 import { getUserById, searchItems } from '../lib/users';
 import { ACTIVITY_DAYS, DAY_MS, type Item, linkedItems, kindOf } from './account-items';
 import { auditSources, anonymiseEntries } from './audit-anonymisation';
+import { personalText } from './personal-text';
+import { scrubProgramAuthorPage } from './program-author-scrub';
 import { streamKeys } from './paging';
 import { currentDate, nowIso } from '../lib/clock';
+
+/** The account's email and names, as the scrubs look for them (personal-text.ts). */
+const personalValues = (user: UserRecord) =>
+  new Set([user.email_lower, user.first_name, user.last_name, `${user.first_name} ${user.last_name}`].map((value) => value.toLowerCase()));
 
 async function batchDelete(items: Array<{ pk: string; sk: string }>): Promise<void> {
   await batchDeleteItems(items.map((item) => ({ pk: item.pk, sk: item.sk })));
@@ -42,12 +48,15 @@ type Cursor = Record<string, unknown> | undefined;
  *   activity   the ACTIVITY#<day> items of the 401 days they can live, each deleted with the
  *              day counter's −1 in one conditional transaction (counted exactly once)
  *   audit      personal data in the account's audit entries replaced by ANONYMOUS
+ *   program    an administrator's email in the program's draft and versions (their author
+ *              references) and their email and names in its change notes replaced by ANONYMOUS
+ *              (program-author-scrub.ts); nothing to do for a learner
  *   finish     the login back-off, then the profile LAST, and the job marked done
  * Small accounts finish inside the request. Otherwise the job continues in the background (the
  * purge queue), and a delayed safety message sent before the first step finishes it even when
  * the request dies; an admin's rerun resumes it too.
  */
-export type PurgeStep = 'partition' | 'activity' | 'audit' | 'finish';
+export type PurgeStep = 'partition' | 'activity' | 'audit' | 'program' | 'finish';
 export const PURGE_JOB_TTL_SECONDS = 90 * 24 * 3600;
 /** Time the request gives the purge before handing it to the background (the API Lambda has 10 s). */
 export const INLINE_BUDGET_MS = 5_000;
@@ -130,6 +139,7 @@ export async function startPurge(user: UserRecord, audit: AuditInput, now: Date)
       search_entries: searchItems(user).length,
       activity_days: 0,
       audit_entries_anonymised: 0,
+      program_items_scrubbed: 0,
     },
     started_at: at,
     updated_at: at,
@@ -269,7 +279,8 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
       const sources = auditSources(userId, job.enrollment_id);
       const source = sources[job.position ?? 0];
       if (!source || !user) {
-        Object.assign(job, { step: 'finish', cursor: undefined });
+        // only an administrator authors the program
+        Object.assign(job, { step: user?.role === 'admin' ? 'program' : 'finish', cursor: undefined });
       } else {
         const keysOf = streamKeys(source.index);
         const page = await db().send(
@@ -282,18 +293,20 @@ export async function continuePurge(userId: string, options: PurgeOptions = {}):
             ExclusiveStartKey: job.cursor,
           }),
         );
-        const personal = new Set([
-          user.email_lower,
-          user.first_name.toLowerCase(),
-          user.last_name.toLowerCase(),
-          `${user.first_name} ${user.last_name}`.toLowerCase(),
-        ]);
         const entries = (page.Items ?? []) as Item[];
-        await anonymiseEntries(entries, user, personal);
+        await anonymiseEntries(entries, user, personalValues(user));
         job.counts.audit_entries_anonymised += entries.length;
         job.cursor = page.LastEvaluatedKey;
         if (!job.cursor) job.position = (job.position ?? 0) + 1;
       }
+    } else if (job.step === 'program') {
+      if (user) {
+        // `?? 0`: a job started before this step existed has no such count
+        const page = await scrubProgramAuthorPage(userId, personalText(personalValues(user)), job.cursor);
+        job.counts.program_items_scrubbed = (job.counts.program_items_scrubbed ?? 0) + page.scrubbed;
+        job.cursor = page.cursor;
+      }
+      if (!job.cursor) Object.assign(job, { step: 'finish', cursor: undefined });
     } else {
       if (user) {
         await batchDelete([keys.loginBackoff(user.email)]);

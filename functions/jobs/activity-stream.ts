@@ -12,7 +12,7 @@ import { resumeReminders } from '../program/notifications';
  * and the search items' last-active day (functions/lib/activity-aggregation.ts); a learner whose
  * reminders were paused after 4 weeks away gets them back (coming back is the resume,
  * functions/program/reminder-pause.ts); a new session of a sign-in becomes its `auth.login` audit
- * entry (functions/lib/sign-in-audit.ts); an audit entry written inside a transaction gets the
+ * entry, unless its account is gone or being erased (functions/lib/sign-in-audit.ts); an audit entry written inside a transaction gets the
  * references its request did not put (functions/lib/audit-stream-refs.ts). A failure throws:
  * Lambda splits the batch and retries it (every write is idempotent), then sends what still
  * fails to the dead-letter queue (docs/runbook.md#activity-totals-trailing).

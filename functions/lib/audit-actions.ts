@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS_BY_ENTITY_TYPE: Readonly<Record<string, readonly stri
     'user.admin_seeded',
     'user.email_bounced',
     'user.email_complained',
+    'user.password_sign_in_allowed',
     'user.role_changed',
   ],
   program: ['admin.program.draft_save', 'admin.program.import', 'admin.program.publish', 'admin.program.restore'],

@@ -76,6 +76,19 @@ export interface Config {
    * an object and answered as a short-lived link. Below Lambda's 6 MB answer limit.
    */
   exportInlineMaxBytes: number;
+  /**
+   * Administrators sign in with a passkey only (ADMIN_PASSKEY_REQUIRED, `true` or `false`; on in
+   * prod, off in dev and locally by default, infra/stage.ts): their password and emailed code open
+   * no session, unless an operator opened one such sign-in (docs/security.md#administrators-sign-in-with-a-passkey).
+   */
+  adminPasskeyRequired: boolean;
+}
+
+function boolFrom(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new Error(`${name} must be "true" or "false", got "${value}"`);
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
@@ -143,6 +156,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceAuditSecretArn: env.DEVICE_AUDIT_SECRET_ARN || undefined,
     exportBucket: env.EXPORT_BUCKET || undefined,
     exportInlineMaxBytes: intFrom(env.EXPORT_INLINE_MAX_BYTES, 4_000_000, 'EXPORT_INLINE_MAX_BYTES', 1_000, 5_000_000),
+    adminPasskeyRequired: boolFrom(env.ADMIN_PASSKEY_REQUIRED, false, 'ADMIN_PASSKEY_REQUIRED'),
   };
 }
 

@@ -1,8 +1,9 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { writeAuditOnce, type AuditInput } from './audit';
+import { batchGetItems } from './batch-items';
 import { forEachBounded } from './bounded';
 import { imageText, type StreamImage } from './stream-image';
-import { keyAfter, PK, SK } from './table';
+import { keyAfter, keys, PK, SK } from './table';
 
 /**
  * The `auth.login` audit entry of a sign-in, written off the request path (docs/scale-writes.md
@@ -11,7 +12,8 @@ import { keyAfter, PK, SK } from './table';
  * aggregator (functions/jobs/activity-stream.ts) turns each such session INSERT of the table's
  * stream into the entry, dated at the session's start, with the session's address and browser.
  * The entry's id is the session id and it is put only if absent, so a batch Lambda delivers
- * again writes it once. The audit log shows it once the stream is drained (seconds).
+ * again writes it once. The audit log shows it once the stream is drained (seconds). Nothing is
+ * written for an account that is gone or being erased ({@link signInsOfLiveAccounts}).
  */
 const EMAIL = 'sign_in_email';
 const VALUES = 'sign_in_values';
@@ -75,5 +77,25 @@ export async function writeSignInEntries(audits: readonly SignInAudit[]): Promis
   return written;
 }
 
-/** Writes the `auth.login` entries of a stream batch (each once). Returns how many were new. */
-export const writeSignInAudits = (records: readonly DynamoDBRecord[]): Promise<number> => writeSignInEntries(signInAudits(records));
+/**
+ * The sign-ins whose account may still be written about: its profile is there and not being
+ * erased (`purging`), read consistently, one BatchGetItem for the batch (1 read unit an
+ * account). A record the stream delivers late or again — after the account's hard delete
+ * started, scrubbed its audit entries or removed it — would otherwise write its email, address
+ * and browser back into an entry and its references (and file them under the email's domain),
+ * where no purge step looks again (docs/security.md#privacy-of-the-audit-log).
+ */
+export async function signInsOfLiveAccounts(audits: readonly SignInAudit[]): Promise<SignInAudit[]> {
+  const ids = [...new Set(audits.map((audit) => audit.input.entityId))];
+  if (!ids.length) return [];
+  const profiles = await batchGetItems(
+    ids.map((id) => keys.user(id)),
+    { consistentRead: true, projection: ['id', 'status'] },
+  );
+  const live = new Set(profiles.filter((profile) => profile.status !== 'purging').map((profile) => String(profile.id)));
+  return audits.filter((audit) => live.has(audit.input.entityId));
+}
+
+/** Writes the `auth.login` entries of a stream batch (each once) whose accounts are not erased. Returns how many were new. */
+export const writeSignInAudits = async (records: readonly DynamoDBRecord[]): Promise<number> =>
+  writeSignInEntries(await signInsOfLiveAccounts(signInAudits(records)));

@@ -32,6 +32,12 @@ export interface UserRecord {
   known_browsers?: KnownBrowsers;
   /** The one sign-in challenge whose code may still open a session (functions/accounts/login-challenge.ts). */
   login_challenge?: string;
+  /**
+   * Until when an administrator who must use a passkey may sign in once with the password and
+   * the emailed code (an operator's `npm run make-admin -- <email> --allow-password-sign-in`,
+   * functions/accounts/admin-passkey-rule.ts); removed by the sign-in that uses it.
+   */
+  password_sign_in_until?: string;
   last_progress_at?: string;
   last_enrollment_at?: string;
   /** UTC day of the last login or task activity (functions/lib/activity.ts). */

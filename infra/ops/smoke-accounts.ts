@@ -30,6 +30,8 @@ const DAY_MS = 24 * 3600 * 1000;
 /** RETENTION_DAYS can be at most 3650 (functions/lib/config.ts): a day more is past any retention. */
 const PAST_ANY_RETENTION_DAYS = 3651;
 const OPERATOR = `operator:${userInfo().username}`;
+/** How long the throwaway administrator's one password sign-in stays open: the script signs in at once. */
+const SMOKE_SIGN_IN_MS = 15 * 60 * 1000;
 
 const operatorAudit = (action: string, user: Pick<UserRecord, 'id'>, values: AuditInput['newValues'] = null): AuditInput => ({
   action,
@@ -51,7 +53,19 @@ export async function createSmokeAccount(run: string, role: Role): Promise<Smoke
     role,
     verified: true,
   });
-  await writeAudit(operatorAudit('operator.smoke_account_created', user, { role }));
+  // Where administrators must use a passkey (prod), the script's one password sign-in is an
+  // operator's allowance, as `npm run make-admin -- --allow-password-sign-in` gives (functions/accounts/admin-passkey-rule.ts).
+  const passwordSignInUntil = role === 'admin' ? new Date(Date.now() + SMOKE_SIGN_IN_MS).toISOString() : undefined;
+  if (passwordSignInUntil)
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(user.id),
+        UpdateExpression: 'SET password_sign_in_until = :until',
+        ExpressionAttributeValues: { ':until': passwordSignInUntil },
+      }),
+    );
+  await writeAudit(operatorAudit('operator.smoke_account_created', user, { role, password_sign_in_until: passwordSignInUntil ?? null }));
   return { id: user.id, email, password, role };
 }
 

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { MAX_EMAIL_LENGTH } from '../account-rules';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH } from '../constants';
-import { CODE_ATTEMPTS, EMAIL_ERRORS, isoTime, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
+import { CODE_ATTEMPTS, EMAIL_ERRORS, isoTime, MESSAGE_DETAIL, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
 
 const NAME_ERRORS = [
   'missing_fields',
@@ -101,10 +101,11 @@ export const authDocs: Record<string, RouteDoc> = {
     details: {
       needsVerification: z.literal(true).check(z.describe('email_not_verified: the account waits for its email check')),
       erase_after: isoTime.check(z.describe('account_deleted: when the deleted account is erased (restorable until then)')),
+      ...MESSAGE_DETAIL,
     },
     errors: {
       401: ['invalid_credentials'],
-      403: ['email_not_verified', 'account_locked', 'account_deleted'],
+      403: ['email_not_verified', 'account_locked', 'account_deleted', 'passkey_required'],
       429: THROTTLED,
       ...EMAIL_ERRORS,
     },
@@ -115,8 +116,8 @@ export const authDocs: Record<string, RouteDoc> = {
       '400 `invalid_code` (with `attempts_left`, and `spent: true` once the code can no longer work); 400 `code_replaced` when the code is one a "Send a new code" replaced (a counted try like a wrong code).',
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
     headers: { 'Set-Cookie': SIGNED_IN_COOKIES },
-    details: CODE_ATTEMPTS,
-    errors: { 400: ['invalid_code', 'code_replaced'], 403: ['account_locked', 'email_not_verified'], 429: THROTTLED },
+    details: { ...CODE_ATTEMPTS, ...MESSAGE_DETAIL },
+    errors: { 400: ['invalid_code', 'code_replaced'], 403: ['account_locked', 'email_not_verified', 'passkey_required'], 429: THROTTLED },
   },
   'POST /api/auth/register': {
     summary: 'Creates an unverified learner account and emails a verification code.',
@@ -156,14 +157,15 @@ export const authDocs: Record<string, RouteDoc> = {
     summary: 'Restore step 1: the password of an account its owner deleted (within the retention period); emails a 6-digit code.',
     responses: { 200: z.object({ restore_pending: z.literal(true), challenge_id: z.string() }) },
     headers: { 'Set-Cookie': CHALLENGE_COOKIE },
-    errors: { 401: ['invalid_credentials'], 429: THROTTLED, ...EMAIL_ERRORS },
+    details: MESSAGE_DETAIL,
+    errors: { 401: ['invalid_credentials'], 403: ['passkey_required'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/restore/verify': {
     summary: 'Restore step 2: the emailed code; the account is active again and the session cookie is set.',
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
     headers: { 'Set-Cookie': SIGNED_IN_COOKIES },
-    details: CODE_ATTEMPTS,
-    errors: { 400: ['invalid_code'], 429: THROTTLED },
+    details: { ...CODE_ATTEMPTS, ...MESSAGE_DETAIL },
+    errors: { 400: ['invalid_code'], 403: ['passkey_required'], 429: THROTTLED },
   },
   'POST /api/auth/password-reset/request': {
     summary: 'Emails a reset link when the address has an account; always `{ ok: true }`.',

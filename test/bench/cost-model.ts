@@ -24,6 +24,8 @@ export const MEASURED = {
   signIn: { calls: 12, readUnits: 3, writeUnits: 11 },
   /** the audit entry and its 4 references, in no index (test/integration/audit-entry-cost.test.ts), and what they store; a sign-in's is written from the stream. */
   auditEntry: { writeUnits: 5, storedKb: 2.25 },
+  /** the stream reads the account of a sign-in (a consistent read) before writing its entry: none for an account being erased. */
+  signInEntryCheck: { readUnits: 1 },
   /**
    * an entry written inside the transaction of the change it records: the entry (2 units, a
    * transaction's items count twice) and its 4 references put right after the commit; the
@@ -89,7 +91,7 @@ export function monthlyCost(learners: number): MonthlyCost {
     otherAudit * MEASURED.auditEntryInTransaction.writeUnits;
   const adminReads = learners * VOLUMES.adminReadsPerLearnerMonth;
   const readUnits =
-    signIns * MEASURED.signIn.readUnits +
+    signIns * (MEASURED.signIn.readUnits + MEASURED.signInEntryCheck.readUnits) +
     requests * MEASURED_REQUESTS.learnerRequest.readUnits +
     adminReads * MEASURED_REQUESTS.adminRead.readUnits +
     otherAudit * MEASURED.auditEntryInTransaction.readUnits;

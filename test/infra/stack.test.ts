@@ -182,10 +182,20 @@ describe('functions', () => {
         MAIL_FROM: 'no-reply@example.com',
         APP_URL_PARAMETER: parameterName,
         RETENTION_DAYS: '30',
+        // prod (the default stage) requires administrators' passkeys
+        ADMIN_PASSKEY_REQUIRED: 'true',
         SES_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.configurationSet) },
         POWERTOOLS_SERVICE_NAME: `career-program-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
         ...extraEnvironment(name),
       });
+    }
+  });
+
+  it("require administrators' passkeys in prod only (docs/security.md#administrators-sign-in-with-a-passkey)", () => {
+    const dev = synthStack({ stage: 'dev' });
+    for (const name of OUR_FUNCTIONS) {
+      const fn = resourceOf(dev.template, 'AWS::Lambda::Function', dev.idOf(dev.stack.functions[name].fn));
+      expect(at(fn.Properties, 'Environment', 'Variables', 'ADMIN_PASSKEY_REQUIRED'), name).toBe('false');
     }
   });
 

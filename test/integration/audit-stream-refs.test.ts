@@ -1,16 +1,33 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../functions/admin/account-items';
 import { ANONYMOUS, anonymiseEntries } from '../../functions/admin/audit-anonymisation';
 import { handler } from '../../functions/jobs/activity-stream';
-import { auditEntryOf, auditPuts, auditRefItemsOf, auditRefPartitions, putAuditItems, type AuditInput } from '../../functions/lib/audit';
+import {
+  auditEntryKey,
+  auditEntryOf,
+  auditPuts,
+  auditRefItemsOf,
+  auditRefPartitions,
+  putAuditItems,
+  type AuditInput,
+} from '../../functions/lib/audit';
 import { capacityMeter, db, tableName } from '../../functions/lib/db';
 import { queryAll } from '../../functions/lib/query-pages';
-import { auditRefPartition, STREAMED_REFERENCES } from '../../functions/lib/table';
+import { startSession } from '../../functions/lib/session';
+import { signInNote } from '../../functions/lib/sign-in-audit';
+import { auditRefPartition, keys, STREAMED_REFERENCES } from '../../functions/lib/table';
+import { hardDeleteUser } from '../../functions/admin/hard-delete';
+import { continuePurge } from '../../functions/admin/purge-job';
+import { discardActivityStream, drainActivityStream } from '../../infra/local/activity-stream';
 import { runAs } from '../../infra/local/iam/twin';
 import { ApiClient, useApi } from '../helpers/api';
+import { hardDeleteToEnd } from '../helpers/hard-delete';
 import { createTestUser, signIn } from '../helpers/users';
+import { setUserFields } from './program-helpers';
 
 /**
  * An audit entry written inside the transaction of the change it records gets its references
@@ -145,3 +162,106 @@ describe('audit references of an entry written in a transaction', () => {
     for (const partition of partitions) expect((await refsOf(partition)).filter((ref) => ref.sk === item.sk)).toEqual([]);
   });
 });
+
+/** Every item of the test's table (a test-only Scan, through a raw client: the app's client forbids Scan). */
+async function everyItem(): Promise<Record<string, unknown>[]> {
+  const client = new DynamoDBClient({
+    endpoint: process.env.DYNAMODB_ENDPOINT,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const items: Record<string, unknown>[] = [];
+  for await (const page of paginateScan({ client }, { TableName: tableName() }))
+    items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
+  client.destroy();
+  return items;
+}
+
+describe("a sign-in's stream record delivered after the account's erasure", () => {
+  const DAY = 24 * 3600 * 1000;
+  const origin = { ip: '198.51.100.61', userAgent: 'LateRecordBrowser/2.0' };
+
+  /** An account that signed in (its session item, with the sign-in's note), and that session's INSERT record as the stream delivers it. */
+  async function signedInThenDeleted(email: string) {
+    const person = await createTestUser({ email, first_name: 'Lavinia', last_name: 'Latecomer' });
+    const { sessionId } = await startSession(person, origin, signInNote(person.email));
+    const session = (
+      await db().send(new GetCommand({ TableName: tableName(), Key: keys.session(person.id, sessionId), ConsistentRead: true }))
+    ).Item!;
+    const record: DynamoDBRecord = { eventName: 'INSERT', dynamodb: { NewImage: marshall(session) as never } };
+    return { person, record, sessionId };
+  }
+  const softDelete = async (admin: ApiClient, id: string) => {
+    expect((await admin.post(`/api/admin/users/${id}/soft-delete`, { reason: 'asked' })).status).toBe(200);
+    await setUserFields(id, { deleted_at: new Date(Date.now() - 31 * DAY).toISOString() });
+  };
+  const personalLeft = async (email: string) => {
+    const text = JSON.stringify(await everyItem()).toLowerCase();
+    return [email.toLowerCase(), origin.ip, origin.userAgent.toLowerCase(), 'late-records.example'].filter((value) => text.includes(value));
+  };
+
+  it('writes nothing of an account being erased or erased, however late the record comes', async () => {
+    const operator = await createTestUser({ role: 'admin' });
+    const admin = api.client();
+    await signIn(admin, operator);
+    const { person, record } = await signedInThenDeleted(`lavinia-${Date.now()}@late-records.example`);
+    // the stream never got to the sign-in before the hard delete
+    await discardActivityStream();
+    await softDelete(admin, person.id);
+
+    // the purge has started (the account is purging, nothing else done yet): the record comes
+    const caller = { admin: operator, ip: '203.0.113.1', userAgent: 'AdminBrowser' };
+    const started = await runAs('admin', () => hardDeleteUser(person.id, person.email, caller, new Date(), { timeLeftMs: () => 0 }));
+    expect(started.status).toBe('purging');
+    await deliver([record]);
+    expect(await storedAuditEntriesOf(person.id, 'auth.login')).toEqual([]);
+
+    // the purge finishes; the record comes again (Lambda's retry of the batch)
+    expect((await runAs('purge', () => continuePurge(person.id))).status).toBe('done');
+    await deliver([record]);
+    expect(await storedAuditEntriesOf(person.id, 'auth.login')).toEqual([]);
+    expect(await personalLeft(person.email)).toEqual([]);
+  }, 60_000);
+
+  it('writes no personal data back into a scrubbed sign-in entry or its references', async () => {
+    const admin = api.client();
+    await signIn(admin, await createTestUser({ role: 'admin' }));
+    const { person, record, sessionId } = await signedInThenDeleted(`lavinia.again-${Date.now()}@late-records.example`);
+    await drainActivityStream(); // the sign-in's entry is written, with the email, address and browser
+    const [login] = await storedAuditEntriesOf(person.id, 'auth.login');
+    expect(login).toMatchObject({ id: sessionId, actor_email: person.email, ip: origin.ip });
+    await softDelete(admin, person.id);
+    await hardDeleteToEnd(admin, person);
+    expect(await personalLeft(person.email)).toEqual([]);
+
+    // delivered again after the purge scrubbed it
+    await deliver([record]);
+    expect(await storedAuditEntriesOf(person.id, 'auth.login')).toEqual([
+      expect.objectContaining({ id: sessionId, actor_email: ANONYMOUS, ip: null, user_agent: null }),
+    ]);
+    expect(await personalLeft(person.email)).toEqual([]);
+  }, 60_000);
+
+  it('still writes the entry of an account that is only soft-deleted (its purge will scrub it)', async () => {
+    const admin = api.client();
+    await signIn(admin, await createTestUser({ role: 'admin' }));
+    const { person, record, sessionId } = await signedInThenDeleted(`lavinia.kept-${Date.now()}@kept-records.example`);
+    await discardActivityStream();
+    await softDelete(admin, person.id);
+    await deliver([record]);
+    expect(await storedAuditEntriesOf(person.id, 'auth.login')).toEqual([
+      expect.objectContaining({ id: sessionId, actor_email: person.email }),
+    ]);
+  }, 60_000);
+});
+
+/** The entries of an account's entity references with this action, as stored (absent fields as null). */
+async function storedAuditEntriesOf(userId: string, action: string) {
+  const refs = await refsOf(auditRefPartition.entity('user', userId));
+  const entries = await Promise.all(
+    refs.map(
+      async (ref) => (await db().send(new GetCommand({ TableName: tableName(), Key: auditEntryKey(ref), ConsistentRead: true }))).Item,
+    ),
+  );
+  return entries.filter((entry) => entry?.action === action).map((entry) => auditEntryOf(entry!));
+}

@@ -6,6 +6,7 @@ import { finishLogin, startLogin } from '../../functions/accounts/login';
 import { finishPasskeyRegistration, startPasskeyRegistration } from '../../functions/accounts/passkey-registration';
 import { finishPasskeyLogin, startPasskeyLogin } from '../../functions/accounts/passkey-sign-in';
 import { hashPassword } from '../../functions/accounts/passwords';
+import { register } from '../../functions/accounts/registration';
 import { configureRateLimits } from '../../functions/accounts/rate-limit';
 import { DEVICE_COOKIE } from '../../functions/accounts/trusted-device';
 import { db, tableName } from '../../functions/lib/db';
@@ -453,5 +454,51 @@ describe('registering an address that is not verified yet', () => {
     expect(mail.text).not.toContain('evil.example');
     expect(mail.html).not.toContain('evil.example');
     expect(mail.text.startsWith('Hello,')).toBe(true);
+  });
+});
+
+describe('registration tells whether an address is registered, at a bounded rate (docs/security.md#registration-tells-whether-an-address-is-registered)', () => {
+  const probe = (email: string, ip: string) =>
+    outcome(
+      runAs('auth', () =>
+        register({ first_name: 'Eve', last_name: 'Prober', email, password: PASSWORD, passwordConfirm: PASSWORD }, from(ip)),
+      ),
+    );
+
+  it('limits the answers about registered addresses per client address, and the refusal tells nothing', async () => {
+    configureRateLimits({ registeredAnswersPerIp: { limit: 3, windowSeconds: 3600 } });
+    const registered = await Promise.all(Array.from({ length: 4 }, () => makeUser()));
+    const unverified = await makeUser({ verified: false });
+    const prober = strangerIp();
+    // the product's answers: registered, and registered but not verified yet
+    expect(await probe(registered[0].email, prober)).toBe('already_registered');
+    expect(await probe(unverified.email, prober)).toBe('verification_pending');
+    expect(await probe(registered[1].email, prober)).toBe('already_registered');
+    // the 4th answer about a registered address from that address is refused…
+    expect(await probe(registered[2].email, prober)).toBe('throttled');
+    // …and so is any registration from it this hour, so the refusal says nothing about the address
+    const fresh = newEmail();
+    expect(await probe(fresh, prober)).toBe('throttled');
+    const { getUserByEmail } = await import('../../functions/lib/users');
+    expect(await getUserByEmail(fresh)).toBeUndefined();
+    const refusals = (await auditOf('rate_limit#registeredAnswersPerIp')).filter((entry) => entry.action === 'security.throttled');
+    expect(refusals).toHaveLength(1);
+
+    // another address still registers, and is still told about a registered one
+    const other = strangerIp();
+    expect(await probe(fresh, other)).toBe('ok');
+    expect(await probe(registered[3].email, other)).toBe('already_registered');
+  });
+
+  it('counts an IPv6 client by its /56, as the other registration limit', async () => {
+    configureRateLimits({ registeredAnswersPerIp: { limit: 2, windowSeconds: 3600 } });
+    const registered = await Promise.all(Array.from({ length: 3 }, () => makeUser()));
+    // two /64s of one /56: one allowance
+    expect(await probe(registered[0].email, '2001:db8:77:1100::1')).toBe('already_registered');
+    expect(await probe(registered[1].email, '2001:db8:77:11ff::2')).toBe('already_registered');
+    expect(await probe(registered[2].email, '2001:db8:77:1142::3')).toBe('throttled');
+    // the next /56
+    expect(await probe(registered[2].email, '2001:db8:77:1200::1')).toBe('already_registered');
+    expect(await probe(newEmail(), '2001:db8:77:1200::1')).toBe('ok');
   });
 });

@@ -44,6 +44,14 @@ describe('LoginForm step 1', () => {
     expect(api.callsTo('POST /api/auth/login')[0].body).toEqual({ email: 'ada@example.com', password: 'correct horse' });
   });
 
+  it('sends an administrator who must use a passkey to the passkey sign-in (403 passkey_required), without a code step', async () => {
+    mockFetch({ 'POST /api/auth/login': { status: 403, body: { error: 'passkey_required' } } });
+    renderScreen(<LoginForm />, '/login');
+    await passStepOne();
+    expect((await screen.findByRole('alert')).textContent).toBe('Administrators sign in with a passkey. Use "Sign in with a passkey".');
+    expect(screen.queryByLabelText('2FA code')).toBeNull();
+  });
+
   it('maps throttling to the wait message', async () => {
     mockFetch({ 'POST /api/auth/login': { status: 429, body: { error: 'throttled' } } });
     renderScreen(<LoginForm />, '/login');

@@ -6,7 +6,7 @@ import { ApiError } from '@/lib/api-client';
 import { formatLongDate } from '@/utils/format';
 import { CODE_LENGTH } from '@shared/constants';
 import { useStartRestore, useVerifyRestore } from '../api/restore-account';
-import { THROTTLED, twoFactorErrorView } from '../utils/error-messages';
+import { PASSKEY_REQUIRED, THROTTLED, twoFactorErrorView } from '../utils/error-messages';
 import { CodeField } from './code-field';
 import { LocalMailNote } from './local-mail-note';
 
@@ -30,6 +30,7 @@ const NOT_RESTORABLE = 'This account can no longer be restored here. Start over 
 function restoreErrorText(error: unknown): string {
   if (error instanceof ApiError && error.code === 'throttled') return THROTTLED;
   if (error instanceof ApiError && error.code === 'invalid_credentials') return NOT_RESTORABLE;
+  if (error instanceof ApiError && error.code === 'passkey_required') return PASSKEY_REQUIRED;
   return RESTORE_FAILED;
 }
 

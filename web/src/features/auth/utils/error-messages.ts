@@ -15,10 +15,17 @@ function serverText(error: unknown, known: Record<string, string>, fallback: str
 
 export const THROTTLED = 'Please wait a moment before trying again.';
 
+/** `passkey_required`: an administrator on a stage that requires passkeys tried the password (docs/security.md). */
+export const PASSKEY_REQUIRED = 'Administrators sign in with a passkey. Use "Sign in with a passkey".';
+
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 403 && error.body.needsVerification) return 'Please verify your email before logging in.';
-    return serverText(error, { invalid_credentials: 'Invalid email or password.', throttled: THROTTLED }, 'Invalid email or password.');
+    return serverText(
+      error,
+      { invalid_credentials: 'Invalid email or password.', throttled: THROTTLED, passkey_required: PASSKEY_REQUIRED },
+      'Invalid email or password.',
+    );
   }
   return 'Unable to log in right now. Please try again.';
 }
@@ -29,7 +36,12 @@ export function verifyTwoFactorErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     return serverText(
       error,
-      { invalid_code: 'Incorrect or expired code.', throttled: THROTTLED, challenge_missing: MISSING_CHALLENGE },
+      {
+        invalid_code: 'Incorrect or expired code.',
+        throttled: THROTTLED,
+        challenge_missing: MISSING_CHALLENGE,
+        passkey_required: PASSKEY_REQUIRED,
+      },
       'Incorrect or expired code.',
     );
   }
