@@ -272,7 +272,7 @@ describe('alarms', () => {
       Period: 300,
       Threshold: 50,
     });
-    // a mail kind's hourly budget spent pages at once (docs/runbook.md#mail-budget-exhausted)
+    // the mail budget's open share used up pages at once (docs/runbook.md#mail-budget-exhausted)
     expect(alarm(prod, 'MailBudgetExhausted')).toMatchObject({
       Namespace: METRICS_NAMESPACE,
       MetricName: METRIC.mailBudgetExhausted,
@@ -280,6 +280,18 @@ describe('alarms', () => {
       Threshold: 1,
       AlarmActions: [topicRef(prod, 'mail-budget-exhausted')],
     });
+    // a security notice that had to wait for the hourly job is a ticket (docs/runbook.md#security-notices-deferred)
+    expect(alarm(prod, 'SecurityNoticesDeferred')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.securityNoticesDeferred,
+      Dimensions: [{ Name: 'service', Value: 'career-program' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [topicRef(prod, 'security-notices-deferred')],
+    });
+    expect(severityOf('security-notices-deferred')).toBe('ticket');
   });
 
   it('counter drift: the daily reconciliation saw a drift two days in a row (a ticket), and its job errors are a ticket too', () => {
