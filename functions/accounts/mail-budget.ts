@@ -101,10 +101,14 @@ export function openShare(account: Pick<SesAccountFigures, 'max24HourSend' | 'ma
 const QUOTA_RETRY_SECONDS = 60;
 const MINUTE = 60;
 /**
- * The minute's open mails are counted on this many items (RATE#mail_open#<shard> / WINDOW#<minute>),
- * each a share of them: a burst of registrations writes to several items, never to one hot item.
+ * The minute's open mails are counted on up to this many items (RATE#mail_open#<shard> /
+ * WINDOW#<minute>), each a share of them: a burst of registrations writes to several items, never
+ * to one hot item. A shard holds at least PER_SHARD mails, so a small share stays on one item and
+ * is exact (shards fill unevenly: the random one and its neighbour may be full while another has
+ * room).
  */
 const SHARDS = 8;
+const PER_SHARD = 32;
 
 async function takeOpen(kind: MailKind, now: number): Promise<GiveBack> {
   const account = await readAccount(kind);
@@ -114,7 +118,7 @@ async function takeOpen(kind: MailKind, now: number): Promise<GiveBack> {
   if (account.sentLast24Hours >= quotaUse) throw refused(kind, 'quota', QUOTA_RETRY_SECONDS, { used: account.sentLast24Hours, limit: quotaUse });
   const nowSeconds = Math.floor(now / 1000);
   const start = nowSeconds - (nowSeconds % MINUTE);
-  const shards = Math.max(1, Math.min(SHARDS, perMinute));
+  const shards = Math.max(1, Math.min(SHARDS, Math.ceil(perMinute / PER_SHARD)));
   const window = { limit: Math.ceil(perMinute / shards), end: start + MINUTE };
   // a random shard, and its neighbour when that one is full (shards fill unevenly)
   const first = randomInt(shards);

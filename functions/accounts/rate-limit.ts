@@ -132,6 +132,8 @@ async function countUse(name: LimitName, key: string, { item, counter }: Counter
  * (nothing written). The item expires a minute after the window's end.
  */
 export async function addWithin({ item, counter }: Counter, window: { limit: number; end: number }): Promise<boolean> {
+  // a window of no uses: the condition below lets a first use through an item that does not exist yet
+  if (window.limit <= 0) return false;
   try {
     await db().send(
       new UpdateCommand({

@@ -26,7 +26,7 @@ export interface NoticeRequest {
   ip: string;
   /** A readable device label of the browser that made the change. */
   device: string;
-  /** Another recipient than the account's address (the old address of an email change). */
+  /** Another recipient than the account's address (the old address of an email change; a deferred notice: the address at the change). */
   to?: string;
   passkeyName?: string;
   otherEmail?: string;
@@ -55,13 +55,13 @@ export async function sendSecurityNotice(
 ): Promise<void> {
   const notice: NoticeRequest = { event, at: nowIso(), ip: caller.ip, device: deviceLabel(caller.userAgent), ...detail };
   try {
-    if (!(await tryConsume('securityNoticesPerAccount', user.email, caller))) return await deferNotice(user.id, notice, 'account_hour');
+    if (!(await tryConsume('securityNoticesPerAccount', user.email, caller))) return await deferNotice(user, notice, 'account_hour');
     await deliverNotice(user, notice);
   } catch (error) {
     if (isUnavailable(error)) {
       // not sent: the hour's count goes back, the job's send counts it again
       await release('securityNoticesPerAccount', user.email).catch(() => undefined);
-      return await deferNotice(user.id, notice, 'mail_unavailable');
+      return await deferNotice(user, notice, 'mail_unavailable');
     }
     logger.error('security notice failed', { event, error_name: (error as Error)?.name });
   }
@@ -94,10 +94,12 @@ export async function deliverNotice(user: NoticeAccount, notice: NoticeRequest):
 }
 
 /**
- * Keeps the notice for the hourly job: the account's id (its address and name are read again
- * when it is sent) and the request, for DEFERRED_NOTICE_DAYS.
+ * Keeps the notice for the hourly job, for DEFERRED_NOTICE_DAYS: the account's id (its name and
+ * time zone are read again when it is sent, and whether it still exists) and the request, with
+ * the address the account had when the change happened (whoever held the account then is told,
+ * even if its address changed since).
  */
-async function deferNotice(userId: string, notice: NoticeRequest, reason: 'account_hour' | 'mail_unavailable'): Promise<void> {
+async function deferNotice(user: NoticeAccount, notice: NoticeRequest, reason: 'account_hour' | 'mail_unavailable'): Promise<void> {
   try {
     await db().send(
       new PutCommand({
@@ -105,8 +107,8 @@ async function deferNotice(userId: string, notice: NoticeRequest, reason: 'accou
         Item: {
           ...keys.deferredNotice(nowIso(), randomUUID()),
           type: 'deferred_notice',
-          user_id: userId,
-          notice,
+          user_id: user.id,
+          notice: { ...notice, to: notice.to ?? user.email },
           reason,
           expires_at: ttlIn(DEFERRED_NOTICE_DAYS * 24 * 3600),
         },
