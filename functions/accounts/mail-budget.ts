@@ -113,9 +113,10 @@ const PER_SHARD = 32;
 async function takeOpen(kind: MailKind, now: number): Promise<GiveBack> {
   const account = await readAccount(kind);
   // GetAccount unreadable: no share can be worked out; SES itself still refuses past its limits.
-  if (!account) return async () => undefined;
+  if (!account) return () => Promise.resolve();
   const { quotaUse, perMinute } = openShare(account);
-  if (account.sentLast24Hours >= quotaUse) throw refused(kind, 'quota', QUOTA_RETRY_SECONDS, { used: account.sentLast24Hours, limit: quotaUse });
+  if (account.sentLast24Hours >= quotaUse)
+    throw refused(kind, 'quota', QUOTA_RETRY_SECONDS, { used: account.sentLast24Hours, limit: quotaUse });
   const nowSeconds = Math.floor(now / 1000);
   const start = nowSeconds - (nowSeconds % MINUTE);
   const shards = Math.max(1, Math.min(SHARDS, Math.ceil(perMinute / PER_SHARD)));

@@ -116,7 +116,10 @@ async function deferNotice(user: NoticeAccount, notice: NoticeRequest, reason: '
     );
   } catch (error) {
     count(METRIC.securityNoticesDropped);
-    logger.error('security notice lost: it could neither be sent nor deferred', { event: notice.event, error_name: (error as Error)?.name });
+    logger.error('security notice lost: it could neither be sent nor deferred', {
+      event: notice.event,
+      error_name: (error as Error)?.name,
+    });
     return;
   }
   count(METRIC.securityNoticesDeferred);

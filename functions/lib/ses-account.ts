@@ -44,7 +44,10 @@ export interface SendQuota {
  * `maxAgeMs` (0: always read). Concurrent reads share one call; a failure is thrown, and thrown
  * again without a call until `maxAgeMs` has passed.
  */
-export async function sesAccountFigures(read: () => Promise<SendQuota | undefined>, maxAgeMs = SES_ACCOUNT_MAX_AGE_MS): Promise<SesAccountFigures> {
+export async function sesAccountFigures(
+  read: () => Promise<SendQuota | undefined>,
+  maxAgeMs = SES_ACCOUNT_MAX_AGE_MS,
+): Promise<SesAccountFigures> {
   // a cache's age, not business time (functions/lib/clock.ts)
   const now = performance.now();
   if (maxAgeMs > 0 && failed && now - failed.at < maxAgeMs) throw failed.error;

@@ -9,7 +9,6 @@ import { configureRateLimits } from '../../functions/accounts/rate-limit';
 import { register } from '../../functions/accounts/registration';
 import { verifyEmail } from '../../functions/accounts/verification';
 import { forEachBounded } from '../../functions/lib/bounded';
-import type { Caller } from '../../functions/lib/caller';
 import { getUserByEmail, getUserById, insertUser } from '../../functions/lib/users';
 import { runAs } from '../../infra/local/iam/twin';
 import { codeIn, emailsTo, latestEmail, useApi } from '../helpers/api';
@@ -50,7 +49,7 @@ const run = randomUUID().slice(0, 6);
 const attackers = Array.from({ length: ACCOUNTS }, (_, i) => ({
   email: `atk-${run}-${i}@example.com`,
   // each /56 of the attacker holds 20 accounts, each on a /64 of its own
-  caller: { ip: `2001:db8:${(0x100 + (i % BLOCKS)).toString(16)}:${Math.floor(i / BLOCKS).toString(16)}::1`, userAgent: 'script/1.0' } as Caller,
+  caller: { ip: `2001:db8:${(0x100 + (i % BLOCKS)).toString(16)}:${Math.floor(i / BLOCKS).toString(16)}::1`, userAgent: 'script/1.0' },
 }));
 
 beforeAll(() => {
@@ -87,11 +86,15 @@ describe('500 self-made accounts against every mail budget', { timeout: 600_000 
     // registrations: 500 verification codes, then the accounts verified with them
     expect(
       await everyAttacker(({ email, caller }) =>
-        runAs('auth', () => register({ first_name: 'Mal', last_name: 'Lory', email, password: PASSWORD, passwordConfirm: PASSWORD }, caller)),
+        runAs('auth', () =>
+          register({ first_name: 'Mal', last_name: 'Lory', email, password: PASSWORD, passwordConfirm: PASSWORD }, caller),
+        ),
       ),
     ).toEqual({ ok: ACCOUNTS });
     const codes = new Map((await emailsTo(`atk-${run}-`, account.endpoint)).map((mail) => [mail.to, codeIn(mail)]));
-    expect(await everyAttacker(({ email, caller }) => runAs('auth', () => verifyEmail({ email, code: codes.get(email)! }, caller)))).toEqual({
+    expect(
+      await everyAttacker(({ email, caller }) => runAs('auth', () => verifyEmail({ email, code: codes.get(email)! }, caller))),
+    ).toEqual({
       ok: ACCOUNTS,
     });
 
@@ -129,7 +132,9 @@ describe('500 self-made accounts against every mail budget', { timeout: 600_000 
     const step1 = await client.post('/api/auth/login', { email: learner.email, password: PASSWORD });
     expect(step1.status).toBe(200);
     const code = codeIn(await latestEmail(learner.email, /login code/i, account.endpoint));
-    expect((await client.post('/api/auth/verify-2fa', { email: learner.email, code, challenge_id: step1.body.challenge_id })).status).toBe(200);
+    expect((await client.post('/api/auth/verify-2fa', { email: learner.email, code, challenge_id: step1.body.challenge_id })).status).toBe(
+      200,
+    );
 
     // … adds a passkey, and is told of it (at once, or by the hourly job)
     const options = await client.post<{ challenge_id: string; options: PublicKeyCredentialCreationOptionsJSON }>(

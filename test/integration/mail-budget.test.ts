@@ -38,7 +38,13 @@ afterEach(() => {
 const newEmail = () => `budget-${randomUUID().slice(0, 8)}@example.com`;
 const makeUser = async () =>
   insertUser({ email: newEmail(), first_name: 'Ada', last_name: 'Lovelace', password_hash: await hashPassword(PASSWORD), verified: true });
-const registration = (email: string) => ({ first_name: 'Ada', last_name: 'Lovelace', email, password: PASSWORD, passwordConfirm: PASSWORD });
+const registration = (email: string) => ({
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email,
+  password: PASSWORD,
+  passwordConfirm: PASSWORD,
+});
 const mailsTo = async (email: string, account: SesAccount, subject: RegExp) =>
   (await emailsTo(email, account.endpoint)).filter((mail) => subject.test(mail.subject));
 const drain = () => runAs('reminders', () => drainDeferredNotices());
@@ -66,7 +72,11 @@ async function addPasskey(client: ApiClient): Promise<void> {
   );
   expect(options.status).toBe(200);
   const response = new SoftAuthenticator().register(options.body.options, ORIGIN);
-  const verified = await client.post('/api/auth/passkeys/registration/verify', { challenge_id: options.body.challenge_id, name: 'Phone', response });
+  const verified = await client.post('/api/auth/passkeys/registration/verify', {
+    challenge_id: options.body.challenge_id,
+    name: 'Phone',
+    response,
+  });
   expect(verified.status).toBe(201);
 }
 

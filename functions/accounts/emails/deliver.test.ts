@@ -34,7 +34,11 @@ describe('deliver and the mail budget', () => {
     expect(account.Key?.pk).toBe('RATE#reservedSignInCodesPerAccount#user-1');
     expect(address.Key?.pk).toBe('RATE#reservedMailsPerIp#203.0.113.9');
     expect(givenBack).toEqual([
-      expect.objectContaining({ Key: account.Key, UpdateExpression: 'ADD #count :minus', ExpressionAttributeValues: { ':minus': -1, ':zero': 0 } }),
+      expect.objectContaining({
+        Key: account.Key,
+        UpdateExpression: 'ADD #count :minus',
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
       expect.objectContaining({ Key: address.Key, UpdateExpression: 'ADD #count :minus' }),
     ]);
     // a reserved mail never asks SES for the account's figures
