@@ -7,7 +7,8 @@ import { siteDirectory } from './site-directory';
  * CDK entry (cdk.json). Settings come from context, e.g.
  *   npx cdk deploy --all -c mailFrom=no-reply@example.org -c sesDomain=example.org -c emailAllowlist=a@x.org
  *   npx cdk deploy --all -c stage=dev -c alarmEmail=ops@example.org -c runbookUrl=https://…/docs/runbook.md
- *   (reminders: -c bulkSendShare=<percent of SES's rate and quota> -c reminderWorkers=<workers at once>
+ *   (mail: -c bulkSendShare=<percent of SES's rate and quota> -c mailReservedShare=<percent kept for sign-in codes and notices>
+ *    -c reminderWorkers=<workers at once>
  *    -c expectedDailyReminders=<reminders due on a busy day> -c sesSendRate=<SES's account emails/s>)
  */
 const app = new App();
@@ -102,6 +103,8 @@ buildStacks(app, {
     auditRetentionDays: context('auditRetentionDays') ? Number(context('auditRetentionDays')) : undefined,
     // the workers follow SES's account rate (GetAccount); more workers as it grows: -c reminderWorkers=10
     bulkSendShare: context('bulkSendShare') ? Number(context('bulkSendShare')) : undefined,
+    // the share of SES's quota and rate kept for sign-in codes and security notices (docs/security.md#outbound-mail-budget)
+    mailReservedShare: numberContext('mailReservedShare'),
     reminderWorkers: context('reminderWorkers') ? Number(context('reminderWorkers')) : undefined,
     // reminders due on a busy day: the reminder queue's age alarm allows their drain time at the send rate
     expectedDailyReminders: context('expectedDailyReminders') ? Number(context('expectedDailyReminders')) : undefined,

@@ -9,6 +9,8 @@ export const STACK_DEFAULTS = {
   auditRetentionDays: 400,
   /** Percent of SES's send rate and 24-hour quota the reminders may take. */
   bulkSendShare: 50,
+  /** Percent of SES's send rate and 24-hour quota kept for reserved mail (sign-in codes, reset links, notices within their allowances). */
+  mailReservedShare: 20,
   /** SES's account send rate, emails a second: only the alarms use it (the workers ask SES). */
   sesSendRate: 14,
   /** Reminders due on a busy day: with the bulk send rate, the reminder queue's drain time. */

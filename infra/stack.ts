@@ -71,6 +71,13 @@ export interface CareerProgramStackProps extends StackProps {
   /** Percent of the SES account's send rate and 24-hour quota bulk mail (reminders) may take; 50 by default. */
   bulkSendShare?: number;
   /**
+   * Percent of the SES account's send rate and 24-hour quota kept for the reserved mails (sign-in
+   * codes, reset links and security notices within their daily allowances): the open mails stop
+   * where it begins (docs/security.md#outbound-mail-budget); 20 by default. With `bulkSendShare`
+   * below 100.
+   */
+  mailReservedShare?: number;
+  /**
    * SES's account send rate (emails per second; the workers read the live value with GetAccount).
    * Only the alarms use it: with `bulkSendShare` it sets the reminders' drain rate; 14 by default.
    */
@@ -254,6 +261,10 @@ export class CareerProgramStack extends Stack {
       resourceName: appUrlParameterName.slice(1),
     });
 
+    const bulkSendShare = props.bulkSendShare ?? STACK_DEFAULTS.bulkSendShare;
+    const mailReservedShare = props.mailReservedShare ?? STACK_DEFAULTS.mailReservedShare;
+    if (bulkSendShare + mailReservedShare >= 100)
+      throw new Error(`bulkSendShare (${bulkSendShare}) and mailReservedShare (${mailReservedShare}) must add up to less than 100`);
     const environment: Record<string, string> = {
       STAGE: 'cloud',
       TABLE_NAME: this.data.table.tableName,
@@ -265,6 +276,9 @@ export class CareerProgramStack extends Stack {
       RETENTION_DAYS: String(props.retentionDays ?? STACK_DEFAULTS.retentionDays),
       ADMIN_PASSKEY_REQUIRED: String(stage.adminPasskeyRequired),
       SES_CONFIGURATION_SET: this.mailEvents.configurationSet.configurationSetName,
+      // the shares of the SES account each class of mail may take (functions/accounts/mail-budget.ts): every function that mails
+      BULK_SEND_SHARE: String(bulkSendShare),
+      MAIL_RESERVED_SHARE: String(mailReservedShare),
       ...(props.emailAllowlist ? { EMAIL_ALLOWLIST: props.emailAllowlist } : {}),
       ...(props.supportEmail ? { SUPPORT_EMAIL: props.supportEmail } : {}),
     };
@@ -342,7 +356,6 @@ export class CareerProgramStack extends Stack {
     this.reminderQueue.attachWorker(reminderWorker.fn, reminderWorkers);
     for (const f of [reminders, reminderWorker]) this.reminderQueue.bindSend(f.fn, 'REMINDER_QUEUE_URL');
     // the workers share BULK_SEND_SHARE % of the SES account between them (functions/lib/bulk-budget.ts)
-    reminderWorker.fn.addEnvironment('BULK_SEND_SHARE', String(props.bulkSendShare ?? STACK_DEFAULTS.bulkSendShare));
     reminderWorker.fn.addEnvironment('REMINDER_WORKERS', String(reminderWorkers));
     reminderWorker.fn.addEnvironment('SES_BULK_CONFIGURATION_SET', this.mailEvents.bulkConfigurationSet.configurationSetName);
     this.purgeQueue = new WorkQueue(this, 'PurgeQueue', { workerTimeout });
@@ -359,15 +372,19 @@ export class CareerProgramStack extends Stack {
       bindSendEmail(f.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
     // reminders are bulk mail: their own configuration set, within the budget GetAccount gives
     bindSendEmail(reminderWorker.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.bulkConfigurationSetArn);
-    bindReadSesAccount(reminderWorker.fn);
+    // the hourly job sends the security notices that had to wait (functions/accounts/deferred-notices.ts)
+    bindSendEmail(reminders.fn, this.mailIdentity.emailIdentityArn, this.mailEvents.configurationSetArn);
+    // the mail budgets are shares of the SES account's quota and rate, read with GetAccount (functions/accounts/mail-budget.ts)
+    for (const f of [auth, passkeys, learner, admin, reminders, reminderWorker]) bindReadSesAccount(f.fn);
     for (const f of [auth, passkeys, learner, admin]) bindSessionSecret(f.fn, this.sessionSecret.secretArn);
     for (const f of [auth, passkeys, learner, admin]) bindOriginSecret(f.fn, this.originSecret.secretArn);
-    for (const f of [auth, passkeys, learner, admin, reminderWorker]) bindAppUrl(f.fn, appUrlParameterArn);
+    for (const f of [auth, passkeys, learner, admin, reminderWorker, reminders]) bindAppUrl(f.fn, appUrlParameterArn);
     // the reminder worker signs unsubscribe links, the learner function verifies them
     for (const f of [learner, reminderWorker]) bindUnsubscribeSecret(f.fn, this.unsubscribeSecret.secretArn);
-    // auth sets and checks device cookies; passkeys signs and checks the passkey notices' removal links;
-    // auth, passkeys and learner hash the key of a throttled limit for the audit log
-    for (const f of [auth, passkeys, learner]) bindDeviceAuditSecret(f.fn, this.deviceAuditSecret.secretArn);
+    // auth sets and checks device cookies; passkeys signs and checks the passkey notices' removal links,
+    // and the hourly job signs those of the notices it sends late; auth, passkeys and learner hash the
+    // key of a throttled limit for the audit log
+    for (const f of [auth, passkeys, learner, reminders]) bindDeviceAuditSecret(f.fn, this.deviceAuditSecret.secretArn);
 
     this.api = new AppHttpApi(this, 'Http', {
       groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },
@@ -505,7 +522,7 @@ export class CareerProgramStack extends Stack {
       reminderDeadLetterQueue: this.reminderQueue.deadLetterQueue,
       reminderDrainSeconds: reminderDrainSeconds(
         props.expectedDailyReminders ?? STACK_DEFAULTS.expectedDailyReminders,
-        ((props.sesSendRate ?? STACK_DEFAULTS.sesSendRate) * (props.bulkSendShare ?? STACK_DEFAULTS.bulkSendShare)) / 100,
+        ((props.sesSendRate ?? STACK_DEFAULTS.sesSendRate) * bulkSendShare) / 100,
       ),
       mailEventsDeadLetterQueue: this.mailEvents.deadLetterQueue,
       mailStreams: [

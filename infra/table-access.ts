@@ -75,6 +75,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.auditRef]: ['PutItem'],
       // the published program version (the session's open module, functions/program/published-program.ts)
       [PK.program]: ['GetItem'],
+      // a security notice that cannot go out now waits for the hourly job (functions/accounts/security-notices.ts)
+      [PK.notice]: ['PutItem'],
     },
     describe: true,
   },
@@ -88,6 +90,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.rate]: ['GetItem', 'UpdateItem'],
       [PK.audit]: ['PutItem'],
       [PK.auditRef]: ['PutItem'],
+      [PK.notice]: ['PutItem'],
     },
   },
   // The learner's program, settings, certificate, data export (their audit history, by entity)
@@ -104,6 +107,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.audit]: ['PutItem', 'BatchGetItem'],
       [PK.auditRef]: ['Query', 'PutItem'],
       [PK.program]: ['GetItem'],
+      [PK.notice]: ['PutItem'],
     },
     indexes: ['auditByEntity'],
   },
@@ -124,7 +128,7 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         [PK.reset]: ['PutItem'],
         [PK.cert]: ['UpdateItem'],
         [PK.purge]: ['GetItem'],
-        // the per-account notice limit and the hourly mail budget of the mails an admin action sends
+        // the per-account notice limit and the mail budget of the mails an admin action sends
         [PK.rate]: ['UpdateItem'],
         // the unfiltered audit log reads the day partitions (AUDIT#<day>[#<shard>]) by Query; a
         // filtered page reads its entries by key, from the references it found
@@ -133,6 +137,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
         [PK.auditRef]: ['PutItem', 'Query'],
         // program authoring: the draft, the versions (listed by Query), publishing (functions/program/authoring)
         [PK.program]: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+        // the security notice of an admin action that cannot go out now waits for the hourly job
+        [PK.notice]: ['PutItem'],
       },
       indexes: [
         'usersByStatus',
@@ -204,6 +210,15 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
     },
   },
   // The hourly schedule queues the slices of the hour's index partitions that hold learners: one
-  // key of each partition read (functions/program/reminders.ts partitionsWithLearners).
-  reminders: { items: {}, indexes: ['remindersDue'] },
+  // key of each partition read (functions/program/reminders.ts partitionsWithLearners). Then it
+  // sends the deferred security notices (functions/accounts/deferred-notices.ts): their partition
+  // read and each sent one deleted, the account read, the notice limit and mail budget counted.
+  reminders: {
+    items: {
+      [PK.notice]: ['Query', 'DeleteItem'],
+      [PK.user]: ['GetItem'],
+      [PK.rate]: ['UpdateItem'],
+    },
+    indexes: ['remindersDue'],
+  },
 };

@@ -25,9 +25,11 @@ export const METRIC = {
   emailsFailed: 'EmailsFailed',
   emailsBounced: 'EmailsBounced',
   emailsComplained: 'EmailsComplained',
-  /** A mail kind's hourly budget is spent: that kind of mail is refused until the hour ends. */
+  /** The mail budget's open share is used up (quota or rate): an open mail (verification code, a mail beyond its allowance) was refused. */
   mailBudgetExhausted: 'MailBudgetExhausted',
-  /** Security notices dropped because the account already had its notices for the hour. */
+  /** Security notices that could not go out when asked for: kept, the hourly job sends them. */
+  securityNoticesDeferred: 'SecurityNoticesDeferred',
+  /** Security notices lost: deferred past their waiting time, or neither sent nor deferrable. */
   securityNoticesDropped: 'SecurityNoticesDropped',
   adminActions: 'AdminActions',
   hardDeletes: 'HardDeletes',

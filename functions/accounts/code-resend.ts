@@ -76,9 +76,14 @@ export async function resendLoginCode(
   // challenge ends the old one and stays bound to the same browser.
   const challengeId = await givingBackOnFailure(['codeResendPerMinute', 'codeResendPerHour'], `login:${email}`, () =>
     // the replaced code is kept (hashed) so that typing it is told apart from a wrong code
-    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code'), {
-      replaced_codes: replacedCodesOf(challenge),
-    }),
+    openChallenge(
+      user,
+      binding.hash,
+      (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code', { account: user.id, ip: caller.ip }),
+      {
+        replaced_codes: replacedCodesOf(challenge),
+      },
+    ),
   );
   await writeAudit(accountAudit('auth.login_code_resent', user, caller));
   return { challengeId, browserCookie: challengeCookie(binding.value) };

@@ -139,7 +139,9 @@ export async function startLogin(
   const giveBackChallenge = await attempt.openingChallenge();
   const binding = newBrowserBinding();
   const challengeId = await undoneOnFailure(giveBackChallenge, () =>
-    openChallenge(user, binding.hash, (code) => deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code')),
+    openChallenge(user, binding.hash, (code) =>
+      deliver(loginCodeEmail(user.email, user.first_name, code), 'login_code', { account: user.id, ip: caller.ip }),
+    ),
   );
   return { challengeId, browserCookie: challengeCookie(binding.value) };
 }

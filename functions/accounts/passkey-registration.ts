@@ -10,7 +10,6 @@ import type { UserRecord } from '../lib/user-record';
 import { CHALLENGE_TTL_SECONDS, relyingParty, storeChallenge, takeChallenge, webauthn } from './passkey-challenges';
 import { credentialHash, MAX_PASSKEYS, passkeyItems, type PasskeyItem, type PasskeyView, viewOf } from './passkey-records';
 import { defaultPasskeyName } from './passkey-names';
-import { passkeyRemovalLink } from './passkey-removal-link';
 import { confirmIdentity, type IdentityProof } from './reauthentication';
 import { sendSecurityNotice } from './security-notices';
 import { nowIso } from '../lib/clock';
@@ -139,6 +138,6 @@ export async function finishPasskeyRegistration(
     if (error instanceof TransactionCanceledException) throw conflict('passkey_exists');
     throw error;
   }
-  await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name, removalLink: await passkeyRemovalLink(user.id, hash) });
+  await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name, passkeyId: hash });
   return viewOf(item);
 }

@@ -40,9 +40,13 @@ const canReset = (user: UserRecord | undefined): user is UserRecord =>
   Boolean(user && accepts('resetPassword', user.status) && !user.is_locked);
 const resetAccepted = statusCondition('resetPassword');
 
-/** Creates a token and emails the link; also used by the admin "Send password reset" action. */
+/**
+ * Creates a token and emails the link; also used by the admin "Send password reset" action (no
+ * `caller`: the mail counts against the account's allowances only).
+ */
 export async function sendPasswordReset(
   user: Pick<UserRecord, 'id' | 'email' | 'first_name' | 'session_version'> & { verified?: boolean },
+  caller?: Caller,
 ): Promise<Delivery> {
   const token = randomBytes(32).toString('base64url');
   await db().send(
@@ -61,7 +65,10 @@ export async function sendPasswordReset(
   );
   const link = `${await appUrl()}/reset-password?token=${encodeURIComponent(token)}`;
   // An unverified address may not be the registrant's: no name they typed (docs/security.md#registration-of-an-unverified-address-and-what-mail-carries).
-  return deliver(passwordResetEmail(user.email, user.verified === false ? '' : user.first_name, link), 'password_reset');
+  return deliver(passwordResetEmail(user.email, user.verified === false ? '' : user.first_name, link), 'password_reset', {
+    account: user.id,
+    ip: caller?.ip,
+  });
 }
 
 export async function requestPasswordReset(email: string, caller: Caller): Promise<void> {
@@ -71,7 +78,7 @@ export async function requestPasswordReset(email: string, caller: Caller): Promi
   const user = email.trim() ? await getUserByEmail(email) : undefined;
   if (canReset(user)) {
     try {
-      await sendPasswordReset(user);
+      await sendPasswordReset(user, caller);
       await writeAudit(accountAudit('auth.password_reset_requested', user, caller));
     } catch (error) {
       // The answer must not differ for real accounts: log, and answer as always.

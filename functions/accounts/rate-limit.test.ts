@@ -27,6 +27,12 @@ describe('limits', () => {
     expect(rateLimits.registeredAnswersPerIp).toEqual({ limit: 20, windowSeconds: 3600 });
     expect(rateLimits.codeResendPerMinute).toEqual({ limit: 1, windowSeconds: 60 });
     expect(rateLimits.codeResendPerHour).toEqual({ limit: 5, windowSeconds: 3600 });
+    // the daily allowances of the reserved mail share (docs/security.md#outbound-mail-budget)
+    expect(rateLimits.reservedSignInCodesPerAccount).toEqual({ limit: 6, windowSeconds: 86_400 });
+    expect(rateLimits.reservedResetLinksPerAccount).toEqual({ limit: 3, windowSeconds: 86_400 });
+    expect(rateLimits.reservedNoticesPerAccount).toEqual({ limit: 5, windowSeconds: 86_400 });
+    expect(rateLimits.reservedMailsPerIp).toEqual({ limit: 200, windowSeconds: 86_400 });
+    expect(rateLimits.verificationCodesPerDay).toEqual({ limit: 10, windowSeconds: 86_400 });
   });
 
   it('can be lowered for tests and restored', () => {
@@ -39,13 +45,14 @@ describe('limits', () => {
 
 describe('address blocks', () => {
   const sameSlash56 = ['2001:db8:1:200::1', '2001:db8:1:2ff::9'];
-  it('count register (and its answers about registered addresses), resend, sign-in and reset requests by the IPv6 /56', () => {
+  it('count register (and its answers about registered addresses), resend, sign-in and reset requests and the reserved mails by the IPv6 /56', () => {
     for (const name of [
       'registerPerIp',
       'registeredAnswersPerIp',
       'codeResendPerIp',
       'loginFailuresPerIp',
       'resetRequestsPerIp',
+      'reservedMailsPerIp',
     ] as const) {
       expect(new Set(sameSlash56.map((ip) => scopeKey(name, ip))), name).toEqual(new Set(['2001:db8:1:200::/56']));
       expect(scopeKey(name, '203.0.113.7')).toBe('203.0.113.7');

@@ -23,6 +23,7 @@ export interface Limit {
 }
 
 const HOUR = 3600;
+const DAY = 24 * HOUR;
 const defaults = {
   registerPerIp: { limit: 50, windowSeconds: HOUR },
   registerPerEmail: { limit: 10, windowSeconds: HOUR },
@@ -61,8 +62,28 @@ const defaults = {
    * change, nor spend the change's budget to block "Sign out everywhere else".
    */
   reauthenticationsPerUser: { limit: 10, windowSeconds: HOUR },
-  /** Security notices per account (by its email): extra ones are dropped, the request goes on. */
+  /**
+   * Security notices per account (by its email): extra ones wait (deferred, functions/accounts/deferred-notices.ts)
+   * and go out in a later hour; the request goes on.
+   */
   securityNoticesPerAccount: { limit: 10, windowSeconds: HOUR },
+  /**
+   * Verification codes one registration (its email) is sent a day, the first one and every resend
+   * or repeated registration: beyond it nothing is sent, silently, as for the resend limits.
+   */
+  verificationCodesPerDay: { limit: 10, windowSeconds: DAY },
+  // The reserved share of the SES quota (docs/security.md#outbound-mail-budget): an account's
+  // first mails of a kind each day, while its address block has reserved mails left, are never
+  // refused by the product's global budget. Beyond these allowances a mail still goes out, from
+  // the open share, which yields when the quota is near. Counted silently (nobody is refused here).
+  /** Sign-in and restore codes of an account a day from the reserved share. */
+  reservedSignInCodesPerAccount: { limit: 6, windowSeconds: DAY },
+  /** Reset links of an account a day from the reserved share (strangers can ask for them: kept apart from the codes). */
+  reservedResetLinksPerAccount: { limit: 3, windowSeconds: DAY },
+  /** Security notices of an account a day from the reserved share (not tied to an address: the actor's address is not the owner's). */
+  reservedNoticesPerAccount: { limit: 5, windowSeconds: DAY },
+  /** Reserved sign-in codes and reset links a day per address block (IPv6 /56), whichever accounts they are for. */
+  reservedMailsPerIp: { limit: 200, windowSeconds: DAY },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof defaults;
@@ -91,6 +112,7 @@ export const BY_IPV6_56: ReadonlySet<LimitName> = new Set<LimitName>([
   'codeResendPerIp',
   'loginFailuresPerIp',
   'resetRequestsPerIp',
+  'reservedMailsPerIp',
 ]);
 /** The key a limit counts `key` under: an address block for per-IP scopes, else the lower-cased key. */
 export const scopeKey = (name: LimitName, key: string) =>
@@ -107,7 +129,7 @@ export async function consume(name: LimitName, key: string, caller?: Caller, now
 }
 
 /** Where a use is counted: the window item and its counter attribute. */
-interface Counter {
+export interface Counter {
   item: Record<string, unknown>;
   counter: string;
 }
@@ -115,6 +137,16 @@ interface Counter {
 /** `consume` on a given counter (several limits may share one window item, each its own counter). */
 async function countUse(name: LimitName, key: string, { item, counter }: Counter, caller?: Caller, now = nowMs()): Promise<void> {
   const window = windowOf(name, now);
+  if (!(await addWithin({ item, counter }, window))) throw await refusal(name, key, window, caller);
+}
+
+/**
+ * One use added to a window counter, unless it already holds the window's limit: false then
+ * (nothing written). The item expires a minute after the window's end.
+ */
+export async function addWithin({ item, counter }: Counter, window: { limit: number; end: number }): Promise<boolean> {
+  // a window of no uses: the condition below lets a first use through an item that does not exist yet
+  if (window.limit <= 0) return false;
   try {
     await db().send(
       new UpdateCommand({
@@ -126,8 +158,9 @@ async function countUse(name: LimitName, key: string, { item, counter }: Counter
         ExpressionAttributeValues: { ':one': 1, ':limit': window.limit, ':ttl': window.end + 60 },
       }),
     );
+    return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw await refusal(name, key, window, caller);
+    if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
 }
@@ -211,6 +244,17 @@ async function auditFirstRefusal(name: LimitName, key: string, windowStart: numb
     ip: caller?.ip,
     userAgent: caller?.userAgent,
   });
+}
+
+/**
+ * Counts one use when the window has room and answers how to give it back; undefined (nothing
+ * counted, nothing audited) when it is full. For allowances that sort mail rather than refuse
+ * anyone (functions/accounts/mail-budget.ts).
+ */
+export async function takeIfRoom(name: LimitName, key: string, now = nowMs()): Promise<(() => Promise<void>) | undefined> {
+  const window = windowOf(name, now);
+  const item = windowKey(name, key, window.start);
+  return (await addWithin({ item, counter: 'count' }, window)) ? () => giveBackOne(item) : undefined;
 }
 
 /** Like `consume`, but answers true/false instead of throwing (a silent limit). */

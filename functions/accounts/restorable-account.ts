@@ -52,9 +52,14 @@ export async function restoreStep(
   const giveBackChallenge = await attempt.openingChallenge();
   const binding = newBrowserBinding();
   const challengeId = await undoneOnFailure(giveBackChallenge, () =>
-    openChallenge(user, binding.hash, (code) => deliver(restoreCodeEmail(user.email, user.first_name, code), 'restore_code'), {
-      purpose: RESTORE_PURPOSE,
-    }),
+    openChallenge(
+      user,
+      binding.hash,
+      (code) => deliver(restoreCodeEmail(user.email, user.first_name, code), 'restore_code', { account: user.id, ip: caller.ip }),
+      {
+        purpose: RESTORE_PURPOSE,
+      },
+    ),
   );
   return { challengeId, browserCookie: challengeCookie(binding.value) };
 }

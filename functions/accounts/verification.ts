@@ -39,10 +39,10 @@ export async function sendVerificationCode(
     user_id: user.id,
     ...(pending ? { pending_registration: pending } : {}),
   });
-  await deliver(verificationCodeEmail(user.email, code), 'verification');
+  await deliver(verificationCodeEmail(user.email, code), 'verification', { account: user.id });
 }
 
-const RESEND_LIMITS = ['codeResendPerMinute', 'codeResendPerHour'] as const;
+const RESEND_LIMITS = ['codeResendPerMinute', 'codeResendPerHour', 'verificationCodesPerDay'] as const;
 
 /**
  * The first code, at registration: always sent, and counted once sent so a resend right after
@@ -54,9 +54,9 @@ export async function sendFirstVerificationCode(user: UserRecord, caller: Caller
 }
 
 /**
- * A resend (repeated registration): at most one a minute and five an hour per email. Beyond
- * that nothing is sent and the caller still answers `verification_pending`: the earlier code
- * keeps working. A send SES refuses is not counted.
+ * A resend (repeated registration): at most one a minute, five an hour and ten a day (the first
+ * code included) per email. Beyond that nothing is sent and the caller still answers
+ * `verification_pending`: the earlier code keeps working. A send SES refuses is not counted.
  */
 export async function resendVerificationCode(
   user: UserRecord,
@@ -66,6 +66,7 @@ export async function resendVerificationCode(
   // the caller's address and browser go into the `security.throttled` entry of a refused resend
   if (!(await tryConsume('codeResendPerMinute', user.email_lower, caller))) return false;
   if (!(await tryConsume('codeResendPerHour', user.email_lower, caller))) return false;
+  if (!(await tryConsume('verificationCodesPerDay', user.email_lower, caller))) return false;
   await givingBackOnFailure(RESEND_LIMITS, user.email_lower, async () => sendVerificationCode(user, pending ? await pending() : undefined));
   return true;
 }

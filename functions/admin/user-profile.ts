@@ -3,7 +3,8 @@ import { sendSecurityNotice } from '../accounts/security-notices';
 import { sendVerificationCode } from '../accounts/verification';
 import { auditPuts } from '../lib/audit';
 import { tableName } from '../lib/db';
-import { badRequest, conflict } from '../lib/errors';
+import { ApiError, badRequest, conflict } from '../lib/errors';
+import { logger } from '../lib/logger';
 import { statsUpdate, unverifiedDeltas } from '../lib/stats';
 import { indexKeys, keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -97,7 +98,12 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     };
   });
   if (emailChanged) {
-    await sendVerificationCode(emailChanged);
+    // The change is done: a code that cannot go out now (the mail budget's open share, SES) does
+    // not turn it into an error; the learner asks for a new one ("Send a new code").
+    await sendVerificationCode(emailChanged).catch((error: unknown) => {
+      if (!(error instanceof ApiError)) throw error;
+      logger.error('verification code after an email change failed', { error_name: error.code });
+    });
     // Security notices to both addresses (docs/security.md#account-security-center).
     const { previousEmail } = emailChanged;
     await sendSecurityNotice(emailChanged, 'email_changed_old', caller, { to: previousEmail, otherEmail: emailChanged.email });

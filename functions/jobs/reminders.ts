@@ -1,3 +1,4 @@
+import { drainDeferredNotices } from '../accounts/deferred-notices';
 import { capacityMeter } from '../lib/db';
 import { logger } from '../lib/logger';
 import { enqueueAll } from '../lib/queue';
@@ -8,7 +9,9 @@ import { currentDate } from '../lib/clock';
  * Scheduled reminders Lambda (EventBridge, hourly): fans the hour's reminder work (the learners
  * whose local morning is this UTC hour) out as one queue message per index slice of the hour's
  * partitions that hold learners (functions/program/reminders.ts); the reminder workers
- * (functions/jobs/reminder-worker.ts) send. Returns and logs how many slices it queued.
+ * (functions/jobs/reminder-worker.ts) send. Then it sends the security notices that had to wait
+ * (functions/accounts/deferred-notices.ts). Returns and logs how many slices it queued and what
+ * became of the waiting notices.
  */
 export const handler = async () => {
   capacityMeter.reset();
@@ -21,5 +24,6 @@ export const handler = async () => {
     hour: now.getUTCHours(),
     consumed_capacity: capacityMeter.snapshot(),
   });
-  return { slices: messages.length };
+  const notices = await drainDeferredNotices();
+  return { slices: messages.length, notices };
 };

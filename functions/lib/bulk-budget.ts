@@ -1,12 +1,12 @@
-import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { config } from './config';
-import { ses } from './email';
+import { sesAccount } from './email';
 
 /**
  * What bulk mail may take of the SES account (docs/scale-writes.md#two-mail-streams). Both
  * streams share one account: its send rate and its rolling 24-hour quota. Bulk takes at most
  * BULK_SEND_SHARE percent of each, so transactional mail (sign-in codes above all) always has
- * the rest and never queues behind reminders.
+ * the rest and never queues behind reminders: bulk is the first to yield when the quota is near
+ * (docs/security.md#outbound-mail-budget).
  */
 export interface BulkBudget {
   /** Emails per second one of `workers` may send. */
@@ -29,10 +29,8 @@ export class BulkShareSpentError extends Error {
  * quota raised by AWS, or a busy day of sign-ins, is taken into account within minutes.
  */
 export async function readBulkBudget(workers: number): Promise<BulkBudget> {
-  const quota = (await (await ses()).send(new GetAccountCommand({}))).SendQuota;
-  const maxSendRate = quota?.MaxSendRate ?? 0;
-  const max24HourSend = quota?.Max24HourSend ?? 0;
-  const sentLast24Hours = quota?.SentLast24Hours ?? 0;
+  // read now, not the figures the transactional budget keeps for minutes: a slice runs for minutes anyway
+  const { maxSendRate, max24HourSend, sentLast24Hours } = await sesAccount(0);
   const share = config().bulkSendShare / 100;
   // The sends of both streams count: bulk stops where the mail kept for transactional begins.
   const left = Math.floor(max24HourSend * share - sentLast24Hours);

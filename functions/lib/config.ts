@@ -58,6 +58,14 @@ export interface Config {
   reminderQueueUrl?: string;
   /** Percent of SES's account send rate and 24-hour quota bulk mail may take (50 by default); the rest is kept for transactional mail. */
   bulkSendShare: number;
+  /**
+   * Percent of SES's account send rate and 24-hour quota kept for the reserved mails (MAIL_RESERVED_SHARE,
+   * 20 by default): sign-in codes, reset links and security notices within their accounts' daily
+   * allowances (docs/security.md#outbound-mail-budget). The open mails (verification codes, mails
+   * beyond an allowance) stop where this share begins, bulk mail at `bulkSendShare`; the two
+   * together stay below 100, so the open mails keep a share of the rate too.
+   */
+  mailReservedShare: number;
   /** Reminder workers running at once (the SQS event source's maximum concurrency). */
   reminderWorkers: number;
   /** Local: the key of unsubscribe links (UNSUBSCRIBE_SECRET; unset = derived from SESSION_SECRET). */
@@ -115,6 +123,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (stage === 'cloud' && originSecret)
     throw new Error('ORIGIN_SECRET must not be set in the cloud (the value comes from Secrets Manager)');
   if (originSecret && Buffer.byteLength(originSecret) < 32) throw new Error('ORIGIN_SECRET must be at least 32 bytes');
+  const bulkSendShare = intFrom(env.BULK_SEND_SHARE, 50, 'BULK_SEND_SHARE', 1, 100);
+  const mailReservedShare = intFrom(env.MAIL_RESERVED_SHARE, 20, 'MAIL_RESERVED_SHARE', 1, 90);
+  // bulk yields before the open mails, which yield before the reserved ones: the shares must leave room between them
+  if (bulkSendShare + mailReservedShare >= 100)
+    throw new Error(`BULK_SEND_SHARE (${bulkSendShare}) and MAIL_RESERVED_SHARE (${mailReservedShare}) must add up to less than 100`);
   return {
     tableName: env.TABLE_NAME || 'career-program',
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || (env.DYNAMODB_ENDPOINT || env.SES_ENDPOINT ? 'us-east-1' : undefined),
@@ -148,7 +161,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sesBulkConfigurationSet: env.SES_BULK_CONFIGURATION_SET || undefined,
     purgeQueueUrl: env.PURGE_QUEUE_URL || undefined,
     reminderQueueUrl: env.REMINDER_QUEUE_URL || undefined,
-    bulkSendShare: intFrom(env.BULK_SEND_SHARE, 50, 'BULK_SEND_SHARE', 1, 100),
+    bulkSendShare,
+    mailReservedShare,
     reminderWorkers: intFrom(env.REMINDER_WORKERS, 2, 'REMINDER_WORKERS', 1, 1000),
     unsubscribeSecret: stage === 'local' ? env.UNSUBSCRIBE_SECRET || undefined : undefined,
     unsubscribeSecretArn: env.UNSUBSCRIBE_SECRET_ARN || undefined,

@@ -1,6 +1,7 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from './config';
 import { count, METRIC } from './metrics';
+import { forgetSesAccount, noteMailSent, sesAccountFigures, SES_ACCOUNT_MAX_AGE_MS, type SesAccountFigures } from './ses-account';
 
 export interface EmailMessage {
   to: string;
@@ -42,9 +43,21 @@ export function ses(): Promise<SESv2Client> {
   return client;
 }
 
-/** For tests that swap the client (aws-sdk-client-mock works on the class, this only resets). */
+/** For tests that swap the client (aws-sdk-client-mock works on the class, this only resets); also forgets the account's figures. */
 export function resetSesClientForTests(): void {
   client = undefined;
+  forgetSesAccount();
+}
+
+/**
+ * The SES account's limits and what it sent in the last 24 hours (SES v2 GetAccount), at most
+ * `maxAgeMs` old (functions/lib/ses-account.ts; 0: read now).
+ */
+export async function sesAccount(maxAgeMs = SES_ACCOUNT_MAX_AGE_MS): Promise<SesAccountFigures> {
+  return sesAccountFigures(async () => {
+    const [{ GetAccountCommand }, sesClient] = await Promise.all([sesClientModule(), ses()]);
+    return (await sesClient.send(new GetAccountCommand({}))).SendQuota;
+  }, maxAgeMs);
 }
 
 /**
@@ -82,6 +95,7 @@ export async function sendEmail(message: EmailMessage, stream: MailStream = 'tra
       throw error;
     });
   count(METRIC.emailsSent);
+  noteMailSent();
   return cfg.localMail ? 'sandbox' : 'sent';
 }
 

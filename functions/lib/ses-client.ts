@@ -1,13 +1,14 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { GetAccountCommand, SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { config } from './config';
 import { instrumentClient } from './local-twin';
 import { SesRetryStrategy } from './ses-retry';
 
 /**
  * The SES part of functions/lib/email.ts, imported on the first send (a module of its own, so
- * the bundler keeps only the client and the one command it names).
+ * the bundler keeps only the client and the commands it names: the send, and GetAccount for the
+ * mail budgets).
  */
-export { SendEmailCommand };
+export { GetAccountCommand, SendEmailCommand };
 
 export function createSesClient(): SESv2Client {
   const cfg = config();

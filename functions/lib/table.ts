@@ -66,6 +66,8 @@ import { nowMs } from './clock';
  *   JOB#reconcile        / LAST                 the drift the last finished reconciliation saw
  *   JOB#rebuild#<from>#<to> / STATE             a rebuild of derived data over those days: its checkpoint (TTL)
  *   MIGRATION#<name>     / APPLIED              a data migration of `npm run migrate` ran to the end (infra/ops/migrations.ts)
+ *   NOTICE#deferred      / <iso time>#<id>      a security notice that could not be sent yet, oldest first:
+ *                                               the hourly job sends it (functions/accounts/deferred-notices.ts; TTL)
  *   USER#<id> / PROFILE also carries erasureDue ERASURE / <deleted_at>#<id> while soft-deleted
  *   ENROLLMENT items also carry week1Pending WEEK1#PENDING / <enrolled_at>#<user id> until week 1
  *   is completed on time (the week-1 drop-off cohort, functions/lib/stats.ts)
@@ -312,6 +314,7 @@ export const PK = {
   purge: 'PURGE#',
   job: 'JOB#',
   migration: 'MIGRATION#',
+  notice: 'NOTICE#',
 } as const;
 /**
  * The mark of an audit entry written inside a transaction, `references: 'stream'`: the table's
@@ -372,6 +375,11 @@ export const auditShardOf = (id: string) => {
   for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
   return hash % AUDIT_SHARDS;
 };
+/**
+ * The security notices waiting to be sent: one partition (they are few and written only while
+ * mail cannot go out; a partition takes 1,000 writes a second).
+ */
+export const deferredNoticePartition = `${PK.notice}deferred`;
 /** The learners active on a day: the partition of their ACTIVITY markers. */
 export const activityPartition = (day: string) => `${PK.activity}${day}`;
 
@@ -480,6 +488,8 @@ export const keys = {
   reconcileLast: () => ({ pk: `${PK.job}reconcile`, sk: 'LAST' }),
   // Rebuild of what the table's stream derives, over a window of days (functions/admin/derived-data-rebuild.ts).
   rebuildCheckpoint: (from: string, to: string) => ({ pk: `${PK.job}rebuild#${from}#${to}`, sk: 'STATE' }),
+  // Security notices waiting to be sent (functions/accounts/deferred-notices.ts): one partition, oldest first.
+  deferredNotice: (deferredAt: string, id: string) => ({ pk: deferredNoticePartition, sk: `${deferredAt}#${id}` }),
 };
 
 /** Seconds since the epoch, the unit DynamoDB TTL reads. */

@@ -43,6 +43,7 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'scheduled-job-dead-letters': 'ticket',
   'failed-sign-in-spike': 'page',
   'mail-budget-exhausted': 'page',
+  'security-notices-deferred': 'ticket',
   'waf-blocks': 'ticket',
   'origin-client-certificate-expiring': 'ticket',
   'site-canary': 'page',

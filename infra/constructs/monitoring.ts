@@ -472,8 +472,14 @@ export class Monitoring extends Construct {
     this.alarm('MailBudgetExhausted', businessMetric(METRIC.mailBudgetExhausted), {
       threshold: 1,
       meaning:
-        'A kind of account mail (sign-in codes, verification, resets, notices) spent its hourly budget: that mail is refused with 503 until the hour ends. A script is sending through the public calls, or real use outgrew the budget.',
+        "The mail budget's open share is used up (the SES quota is near its reserved share, or the open mails reached their share of the send rate): verification codes and mails beyond their account's daily allowance are refused with 503; sign-in codes and notices within their allowances still go out. Many accounts or addresses at once is a script; a steady rise is growth that needs a larger SES quota.",
       runbook: 'mail-budget-exhausted',
+    });
+    this.alarm('SecurityNoticesDeferred', businessMetric(METRIC.securityNoticesDeferred), {
+      threshold: 1,
+      meaning:
+        'A security notice (password changed, passkey added, new sign-in …) could not go out when its change happened and waits for the hourly job: its owner learns of the change late. The open mail share is used up, SES is not sending, or one account had more than its notices for the hour.',
+      runbook: 'security-notices-deferred',
     });
     if (props.webAclMetricName) {
       this.alarm('WafBlocks', wafBlockedRequests(props.webAclMetricName), WAF_BLOCKS);
@@ -567,6 +573,7 @@ export class Monitoring extends Construct {
           METRIC.emailsBounced,
           METRIC.emailsComplained,
           METRIC.mailBudgetExhausted,
+          METRIC.securityNoticesDeferred,
           METRIC.securityNoticesDropped,
           METRIC.remindersSent,
           METRIC.remindersFailed,

@@ -3,7 +3,9 @@
  * stack (`npm start`) and prints what it sent: every learner due today whatever the hour of
  * their local morning, or with `--hour` the hourly run of that UTC hour only. Endpoints come from DYNAMODB_ENDPOINT / SES_ENDPOINT, else the local
  * ports (DYNAMODB_PORT 8000, SES_PORT 8005); TABLE_NAME defaults to 'career-program'.
- * A learner already reminded today is skipped, so running it twice sends nothing new.
+ * A learner already reminded today is skipped, so running it twice sends nothing new. Then, as
+ * the hourly schedule does in the cloud, it sends the security notices that had to wait
+ * (functions/accounts/deferred-notices.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -38,7 +40,11 @@ async function main() {
   // The IAM twin first (clients are instrumented when created), then the app modules, which read
   // the environment once.
   await (await import('./iam/install')).installIamTwin();
-  const [{ runReminders }, { runAs }] = await Promise.all([import('../../functions/program/reminders'), import('./iam/twin')]);
+  const [{ runReminders }, { drainDeferredNotices }, { runAs }] = await Promise.all([
+    import('../../functions/program/reminders'),
+    import('../../functions/accounts/deferred-notices'),
+    import('./iam/twin'),
+  ]);
   // The day's slices run here one after another, as the reminder workers run them in the cloud.
   const summary = await runAs('reminderWorker', () =>
     runReminders({
@@ -51,6 +57,8 @@ async function main() {
     `Reminders: considered ${summary.considered}, sent ${summary.sent}, skipped ${summary.skipped}, failed ${summary.failed}` +
       ` (mail viewer: ${process.env.SES_ENDPOINT})`,
   );
+  const notices = await runAs('reminders', () => drainDeferredNotices());
+  console.log(`Deferred security notices: sent ${notices.sent}, still waiting ${notices.waiting}, dropped ${notices.dropped}`);
   if (summary.failed) process.exitCode = 1;
 }
 

@@ -92,6 +92,10 @@ describe('numbers in the docs', () => {
         `\`-c bulkSendShare\`, default ${bulkSendShare} %: ${(sesSendRate * bulkSendShare) / 100} a second`,
     );
     expect(DOCS.readme).toContain(`the reminders may take, default ${bulkSendShare})`);
+    // the mail budget's reserved share (docs/security.md#outbound-mail-budget), the same locally
+    expect(local.mailReservedShare).toBe(STACK_DEFAULTS.mailReservedShare);
+    expect(local.bulkSendShare).toBe(bulkSendShare);
+    expect(DOCS.readme).toContain(`security notices, default ${STACK_DEFAULTS.mailReservedShare};`);
     expect(DOCS.readme).toContain(`\`reminderWorkers\` (default ${reminderWorkers};`);
   });
 

@@ -134,7 +134,7 @@ describe('Lambda bundles', () => {
           .sort(),
       ),
     ).toEqual([
-      ['SendEmailCommand', 'createSesClient'],
+      ['GetAccountCommand', 'SendEmailCommand', 'createSesClient'],
       ['createSsmProvider'],
       ['SQSClient', 'SendMessageBatchCommand', 'SendMessageCommand'],
       ['GetObjectCommand', 'PutObjectCommand', 'S3Client', 'getSignedUrl'],

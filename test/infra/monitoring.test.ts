@@ -79,8 +79,9 @@ describe('alarms', () => {
     // API 3 (5xx rate, latency, 403 rate), per function 3 (errors, throttles, duration or timed out), DynamoDB 2,
     // SES 2 + 2 per mail stream, failed reminders + unfinished slices 2, sign-in spike 1, reminder queue age + dead letters 2, mail event
     // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5, site canary 1,
-    // activity stream iterator age + dead letters 2, mail budget exhausted 1, log ingestion 1, counter drift 1
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 1 + 1 + 1);
+    // activity stream iterator age + dead letters 2, mail budget exhausted + security notices deferred 2, log ingestion 1,
+    // counter drift 1
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 2 + 1 + 1);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       const [meaning, link] = description.split('\nRunbook: ');
@@ -272,7 +273,7 @@ describe('alarms', () => {
       Period: 300,
       Threshold: 50,
     });
-    // a mail kind's hourly budget spent pages at once (docs/runbook.md#mail-budget-exhausted)
+    // the mail budget's open share used up pages at once (docs/runbook.md#mail-budget-exhausted)
     expect(alarm(prod, 'MailBudgetExhausted')).toMatchObject({
       Namespace: METRICS_NAMESPACE,
       MetricName: METRIC.mailBudgetExhausted,
@@ -280,6 +281,18 @@ describe('alarms', () => {
       Threshold: 1,
       AlarmActions: [topicRef(prod, 'mail-budget-exhausted')],
     });
+    // a security notice that had to wait for the hourly job is a ticket (docs/runbook.md#security-notices-deferred)
+    expect(alarm(prod, 'SecurityNoticesDeferred')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.securityNoticesDeferred,
+      Dimensions: [{ Name: 'service', Value: 'career-program' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [topicRef(prod, 'security-notices-deferred')],
+    });
+    expect(severityOf('security-notices-deferred')).toBe('ticket');
   });
 
   it('counter drift: the daily reconciliation saw a drift two days in a row (a ticket), and its job errors are a ticket too', () => {

@@ -153,12 +153,16 @@ describe('least privilege in the table', () => {
     }
   });
 
-  it('keeps the seed to program content, the learner to its own audit history, and the hourly schedule to reading the reminder index', () => {
+  it('keeps the seed to program content, the learner to its own audit history, and the hourly schedule to the reminder index and the deferred notices', () => {
     expect(tableStatements('seed').flatMap((st) => leadingKeysOf(st) ?? [])).toEqual(expect.arrayContaining(['PROGRAM#*']));
     expect(new Set(tableStatements('seed').flatMap((st) => leadingKeysOf(st) ?? []))).toEqual(new Set(['PROGRAM#*']));
     expect(queriedIndexes('learner')).toEqual([INDEX.auditByEntity.indexName]);
     expect(grantsOn('learner', 'EMAIL#')).toEqual([]);
-    expect(tableStatements('reminders').flatMap((st) => leadingKeysOf(st) ?? [])).toEqual([]);
+    // the deferred notices (NOTICE#), their accounts (USER#, read) and their limits (RATE#)
+    expect(new Set(tableStatements('reminders').flatMap((st) => leadingKeysOf(st) ?? []))).toEqual(
+      new Set(['USER#*', 'NOTICE#*', 'RATE#*']),
+    );
+    expect(grantsOn('reminders', 'USER#')).toEqual(['dynamodb:GetItem']);
     expect(queriedIndexes('reminders')).toEqual([INDEX.remindersDue.indexName]);
   });
 

@@ -30,10 +30,10 @@ const extraEnvironment = (name: (typeof OUR_FUNCTIONS)[number]): Record<string, 
       DEVICE_AUDIT_SECRET_ARN: { Ref: s.idOf(s.stack.deviceAuditSecret) },
       EXPORT_BUCKET: { Ref: s.idOf(s.stack.exports.bucket) },
     },
-    reminders: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue) },
+    // the hourly job signs the removal links of the passkey notices it sends late
+    reminders: { REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue), DEVICE_AUDIT_SECRET_ARN: { Ref: s.idOf(s.stack.deviceAuditSecret) } },
     reminderWorker: {
       REMINDER_QUEUE_URL: queueUrl(s.stack.reminderQueue),
-      BULK_SEND_SHARE: '50',
       REMINDER_WORKERS: '2',
       SES_BULK_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.bulkConfigurationSet) },
       UNSUBSCRIBE_SECRET_ARN: { Ref: s.idOf(s.stack.unsubscribeSecret) },
@@ -185,6 +185,9 @@ describe('functions', () => {
         // prod (the default stage) requires administrators' passkeys
         ADMIN_PASSKEY_REQUIRED: 'true',
         SES_CONFIGURATION_SET: { Ref: s.idOf(s.stack.mailEvents.configurationSet) },
+        // the mail budget's shares of the SES account (functions/accounts/mail-budget.ts)
+        BULK_SEND_SHARE: '50',
+        MAIL_RESERVED_SHARE: '20',
         POWERTOOLS_SERVICE_NAME: `career-program-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
         ...extraEnvironment(name),
       });
@@ -243,12 +246,14 @@ describe('IAM (least privilege)', () => {
 
   it('grants GSI queries on each index by name, only to the functions that query and only the indexes they query', () => {
     const tableArn = { 'Fn::GetAtt': [s.idOf(s.stack.data.table), 'Arn'] };
-    // the hourly schedule only queries the reminder index (which of the hour's partitions hold learners)
+    // the hourly schedule queries the reminder index (which of the hour's partitions hold learners)
+    // and the deferred notices' partition, reads their accounts, counts their limits and deletes the sent ones
     expect(
       statementsOf('reminders')
         .flatMap(actionsOf)
-        .filter((a) => a.startsWith('dynamodb:')),
-    ).toEqual(['dynamodb:Query']);
+        .filter((a) => a.startsWith('dynamodb:'))
+        .sort(),
+    ).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     for (const name of STACK_FUNCTIONS) {
       const indexes = [...new Set((TABLE_ACCESS[name]?.indexes ?? []).map((index) => INDEX[index].indexName))];
       const statement = statementsOf(name).find((st) => JSON.stringify(st.Resource).includes('/index/'));
@@ -270,33 +275,38 @@ describe('IAM (least privilege)', () => {
     const bulk = [identity, s.stack.resolve(s.stack.mailEvents.bulkConfigurationSetArn)];
     const sesStatements = policyStatements(s.template).filter(({ statement }) => actionsOf(statement).some((a) => a.startsWith('ses:')));
     const sends = sesStatements.filter(({ statement }) => actionsOf(statement).includes('ses:SendEmail'));
-    expect(sends).toHaveLength(5);
-    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
+    expect(sends).toHaveLength(6);
+    // the hourly job (reminders) sends the deferred security notices: transactional mail
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'reminderWorker'] as const) {
       const send = statementsOf(name).filter((st) => actionsOf(st).includes('ses:SendEmail'));
       expect(send, name).toHaveLength(1);
       // the policy lists the resources in its own (sorted) order
       expect(asList(send[0].Resource), name).toHaveLength(2);
       expect(asList(send[0].Resource), name).toEqual(expect.arrayContaining(name === 'reminderWorker' ? bulk : transactional));
     }
-    // SES v2 SendEmail is the only send the code makes (functions/lib/email.ts), and the bulk
-    // budget (functions/lib/bulk-budget.ts) the only read: the reminder worker alone reads the account
+    // SES v2 SendEmail is the only send the code makes (functions/lib/email.ts), and GetAccount the
+    // only read: the mail budgets are shares of the account (functions/accounts/mail-budget.ts,
+    // functions/lib/bulk-budget.ts), read by every function that mails
     const reads = sesStatements.filter(({ statement }) => !actionsOf(statement).includes('ses:SendEmail'));
-    expect(reads.map(({ statement }) => actionsOf(statement).filter((action) => action.startsWith('ses:')))).toEqual([['ses:GetAccount']]);
-    expect(reads[0].statement.Resource).toBe('*'); // GetAccount has no resource type
+    for (const { statement } of reads) {
+      expect(actionsOf(statement).filter((action) => action.startsWith('ses:'))).toEqual(['ses:GetAccount']);
+      expect(statement.Resource).toBe('*'); // GetAccount has no resource type
+    }
+    const mailing = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'reminderWorker'];
     for (const name of OUR_FUNCTIONS)
       expect(
         statementsOf(name).some((st) => actionsOf(st).includes('ses:GetAccount')),
         name,
-      ).toBe(name === 'reminderWorker');
+      ).toBe(mailing.includes(name));
     for (const { statement } of sends) expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
     // learner: the password-changed security notice (docs/security.md#account-security-center)
-    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'reminderWorker'] as const) {
       expect(
         statementsOf(name).some((st) => actionsOf(st).includes('ses:SendEmail')),
         name,
       ).toBe(true);
     }
-    for (const name of ['seed', 'reminders', 'purge', 'mailEvents', 'erasure'] as const) {
+    for (const name of ['seed', 'purge', 'mailEvents', 'erasure'] as const) {
       expect(
         statementsOf(name).some((st) => actionsOf(st).some((a) => a.startsWith('ses:'))),
         name,
@@ -321,7 +331,7 @@ describe('IAM (least privilege)', () => {
         name,
       ).toBe(true);
     }
-    for (const name of ['reminders', 'seed', 'purge', 'erasure'] as const) {
+    for (const name of ['seed', 'purge', 'erasure'] as const) {
       expect(
         statementsOf(name).some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')),
         name,
@@ -339,13 +349,18 @@ describe('IAM (least privilege)', () => {
     expect(reads('reminderWorker', { Ref: s.idOf(s.stack.sessionSecret) })).toBe(false);
     // device cookies and audit hashes: their own key, for the functions that set, check or write them
     const deviceAudit = { Ref: s.idOf(s.stack.deviceAuditSecret) };
-    for (const name of OUR_FUNCTIONS) expect(reads(name, deviceAudit), name).toBe(['auth', 'passkeys', 'learner'].includes(name));
+    // (the hourly job: the removal links of the passkey notices it sends late)
+    for (const name of OUR_FUNCTIONS)
+      expect(reads(name, deviceAudit), name).toBe(['auth', 'passkeys', 'learner', 'reminders'].includes(name));
+    // … and never the session or origin key
+    expect(reads('reminders', { Ref: s.idOf(s.stack.sessionSecret) })).toBe(false);
+    expect(reads('reminders', { Ref: s.idOf(s.stack.originSecret) })).toBe(false);
   });
 
   it('grants ssm:GetParameter on the one app-url parameter ARN, without referencing the parameter', () => {
     const parameterId = s.idOf(s.stack.appUrlParameter);
     const parameterName = asString(resourceOf(s.template, 'AWS::SSM::Parameter', parameterId).Properties.Name, 'parameter name');
-    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker'] as const) {
+    for (const name of ['auth', 'passkeys', 'learner', 'admin', 'reminderWorker', 'reminders'] as const) {
       const statement = statementsOf(name).find((st) => actionsOf(st).includes('ssm:GetParameter'));
       expect(JSON.stringify(statement?.Resource), name).toContain(`:parameter${parameterName}`);
       expect(JSON.stringify(statement?.Resource)).not.toContain('*');

@@ -8,6 +8,8 @@ import { keys } from '../../functions/lib/table';
 import { dayOf } from '../../functions/lib/activity';
 import { getUserByEmail, insertUser } from '../../functions/lib/users';
 import { runReminders } from '../../functions/program/reminders';
+import { drainDeferredNotices } from '../../functions/accounts/deferred-notices';
+import { runAs } from '../../infra/local/iam/twin';
 import { DEFAULT_SES_LIMITS } from '../../infra/local/ses-limits';
 import { codeIn, emailsTo, latestEmail, useApi, type ApiClient } from '../helpers/api';
 import { sendMailThrough, useSesAccount, type SesAccount } from '../helpers/ses';
@@ -164,7 +166,7 @@ describe.each([
     expect(await emailsTo(email, healthy.endpoint)).toEqual([]);
   });
 
-  it('security notice: a password change succeeds; the unsent notice is only logged', async () => {
+  it('security notice: a password change succeeds; the unsent notice waits, and the hourly job sends it once SES does', async () => {
     const { email, client } = await signedIn();
     sendMailThrough(refusing);
     const change = await client.post('/api/settings/password', {
@@ -173,9 +175,13 @@ describe.each([
       confirm_new_password: `${PASSWORD} again`,
     });
     expect(change.status).toBe(200);
-    expect(logged('security notice failed')).toEqual([{ event: 'password_changed', error_name: 'ApiError' }]);
+    expect(logged('security notice failed')).toEqual([]);
     expect(logged('email send failed')).toEqual([{ error_name: refusal, attempts, subject: 'Your password was changed' }]);
+    expect(await runAs('reminders', () => drainDeferredNotices())).toMatchObject({ sent: 0, waiting: 1 });
+
     sendMailThrough(healthy);
+    expect(await runAs('reminders', () => drainDeferredNotices())).toMatchObject({ sent: 1, waiting: 0, dropped: 0 });
+    expect((await emailsTo(email, healthy.endpoint)).map((mail) => mail.subject)).toEqual(['Your password was changed']);
     expect((await api.client().post('/api/auth/login', { email, password: `${PASSWORD} again` })).status).toBe(200);
   });
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { sendEmail, type Delivery, type EmailMessage } from '../../lib/email';
-import { takeFromMailBudget, type MailKind } from '../mail-budget';
+import { takeFromMailBudget, type MailKind, type MailSender } from '../mail-budget';
 
 /**
  * SES v2 answers meaning "this message will not go out" (as opposed to "try again later"):
@@ -23,11 +23,11 @@ const REJECTIONS = new Set([
  * Sends an account email; an SES failure becomes a clean typed error instead of a 500:
  * 502 `email_rejected` when SES refuses the message, 503 `email_unavailable` (Retry-After) when
  * it is throttling, out of daily quota or down (the SDK has already retried what can clear).
- * Each mail is first taken from its kind's hourly budget (503 `email_unavailable` when spent)
- * and given back when it does not go out.
+ * Each mail is first taken from the mail budget for its sender (../mail-budget.ts: 503
+ * `email_unavailable` when the open share is used up) and given back when it does not go out.
  */
-export async function deliver(message: EmailMessage, kind: MailKind): Promise<Delivery> {
-  const giveBack = await takeFromMailBudget(kind);
+export async function deliver(message: EmailMessage, kind: MailKind, sender: MailSender): Promise<Delivery> {
+  const giveBack = await takeFromMailBudget(kind, sender);
   try {
     return await sendEmail(message);
   } catch (error) {
