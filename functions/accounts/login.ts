@@ -32,6 +32,7 @@ import { deviceCookie, trustedDeviceId } from './trusted-device';
 import { browserSignIn } from './known-browsers';
 import { sendSecurityNotice } from './security-notices';
 import { currentDate } from '../lib/clock';
+import { isRandomId } from '../../shared/key-values';
 
 /**
  * Two-step sign-in (docs/product.md#4-states-and-transitions): the password, then a 6-digit code emailed with a challenge id.
@@ -166,7 +167,7 @@ export async function checkChallengeCode(
   let userId: string | undefined;
   let user: UserRecord | undefined;
   try {
-    if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
+    if (!isRandomId(input.challenge_id)) throw badRequest('invalid_code');
     const challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => belongs(item, email), {
       revealAttempts: true,
       reserveTry: true,

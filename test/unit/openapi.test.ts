@@ -73,9 +73,20 @@ describe('the OpenAPI reference', () => {
       properties: Record<string, { maxLength?: number }>;
       required: string[];
     };
-    expect(loginSchema.properties.email.maxLength).toBe(320);
+    // the product's email rule (shared/key-values.ts), with its own code
+    expect(loginSchema.properties.email.maxLength).toBe(254);
     expect(loginSchema.required).toEqual(expect.arrayContaining(['email', 'password']));
-    expect(login.responses['400'].content!['application/json'].schema.allOf[1].properties.error.enum).toContain('invalid_request');
+    expect(login.responses['400'].content!['application/json'].schema.allOf[1].properties.error.enum).toEqual(
+      expect.arrayContaining(['invalid_request', 'invalid_email']),
+    );
+    // a path parameter with a rule shows it
+    const detail = operationOf('GET', '/api/admin/users/{id}') as unknown as {
+      parameters: Array<{ name: string; schema: { pattern?: string } }>;
+    };
+    expect(new RegExp(detail.parameters.find((p) => p.name === 'id')!.schema.pattern!).test('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f')).toBe(
+      true,
+    );
+    expect(new RegExp(detail.parameters.find((p) => p.name === 'id')!.schema.pattern!).test('nobody')).toBe(false);
     const users = operationOf('GET', '/api/admin/users');
     expect(users.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
       expect.arrayContaining(['page', 'page_size', 'cursor', 'query', 'filter', 'status']),
