@@ -13,8 +13,8 @@ import { PROGRAM_LIMITS } from './program-authoring';
  * (shared/api-schemas) shows the same rules.
  */
 
-/** An account's id as the product issues it (`randomUUID`, functions/lib/users.ts). */
-export const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An account's id as the product issues it (`randomUUID`, functions/lib/users.ts: lower-case hex). */
+export const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * The ids the product draws from random bytes, base64url: sign-in challenges, passkey
  * challenges, sessions (18 bytes: 24 characters). The bounds leave room, never a key's size.

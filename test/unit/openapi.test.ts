@@ -37,6 +37,19 @@ describe('the OpenAPI reference', () => {
     );
   });
 
+  it('checks the account id of every admin route about one account against the UUID rule (docs/security.md#values-that-become-keys)', () => {
+    const about = ROUTES.filter((route) => route.path.startsWith('/api/admin/users/{id}'));
+    expect(about.length).toBeGreaterThan(10);
+    for (const route of about) {
+      const id = (
+        operationOf(route.method, route.path) as unknown as { parameters: Array<{ name: string; schema: { pattern?: string } }> }
+      ).parameters.find((p) => p.name === 'id');
+      expect(id?.schema.pattern, routeKey(route)).toBeDefined();
+      expect(new RegExp(id!.schema.pattern!).test('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f'), routeKey(route)).toBe(true);
+      expect(new RegExp(id!.schema.pattern!).test('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f\n'), routeKey(route)).toBe(false);
+    }
+  });
+
   it('is OpenAPI 3.1 with one operation per route, its path parameters, and an error shape per status', () => {
     expect(generated.document.openapi).toBe('3.1.0');
     for (const route of ROUTES) {
