@@ -1,6 +1,6 @@
-import { PK } from '../functions/lib/table';
+import { AUDIT_REF_KIND, auditRefPrefix, PK } from '../functions/lib/table';
 import type { RouteGroup } from '../shared/routes';
-import { combinedAccess, type TableAccessSpec } from './constructs/app-function';
+import { combinedAccess, type ItemAction, type KeyPrefix, type TableAccessSpec } from './constructs/app-function';
 
 /** The stack's Lambda functions: one per endpoint group, and the jobs. */
 export type StackFunctionName =
@@ -55,6 +55,24 @@ const PURGE_START: TableAccessSpec = {
   },
 };
 
+/**
+ * The references (AUDITREF#) a learner-facing function's own audit entries make
+ * (functions/lib/audit.ts auditRefPartitions), and nothing more: the histories of the entity types
+ * it writes entries for, the actor's and the actor domain's partitions, and the partitions of the
+ * actions it writes, by their names' start (`auth.`). It cannot put a reference in an
+ * administrator's action partitions (`admin.*`) or in another entity type's histories (program,
+ * export, route), which the console's filters read. Entries themselves (AUDIT#<day>) stay
+ * appendable by every function that audits: their partitions are days, shared by every writer.
+ */
+function ownAuditReferences(entityTypes: string[], actionStarts: string[], actor = true): Partial<Record<KeyPrefix, ItemAction[]>> {
+  const prefixes: KeyPrefix[] = [
+    ...entityTypes.map((type) => auditRefPrefix.entity(type)),
+    ...actionStarts.map((start) => auditRefPrefix.action(start)),
+    ...(actor ? [AUDIT_REF_KIND.actor, AUDIT_REF_KIND.domain] : []),
+  ];
+  return Object.fromEntries(prefixes.map((prefix) => [prefix, ['PutItem']]));
+}
+
 export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined> = {
   // Sign-in, registration, verification, reset, sessions, the public certificate check and the
   // health check (DescribeTable).
@@ -70,9 +88,10 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.stats]: ['UpdateItem'],
       // the public check; a restore makes the certificate verify again (functions/lib/certificate-hold.ts)
       [PK.cert]: ['GetItem', 'UpdateItem'],
-      // an audit entry and its references, each put (functions/lib/audit.ts): both append-only
+      // an audit entry and its references, each put (functions/lib/audit.ts): both append-only;
+      // sign-in, registration, reset and restore entries, and refused requests (rate_limit)
       [PK.audit]: ['PutItem'],
-      [PK.auditRef]: ['PutItem'],
+      ...ownAuditReferences(['user', 'rate_limit'], ['auth.', 'account.', 'security.']),
       // the published program version (the session's open module, functions/program/published-program.ts)
       [PK.program]: ['GetItem'],
       // a security notice that cannot go out now waits for the hourly job (functions/accounts/security-notices.ts)
@@ -88,8 +107,9 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.passkeyId]: ['GetItem', 'PutItem', 'DeleteItem'],
       [PK.webauthn]: ['PutItem', 'DeleteItem'],
       [PK.rate]: ['GetItem', 'UpdateItem'],
+      // passkey and session entries, a throttled passkey sign-in (rate_limit)
       [PK.audit]: ['PutItem'],
-      [PK.auditRef]: ['PutItem'],
+      ...ownAuditReferences(['user', 'rate_limit'], ['auth.', 'security.']),
       [PK.notice]: ['PutItem'],
     },
   },
@@ -105,7 +125,11 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.userSearch]: ['PutItem'],
       // the export's entries by key from their references
       [PK.audit]: ['PutItem', 'BatchGetItem'],
-      [PK.auditRef]: ['Query', 'PutItem'],
+      // its entries' references (self-deletion, password change, certificate, reminders, refusals)
+      ...ownAuditReferences(['user', 'rate_limit'], ['account.', 'auth.', 'learner.', 'notifications.', 'security.']),
+      // the data export reads the account's own history: the accounts' entity partitions only
+      // (AUDITREF#ENTITY#user#<id>), none of the console's (actors, actions, domains)
+      [auditRefPrefix.entity('user')]: ['Query', 'PutItem'],
       [PK.program]: ['GetItem'],
       [PK.notice]: ['PutItem'],
     },
@@ -188,7 +212,8 @@ export const TABLE_ACCESS: Record<StackFunctionName, TableAccessSpec | undefined
       [PK.email]: ['GetItem'],
       [PK.user]: ['GetItem', 'UpdateItem'],
       [PK.audit]: ['PutItem'],
-      [PK.auditRef]: ['PutItem'],
+      // user.email_bounced / user.email_complained, written with no actor
+      ...ownAuditReferences(['user'], ['user.email_'], false),
     },
   },
   // The deploy-time content seed: version 1 on an empty table, the old per-module copies removed.

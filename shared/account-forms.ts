@@ -47,7 +47,8 @@ export const FORGOT_PASSWORD_MESSAGES = { emailRequired: 'Email is required.' } 
 
 /**
  * "Forgot password": an email is required; its shape is not checked here, so the answer stays
- * the same whoever asks (the server answers alike for any address).
+ * the same whoever asks (the server answers alike for any address, and 400 `invalid_email` for
+ * what is none, docs/security.md#values-that-become-keys).
  */
 export const forgotPasswordSchema = z.object({
   email: z.pipe(z.string().check(z.trim()), z.string().check(z.minLength(1, FORGOT_PASSWORD_MESSAGES.emailRequired))),

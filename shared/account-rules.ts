@@ -8,9 +8,14 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH, NAME_MIN_LEN
 
 export type NameProblem = 'required' | 'invalid';
 
-/** Control characters (including newlines) have no place in a name shown in lists and emails. */
+/**
+ * Control characters (C0 with the line breaks, DEL, C1) and the line and paragraph separators:
+ * no name shown in lists and emails, and no address, holds one; in a DynamoDB key they are what
+ * IAM's `*` in a key pattern does not match (docs/security.md#values-that-become-keys).
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const hasControlCharacters = (value: string) => CONTROL_CHARS.test(value);
 
 /** docs/product.md#5-validation-rules: 1-100 characters after trimming. */
 export function checkName(value: unknown): NameProblem | null {
@@ -25,11 +30,14 @@ export function checkName(value: unknown): NameProblem | null {
 /** RFC 5321 caps an address at 254 characters. */
 export const MAX_EMAIL_LENGTH = 254;
 
-/** A pragmatic shape check (one @, a dot in the domain, no spaces); the emailed code proves the rest. */
+/**
+ * A pragmatic shape check (one @, a dot in the domain, no spaces, no control characters, at most
+ * 254 characters after trimming); the emailed code proves the rest.
+ */
 export function isEmailShape(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const email = value.trim();
-  return email.length <= MAX_EMAIL_LENGTH && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email);
+  return email.length <= MAX_EMAIL_LENGTH && !CONTROL_CHARS.test(email) && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email);
 }
 
 /** 8 to 128 characters of anything (no composition rules, docs/security.md). */

@@ -26,6 +26,16 @@ describe('shared account rules', () => {
     }
   });
 
+  it('emails and names hold no control character, line break or line separator (they become keys)', () => {
+    for (const control of ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f', '\u2028', '\n']) {
+      expect(isEmailShape(`ada${control}lace@example.com`), JSON.stringify(control)).toBe(false);
+      expect(checkName(`Ada${control}Lovelace`), JSON.stringify(control)).toBe('invalid');
+    }
+    // a line break around the address is trimmed away, as it is before the address is stored
+    expect(isEmailShape('ada@example.com\n')).toBe(true);
+    expect(isEmailShape('zoë@exämple.com')).toBe(true);
+  });
+
   it('password length 8..128', () => {
     expect(passwordLengthOk('1234567')).toBe(false);
     expect(passwordLengthOk('12345678')).toBe(true);

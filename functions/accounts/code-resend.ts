@@ -13,6 +13,7 @@ import { replacedCodesOf } from './codes';
 import { consume, givingBackOnFailure } from './rate-limit';
 import { resendVerificationCode } from './verification';
 import { nowSeconds } from '../lib/clock';
+import { isRandomId } from '../../shared/key-values';
 
 /**
  * The two "Send a new code" buttons (docs/product.md#10-journeys): without them an unverified account or
@@ -47,7 +48,7 @@ export async function resendLoginCode(
   caller: Caller,
 ): Promise<{ challengeId: string; browserCookie: string }> {
   await consume('codeResendPerIp', caller.ip, caller);
-  if (!/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('challenge_expired');
+  if (!isRandomId(input.challenge_id)) throw badRequest('challenge_expired');
   const email = normalizeEmail(input.email);
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.challenge(input.challenge_id), ConsistentRead: true }));
   const challenge = found.Item;

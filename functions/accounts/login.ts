@@ -34,6 +34,7 @@ import { browserSignIn } from './known-browsers';
 import { sendSecurityNotice } from './security-notices';
 import { assertPasswordSignInPossible, takePasswordSignIn } from './admin-passkey-rule';
 import { currentDate } from '../lib/clock';
+import { isRandomId } from '../../shared/key-values';
 
 /**
  * Two-step sign-in (docs/product.md#4-states-and-transitions): the password, then a 6-digit code emailed with a challenge id.
@@ -190,7 +191,7 @@ export async function checkChallengeCode(
   let userId: string | undefined;
   let user: UserRecord | undefined;
   try {
-    if (!input.challenge_id || !/^[\w-]{1,64}$/.test(input.challenge_id)) throw badRequest('invalid_code');
+    if (!isRandomId(input.challenge_id)) throw badRequest('invalid_code');
     const challenge = await consumeCode(keys.challenge(input.challenge_id), normalizeCode(input.code), (item) => belongs(item, email), {
       revealAttempts: true,
       reserveTry: true,

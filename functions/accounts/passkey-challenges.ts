@@ -7,6 +7,7 @@ import { db, tableName } from '../lib/db';
 import { badRequest } from '../lib/errors';
 import { keys, ttlIn } from '../lib/table';
 import { nowSeconds } from '../lib/clock';
+import { isRandomId } from '../../shared/key-values';
 
 /**
  * WebAuthn challenges of the passkey ceremonies (docs/security.md#account-security-center): WEBAUTHN#<id> /
@@ -18,7 +19,6 @@ import { nowSeconds } from '../lib/clock';
  * pay for it at start.
  */
 export const CHALLENGE_TTL_SECONDS = 5 * 60;
-const CHALLENGE_ID = /^[\w-]{16,64}$/;
 
 /** What a challenge is for: adding a passkey, signing in, or confirming it's you with a passkey. */
 export type ChallengePurpose = 'register' | 'login' | 'confirm';
@@ -59,7 +59,7 @@ export async function storeChallenge(purpose: ChallengePurpose, challenge: strin
 
 /** Takes the challenge (single use): gone, expired, of another purpose or account → 400 `invalid_challenge`. */
 export async function takeChallenge(challengeId: string, purpose: ChallengePurpose, userId?: string): Promise<string> {
-  if (!CHALLENGE_ID.test(challengeId)) throw badRequest('invalid_challenge');
+  if (!isRandomId(challengeId)) throw badRequest('invalid_challenge');
   let item: Record<string, unknown> | undefined;
   try {
     const result = await db().send(

@@ -5,13 +5,13 @@ import { auditPuts, type AuditInput } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { notFound } from '../lib/errors';
 import { keyAfter, keys, SK } from '../lib/table';
+import { isPasskeyId } from '../../shared/key-values';
 
 /**
  * Passkey storage the admin side needs too (list, count, removal, hard delete) without loading
  * the WebAuthn library: see functions/accounts/passkey-registration.ts and docs/security.md#account-security-center.
  */
 export const MAX_PASSKEYS = 20;
-const PASSKEY_ID = /^[\w-]{43}$/;
 
 export interface PasskeyItem {
   pk: string;
@@ -85,7 +85,7 @@ export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
 
 /** One passkey of the account; unknown, malformed or another account's id → 404 `passkey_not_found`. */
 export async function ownPasskey(userId: string, passkeyId: string): Promise<PasskeyItem> {
-  if (!PASSKEY_ID.test(passkeyId)) throw notFound('passkey_not_found');
+  if (!isPasskeyId(passkeyId)) throw notFound('passkey_not_found');
   const found = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(userId, passkeyId), ConsistentRead: true }));
   if (!found.Item) throw notFound('passkey_not_found');
   return found.Item as PasskeyItem;

@@ -10,13 +10,13 @@ import type { UserRecord } from '../lib/user-record';
 import { confirmIdentity, type IdentityProof } from './reauthentication';
 import { isLive, sessionIdOf, sessionItems } from './sessions';
 import { nowIso, nowMs } from '../lib/clock';
+import { isRandomId } from '../../shared/key-values';
 
 /**
  * Ending sessions from "Where you're signed in" (docs/security.md#account-security-center), after
  * "Confirm it's you". Apart from ./sessions.ts: the check may verify a passkey, and the WebAuthn
  * library stays out of the auth function that lists sessions.
  */
-const SESSION_ID = /^[\w-]{1,64}$/;
 /** The audit action of a refused "Confirm it's you" before ending sessions. */
 const REFUSED = 'auth.session_revocation_refused';
 
@@ -28,7 +28,7 @@ export async function revokeSession(
   proof: IdentityProof,
   caller: Caller,
 ): Promise<{ endedCurrent: boolean }> {
-  if (!SESSION_ID.test(sessionId)) throw notFound('session_not_found');
+  if (!isRandomId(sessionId)) throw notFound('session_not_found');
   await confirmIdentity(user, proof, caller, REFUSED);
   try {
     // marked ended, not deleted: the item is its sign-in's audit source until its TTL (functions/lib/session.ts endSession)

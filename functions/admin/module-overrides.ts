@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { isContentId, isUserId } from '../../shared/key-values';
 import type { ModuleState } from '../../shared/program-types';
 import type { Program } from '../program/content';
 import { publishedProgram } from '../program/published-program';
@@ -104,6 +105,10 @@ export async function overrideModule(
   if (missing.length) throw badRequest('missing_fields', { fields: missing });
   const userId = (input.user_id as string).trim();
   const moduleId = (input.module_id as string).trim();
+  // Both become keys (USER#<id>, PROGRESS#…#<module id>): an id the product never issued names
+  // nothing and is refused before any read (docs/security.md#values-that-become-keys).
+  const malformed = [...(isUserId(userId) ? [] : ['user_id']), ...(isContentId(moduleId) ? [] : ['module_id'])];
+  if (malformed.length) throw badRequest('invalid_request', { fields: malformed });
   const content = await publishedProgram();
   if (!content.byId.has(moduleId)) throw notFound();
 

@@ -100,7 +100,7 @@ export function errorCodes(route: RouteDef, impl: RouteImpl | undefined, doc: Ro
   add(413, 'payload_too_large');
   if (pathParams(route.path).length) {
     add(400, 'invalid_path');
-    add(404, 'not_found'); // a parameter longer than any id (functions/lib/http.ts MAX_PATH_PARAM_LENGTH)
+    add(404, 'not_found'); // a parameter longer than any id or outside its rule (functions/lib/http.ts)
   }
   if (route.access !== 'public') add(401, 'unauthorized');
   if (route.access === 'admin') add(403, 'admin_required');
@@ -124,7 +124,14 @@ const headersObject = (headers: Record<string, string>) =>
     : {};
 
 function operation(route: RouteDef, impl: RouteImpl | undefined, doc: RouteDoc | undefined) {
-  const parameters: JsonSchema[] = pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  // a path parameter's rule (RouteImpl.params, shared/key-values.ts) where the route has one
+  const paramRules = impl?.params ? ((jsonSchema(impl.params, 'input').properties ?? {}) as Record<string, JsonSchema>) : {};
+  const parameters: JsonSchema[] = pathParams(route.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: paramRules[name] ?? { type: 'string' },
+  }));
   const query = doc?.query ?? impl?.query;
   if (query) {
     const schema = jsonSchema(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };

@@ -10,6 +10,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import { safeParse } from 'zod/mini';
+import { FIELD_ERROR_CODES } from '../../shared/key-values';
 import { routeKey, routesOfGroup, type RouteDef, type RouteGroup } from '../../shared/routes';
 import { appUrl } from './app-url';
 import { firstRefusalThisHour } from './audit-once';
@@ -66,6 +67,11 @@ export interface RouteImpl<Body = any, Query = any> {
   formBody?: boolean;
   body?: $ZodType<Body>;
   query?: $ZodType<Query>;
+  /**
+   * The path parameters' rules (shared/key-values.ts): a parameter outside its rule names
+   * nothing, so the route answers 404 `not_found` before any read.
+   */
+  params?: $ZodType<Record<string, string>>;
   handler: (request: ApiRequest<Body, Query>) => Promise<ApiResult>;
 }
 
@@ -199,11 +205,14 @@ const errorMapper = (): middy.MiddlewareObj<Event> => ({
 /**
  * Checks a body or query against the route's schema (zod/mini: a fraction of classic zod's
  * weight in every Lambda bundle, docs/lean-builds.md); a mismatch is the client's: 400
- * `invalid_request` with the fields at fault.
+ * `invalid_request` with the fields at fault, or the product's own code for a field whose rule
+ * has one (an email: `invalid_email`, shared/key-values.ts).
  */
 function validate<T>(schema: $ZodType<T>, value: unknown): T {
   const result = safeParse(schema, value);
   if (result.success) return result.data;
+  const own = result.error.issues.find((issue) => FIELD_ERROR_CODES.includes(issue.message));
+  if (own) throw new ApiError(400, own.message);
   const fields = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? '')).filter(Boolean))];
   throw new ApiError(400, 'invalid_request', { fields });
 }
@@ -272,6 +281,7 @@ function adapt(impl: RouteImpl) {
     const state = requestState.get(event) ?? {};
     const query = { ...(event.queryStringParameters ?? {}) };
     if (Object.values(event.pathParameters ?? {}).some(namesNothing)) throw notFound();
+    if (impl.params && !safeParse(impl.params, event.pathParameters ?? {}).success) throw notFound();
     const request: ApiRequest<unknown, unknown> = {
       body: impl.body ? validate(impl.body, event.body ?? {}) : event.body,
       query: impl.query ? validate(impl.query, query) : query,

@@ -387,6 +387,24 @@ export const activityPartition = (day: string) => `${PK.activity}${day}`;
 export const auditDayPartition = (day: string, shard: number) => `${PK.audit}${day}${shard ? `#${shard}` : ''}`;
 
 /**
+ * The reference partitions' prefixes, by kind: what the IAM grants of the functions that write or
+ * read references name (infra/table-access.ts), narrower than `AUDITREF#` where a function only
+ * needs some (docs/security.md#least-privilege-in-iam).
+ */
+export const AUDIT_REF_KIND = {
+  entity: `${PK.auditRef}ENTITY#`,
+  actor: `${PK.auditRef}ACTOR#`,
+  action: `${PK.auditRef}ACTION#`,
+  domain: `${PK.auditRef}DOMAIN#`,
+} as const;
+export const auditRefPrefix = {
+  /** the histories of one entity type's entities */
+  entity: (entityType: string) => `${AUDIT_REF_KIND.entity}${entityType}#` as const,
+  /** the partitions of the actions whose names start with `start` (`auth.`: every auth.* action) */
+  action: (start: string) => `${AUDIT_REF_KIND.action}${start}` as const,
+};
+
+/**
  * The partitions of the references to audit entries, by access pattern. One account's or
  * entity's references form one partition (their history has no hot end); an action's and an
  * actor domain's carry the month of the entry and a shard: a month bucket keeps a partition's
@@ -394,14 +412,14 @@ export const auditDayPartition = (day: string, shard: number) => `${PK.audit}${d
  */
 export const auditRefPartition = {
   /** one entity's history (the user drawer, the entity filter, a hard delete's scrub and the data export) */
-  entity: (entityType: string, entityId: string) => `${PK.auditRef}ENTITY#${entityType}#${entityId}`,
+  entity: (entityType: string, entityId: string) => `${auditRefPrefix.entity(entityType)}${entityId}`,
   /** what one account did (the actor filter, a hard delete's scrub) */
-  actor: (userId: string) => `${PK.auditRef}ACTOR#${userId}`,
+  actor: (userId: string) => `${AUDIT_REF_KIND.actor}${userId}`,
   /** one action's entries of a month (yyyy-mm), one shard of them (the action and entity-type filters) */
-  action: (action: string, month: string, shard: number) => `${PK.auditRef}ACTION#${action}#${month}#${shard}`,
+  action: (action: string, month: string, shard: number) => `${AUDIT_REF_KIND.action}${action}#${month}#${shard}`,
   /** one actor domain's entries of a month, one shard (the actor filter given as @domain or a former address) */
   domain: (domain: string, month: string, shard: number) =>
-    `${PK.auditRef}DOMAIN#${domain.trim().toLowerCase().replace(/^@/, '')}#${month}#${shard}`,
+    `${AUDIT_REF_KIND.domain}${domain.trim().toLowerCase().replace(/^@/, '')}#${month}#${shard}`,
 };
 
 export const keys = {

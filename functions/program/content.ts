@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { CONTENT_ID_CHARS, SLUG_CHARS } from '../../shared/key-values';
 import { listMinimum } from '../../shared/list-answer';
 import { PROGRAM_LIMITS } from '../../shared/program-authoring';
 import type { ModuleSection } from '../../shared/program-types';
@@ -22,7 +23,7 @@ import week4 from './content/week-4.json';
 const blockSchema = z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]);
 
 const taskSchema = z.strictObject({
-  task_id: z.string().check(z.regex(/^[a-z0-9-]+$/)),
+  task_id: z.string().check(z.regex(CONTENT_ID_CHARS)),
   type: z.enum(['checkbox', 'text']),
   label: z.string().check(z.minLength(1)),
   hint: z.string(),
@@ -32,8 +33,8 @@ const taskSchema = z.strictObject({
 });
 
 const moduleSchema = z.strictObject({
-  module_id: z.string().check(z.regex(/^[a-z0-9-]+$/)),
-  slug: z.string().check(z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)),
+  module_id: z.string().check(z.regex(CONTENT_ID_CHARS)),
+  slug: z.string().check(z.regex(SLUG_CHARS)),
   position: z.int().check(z.minimum(1)),
   title: z.string().check(z.minLength(1)),
   summary: z.string().check(z.minLength(1)),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { contentIdParam, slugParam } from '../../shared/key-values';
 import { TASK_ANSWER_MAX_LENGTH } from '../../shared/program-types';
 import { conflict } from '../lib/errors';
 import { defineRoute, type ApiRequest } from '../lib/http';
@@ -34,7 +35,12 @@ export const dashboardStateRoute = defineRoute({
   handler: async (request) => ({ body: dashboardState(await loadLearnerProgram(learnerOf(request))) }),
 });
 
+/** A module by its slug; a task by its id (shared/key-values.ts): anything else names nothing, 404 before any read. */
+const modulePath = z.object({ slug: slugParam });
+const taskPath = z.object({ slug: slugParam, task_id: contentIdParam });
+
 export const modulePageRoute = defineRoute({
+  params: modulePath,
   handler: async (request) => ({ body: await getModulePage(learnerOf(request), request.params.slug) }),
 });
 
@@ -44,6 +50,7 @@ const taskSaveBody = z.strictObject({
 });
 
 export const taskSaveRoute = defineRoute({
+  params: taskPath,
   body: taskSaveBody,
   handler: async (request) => ({
     body: await saveTask(learnerOf(request), request.params.slug, request.params.task_id, request.body),

@@ -142,13 +142,20 @@ export const ITEM_ACTIONS = [
 export type ItemAction = (typeof ITEM_ACTIONS)[number];
 
 /**
+ * A partition-key prefix of functions/lib/table.ts (PARTITION_PREFIXES), or a longer prefix under
+ * one where a function needs only some of its partitions (the audit references of one kind,
+ * AUDIT_REF_KIND).
+ */
+export type KeyPrefix = PartitionPrefix | `${PartitionPrefix}${string}`;
+
+/**
  * What one function may do in the single table (docs/security.md#least-privilege-in-iam): per
- * partition-key prefix (functions/lib/table.ts PARTITION_PREFIXES), the item actions its code
- * makes there, and the indexes it queries. Exactly what the code uses: the local IAM twin's
- * grants report (infra/local/iam) fails the test run on a grant nothing used.
+ * key prefix, the item actions its code makes there, and the indexes it queries. Exactly what
+ * the code uses: the local IAM twin's grants report (infra/local/iam) fails the test run on a
+ * grant nothing used.
  */
 export interface TableAccessSpec {
-  items: Partial<Record<PartitionPrefix, readonly ItemAction[]>>;
+  items: Partial<Record<KeyPrefix, readonly ItemAction[]>>;
   /** Indexes it queries, by access pattern (INDEX in functions/lib/table.ts). */
   indexes?: readonly IndexName[];
   /** DescribeTable (the health check). */
@@ -172,7 +179,7 @@ const AUDIT_ACTIONS: Readonly<Partial<Record<PartitionPrefix, readonly ItemActio
 export function combinedAccess(...specs: TableAccessSpec[]): TableAccessSpec {
   const items: TableAccessSpec['items'] = {};
   for (const spec of specs) {
-    for (const [prefix, actions] of Object.entries(spec.items) as Array<[PartitionPrefix, readonly ItemAction[]]>)
+    for (const [prefix, actions] of Object.entries(spec.items) as Array<[KeyPrefix, readonly ItemAction[]]>)
       items[prefix] = ITEM_ACTIONS.filter((action) => actions.includes(action) || items[prefix]?.includes(action));
   }
   return {
@@ -192,13 +199,17 @@ export function bindTableAccess(
   data: { tableArn: string; indexArn(name: IndexName): string },
   spec: TableAccessSpec,
 ): void {
-  for (const [prefix, allowed] of Object.entries(AUDIT_ACTIONS) as Array<[PartitionPrefix, readonly ItemAction[]]>) {
-    const refused = (spec.items[prefix] ?? []).filter((action) => !allowed.includes(action));
-    if (refused.length)
-      throw new Error(`audit entries are appended, anonymised and queried only: ${refused.join(', ')} on ${prefix} is not granted`);
+  for (const [auditPrefix, allowed] of Object.entries(AUDIT_ACTIONS) as Array<[PartitionPrefix, readonly ItemAction[]]>) {
+    // the prefix itself or any narrower one under it (`AUDITREF#ENTITY#user#`)
+    for (const [prefix, actions] of Object.entries(spec.items) as Array<[KeyPrefix, readonly ItemAction[]]>) {
+      if (!prefix.startsWith(auditPrefix)) continue;
+      const refused = actions.filter((action) => !allowed.includes(action));
+      if (refused.length)
+        throw new Error(`audit entries are appended, anonymised and queried only: ${refused.join(', ')} on ${prefix} is not granted`);
+    }
   }
   for (const action of ITEM_ACTIONS) {
-    const prefixes = (Object.entries(spec.items) as Array<[PartitionPrefix, readonly ItemAction[]]>)
+    const prefixes = (Object.entries(spec.items) as Array<[KeyPrefix, readonly ItemAction[]]>)
       .filter(([, actions]) => actions.includes(action))
       .map(([prefix]) => prefix);
     if (!prefixes.length) continue;

@@ -14,6 +14,8 @@ import {
   PAGING_DETAILS,
   type RouteDoc,
 } from './common';
+import { CONTENT_ID_CHARS, USER_ID } from '../key-values';
+import { PROGRAM_LIMITS } from '../program-authoring';
 import { emailAddress, personName } from './auth';
 import { passkeyList } from './passkeys';
 
@@ -158,10 +160,14 @@ const DATE_DETAILS = {
 };
 const moduleOverrideDoc = (what: string, refusals: string[]): RouteDoc => ({
   summary: `${what} a module for a learner (refusals: 409 with a human \`message\`).`,
-  body: z.object({ user_id: z.string().check(z.minLength(1)), module_id: z.string().check(z.minLength(1)) }),
+  body: z.object({
+    user_id: z.string().check(z.regex(USER_ID), z.describe("the learner's account id (UUID)")),
+    module_id: z.string().check(z.maxLength(PROGRAM_LIMITS.idChars), z.regex(CONTENT_ID_CHARS), z.describe('a module id of the program')),
+  }),
   responses: { 200: moduleOverride },
   details: MESSAGE_DETAIL,
-  errors: { 400: ['missing_fields'], 404: ['not_found'], 409: [...refusals, BEING_ERASED] },
+  // 400 invalid_request: an id of another shape than the product issues (fields names it)
+  errors: { 400: ['missing_fields', 'invalid_request'], 404: ['not_found'], 409: [...refusals, BEING_ERASED] },
 });
 
 export const adminDocs: Record<string, RouteDoc> = {

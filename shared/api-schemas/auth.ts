@@ -1,6 +1,6 @@
 /** Response shapes and error codes of the `auth` group (docs/product.md#7-the-calls-it-makes). */
 import * as z from 'zod/mini';
-import { MAX_EMAIL_LENGTH } from '../account-rules';
+import { keyEmail } from '../key-values';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NAME_MAX_LENGTH } from '../constants';
 import { CODE_ATTEMPTS, EMAIL_ERRORS, isoTime, MESSAGE_DETAIL, ok, openModule, publicUser, THROTTLED, type RouteDoc } from './common';
 
@@ -20,11 +20,8 @@ export const personName = z
   .string()
   .check(z.regex(new RegExp(`^\\s*\\S(?:.{0,${NAME_MAX_LENGTH - 2}}\\S)?\\s*$`)))
   .check(z.describe(`1 to ${NAME_MAX_LENGTH} characters after trimming`));
-export const emailAddress = z
-  .string()
-  .check(z.minLength(1))
-  .check(z.maxLength(MAX_EMAIL_LENGTH))
-  .check(z.describe('an email address (trimmed; compared without case)'));
+/** An email address (docs/product.md#5-validation-rules): the rule every route that takes one applies (shared/key-values.ts). */
+export const emailAddress = keyEmail;
 /** The cookies a completed sign-in sets (docs/security.md). */
 const SIGNED_IN_COOKIES =
   'the session cookie, the signed-in hint, the trusted-device and known-browser cookies; clears the sign-in challenge binding';
@@ -104,6 +101,7 @@ export const authDocs: Record<string, RouteDoc> = {
       ...MESSAGE_DETAIL,
     },
     errors: {
+      400: ['invalid_email'],
       401: ['invalid_credentials'],
       403: ['email_not_verified', 'account_locked', 'account_deleted', 'passkey_required'],
       429: THROTTLED,
@@ -117,7 +115,11 @@ export const authDocs: Record<string, RouteDoc> = {
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
     headers: { 'Set-Cookie': SIGNED_IN_COOKIES },
     details: { ...CODE_ATTEMPTS, ...MESSAGE_DETAIL },
-    errors: { 400: ['invalid_code', 'code_replaced'], 403: ['account_locked', 'email_not_verified', 'passkey_required'], 429: THROTTLED },
+    errors: {
+      400: ['invalid_code', 'code_replaced', 'invalid_email'],
+      403: ['account_locked', 'email_not_verified', 'passkey_required'],
+      429: THROTTLED,
+    },
   },
   'POST /api/auth/register': {
     summary: 'Creates an unverified learner account and emails a verification code.',
@@ -140,37 +142,38 @@ export const authDocs: Record<string, RouteDoc> = {
   'POST /api/auth/verify-email': {
     summary: 'Verifies the email with the emailed code.',
     responses: { 200: z.object({ ok: z.literal(true), verified: z.literal(true) }) },
-    errors: { 400: ['invalid_code'], 429: THROTTLED },
+    errors: { 400: ['invalid_code', 'invalid_email'], 429: THROTTLED },
   },
   'POST /api/auth/resend-verification': {
     summary: 'Sends a new verification code (the same answer for every address).',
     responses: { 202: ok },
-    errors: { 429: THROTTLED, ...EMAIL_ERRORS },
+    errors: { 400: ['invalid_email'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/resend-2fa': {
     summary: 'Sends a new sign-in code: a fresh challenge.',
     responses: { 200: twoFactorChallenge },
     headers: { 'Set-Cookie': CHALLENGE_COOKIE },
-    errors: { 400: ['invalid_challenge', 'challenge_expired'], 429: THROTTLED, ...EMAIL_ERRORS },
+    errors: { 400: ['invalid_challenge', 'challenge_expired', 'invalid_email'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/restore': {
     summary: 'Restore step 1: the password of an account its owner deleted (within the retention period); emails a 6-digit code.',
     responses: { 200: z.object({ restore_pending: z.literal(true), challenge_id: z.string() }) },
     headers: { 'Set-Cookie': CHALLENGE_COOKIE },
     details: MESSAGE_DETAIL,
-    errors: { 401: ['invalid_credentials'], 403: ['passkey_required'], 429: THROTTLED, ...EMAIL_ERRORS },
+    errors: { 400: ['invalid_email'], 401: ['invalid_credentials'], 403: ['passkey_required'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'POST /api/auth/restore/verify': {
     summary: 'Restore step 2: the emailed code; the account is active again and the session cookie is set.',
     responses: { 200: z.object({ ok: z.literal(true), user: publicUser }) },
     headers: { 'Set-Cookie': SIGNED_IN_COOKIES },
     details: { ...CODE_ATTEMPTS, ...MESSAGE_DETAIL },
-    errors: { 400: ['invalid_code'], 403: ['passkey_required'], 429: THROTTLED },
+    errors: { 400: ['invalid_code', 'invalid_email'], 403: ['passkey_required'], 429: THROTTLED },
   },
   'POST /api/auth/password-reset/request': {
-    summary: 'Emails a reset link when the address has an account; always `{ ok: true }`.',
+    summary:
+      'Emails a reset link when the address has an account; always `{ ok: true }` for an address (400 `invalid_email` for what is none).',
     responses: { 200: ok },
-    errors: { 429: THROTTLED, ...EMAIL_ERRORS },
+    errors: { 400: ['invalid_email'], 429: THROTTLED, ...EMAIL_ERRORS },
   },
   'GET /api/auth/password-reset/validate': {
     summary: 'Whether a reset token is still usable.',

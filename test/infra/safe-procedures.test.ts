@@ -102,7 +102,7 @@ describe('restore from a point in time', () => {
   it('stops every function that writes to the table (the seed runs only during a deploy)', () => {
     const writers = Object.entries(TABLE_ACCESS)
       .filter(([, access]) =>
-        Object.values(access?.items ?? {}).some((actions) => actions.some((action) => /Put|Update|Delete|Write/.test(action))),
+        Object.values(access?.items ?? {}).some((actions) => (actions ?? []).some((action) => /Put|Update|Delete|Write/.test(action))),
       )
       .map(([name]) => name)
       .filter((name) => name !== 'seed');

@@ -12,9 +12,10 @@ import { EDGE_RULES, EdgeSecurityStack, WEB_ACL_METRIC } from '../../infra/edge-
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 import { ROUTES, routeKey } from '../../shared/routes';
 import { asList, policyStatements, STACK_FUNCTIONS, type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
-import { bindTableAccess } from '../../infra/constructs/app-function';
+import { bindTableAccess, type TableAccessSpec } from '../../infra/constructs/app-function';
 import { TABLE_ACCESS } from '../../infra/table-access';
-import { INDEX, PARTITION_PREFIXES } from '../../functions/lib/table';
+import { auditRefPartition, INDEX, PARTITION_PREFIXES, PK } from '../../functions/lib/table';
+import { wildcardMatch } from '../../infra/local/iam/grants';
 import { asObject, asObjects, asString, asStrings, at, type JsonObject, maybeAt, resourceList, resourceOf } from './template';
 
 /** docs/security.md: the origin check, least privilege, throttles and the reset link in logs, on the synthesized stacks. */
@@ -85,6 +86,19 @@ describe('least privilege in the table', () => {
       .filter((st) => leadingKeysOf(st)?.includes(`${prefix}*`))
       .flatMap(actionsOf)
       .sort();
+  /** The actions granted on `prefix` or on any narrower prefix under it (`AUDITREF#ENTITY#user#`). */
+  const grantsUnder = (name: keyof typeof s.stack.functions, prefix: string) => [
+    ...new Set(
+      tableStatements(name)
+        .filter((st) => leadingKeysOf(st)?.some((pattern) => pattern.startsWith(prefix)))
+        .flatMap(actionsOf),
+    ),
+  ];
+  /** The key patterns a function may use `action` on. */
+  const patternsOf = (name: keyof typeof s.stack.functions, action: string) =>
+    tableStatements(name)
+      .filter((st) => actionsOf(st).includes(`dynamodb:${action}`))
+      .flatMap((st) => leadingKeysOf(st) ?? []);
   const queriedIndexes = (name: keyof typeof s.stack.functions) =>
     tableStatements(name)
       .filter((st) => JSON.stringify(st.Resource).includes('/index/'))
@@ -111,7 +125,7 @@ describe('least privilege in the table', () => {
 
   it('lets functions append audit entries and references, only the hard delete’s functions anonymise them (and delete references), only readers of the log query them, and none delete an entry', () => {
     for (const name of STACK_FUNCTIONS) {
-      const audit = grantsOn(name, 'AUDIT#');
+      const audit = grantsUnder(name, 'AUDIT#');
       expect(
         audit.filter((action) => !['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'].includes(action)),
         name,
@@ -120,7 +134,7 @@ describe('least privilege in the table', () => {
       expect(audit.includes('dynamodb:Query'), name).toBe(name === 'admin');
       // the aggregator reads an entry written in a transaction by key, to put its references
       expect(audit.includes('dynamodb:BatchGetItem'), name).toBe(['admin', 'purge', 'learner', 'activityStream'].includes(name));
-      const refs = grantsOn(name, 'AUDITREF#');
+      const refs = grantsUnder(name, 'AUDITREF#');
       expect(
         refs.filter(
           (action) =>
@@ -144,7 +158,10 @@ describe('least privilege in the table', () => {
   it('grants each function exactly the table access of infra/table-access.ts', () => {
     for (const name of STACK_FUNCTIONS) {
       const access = TABLE_ACCESS[name];
-      for (const prefix of PARTITION_PREFIXES) {
+      for (const prefix of new Set([
+        ...PARTITION_PREFIXES,
+        ...(Object.keys(access?.items ?? {}) as Array<keyof TableAccessSpec['items']>),
+      ])) {
         const expected = (access?.items[prefix] ?? []).map((action) => `dynamodb:${action}`).sort();
         expect(grantsOn(name, prefix), `${name} ${prefix}`).toEqual(expected);
       }
@@ -164,6 +181,45 @@ describe('least privilege in the table', () => {
     );
     expect(grantsOn('reminders', 'USER#')).toEqual(['dynamodb:GetItem']);
     expect(queriedIndexes('reminders')).toEqual([INDEX.remindersDue.indexName]);
+  });
+
+  it("keeps the learner-facing functions' audit references to those their own entries make, and the learner's reads to account histories", () => {
+    const allows = (patterns: string[], key: string) => patterns.some((pattern) => wildcardMatch(pattern, key));
+    const adminEntry = auditRefPartition.action('admin.user.lock', '2026-01', 0);
+    for (const name of ['auth', 'passkeys', 'learner', 'mailEvents'] as const) {
+      const puts = patternsOf(name, 'PutItem');
+      // no grant on every reference partition
+      expect(puts, name).not.toContain(`${PK.auditRef}*`);
+      // not an administrator's action partitions, nor the histories of programs, exports and routes
+      for (const key of [
+        adminEntry,
+        auditRefPartition.action('system.user.hard_delete', '2026-01', 0),
+        auditRefPartition.entity('program', 'career-program'),
+        auditRefPartition.entity('export', 'users'),
+        auditRefPartition.entity('route', 'GET /api/admin/users'),
+      ])
+        expect(allows(puts, key), `${name} may put ${key}`).toBe(false);
+      // the references of its own entries, on an account
+      expect(allows(puts, auditRefPartition.entity('user', '2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f')), name).toBe(true);
+    }
+    for (const name of ['auth', 'passkeys', 'learner'] as const) {
+      const puts = patternsOf(name, 'PutItem');
+      expect(allows(puts, auditRefPartition.action('auth.login_failed', '2026-01', 3)), name).toBe(true);
+      expect(allows(puts, auditRefPartition.actor('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f')), name).toBe(true);
+      expect(allows(puts, auditRefPartition.domain('example.com', '2026-01', 1)), name).toBe(true);
+      expect(allows(puts, auditRefPartition.entity('rate_limit', 'loginPerIp')), name).toBe(true);
+    }
+    // a bounce or a complaint has no actor: no actor's or domain's partition
+    expect(allows(patternsOf('mailEvents', 'PutItem'), auditRefPartition.actor('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f'))).toBe(false);
+    // reads: only the learner queries references, and only an account's own history (the data export)
+    expect(patternsOf('learner', 'Query').filter((pattern) => pattern.startsWith('AUDITREF#'))).toEqual(['AUDITREF#ENTITY#user#*']);
+    for (const key of [adminEntry, auditRefPartition.actor('x'), auditRefPartition.domain('example.com', '2026-01', 0)])
+      expect(allows(patternsOf('learner', 'Query'), key), key).toBe(false);
+    for (const name of ['auth', 'passkeys', 'mailEvents'] as const)
+      expect(
+        patternsOf(name, 'Query').filter((pattern) => pattern.startsWith('AUDIT')),
+        name,
+      ).toEqual([]);
   });
 
   it('lets the health check describe the table', () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { readStats } from '../../functions/lib/stats';
@@ -118,7 +119,12 @@ describe('module overrides', () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ error: 'missing_fields', fields: ['module_id'] });
     expect((await override('unlock', {})).body).toEqual({ error: 'missing_fields', fields: ['user_id', 'module_id'] });
-    expect((await override('unlock', { user_id: 'nobody', module_id: m1.module_id })).status).toBe(404);
+    // an id of another shape than the product issues names nothing: refused before any read
+    expect((await override('unlock', { user_id: 'nobody', module_id: m1.module_id })).body).toEqual({
+      error: 'invalid_request',
+      fields: ['user_id'],
+    });
+    expect((await override('unlock', { user_id: randomUUID(), module_id: m1.module_id })).status).toBe(404);
     expect((await override('unlock', { user_id: user.id, module_id: 'no-such-module' })).status).toBe(404);
     const notEnrolled = await createTestUser();
     expect((await override('force-complete', { user_id: notEnrolled.id, module_id: m1.module_id })).body).toEqual({ error: 'not_found' });

@@ -8,6 +8,7 @@ import { ROUTE_DOCS } from '../../functions/api-docs/openapi';
 import { db as productDb, tableName } from '../../functions/lib/db';
 import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
 import type { UserRecord } from '../../functions/lib/user-record';
+import { program } from '../../functions/program/content';
 import type { DashboardState, ModulePage } from '../../shared/program-types';
 import { matchRoute, ROUTES, routeKey } from '../../shared/routes';
 import { type JsonBody, useApi } from '../helpers/api';
@@ -312,7 +313,8 @@ const text = fc.oneof(
 const bodyText = fc.oneof({ weight: 12, arbitrary: text }, { weight: 1, arbitrary: hugeString });
 const longSegment = fc.integer({ min: 300, max: 3_000 }).map((n) => 'b'.repeat(n));
 
-type Ref = 'learnerId' | 'adminId' | 'targetId' | 'learnerEmail' | 'adminEmail' | 'slug' | 'taskId';
+type Ref =
+  'learnerId' | 'adminId' | 'targetId' | 'learnerEmail' | 'adminEmail' | 'slug' | 'taskId' | 'targetIdWithBreak' | 'learnerEmailWithBreak';
 /** A value resolved against the current accounts when the request is sent (they change after a success). */
 const ref = (name: Ref) => fc.constant({ ref: name });
 const resolve = (value: unknown): unknown => {
@@ -326,6 +328,9 @@ const resolve = (value: unknown): unknown => {
       adminEmail: cast.admin.email,
       slug: cast.slugs[0] ?? 'week-1',
       taskId: cast.taskIds[0] ?? 'task',
+      // a real id or address with a line break: the key it would make is a real one's, broken
+      targetIdWithBreak: `${cast.target.id}\n`,
+      learnerEmailWithBreak: cast.learner.email.replace('@', '\n@'),
     }[name];
   }
   if (Array.isArray(value)) return value.map(resolve);
@@ -333,9 +338,25 @@ const resolve = (value: unknown): unknown => {
   return value;
 };
 
+/**
+ * Values that would become part of a DynamoDB key if a route let them through
+ * (docs/security.md#values-that-become-keys): addresses and ids with a control character or a
+ * line break (IAM's key patterns do not match one), longer than a key may be (2,048 bytes for a
+ * partition key, 1,024 for a sort key), ids of another shape than the product issues.
+ */
+const CONTROL_CHARACTERS = ['\n', '\r', '\r\n', '\t', '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u2028', '\u2029'];
+const keyShape: fc.Arbitrary<unknown> = fc.oneof(
+  fc.tuple(fc.constantFrom(...CONTROL_CHARACTERS), fc.constantFrom('', 'x')).map(([control, x]) => `fuzz${control}${x}@example.com`),
+  fc.integer({ min: 2_049, max: 4_000 }).map((n) => `${'e'.repeat(n)}@example.com`),
+  fc.integer({ min: 1_025, max: 4_000 }).map((n) => 'i'.repeat(n)),
+  fc.constantFrom('not-a-uuid', '00000000-0000-0000-0000-00000000000g', '00000000-0000-0000-0000-000000000000\n', 'a'.repeat(15)),
+  fc.oneof(ref('targetIdWithBreak'), ref('learnerEmailWithBreak')),
+);
+
 /** A JSON value of the wrong (or occasionally the right) type, size or shape. */
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: bodyText },
+  { weight: 2, arbitrary: keyShape },
   { weight: 1, arbitrary: fc.constantFrom(PASSWORD, '123456', 'a@b.co', 'daily', 'weekly', 'off', true) },
   { weight: 1, arbitrary: fc.oneof(ref('learnerEmail'), ref('adminEmail'), ref('targetId'), ref('slug')) },
   { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)) },
@@ -353,6 +374,8 @@ const pathValue = fc.oneof(
     arbitrary: fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...RAW_TOKENS)).map(([a, b]) => `${encodeURIComponent(a)}${b}`),
   },
   { weight: 2, arbitrary: fc.oneof(ref('learnerId'), ref('adminId'), ref('targetId'), ref('slug'), ref('taskId')) },
+  // encoded now, or (an account's id broken) resolved and encoded when the request is sent
+  { weight: 1, arbitrary: keyShape.map((value) => (typeof value === 'string' ? encodeURIComponent(value) : value)) },
 );
 
 const queryString = (names: string[]) =>
@@ -370,6 +393,7 @@ const queryString = (names: string[]) =>
             arbitrary: fc.constantFrom(...RAW_TOKENS, '1', '2', '25', '100', '1001', '-5', '2024-02-30', '2024-01-01', 'all', 'unverified'),
           },
           { weight: 1, arbitrary: longSegment },
+          { weight: 1, arbitrary: keyShape.filter((value): value is string => typeof value === 'string').map(encodeURIComponent) },
         ),
       ),
       { maxLength: 6 },
@@ -575,6 +599,102 @@ describe('the API under generated bad input (OpenAPI-driven fuzz)', () => {
       expect(cases).toBeGreaterThanOrEqual(Math.min(TOTAL_RUNS, 1000));
       // Rate limits must not make the run meaningless: most cases reach validation or the domain.
       expect(throttled / cases).toBeLessThan(0.05);
+    },
+  );
+
+  it(
+    'puts each key-breaking value in every field, query parameter and path segment of every route: never 5xx, nothing written on a refusal',
+    { timeout: 600_000 },
+    async () => {
+      // Values a key would be made of (keyShape above), each sent once per input, the request's
+      // other inputs plausible so the value gets as far as it can.
+      const shapes = (): string[] => [
+        'fuzz\n@example.com',
+        'fuzz\u2028x@example.com',
+        'fuzz\u0000x@example.com',
+        `${'e'.repeat(2_049)}@example.com`,
+        'not-a-uuid',
+        `${cast.target.id}\n`,
+      ];
+      const plausible = (): Record<string, unknown> => ({
+        email: cast.learner.email,
+        password: PASSWORD,
+        passwordConfirm: PASSWORD,
+        password2: PASSWORD,
+        current_password: PASSWORD,
+        code: '123456',
+        challenge_id: 'a'.repeat(24),
+        user_id: cast.target.id,
+        module_id: program().modules[0].module_id,
+        first_name: 'Key',
+        last_name: 'Shape',
+        name: 'Key shape',
+        token: 'x'.repeat(43),
+        reason: 'key shape',
+        done: true,
+      });
+      const pathDefaults = (): Record<string, string> => ({
+        id: cast.target.id,
+        slug: cast.slugs[0] ?? 'week-1',
+        task_id: cast.taskIds[0] ?? 'task',
+        passkey_id: 'p'.repeat(43),
+        version: '1',
+        code: 'ABCD-EFGH-JKMN',
+      });
+      let sweepCases = 0;
+      let stored = await snapshot();
+      for (const { route, key, op } of operations) {
+        const paramNames = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+        const queryNames = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+        const bodyNames = op.requestBody ? Object.keys(op.requestBody.content['application/json'].schema.properties ?? {}) : [];
+        const role: Role = route.access === 'admin' ? 'admin' : route.access === 'session' ? 'learner' : 'anonymous';
+        const inputs = [
+          ...paramNames.map((name) => ({ in: 'path' as const, name })),
+          ...queryNames.map((name) => ({ in: 'query' as const, name })),
+          ...bodyNames.map((name) => ({ in: 'body' as const, name })),
+        ];
+        for (const input of inputs) {
+          for (const shape of shapes()) {
+            sweepCases += 1;
+            const params = { ...pathDefaults(), ...(input.in === 'path' ? { [input.name]: shape } : {}) };
+            const path = route.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
+            const query = input.in === 'query' ? `?${encodeURIComponent(input.name)}=${encodeURIComponent(shape)}` : '';
+            const defaults = plausible();
+            const body =
+              route.method === 'GET'
+                ? undefined
+                : JSON.stringify({
+                    ...Object.fromEntries(bodyNames.filter((name) => defaults[name] !== undefined).map((name) => [name, defaults[name]])),
+                    ...(input.in === 'body' ? { [input.name]: shape } : {}),
+                  });
+            writes.length = 0;
+            const answer = await send(route.method, `${path}${query}`, {
+              cookie: cast.cookies[role],
+              contentType: body === undefined ? undefined : 'application/json',
+              body,
+            });
+            const shown = `${route.method} ${path.slice(0, 120)}${query.slice(0, 120)} as ${role}, ${input.in} ${input.name} = ${JSON.stringify(shape).slice(0, 40)}`;
+            expect(answer.status, `${answer.text.slice(0, 200)} for ${shown}`).toBeLessThan(500);
+            if (answer.status >= 400) {
+              const code = typeof answer.json?.error === 'string' ? answer.json.error : undefined;
+              const listed =
+                op.responses[String(answer.status)]?.content?.['application/json'].schema.allOf?.[1].properties.error.enum ?? [];
+              const router = (answer.status === 404 && code === 'not_found') || answer.status === 405;
+              if (!router && (code === undefined || !listed.includes(code)))
+                undocumented.add(`${key}: ${answer.status} ${code ?? answer.text.slice(0, 60)}`);
+              const written = writes.filter((written) => !allowedOnRefusal(written));
+              expect(written, `refused with ${answer.status} ${code} but wrote for ${shown}`).toEqual([]);
+              if (answer.status === 429) await clearRateLimits();
+            } else if (route.method !== 'GET' && writes.some((written) => !allowedOnRefusal(written))) {
+              await keepCast();
+              stored = await snapshot();
+            }
+          }
+        }
+        expect(changes(stored, await snapshot()), `stored data changed while sweeping ${key} with refused requests`).toEqual([]);
+      }
+      console.log(`fuzz: key-breaking values, ${sweepCases} requests over ${operations.length} routes`);
+      expect(sweepCases).toBeGreaterThan(operations.length);
     },
   );
 

@@ -102,8 +102,10 @@ describe('documented answers match real ones', () => {
     expect((await call(learner, 'GET /api/auth/me', '/api/auth/me')).status).toBe(200);
     expect((await call(learner, 'GET /api/auth/sessions', '/api/auth/sessions')).status).toBe(200);
     const proof = { current_password: 'a-Long-enough-passw0rd' };
-    expect((await call(learner, 'DELETE /api/auth/sessions/{id}', '/api/auth/sessions/nope', {})).status).toBe(403);
-    expect((await call(learner, 'DELETE /api/auth/sessions/{id}', '/api/auth/sessions/nope', proof)).status).toBe(404);
+    // a session id of the shape the product issues, of no session
+    const noSession = `/api/auth/sessions/${'n'.repeat(24)}`;
+    expect((await call(learner, 'DELETE /api/auth/sessions/{id}', noSession, {})).status).toBe(403);
+    expect((await call(learner, 'DELETE /api/auth/sessions/{id}', noSession, proof)).status).toBe(404);
     expect((await call(learner, 'POST /api/auth/sessions/revoke-others', '/api/auth/sessions/revoke-others', proof)).status).toBe(200);
     expect((await call(learner, 'GET /api/auth/passkeys', '/api/auth/passkeys')).status).toBe(200);
     expect((await call(learner, 'PATCH /api/auth/passkeys/{id}', '/api/auth/passkeys/nope', { name: 'Laptop' })).status).toBe(404);

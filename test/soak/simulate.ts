@@ -513,8 +513,11 @@ async function streamControl(world: World): Promise<StreamControl> {
  * --to <today>`, run as an operator runs it (no function's role), with its own reconciliation.
  */
 async function rebuild(world: World, from: string, to: string): Promise<void> {
-  const { rebuildDerivedData } = await import('../../functions/admin/derived-data-rebuild');
-  const result = await rebuildDerivedData({ from, to });
+  const [{ rebuildDerivedData }, { runAsOperator }] = await Promise.all([
+    import('../../functions/admin/derived-data-rebuild'),
+    import('../../infra/local/iam/twin'),
+  ]);
+  const result = await runAsOperator(() => rebuildDerivedData({ from, to }));
   world.record.count('rebuild_runs');
   for (const [kind, n] of Object.entries(result.counts)) world.record.count(`rebuilt: ${kind}`, Number(n));
 }

@@ -145,12 +145,14 @@ export async function startTwin(clock: SimClock, options: { sesRate: number; ses
     while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     // the new version: the deploy procedure's data migrations (docs/runbook.md#deploy), then a
     // fresh API stage (its throttle buckets) and the configuration read again
-    const [{ runMigrations }, { migrationSteps }, { resetConfigForTests }] = await Promise.all([
+    const [{ runMigrations }, { migrationSteps }, { resetConfigForTests }, { runAsOperator }] = await Promise.all([
       import('../../infra/ops/migrations'),
       import('../../infra/ops/migration-steps'),
       import('../../functions/lib/config'),
+      import('../../infra/local/iam/twin'),
     ]);
-    deployed.push(await runMigrations(migrationSteps, { log: () => undefined }));
+    // the deploy procedure runs them with the operator's credentials, as no function
+    deployed.push(await runAsOperator(() => runMigrations(migrationSteps, { log: () => undefined })));
     resetConfigForTests();
     api = createApiGateway({ handlers: await loadGroupHandlers() });
     paused = undefined;

@@ -37,6 +37,19 @@ describe('the OpenAPI reference', () => {
     );
   });
 
+  it('checks the account id of every admin route about one account against the UUID rule (docs/security.md#values-that-become-keys)', () => {
+    const about = ROUTES.filter((route) => route.path.startsWith('/api/admin/users/{id}'));
+    expect(about.length).toBeGreaterThan(10);
+    for (const route of about) {
+      const id = (
+        operationOf(route.method, route.path) as unknown as { parameters: Array<{ name: string; schema: { pattern?: string } }> }
+      ).parameters.find((p) => p.name === 'id');
+      expect(id?.schema.pattern, routeKey(route)).toBeDefined();
+      expect(new RegExp(id!.schema.pattern!).test('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f'), routeKey(route)).toBe(true);
+      expect(new RegExp(id!.schema.pattern!).test('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f\n'), routeKey(route)).toBe(false);
+    }
+  });
+
   it('is OpenAPI 3.1 with one operation per route, its path parameters, and an error shape per status', () => {
     expect(generated.document.openapi).toBe('3.1.0');
     for (const route of ROUTES) {
@@ -73,9 +86,20 @@ describe('the OpenAPI reference', () => {
       properties: Record<string, { maxLength?: number }>;
       required: string[];
     };
-    expect(loginSchema.properties.email.maxLength).toBe(320);
+    // the product's email rule (shared/key-values.ts), with its own code
+    expect(loginSchema.properties.email.maxLength).toBe(254);
     expect(loginSchema.required).toEqual(expect.arrayContaining(['email', 'password']));
-    expect(login.responses['400'].content!['application/json'].schema.allOf[1].properties.error.enum).toContain('invalid_request');
+    expect(login.responses['400'].content!['application/json'].schema.allOf[1].properties.error.enum).toEqual(
+      expect.arrayContaining(['invalid_request', 'invalid_email']),
+    );
+    // a path parameter with a rule shows it
+    const detail = operationOf('GET', '/api/admin/users/{id}') as unknown as {
+      parameters: Array<{ name: string; schema: { pattern?: string } }>;
+    };
+    expect(new RegExp(detail.parameters.find((p) => p.name === 'id')!.schema.pattern!).test('2f1c4f3e-0b7a-4c59-9f0e-3b1d2a4c5e6f')).toBe(
+      true,
+    );
+    expect(new RegExp(detail.parameters.find((p) => p.name === 'id')!.schema.pattern!).test('nobody')).toBe(false);
     const users = operationOf('GET', '/api/admin/users');
     expect(users.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
       expect.arrayContaining(['page', 'page_size', 'cursor', 'query', 'filter', 'status']),

@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
+import { keyEmail } from '../../../shared/key-values';
 import { defineRoute } from '../../lib/http';
 import { confirmPasswordReset, requestPasswordReset, validateResetToken } from '../password-reset';
 import { callerOf } from '../../lib/caller';
 
 /** `POST /api/auth/password-reset/request` → always `{ ok: true }` (no enumeration). */
 export const passwordResetRequest = defineRoute({
-  body: z.object({ email: z.string().check(z.maxLength(320)) }),
+  body: z.object({ email: keyEmail }),
   handler: async (req) => {
     await requestPasswordReset(req.body.email, callerOf(req));
     return { body: { ok: true } };

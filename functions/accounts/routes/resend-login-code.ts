@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
+import { keyEmail } from '../../../shared/key-values';
 import { defineRoute } from '../../lib/http';
 import { resendLoginCode as resend } from '../code-resend';
 import { callerOf } from '../../lib/caller';
 
-const body = z.object({ email: z.string().check(z.maxLength(320)), challenge_id: z.string().check(z.maxLength(128)) });
+const body = z.object({ email: keyEmail, challenge_id: z.string().check(z.maxLength(128)) });
 
 /** `POST /api/auth/resend-2fa` → `{ two_factor_pending: true, challenge_id }` (a fresh challenge). */
 export const resendLoginCode = defineRoute({

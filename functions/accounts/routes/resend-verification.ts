@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
+import { keyEmail } from '../../../shared/key-values';
 import { defineRoute } from '../../lib/http';
 import { resendVerification as resend } from '../code-resend';
 import { callerOf } from '../../lib/caller';
 
-const body = z.object({ email: z.string().check(z.maxLength(320)) });
+const body = z.object({ email: keyEmail });
 
 /** `POST /api/auth/resend-verification` → 202 `{ ok: true }`, the same for every address. */
 export const resendVerification = defineRoute({

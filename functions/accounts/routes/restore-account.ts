@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
+import { keyEmail } from '../../../shared/key-values';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { finishRestore, startRestore } from '../account-restore';
 import { clearedChallengeCookie } from '../login-challenge';
 import { callerOf } from '../../lib/caller';
 
-const startBody = z.object({ email: z.string().check(z.maxLength(320)), password: z.string().check(z.maxLength(1024)) });
+const startBody = z.object({ email: keyEmail, password: z.string().check(z.maxLength(1024)) });
 
 /** `POST /api/auth/restore` → `{ restore_pending: true, challenge_id }`: the restore code is emailed. */
 export const restoreAccount = defineRoute({
@@ -17,7 +18,7 @@ export const restoreAccount = defineRoute({
 });
 
 const verifyBody = z.object({
-  email: z.string().check(z.maxLength(320)),
+  email: keyEmail,
   code: z.string().check(z.maxLength(32)),
   challenge_id: z.string().check(z.maxLength(128)),
 });

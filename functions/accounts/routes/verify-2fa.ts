@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { keyEmail } from '../../../shared/key-values';
 import { defineRoute } from '../../lib/http';
 import { publicUser } from '../../lib/user-record';
 import { finishLogin } from '../login';
@@ -6,7 +7,7 @@ import { clearedChallengeCookie } from '../login-challenge';
 import { callerOf } from '../../lib/caller';
 
 const body = z.object({
-  email: z.string().check(z.maxLength(320)),
+  email: keyEmail,
   code: z.string().check(z.maxLength(32)),
   challenge_id: z.string().check(z.maxLength(128)),
 });

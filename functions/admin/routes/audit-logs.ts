@@ -1,10 +1,15 @@
 import * as z from 'zod/mini';
+import { keyText } from '../../../shared/key-values';
 import { defineRoute } from '../../lib/http';
 import { auditLog } from '../audit-log';
 
 const text = z.optional(z.string());
-/** Filters become index key values: bounded well below DynamoDB's key sizes (a longer one was a 500, docs/api.md#7-fuzzing). */
-const filter = (max: number) => z.optional(z.string().check(z.maxLength(max)));
+/**
+ * Filters become key values (the reference partitions): bounded well below DynamoDB's key sizes
+ * (a longer one was a 500, docs/api.md#7-fuzzing), and without the control characters and line
+ * breaks IAM's key patterns do not match (docs/security.md#values-that-become-keys).
+ */
+const filter = (max: number) => z.optional(keyText(max));
 
 /** The log's filters, shared with its CSV export (functions/admin/routes/exports.ts). */
 export const auditFilters = {

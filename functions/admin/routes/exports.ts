@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { defineRoute, type ApiResult } from '../../lib/http';
 import { exportAuditLog, exportUsers, type CsvExport } from '../exports';
 import { auditFilters } from './audit-logs';
+import { searchText } from './users';
 import { adminCallerOf } from '../../lib/admin-caller';
 
 const text = z.optional(z.string().check(z.maxLength(1000)));
@@ -20,7 +21,7 @@ const csvResponse = (file: CsvExport): ApiResult => ({
 
 /** `GET /api/admin/users/export.csv?status&filter&query` → text/csv (400 `invalid_status` / `invalid_filter`). */
 export const exportUsersRoute = defineRoute({
-  query: z.object({ query: text, filter: text, status: text }),
+  query: z.object({ query: searchText, filter: text, status: text }),
   handler: async (req) => csvResponse(await exportUsers(req.query, adminCallerOf(req))),
 });
 

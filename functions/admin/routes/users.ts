@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { accountPath, keyText } from '../../../shared/key-values';
 import { defineRoute } from '../../lib/http';
 import { hardDeleteUser } from '../hard-delete';
 import { listUsers } from '../user-list';
@@ -7,6 +8,8 @@ import { updateProfile } from '../user-profile';
 import { adminCallerOf } from '../../lib/admin-caller';
 
 const text = z.optional(z.string());
+/** The users search (also the CSV export's): free text that becomes part of a key (shared/key-values.ts). */
+export const searchText = z.optional(keyText(1000));
 
 /**
  * `GET /api/admin/users?page&page_size&cursor&query&filter&status&stalled_at` (unknown values fall
@@ -14,15 +17,20 @@ const text = z.optional(z.string());
  * `unknown_module`, stalled_at with query or filter → 400 `filter_not_combinable`).
  */
 export const listUsersRoute = defineRoute({
-  query: z.object({ page: text, page_size: text, cursor: text, query: text, filter: text, status: text, stalled_at: text }),
+  // the search text becomes the key of the search items it reads (USERSEARCH#<first character>)
+  query: z.object({ page: text, page_size: text, cursor: text, query: searchText, filter: text, status: text, stalled_at: text }),
   handler: async (req) => ({ body: await listUsers(req.query) }),
 });
 
 /** `GET /api/admin/users/{id}` */
-export const userDetailRoute = defineRoute({ handler: async (req) => ({ body: await userDetail(req.params.id) }) });
+export const userDetailRoute = defineRoute({
+  params: accountPath,
+  handler: async (req) => ({ body: await userDetail(req.params.id) }),
+});
 
 /** `PATCH /api/admin/users/{id}` → the updated detail. Field checks (with the product's codes, docs/product.md#8-error-catalogue) are the domain's. */
 export const updateUserRoute = defineRoute({
+  params: accountPath,
   body: z.object({ first_name: z.optional(z.unknown()), last_name: z.optional(z.unknown()), email: z.optional(z.unknown()) }),
   handler: async (req) => {
     await updateProfile(req.params.id, req.body, adminCallerOf(req));
@@ -32,6 +40,7 @@ export const updateUserRoute = defineRoute({
 
 /** `DELETE /api/admin/users/{id}?confirm_email=` */
 export const hardDeleteRoute = defineRoute({
+  params: accountPath,
   query: z.object({ confirm_email: text }),
   handler: async (req) => {
     const result = await hardDeleteUser(req.params.id, req.query.confirm_email, adminCallerOf(req));

@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { VERSION_NUMBER } from '@shared/key-values';
 import type { ProgramDraft, ProgramVersionList, ProgramVersionSummary, ProgramVersionView } from '@shared/program-authoring';
 import { db, tableName } from '../../lib/db';
 import { badRequest, notFound } from '../../lib/errors';
@@ -28,7 +29,7 @@ const summary = (record: VersionRecord): ProgramVersionSummary => ({
 
 const versionNumber = (raw: string | undefined): number => {
   const version = Number(raw);
-  if (!raw || !/^\d{1,6}$/.test(raw) || version < 1) throw badRequest('invalid_version');
+  if (!raw || !VERSION_NUMBER.test(raw) || version < 1) throw badRequest('invalid_version');
   return version;
 };
 

@@ -83,6 +83,24 @@ describe('the authorisations a DynamoDB call needs', () => {
     ).toEqual([{ action: 'dynamodb:Query', resource: `${table}/index/${INDEX.usersByStatus.indexName}`, leadingKeys: ['USERS#active#3'] }]);
   });
 
+  it('marks a call that carries keys as unreadable when one of them is not a string or is missing', () => {
+    const unreadable = (command: string, input: Record<string, unknown>) =>
+      dynamoDbRequests(command, input, model).some((request) => request.unreadableKey);
+    expect(unreadable('GetItemCommand', { Key: { pk: { N: '1' } } })).toBe(true);
+    expect(unreadable('PutItemCommand', { Item: { sk: { S: 'PROFILE' } } })).toBe(true);
+    expect(unreadable('UpdateItemCommand', {})).toBe(true);
+    expect(unreadable('BatchWriteItemCommand', { RequestItems: { t: [{ PutRequest: { Item: { pk: { S: 'A#1' } } } }, {}] } })).toBe(true);
+    expect(unreadable('BatchGetItemCommand', { RequestItems: { t: { Keys: [] } } })).toBe(true);
+    expect(unreadable('TransactWriteItemsCommand', { TransactItems: [{ Put: { Item: { pk: { S: 'A#1' } } } }, { Delete: {} }] })).toBe(
+      true,
+    );
+    expect(unreadable('TransactGetItemsCommand', { TransactItems: [] })).toBe(true);
+    // a Query without an equality on the queried partition key (here: on the sort key only)
+    expect(unreadable('QueryCommand', { KeyConditionExpression: 'sk = :s', ExpressionAttributeValues: { ':s': { S: 'x' } } })).toBe(true);
+    expect(unreadable('GetItemCommand', { Key: { pk: { S: 'USER#1' } } })).toBe(false);
+    expect(unreadable('DescribeTableCommand', {})).toBe(false);
+  });
+
   it('names table-level calls without a key', () => {
     expect(dynamoDbRequests('DescribeTableCommand', { TableName: 'x' }, model)).toEqual([
       { action: 'dynamodb:DescribeTable', resource: table },

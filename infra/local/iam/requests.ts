@@ -11,6 +11,12 @@ export interface IamRequest {
   action: string;
   resource: string;
   leadingKeys?: string[];
+  /**
+   * A call that carries keys, one of which the twin could not read (not a string, missing, a
+   * Query without an equality on its partition key): AWS judges `dynamodb:LeadingKeys` on the key
+   * DynamoDB reads, the twin cannot, so it refuses the call (fails closed).
+   */
+  unreadableKey?: true;
 }
 
 type Input = Record<string, unknown>;
@@ -24,13 +30,20 @@ function stringValue(value: unknown): string | undefined {
 }
 
 const partitionKeyOf = (item: Item) => stringValue(item?.[KEY.partitionKey]);
-const defined = (values: Array<string | undefined>) => values.filter((value): value is string => value !== undefined);
+
+/** A request on the items with these partition keys: every one read, or the request marked unreadable. */
+function keyed(action: string, resource: string, keys: Array<string | undefined>): IamRequest {
+  const leadingKeys = keys.filter((value): value is string => value !== undefined);
+  return leadingKeys.length === keys.length && keys.length
+    ? { action, resource, leadingKeys }
+    : { action, resource, leadingKeys, unreadableKey: true };
+}
 const PARTITION_KEY_OF_INDEX = new Map(GSIS.map((gsi) => [gsi.indexName, gsi.partitionKey]));
 
-/** The partition key value a Query names: the equality on the table's (or index's) partition key. */
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-function queriedPartition(input: Input): string | undefined {
+/** The partition key value a Query names: the equality on the table's (or index's) partition key. */
+export function queriedPartition(input: Input): string | undefined {
   const index = text(input.IndexName);
   const attribute = index ? PARTITION_KEY_OF_INDEX.get(index) : KEY.partitionKey;
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
@@ -56,36 +69,38 @@ export function dynamoDbRequests(commandName: string, input: Input, model: TwinI
     case 'GetItem':
     case 'DeleteItem':
     case 'UpdateItem':
-      return [{ action: `dynamodb:${operation}`, resource: table, leadingKeys: defined([partitionKeyOf(input.Key as Item)]) }];
+      return [keyed(`dynamodb:${operation}`, table, [partitionKeyOf(input.Key as Item)])];
     case 'PutItem':
-      return [{ action: 'dynamodb:PutItem', resource: table, leadingKeys: defined([partitionKeyOf(input.Item as Item)]) }];
+      return [keyed('dynamodb:PutItem', table, [partitionKeyOf(input.Item as Item)])];
     case 'Query': {
       const index = text(input.IndexName);
       const resource = index ? (model.indexArns[index] ?? `${table}/index/${index}`) : table;
-      return [{ action: 'dynamodb:Query', resource, leadingKeys: defined([queriedPartition(input)]) }];
+      return [keyed('dynamodb:Query', resource, [queriedPartition(input)])];
     }
     case 'BatchGetItem': {
       const requests = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: Item[] }>);
       const keys = requests.flatMap((request) => (request.Keys ?? []).map(partitionKeyOf));
-      return [{ action: 'dynamodb:BatchGetItem', resource: table, leadingKeys: defined(keys) }];
+      return [keyed('dynamodb:BatchGetItem', table, keys)];
     }
     case 'BatchWriteItem': {
       const writes = Object.values((input.RequestItems ?? {}) as Record<string, Array<Record<string, { Item?: Item; Key?: Item }>>>).flat();
-      const keys = writes.map((write) => partitionKeyOf(write.PutRequest?.Item ?? write.DeleteRequest?.Key));
-      return [{ action: 'dynamodb:BatchWriteItem', resource: table, leadingKeys: defined(keys) }];
+      const keys = writes.map((write) => partitionKeyOf(write?.PutRequest?.Item ?? write?.DeleteRequest?.Key));
+      return [keyed('dynamodb:BatchWriteItem', table, keys)];
     }
-    case 'TransactWriteItems':
-      return ((input.TransactItems ?? []) as Array<Record<string, { Key?: Item; Item?: Item }>>).map((entry) => {
-        const [kind, operationInput] = Object.entries(entry)[0];
-        const key = partitionKeyOf(operationInput.Item ?? operationInput.Key);
-        return { action: TRANSACT_WRITE_ACTIONS[kind] ?? `dynamodb:${kind}`, resource: table, leadingKeys: defined([key]) };
+    case 'TransactWriteItems': {
+      const entries = (input.TransactItems ?? []) as Array<Record<string, { Key?: Item; Item?: Item } | undefined>>;
+      if (!entries.length) return [keyed('dynamodb:TransactWriteItems', table, [])];
+      return entries.map((entry) => {
+        const [kind, operationInput] = Object.entries(entry ?? {})[0] ?? ['', undefined];
+        const key = partitionKeyOf(operationInput?.Item ?? operationInput?.Key);
+        return keyed(TRANSACT_WRITE_ACTIONS[kind] ?? `dynamodb:${kind}`, table, [key]);
       });
-    case 'TransactGetItems':
-      return ((input.TransactItems ?? []) as Array<{ Get?: { Key?: Item } }>).map((entry) => ({
-        action: 'dynamodb:GetItem',
-        resource: table,
-        leadingKeys: defined([partitionKeyOf(entry.Get?.Key)]),
-      }));
+    }
+    case 'TransactGetItems': {
+      const entries = (input.TransactItems ?? []) as Array<{ Get?: { Key?: Item } } | undefined>;
+      if (!entries.length) return [keyed('dynamodb:GetItem', table, [])];
+      return entries.map((entry) => keyed('dynamodb:GetItem', table, [partitionKeyOf(entry?.Get?.Key)]));
+    }
     default:
       // DescribeTable, Scan and the table-management calls: no item, no leading key.
       return [{ action: `dynamodb:${operation}`, resource: table }];

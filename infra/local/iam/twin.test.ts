@@ -1,11 +1,18 @@
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DynamoDBClient, DynamoDBServiceException, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetItemCommand,
+  DynamoDBClient,
+  DynamoDBServiceException,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkLocalCall, instrumentClient, registerLocalTwin } from '../../../functions/lib/local-twin';
 import { testModel } from './test-model';
-import { IamTwin, runAs } from './twin';
+import { IamTwin, NO_FUNCTION, runAs, runAsOperator } from './twin';
 
 const model = testModel([
   {
@@ -64,14 +71,77 @@ describe('the IAM twin', () => {
     ]);
   });
 
-  it('holds each function to its own role, and leaves code that runs as no function (an operator) unchecked', async () => {
+  it('holds each function to its own role, and lets the operator through unchecked', async () => {
     registerLocalTwin(new IamTwin(model));
     const sent: string[] = [];
     const client = offlineClient(sent);
-    const get = () => client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'USER#1' } } }));
+    const get = () => client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'RATE#1' } } }));
     await expect(runAs('learner', get)).rejects.toMatchObject({ name: 'AccessDeniedException' });
-    await get();
+    await runAsOperator(get);
     expect(sent).toEqual(['GetItemCommand']);
+  });
+
+  it('refuses, unsent, a call made as no function and not as the operator (fails closed)', async () => {
+    const twin = new IamTwin(model);
+    registerLocalTwin(twin);
+    const sent: string[] = [];
+    const client = offlineClient(sent);
+    // a key every role of the model allows: the refusal is about who calls, not what
+    const outside = client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'USER#1' }, sk: { S: 'PROFILE' } } }));
+    await expect(outside).rejects.toBeInstanceOf(DynamoDBServiceException);
+    await expect(outside).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+      $metadata: { httpStatusCode: 400 },
+      message: expect.stringContaining('made as no function') as unknown,
+    });
+    // the calls the local runtime answers itself too
+    await expect(checkLocalCall('sqs:SendMessage', { kind: 'queue', name: 'purge' })).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(checkLocalCall('secretsmanager:GetSecretValue', { kind: 'secret', name: 'session' })).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
+    expect(sent).toEqual([]);
+    expect(twin.deniedCalls.map((call) => [call.fn, call.action])).toEqual([
+      [NO_FUNCTION, 'dynamodb:GetItem'],
+      [NO_FUNCTION, 'sqs:SendMessage'],
+      [NO_FUNCTION, 'secretsmanager:GetSecretValue'],
+    ]);
+    // the same calls as a function whose role allows them, and as the operator, go through
+    await runAs('auth', () => client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'USER#1' }, sk: { S: 'PROFILE' } } })));
+    await runAsOperator(() => checkLocalCall('secretsmanager:GetSecretValue', { kind: 'secret', name: 'session' }));
+    expect(sent).toEqual(['GetItemCommand']);
+  });
+
+  it('refuses, unsent, a call whose partition key it cannot read, even where the role would allow any key it could', async () => {
+    const twin = new IamTwin(model);
+    registerLocalTwin(twin);
+    const sent: string[] = [];
+    const client = offlineClient(sent);
+    const unreadable = [
+      // a number where the table's keys are strings
+      new GetItemCommand({ TableName: 't', Key: { pk: { N: '1' }, sk: { S: 'PROFILE' } } }),
+      // no partition key at all
+      new GetItemCommand({ TableName: 't', Key: { sk: { S: 'PROFILE' } } }),
+      // one readable key and one not: the readable one must not speak for both
+      new BatchGetItemCommand({ RequestItems: { t: { Keys: [{ pk: { S: 'USER#1' } }, { pk: { N: '2' } }] } } }),
+      // a Query the twin cannot find the partition of (the value on the left)
+      new QueryCommand({ TableName: 't', KeyConditionExpression: ':p = pk', ExpressionAttributeValues: { ':p': { S: 'USER#1' } } }),
+    ];
+    for (const command of unreadable) {
+      await expect(
+        runAs('auth', () => client.send(command as GetItemCommand)),
+        command.constructor.name,
+      ).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+        message: expect.stringContaining('could not read the partition key') as unknown,
+      });
+    }
+    expect(sent).toEqual([]);
+    expect(twin.deniedCalls.map((call) => [call.action, call.unreadableKey])).toEqual([
+      ['dynamodb:GetItem', true],
+      ['dynamodb:GetItem', true],
+      ['dynamodb:BatchGetItem', true],
+      ['dynamodb:Query', true],
+    ]);
   });
 
   it('checks the calls the local runtime answers itself (queues, secrets, export objects)', async () => {

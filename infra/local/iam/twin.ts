@@ -11,6 +11,7 @@ import { SSMServiceException } from '@aws-sdk/client-ssm';
 import type { LocalResource, LocalTwin } from '../../../functions/lib/local-twin';
 import { leadingKeyClasses, statementsOf, type GrantUnit, unitId, unitsUsed } from './grants';
 import type { FunctionKey, TwinIamModel } from './model';
+import { assertWithinDynamoDbLimits } from '../dynamodb-limits';
 import { dynamoDbRequests, type IamRequest, sesRequests } from './requests';
 
 /**
@@ -19,22 +20,37 @@ import { dynamoDbRequests, type IamRequest, sesRequests } from './requests';
  * function, the in-process queue workers and jobs as theirs. Every AWS call made meanwhile is
  * evaluated against that function's role in the synthesized stack by a real IAM policy evaluator
  * (@cloud-copilot/iam-simulate) before it is sent; a denied call fails with the error AWS gives.
- * Code running as no function (test set-up, the local seed of the administrator, operator
- * scripts) stands for an operator with full access and is not checked.
+ *
+ * It fails closed (docs/security.md#the-iam-twin-fails-closed): code that acts as an operator
+ * with full access (a test's own set-up and checks, the local seed of the administrator, a
+ * migration or a rebuild run by hand) says so with `runAsOperator`; a call made as no function
+ * and not as the operator is refused, as is a call whose partition key the twin cannot read.
+ * Either would otherwise be a call no role was ever checked against.
  */
-const caller = new AsyncLocalStorage<FunctionKey>();
+const OPERATOR = 'operator';
+const caller = new AsyncLocalStorage<FunctionKey | typeof OPERATOR>();
 
 export function runAs<T>(fn: FunctionKey, work: () => T): T {
   return caller.run(fn, work);
 }
 
-export function currentFunction(): FunctionKey | undefined {
-  return caller.getStore();
+/** Runs `work` as the operator: its AWS calls are not held to any function's role (only to DynamoDB's limits). */
+export function runAsOperator<T>(work: () => T): T {
+  return caller.run(OPERATOR, work);
 }
+
+/** The function the current code runs as; undefined for the operator and for code that runs as no one. */
+export function currentFunction(): FunctionKey | undefined {
+  const who = caller.getStore();
+  return who === OPERATOR ? undefined : who;
+}
+
+/** Who a refused call was made as: a function, or no one (neither a function nor the operator). */
+export const NO_FUNCTION = 'no function';
 
 /** What a denied call is reported as (the grants report lists them). */
 export interface DeniedCall extends IamRequest {
-  fn: FunctionKey;
+  fn: FunctionKey | typeof NO_FUNCTION;
 }
 
 /** One line of a run's record (IAM_TWIN_RECORD_DIR): a grant unit used, or a call denied. */
@@ -91,45 +107,73 @@ export class IamTwin implements LocalTwin {
   }
 
   async authorizeSdkCall(clientName: string, commandName: string, input: Record<string, unknown>): Promise<void> {
-    const fn = currentFunction();
-    if (!fn) return;
-    if (clientName.startsWith('DynamoDB')) await this.authorize(fn, 'dynamodb', dynamoDbRequests(commandName, input, this.model));
-    else if (clientName.startsWith('SES')) await this.authorize(fn, 'ses', sesRequests(commandName, input, this.model));
+    if (clientName.startsWith('DynamoDB')) {
+      // DynamoDB's own refusals come before anyone's role: they hold for the operator too.
+      assertWithinDynamoDbLimits(commandName, input);
+      await this.authorize(caller.getStore(), 'dynamodb', dynamoDbRequests(commandName, input, this.model));
+    } else if (clientName.startsWith('SES')) await this.authorize(caller.getStore(), 'ses', sesRequests(commandName, input, this.model));
     else throw new Error(`the IAM twin cannot evaluate ${clientName}.${commandName}`);
   }
 
   async check(action: string, resource: LocalResource): Promise<void> {
-    const fn = currentFunction();
-    if (!fn) return;
+    const who = caller.getStore();
     switch (resource.kind) {
       case 'secret':
-        return this.authorize(fn, 'secretsmanager', [{ action, resource: this.model.secretArns[resource.name] }]);
+        return this.authorize(who, 'secretsmanager', [{ action, resource: this.model.secretArns[resource.name] }]);
       case 'parameter':
-        return this.authorize(fn, 'ssm', [{ action, resource: this.model.parameterArns[resource.name] }]);
+        return this.authorize(who, 'ssm', [{ action, resource: this.model.parameterArns[resource.name] }]);
       case 'queue':
-        return this.authorize(fn, 'sqs', [{ action, resource: this.model.queueArns[resource.name] }]);
+        return this.authorize(who, 'sqs', [{ action, resource: this.model.queueArns[resource.name] }]);
       case 'object':
-        return this.authorize(fn, 's3', [{ action, resource: `${this.model.bucketArns[resource.bucket]}/${resource.key}` }]);
+        return this.authorize(who, 's3', [{ action, resource: `${this.model.bucketArns[resource.bucket]}/${resource.key}` }]);
     }
   }
 
-  /** Throws AWS's refusal unless the function's role allows every one of `requests`. */
-  async authorize(fn: FunctionKey, service: Service, requests: IamRequest[]): Promise<void> {
+  /**
+   * Throws AWS's refusal unless the caller may make every one of `requests`: the operator may;
+   * no one (code that runs neither as a function nor as the operator) may not; a function's role
+   * must allow each request, and a request whose key the twin could not read is refused.
+   */
+  async authorize(who: FunctionKey | typeof OPERATOR | undefined, service: Service, requests: IamRequest[]): Promise<void> {
+    if (who === OPERATOR) return;
+    if (!who) {
+      const [request] = requests;
+      this.deny({ fn: NO_FUNCTION, ...request });
+      throw accessDenied(
+        service,
+        `The IAM twin refused ${request.action} on ${request.resource}: the call was made as no function (infra/local/iam/twin.ts runAs) ` +
+          'and not as the operator (runAsOperator), so no role was checked; in AWS every call is made with some role.',
+      );
+    }
+    const fn = who;
+    const role = this.model.roles[fn].roleArn.split('/').pop();
+    const principal = `arn:aws:sts::${this.model.account}:assumed-role/${role}/${fn}`;
     for (const request of requests) {
+      if (request.unreadableKey) {
+        this.deny({ fn, ...request });
+        throw accessDenied(
+          service,
+          `User: ${principal} is not authorized to perform: ${request.action} on resource: ${request.resource}: ` +
+            'the IAM twin could not read the partition key of every item the call names, so it cannot judge dynamodb:LeadingKeys',
+        );
+      }
       const decision = await this.decide(fn, request);
       for (const unit of decision.used) this.record({ used: unit });
       if (!decision.allowed) {
-        this.deniedCalls.push({ fn, ...request });
-        this.record({ denied: { fn, ...request } });
-        const role = this.model.roles[fn].roleArn.split('/').pop();
+        this.deny({ fn, ...request });
         throw accessDenied(
           service,
-          `User: arn:aws:sts::${this.model.account}:assumed-role/${role}/${fn} is not authorized to perform: ${request.action} ` +
+          `User: ${principal} is not authorized to perform: ${request.action} ` +
             `on resource: ${request.resource} because no identity-based policy allows the ${request.action} action` +
             (request.leadingKeys?.length ? ` (leading keys ${request.leadingKeys.join(', ')})` : ''),
         );
       }
     }
+  }
+
+  private deny(call: DeniedCall): void {
+    this.deniedCalls.push(call);
+    this.record({ denied: call });
   }
 
   private decide(fn: FunctionKey, request: IamRequest): Promise<Decision> {
