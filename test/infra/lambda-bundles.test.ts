@@ -30,9 +30,11 @@ const PINNED_SDK = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json')
 const PRODUCT = ['auth', 'passkeys', 'learner', 'admin', 'reminders', 'seed', 'mailEvents'] as const;
 /**
  * The passkeys function carries @simplewebauthn/server whole, its attestation-certificate parsers
- * (ASN.1, X.509: ~256 KB) included: only the passkey routes load it (docs/lean-builds.md).
+ * (ASN.1, X.509: ~256 KB) included: only the passkey routes load it (docs/lean-builds.md). The
+ * admin function carries the purge's start and the erasure's scrubs (audit text, the program's
+ * authors) beside the console's routes; its cold starts meet administrators, never a learner.
  */
-const BUDGETS_KB: Partial<Record<(typeof PRODUCT)[number], number>> = { passkeys: 950 };
+const BUDGETS_KB: Partial<Record<(typeof PRODUCT)[number], number>> = { passkeys: 950, admin: 700 };
 
 let bundles: Record<(typeof PRODUCT)[number], LambdaBundle>;
 let outdir: string;
@@ -57,7 +59,7 @@ beforeAll(() => {
 }, 240_000);
 
 describe('Lambda bundles', () => {
-  it(`are each ≤ ${BUDGET_KB} KB minified, the AWS SDK included (passkeys ≤ ${BUDGETS_KB.passkeys} KB), without source maps`, () => {
+  it(`are each ≤ ${BUDGET_KB} KB minified, the AWS SDK included (passkeys ≤ ${BUDGETS_KB.passkeys} KB, admin ≤ ${BUDGETS_KB.admin} KB), without source maps`, () => {
     for (const name of PRODUCT) {
       const bundle = bundles[name];
       const budget = BUDGETS_KB[name] ?? BUDGET_KB;

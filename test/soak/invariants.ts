@@ -222,6 +222,8 @@ export async function checkLearnerWork(world: World): Promise<Record<string, num
 
 // ---------------------------------------------------------------- erasure
 
+const namePattern = (name: string) =>
+  new RegExp(`(^|[^\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
 const ipPattern = (ip: string) => new RegExp(`(^|[^\\d.])${ip.replace(/\./g, '\\.')}($|[^\\d])`);
 
 /**
@@ -242,7 +244,10 @@ export async function checkErasure(world: World): Promise<Record<string, number>
   const erased = [...world.oracle.accounts.values()].filter((model) => model.status === 'erased');
   const needles = erased.flatMap((model) => [
     ...model.emails.map((email) => ({ model, what: 'email', test: (text: string) => text.toLowerCase().includes(email.toLowerCase()) })),
-    ...model.names.filter((name) => /\d/.test(name)).map((name) => ({ model, what: 'name', test: (text: string) => text.includes(name) })),
+    // a whole name: an erased "Noah6" is not found inside another person's "Noah61"
+    ...model.names
+      .filter((name) => /\d/.test(name))
+      .map((name) => ({ model, what: 'name', test: (text: string) => namePattern(name).test(text) })),
     ...[...model.ips].map((ip) => ({ model, what: 'ip', test: (text: string) => ipPattern(ip).test(text) })),
   ]);
   let scanned = 0;

@@ -342,7 +342,7 @@ function installFaults(world: World, rng: Rng): void {
       world.faults.strike('dynamodb_throttle');
       return 'throttle';
     }
-    if (operation === 'TransactWriteItems' && world.faults.active('transaction_conflict', world.hour) && rng.chance(0.1)) {
+    if (operation === 'TransactWriteItems' && world.faults.active('transaction_conflict', world.hour) && rng.chance(0.25)) {
       world.faults.strike('transaction_conflict');
       return 'conflict';
     }
