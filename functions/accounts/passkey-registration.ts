@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { isTransientAwsError, withWriteRetries } from '../lib/retry';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { auditPuts, writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
@@ -105,37 +106,38 @@ export async function finishPasskeyRegistration(
     last_used_at: null,
   };
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.passkeyLookup(hash), type: 'passkey_lookup', user_id: user.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+    // a conflicting transaction (another write on the account right now) is retried, never
+    // answered as a credential already registered
+    const transaction = new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.passkeyLookup(hash), type: 'passkey_lookup', user_id: user.id },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          // The account must still exist and be usable when the credential lands.
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: keys.user(user.id),
-              ConditionExpression: '#status = :active',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':active': 'active' },
-            },
+        },
+        // The account must still exist and be usable when the credential lands.
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.user(user.id),
+            ConditionExpression: '#status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':active': 'active' },
           },
-          ...auditPuts(
-            accountAudit('auth.passkey_added', user, caller, {
-              new: { passkey: hash.slice(0, 8), name: item.name, backed_up: item.backed_up },
-            }),
-          ),
-        ],
-      }),
-    );
+        },
+        ...auditPuts(
+          accountAudit('auth.passkey_added', user, caller, {
+            new: { passkey: hash.slice(0, 8), name: item.name, backed_up: item.backed_up },
+          }),
+        ),
+      ],
+    });
+    await withWriteRetries(() => db().send(transaction));
   } catch (error) {
-    if (error instanceof TransactionCanceledException) throw conflict('passkey_exists');
+    if (error instanceof TransactionCanceledException && !isTransientAwsError(error)) throw conflict('passkey_exists');
     throw error;
   }
   await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name, passkeyId: hash });
