@@ -1,6 +1,4 @@
-import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { credentialHash } from '../../functions/accounts/passkey-records';
 import { hashPassword } from '../../functions/accounts/passwords';
@@ -19,6 +17,7 @@ import { emailsTo, useApi, type ApiClient } from '../helpers/api';
 import { holdPurgeMessages } from '../helpers/hard-delete';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
+import { everyItem } from '../helpers/every-item';
 
 /**
  * Account states as allow-lists (functions/lib/account-states.ts): an account whose purge is
@@ -34,20 +33,6 @@ afterAll(() => registerLocalWorkers());
 
 const raw = async (key: { pk: string; sk: string }) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
-
-/** Every item of the table (a test-only Scan, through a raw client: the app's client forbids Scan). */
-async function everyItem(): Promise<Record<string, unknown>[]> {
-  const client = new DynamoDBClient({
-    endpoint: process.env.DYNAMODB_ENDPOINT,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const items: Record<string, unknown>[] = [];
-  for await (const page of paginateScan({ client }, { TableName: tableName() }))
-    items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
-  client.destroy();
-  return items;
-}
 
 const searchItemsOf = async (userId: string) => (await everyItem()).filter((item) => item.type === 'usersearch' && item.user_id === userId);
 

@@ -1,7 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../functions/admin/account-items';
 import { ANONYMOUS, anonymiseEntries } from '../../functions/admin/audit-anonymisation';
@@ -28,6 +27,7 @@ import { ApiClient, useApi } from '../helpers/api';
 import { hardDeleteToEnd } from '../helpers/hard-delete';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
+import { everyItem } from '../helpers/every-item';
 
 /**
  * An audit entry written inside the transaction of the change it records gets its references
@@ -162,20 +162,6 @@ describe('audit references of an entry written in a transaction', () => {
     for (const partition of partitions) expect((await refsOf(partition)).filter((ref) => ref.sk === item.sk)).toEqual([]);
   });
 });
-
-/** Every item of the test's table (a test-only Scan, through a raw client: the app's client forbids Scan). */
-async function everyItem(): Promise<Record<string, unknown>[]> {
-  const client = new DynamoDBClient({
-    endpoint: process.env.DYNAMODB_ENDPOINT,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const items: Record<string, unknown>[] = [];
-  for await (const page of paginateScan({ client }, { TableName: tableName() }))
-    items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
-  client.destroy();
-  return items;
-}
 
 describe("a sign-in's stream record delivered after the account's erasure", () => {
   const DAY = 24 * 3600 * 1000;

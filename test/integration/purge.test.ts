@@ -1,5 +1,3 @@
-import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { hardDeleteUser } from '../../functions/admin/hard-delete';
@@ -18,6 +16,7 @@ import { legacyAuditItem } from '../helpers/legacy-audit';
 import { createTestUser, signIn } from '../helpers/users';
 import { setUserFields } from './program-helpers';
 import { runAs } from '../../infra/local/iam/twin';
+import { everyItem } from '../helpers/every-item';
 
 // The jobs under test run as their own Lambda function's IAM role, as in the cloud (infra/local/iam/twin.ts).
 const adminHardDelete = (...args: Parameters<typeof hardDeleteUser>) => runAs('admin', () => hardDeleteUser(...args));
@@ -46,20 +45,6 @@ async function batchPut(items: Record<string, unknown>[]) {
     items.map((Item) => ({ PutRequest: { Item } })),
     8,
   );
-}
-
-/** Every item of the test's table (a test-only Scan, through a raw client: the app's client forbids Scan). */
-async function everyItem(): Promise<Record<string, unknown>[]> {
-  const client = new DynamoDBClient({
-    endpoint: process.env.DYNAMODB_ENDPOINT,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const items: Record<string, unknown>[] = [];
-  for await (const page of paginateScan({ client }, { TableName: tableName() }))
-    items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
-  client.destroy();
-  return items;
 }
 
 /** Makes the K-th write of the app's client fail, as a Lambda killed in the middle of a burst. */
