@@ -123,9 +123,13 @@ export function enrollmentTransition(
     remove.push('completed_at'); // a staff preview gets no reminders
   } else {
     const [remindPk, remindSk] = indexAttributes('remindersDue');
-    const partition = reminderPartition(user.id, scheduleOf(user, enrollment.enrolled_at));
+    const partition = reminderPartition(user.id, scheduleOf(user, enrollment.enrolled_at), now);
     if (partition) {
-      set.push(`${remindPk} = :remindPk`, `${remindSk} = :remindSk`);
+      // An entry already in the index stays where it is: after a daylight saving change the
+      // schedule's hour can be one whose run has already passed today, while the entry's old
+      // hour is still to come (that run moves it, and mails the learner whose morning has
+      // passed). Settings changes move it themselves (notifications.ts followSchedule).
+      set.push(`${remindPk} = if_not_exists(${remindPk}, :remindPk)`, `${remindSk} = :remindSk`);
       values[':remindPk'] = partition;
       values[':remindSk'] = user.id;
     } else remove.push(remindPk, remindSk); // reminders turned off: stays out of the index

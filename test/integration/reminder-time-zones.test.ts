@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setClockSource } from '../../functions/lib/clock';
 import { db, tableName } from '../../functions/lib/db';
 import { indexAttributes, keys } from '../../functions/lib/table';
 import { getUserByEmail } from '../../functions/lib/users';
@@ -10,6 +11,7 @@ import { runReminders } from '../../functions/program/reminders';
 import { runAs } from '../../infra/local/iam/twin';
 import { emailsTo, useApi, type ApiClient } from '../helpers/api';
 import { createTestUser, signIn } from '../helpers/users';
+import { doneBody } from './program-helpers';
 
 /**
  * Reminders in the learner's own morning (docs/product.md "Reminders"): the zone comes from the
@@ -139,5 +141,36 @@ describe('the hourly reminder runs', () => {
     // Tuesday 00:00 UTC: Tokyo's daily learner again, the weekly one not before next Monday
     await hourlyRun('2031-01-07T00:00:00Z');
     expect(await mailed()).toEqual({ tokyo: 2, weeklyTokyo: 1, losAngeles: 1 });
+  });
+});
+
+describe('daylight saving time', () => {
+  afterEach(() => setClockSource());
+  const at = (iso: string) => setClockSource(() => Date.parse(iso));
+
+  it('a module finished after the new hour has run keeps the learner in the hour still to come, so the morning is mailed', async () => {
+    // New York, winter (UTC-5): 09:00 is the 14:00 UTC run. Daylight saving time begins on
+    // Sunday 2031-03-09 (UTC-4): 09:00 is now the 13:00 UTC run.
+    at('2031-03-08T12:00:00Z');
+    const { user, client } = await learner('Dawn');
+    expect((await client.post('/api/enroll')).status).toBe(200);
+    expect((await client.post('/api/settings/notifications', { time_zone: 'America/New_York' })).status).toBe(200);
+    expect((await enrollment(user.id))?.[indexPk]).toMatch(/^REMIND#daily#14#/);
+
+    // 13:30 UTC on the first summer day: the 13:00 run is over (the entry was not in its hour);
+    // the learner finishes their first module, which rewrites the enrollment.
+    at('2031-03-09T13:30:00Z');
+    await signIn(client, user);
+    const module = content.modules[0];
+    for (const task of module.tasks)
+      expect((await client.put(`/api/modules/${module.slug}/tasks/${task.task_id}`, doneBody(task as never))).status).toBe(200);
+    const rewritten = await enrollment(user.id);
+    expect(rewritten).toMatchObject({ completed_count: 1, updated_at: '2031-03-09T13:30:00.000Z' });
+    expect(rewritten?.[indexPk]).toMatch(/^REMIND#daily#14#/);
+
+    // the 14:00 run finds them, mails this morning's reminder (10:00 their time) and moves the entry to 13:00
+    await hourlyRun('2031-03-09T14:00:00Z');
+    expect(await reminders(user)).toHaveLength(1);
+    expect((await enrollment(user.id))?.[indexPk]).toMatch(/^REMIND#daily#13#/);
   });
 });

@@ -1,5 +1,5 @@
 import { codeIn } from './mail';
-import type { AccountModel, AuditExpectation } from './oracle';
+import { isFinished, type AccountModel, type AuditExpectation, type ModuleStatus } from './oracle';
 import { auditViewsOf, findIn, type AuditRow } from './audit-views';
 import type { World } from './world';
 
@@ -251,9 +251,20 @@ export async function overrideModule(world: World): Promise<void> {
     },
     model,
   );
-  // the override changed what the learner sees: the learner's next dashboard read is the acknowledged state
+  // The override changed what the learner sees, possibly whether they have finished: reopening
+  // the last module brings reminders back, completing it stops them. The account's detail is
+  // the acknowledged state from now on.
   model.modules.set(moduleId, reopen ? 'open' : 'completed');
   model.modulesStale = true;
+  const detail = await world.admin.client.get<{ enrollments: Array<{ modules: Array<{ module_id: string; status: ModuleStatus }> }> }>(
+    `/api/admin/users/${model.id}`,
+  );
+  if (detail.status !== 200) return;
+  const modules = detail.body.enrollments[0]?.modules ?? [];
+  model.modules = new Map(modules.map((module) => [module.module_id, module.status]));
+  model.modulesStale = false;
+  const finished = modules.length > 0 && modules.every((module) => module.status === 'completed');
+  if (finished !== isFinished(model)) model.timeline.push({ at: world.clock.now(), finished });
 }
 
 /** Publishes a new program version with an edited module summary (no structural change). */

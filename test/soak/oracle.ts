@@ -49,11 +49,16 @@ export interface AccountModel {
     status?: AccountStatus;
     verified?: boolean;
     enrolled?: boolean;
+    /** Every module completed (true) or, after an admin reopened one, a module left again (false). */
     finished?: boolean;
     activity?: boolean;
     resumed?: boolean;
   }>;
 }
+
+/** Whether the learner has finished the program, as of the latest change in their timeline. */
+export const isFinished = (model: AccountModel): boolean =>
+  model.timeline.findLast((event) => event.finished !== undefined)?.finished ?? false;
 
 /** An audit entry the product must show: an acknowledged action and who and what it was about. */
 export interface AuditExpectation {

@@ -6,7 +6,8 @@ import type { World } from './world';
  * "paused" email that replaces it), or is accounted for; nobody got two on one local day, and
  * nobody got one who was not due. Due, by the product's rules (docs/product.md "Reminders"),
  * computed here from the oracle's own timeline: verified, active and unlocked, enrolled with a
- * module left, reminders daily (or weekly, on the local weekday of enrolling), at the first hourly
+ * module left, reminders daily (or weekly: on the weekday, in the learner's current zone, of the
+ * moment they enrolled), at the first hourly
  * run at or after 09:00 in the learner's zone. Accounted for: a state that changed within the
  * hour around the run (either answer is right), the SES quota spent over the run and its retries.
  */
@@ -53,7 +54,7 @@ function stateAt(model: AccountModel, at: number): State {
     if (event.status) state.status = event.status;
     if (event.verified !== undefined) state.verified = event.verified;
     if (event.enrolled) state.enrolled = true;
-    if (event.finished) state.finished = true;
+    if (event.finished !== undefined) state.finished = event.finished;
   }
   return state;
 }
@@ -111,8 +112,8 @@ export function checkReminders(world: World): Record<string, number | string> {
       world.record.violate('reminders', `${model.email} got ${count} reminders on local day ${day}`);
     }
     // every hourly run after enrolling: due at the run that is the learner's local 09:00 hour
-    const enrolledWeekday = localParts(stateAt(model, model.enrolledAt).timeZone, model.enrolledAt).weekday;
-    for (let at = Math.ceil(model.enrolledAt / HOUR_MS) * HOUR_MS; at < end - HOUR_MS; at += HOUR_MS) {
+    const enrolledAt = model.enrolledAt;
+    for (let at = Math.ceil(enrolledAt / HOUR_MS) * HOUR_MS; at < end - HOUR_MS; at += HOUR_MS) {
       const state = stateAt(model, at);
       const local = localParts(state.timeZone, at);
       if (local.minutes < 9 * 60 || local.minutes >= 10 * 60) continue;
@@ -121,7 +122,7 @@ export function checkReminders(world: World): Record<string, number | string> {
         state.status === 'active' &&
         state.enrolled &&
         !state.finished &&
-        (state.frequency === 'daily' || (state.frequency === 'weekly' && local.weekday === enrolledWeekday));
+        (state.frequency === 'daily' || (state.frequency === 'weekly' && local.weekday === localParts(state.timeZone, enrolledAt).weekday));
       if (!due) continue;
       figures.learner_days_due += 1;
       if (byDay.get(local.day)) continue;
