@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPuts, type AuditInput } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import { notFound } from '../lib/errors';
 import { keyAfter, keys, SK } from '../lib/table';
 import { isPasskeyId } from '../../shared/key-values';
+import { isConditionRefusal, transactWrite } from '../lib/transact-write';
 
 /**
  * Passkey storage the admin side needs too (list, count, removal, hard delete) without loading
@@ -106,18 +106,16 @@ export async function deletePasskey(
   alsoRefused?: Error,
 ): Promise<void> {
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: tableName(), Key: keys.passkey(userId, passkeyId), ConditionExpression: 'attribute_exists(pk)' } },
-          { Delete: { TableName: tableName(), Key: keys.passkeyLookup(passkeyId) } },
-          ...also,
-          ...auditPuts(audit),
-        ],
-      }),
-    );
+    await transactWrite({
+      TransactItems: [
+        { Delete: { TableName: tableName(), Key: keys.passkey(userId, passkeyId), ConditionExpression: 'attribute_exists(pk)' } },
+        { Delete: { TableName: tableName(), Key: keys.passkeyLookup(passkeyId) } },
+        ...also,
+        ...auditPuts(audit),
+      ],
+    });
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (!isConditionRefusal(error)) throw error;
     const alsoFailed = (error.CancellationReasons ?? [])
       .slice(2, 2 + also.length)
       .some((reason) => reason.Code === 'ConditionalCheckFailed');

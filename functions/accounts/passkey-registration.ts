@@ -1,10 +1,8 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isTransientAwsError, withWriteRetries } from '../lib/retry';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { auditPuts, writeAudit } from '../lib/audit';
 import { accountAudit, type Caller } from '../lib/caller';
-import { db, tableName } from '../lib/db';
+import { tableName } from '../lib/db';
+import { isConditionRefusal, transactWrite } from '../lib/transact-write';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import type { UserRecord } from '../lib/user-record';
@@ -108,7 +106,7 @@ export async function finishPasskeyRegistration(
   try {
     // a conflicting transaction (another write on the account right now) is retried, never
     // answered as a credential already registered
-    const transaction = new TransactWriteCommand({
+    await transactWrite({
       TransactItems: [
         { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
         {
@@ -135,9 +133,8 @@ export async function finishPasskeyRegistration(
         ),
       ],
     });
-    await withWriteRetries(() => db().send(transaction));
   } catch (error) {
-    if (error instanceof TransactionCanceledException && !isTransientAwsError(error)) throw conflict('passkey_exists');
+    if (isConditionRefusal(error)) throw conflict('passkey_exists');
     throw error;
   }
   await sendSecurityNotice(user, 'passkey_added', caller, { passkeyName: item.name, passkeyId: hash });

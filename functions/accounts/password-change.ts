@@ -1,7 +1,5 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPuts, writeAudit } from '../lib/audit';
-import { db, tableName } from '../lib/db';
+import { tableName } from '../lib/db';
 import { badRequest, conflict } from '../lib/errors';
 import { keepSession } from '../lib/session';
 import { keys } from '../lib/table';
@@ -10,6 +8,7 @@ import { accountAudit, type Caller } from '../lib/caller';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords';
 import { consume } from './rate-limit';
 import { nowIso } from '../lib/clock';
+import { isConditionRefusal, transactWrite } from '../lib/transact-write';
 
 /**
  * Change password from the settings page: the current password is required; on success every
@@ -36,35 +35,33 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.new_password);
   const sessionVersion = user.session_version ?? 0;
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.user(user.id),
-              // The new hash and the end of every other session in one write: no moment, and no
-              // failure in between, leaves the old sessions alive with the new password set.
-              UpdateExpression: 'SET password_hash = :hash, updated_at = :now, session_version = :version ADD version :one',
-              // Optimistic: a concurrent change, reset or "sign out everywhere" wins, this one is refused.
-              // (an older account may have no session_version yet: read as 0)
-              ConditionExpression: 'password_hash = :old AND (session_version = :current OR attribute_not_exists(session_version))',
-              ExpressionAttributeValues: {
-                ':hash': passwordHash,
-                ':old': user.password_hash,
-                ':now': nowIso(),
-                ':one': 1,
-                ':version': sessionVersion + 1,
-                ':current': sessionVersion,
-              },
+    await transactWrite({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.user(user.id),
+            // The new hash and the end of every other session in one write: no moment, and no
+            // failure in between, leaves the old sessions alive with the new password set.
+            UpdateExpression: 'SET password_hash = :hash, updated_at = :now, session_version = :version ADD version :one',
+            // Optimistic: a concurrent change, reset or "sign out everywhere" wins, this one is refused.
+            // (an older account may have no session_version yet: read as 0)
+            ConditionExpression: 'password_hash = :old AND (session_version = :current OR attribute_not_exists(session_version))',
+            ExpressionAttributeValues: {
+              ':hash': passwordHash,
+              ':old': user.password_hash,
+              ':now': nowIso(),
+              ':one': 1,
+              ':version': sessionVersion + 1,
+              ':current': sessionVersion,
             },
           },
-          ...auditPuts(accountAudit('auth.password_changed', user, caller, { new: { other_sessions_ended: true } })),
-        ],
-      }),
-    );
+        },
+        ...auditPuts(accountAudit('auth.password_changed', user, caller, { new: { other_sessions_ended: true } })),
+      ],
+    });
   } catch (error) {
-    if (error instanceof TransactionCanceledException) throw conflict('password_changed_concurrently');
+    if (isConditionRefusal(error)) throw conflict('password_changed_concurrently');
     throw error;
   }
   return keepSession(user.id, { sessionId, authTime }, sessionVersion + 1);

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { RESET_TOKEN_TTL_MINUTES } from '../../shared/constants';
 import { accepts, statusCondition } from '../lib/account-states';
 import { appUrl } from '../lib/app-url';
@@ -21,6 +20,7 @@ import { consume } from './rate-limit';
 import { passkeyKeysOf } from './passkey-records';
 import { deviceCookie } from './trusted-device';
 import { nowIso, nowSeconds } from '../lib/clock';
+import { isConditionRefusal, transactWrite } from '../lib/transact-write';
 
 /**
  * Password reset by emailed link (docs/security.md): 32 random bytes, only their sha256 stored
@@ -153,44 +153,42 @@ export async function confirmPasswordReset(
   // removes every passkey with the new password (at most MAX_PASSKEYS, well within a transaction).
   const passkeys = await passkeyKeysOf(user.id);
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          // Single use: the token goes in the same transaction that uses it.
-          {
-            Delete: { TableName: tableName(), Key: keys.resetToken(hashToken(input.token!)), ConditionExpression: 'attribute_exists(pk)' },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.user(user.id),
-              // session_version + 1 ends every session at once (what endAllSessions does),
-              // here atomically with the new password so no old session outlives it.
-              UpdateExpression: 'SET password_hash = :hash, updated_at = :now ADD session_version :one, version :one',
-              // The token's account state must still hold at the write (a concurrent change kills it).
-              ConditionExpression: `attribute_exists(pk) AND session_version = :version AND email_lower = :email AND ${resetAccepted.expression}`,
-              ExpressionAttributeNames: resetAccepted.names,
-              ExpressionAttributeValues: {
-                ...resetAccepted.values,
-                ':hash': passwordHash,
-                ':now': nowIso(),
-                ':one': 1,
-                ':version': user.session_version ?? 0,
-                ':email': user.email_lower,
-              },
+    await transactWrite({
+      TransactItems: [
+        // Single use: the token goes in the same transaction that uses it.
+        {
+          Delete: { TableName: tableName(), Key: keys.resetToken(hashToken(input.token!)), ConditionExpression: 'attribute_exists(pk)' },
+        },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.user(user.id),
+            // session_version + 1 ends every session at once (what endAllSessions does),
+            // here atomically with the new password so no old session outlives it.
+            UpdateExpression: 'SET password_hash = :hash, updated_at = :now ADD session_version :one, version :one',
+            // The token's account state must still hold at the write (a concurrent change kills it).
+            ConditionExpression: `attribute_exists(pk) AND session_version = :version AND email_lower = :email AND ${resetAccepted.expression}`,
+            ExpressionAttributeNames: resetAccepted.names,
+            ExpressionAttributeValues: {
+              ...resetAccepted.values,
+              ':hash': passwordHash,
+              ':now': nowIso(),
+              ':one': 1,
+              ':version': user.session_version ?? 0,
+              ':email': user.email_lower,
             },
           },
-          ...passkeys.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
-          ...auditPuts(
-            accountAudit('auth.password_reset', user, caller, {
-              new: { sessions_ended: true, passkeys_removed: passkeys.filter((key) => key.sk.startsWith(SK.passkey)).length },
-            }),
-          ),
-        ],
-      }),
-    );
+        },
+        ...passkeys.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
+        ...auditPuts(
+          accountAudit('auth.password_reset', user, caller, {
+            new: { sessions_ended: true, passkeys_removed: passkeys.filter((key) => key.sk.startsWith(SK.passkey)).length },
+          }),
+        ),
+      ],
+    });
   } catch (error) {
-    if (error instanceof TransactionCanceledException) throw invalidOrExpired();
+    if (isConditionRefusal(error)) throw invalidOrExpired();
     throw error;
   }
   await sendSecurityNotice(user, 'password_reset', caller);

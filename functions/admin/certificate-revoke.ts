@@ -1,14 +1,13 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { getUserCertificate } from '../program/certificate';
 import { auditPuts } from '../lib/audit';
-import { db, tableName } from '../lib/db';
+import { tableName } from '../lib/db';
 import { conflict, notFound } from '../lib/errors';
 import { keys } from '../lib/table';
 import { adminAudit, type AdminCaller } from '../lib/admin-caller';
 import { accountStateCheck, assertAccepts, BEING_ERASED } from '../lib/account-states';
 import { getUserById } from '../lib/users';
 import { nowIso } from '../lib/clock';
+import { isConditionRefusal, transactWrite } from '../lib/transact-write';
 
 /**
  * `POST /api/admin/users/{id}/certificate/revoke`: both copies of the certificate are marked
@@ -34,29 +33,27 @@ export async function revokeCertificate(userId: string, reason: string | undefin
     },
   });
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          revoke(keys.userCertificate(userId, existing.program_id)),
-          revoke(keys.certificate(existing.verification_code)),
-          // an account whose purge started meanwhile is not written to
-          accountStateCheck('revokeCertificate', userId),
-          ...auditPuts(
-            adminAudit(
-              caller,
-              'admin.certificate.revoke',
-              { type: 'user', id: userId },
-              {
-                old: { verification_code: existing.verification_code, revoked: false },
-                new: { verification_code: existing.verification_code, revoked: true, reason: revokedReason },
-              },
-            ),
+    await transactWrite({
+      TransactItems: [
+        revoke(keys.userCertificate(userId, existing.program_id)),
+        revoke(keys.certificate(existing.verification_code)),
+        // an account whose purge started meanwhile is not written to
+        accountStateCheck('revokeCertificate', userId),
+        ...auditPuts(
+          adminAudit(
+            caller,
+            'admin.certificate.revoke',
+            { type: 'user', id: userId },
+            {
+              old: { verification_code: existing.verification_code, revoked: false },
+              new: { verification_code: existing.verification_code, revoked: true, reason: revokedReason },
+            },
           ),
-        ],
-      }),
-    );
+        ),
+      ],
+    });
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (!isConditionRefusal(error)) throw error;
     if (error.CancellationReasons?.[2]?.Code === 'ConditionalCheckFailed') throw conflict(BEING_ERASED);
     // another admin revoked it between our read and write
     throw conflict('already_revoked');

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateView } from '../../shared/program-types';
 import { appUrl } from '../lib/app-url';
 import { accountAudit, type Caller } from '../lib/caller';
@@ -13,6 +12,7 @@ import { program } from './content';
 import { loadLearnerProgram } from './learner-program';
 import { CERTIFICATE_CODE_ALPHABET } from '../../shared/certificate-code';
 import { nowIso } from '../lib/clock';
+import { isConditionRefusal, transactWrite } from '../lib/transact-write';
 
 /**
  * Certificates of completion (docs/product.md#certificates). Issued on the learner's first
@@ -86,33 +86,31 @@ export async function getOrIssueCertificate(user: UserRecord, caller: Caller): P
     issued_at: now,
   };
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.userCertificate(user.id, content.id), type: 'certificate', ...record },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+    await transactWrite({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.userCertificate(user.id, content.id), type: 'certificate', ...record },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.certificate(record.verification_code), type: 'certificate_public', ...record },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.certificate(record.verification_code), type: 'certificate_public', ...record },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          ...auditPuts(
-            accountAudit('learner.certificate.issued', user, caller, {
-              new: { verification_code: record.verification_code, program_id: content.id },
-            }),
-          ),
-        ],
-      }),
-    );
+        },
+        ...auditPuts(
+          accountAudit('learner.certificate.issued', user, caller, {
+            new: { verification_code: record.verification_code, program_id: content.id },
+          }),
+        ),
+      ],
+    });
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (!isConditionRefusal(error)) throw error;
     // Two tabs asked at once: the other request issued it.
     const winner = await getUserCertificate(user.id);
     if (winner) return view(winner);

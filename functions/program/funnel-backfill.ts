@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
@@ -9,6 +8,7 @@ import { enrollmentTransition } from './learner-program';
 import { deriveProgress } from './progress';
 import { getEnrollment, listProgress } from './store';
 import { currentDate } from '../lib/clock';
+import { isConditionRefusal } from '../lib/transact-write';
 
 /**
  * Counts one enrollment written before the module funnel existed (functions/lib/funnel.ts):
@@ -31,7 +31,7 @@ export async function backfillFunnelFor(userId: string, now = currentDate()): Pr
     );
     return 'counted';
   } catch (error) {
-    if (error instanceof TransactionCanceledException) return 'already';
+    if (isConditionRefusal(error)) return 'already';
     throw error;
   }
 }

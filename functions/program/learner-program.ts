@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/db';
 import { withWriteRetries } from '../lib/retry';
@@ -14,6 +13,7 @@ import { deriveProgress, weekCompleted, type DerivedProgress, type StoredProgres
 import { reminderPartition, scheduleOf } from './reminder-index';
 import { getEnrollment, listProgress, type EnrollmentRecord } from './store';
 import { currentDate } from '../lib/clock';
+import { isConditionRefusal } from '../lib/transact-write';
 
 export interface LearnerProgram {
   content: Program;
@@ -173,7 +173,7 @@ async function reconcileEnrollment(user: UserRecord, enrollment: EnrollmentRecor
       db().send(new TransactWriteCommand({ TransactItems: [enrollmentUpdate, ...(stats ? [stats] : []), ...week1] })),
     );
   } catch (error) {
-    if (error instanceof TransactionCanceledException) return;
+    if (isConditionRefusal(error)) return; // a concurrent writer bumped the version
     logger.warn('enrollment reconcile failed', { error: error as Error });
   }
 }
