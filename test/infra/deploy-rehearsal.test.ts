@@ -10,13 +10,16 @@ import { nagPacks } from '../../infra/nag-packs';
 import { ALARM_TOPIC_IDS } from '../../infra/ops/smoke-target';
 import { stackNames } from '../../infra/stack-names';
 import { type DocCommand, docCommands } from './doc-commands';
+import { FILLED_PROD, writeFilledProdFile } from './filled-prod-settings';
 import { TEST_API_ORIGIN } from './synth-stack';
 
 /**
  * The deploy, rehearsed without an AWS account. The README's and the runbook's deploy, roll-back
  * and destroy commands are read from the docs and run through the real CDK CLI as `cdk synth`
  * with the same context flags (one synth per distinct set), with a fake account and a main region
- * other than us-east-1: the linked build, every stack and cross-region reference. Each assembly
+ * other than us-east-1: the linked build, every stack and cross-region reference. The settings come
+ * from the stage files (infra/stages/), prod's with test values where the repository's has FILL IN
+ * (test/infra/filled-prod-settings.ts, given with `-c settingsFile=…`). Each assembly
  * must pass cdk-nag (the CLI runs the app's validation plugins and fails on an error) and
  * cfn-lint; the bootstrap line must name every environment a stack deploys to.
  * What only a real deploy shows is listed in docs/runbook.md "Deploy" (`npm run smoke`).
@@ -135,6 +138,10 @@ const assemblies = new Map<string, Assembly>();
 const keyOf = (context: string[]) => context.join(' ');
 const synthCommands = COMMANDS.filter((command) => command.args[0] !== 'bootstrap');
 const lint = new Map<string, LintFinding[]>();
+const stageOf = (context: string[]) => context.find((value) => value.startsWith('stage='))?.slice('stage='.length) ?? 'prod';
+/** prod's settings file with test values where the repository's has FILL IN; dev's is used as it is. */
+const prodSettingsFile = writeFilledProdFile(work);
+const settingsFlags = (context: string[]) => (stageOf(context) === 'prod' ? [`settingsFile=${prodSettingsFile}`] : []);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -146,7 +153,8 @@ describe('the deploy rehearsal', () => {
       const { context } = rehearsalOf(command);
       if (assemblies.has(keyOf(context))) continue;
       const first = [...assemblies.values()][0]?.dir;
-      assemblies.set(keyOf(context), await synth(context, path.join(work, `assembly-${assemblies.size}`), env, first));
+      const outdir = path.join(work, `assembly-${assemblies.size}`);
+      assemblies.set(keyOf(context), await synth([...context, ...settingsFlags(context)], outdir, env, first));
     }
     await Promise.all([...assemblies].map(async ([key, assembly]) => lint.set(key, await cfnLint(assembly))));
   }, 900_000);
@@ -166,8 +174,7 @@ describe('the deploy rehearsal', () => {
       expect(all, 'the command needs --all').toBe(true);
       const assembly = assemblies.get(keyOf(context))!;
       expect(assembly.code, assembly.output).toBe(0);
-      const stage = context.find((value) => value.startsWith('stage='))?.slice('stage='.length);
-      const names = stackNames(stage);
+      const names = stackNames(stageOf(context));
       expect(Object.fromEntries(assembly.stacks.map((s) => [s.name, s.environment]))).toEqual({
         [names.edge]: `aws://${ACCOUNT}/us-east-1`,
         [names.main]: `aws://${ACCOUNT}/${REGION}`,
@@ -176,6 +183,22 @@ describe('the deploy rehearsal', () => {
       expect(assembly.validationReport.pluginReports.flatMap((report) => report.violations)).toEqual([]);
       // a destroy never selects prod, whose stacks keep the learners' data
       if (command.args[0] === 'destroy') for (const s of assembly.stacks) expect(Object.values(stackNames('prod'))).not.toContain(s.name);
+    },
+  );
+
+  it.each(synthCommands.map((c) => [`${c.source}: cdk ${c.args.join(' ')}`, c] as const))(
+    '%s prints the settings it synthesized from, from its stage file',
+    (_, command) => {
+      const { context } = rehearsalOf(command);
+      const stage = stageOf(context);
+      const { output } = assemblies.get(keyOf(context))!;
+      const file = stage === 'prod' ? prodSettingsFile : `infra/stages/${stage}.ts`;
+      expect(output).toContain(`Stage ${stage}: settings from ${file}, [-c] overridden for this deploy`);
+      // each filled value, as the report prints it: name, value, where from
+      const rows = output.split('\n').map((line) => line.trim().split(/\s+/));
+      if (stage === 'prod')
+        for (const [name, value] of Object.entries(FILLED_PROD))
+          expect(rows).toContainEqual([name, value === null ? '(none)' : String(value), '[file]']);
     },
   );
 

@@ -32,7 +32,6 @@ export function synthesizeIamModel(options: { editTemplate?: (template: Template
       region: TWIN_REGION,
       props: {
         siteDir,
-        mailFrom: typeof cdkJson.context.mailFrom === 'string' ? cdkJson.context.mailFrom : undefined,
         // prod's API origin is a domain of the operator's: the execute-api address stands in (no grant depends on it)
         executeApiEndpoint: true,
       },
