@@ -146,6 +146,30 @@ export interface CareerProgramStackProps extends StackProps {
    * docs/runbook.md#roll-back).
    */
   apiRollout?: ApiRolloutMode;
+  /**
+   * Addresses the site was served from before its current one, e.g. `['https://d111111abcdef8.cloudfront.net']`
+   * while it moves to its own domain (docs/runbook.md#custom-domain, phase one): the API's Origin
+   * check accepts them too (PREVIOUS_SITE_ORIGINS), so pages still open there keep working until
+   * DNS follows. Empty by default, and again in phase two: only the site's own address.
+   */
+  previousSiteOrigins?: string[];
+}
+
+/** `https://host` and nothing else: the form a browser's Origin header has. */
+export function checkPreviousSiteOrigins(origins: readonly string[]): string[] {
+  const refused = origins.filter((origin) => {
+    try {
+      const url = new URL(origin);
+      return url.protocol !== 'https:' || url.origin !== origin;
+    } catch {
+      return true;
+    }
+  });
+  if (refused.length)
+    throw new Error(
+      `previousSiteOrigins must be https origins without a path or trailing slash, such as https://d111111abcdef8.cloudfront.net; got ${refused.map((origin) => `"${origin}"`).join(', ')}`,
+    );
+  return [...origins];
 }
 
 /**
@@ -301,6 +325,10 @@ export class CareerProgramStack extends Stack {
     const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', apiTimeout, AUTH_MEMORY_MB);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
+    // Only the API checks the Origin header: the other functions keep their versions on a move.
+    const previousSiteOrigins = checkPreviousSiteOrigins(props.previousSiteOrigins ?? []);
+    if (previousSiteOrigins.length)
+      for (const group of [auth, passkeys, learner, admin]) group.fn.addEnvironment('PREVIOUS_SITE_ORIGINS', previousSiteOrigins.join(','));
     if (props.apiReservedConcurrency)
       for (const group of [auth, passkeys, learner, admin])
         (group.fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.apiReservedConcurrency;
