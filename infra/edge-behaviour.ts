@@ -124,3 +124,15 @@ export const SITE_BEHAVIOURS: { site: SiteBehaviour; api: SiteBehaviour } = {
   site: { cachePolicy: 'CachingOptimized', compress: true },
   api: { cachePolicy: 'CachingDisabled', compress: true },
 };
+
+/**
+ * Cache-Control of the site's files (the deployment sets it on the bucket's objects; the local
+ * server answers with it). The build's `assets/` have content hashes in their names: cached for
+ * a year, never revalidated. Everything else (index.html above all, which names the current
+ * assets) is revalidated on every load, so a deploy reaches the next page load.
+ */
+export const SITE_ASSETS_PREFIX = 'assets/';
+export const SITE_CACHE_CONTROL = {
+  assets: 'public, max-age=31536000, immutable',
+  pages: 'no-cache',
+} as const;

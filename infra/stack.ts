@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { CfnOutput, Duration, Fn, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, type IEmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
@@ -21,6 +22,7 @@ import {
   REPO_ROOT,
 } from './constructs/app-function';
 import { ActivityStream } from './constructs/activity-stream';
+import { ApiRollout, type ApiRolloutMode } from './constructs/api-rollout';
 import { CostGuardrails } from './constructs/cost-guardrails';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
@@ -137,6 +139,37 @@ export interface CareerProgramStackProps extends StackProps {
   indexMaxWriteUnits?: number;
   /** CloudWatch Logs ingestion, GB an hour, whose 3-hour run raises the log-ingestion alarm; 1 by default. */
   logIngestionGbPerHour?: number;
+  /**
+   * How a release of the API functions takes traffic (infra/constructs/api-rollout.ts): `canary`
+   * (default: 10 % for 15 minutes, rolled back on the API 5xx or the function's errors alarm) or
+   * `all-at-once` (alarms not consulted: a roll back or fix while the 5xx alarm already fires,
+   * docs/runbook.md#roll-back).
+   */
+  apiRollout?: ApiRolloutMode;
+  /**
+   * Addresses the site was served from before its current one, e.g. `['https://d111111abcdef8.cloudfront.net']`
+   * while it moves to its own domain (docs/runbook.md#custom-domain, phase one): the API's Origin
+   * check accepts them too (PREVIOUS_SITE_ORIGINS), so pages still open there keep working until
+   * DNS follows. Empty by default, and again in phase two: only the site's own address.
+   */
+  previousSiteOrigins?: string[];
+}
+
+/** `https://host` and nothing else: the form a browser's Origin header has. */
+export function checkPreviousSiteOrigins(origins: readonly string[]): string[] {
+  const refused = origins.filter((origin) => {
+    try {
+      const url = new URL(origin);
+      return url.protocol !== 'https:' || url.origin !== origin;
+    } catch {
+      return true;
+    }
+  });
+  if (refused.length)
+    throw new Error(
+      `previousSiteOrigins must be https origins without a path or trailing slash, such as https://d111111abcdef8.cloudfront.net; got ${refused.map((origin) => `"${origin}"`).join(', ')}`,
+    );
+  return [...origins];
 }
 
 /**
@@ -152,6 +185,8 @@ export class CareerProgramStack extends Stack {
   readonly purgeQueue: WorkQueue;
   readonly activityStream: ActivityStream;
   readonly api: AppHttpApi;
+  /** The API functions' `live` aliases and their CodeDeploy canaries. */
+  readonly apiRollout: ApiRollout;
   readonly site: Site;
   /** Large account exports, fetched through a presigned link (functions/lib/export-objects.ts). */
   readonly exports: ExportBucket;
@@ -290,6 +325,10 @@ export class CareerProgramStack extends Stack {
     const passkeys = make('PasskeysFunction', 'functions/groups/passkeys.ts', 'career-program-passkeys', apiTimeout, AUTH_MEMORY_MB);
     const learner = make('LearnerFunction', 'functions/groups/learner.ts', 'career-program-learner');
     const admin = make('AdminFunction', 'functions/groups/admin.ts', 'career-program-admin');
+    // Only the API checks the Origin header: the other functions keep their versions on a move.
+    const previousSiteOrigins = checkPreviousSiteOrigins(props.previousSiteOrigins ?? []);
+    if (previousSiteOrigins.length)
+      for (const group of [auth, passkeys, learner, admin]) group.fn.addEnvironment('PREVIOUS_SITE_ORIGINS', previousSiteOrigins.join(','));
     if (props.apiReservedConcurrency)
       for (const group of [auth, passkeys, learner, admin])
         (group.fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.apiReservedConcurrency;
@@ -386,8 +425,14 @@ export class CareerProgramStack extends Stack {
     // key of a throttled limit for the audit log
     for (const f of [auth, passkeys, learner, reminders]) bindDeviceAuditSecret(f.fn, this.deviceAuditSecret.secretArn);
 
+    // API Gateway invokes each API function's `live` alias, which CodeDeploy moves to a new version by a canary.
+    this.apiRollout = new ApiRollout(this, 'ApiRollout', {
+      functions: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },
+      rollout: props.apiRollout,
+    });
+    const live = this.apiRollout.aliases;
     this.api = new AppHttpApi(this, 'Http', {
-      groups: { auth: auth.fn, passkeys: passkeys.fn, learner: learner.fn, admin: admin.fn },
+      groups: { auth: live.auth, passkeys: live.passkeys, learner: live.learner, admin: live.admin },
       throttle: stage.apiThrottle,
       logRetention: stage.logRetention,
       customDomain: props.apiCustomDomain,
@@ -535,6 +580,14 @@ export class CareerProgramStack extends Stack {
       ],
       webAclMetricName: props.webAclMetricName,
     });
+    // A canary that trips the API's 5xx alarm or its function's errors alarm is rolled back.
+    const monitoringAlarm = (alarmId: string) => this.monitoring.node.findChild(alarmId) as Alarm;
+    for (const name of ['auth', 'passkeys', 'learner', 'admin'] as const)
+      this.apiRollout.rollBackOn(
+        name,
+        monitoringAlarm('Api5xxRate'),
+        monitoringAlarm(`${name.charAt(0).toUpperCase()}${name.slice(1)}Errors`),
+      );
     addBackgroundWorkAlarms(
       {
         purgeQueue: this.purgeQueue.queue,

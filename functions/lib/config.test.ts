@@ -18,3 +18,22 @@ describe('ADMIN_PASSKEY_REQUIRED (docs/security.md#administrators-sign-in-with-a
       );
   });
 });
+
+describe('PREVIOUS_SITE_ORIGINS (docs/runbook.md#custom-domain)', () => {
+  it('is empty unless set, and reads a comma-separated list of origins', () => {
+    expect(readConfig(base).previousSiteOrigins).toEqual([]);
+    expect(
+      readConfig({ ...base, PREVIOUS_SITE_ORIGINS: 'https://d111111abcdef8.cloudfront.net, https://old.example.org' }).previousSiteOrigins,
+    ).toEqual(['https://d111111abcdef8.cloudfront.net', 'https://old.example.org']);
+  });
+
+  it('refuses anything but a bare origin at start: a path, a trailing slash or no scheme would never match', () => {
+    for (const value of [
+      'https://d111111abcdef8.cloudfront.net/',
+      'https://old.example.org/app',
+      'd111111abcdef8.cloudfront.net',
+      'ftp://x.org',
+    ])
+      expect(() => readConfig({ ...base, PREVIOUS_SITE_ORIGINS: value }), value).toThrow(/PREVIOUS_SITE_ORIGINS must list origins/);
+  });
+});

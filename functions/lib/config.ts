@@ -23,6 +23,13 @@ export interface Config {
   appUrl: string;
   /** Cloud: the SSM parameter holding the site address (only when APP_URL is not set). */
   appUrlParameter?: string;
+  /**
+   * Origins the site was served from before its current address (PREVIOUS_SITE_ORIGINS,
+   * comma-separated, e.g. `https://d111111abcdef8.cloudfront.net`): while the site moves to a
+   * domain of its own, pages still open on the old address keep working, since the Origin check
+   * accepts these too (docs/runbook.md#custom-domain). Empty once the move is over.
+   */
+  previousSiteOrigins: string[];
   /** Local development secret; in the cloud the secret comes from Secrets Manager. */
   sessionSecret?: string;
   /** Local only: older signing keys that still verify (comma-separated SESSION_SECRET_PREVIOUS). */
@@ -99,6 +106,25 @@ function boolFrom(value: string | undefined, fallback: boolean, name: string): b
   throw new Error(`${name} must be "true" or "false", got "${value}"`);
 }
 
+/** Comma-separated origins (`scheme://host[:port]`, nothing after): anything else fails at start. */
+function originsFrom(value: string | undefined, name: string): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol))
+      throw new Error(`${name} must list origins such as https://d111111abcdef8.cloudfront.net, got "${origin}"`);
+  }
+  return origins;
+}
+
 function intFrom(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
@@ -137,6 +163,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail: env.SUPPORT_EMAIL || `support@${/@([^>\s]+)/.exec(env.MAIL_FROM ?? '')?.[1] ?? 'career-program.local'}`,
     appUrl: (env.APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
     appUrlParameter: env.APP_URL ? undefined : env.APP_URL_PARAMETER || undefined,
+    previousSiteOrigins: originsFrom(env.PREVIOUS_SITE_ORIGINS, 'PREVIOUS_SITE_ORIGINS'),
     sessionSecret,
     sessionSecretPrevious: (env.SESSION_SECRET_PREVIOUS ?? '')
       .split(',')

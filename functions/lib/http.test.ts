@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { resetConfigForTests } from './config';
 import { badRequest } from './errors';
 import { createGroupHandler, defineRoute } from './http';
 
@@ -72,6 +73,42 @@ describe('the standard middy chain', () => {
     expect(() => createGroupHandler('auth', { 'GET /api/unknown': { handler: () => Promise.resolve({}) } })).toThrow(
       /not in the route table/,
     );
+  });
+});
+
+describe('the Origin check of state-changing calls', () => {
+  /** The site's address (APP_URL in the unit tests) and the one it had before it moved to it. */
+  const SITE = 'http://localhost:3000';
+  const OLD_ADDRESS = 'https://d111111abcdef8.cloudfront.net';
+  const post = (origin: string) => {
+    const request = event('POST', '{}', { origin, 'content-type': 'application/json' });
+    Object.assign(request, { routeKey: 'POST /api/auth/logout', rawPath: '/api/auth/logout' });
+    Object.assign(request.requestContext, { routeKey: 'POST /api/auth/logout' });
+    Object.assign(request.requestContext.http, { path: '/api/auth/logout' });
+    return createGroupHandler('auth', { 'POST /api/auth/logout': { handler: () => Promise.resolve({ body: { ok: true } }) } })(
+      request,
+      context,
+    ) as Promise<{ statusCode: number; body: string }>;
+  };
+  afterEach(() => {
+    delete process.env.PREVIOUS_SITE_ORIGINS;
+    resetConfigForTests();
+  });
+
+  it('accepts the old address too while the site moves to its own domain (PREVIOUS_SITE_ORIGINS), and nothing else', async () => {
+    // by default only the site's own origin
+    expect((await post(SITE)).statusCode).toBe(200);
+    const before = await post(OLD_ADDRESS);
+    expect(before.statusCode).toBe(403);
+    expect(JSON.parse(before.body)).toEqual({ error: 'bad_origin' });
+
+    process.env.PREVIOUS_SITE_ORIGINS = OLD_ADDRESS;
+    resetConfigForTests();
+    expect((await post(SITE)).statusCode).toBe(200);
+    expect((await post(OLD_ADDRESS)).statusCode).toBe(200);
+    const foreign = await post('https://evil.example');
+    expect(foreign.statusCode).toBe(403);
+    expect(JSON.parse(foreign.body)).toEqual({ error: 'bad_origin' });
   });
 });
 

@@ -101,6 +101,14 @@ const originGuard = (): middy.MiddlewareObj<Event> => ({
   },
 });
 
+/**
+ * The site's own origin, or one it was served from before a move to its own domain (during the
+ * move only, PREVIOUS_SITE_ORIGINS: docs/runbook.md#custom-domain).
+ */
+async function isSiteOrigin(origin: string): Promise<boolean> {
+  return origin === new URL(await appUrl()).origin || config().previousSiteOrigins.includes(origin);
+}
+
 const FORM = /^application\/x-www-form-urlencoded\b/i;
 
 /**
@@ -117,7 +125,7 @@ const requestGuard = (formRoutes: Set<string> = new Set()): middy.MiddlewareObj<
     if (size > MAX_BODY_BYTES) throw new ApiError(413, 'payload_too_large');
     if (!STATE_CHANGING.has(method)) return;
     const origin = event.headers?.origin;
-    if (origin && origin !== new URL(await appUrl()).origin) throw forbidden('bad_origin');
+    if (origin && !(await isSiteOrigin(origin))) throw forbidden('bad_origin');
     if (method === 'DELETE' && !raw) return;
     const contentType = event.headers?.['content-type'] ?? '';
     if (formRoutes.has(event.routeKey) && FORM.test(contentType)) {

@@ -27,7 +27,7 @@ import { HttpOrigin, type HttpOriginProps, S3BucketOrigin } from 'aws-cdk-lib/aw
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/origin-verify';
 import {
@@ -35,7 +35,9 @@ import {
   CONTENT_SECURITY_POLICY,
   type ManagedCachePolicy,
   SECURITY_HEADERS,
+  SITE_ASSETS_PREFIX,
   SITE_BEHAVIOURS,
+  SITE_CACHE_CONTROL,
   SPA_FALLBACK_FUNCTION,
 } from '../edge-behaviour';
 
@@ -123,7 +125,10 @@ export class Site extends Construct {
   readonly bucket: Bucket;
   readonly logBucket: Bucket;
   readonly distribution: Distribution;
+  /** The pages (index.html …): revalidated on every load; with the CloudFront invalidation. */
   readonly deployment: BucketDeployment;
+  /** The build's content-hashed `assets/`: cached for a year; uploaded before the pages. */
+  readonly assetsDeployment: BucketDeployment;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
@@ -241,21 +246,41 @@ export class Site extends Construct {
       },
     });
 
-    this.deployment = new BucketDeployment(this, 'Deploy', {
-      // Source maps (vite's `sourcemap: 'hidden'`) stay on the build machine: served at guessable
-      // `/assets/*.js.map` they would hand out the SPA's source. Left out of the asset, and out of
-      // the copy to the bucket should one ever be in it.
-      sources: [Source.asset(props.siteDir, { exclude: SOURCE_MAPS })],
-      exclude: SOURCE_MAPS,
+    // Two uploads, never pruned: files of earlier builds stay, so a tab opened before a deploy
+    // still loads the chunks its index.html named (docs/runbook.md#deploy). First the hashed
+    // assets, cached for a year; then the pages that name them, revalidated on every load, with
+    // the invalidation. Source maps (vite's `sourcemap: 'hidden'`) stay on the build machine:
+    // served at guessable `/assets/*.js.map` they would hand out the SPA's source. Left out of the
+    // asset, and out of the copy to the bucket should one ever be in it.
+    const source = Source.asset(props.siteDir, { exclude: SOURCE_MAPS });
+    const deployLogs = new LogGroup(this, 'DeployLogs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const assetFiles = `${SITE_ASSETS_PREFIX}*`;
+    this.assetsDeployment = new BucketDeployment(this, 'DeployAssets', {
+      sources: [source],
+      exclude: ['*'],
+      include: [assetFiles],
       destinationBucket: this.bucket,
+      prune: false,
+      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.assets)],
+      memoryLimit: 512,
+      logGroup: deployLogs,
+    });
+    this.deployment = new BucketDeployment(this, 'Deploy', {
+      sources: [source],
+      exclude: [assetFiles, ...SOURCE_MAPS],
+      destinationBucket: this.bucket,
+      prune: false,
+      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.pages)],
       distribution: this.distribution,
       distributionPaths: ['/*'],
       memoryLimit: 512,
-      logGroup: new LogGroup(this, 'DeployLogs', {
-        retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
+      logGroup: deployLogs,
     });
+    // the pages go up only once every asset they name is in the bucket
+    this.deployment.node.addDependency(this.assetsDeployment);
 
     this.acknowledgeNagFindings(Boolean(props.webAclArn), Boolean(props.customDomain));
   }
@@ -316,7 +341,7 @@ export class Site extends Construct {
       },
       ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((action) => ({
         id: `AwsSolutions-IAM5[Action::${action}]`,
-        reason: `${managedBy}: it copies the build from the CDK asset bucket to the site bucket and prunes stale files.`,
+        reason: `${managedBy}: it copies the build from the CDK asset bucket to the site bucket (aws-cdk-lib grants it the delete actions too; nothing here prunes).`,
       })),
       {
         id: `AwsSolutions-IAM5[Resource::arn:${pseudo(stack.partition, 'Partition')}:s3:::cdk-hnb659fds-assets-${pseudo(stack.account, 'AccountId')}-${pseudo(stack.region, 'Region')}/*]`,
@@ -324,7 +349,7 @@ export class Site extends Construct {
       },
       {
         id: `AwsSolutions-IAM5[Resource::<${siteBucketId}.Arn>/*]`,
-        reason: `${managedBy}: writes and prunes objects of the site bucket only.`,
+        reason: `${managedBy}: writes objects of the site bucket only.`,
       },
       {
         id: 'AwsSolutions-IAM5[Resource::*]',

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { OriginAnswer } from './origin-answer';
+import { SITE_ASSETS_PREFIX, SITE_CACHE_CONTROL } from '../edge-behaviour';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -46,8 +47,8 @@ export function objectFile(root: string, uri: string): string | undefined {
 
 /**
  * GetObject on the site bucket, whose objects are the files under `root` (what the deployment
- * uploads): the file with its type, length and ETag, or S3's 403. Cache-Control is the local
- * server's own (the bucket's objects carry none): hashed assets forever, the rest revalidated.
+ * uploads): the file with its type, length and ETag, or S3's 403. Cache-Control is the one the
+ * deployment sets on the bucket's objects (SITE_CACHE_CONTROL): hashed assets forever, the rest revalidated.
  */
 export async function getObject(root: string, uri: string): Promise<OriginAnswer> {
   const file = objectFile(root, uri);
@@ -61,7 +62,7 @@ export async function getObject(root: string, uri: string): Promise<OriginAnswer
       'content-length': String(body.length),
       etag: `"${createHash('md5').update(body).digest('hex')}"`,
       'last-modified': info.mtime.toUTCString(),
-      'cache-control': file.startsWith(join(root, 'assets') + sep) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'cache-control': file.startsWith(join(root, SITE_ASSETS_PREFIX)) ? SITE_CACHE_CONTROL.assets : SITE_CACHE_CONTROL.pages,
     },
     body,
   };

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseS3Uri } from '../../infra/constructs/http-api';
 import { nagPacks } from '../../infra/nag-packs';
+import { checkPreviousSiteOrigins } from '../../infra/stack';
 import { STAGES } from '../../infra/stage';
 import { type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
 import { at, resourceOf, resourcesOf } from './template';
@@ -46,6 +47,34 @@ describe('the site on its own domain', () => {
   it('passes cdk-nag without the minimum-TLS acknowledgement the default certificate needs', () => {
     // without the TLS 1.2 minimum AwsSolutions-CFR4 would report the distribution here
     for (const pack of nagPacks()) expect(pack.validateScope(custom.stack).violations.map((v) => v.ruleName)).toEqual([]);
+  });
+});
+
+describe('moving the site to its own domain (docs/runbook.md#custom-domain)', () => {
+  const OLD_ADDRESS = 'https://d111111abcdef8.cloudfront.net';
+  const apiEnvironment = (s: SynthesizedStack, group: 'auth' | 'passkeys' | 'learner' | 'admin') =>
+    at(resourceOf(s.template, 'AWS::Lambda::Function', s.idOf(s.stack.functions[group].fn)).Properties, 'Environment', 'Variables');
+
+  it('phase one serves the new name while the API accepts pages still open on the old address; phase two the new name only', () => {
+    const moving = synthStack({
+      customDomain: { domainName: 'learn.example.org', certificateArn: SITE_CERTIFICATE },
+      previousSiteOrigins: [OLD_ADDRESS],
+    });
+    expect(distributionConfig(moving).Aliases).toEqual(['learn.example.org']);
+    expect(resourceOf(moving.template, 'AWS::SSM::Parameter', moving.idOf(moving.stack.appUrlParameter)).Properties.Value).toBe(
+      'https://learn.example.org',
+    );
+    for (const group of ['auth', 'passkeys', 'learner', 'admin'] as const)
+      expect(apiEnvironment(moving, group), group).toMatchObject({ PREVIOUS_SITE_ORIGINS: OLD_ADDRESS });
+    // phase two (and by default): the site's name only
+    for (const group of ['auth', 'passkeys', 'learner', 'admin'] as const)
+      expect(apiEnvironment(custom, group), group).not.toHaveProperty('PREVIOUS_SITE_ORIGINS');
+  });
+
+  it('refuses an old address that is not a bare https origin (it would never match an Origin header)', () => {
+    for (const origin of [`${OLD_ADDRESS}/`, 'd111111abcdef8.cloudfront.net', 'http://d111111abcdef8.cloudfront.net'])
+      expect(() => checkPreviousSiteOrigins([origin]), origin).toThrow(/previousSiteOrigins must be https origins/);
+    expect(checkPreviousSiteOrigins([OLD_ADDRESS])).toEqual([OLD_ADDRESS]);
   });
 });
 

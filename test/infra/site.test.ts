@@ -2,9 +2,10 @@ import { runInNewContext } from 'node:vm';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AllowedMethods, CachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, SPA_FALLBACK_FUNCTION } from '../../infra/constructs/site';
-import { type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
+import { asList, type SynthesizedStack, synthStack, TEST_API_ORIGIN } from './synth-stack';
 import { asObject, asObjects, asStrings, at, resourceOf, resourcesOf } from './template';
 
 // This file's stack also takes the optional settings (domain identity, allowlist) and a region.
@@ -189,10 +190,32 @@ describe('deployment of the built SPA', () => {
       DestinationBucketName: { Ref: s.idOf(s.stack.site.bucket) },
       DistributionId: { Ref: s.idOf(s.stack.site.distribution) },
       DistributionPaths: ['/*'],
-      Prune: true,
       // source maps are never copied to the bucket (nor served at /assets/*.js.map)
-      Exclude: ['*.map'],
+      Exclude: Match.arrayWith(['*.map']),
     });
+  });
+
+  it('keeps the files of earlier builds: no upload prunes, so a tab opened before a deploy still loads its chunks', () => {
+    const uploads = resourcesOf(s.template, 'Custom::CDKBucketDeployment');
+    expect(Object.keys(uploads)).toHaveLength(2);
+    for (const [id, upload] of Object.entries(uploads)) expect(upload.Properties.Prune, id).toBe(false);
+  });
+
+  it('caches the hashed assets for a year and has every other file (index.html) revalidated on each load', () => {
+    // the custom resource a BucketDeployment adds (CustomResource-<memory>MiB; not its CustomResourceHandler)
+    const uploadOf = (deployment: IConstruct) =>
+      s.idOf(deployment.node.children.find((child) => child.node.id.startsWith('CustomResource-')) ?? deployment);
+    const assets = resourceOf(s.template, 'Custom::CDKBucketDeployment', uploadOf(s.stack.site.assetsDeployment));
+    expect(assets.Properties).toMatchObject({
+      Exclude: ['*'],
+      Include: ['assets/*'],
+      SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
+    });
+    const pages = resourceOf(s.template, 'Custom::CDKBucketDeployment', uploadOf(s.stack.site.deployment));
+    expect(pages.Properties).toMatchObject({ Exclude: ['assets/*', '*.map'], SystemMetadata: { 'cache-control': 'no-cache' } });
+    expect(pages.Properties).not.toHaveProperty('Include');
+    // the pages name the assets: they go up after them
+    expect(asList(pages.DependsOn)).toEqual(expect.arrayContaining([uploadOf(s.stack.site.assetsDeployment)]));
   });
 
   it('fails loudly when the site directory does not exist (build the web first)', () => {

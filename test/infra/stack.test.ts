@@ -104,7 +104,7 @@ describe('HTTP API', () => {
     expect(keys.sort()).toEqual(ROUTES.map(routeKey).sort());
   });
 
-  it("sends every route to its group's Lambda with payload format 2.0", () => {
+  it("sends every route to its group's Lambda, through the live alias, with payload format 2.0", () => {
     const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration');
     const routes = resourceList(s.template, 'AWS::ApiGatewayV2::Route');
     for (const route of ROUTES) {
@@ -114,18 +114,19 @@ describe('HTTP API', () => {
       expect(integration.Properties, routeKey(route)).toMatchObject({
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
-        IntegrationUri: { 'Fn::GetAtt': [s.idOf(s.stack.functions[route.group].fn), 'Arn'] },
+        // the alias CodeDeploy moves (infra/constructs/api-rollout.ts), never $LATEST
+        IntegrationUri: { Ref: s.idOf(s.stack.apiRollout.aliases[route.group]) },
       });
     }
   });
 
-  it('lets API Gateway invoke each group function, scoped to this API', () => {
+  it("lets API Gateway invoke each group function's live alias, scoped to this API", () => {
     const apiId = s.idOf(s.stack.api.api);
     for (const group of ROUTE_GROUPS) {
       s.template.hasResourceProperties('AWS::Lambda::Permission', {
         Action: 'lambda:InvokeFunction',
         Principal: 'apigateway.amazonaws.com',
-        FunctionName: { 'Fn::GetAtt': [s.idOf(s.stack.functions[group].fn), 'Arn'] },
+        FunctionName: { Ref: s.idOf(s.stack.apiRollout.aliases[group]) },
         SourceArn: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':execute-api:'), { Ref: apiId }])] },
       });
     }
