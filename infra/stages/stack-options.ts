@@ -32,6 +32,8 @@ export function stackOptions(resolved: ResolvedStage): { blockedIpSetArn?: strin
           : undefined,
       executeApiEndpoint: some(v.executeApiEndpoint),
       viewerIpv6: some(v.viewerIpv6),
+      apiRollout: some(v.apiRollout) as CareerProgramStackProps['apiRollout'],
+      previousSiteOrigins: v.previousSiteOrigins ? v.previousSiteOrigins.split(',') : undefined,
       apiReservedConcurrency: some(v.apiReservedConcurrency),
       retentionDays: some(v.retentionDays),
       auditRetentionDays: some(v.auditRetentionDays),

@@ -56,6 +56,14 @@ export const SETTINGS = {
   originClientCertificateArn: string("CloudFront's client certificate, ACM in us-east-1", arn, 'required'),
   executeApiEndpoint: flag('serve the API on its execute-api address too (default: dev yes, prod no)'),
   viewerIpv6: flag('the site answers over IPv6 too'),
+  apiRollout: string(
+    "how the API functions' new code goes live: canary (10 % for 15 minutes, rolled back on alarm) or all-at-once (a fix while the 5xx alarm fires)",
+    z.enum(['canary', 'all-at-once']),
+  ),
+  previousSiteOrigins: string(
+    'comma-separated https origins the API still accepts during a domain move (docs/runbook.md#custom-domain)',
+    z.string().regex(/^https:\/\/[^/,\s]+(,https:\/\/[^/,\s]+)*$/, { message: 'comma-separated https://host origins' }),
+  ),
   apiReservedConcurrency: number("each API function's reserved concurrency", whole),
   blockedIpSetArn: string('the WAF IP set (CLOUDFRONT scope) whose addresses are blocked, or null', arn, 'decide'),
   retentionDays: number('days between soft delete and hard delete', whole),

@@ -145,6 +145,27 @@ describe('-c overrides', () => {
     expect(template.findResources('AWS::SNS::Subscription', { Properties: { Endpoint: FILLED_PROD.alarmEmail } })).toEqual({});
   });
 
+  it('the rollout and the domain move are settings too: -c apiRollout=all-at-once, previousSiteOrigins', () => {
+    const resolved = resolveStage(
+      'prod',
+      { path: 'infra/stages/prod.ts', contents: { ...filledProdFile(), previousSiteOrigins: 'https://d111111abcdef8.cloudfront.net' } },
+      { apiRollout: 'all-at-once' },
+    );
+    expect(resolved.sources).toMatchObject({ apiRollout: '-c', previousSiteOrigins: 'file' });
+    const template = synthesize(resolved);
+    const withOrigins = template.findResources('AWS::Lambda::Function', {
+      Properties: { Environment: { Variables: { PREVIOUS_SITE_ORIGINS: 'https://d111111abcdef8.cloudfront.net' } } },
+    });
+    expect(Object.keys(withOrigins)).toHaveLength(4);
+    template.hasResourceProperties('AWS::CodeDeploy::DeploymentGroup', {
+      DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
+    });
+    expect(namesIn(problemsOf('prod', filledProdFile(), { apiRollout: 'sometimes', previousSiteOrigins: 'http://old.test/' }))).toEqual([
+      'apiRollout',
+      'previousSiteOrigins',
+    ]);
+  });
+
   it('-c settingsFile reads the stage from another file, checked the same way', async () => {
     const file = writeFilledProdFile(work);
     const resolved = await loadStageSettings({ settingsFile: file });
