@@ -39,6 +39,8 @@ export interface RestoreTotals {
 
 /** Puts at once: enough to hide round trips, few enough to stay well inside the table's burst. */
 const PUT_CONCURRENCY = 8;
+/** Account states kept between pages (a few hundred bytes each); past this they are read again. */
+const ACCOUNTS_KEPT = 100_000;
 
 /** A client for the operator's credentials and region (DYNAMODB_ENDPOINT: DynamoDB Local). */
 export function restoreClient(env = process.env): DynamoDBDocumentClient {
@@ -107,6 +109,7 @@ export async function restoreCopy(
     );
     const items = (page.Items ?? []) as Item[];
     totals.scanned += items.length;
+    if (accounts.size > ACCOUNTS_KEPT) accounts.clear();
     await readAccountStates(client, tables, items.flatMap(accountsOf), accounts);
     const copy: Item[] = [];
     for (const item of items) {

@@ -88,7 +88,7 @@ beforeAll(async () => {
       .then((user) => startPurge(user!, systemEraseAudit(user!, 30), restorePoint)),
     restoredPut({ ...keys.activity(day, erasingAtRestorePoint.id), day }),
     // what happened on the live table after the restore point; the hard delete written before the
-    // references (found through the legacy action index)
+    // references (in its day partition, as every entry is)
     put(liveTable, legacyAuditItem({ action: AUDIT_ACTION.adminHardDelete, entityType: 'user', entityId: erasedLater.id }, new Date())),
     ...auditItems({
       action: AUDIT_ACTION.passkeyRemoved,
