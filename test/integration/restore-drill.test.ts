@@ -10,7 +10,7 @@ import { credentialHash } from '../../functions/accounts/passkey-records';
 import { AUDIT_ACTION } from '../../functions/lib/audit';
 import { tableName } from '../../functions/lib/db';
 import { SESSION_COOKIE, startSession } from '../../functions/lib/session';
-import { AUDIT_REF_KIND, keys } from '../../functions/lib/table';
+import { AUDIT_REF_KIND, keys, PK, SK } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { insertUser, searchItems } from '../../functions/lib/users';
 import { ensureTable } from '../../infra/local/table-setup';
@@ -171,7 +171,7 @@ beforeAll(async () => {
       String(item.pk).startsWith(AUDIT_REF_KIND.action) && item.action === AUDIT_ACTION.adminHardDelete && item.entity_id === carol.id,
   );
   expect(references.length).toBe(1);
-  for (const item of (await everyItem()).filter((each) => String(each.pk).startsWith('AUDITREF#') && each.sk === references[0].sk))
+  for (const item of (await everyItem()).filter((each) => String(each.pk).startsWith(PK.auditRef) && each.sk === references[0].sk))
     await remove({ pk: String(item.pk), sk: String(item.sk) });
 
   // the damage: an untouched account's items and a passkey are lost
@@ -222,7 +222,7 @@ describe('a restore drill: table, point in time, changes after it, damage, copy-
     expect(output).toMatch(/^done: [1-9]\d* items copied/m);
     await nothingRemovedReturned();
     // what was true at the point and lost since is back
-    expect(await partitionKeys(keys.user(dave.id).pk)).toEqual(daveBefore.filter((sk) => !sk.startsWith('SESSION#')));
+    expect(await partitionKeys(keys.user(dave.id).pk)).toEqual(daveBefore.filter((sk) => !sk.startsWith(SK.session)));
     expect((await get(keys.email(dave.email)))?.user_id).toBe(dave.id);
     for (const search of searchItems(dave)) expect(await get(search)).toBeDefined();
     expect((await get(keys.passkey(alice.id, passkeys.aliceKept)))?.name).toBe('Laptop');
