@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { RESET_TOKEN_TTL_MINUTES } from '../../shared/constants';
 import { accepts, statusCondition } from '../lib/account-states';
 import { appUrl } from '../lib/app-url';
-import { auditPuts, writeAudit } from '../lib/audit';
+import { AUDIT_ACTION, auditPuts, writeAudit } from '../lib/audit';
 import { db, tableName } from '../lib/db';
 import type { Delivery } from '../lib/email';
 import { badRequest } from '../lib/errors';
@@ -181,7 +181,7 @@ export async function confirmPasswordReset(
         },
         ...passkeys.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
         ...auditPuts(
-          accountAudit('auth.password_reset', user, caller, {
+          accountAudit(AUDIT_ACTION.passwordReset, user, caller, {
             new: { sessions_ended: true, passkeys_removed: passkeys.filter((key) => key.sk.startsWith(SK.passkey)).length },
           }),
         ),

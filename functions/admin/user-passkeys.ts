@@ -1,5 +1,6 @@
 import { deletePasskey, listPasskeys, ownPasskey, type PasskeyView } from '../accounts/passkey-records';
 import { sendSecurityNotice } from '../accounts/security-notices';
+import { AUDIT_ACTION } from '../lib/audit';
 import { accountStateCheck, assertAccepts, BEING_ERASED } from '../lib/account-states';
 import { conflict, notFound } from '../lib/errors';
 import { getUserById } from '../lib/users';
@@ -34,7 +35,7 @@ export async function removeUserPasskey(userId: string, passkeyId: string, calle
     passkeyId,
     adminAudit(
       caller,
-      'admin.passkey_removed',
+      AUDIT_ACTION.adminPasskeyRemoved,
       { type: 'user', id: userId },
       { old: { passkey: passkeyId.slice(0, 8), name: before.name } },
     ),

@@ -1,7 +1,7 @@
 import { checkName, isEmailShape } from '../../shared/account-rules';
 import { sendSecurityNotice } from '../accounts/security-notices';
 import { sendVerificationCode } from '../accounts/verification';
-import { auditPuts } from '../lib/audit';
+import { AUDIT_ACTION, auditPuts } from '../lib/audit';
 import { tableName } from '../lib/db';
 import { ApiError, badRequest, conflict } from '../lib/errors';
 import { logger } from '../lib/logger';
@@ -89,7 +89,9 @@ export async function updateProfile(userId: string, patch: ProfilePatch, caller:
     const before = Object.fromEntries(Object.keys(changes).map((field) => [field, user[field as keyof Changes]]));
     if (newEmail) Object.assign(before, { verified: user.verified });
     const afterValues = { ...changes, ...(newEmail ? { verified: false } : {}) };
-    extra.push(...auditPuts(adminAudit(caller, 'admin.user.update', { type: 'user', id: user.id }, { old: before, new: afterValues })));
+    extra.push(
+      ...auditPuts(adminAudit(caller, AUDIT_ACTION.adminUserUpdate, { type: 'user', id: user.id }, { old: before, new: afterValues })),
+    );
     return {
       set,
       extra,

@@ -37,13 +37,18 @@ export const auditSortKey = (createdAt: string, id: string) => `${createdAt}#${i
  * take them as null, `auditEntryOf`).
  */
 /**
- * Actions that other code reads back from the log: the restore tool keeps hard-deleted accounts
- * and removed passkeys out of a copy-back by them (infra/ops/restore-filter.ts).
+ * Actions that other code reads back from the log: the restore tool keeps hard-deleted accounts,
+ * removed passkeys and former addresses out of a copy-back by them (infra/ops/restore-filter.ts).
  */
 export const AUDIT_ACTION = {
   adminHardDelete: 'admin.user.hard_delete',
   systemHardDelete: 'system.user.hard_delete',
   passkeyRemoved: 'auth.passkey_removed',
+  adminPasskeyRemoved: 'admin.passkey_removed',
+  /** Removes every passkey of the account with the new password (functions/accounts/password-reset.ts). */
+  passwordReset: 'auth.password_reset',
+  /** An administrator's edit of names and address: `new_values.email` is the new address. */
+  adminUserUpdate: 'admin.user.update',
 } as const;
 
 /** The actor domain of an address (lower-cased, without the @), undefined without one. */

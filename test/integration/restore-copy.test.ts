@@ -8,10 +8,14 @@ import { startSession } from '../../functions/lib/session';
 import { keys, ttlIn } from '../../functions/lib/table';
 import type { UserRecord } from '../../functions/lib/user-record';
 import { searchItems } from '../../functions/lib/users';
+import { startPurge } from '../../functions/admin/purge-job';
+import { systemEraseAudit } from '../../functions/admin/erasure';
+import { getUserById } from '../../functions/lib/users';
 import { restoreCopy, type RestoreOptions } from '../../infra/ops/restore-copy';
 import { ensureTable } from '../../infra/local/table-setup';
 import { legacyAuditItem } from '../helpers/legacy-audit';
 import { createTestUser } from '../helpers/users';
+import { setUserFields } from './program-helpers';
 
 /**
  * The copy-back of a point-in-time restore (docs/runbook.md#restore-the-table-to-a-point-in-time)
@@ -45,15 +49,17 @@ const options = (extra: Partial<RestoreOptions> = {}): RestoreOptions => ({
 let kept: UserRecord;
 let erasedLater: UserRecord;
 let erasingAtRestorePoint: UserRecord;
+let renamed: UserRecord;
 const passkeyKept = 'keptPasskeyHash0123456789abcdefghijklmnopq';
 const passkeyRemoved = 'removedPasskeyHash0123456789abcdefghijklmn';
 
 beforeAll(async () => {
   await ensureTable(raw, liveTable);
-  [kept, erasedLater, erasingAtRestorePoint] = await Promise.all([
+  [kept, erasedLater, erasingAtRestorePoint, renamed] = await Promise.all([
     createTestUser({ first_name: 'Kept' }),
     createTestUser({ first_name: 'Erased' }),
     createTestUser({ first_name: 'Erasing' }),
+    createTestUser({ first_name: 'Before' }),
   ]);
   await startSession(kept);
   const day = restorePoint.toISOString().slice(0, 10);
@@ -72,12 +78,17 @@ beforeAll(async () => {
     restoredPut({ ...keys.activity(day, erasedLater.id), day }),
     restoredPut({ ...keys.activity(day, kept.id), day }),
     ...auditItems({ action: 'admin.user.soft_delete', entityType: 'user', entityId: erasedLater.id }, restorePoint).map(restoredPut),
-    // a purge running at the restore point: its account is being erased
-    ...auditItems({ action: AUDIT_ACTION.systemHardDelete, entityType: 'user', entityId: erasingAtRestorePoint.id }, restorePoint).map(
-      restoredPut,
-    ),
+    // a purge running at the restore point: its account is being erased (marked `purging`, its
+    // job started, its items not yet removed)
+    setUserFields(erasingAtRestorePoint.id, {
+      status: 'deleted',
+      deleted_at: new Date(restorePoint.getTime() - 40 * 24 * HOUR).toISOString(),
+    })
+      .then(() => getUserById(erasingAtRestorePoint.id))
+      .then((user) => startPurge(user!, systemEraseAudit(user!, 30), restorePoint)),
+    restoredPut({ ...keys.activity(day, erasingAtRestorePoint.id), day }),
     // what happened on the live table after the restore point; the hard delete written before the
-    // references (found through the legacy action index)
+    // references (in its day partition, as every entry is)
     put(liveTable, legacyAuditItem({ action: AUDIT_ACTION.adminHardDelete, entityType: 'user', entityId: erasedLater.id }, new Date())),
     ...auditItems({
       action: AUDIT_ACTION.passkeyRemoved,
@@ -98,8 +109,9 @@ beforeAll(async () => {
       { action: AUDIT_ACTION.passkeyRemoved, entityType: 'user', entityId: kept.id, oldValues: { passkey: passkeyKept.slice(0, 8) } },
       new Date(restorePoint.getTime() - 25 * HOUR),
     ).map((item) => put(liveTable, item)),
-    // the account changed after the restore point: by default the live profile stands
+    // accounts changed after the restore point: by default the live profile stands
     put(liveTable, { ...keys.user(kept.id), ...kept, first_name: 'Renamed' }),
+    put(liveTable, { ...keys.user(renamed.id), ...renamed, first_name: 'Renamed' }),
   ]);
 }, 60_000);
 
@@ -113,7 +125,10 @@ describe('the restore copy-back', () => {
     const totals = await restoreCopy(options());
     expect(await liveKeys(keys.user(kept.id).pk)).toEqual([keys.passkey(kept.id, passkeyKept).sk, 'PROFILE'].sort());
     expect((await partition(liveTable, keys.email(kept.email).pk)).map((item) => String(item.user_id))).toEqual([kept.id]);
-    for (const search of searchItems(kept)) expect(await liveKeys(search.pk)).toContain(search.sk);
+    // the first name's search item is the old name's: the live profile is renamed
+    for (const search of searchItems(kept))
+      if (search.field === 'first_name') expect(await liveKeys(search.pk)).not.toContain(search.sk);
+      else expect(await liveKeys(search.pk)).toContain(search.sk);
     expect(await liveKeys(keys.passkeyLookup(passkeyKept).pk)).toEqual(['PASSKEY']);
     expect(await liveKeys(keys.activity(restorePoint.toISOString().slice(0, 10), kept.id).pk)).toEqual([`USER#${kept.id}`]);
     for (const pk of [keys.challenge('c1').pk, keys.resetToken('used-token-hash').pk, keys.webauthnChallenge('w1').pk])
@@ -132,6 +147,7 @@ describe('the restore copy-back', () => {
     }
     const day = restorePoint.toISOString().slice(0, 10);
     expect(await liveKeys(keys.activity(day, erasedLater.id).pk)).toEqual([`USER#${kept.id}`]);
+    expect(await liveKeys(keys.purgeJob(erasingAtRestorePoint.id).pk)).toEqual([]);
     const audit = await partition(liveTable, keys.audit(restorePoint.toISOString(), 'x').pk);
     expect(audit.filter((entry) => entry.action === 'admin.user.soft_delete')).toEqual([]);
   });
@@ -142,15 +158,18 @@ describe('the restore copy-back', () => {
   });
 
   it('keeps what changed on the live table unless told to overwrite; a rerun copies nothing twice', async () => {
-    const [profile] = await partition(liveTable, keys.user(kept.id).pk).then((items) => items.filter((item) => item.sk === 'PROFILE'));
-    expect(profile.first_name).toBe('Renamed');
+    const firstName = async (user: UserRecord): Promise<unknown> =>
+      (await partition(liveTable, keys.user(user.id).pk)).find((item) => item.sk === 'PROFILE')?.first_name;
+    expect([await firstName(kept), await firstName(renamed)]).toEqual(['Renamed', 'Renamed']);
     const rerun = await restoreCopy(options());
     expect(rerun.copied).toBe(0);
     expect(rerun.kept).toBeGreaterThan(0);
     const overwritten = await restoreCopy(options({ overwrite: true }));
-    expect(overwritten.copied).toBe(rerun.kept);
-    const [restoredProfile] = (await partition(liveTable, keys.user(kept.id).pk)).filter((item) => item.sk === 'PROFILE');
-    expect(restoredProfile.first_name).toBe('Kept');
+    // never overwritten: the two email guards, the passkey lookup, and the profile of the account
+    // whose passkey was removed after the restore point
+    expect(overwritten.kept).toBe(4);
+    expect(overwritten.copied).toBe(rerun.kept - 4);
+    expect([await firstName(kept), await firstName(renamed)]).toEqual(['Renamed', 'Before']);
   });
 
   it('resumes from the position printed after a page', async () => {

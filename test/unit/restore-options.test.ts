@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { restoreOptions, resumeToken } from '../../infra/ops/restore-options';
+import { RESTORE_USAGE, restoreOptions, resumeToken } from '../../infra/ops/restore-options';
+
+const root = join(import.meta.dirname, '..', '..');
 
 const base = ['node', 'restore-table.ts', '--from', 'app-restored', '--to', 'app', '--restore-point', '2026-11-23T09:59:00Z'];
 
@@ -23,5 +28,15 @@ describe('the restore tool command line', () => {
     expect(() => restoreOptions(['node', 'x', '--from', 'app', '--to', 'app', '--restore-point', '2026-11-23T09:59:00Z'])).toThrow(
       'same table',
     );
+  });
+
+  it('prints its usage from the command the runbook names, in a shell with nothing but PATH and HOME', async () => {
+    // an operator's shell: none of the functions' variables (SESSION_SECRET, TABLE_NAME, STAGE…)
+    const { stdout, stderr } = await promisify(execFile)('npm', ['run', '--silent', 'restore-table', '--', '--help'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
+    expect(stdout).toBe(`${RESTORE_USAGE}\n`);
+    expect(stderr).not.toMatch(/required/);
   });
 });
