@@ -106,10 +106,16 @@ export function ProgramEditor({ adminId, draft, renderModule }: { adminId: strin
   }
 
   // Every edit is kept in this browser at once (no timer to lose the last keystrokes), until saved.
+  // Another tab of the same administrator may keep its own edits meanwhile: only this page's copy is forgotten.
+  const written = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (offer) return;
-    if (dirty) keepEdits(adminId, { revision: base.revision, base: base.content, content, kept_at: new Date().toISOString() });
-    else forgetEdits(adminId);
+    if (dirty)
+      written.current = keepEdits(adminId, { revision: base.revision, base: base.content, content, kept_at: new Date().toISOString() });
+    else if (written.current !== undefined) {
+      forgetEdits(adminId, written.current);
+      written.current = undefined;
+    }
   }, [adminId, base, content, dirty, offer]);
 
   const adopt = (next: ProgramDraft, local: ProgramContentJson = next.content) => {

@@ -36,12 +36,15 @@ export function readKeptEdits(adminId: string): KeptEdits | null {
   }
 }
 
-export function keepEdits(adminId: string, kept: KeptEdits): void {
+/** Keeps them; answers what was stored, so this page can later forget only its own copy. */
+export function keepEdits(adminId: string, kept: KeptEdits): string {
+  const text = JSON.stringify(kept);
   try {
-    storage()?.setItem(keyOf(adminId), JSON.stringify(kept));
+    storage()?.setItem(keyOf(adminId), text);
   } catch {
     // A full storage keeps the previous copy; the edits are still on the page.
   }
+  return text;
 }
 
 /** Whether this browser lets the page keep edits at all (not in a mode that blocks storage). */
@@ -58,6 +61,9 @@ export function canKeepEdits(): boolean {
   }
 }
 
-export function forgetEdits(adminId: string): void {
-  storage()?.removeItem(keyOf(adminId));
+/** Forgets the kept edits; with `written`, only if they are still that copy (not another tab's since). */
+export function forgetEdits(adminId: string, written?: string): void {
+  const store = storage();
+  if (written !== undefined && store?.getItem(keyOf(adminId)) !== written) return;
+  store?.removeItem(keyOf(adminId));
 }
