@@ -65,7 +65,7 @@ function Location() {
 /** The editor inside the declarative router the app uses, with a link away from it; a fresh query cache each time, as a reload gives. */
 function renderEditor() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  return render(
+  const view = render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={['/admin/program']}>
         <Link to="/admin/audit">Audit</Link>
@@ -77,6 +77,7 @@ function renderEditor() {
       </MemoryRouter>
     </QueryClientProvider>,
   );
+  return { ...view, queryClient };
 }
 
 /** A server whose draft a test can change between calls (another administrator saving). */
@@ -122,7 +123,8 @@ describe('the program editor keeps the author’s work', () => {
     const saved = api.callsTo('PUT /api/admin/program/draft').at(-1)?.body as { revision: number; content: ProgramContentJson };
     expect(saved.revision).toBe(3);
     expect(saved.content.weeks[0].modules[0].title).toBe('My new title');
-    expect(localStorage.getItem('career.program-edits.admin-1')).toBeNull();
+    // saved: the browser's copy is forgotten (after the render that shows it saved)
+    await waitFor(() => expect(localStorage.getItem('career.program-edits.admin-1')).toBeNull());
   });
 
   it('keeps the edits under the administrator’s id and forgets them on Discard', async () => {
@@ -271,5 +273,25 @@ describe('the program editor keeps the author’s work', () => {
     await waitFor(() => expect(state.draft.revision).toBe(5));
     expect(state.draft.content.title).toBe('Their program title');
     expect(state.draft.content.weeks[0].modules[0].title).toBe('Kept title');
+  });
+
+  it('leaves the edits another tab of the same administrator keeps alone', async () => {
+    const { state } = server(draftOf(3, content()));
+    const { queryClient } = renderEditor();
+    await screen.findByRole('heading', { name: 'Edit: Module a' });
+    const otherTab = JSON.stringify({
+      revision: 3,
+      base: content(),
+      content: { ...content(), title: 'Other tab' },
+      kept_at: '2026-12-01T11:00:00Z',
+    });
+    localStorage.setItem('career.program-edits.admin-1', otherTab);
+    // this tab, with nothing unsaved, takes a newer draft from the server
+    const newer = content();
+    newer.description = 'Published meanwhile.';
+    state.draft = draftOf(4, newer);
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(screen.getByText(/Draft revision 4/)).toBeInTheDocument());
+    expect(localStorage.getItem('career.program-edits.admin-1')).toBe(otherTab);
   });
 });
