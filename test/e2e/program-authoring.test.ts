@@ -115,3 +115,66 @@ it('lets an admin edit, preview and publish a module; a signed-in learner sees i
   await phone.getByRole('heading', { name: `Edit: ${title}` }).waitFor();
   expect(await seriousA11yViolations(phone), '/admin/program on a phone').toEqual([]);
 });
+
+it('keeps an author’s unsaved edits through a reload and offers them back', async () => {
+  admin ||= await adminCookie();
+  const page = await pageWith(admin);
+  await page.goto('/admin/program');
+  await page.getByRole('heading', { name: /^Edit: / }).waitFor();
+  const title = page.getByLabel('Title', { exact: true });
+  const original = await title.inputValue();
+  const unsaved = `${original}, unsaved`;
+  await title.fill(unsaved);
+  const text = page.getByLabel('Section 1 text');
+  const reading = `${await text.inputValue()}\n\nA long paragraph the author wrote and has not saved yet.`;
+  await text.fill(reading);
+  await page.getByRole('heading', { name: `Edit: ${unsaved}` }).click();
+
+  // Reloading asks first (the browser's own question), then the edits are offered back
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
+  await page.reload();
+  expect(asked).toEqual(['beforeunload']);
+  await page.getByRole('heading', { name: /^You have unsaved edits from / }).waitFor();
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect.poll(() => title.inputValue()).toBe(unsaved);
+  expect(await text.inputValue()).toBe(reading);
+  expect(await page.getByRole('button', { name: 'Save draft' }).isEnabled()).toBe(true);
+
+  // Discarding them gives the saved draft back
+  await page.reload();
+  expect(asked).toEqual(['beforeunload', 'beforeunload']);
+  await page.getByRole('button', { name: 'Discard', exact: true }).click();
+  await expect.poll(() => title.inputValue()).toBe(original);
+});
+
+it('asks before leaving the program editor with unsaved edits', async () => {
+  admin ||= await adminCookie();
+  const page = await pageWith(admin);
+  await page.goto('/admin/program');
+  await page.getByRole('heading', { name: /^Edit: / }).waitFor();
+  const title = page.getByLabel('Title', { exact: true });
+  const unsaved = `${await title.inputValue()}, half written`;
+  await title.fill(unsaved);
+
+  const audit = page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit log' });
+  await audit.click();
+  const leave = page.getByRole('alertdialog', { name: 'Leave with unsaved edits?' });
+  await leave.waitFor();
+  expect(await seriousA11yViolations(page), 'the leave question').toEqual([]);
+  expect(new URL(page.url()).pathname).toBe('/admin/program');
+  await leave.getByRole('button', { name: 'Stay and keep editing' }).click();
+  await expect.poll(() => leave.count()).toBe(0);
+  expect(await title.inputValue()).toBe(unsaved);
+
+  await audit.click();
+  await leave.getByRole('button', { name: 'Leave', exact: true }).click();
+  await page.waitForURL('**/admin/audit');
+  // the edits stay in this browser until the author decides
+  await page.goto('/admin/program');
+  await page.getByRole('button', { name: 'Discard', exact: true }).click();
+  await page.getByRole('heading', { name: /^Edit: / }).waitFor();
+});

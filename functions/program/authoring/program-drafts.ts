@@ -10,7 +10,8 @@ import { keys } from '../../lib/table';
 import { adminAudit, type AdminCaller } from '../../lib/admin-caller';
 import { program, rawProgramContent } from '../content';
 import { getVersionRecord, publishedVersionNumber } from '../published-program';
-import { auditValues, contentChanges, hasChanges } from './content-changes';
+import { contentChanges } from '@shared/program-changes';
+import { auditValues, hasChanges } from './content-changes';
 import { programMetaFields, versionItem, type DraftRecord } from './program-items';
 import { validContent } from './validate-content';
 import { nowIso } from '../../lib/clock';
@@ -66,7 +67,7 @@ const author = (caller: AdminCaller): AuthorRef => ({ id: caller.admin.id, email
 async function draftConflict(sent: ProgramContentJson | null) {
   const current = await getDraft();
   return conflict('draft_conflict', {
-    message: `${current.updated_by?.email ?? 'Another administrator'} changed the draft meanwhile. Reload it to see their changes, then apply yours again.`,
+    message: `${current.updated_by?.email ?? 'Another administrator'} changed the draft meanwhile; nothing was written.`,
     revision: current.revision,
     updated_by: current.updated_by,
     updated_at: current.updated_at,

@@ -7,7 +7,7 @@ import { keys } from '../../lib/table';
 import type { AdminCaller } from '../../lib/admin-caller';
 import { program } from '../content';
 import { getVersionRecord, publishedVersionNumber } from '../published-program';
-import { contentChanges } from './content-changes';
+import { contentChanges } from '@shared/program-changes';
 import type { VersionRecord } from './program-items';
 import { writeDraft } from './program-drafts';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProgramContentJson } from '@shared/program-authoring';
 import { rawProgramContent } from '../content';
-import { auditValues, contentChanges } from './content-changes';
+import { contentChanges } from '@shared/program-changes';
+import { auditValues } from './content-changes';
 import { authoringProblems } from './validate-content';
 
 const copy = () => structuredClone(rawProgramContent) as ProgramContentJson;

@@ -1,21 +1,49 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { LoadingText } from '@/components/ui/loading-text';
 import { fetchFile } from '@/lib/fetch-file';
 import { formatDateTime } from '@/utils/format';
 import { exportVersionPath } from '../api/export-version';
 import { useVersions } from '../api/get-versions';
-import { useImportDraft } from '../api/import-draft';
-import { useRestoreVersion } from '../api/restore-version';
 import { writeError } from '../utils/write-error';
 import { VersionChanges } from './version-changes';
 
-/** Published versions (newest first, a page at a time) with what each changed, Restore and Export; Import of an exported file as the draft. */
-export function VersionHistory({ revision, onMessage }: { revision: number; onMessage: (text: string, kind: 'ok' | 'error') => void }) {
+/** Restoring replaces the whole draft: asked first, focus on the safe choice. */
+function RestoreConfirm({ version, onRestore, onCancel }: { version: number; onRestore: () => void; onCancel: () => void }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  return (
+    <div className="pa-confirm" role="group" aria-label={`Restore version ${version}?`}>
+      <p>{`Restore version ${version} as the draft? The current draft's unsaved and saved edits will be replaced. You can undo this right after.`}</p>
+      <Button variant="danger" onClick={onRestore}>
+        Replace the draft
+      </Button>
+      <Button variant="secondary" ref={cancel} onClick={onCancel}>
+        Cancel
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * Published versions (newest first, a page at a time) with what each changed, Restore (after a
+ * confirmation) and Export; Import of an exported file as the draft. The editor performs Restore
+ * and Import, so it can offer Undo.
+ */
+export function VersionHistory({
+  busy,
+  onRestore,
+  onImport,
+  onMessage,
+}: {
+  busy: boolean;
+  onRestore: (version: number) => void;
+  onImport: (content: unknown) => void;
+  onMessage: (text: string, kind: 'ok' | 'error') => void;
+}) {
   const versions = useVersions();
-  const restore = useRestoreVersion();
-  const importDraft = useImportDraft();
   const [opened, setOpened] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState<number | null>(null);
 
   const download = async (version: number) => {
     try {
@@ -28,7 +56,7 @@ export function VersionHistory({ revision, onMessage }: { revision: number; onMe
       onMessage(writeError(error), 'error');
     }
   };
-  const onImport = async (file: File | undefined) => {
+  const readImport = async (file: File | undefined) => {
     if (!file) return;
     let content: unknown;
     try {
@@ -37,10 +65,7 @@ export function VersionHistory({ revision, onMessage }: { revision: number; onMe
       onMessage('The file is not JSON.', 'error');
       return;
     }
-    importDraft.mutate(
-      { revision, content },
-      { onSuccess: () => onMessage('Imported as the draft.', 'ok'), onError: (error) => onMessage(writeError(error), 'error') },
-    );
+    onImport(content);
   };
   const publishedVersion = versions.data?.pages[0]?.published_version;
   const list = versions.data?.pages.flatMap((page) => page.versions) ?? [];
@@ -50,7 +75,13 @@ export function VersionHistory({ revision, onMessage }: { revision: number; onMe
       <h2 id="pa-versions-title">Versions</h2>
       <div className="field">
         <label htmlFor="pa-import">Import a version file as the draft</label>
-        <input id="pa-import" type="file" accept="application/json,.json" onChange={(e) => void onImport(e.target.files?.[0])} />
+        <input
+          id="pa-import"
+          type="file"
+          accept="application/json,.json"
+          disabled={busy}
+          onChange={(e) => void readImport(e.target.files?.[0])}
+        />
       </div>
       {versions.isPending && <LoadingText>Loading the versions…</LoadingText>}
       {versions.isError && <p role="alert">{writeError(versions.error)}</p>}
@@ -72,15 +103,9 @@ export function VersionHistory({ revision, onMessage }: { revision: number; onMe
               </Button>
               <Button
                 variant="secondary"
-                onClick={() =>
-                  restore.mutate(
-                    { version: version.version, revision },
-                    {
-                      onSuccess: () => onMessage(`Version ${version.version} restored as the draft.`, 'ok'),
-                      onError: (error) => onMessage(writeError(error), 'error'),
-                    },
-                  )
-                }
+                aria-expanded={confirming === version.version}
+                disabled={busy}
+                onClick={() => setConfirming(version.version)}
               >
                 {`Restore version ${version.version}`}
               </Button>
@@ -88,6 +113,16 @@ export function VersionHistory({ revision, onMessage }: { revision: number; onMe
                 {`Export version ${version.version}`}
               </Button>
             </span>
+            {confirming === version.version && (
+              <RestoreConfirm
+                version={version.version}
+                onRestore={() => {
+                  setConfirming(null);
+                  onRestore(version.version);
+                }}
+                onCancel={() => setConfirming(null)}
+              />
+            )}
             <div id={`pa-changes-${version.version}`}>{opened === version.version && <VersionChanges version={version.version} />}</div>
           </li>
         ))}
