@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import RootLayout from './layouts/root-layout';
 import { me, renderRoutes, stub } from '../features/auth/testing/test-utils';
-import { PageLoadError } from '../lib/chunk-reload';
+import { pageLoadError } from '../lib/chunk-reload';
 import { mockFetch } from '../testing/mock-api';
 import { RouteErrorBoundary } from '../components/ui/route-error-boundary';
 
@@ -20,13 +20,13 @@ function FlakyPage() {
 }
 
 function GonePage(): never {
-  throw new PageLoadError(new TypeError('Failed to fetch dynamically imported module'), false);
+  throw pageLoadError(new TypeError('Failed to fetch dynamically imported module'));
 }
 
 const routes = [
   {
     element: (
-      <RouteErrorBoundary withShell>
+      <RouteErrorBoundary>
         <RootLayout />
       </RouteErrorBoundary>
     ),
@@ -94,7 +94,7 @@ describe('RouteErrorBoundary', () => {
     renderRoutes(routes, '/dashboard');
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('heading', { name: 'This page could not load' })).toBeInTheDocument();
-    expect(alert.textContent).toContain('The site may have been updated since you opened it.');
+    expect(within(alert).getByText('The site may have been updated, or your connection dropped.')).toBeInTheDocument();
     expect(await screen.findByText('Signed in as ada@example.com')).toBeInTheDocument();
     await userEvent.click(within(alert).getByRole('button', { name: 'Reload' }));
     expect(reload).toHaveBeenCalledTimes(1);

@@ -1,8 +1,8 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { BrowserRouter, matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { RouteErrorBoundary } from '../components/ui/route-error-boundary';
 import { paths, routePatterns } from '../config/paths';
-import { forgetChunkReload, reloadOnceOnFailure } from '../lib/chunk-reload';
+import { reloadOnceOnFailure } from '../lib/chunk-reload';
 
 /**
  * Route modules load on demand, so learner pages never download admin code (and vice versa),
@@ -15,25 +15,17 @@ import { forgetChunkReload, reloadOnceOnFailure } from '../lib/chunk-reload';
  */
 type Load = () => Promise<{ default: ComponentType }>;
 
-/** Mounted beside a page once its code is in: the next failed load (the next deploy) may reload once again. */
-function PageShown() {
-  useEffect(forgetChunkReload, []);
-  return null;
-}
-
 /**
  * A route whose code loads on demand, inside its own error boundary: a page that throws, or whose
  * code is gone after a deploy (one reload first, lib/chunk-reload.ts), shows a message under the
- * header instead of a blank page. `layout` routes wrap other routes; a page (`layout` false)
- * that shows marks the tab's reload as spent well.
+ * header instead of a blank page. `layout`: a route that wraps other routes.
  */
-const lazyRoute = (load: Load, { layout = false, root = false } = {}): Pick<RouteObject, 'element' | 'handle'> => {
-  const Component = lazy(reloadOnceOnFailure(load));
+const lazyRoute = (load: Load, layout?: 'layout'): Pick<RouteObject, 'element' | 'handle'> => {
+  const Component = lazy(reloadOnceOnFailure(load, !layout));
   return {
     element: (
-      <RouteErrorBoundary withShell={root}>
+      <RouteErrorBoundary>
         <Component />
-        {layout ? null : <PageShown />}
       </RouteErrorBoundary>
     ),
     handle: { load },
@@ -42,7 +34,7 @@ const lazyRoute = (load: Load, { layout = false, root = false } = {}): Pick<Rout
 
 export const routes: RouteObject[] = [
   {
-    ...lazyRoute(() => import('./layouts/root-layout'), { layout: true, root: true }),
+    ...lazyRoute(() => import('./layouts/root-layout'), 'layout'),
     children: [
       { path: paths.home, ...lazyRoute(() => import('./routes/landing')) },
       { path: paths.login, ...lazyRoute(() => import('./routes/login')) },
@@ -55,7 +47,7 @@ export const routes: RouteObject[] = [
       { path: paths.unsubscribe, ...lazyRoute(() => import('./routes/unsubscribe')) },
       { path: paths.passkeyRemoval, ...lazyRoute(() => import('./routes/passkey-removal')) },
       {
-        ...lazyRoute(() => import('./guards/session-gate'), { layout: true }),
+        ...lazyRoute(() => import('./guards/session-gate'), 'layout'),
         children: [
           { path: paths.dashboard, ...lazyRoute(() => import('./routes/dashboard')) },
           { path: paths.enroll, ...lazyRoute(() => import('./routes/enroll')) },
@@ -65,7 +57,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        ...lazyRoute(() => import('./guards/admin-gate'), { layout: true }),
+        ...lazyRoute(() => import('./guards/admin-gate'), 'layout'),
         children: [
           { path: paths.admin.dashboard, ...lazyRoute(() => import('./routes/admin/dashboard')) },
           { path: paths.admin.users, ...lazyRoute(() => import('./routes/admin/users')) },

@@ -1,67 +1,52 @@
 import type { ComponentType } from 'react';
 
-/**
- * A page's code that could not be fetched: after a deploy the hashed files the open tab knows
- * are gone (the deploy replaces them), or the connection dropped.
- */
-export class PageLoadError extends Error {
-  readonly offline: boolean;
-  constructor(cause: unknown, offline: boolean) {
-    super('The code of this page could not be loaded.', { cause });
-    this.name = 'PageLoadError';
-    this.offline = offline;
-  }
-}
-
 /** sessionStorage: the path the tab already reloaded for, so a second failure there stops. */
 export const CHUNK_RELOAD_KEY = 'career.chunkReloadFor';
 
-const storage = (): Storage | undefined => {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return undefined;
-  }
-};
+/**
+ * What a route meets when its code could not be fetched: after a deploy the hashed files the
+ * open tab knows are gone (the deploy replaces them), or the connection dropped.
+ */
+export type PageLoadError = Error & { pageLoad: true };
 
-/** The tab loaded a page whole: a later failure (the next deploy) may reload once again. */
-export function forgetChunkReload(): void {
-  try {
-    storage()?.removeItem(CHUNK_RELOAD_KEY);
-  } catch {
-    // storage refused: nothing was kept either
-  }
-}
+export const isPageLoadError = (error: unknown): error is PageLoadError => !!(error as PageLoadError | null)?.pageLoad;
+
+export const pageLoadError = (cause: unknown): PageLoadError =>
+  Object.assign(new Error('page code', { cause }), { pageLoad: true as const });
 
 /**
  * Wraps a route module's import. When it fails while online, the page reloads once (the new
  * index.html names the new files); a failure on the same path after that reload, a failure
  * offline (a reload would show the browser's own offline page) or a tab without sessionStorage
  * (no guard against a reload loop) ends in a PageLoadError for the route's error boundary.
+ *
+ * A `page` (a route without children) loads only after its layouts have: once its code is in,
+ * the path's code is whole and the tab forgets its reload, so the next deploy gets one too.
  */
-export function reloadOnceOnFailure<T extends { default: ComponentType }>(
-  load: () => Promise<T>,
-  reload: () => void = () => window.location.reload(),
-): () => Promise<T> {
-  return () =>
-    load().catch((error: unknown) => {
-      const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-      const path = window.location.pathname;
-      const store = storage();
-      let reloading = false;
-      if (!offline && store) {
+export const reloadOnceOnFailure =
+  <T extends { default: ComponentType }>(load: () => Promise<T>, page: boolean, reload = () => location.reload()) =>
+  (): Promise<T> =>
+    load().then(
+      (module) => {
+        if (page)
+          try {
+            sessionStorage.removeItem(CHUNK_RELOAD_KEY);
+          } catch {
+            // storage refused: nothing was kept either
+          }
+        return module;
+      },
+      (cause: unknown) => {
         try {
-          if (store.getItem(CHUNK_RELOAD_KEY) !== path) {
-            store.setItem(CHUNK_RELOAD_KEY, path);
-            reloading = true;
+          if (navigator.onLine && sessionStorage.getItem(CHUNK_RELOAD_KEY) !== location.pathname) {
+            sessionStorage.setItem(CHUNK_RELOAD_KEY, location.pathname);
+            reload();
+            // The page is going away: keep what is on screen until it does.
+            return new Promise<T>(() => undefined);
           }
         } catch {
-          reloading = false;
+          // no storage: no guard against a reload loop, so no reload
         }
-      }
-      if (!reloading) throw new PageLoadError(error, offline);
-      reload();
-      // The page is going away: keep what is on screen until it does.
-      return new Promise<T>(() => undefined);
-    });
-}
+        throw pageLoadError(cause);
+      },
+    );
