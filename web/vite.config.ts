@@ -31,16 +31,17 @@ export default defineConfig(({ command }) => ({
         // and import/export glue (docs/lean-builds.md). React, the router and TanStack Query
         // in one vendor chunk (library code only: it changes less often than ours), and the small
         // shared app modules (button, alerts, paths, API client, the signed-in hint, task drafts, the session gate and the shared constants) in one more, without their
-        // dependencies. Route and feature code stays in lazy chunks.
+        // dependencies. Route and feature code stays in lazy chunks. TanStack's infinite-query
+        // hook and observer serve only the admin program page: they stay with it, out of the vendor chunk.
         codeSplitting: {
           groups: [
             {
               name: 'vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/](?!.*(useInfiniteQuery|infiniteQueryObserver)\.js$)/,
             },
             {
               name: 'app-shared',
-              test: /(web[\\/]src[\\/](components[\\/]ui[\\/](button|form-alert|loading-text)|config[\\/]|lib[\\/](api-client|auth|session-ended|local-config|signed-in-hint|task-drafts)|app[\\/]guards[\\/]session-(gate|check))|shared[\\/]constants)\./,
+              test: /(web[\\/]src[\\/](components[\\/]ui[\\/](button|form-alert|loading-text|route-error-boundary)|config[\\/]|lib[\\/](api-client|auth|session-ended|local-config|signed-in-hint|task-drafts|chunk-reload)|app[\\/]guards[\\/]session-(gate|check))|shared[\\/]constants)\./,
               includeDependenciesRecursively: false,
             },
           ],

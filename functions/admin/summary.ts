@@ -17,7 +17,9 @@ export type { AdminSummary };
  *    the Users card and of the drill-down lists, so "N active (7d)" never exceeds the users;
  *  - STATS#DAILYACTIVE, the last 30 days (one Query): the two charts;
  *  - STATS#ENROLLDAY, the last 7 enroll days (one Query): enrollments not yet 7 days old, taken
- *    out of the week-1 drop-off's cumulative totals.
+ *    out of the week-1 drop-off's cumulative totals. `week1_measured` says how many enrollments the
+ *    drop-off measures: with none a week old the fraction is 0 by convention, and the dashboard
+ *    shows "—" with the reason instead of a drop-off nobody was measured for.
  * The day counters are write-sharded (functions/lib/stats.ts readDayCounters sums a day's shards).
  */
 const DAY_MS = 24 * 3600 * 1000;
@@ -58,6 +60,7 @@ export async function adminSummary(now = currentDate()): Promise<AdminSummary> {
       active_30d: activeIn(days30),
       verification_rate: ratio(stats.users_verified, stats.users_total),
       week1_dropoff: ratio(mature - matureOnTime, mature),
+      week1_measured: Math.max(0, mature),
     },
     completion: { aggregate_pct: stats.modules_total > 0 ? oneDecimal((stats.modules_completed_total / stats.modules_total) * 100) : 0 },
     drill: {

@@ -130,6 +130,8 @@ export const adminSummary = z.object({
     active_30d: z.number(),
     verification_rate: z.number(),
     week1_dropoff: z.number(),
+    /** Enrollments at least 7 days old, the ones week1_dropoff measures: 0 means it measures no one. */
+    week1_measured: z.number(),
   }),
   completion: z.object({ aggregate_pct: z.number() }),
   drill: z.object({ active_7d: z.string(), active_30d: z.string(), unverified: z.string(), week1_dropoff: z.string() }),

@@ -189,6 +189,7 @@ describe(`${LEARNERS} simultaneous first logins, enrollments and module completi
       active_30d: LEARNERS,
       verification_rate: 1,
       week1_dropoff: 0,
+      week1_measured: 0,
     });
     expect(summary.completion).toEqual({ aggregate_pct: Math.round((1 / M) * 1000) / 10 });
     expect(summary.series.actives_7d_daily.at(-1)?.count).toBe(LEARNERS);

@@ -78,6 +78,7 @@ describe('GET /api/admin/summary on a known data set', () => {
       active_30d: 4, // + U 15 days ago
       verification_rate: 0.8,
       week1_dropoff: 0.5, // mature: A and B; B did not finish week 1 in 7 days (C is not 7 days old)
+      week1_measured: 2,
     });
     expect(summary.completion).toEqual({ aggregate_pct: Math.round(((week1.length + 1) / (3 * M)) * 1000) / 10 });
     expect(summary.dropoff_method).toBe('7d');

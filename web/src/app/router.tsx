@@ -1,6 +1,8 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { BrowserRouter, matchRoutes, useRoutes, type RouteObject } from 'react-router';
+import { RouteErrorBoundary } from '../components/ui/route-error-boundary';
 import { paths, routePatterns } from '../config/paths';
+import { reloadOnceOnFailure } from '../lib/chunk-reload';
 
 /**
  * Route modules load on demand, so learner pages never download admin code (and vice versa),
@@ -12,14 +14,27 @@ import { paths, routePatterns } from '../config/paths';
  * while the next route's chunk loads.
  */
 type Load = () => Promise<{ default: ComponentType }>;
-const lazyRoute = (load: Load): Pick<RouteObject, 'element' | 'handle'> => {
-  const Component = lazy(load);
-  return { element: <Component />, handle: { load } };
+
+/**
+ * A route whose code loads on demand, inside its own error boundary: a page that throws, or whose
+ * code is gone after a deploy (one reload first, lib/chunk-reload.ts), shows a message under the
+ * header instead of a blank page. `layout`: a route that wraps other routes.
+ */
+const lazyRoute = (load: Load, layout?: 'layout'): Pick<RouteObject, 'element' | 'handle'> => {
+  const Component = lazy(reloadOnceOnFailure(load, !layout));
+  return {
+    element: (
+      <RouteErrorBoundary>
+        <Component />
+      </RouteErrorBoundary>
+    ),
+    handle: { load },
+  };
 };
 
 export const routes: RouteObject[] = [
   {
-    ...lazyRoute(() => import('./layouts/root-layout')),
+    ...lazyRoute(() => import('./layouts/root-layout'), 'layout'),
     children: [
       { path: paths.home, ...lazyRoute(() => import('./routes/landing')) },
       { path: paths.login, ...lazyRoute(() => import('./routes/login')) },
@@ -32,7 +47,7 @@ export const routes: RouteObject[] = [
       { path: paths.unsubscribe, ...lazyRoute(() => import('./routes/unsubscribe')) },
       { path: paths.passkeyRemoval, ...lazyRoute(() => import('./routes/passkey-removal')) },
       {
-        ...lazyRoute(() => import('./guards/session-gate')),
+        ...lazyRoute(() => import('./guards/session-gate'), 'layout'),
         children: [
           { path: paths.dashboard, ...lazyRoute(() => import('./routes/dashboard')) },
           { path: paths.enroll, ...lazyRoute(() => import('./routes/enroll')) },
@@ -42,7 +57,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        ...lazyRoute(() => import('./guards/admin-gate')),
+        ...lazyRoute(() => import('./guards/admin-gate'), 'layout'),
         children: [
           { path: paths.admin.dashboard, ...lazyRoute(() => import('./routes/admin/dashboard')) },
           { path: paths.admin.users, ...lazyRoute(() => import('./routes/admin/users')) },
@@ -60,7 +75,9 @@ export const routes: RouteObject[] = [
  * instead of one after another as each renders its child.
  */
 export function preloadRoute(pathname: string): void {
-  for (const match of matchRoutes(routes, pathname) ?? []) void (match.route.handle as { load?: Load } | undefined)?.load?.();
+  // A failure here is the route's own to report (its lazy component meets it too).
+  for (const match of matchRoutes(routes, pathname) ?? [])
+    void (match.route.handle as { load?: Load } | undefined)?.load?.().catch(() => undefined);
 }
 
 function AppRoutes() {

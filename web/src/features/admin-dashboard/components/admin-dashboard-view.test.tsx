@@ -25,6 +25,7 @@ const summary = (overrides: Record<string, unknown> = {}) => ({
     active_30d: 44,
     verification_rate: 0.8333,
     week1_dropoff: 0.25,
+    week1_measured: 60,
   },
   completion: { aggregate_pct: 40 },
   drill: {
@@ -64,6 +65,15 @@ describe('AdminDashboardView', () => {
     // Fractions become percents with one decimal.
     expect(card('Verification Rate').textContent).toBe('Verification Rate83.3%Click to view unverified accounts');
     expect(card('Week-1 Drop-off').textContent).toBe('Week-1 Drop-off25.0%7-day completion window');
+  });
+
+  it('shows "—" and why for the week-1 drop-off while no enrollment is a week old, never 0.0 %', async () => {
+    const base = summary();
+    mockFetch({ 'GET /api/admin/summary': { body: { ...base, cards: { ...base.cards, week1_dropoff: 0, week1_measured: 0 } } } });
+    renderAt('/admin/dashboard', <AdminDashboardView />);
+    expect(await screen.findByRole('heading', { name: 'Week-1 Drop-off' })).toBeInTheDocument();
+    expect(card('Week-1 Drop-off').textContent).toBe('Week-1 Drop-off—7-day completion windowNo enrollment is a week old yet');
+    expect(card('Week-1 Drop-off').textContent).not.toContain('0.0%');
   });
 
   it('names the overall window when the drop-off method is not 7d, and draws both charts', async () => {

@@ -109,10 +109,12 @@ function Cards({ summary }: { summary: AdminSummary }) {
         subtitle="Click to view unverified accounts"
         to={drill?.unverified}
       />
+      {/* With no enrollment a week old the drop-off measures no one: "—" and why, never 0.0 %. */}
       <MetricCard
         title="Week-1 Drop-off"
-        value={fractionPercent(cards.week1_dropoff)}
+        value={cards.week1_measured === 0 ? '—' : fractionPercent(cards.week1_dropoff)}
         subtitle={summary.dropoff_method === '7d' ? '7-day completion window' : 'Overall completion window'}
+        note={cards.week1_measured === 0 ? 'No enrollment is a week old yet' : undefined}
         to={drill?.week1_dropoff}
       />
     </div>
