@@ -79,8 +79,23 @@ export const BLOCKED_IPS_RULE = 'blocked-ips';
 /** AWS managed rule groups, counted only: their matches show in the WAF logs and metrics, nothing is blocked. */
 export const COUNTED_MANAGED_RULE_GROUPS = ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet'] as const;
 
-/** Request headers the WAF logs never hold: the session cookie and any credential. */
-export const WAF_REDACTED_HEADERS = ['cookie', 'authorization'] as const;
+/**
+ * Request headers the WAF logs never hold: the session cookie, any credential, and the Referer
+ * (a request made from the reset, passkey-removal or unsubscribe page carries that page's
+ * address, token and all, as its Referer).
+ */
+export const WAF_REDACTED_HEADERS = ['cookie', 'authorization', 'referer'] as const;
+
+/**
+ * What the WAF logs redact: the headers above and the whole query string, where the emailed
+ * links and the API calls made from their pages carry their tokens (`?token=`) and the hard
+ * delete its `confirm_email` (test/infra/secrets-in-logs.test.ts lists them). The path stays:
+ * no token rides in one, and it is what a blocked request is looked up by.
+ */
+export const WAF_REDACTED_FIELDS: CfnLoggingConfiguration.FieldToMatchProperty[] = [
+  { queryString: {} },
+  ...WAF_REDACTED_HEADERS.map((name) => ({ singleHeader: { Name: name } })),
+];
 
 export interface EdgeMetricNames {
   webAcl: string;
@@ -121,7 +136,7 @@ export class EdgeSecurityStack extends Stack {
   readonly webAclName: string;
   /** For alarms (e.g. on blocked requests): what the ACL publishes in CloudWatch. */
   readonly metricNames: EdgeMetricNames;
-  /** Every request the web ACL saw (`aws-waf-logs-…`: WAF's required prefix), cookie and authorization redacted. */
+  /** Every request the web ACL saw (`aws-waf-logs-…`: WAF's required prefix), query string, cookie, authorization and Referer redacted. */
   readonly wafLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: EdgeSecurityStackProps = {}) {
@@ -195,7 +210,7 @@ export class EdgeSecurityStack extends Stack {
       logDestinationConfigs: [
         this.formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
       ],
-      redactedFields: WAF_REDACTED_HEADERS.map((name) => ({ singleHeader: { Name: name } })),
+      redactedFields: WAF_REDACTED_FIELDS,
     });
     logging.node.addDependency(this.wafLogs);
   }

@@ -27,7 +27,7 @@ import { CostGuardrails } from './constructs/cost-guardrails';
 import { CloudFrontAccessLogs } from './constructs/cloudfront-access-logs';
 import { DataTable } from './constructs/data-table';
 import { ExportBucket } from './constructs/export-bucket';
-import { addBackgroundWorkAlarms } from './constructs/background-alarms';
+import { addBackgroundWorkAlarms, addScheduleHeartbeatAlarms } from './constructs/background-alarms';
 import { type ApiOriginDomain, AppHttpApi } from './constructs/http-api';
 import { MailEvents } from './constructs/mail-events';
 import { Monitoring, reminderDrainSeconds } from './constructs/monitoring';
@@ -534,7 +534,13 @@ export class CareerProgramStack extends Stack {
           errorsMeaning:
             'A reminder worker failed on a slice (an unhandled error or a timeout): SQS redelivers it, and after 5 tries it lands in the dead-letter queue.',
         }),
-        monitored('purge', purge, { usesWholeBudget: true }),
+        // a failed or timed-out purge run is retried by its queue; five failures make a dead letter
+        monitored('purge', purge, {
+          usesWholeBudget: true,
+          errorsRunbook: 'purge-steps-failed',
+          errorsMeaning:
+            'The purge worker failed a run (an unhandled error or a timeout): SQS redelivers its messages, every purge step is idempotent, and a message that fails five times lands in the purge dead-letter queue.',
+        }),
         monitored('erasure', erasure, {
           usesWholeBudget: true,
           errorsRunbook: 'erasure-failing',
@@ -597,6 +603,14 @@ export class CareerProgramStack extends Stack {
         jobDeadLetterQueue: this.jobDeadLetters.queue,
         retentionDays: Number(environment.RETENTION_DAYS),
       },
+      (alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec),
+    );
+    addScheduleHeartbeatAlarms(
+      [
+        { name: 'reminders', fn: reminders.fn, every: Duration.hours(1) },
+        { name: 'erasure', fn: erasure.fn, every: Duration.days(1) },
+        { name: 'reconcile', fn: reconcile.fn, every: Duration.days(1) },
+      ],
       (alarmId, metric, spec) => this.monitoring.alarm(alarmId, metric, spec),
     );
     this.siteCanary = new SiteCanary(this, 'SiteCanary', {

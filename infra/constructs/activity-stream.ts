@@ -16,8 +16,16 @@ export interface ActivityStreamProps {
   aggregator: LambdaFunction;
 }
 
-/** A healthy stream is read within seconds; totals trailing by more than this are an incident. */
-export const ITERATOR_AGE_LIMIT_SECONDS = 300;
+/**
+ * How far behind the stream read may fall (a healthy one is read within seconds). The stream
+ * keeps a record 24 hours: past that the record is gone and only the rebuild
+ * (docs/runbook.md#rebuilding-derived-data) writes what it would have. An hour behind is late work
+ * for working hours (a ticket); six hours behind pages, leaving the on-call engineer 18 hours to
+ * get the aggregator reading again before any record expires.
+ */
+export const ITERATOR_AGE_LIMITS_SECONDS = { ticket: 3600, page: 6 * 3600 } as const;
+/** How long the table's stream keeps a record (DynamoDB Streams: fixed). */
+export const STREAM_RETENTION_HOURS = 24;
 
 /**
  * The table's stream → the activity aggregator (docs/scale-writes.md "Activity off the request
@@ -89,11 +97,19 @@ export class ActivityStream extends Construct {
 
   /** The alarms: the stream read falling behind (totals trail), and batches given up on. */
   addAlarms(alarm: (id: string, metric: IMetric, spec: AlarmSpec) => unknown, aggregator: LambdaFunction): void {
-    alarm('ActivityStreamIteratorAge', aggregator.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }), {
-      threshold: ITERATOR_AGE_LIMIT_SECONDS * 1000,
+    const iteratorAge = aggregator.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' });
+    const { ticket, page } = ITERATOR_AGE_LIMITS_SECONDS;
+    alarm('ActivityStreamIteratorAge', iteratorAge, {
+      threshold: ticket * 1000,
       evaluationPeriods: 2,
-      meaning: `The activity aggregator reads the table's stream more than ${ITERATOR_AGE_LIMIT_SECONDS / 60} minutes behind: the admin's active-learner totals, and the audit filters' view of entries written with the change they record, trail by as much.`,
+      meaning: `The activity aggregator reads the table's stream more than ${ticket / 3600} hour behind: the admin's active-learner totals, and the audit filters' view of entries written with the change they record, trail by as much.`,
       runbook: 'activity-totals-trailing',
+    });
+    alarm('ActivityStreamIteratorAgePage', iteratorAge, {
+      threshold: page * 1000,
+      evaluationPeriods: 2,
+      meaning: `The activity aggregator reads the table's stream more than ${page / 3600} hours behind: records it has not read expire ${STREAM_RETENTION_HOURS} hours after their write (sign-ins' audit entries, audit references, activity counts), and only the rebuild restores them.`,
+      runbook: 'stream-records-expiring',
     });
     alarm(
       'ActivityStreamDeadLetters',

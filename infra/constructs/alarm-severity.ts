@@ -28,6 +28,8 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'dynamodb-system-errors': 'page',
   'ses-bounce-rate': 'page',
   'ses-complaint-rate': 'page',
+  'ses-bounce-rate-warning': 'ticket',
+  'ses-complaint-rate-warning': 'ticket',
   'reminders-failing': 'ticket',
   'erasure-failing': 'ticket',
   'counter-reconciliation-failing': 'ticket',
@@ -41,6 +43,7 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'purge-steps-failed': 'ticket',
   'erasure-backlog': 'ticket',
   'scheduled-job-dead-letters': 'ticket',
+  'schedule-stopped': 'ticket',
   'failed-sign-in-spike': 'page',
   'mail-budget-exhausted': 'page',
   'security-notices-deferred': 'ticket',
@@ -49,9 +52,11 @@ export const ALARM_SEVERITY: Readonly<Record<string, Severity>> = {
   'site-canary': 'page',
   'cloudfront-5xx-rate': 'page',
   'cloudfront-4xx-rate': 'ticket',
+  'cloudfront-origin-latency': 'ticket',
   'seed-failed': 'ticket',
   'bounce-handler-errors': 'ticket',
   'activity-totals-trailing': 'ticket',
+  'stream-records-expiring': 'page',
   'log-ingestion': 'ticket',
 };
 

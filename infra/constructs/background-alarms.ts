@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
-import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { METRIC } from '../../shared/metric-names';
 import { type AlarmSpec, businessMetric } from './monitoring';
@@ -62,4 +63,50 @@ export function addBackgroundWorkAlarms(work: BackgroundWork, alarm: AddAlarm): 
       runbook: 'scheduled-job-dead-letters',
     },
   );
+}
+
+/** A job its schedule invokes: the reminders every hour, the erasure and the reconciliation every day. */
+export interface ScheduledJob {
+  /** As the runbook names it, e.g. `reminders`. */
+  name: string;
+  fn: IFunction;
+  /** Time between two scheduled runs. */
+  every: Duration;
+}
+
+/** The longest window a heartbeat counts in one datapoint: a daily job is watched in quarter days. */
+const HEARTBEAT_MAX_PERIOD = Duration.hours(6);
+
+/**
+ * How a heartbeat watches a job run every `every`: periods of at most six hours, and as many
+ * periods in a row without an invocation as cover one interval and one period more. However
+ * CloudWatch aligns its periods with the schedule, a healthy job invokes in one of them (an
+ * hourly job: 2 hours without a run; a daily one: 30 hours, so a day's run missed by 6 hours).
+ */
+export function heartbeatWindow(every: Duration): { period: Duration; periods: number } {
+  const seconds = Math.min(every.toSeconds(), HEARTBEAT_MAX_PERIOD.toSeconds());
+  return { period: Duration.seconds(seconds), periods: Math.ceil(every.toSeconds() / seconds) + 1 };
+}
+
+/**
+ * Heartbeats of the scheduled jobs: an alarm when a job was not invoked at all over its window
+ * (a schedule rule left disabled after a restore, deleted, or an EventBridge target that lost
+ * its permission). No data is breaching here: a job that never runs publishes no Invocations.
+ * A failing run still counts as invoked: its failures have their own alarms.
+ */
+export function addScheduleHeartbeatAlarms(jobs: ScheduledJob[], alarm: AddAlarm): void {
+  for (const job of jobs) {
+    const { period, periods } = heartbeatWindow(job.every);
+    const label = job.name.charAt(0).toUpperCase() + job.name.slice(1);
+    const hours = (period.toSeconds() * periods) / 3600;
+    alarm(`${label}Heartbeat`, job.fn.metricInvocations({ period, statistic: 'Sum' }), {
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: periods,
+      datapointsToAlarm: periods,
+      treatMissingData: TreatMissingData.BREACHING,
+      meaning: `The ${job.name} job was not invoked for ${hours} hours although its schedule runs it every ${job.every.toHumanString().replace(/^1 /, '')}: the schedule stopped firing (rule disabled or deleted, target lost).`,
+      runbook: 'schedule-stopped',
+    });
+  }
 }

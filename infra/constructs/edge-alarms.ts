@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
-import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import { CfnMonitoringSubscription, type Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import type { SeverityTopics } from './alarm-severity';
 import { operatorAlarm } from './monitoring';
@@ -8,6 +9,8 @@ const FIVE_MINUTES = Duration.minutes(5);
 
 /** Thresholds of the CloudFront error-rate alarms (percent of viewer requests, 5-minute averages). */
 export const CLOUDFRONT_ERROR_RATES = { serverErrors: 5, clientErrors: 30 } as const;
+/** The origin latency (p95, milliseconds, three 5-minute periods in a row) past which the origins are slow. */
+export const CLOUDFRONT_ORIGIN_LATENCY_MS = 3000;
 
 /**
  * The site as viewers get it: CloudFront's error rates, which cover what the API's own metrics
@@ -36,6 +39,31 @@ export function addCloudFrontAlarms(
       datapointsToAlarm: 2,
       meaning: `More than ${CLOUDFRONT_ERROR_RATES.serverErrors} % of the site's requests answered 5xx at CloudFront in 2 of the last 3 five-minute periods: the API or the bucket does not answer (502/504) or fails.`,
       runbook: 'cloudfront-5xx-rate',
+    },
+    topics,
+    runbookUrl,
+  );
+  // OriginLatency is one of CloudFront's additional metrics: published only once the
+  // distribution's monitoring subscription is on (billed as CloudWatch custom metrics, docs/cost-model.md).
+  new CfnMonitoringSubscription(scope, 'CloudFrontAdditionalMetrics', {
+    distributionId: distribution.distributionId,
+    monitoringSubscription: { realtimeMetricsSubscriptionConfig: { realtimeMetricsSubscriptionStatus: 'Enabled' } },
+  });
+  operatorAlarm(
+    scope,
+    'CloudFrontOriginLatency',
+    new Metric({
+      namespace: 'AWS/CloudFront',
+      metricName: 'OriginLatency',
+      dimensionsMap: rateOptions.dimensionsMap,
+      statistic: 'p95',
+      period: FIVE_MINUTES,
+    }),
+    {
+      threshold: CLOUDFRONT_ORIGIN_LATENCY_MS,
+      evaluationPeriods: 3,
+      meaning: `The 95th percentile of CloudFront's origin latency (the API and the site bucket, time to the first byte from the origin) stayed above ${CLOUDFRONT_ORIGIN_LATENCY_MS / 1000} s for 15 minutes: pages and API calls are slow for every learner.`,
+      runbook: 'cloudfront-origin-latency',
     },
     topics,
     runbookUrl,

@@ -105,6 +105,9 @@ export const TIMED_OUT_LINE = 'Task timed out';
 /** The API's 403 answers, counted from its access log. */
 export const API_NAMESPACE = 'CareerProgram/Api';
 
+/** The SES reputation rates (fractions) of the ticket tier, below the pages at 5 % bounces and 0.1 % complaints. */
+export const SES_WARNING_RATES = { bounce: 0.02, complaint: 0.0005 } as const;
+
 /** A business metric of functions/lib/metrics.ts (EMF, one namespace, `service` dimension only). */
 export function businessMetric(name: MetricName, period = FIVE_MINUTES, label?: string): Metric {
   return new Metric({
@@ -374,6 +377,20 @@ export class Monitoring extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       meaning: 'The SES complaint rate is above 0.1 %. At 0.5 % SES may pause sending for the account.',
       runbook: 'ses-complaint-rate',
+    });
+
+    // The warning tier: a rate on its way to the page, while there is time to act in working hours.
+    this.alarm('SesBounceRateWarning', bounceRate, {
+      threshold: SES_WARNING_RATES.bounce,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      meaning: `The SES bounce rate is above ${SES_WARNING_RATES.bounce * 100} % (the page comes at 5 %, SES may pause sending at 10 %): find the addresses that bounce before it climbs.`,
+      runbook: 'ses-bounce-rate-warning',
+    });
+    this.alarm('SesComplaintRateWarning', complaintRate, {
+      threshold: SES_WARNING_RATES.complaint,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      meaning: `The SES complaint rate is above ${SES_WARNING_RATES.complaint * 100} % (the page comes at 0.1 %, SES may pause sending at 0.5 %): find which mail draws complaints before it climbs.`,
+      runbook: 'ses-complaint-rate-warning',
     });
 
     // Per mail stream (its configuration set's reputation figures): which stream is hurting the account.

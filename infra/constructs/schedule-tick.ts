@@ -11,7 +11,8 @@ import { DEAD_LETTER_RETENTION_DAYS } from './work-queue';
  * Where a daily job's tick goes when it cannot run: EventBridge could not invoke the function
  * (its retries over), or Lambda ran it and it failed after its two retries. Either way the tick
  * waits here with the error, the depth alarm fires (docs/runbook.md#scheduled-job-dead-letters),
- * and the operator reruns the job with `{}` once the cause is fixed.
+ * and the operator reruns the job once the cause is fixed (the reminders with the tick's hour,
+ * `{"hour": "YYYY-MM-DDTHH"}`, functions/jobs/reminder-run-hour.ts; the daily jobs with `{}`).
  */
 export class JobDeadLetters extends Construct {
   readonly queue: Queue;

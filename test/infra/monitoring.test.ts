@@ -80,16 +80,16 @@ describe('alarms', () => {
     // SES 2 + 2 per mail stream, failed reminders + unfinished slices 2, sign-in spike 1, reminder queue age + dead letters 2, mail event
     // dead letters 1, purge queue age + dead letters + failed steps, erasure backlog, job dead letters 5, site canary 1,
     // activity stream iterator age + dead letters 2, mail budget exhausted + security notices deferred 2, log ingestion 1,
-    // counter drift 1
-    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 2 + 1 + 1);
+    // counter drift 1, SES warnings 2, the stream's paging iterator age 1, heartbeats of the reminders, erasure and reconcile 3
+    expect(alarms.length).toBe(3 + FUNCTIONS.length * 3 + 2 + 2 + 4 + 2 + 1 + 2 + 1 + 5 + 1 + 2 + 2 + 1 + 1 + 2 + 1 + 3);
     for (const { Properties: a } of alarms) {
       const description = asString(a.AlarmDescription, 'AlarmDescription');
       const [meaning, link] = description.split('\nRunbook: ');
       const section = link.split('#')[1];
       expect(a.AlarmActions, description).toEqual([topicRef(prod, section)]);
       expect(a.OKActions).toEqual([topicRef(prod, section)]);
-      // only the canary counts silence as failing (docs/runbook.md#site-canary)
-      expect(a.TreatMissingData).toBe(section === 'site-canary' ? 'breaching' : 'notBreaching');
+      // only the canary and the heartbeats count silence as failing (docs/runbook.md#site-canary, #schedule-stopped)
+      expect(a.TreatMissingData).toBe(['site-canary', 'schedule-stopped'].includes(section) ? 'breaching' : 'notBreaching');
       expect(meaning.length).toBeGreaterThan(30);
       expect(link).toMatch(/^docs\/runbook\.md#[a-z0-9-]+$/);
       expect(ANCHORS.has(link.split('#')[1]), link).toBe(true);

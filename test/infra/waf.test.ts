@@ -149,7 +149,7 @@ describe('per-address counting', () => {
 });
 
 describe('WAF rules and logs', () => {
-  it('logs to a CloudWatch log group named aws-waf-logs-… with the stage retention, cookie and authorization redacted', () => {
+  it('logs to a CloudWatch log group named aws-waf-logs-… with the stage retention, query string, cookie, authorization and Referer redacted', () => {
     const [group] = resourceList(template, 'AWS::Logs::LogGroup');
     const name = asString(group.Properties.LogGroupName, 'LogGroupName');
     expect(name).toMatch(/^aws-waf-logs-/);
@@ -157,8 +157,11 @@ describe('WAF rules and logs', () => {
     const [logging] = resourceList(template, 'AWS::WAFv2::LoggingConfiguration');
     expect(JSON.stringify(logging.Properties.LogDestinationConfigs)).toContain(`:log-group:${name}`);
     expect(JSON.stringify(logging.Properties.LogDestinationConfigs)).not.toContain(':*');
-    expect(logging.Properties.RedactedFields).toEqual(WAF_REDACTED_HEADERS.map((header) => ({ SingleHeader: { Name: header } })));
-    expect(WAF_REDACTED_HEADERS).toEqual(['cookie', 'authorization']);
+    expect(logging.Properties.RedactedFields).toEqual([
+      { QueryString: {} },
+      ...WAF_REDACTED_HEADERS.map((header) => ({ SingleHeader: { Name: header } })),
+    ]);
+    expect(WAF_REDACTED_HEADERS).toEqual(['cookie', 'authorization', 'referer']);
   });
 
   it("blocks the operator's IP set before any other rule, and has no such rule without one", () => {

@@ -7,6 +7,7 @@ import { runErasure } from '../../functions/admin/erasure';
 import { hardDeleteUser } from '../../functions/admin/hard-delete';
 import { softDeleteUser } from '../../functions/admin/user-status';
 import { handler as reminderWorkerFunction } from '../../functions/jobs/reminder-worker';
+import { hourName } from '../../functions/jobs/reminder-run-hour';
 import { handler as reminderScheduleFunction } from '../../functions/jobs/reminders';
 import { runPurgeMessage } from '../../functions/jobs/purge';
 import { dayOf } from '../../functions/lib/activity';
@@ -143,6 +144,36 @@ describe('the hourly reminder schedule', () => {
     };
     expect(await runAs('reminderWorker', () => processReminderSlice(empty))).toMatchObject({ finished: true, considered: 0 });
     expect(await item(sliceCheckpointKey(empty))).toBeUndefined();
+  });
+
+  it('reruns the hour it is given, not the current one, and refuses an hour it cannot run without queueing anything', async () => {
+    const previous = new Date(Date.now() - 3600 * 1000);
+    // a learner whose local morning was the previous UTC hour: the current hour's run does not remind her
+    const petra = await enrolledLearner('Petra', zoneWhoseMorningIs(previous.getUTCHours()));
+    await runAs('reminders', () => reminderScheduleFunction({}));
+    await drainLocalQueues();
+    expect(await reminders(petra)).toHaveLength(0);
+
+    for (const [event, error] of [
+      [{ hour: '2026-13-01T07' }, 'invalid_hour'],
+      [{ hour: hourName(new Date(Date.now() + 3600 * 1000)) }, 'hour_in_future'],
+      [{ hour: hourName(new Date(Date.now() - 2 * DAY)) }, 'hour_too_old'],
+      [{ when: hourName(previous) }, 'invalid_event'],
+    ] as const) {
+      expect(await runAs('reminders', () => reminderScheduleFunction(event)), JSON.stringify(event)).toMatchObject({ error });
+      await drainLocalQueues();
+      expect(await reminders(petra)).toHaveLength(0);
+    }
+
+    const held = await partitionsWithLearners(previous, previous.getUTCHours());
+    const rerun = await runAs('reminders', () => reminderScheduleFunction({ hour: hourName(previous) }));
+    expect(rerun).toMatchObject({ hour: hourName(previous), slices: held.length * SLICE_PREFIXES.length });
+    await drainLocalQueues();
+    expect(await reminders(petra)).toHaveLength(1);
+    // a second rerun of the hour reminds nobody twice
+    await runAs('reminders', () => reminderScheduleFunction({ hour: hourName(previous) }));
+    await drainLocalQueues();
+    expect(await reminders(petra)).toHaveLength(1);
   });
 
   it('has a worker near its timeout queue its own continuation, which finishes the slice', async () => {
