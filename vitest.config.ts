@@ -45,6 +45,7 @@ const WEB_REPLACING_MODULES = [
   'web/src/features/account-security/components/passkey-sign-in-button.test.tsx',
   'web/src/features/admin-dashboard/components/admin-dashboard-view.test.tsx',
   'web/src/app/route-errors.test.tsx',
+  'web/src/lib/chunk-reload.test.ts',
 ];
 
 /** The end-to-end suites: one local runtime (as `npm start` runs it) and headless Chromium. */
