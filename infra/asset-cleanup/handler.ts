@@ -1,10 +1,4 @@
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { type AssetHistory, type ListedAsset, planAssetCleanup } from './plan';
 
 /**
@@ -23,7 +17,7 @@ export interface CleanupProperties {
   CurrentAssets: string[];
 }
 
-interface CustomResourceEvent {
+export interface CustomResourceEvent {
   RequestType: 'Create' | 'Update' | 'Delete';
   PhysicalResourceId?: string;
   ResourceProperties: CleanupProperties;
@@ -43,12 +37,7 @@ export interface CleanupResult {
 }
 
 /** One run against the bucket: list, plan, delete in batches, record. */
-export async function cleanUpAssets(
-  s3: S3Client,
-  properties: CleanupProperties,
-  previous: string[],
-  now: Date,
-): Promise<CleanupResult> {
+export async function cleanUpAssets(s3: S3Client, properties: CleanupProperties, previous: string[], now: Date): Promise<CleanupResult> {
   const bucket = properties.BucketName;
   const listed = await listAssets(s3, bucket, properties.Prefix);
   const history = await readHistory(s3, bucket, properties.HistoryKey);
@@ -119,6 +108,29 @@ async function readHistory(s3: S3Client, bucket: string, key: string): Promise<A
   return {};
 }
 
+/** The answer to one CloudFormation request, against the given client. */
+export async function answerEvent(
+  event: CustomResourceEvent,
+  s3: () => S3Client,
+  now: Date,
+): Promise<{ PhysicalResourceId: string; Data: Record<string, string> }> {
+  // Removing the resource (or the stack) deletes nothing: the bucket's files are the live site's.
+  if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId ?? PHYSICAL_ID, Data: {} };
+  try {
+    const result = await cleanUpAssets(s3(), event.ResourceProperties, event.OldResourceProperties?.CurrentAssets ?? [], now);
+    console.log(JSON.stringify({ message: result.refused ? 'asset cleanup refused' : 'asset cleanup done', ...result }));
+    return { PhysicalResourceId: PHYSICAL_ID, Data: { Deleted: String(result.deleted), Failed: String(result.failed) } };
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        message: 'asset cleanup failed',
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+    );
+    return { PhysicalResourceId: PHYSICAL_ID, Data: { Deleted: '0', Failed: 'all' } };
+  }
+}
+
 let client: S3Client | undefined;
 
 /**
@@ -128,16 +140,4 @@ let client: S3Client | undefined;
  * leaves the stack in UPDATE_ROLLBACK_FAILED and blocks every deploy and roll back after it.
  * Failures are logged at ERROR instead (docs/runbook.md#deploy).
  */
-export async function handler(event: CustomResourceEvent): Promise<{ PhysicalResourceId: string; Data: Record<string, string> }> {
-  // Removing the resource (or the stack) deletes nothing: the bucket's files are the live site's.
-  if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId ?? PHYSICAL_ID, Data: {} };
-  try {
-    client ??= new S3Client({});
-    const result = await cleanUpAssets(client, event.ResourceProperties, event.OldResourceProperties?.CurrentAssets ?? [], new Date());
-    console.log(JSON.stringify({ message: result.refused ? 'asset cleanup refused' : 'asset cleanup done', ...result }));
-    return { PhysicalResourceId: PHYSICAL_ID, Data: { Deleted: String(result.deleted), Failed: String(result.failed) } };
-  } catch (error) {
-    console.error(JSON.stringify({ message: 'asset cleanup failed', error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }));
-    return { PhysicalResourceId: PHYSICAL_ID, Data: { Deleted: '0', Failed: 'all' } };
-  }
-}
+export const handler = (event: CustomResourceEvent) => answerEvent(event, () => (client ??= new S3Client({})), new Date());

@@ -45,9 +45,7 @@ describe('site asset cleanup', () => {
 
   it('runs after both uploads, so it judges the bucket with the new release in it', () => {
     const dependsOn = asList(cleanupOf().resource.DependsOn);
-    expect(dependsOn).toEqual(
-      expect.arrayContaining([uploadOf(s.stack.site.assetsDeployment), uploadOf(s.stack.site.deployment)]),
-    );
+    expect(dependsOn).toEqual(expect.arrayContaining([uploadOf(s.stack.site.assetsDeployment), uploadOf(s.stack.site.deployment)]));
   });
 
   it('may list assets/ and its record, delete under assets/ and read and write its record: nothing else', () => {
