@@ -256,7 +256,13 @@ describe('the custom resource handler', () => {
         { Key: 'assets/index-Old.js', LastModified: daysAgo(300) },
       ],
     });
-    s3.on(ListObjectsV2Command, { Prefix: 'site-deploy/asset-history.json' }).resolves({});
+    // a record that missed the last run (its write failed): it says the old release's file went 60 days ago
+    s3.on(ListObjectsV2Command, { Prefix: 'site-deploy/asset-history.json' }).resolves({
+      Contents: [{ Key: 'site-deploy/asset-history.json' }],
+    });
+    s3.on(GetObjectCommand).resolves({
+      Body: { transformToString: () => Promise.resolve(JSON.stringify({ 'assets/index-Old.js': daysAgo(60).toISOString() })) },
+    } as never);
     s3.on(PutObjectCommand).resolves({});
     const answer = await answerEvent(
       {
