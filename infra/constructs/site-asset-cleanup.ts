@@ -66,7 +66,7 @@ export class SiteAssetCleanup extends Construct {
   constructor(scope: Construct, id: string, props: SiteAssetCleanupProps) {
     super(scope, id);
     const { bucket, prefix } = props;
-    this.provider = CustomResourceProvider.getOrCreateProvider(this, 'Custom::SiteAssetCleanupProvider', {
+    this.provider = CustomResourceProvider.getOrCreateProvider(this, 'Custom::SiteAssetCleanup', {
       codeDirectory: cleanupCode(),
       runtime: CustomResourceProviderRuntime.NODEJS_22_X,
       description: 'Deletes site assets no release has named for the grace period (deploy time only)',
