@@ -24,7 +24,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpOrigin, type HttpOriginProps, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -40,6 +40,7 @@ import {
   SITE_CACHE_CONTROL,
   SPA_FALLBACK_FUNCTION,
 } from '../edge-behaviour';
+import { ASSET_HISTORY_KEY, releaseAssets, SiteAssetCleanup } from './site-asset-cleanup';
 
 /** Viewer headers the API reads (CSRF Origin check, JSON content type, audit user agent, client IP). */
 export const API_FORWARDED_HEADERS = ['Origin', 'Content-Type', 'Accept', 'User-Agent', 'Referer', 'CloudFront-Viewer-Address'];
@@ -129,6 +130,8 @@ export class Site extends Construct {
   readonly deployment: BucketDeployment;
   /** The build's content-hashed `assets/`: cached for a year; uploaded before the pages. */
   readonly assetsDeployment: BucketDeployment;
+  /** Deletes earlier releases' `assets/` once none has named them for the grace period; after both uploads. */
+  readonly assetCleanup: SiteAssetCleanup;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
@@ -247,7 +250,8 @@ export class Site extends Construct {
     });
 
     // Two uploads, never pruned: files of earlier builds stay, so a tab opened before a deploy
-    // still loads the chunks its index.html named (docs/runbook.md#deploy). First the hashed
+    // still loads the chunks its index.html named (docs/runbook.md#deploy), until the asset
+    // cleanup below deletes those no release has named for its grace period. First the hashed
     // assets, cached for a year; then the pages that name them, revalidated on every load, with
     // the invalidation. Source maps (vite's `sourcemap: 'hidden'`) stay on the build machine:
     // served at guessable `/assets/*.js.map` they would hand out the SPA's source. Left out of the
@@ -281,6 +285,24 @@ export class Site extends Construct {
     });
     // the pages go up only once every asset they name is in the bucket
     this.deployment.node.addDependency(this.assetsDeployment);
+    // Old releases' assets go once no release has named them for a while. Not a lifecycle rule:
+    // S3 ages a file from its upload, and a file of a release that stays live for months would
+    // expire under it; the cleanup knows the release's own files (the build's, listed here).
+    this.assetCleanup = new SiteAssetCleanup(this, 'AssetCleanup', {
+      bucket: this.bucket,
+      prefix: SITE_ASSETS_PREFIX,
+      currentAssets: releaseAssets(props.siteDir, SITE_ASSETS_PREFIX, (name) => name.endsWith('.map')),
+      after: [this.assetsDeployment, this.deployment],
+    });
+    // the cleanup's record of when each file was last current is no file of the site
+    this.bucket.addToResourcePolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [this.bucket.arnForObjects(ASSET_HISTORY_KEY)],
+      }),
+    );
 
     this.acknowledgeNagFindings(Boolean(props.webAclArn), Boolean(props.customDomain));
   }
