@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { buildSync } from 'esbuild';
+import { buildSync, type BuildOptions } from 'esbuild';
 import { functionInputsDigest } from '../inputs-digest';
 
 /**
@@ -21,6 +21,21 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 export const LAZY_CHUNKS = ['ses-client', 'ssm-provider', 'sqs-client', 's3-client'] as const;
 
+/**
+ * esbuild's options, in its own words, for code built outside NodejsFunction that must match the
+ * functions' bundles (LEAN_BUNDLING): the lazy chunks below, the site's asset cleanup.
+ */
+export const LEAN_ESBUILD = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  minify: true,
+  keepNames: true,
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
 let chunkDir: string | undefined;
 /**
  * The lazy chunks are the same for every function: built once (with index.js's options), then
@@ -37,14 +52,8 @@ function lazyChunkDir(): string {
     buildSync({
       entryPoints: LAZY_CHUNKS.map((name) => path.join(REPO_ROOT, 'functions', 'lib', `${name}.ts`)),
       outdir: building,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node22',
-      minify: true,
-      keepNames: true,
-      mainFields: ['module', 'main'],
-      logLevel: 'warning',
+      ...LEAN_ESBUILD,
+      mainFields: [...LEAN_ESBUILD.mainFields],
     });
     rmSync(dir, { recursive: true, force: true });
     try {
@@ -70,11 +79,11 @@ function lazyChunkDir(): string {
 export const LEAN_BUNDLING = {
   forceDockerBundling: false, // esbuild from node_modules: synth needs no Docker
   format: OutputFormat.CJS,
-  target: 'node22',
-  minify: true,
-  keepNames: true,
+  target: LEAN_ESBUILD.target,
+  minify: LEAN_ESBUILD.minify,
+  keepNames: LEAN_ESBUILD.keepNames,
   sourceMap: false,
-  mainFields: ['module', 'main'],
+  mainFields: [...LEAN_ESBUILD.mainFields],
   bundleAwsSDK: true,
   externalModules: LAZY_CHUNKS.map((name) => `./${name}.js`),
   // Data files read at run time sit beside index.js (functions/accounts/passwords.ts).

@@ -6,6 +6,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
 import { buildSync } from 'esbuild';
 import type { CleanupProperties } from '../asset-cleanup/handler';
+import { LEAN_ESBUILD } from './bundling';
 
 /** How long a file stays after the last release that named it was replaced (docs/runbook.md#deploy). */
 export const ASSET_GRACE_DAYS = 30;
@@ -20,15 +21,9 @@ function cleanupCode(): string {
   buildSync({
     entryPoints: [path.join(import.meta.dirname, '..', 'asset-cleanup', 'handler.ts')],
     outfile: path.join(dir, 'index.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    minify: true,
-    keepNames: true,
-    mainFields: ['module', 'main'],
+    ...LEAN_ESBUILD,
+    mainFields: [...LEAN_ESBUILD.mainFields],
     legalComments: 'none',
-    logLevel: 'warning',
   });
   codeDirectory = dir;
   return dir;
