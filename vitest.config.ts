@@ -21,12 +21,6 @@ const UNIT_REPLACING_MODULES = [
   'functions/lib/region.test.ts',
   'functions/accounts/security-notices.test.ts',
   'test/unit/web-fetch-mock.test.ts',
-  // each registers a stand-in 'auth' group in createGroupHandler's registry, which the OpenAPI
-  // check reads: after one of them, a shared worker would describe the stand-in
-  'functions/lib/http-log-secrets.test.ts',
-  'functions/lib/http.test.ts',
-  'functions/lib/metrics.test.ts',
-  'functions/lib/origin-verify.test.ts',
 ];
 
 /** The SPA's component tests, in jsdom. */

@@ -305,13 +305,6 @@ function adapt(impl: RouteImpl) {
   };
 }
 
-/**
- * Every group's implementations, by route key, as handed to createGroupHandler: the OpenAPI
- * generator reads the routes' zod schemas from here (functions/api-docs/openapi.ts).
- */
-const registeredImpls = new Map<RouteGroup, Record<string, RouteImpl>>();
-export const registeredRoutes = (): ReadonlyMap<RouteGroup, Readonly<Record<string, RouteImpl>>> => registeredImpls;
-
 const notImplemented: RouteImpl = {
   handler: () => Promise.reject(new ApiError(501, 'not_implemented')),
 };
@@ -322,7 +315,6 @@ const notImplemented: RouteImpl = {
  * a startup error. A table route with no implementation yet answers 501 `not_implemented`.
  */
 export function createGroupHandler(group: RouteGroup, impls: Record<string, RouteImpl>) {
-  registeredImpls.set(group, impls);
   // Read and check the environment at cold start; in the cloud the origin check needs its secret.
   if (config().stage === 'cloud' && !config().originSecretArn) throw new Error('ORIGIN_SECRET_ARN is required in the cloud');
   void readSecretsDuringInit();
@@ -336,20 +328,21 @@ export function createGroupHandler(group: RouteGroup, impls: Record<string, Rout
 
   // Middy runs `before` in this order and `onError`/`after` in reverse: the security headers
   // are added last of all, after the error handler has rendered the mapped error.
-  return (
-    middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>()
-      .use(httpSecurityHeaders({ contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } }))
-      .use(httpErrorHandler({ logger: false }))
-      .use(errorMapper())
-      .use(injectLambdaContext(logger, { resetKeys: true }))
-      // Flushes the business metrics of this request (functions/lib/metrics.ts), errors included.
-      .use(logMetrics(metrics))
-      .use(accessLog())
-      .use(httpHeaderNormalizer())
-      .use(originGuard())
-      .use(requestGuard(new Set(Object.keys(impls).filter((key) => impls[key].formBody))))
-      .use(jsonBody())
-      .use(accessControl(byKey, new Set(Object.keys(impls).filter((key) => impls[key].optionalSession))))
-      .handler(router)
-  );
+  // `routes`: the group's implementations by route key, as its module gave them; the OpenAPI
+  // generator reads their zod schemas there (infra/ops/generate-openapi.ts).
+  const handler = middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(httpSecurityHeaders({ contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } }))
+    .use(httpErrorHandler({ logger: false }))
+    .use(errorMapper())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    // Flushes the business metrics of this request (functions/lib/metrics.ts), errors included.
+    .use(logMetrics(metrics))
+    .use(accessLog())
+    .use(httpHeaderNormalizer())
+    .use(originGuard())
+    .use(requestGuard(new Set(Object.keys(impls).filter((key) => impls[key].formBody))))
+    .use(jsonBody())
+    .use(accessControl(byKey, new Set(Object.keys(impls).filter((key) => impls[key].optionalSession))))
+    .handler(router);
+  return Object.assign(handler, { routes: impls as Readonly<Record<string, RouteImpl>> });
 }

@@ -5,6 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { RouteImpl } from '../../functions/lib/http';
+import type { RouteGroup } from '../../shared/routes';
 
 /** The group Lambdas check their environment at import; these values are never used to serve. */
 const GENERATOR_ENV = {
@@ -15,15 +17,31 @@ const GENERATOR_ENV = {
   LOG_LEVEL: 'SILENT',
 };
 
+/**
+ * Each group's route implementations, as its Lambda module hands them to createGroupHandler
+ * (the handler carries them as `routes`).
+ */
+export async function groupRoutes(): Promise<ReadonlyMap<RouteGroup, Readonly<Record<string, RouteImpl>>>> {
+  for (const [name, value] of Object.entries(GENERATOR_ENV)) process.env[name] ??= value;
+  const [auth, passkeys, learner, admin] = await Promise.all([
+    import('../../functions/groups/auth'),
+    import('../../functions/groups/passkeys'),
+    import('../../functions/groups/learner'),
+    import('../../functions/groups/admin'),
+  ]);
+  return new Map<RouteGroup, Readonly<Record<string, RouteImpl>>>([
+    ['auth', auth.handler.routes],
+    ['passkeys', passkeys.handler.routes],
+    ['learner', learner.handler.routes],
+    ['admin', admin.handler.routes],
+  ]);
+}
+
 /** The document as the current code describes it (imports the four group Lambdas to read their routes). */
 export async function generateOpenApi() {
-  for (const [name, value] of Object.entries(GENERATOR_ENV)) process.env[name] ??= value;
-  await import('../local/group-handlers').then((m) => m.loadGroupHandlers());
-  const [{ registeredRoutes }, { buildOpenApiDocument, missingSchemas }] = await Promise.all([
-    import('../../functions/lib/http'),
-    import('../../functions/api-docs/openapi'),
-  ]);
-  return { document: buildOpenApiDocument(registeredRoutes()), problems: missingSchemas(registeredRoutes()) };
+  const routes = await groupRoutes();
+  const { buildOpenApiDocument, missingSchemas } = await import('../../functions/api-docs/openapi');
+  return { document: buildOpenApiDocument(routes), problems: missingSchemas(routes) };
 }
 
 export const serialize = (document: unknown) => `${JSON.stringify(document, null, 1)}\n`;
