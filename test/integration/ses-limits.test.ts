@@ -81,10 +81,17 @@ const registration = (email: string) => ({
   passwordConfirm: PASSWORD,
 });
 
+/**
+ * 503 `email_unavailable`, to be asked again within a minute. The refusal is SES's (Retry-After
+ * 60) or, for open mail sent a second time in the same minute of a spent account, the product's
+ * own per-minute share (the rest of that minute, functions/accounts/mail-budget.ts): which one
+ * answers depends on where in the minute the test runs.
+ */
 function expectEmailUnavailable(response: { status: number; body: unknown; headers: Headers }) {
   expect(response.status).toBe(503);
   expect(response.body).toEqual({ error: 'email_unavailable' });
-  expect(response.headers.get('retry-after')).toBe('60');
+  const retryAfter = Number(response.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`).toBe(true);
 }
 
 describe.each([
